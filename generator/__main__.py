@@ -1,0 +1,85 @@
+"""`python -m generator [--check]`: regenerate everything from schemas/, or verify it is current."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+import tempfile
+from pathlib import Path
+
+from generator.bundle import build_bundle
+from generator.examples import check_examples
+from generator.lint import lint
+from generator.load import SchemaLoadError, load
+from generator.paths import OWNED_DIRS, ROOT, SEED_COVERAGE, VERSIONS
+from generator.render import COMMAND, header, render_all
+
+
+def generate(root: Path) -> list[Path]:
+    """Load, lint, bundle and render every version into ``root``. Raises on violations."""
+    written: list[Path] = []
+    for version in VERSIONS:
+        sources = load(version)
+        bundle = build_bundle(sources, header(sources.digest, "").replace("\n ", " ").strip())
+        findings = lint(sources, bundle) + check_examples(bundle)
+        for finding in findings:
+            print(finding, file=sys.stderr)
+        if any(f.level == "violation" for f in findings):
+            raise SchemaLoadError(f"{sum(f.level == 'violation' for f in findings)} lint violation(s)")
+        written += render_all(sources, bundle, root)
+    return written
+
+
+def _owned_files(root: Path) -> set[Path]:
+    files = {Path(SEED_COVERAGE)} if (root / SEED_COVERAGE).exists() else set()
+    for folder in OWNED_DIRS:
+        files |= {
+            p.relative_to(root)
+            for p in (root / folder).rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+        }
+    return files
+
+
+def check() -> int:
+    """Regenerate into a temporary tree and diff it against the repository."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fresh = Path(tmp)
+        generate(fresh)
+        drift = []
+        for rel in sorted(_owned_files(fresh) | _owned_files(ROOT)):
+            new, old = fresh / rel, ROOT / rel
+            new_text = new.read_text(encoding="utf-8").splitlines(keepends=True) if new.exists() else []
+            old_text = old.read_text(encoding="utf-8").splitlines(keepends=True) if old.exists() else []
+            if new_text != old_text:
+                drift.append(rel)
+                sys.stdout.writelines(difflib.unified_diff(old_text, new_text, f"a/{rel}", f"b/{rel}", n=2))
+    if drift:
+        print(f"\n{len(drift)} generated file(s) out of date. Fix with: {COMMAND}", file=sys.stderr)
+        return 1
+    print("generated files are up to date")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__)
+    parser.add_argument("--check", action="store_true", help="fail (exit 1) if generated/ is stale")
+    args = parser.parse_args(argv)
+    try:
+        if args.check:
+            return check()
+        for folder in OWNED_DIRS:  # the generator owns these: stale files must not linger
+            for stale in _owned_files(ROOT):
+                if stale.parts[0] == folder and not stale.name == ".gitkeep":
+                    (ROOT / stale).unlink()
+        written = generate(ROOT)
+    except SchemaLoadError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(written)} files")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""Turn the bundled schema into a plan the validator template renders as straight-line Python.
+
+A plan node is a small dict (`k` is its kind) that says exactly which checks a value needs.
+Constants (key sets, enums, patterns) are collected once so generated code refers to
+module-level names and builds nothing per call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.bundle import def_name_of
+
+Json = Any
+Node = dict[str, Any]
+
+
+@dataclass
+class Constants:
+    """Module-level constants of the generated validator, deduplicated by value."""
+
+    sets: dict[tuple[str, ...], str] = field(default_factory=dict)
+    patterns: dict[str, str] = field(default_factory=dict)
+
+    def frozenset_of(self, values: list[str]) -> str:
+        key = tuple(sorted(values))
+        return self.sets.setdefault(key, f"_S{len(self.sets)}")
+
+    def pattern(self, regex: str) -> str:
+        return self.patterns.setdefault(regex, f"_P{len(self.patterns)}")
+
+
+@dataclass
+class DefPlan:
+    name: str
+    node: Node
+    invariants: list[Node]
+    is_union: bool
+
+
+@dataclass
+class Plan:
+    defs: list[DefPlan]
+    constants: Constants
+    documents: dict[str, str]  # recognising key -> document type
+    unions: dict[str, Node]
+
+
+def _type_name(value: Json) -> str:
+    return {str: "str", bool: "bool", int: "int", float: "float"}[type(value)]
+
+
+def compile_node(schema: Json, defs: dict[str, Json], consts: Constants) -> Node:
+    if schema is True or schema == {} or (isinstance(schema, dict) and set(schema) <= {"description", "x-open", "title"}):
+        return {"k": "any"}
+    if "$ref" in schema:
+        name = def_name_of(schema["$ref"])
+        target = defs[name]
+        return {"k": "ref", "name": name, "union": "oneOf" in target}
+    if "oneOf" in schema:
+        disc = schema["discriminator"]
+        tags = {tag: def_name_of(ref) for tag, ref in sorted(disc["mapping"].items())}
+        open_union = schema.get("x-open-union")
+        return {
+            "k": "union",
+            "prop": disc["propertyName"],
+            "tags": tags,
+            "fallback": open_union["fallback"] if open_union else None,
+            "code": open_union["code"] if open_union else None,
+        }
+    if "const" in schema:
+        return {"k": "const", "value": schema["const"], "pytype": _type_name(schema["const"])}
+    if "enum" in schema:
+        values = schema["enum"]
+        if not all(isinstance(v, str) for v in values):
+            raise ValueError("only string enums are supported")
+        return {"k": "enum", "set": consts.frozenset_of(values), "choices": values}
+    kind = schema.get("type")
+    if kind == "object" or "properties" in schema:
+        props = [
+            (name, compile_node(sub, defs, consts))
+            for name, sub in schema.get("properties", {}).items()
+        ]
+        extra = schema.get("additionalProperties", True)
+        names = schema.get("propertyNames", {}).get("pattern")
+        checked_extra = isinstance(extra, dict) and compile_node(extra, defs, consts)["k"] != "any"
+        trivial = not (schema.get("required") or extra is False or names or checked_extra)
+        trivial = trivial and all(sub["k"] == "any" for _, sub in props)
+        return {
+            "k": "object",
+            "trivial": trivial,
+            "required": schema.get("required", []),
+            "required_set": consts.frozenset_of(schema["required"]) if schema.get("required") else None,
+            "props": props,
+            "keys_set": consts.frozenset_of([n for n, _ in props]) if props else None,
+            "closed": extra is False,
+            "extra": compile_node(extra, defs, consts) if isinstance(extra, dict) else None,
+            "names_pattern": consts.pattern(names) if names else None,
+            "names_regex": names,
+        }
+    if kind == "array":
+        return {
+            "k": "array",
+            "item": compile_node(schema.get("items", True), defs, consts),
+            "min": schema.get("minItems"),
+            "max": schema.get("maxItems"),
+            "unique": bool(schema.get("uniqueItems")),
+        }
+    if kind == "string":
+        excluded = schema.get("not", {}).get("enum")
+        return {
+            "k": "string",
+            "min": schema.get("minLength"),
+            "max": schema.get("maxLength"),
+            "pattern": consts.pattern(schema["pattern"]) if "pattern" in schema else None,
+            "regex": schema.get("pattern"),
+            "not_set": consts.frozenset_of(excluded) if excluded else None,
+        }
+    if kind in ("integer", "number"):
+        return {
+            "k": kind,
+            "min": schema.get("minimum"),
+            "max": schema.get("maximum"),
+            "xmin": schema.get("exclusiveMinimum"),
+            "xmax": schema.get("exclusiveMaximum"),
+        }
+    if kind == "boolean":
+        return {"k": "boolean"}
+    raise ValueError(f"cannot compile schema {schema!r}")
+
+
+def _steps(path: str) -> list[str]:
+    return path.split("/")
+
+
+def compile_invariant(inv: Json, consts: Constants) -> Node:
+    """Normalise one x-invariants entry: paths become step lists, sets become constants."""
+    node: Node = dict(inv)
+    kind = inv["kind"]
+    if kind in ("exactly_one", "equal_when_present"):
+        node["steps"] = [_steps(f) for f in inv["fields"]]
+    elif kind == "ordered":
+        node["lower_steps"], node["upper_steps"] = _steps(inv["lower"]), _steps(inv["upper"])
+    elif kind == "non_empty":
+        node["steps"] = _steps(inv["field"])
+        if "unless" in inv:
+            node["unless_steps"] = _steps(inv["unless"]["field"])
+    elif kind == "required_when":
+        node["when_steps"] = [(_steps(k), v) for k, v in sorted(inv["when"].items())]
+        node["require_steps"] = [_steps(r) for r in inv["require"]]
+    elif kind in ("equals", "portable_schema"):
+        node["steps"] = _steps(inv["field"])
+        if kind == "portable_schema":
+            node["forbidden_set"] = consts.frozenset_of(inv["forbidden"])
+            node["schema_valued_set"] = consts.frozenset_of(inv["schema_valued"])
+    return node
+
+
+def build_plan(bundle: dict[str, Json]) -> Plan:
+    defs = bundle["$defs"]
+    consts = Constants()
+    plans = []
+    unions: dict[str, Node] = {}
+    for name, schema in defs.items():
+        node = compile_node(schema, defs, consts)
+        if node["k"] == "union":
+            unions[name] = node
+        invariants = [compile_invariant(inv, consts) for inv in schema.get("x-invariants", [])]
+        plans.append(DefPlan(name, node, invariants, node["k"] == "union"))
+    documents = {schema["x-document"]["key"]: name for name, schema in defs.items() if "x-document" in schema}
+    return Plan(plans, consts, documents, unions)
