@@ -26,7 +26,9 @@ def generate(root: Path) -> list[Path]:
         for finding in findings:
             print(finding, file=sys.stderr)
         if any(f.level == "violation" for f in findings):
-            raise SchemaLoadError(f"{sum(f.level == 'violation' for f in findings)} lint violation(s)")
+            raise SchemaLoadError(
+                f"{sum(f.level == 'violation' for f in findings)} lint violation(s)"
+            )
         written += render_all(sources, bundle, root)
     return written
 
@@ -42,19 +44,25 @@ def _owned_files(root: Path) -> set[Path]:
     return files
 
 
-def check() -> int:
-    """Regenerate into a temporary tree and diff it against the repository."""
+def check(root: Path = ROOT) -> int:
+    """Regenerate into a temporary tree and diff it against ``root`` (the repository)."""
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp)
         generate(fresh)
         drift = []
-        for rel in sorted(_owned_files(fresh) | _owned_files(ROOT)):
-            new, old = fresh / rel, ROOT / rel
-            new_text = new.read_text(encoding="utf-8").splitlines(keepends=True) if new.exists() else []
-            old_text = old.read_text(encoding="utf-8").splitlines(keepends=True) if old.exists() else []
+        for rel in sorted(_owned_files(fresh) | _owned_files(root)):
+            new, old = fresh / rel, root / rel
+            new_text = (
+                new.read_text(encoding="utf-8").splitlines(keepends=True) if new.exists() else []
+            )
+            old_text = (
+                old.read_text(encoding="utf-8").splitlines(keepends=True) if old.exists() else []
+            )
             if new_text != old_text:
                 drift.append(rel)
-                sys.stdout.writelines(difflib.unified_diff(old_text, new_text, f"a/{rel}", f"b/{rel}", n=2))
+                sys.stdout.writelines(
+                    difflib.unified_diff(old_text, new_text, f"a/{rel}", f"b/{rel}", n=2)
+                )
     if drift:
         print(f"\n{len(drift)} generated file(s) out of date. Fix with: {COMMAND}", file=sys.stderr)
         return 1
@@ -69,10 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.check:
             return check()
-        for folder in OWNED_DIRS:  # the generator owns these: stale files must not linger
-            for stale in _owned_files(ROOT):
-                if stale.parts[0] == folder and not stale.name == ".gitkeep":
-                    (ROOT / stale).unlink()
+        for stale in _owned_files(ROOT):  # the generator owns these: stale files must not linger
+            (ROOT / stale).unlink()
         written = generate(ROOT)
     except SchemaLoadError as exc:
         print(f"error: {exc}", file=sys.stderr)

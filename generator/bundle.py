@@ -32,7 +32,7 @@ def def_name_of(ref: str) -> str:
 
 def _rewrite_refs(node: Json, base_uri: str, sources: Sources) -> Json:
     if isinstance(node, dict):
-        out = {}
+        out: dict[str, Json] = {}
         for key, value in node.items():
             if key == "$ref" and isinstance(value, str):
                 resolver = sources.registry.resolver(base_uri=base_uri)

@@ -8,6 +8,7 @@ and models.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,5 +41,53 @@ def check_examples(bundle: dict[str, Any], root: Path = EXAMPLES) -> list[Findin
             continue
         for error in Draft202012Validator(schema).iter_errors(instance):
             pointer = "/" + "/".join(str(p) for p in error.absolute_path)
-            findings.append(Finding(f"{where}#{pointer}", "IL015", "violation", error.message[:200]))
+            findings.append(
+                Finding(f"{where}#{pointer}", "IL015", "violation", error.message[:200])
+            )
     return findings
+
+
+def check_with_runtime(root: Path = EXAMPLES) -> list[str]:
+    """Check every example with the generated validator and the generated model (round trip).
+
+    Runs after generation, on the freshly generated code. Warnings are allowed (an example may
+    show an unknown part being kept); errors and round-trip differences are not.
+    """
+    # Imported here: the generated package does not exist until the first generation.
+    from pydantic import TypeAdapter  # noqa: PLC0415
+
+    from interlingua.generated import models  # noqa: PLC0415
+    from interlingua.validation import is_error, validate  # noqa: PLC0415
+
+    problems = []
+    for type_name, path in iter_examples(root):
+        where = path.relative_to(root.parent).as_posix()
+        instance = json.loads(path.read_text(encoding="utf-8"))
+        problems += [
+            f"{where}: {f.code} at {f.path}: {f.message}"
+            for f in validate(instance, type_name)
+            if is_error(f)
+        ]
+        adapter: TypeAdapter[Any] = TypeAdapter(getattr(models, type_name))
+        dumped = adapter.dump_python(
+            adapter.validate_python(instance), mode="json", exclude_none=True
+        )
+        if dumped != instance:
+            problems.append(f"{where}: model round trip changed the document")
+    return problems
+
+
+def main() -> int:
+    problems = check_with_runtime()
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    count = sum(1 for _ in iter_examples())
+    print(
+        f"{count} examples checked with the generated validators and models: "
+        f"{len({p.split(':')[0] for p in problems})} with problems"
+    )
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -20,13 +20,38 @@ Json = Any
 # generated validators, so it is refused here instead.
 SUPPORTED_KEYWORDS = frozenset(
     {
-        "$schema", "$id", "$comment", "title", "description", "$defs", "$ref", "type",
-        "properties", "required", "additionalProperties", "items", "minItems", "maxItems",
-        "uniqueItems", "minLength", "maxLength", "pattern", "format", "enum", "const",
-        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "oneOf", "discriminator",
-        "not", "propertyNames", "examples",
+        "$schema",
+        "$id",
+        "$comment",
+        "title",
+        "description",
+        "$defs",
+        "$ref",
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "enum",
+        "const",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "oneOf",
+        "discriminator",
+        "not",
+        "propertyNames",
+        "examples",
     }
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -86,35 +111,64 @@ def _lint_file(file: SchemaFile) -> Iterator[Finding]:
         for prop, sub in schema.get("properties", {}).items():
             if not sub.get("description"):
                 yield Finding(
-                    f"{at}/properties/{_esc(prop)}", "IL003", "violation", "property needs a description"
+                    f"{at}/properties/{_esc(prop)}",
+                    "IL003",
+                    "violation",
+                    "property needs a description",
                 )
     for pointer, node in _walk(file.contents, ""):
         at = where + pointer
         top_level_def = pointer.count("/") == 2 and pointer.startswith("/$defs/")
         for keyword in node:
             if keyword not in SUPPORTED_KEYWORDS and not keyword.startswith("x-"):
-                yield Finding(at, "IL007", "violation", f"keyword {keyword!r} is not supported by the validator compiler")
+                yield Finding(
+                    at,
+                    "IL007",
+                    "violation",
+                    f"keyword {keyword!r} is not supported by the validator compiler",
+                )
         if "properties" in node and not top_level_def:
-            yield Finding(at, "IL001", "violation", "objects with properties must be named $defs entries, not inline")
+            yield Finding(
+                at,
+                "IL001",
+                "violation",
+                "objects with properties must be named $defs entries, not inline",
+            )
         if _is_object_schema(node):
             extra = node.get("additionalProperties", True)
             is_typed_map = isinstance(extra, dict) and "properties" not in node
             if extra is not False and not is_typed_map and "x-open" not in node:
-                yield Finding(at, "IL006", "violation", "open object: set additionalProperties false or say why in x-open")
+                yield Finding(
+                    at,
+                    "IL006",
+                    "violation",
+                    "open object: set additionalProperties false or say why in x-open",
+                )
         if "oneOf" in node:
             yield from _lint_union(at, node, file.contents.get("$defs", {}))
         if node.get("uniqueItems") and node.get("items", {}).get("type") != "string":
-            yield Finding(at, "IL014", "violation", "uniqueItems is supported on arrays of strings only")
+            yield Finding(
+                at, "IL014", "violation", "uniqueItems is supported on arrays of strings only"
+            )
         if "not" in node and set(node["not"]) != {"enum"}:
-            yield Finding(at, "IL007", "violation", "`not` is supported only as `not: {enum: [...]}`")
+            yield Finding(
+                at, "IL007", "violation", "`not` is supported only as `not: {enum: [...]}`"
+            )
         if "propertyNames" in node and set(node["propertyNames"]) != {"pattern"}:
-            yield Finding(at, "IL007", "violation", "`propertyNames` is supported only as `{pattern: ...}`")
+            yield Finding(
+                at, "IL007", "violation", "`propertyNames` is supported only as `{pattern: ...}`"
+            )
 
 
 def _lint_union(at: str, node: dict[str, Json], local_defs: dict[str, Json]) -> Iterator[Finding]:
     disc = node.get("discriminator")
     if not disc:
-        yield Finding(at, "IL005", "violation", "a oneOf must declare a discriminator with an explicit mapping")
+        yield Finding(
+            at,
+            "IL005",
+            "violation",
+            "a oneOf must declare a discriminator with an explicit mapping",
+        )
         return
     prop, mapping = disc["propertyName"], disc["mapping"]
     open_union = node.get("x-open-union")
@@ -127,26 +181,47 @@ def _lint_union(at: str, node: dict[str, Json], local_defs: dict[str, Json]) -> 
         if member == fallback:
             continue
         if member not in mapped:
-            yield Finding(at, "IL004", "violation", f"member {member} is missing from the discriminator mapping")
+            yield Finding(
+                at,
+                "IL004",
+                "violation",
+                f"member {member} is missing from the discriminator mapping",
+            )
             continue
         schema = local_defs.get(member)
         if schema is None:
             continue  # members from other files are checked where they are defined
         const = schema.get("properties", {}).get(prop, {}).get("const")
         if const != mapped[member]:
-            yield Finding(at, "IL004", "violation", f"member {member} must have {prop}: const {mapped[member]!r}")
+            yield Finding(
+                at,
+                "IL004",
+                "violation",
+                f"member {member} must have {prop}: const {mapped[member]!r}",
+            )
         if prop not in schema.get("required", []):
-            yield Finding(at, "IL004", "violation", f"member {member} must require its tag {prop!r}")
+            yield Finding(
+                at, "IL004", "violation", f"member {member} must require its tag {prop!r}"
+            )
     for name in mapped:
         if name not in members:
             yield Finding(at, "IL004", "violation", f"mapping names {name}, which is not a member")
     if fallback is not None:
         if fallback not in members:
-            yield Finding(at, "IL012", "violation", f"fallback {fallback} must be a member of the union")
+            yield Finding(
+                at, "IL012", "violation", f"fallback {fallback} must be a member of the union"
+            )
         elif fallback in local_defs:
-            excluded = local_defs[fallback].get("properties", {}).get(prop, {}).get("not", {}).get("enum")
+            excluded = (
+                local_defs[fallback].get("properties", {}).get(prop, {}).get("not", {}).get("enum")
+            )
             if sorted(excluded or []) != sorted(mapping):
-                yield Finding(at, "IL012", "violation", f"fallback {fallback}.{prop} must exclude exactly the mapped tags")
+                yield Finding(
+                    at,
+                    "IL012",
+                    "violation",
+                    f"fallback {fallback}.{prop} must exclude exactly the mapped tags",
+                )
 
 
 def _enum_of(bundle: dict[str, Json], name: str) -> list[str]:
@@ -160,8 +235,12 @@ def _lint_bundle(bundle: dict[str, Json]) -> Iterator[Finding]:
     codes = set(_enum_of(bundle, "ErrorCode"))
     declared = set(defs.get("ErrorCode", {}).get("x-codes", {}))
     if codes != declared:
-        yield Finding("bundle#/$defs/ErrorCode", "IL009", "violation",
-                      f"x-codes must describe exactly the enum; differs on {sorted(codes ^ declared)}")  # fmt: skip
+        yield Finding(
+            "bundle#/$defs/ErrorCode",
+            "IL009",
+            "violation",
+            f"x-codes must list exactly the enum; differs on {sorted(codes ^ declared)}",
+        )
     for pointer, node in _walk(bundle, ""):
         at = "bundle#" + pointer
         for key in ("x-capability", "x-write-capability"):
@@ -173,16 +252,27 @@ def _lint_bundle(bundle: dict[str, Json]) -> Iterator[Finding]:
             used.append(node["x-open-union"]["code"])
         for code in used:
             if code not in codes:
-                yield Finding(at, "IL009", "violation", f"code {code!r} is not in the ErrorCode enum")
+                yield Finding(
+                    at, "IL009", "violation", f"code {code!r} is not in the ErrorCode enum"
+                )
         for inv in node.get("x-invariants", []):
             for path in _invariant_paths(inv):
                 if not _path_exists(defs, node, path.split("/")):
-                    yield Finding(at, "IL011", "violation", f"invariant {inv['kind']} names {path!r}, which the type does not define")
+                    yield Finding(
+                        at,
+                        "IL011",
+                        "violation",
+                        f"invariant {inv['kind']} names {path!r}, which the type does not define",
+                    )
     for name, sub in defs.get("Extensions", {}).get("properties", {}).items():
         target = defs.get(def_name_of(sub.get("$ref", "#/$defs/?")), {})
         if "x-mutability" not in target:
-            yield Finding(f"bundle#/$defs/Extensions/properties/{name}", "IL013", "violation",
-                          "every extension must declare its x-mutability tier")  # fmt: skip
+            yield Finding(
+                f"bundle#/$defs/Extensions/properties/{name}",
+                "IL013",
+                "violation",
+                "every extension must declare its x-mutability tier",
+            )
 
 
 def _invariant_paths(inv: dict[str, Json]) -> list[str]:
@@ -224,11 +314,28 @@ def _lint_seeds(sources: Sources, bundle: dict[str, Json]) -> Iterator[Finding]:
             found = homes.get(key, [])
             at = f"seeds/{inventory.seed}#/fields/{_esc(name)}"
             if reason is None and not found:
-                yield Finding(at, "IL010", "violation", "seed field has no canonical home (add x-seed, or give the reason it has none)")
+                yield Finding(
+                    at,
+                    "IL010",
+                    "violation",
+                    "seed field has no canonical home (add x-seed, or give the reason it has none)",
+                )
             elif reason is None and len(found) > 1:
-                yield Finding(at, "IL010", "violation", f"seed field has {len(found)} homes: {found}")
+                yield Finding(
+                    at, "IL010", "violation", f"seed field has {len(found)} homes: {found}"
+                )
             elif reason is not None and found:
-                yield Finding(at, "IL010", "violation", f"seed field has a home {found} and a reason for having none")
+                yield Finding(
+                    at,
+                    "IL010",
+                    "violation",
+                    f"seed field has a home {found} and a reason for having none",
+                )
     for key, found in sorted(homes.items()):
         if key not in listed:
-            yield Finding("bundle#" + found[0], "IL010", "violation", f"x-seed names {key!r}, which no seed inventory lists")
+            yield Finding(
+                "bundle#" + found[0],
+                "IL010",
+                "violation",
+                f"x-seed names {key!r}, which no seed inventory lists",
+            )

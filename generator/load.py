@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from generator.paths import BASE_URI, META, SCHEMAS, SEEDS
@@ -101,7 +101,7 @@ def load(version: str) -> Sources:
     if not files:
         raise SchemaLoadError(f"no schemas found under {SCHEMAS / version}")
     registry: Registry[Any] = Registry().with_resources(
-        (f.uri, Resource(contents=f.contents, specification=DRAFT202012)) for f in files
+        (f.uri, DRAFT202012.create_resource(f.contents)) for f in files
     )
     seeds = [_load_seed(path) for path in sorted(SEEDS.glob("*.yaml"))]
     return Sources(version, files, registry.crawl(), seeds, schemas_digest())

@@ -52,7 +52,11 @@ def _type_name(value: Json) -> str:
 
 
 def compile_node(schema: Json, defs: dict[str, Json], consts: Constants) -> Node:
-    if schema is True or schema == {} or (isinstance(schema, dict) and set(schema) <= {"description", "x-open", "title"}):
+    if (
+        schema is True
+        or schema == {}
+        or (isinstance(schema, dict) and set(schema) <= {"description", "x-open", "title"})
+    ):
         return {"k": "any"}
     if "$ref" in schema:
         name = def_name_of(schema["$ref"])
@@ -91,7 +95,9 @@ def compile_node(schema: Json, defs: dict[str, Json], consts: Constants) -> Node
             "k": "object",
             "trivial": trivial,
             "required": schema.get("required", []),
-            "required_set": consts.frozenset_of(schema["required"]) if schema.get("required") else None,
+            "required_set": consts.frozenset_of(schema["required"])
+            if schema.get("required")
+            else None,
             "props": props,
             "keys_set": consts.frozenset_of([n for n, _ in props]) if props else None,
             "closed": extra is False,
@@ -168,5 +174,7 @@ def build_plan(bundle: dict[str, Json]) -> Plan:
             unions[name] = node
         invariants = [compile_invariant(inv, consts) for inv in schema.get("x-invariants", [])]
         plans.append(DefPlan(name, node, invariants, node["k"] == "union"))
-    documents = {schema["x-document"]["key"]: name for name, schema in defs.items() if "x-document" in schema}
+    documents = {
+        schema["x-document"]["key"]: name for name, schema in defs.items() if "x-document" in schema
+    }
     return Plan(plans, consts, documents, unions)

@@ -1,8 +1,9 @@
-"""Render every output of the generator into a root directory (the repo, or a temp dir for --check)."""
+"""Render every generator output into a root directory (the repo, or a temp dir for --check)."""
 
 from __future__ import annotations
 
 import copy
+from collections import defaultdict
 import json
 import subprocess
 import sys
@@ -10,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from datamodel_code_generator import DataModelType, InputFileType, generate
+from datamodel_code_generator import generate
+from datamodel_code_generator.enums import DataModelType, InputFileType
 
 from generator.bundle import bundle_id
 from generator.load import Sources
@@ -71,12 +73,16 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         "schema_id": bundle_id(version),
         "schema_version": bundle["$defs"]["SchemaVersion"]["const"],
     }
-    written[Path("generated/python/__init__.py")] = env.get_template("python/__init__.py.j2").render(context)
+    written[Path("generated/python/__init__.py")] = env.get_template(
+        "python/__init__.py.j2"
+    ).render(context)
     written[Path("generated/python/codes.py")] = env.get_template("python/codes.py.j2").render(
         context, codes=codes, severities=bundle["$defs"]["Severity"]["enum"]
     )
     plan = build_plan(bundle)
-    written[Path("generated/python/validators.py")] = env.get_template("python/validators.py.j2").render(
+    written[Path("generated/python/validators.py")] = env.get_template(
+        "python/validators.py.j2"
+    ).render(
         context,
         defs=plan.defs,
         constants=plan.constants,
@@ -85,7 +91,8 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
     )
     written[Path("generated/python/models.py")] = render_models(bundle, py_header)
     written[Path(SEED_COVERAGE)] = env.get_template("docs/seed-coverage.md.j2").render(
-        context, header=header(sources.digest, "<!--") .replace("\n<!--", " ") + " -->",
+        context,
+        header=header(sources.digest, "<!--").replace("\n<!--", " ") + " -->",
         seeds=seed_rows(sources, bundle),
     )
     for rel, text in written.items():
@@ -113,8 +120,12 @@ def _model_input(bundle: dict[str, Json]) -> dict[str, Json]:
         if open_union:
             disc = schema["discriminator"]
             open_union["prop"] = disc["propertyName"]
-            open_union["tags"] = {tag: ref.rsplit("/", 1)[1] for tag, ref in disc["mapping"].items()}
-            schema["oneOf"] = [m for m in schema["oneOf"] if not m["$ref"].endswith("/" + open_union["fallback"])]
+            open_union["tags"] = {
+                tag: ref.rsplit("/", 1)[1] for tag, ref in disc["mapping"].items()
+            }
+            schema["oneOf"] = [
+                m for m in schema["oneOf"] if not m["$ref"].endswith("/" + open_union["fallback"])
+            ]
     return doc
 
 
@@ -139,13 +150,13 @@ def render_models(bundle: dict[str, Json], py_header: str) -> str:
         formatters=[],
         custom_template_dir=TEMPLATES / "datamodel",
         additional_imports=["pydantic.Discriminator", "pydantic.Tag"],
-        extra_template_data={"#all#": {"config": {"frozen": True}}},  # type: ignore[dict-item]
+        extra_template_data=defaultdict(dict, {"#all#": {"config": {"frozen": True}}}),
     )
     assert isinstance(code, str)
     lines = code.splitlines()
     while lines and lines[0].startswith("#"):
         lines.pop(0)  # replace datamodel-codegen's banner with ours
-    doc = '"""Pydantic models of every interlingua type (frozen; discriminated unions with Literal tags)."""'
+    doc = '"""Pydantic models of every interlingua type: frozen, unions tagged with Literals."""'
     return py_header + "\n" + doc + "\n" + "\n".join(lines).lstrip("\n") + "\n"
 
 

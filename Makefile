@@ -1,0 +1,41 @@
+# The two jobs of this repository. Both create .venv and install into it when missing.
+#   make run   regenerate from schemas/, verify nothing drifted, validate every example
+#   make test  lint, type-check, and run the tests with coverage (fails under 96 %)
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: run test generate check lint types pytest bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m generator
+	$(PY) -m generator --check
+	$(PY) -m generator.examples
+
+test: $(STAMP) lint types
+	$(PY) -m generator --check
+	$(PY) -m pytest --cov --cov-report=term --cov-fail-under=96
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+types: $(STAMP)
+	$(PY) -m mypy -p interlingua -p generator tests benchmarks
+
+bench: $(STAMP)
+	$(PY) benchmarks/validate.py
+
+generate: $(STAMP)
+	$(PY) -m generator
+
+clean:
+	rm -rf $(VENV) build .coverage .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,5 @@
+import sys
+
+from interlingua.cli import main
+
+sys.exit(main())

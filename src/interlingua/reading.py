@@ -1,0 +1,168 @@
+"""Read untrusted bytes as JSON, refusing what parsers disagree on.
+
+Everything refused gets a stable code and, where it can be located, a JSON pointer:
+malformed or truncated JSON, invalid UTF-8 and lone surrogates, duplicate keys (parsers
+disagree on which value wins), NaN and infinities (not JSON), nesting past a limit, and
+input past a byte limit (checked before anything is parsed, so a huge input costs nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Final
+
+DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
+DEFAULT_MAX_DEPTH: Final = 256
+
+# A lone surrogate can only enter through a \uD800-\uDFFF escape (raw UTF-8 cannot encode one).
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89abcdefABCDEF]")
+
+
+class InputError(Exception):
+    """The input could not be read as a JSON document."""
+
+    def __init__(self, code: str, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.path = path
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "path": self.path, "message": self.message}
+
+
+class _Marker:
+    """Stands in for a refused value during a second, locating parse."""
+
+    def __init__(self, what: str, key: str | None = None) -> None:
+        self.what = what
+        self.key = key
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+class _NonFinite(Exception):
+    pass
+
+
+def _esc(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _strict_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise _DuplicateKey
+    return result
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+def _marking_object(pairs: list[tuple[str, Any]]) -> Any:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return _Marker(f"duplicate key {key!r}", key)
+        seen.add(key)
+    return dict(pairs)
+
+
+def _locate(text: str, **hooks: Any) -> str:
+    """Parse again with hooks that leave markers, and return the pointer of the first marker."""
+    found = _find(json.loads(text, **hooks), lambda v: isinstance(v, _Marker))
+    if found is None:
+        return ""
+    pointer, marker = found
+    return pointer if marker.key is None else f"{pointer}/{_esc(marker.key)}"
+
+
+def _find(root: Any, predicate: Any) -> tuple[str, Any] | None:
+    """First value (depth-first, document order) matching predicate, with its pointer."""
+    stack: list[tuple[str, Any]] = [("", root)]
+    while stack:
+        pointer, value = stack.pop()
+        if predicate(value):
+            return pointer, value
+        if isinstance(value, dict):
+            stack.extend((f"{pointer}/{_esc(k)}", v) for k, v in reversed(value.items()))
+            keys = [k for k in value if predicate(k)]
+            if keys:
+                return f"{pointer}/{_esc(keys[0])}", keys[0]
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{i}", v) for i, v in reversed(list(enumerate(value))))
+    return None
+
+
+def _depth_exceeding(root: Any, limit: int) -> str | None:
+    stack: list[tuple[Any, int, str]] = [(root, 0, "")]
+    while stack:
+        value, depth, pointer = stack.pop()
+        if isinstance(value, dict | list):
+            if depth >= limit:
+                return pointer
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((v, depth + 1, f"{pointer}/{_esc(str(k))}") for k, v in items)
+    return None
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def read_json(
+    data: bytes | str, *, max_bytes: int = DEFAULT_MAX_BYTES, max_depth: int = DEFAULT_MAX_DEPTH
+) -> Any:
+    """Parse ``data`` as one JSON document, or raise :class:`InputError` with a code."""
+    size = len(data)
+    if size > max_bytes:
+        raise InputError("input_too_large", f"input is {size} bytes; the limit is {max_bytes}")
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                "invalid_unicode",
+                f"not UTF-8: byte {exc.start} is {data[exc.start : exc.start + 1]!r}",
+            ) from None
+    else:
+        text = data
+    text = text.removeprefix("\ufeff")
+    try:
+        value = json.loads(text, object_pairs_hook=_strict_object, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            "invalid_json", f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise InputError(
+            "nesting_too_deep", f"nesting is deeper than the limit of {max_depth}"
+        ) from None
+    except _DuplicateKey:
+        pointer = _locate(text, object_pairs_hook=_marking_object)
+        raise InputError("duplicate_key", "an object names the same key twice", pointer) from None
+    except _NonFinite as exc:
+        pointer = _locate(text, parse_constant=_Marker)
+        raise InputError(
+            "non_finite_number", f"{exc.args[0]} is not a JSON number", pointer
+        ) from None
+    deep = _depth_exceeding(value, max_depth)
+    if deep is not None:
+        raise InputError(
+            "nesting_too_deep", f"nesting is deeper than the limit of {max_depth}", deep
+        )
+    if _SURROGATE_ESCAPE.search(text):
+        found = _find(value, _has_lone_surrogate)
+        if found is not None:
+            raise InputError("invalid_unicode", "string holds a lone UTF-16 surrogate", found[0])
+    return value

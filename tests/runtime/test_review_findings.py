@@ -1,0 +1,116 @@
+"""The seed 000 review findings that belong to the schema layer, each pinned by a test.
+
+Each test is named after its finding (`test_review_NN_<what>`) and fails if the defect returns.
+"""
+
+import typing
+
+import pydantic
+import pytest
+
+import interlingua
+from interlingua.generated import models
+
+
+def _codes(document: object, type_name: str | None = None) -> list[tuple[str, str]]:
+    return [(f.code, f.path) for f in interlingua.validate(document, type_name)]
+
+
+def test_review_04_extensions_are_typed() -> None:
+    hints = typing.get_type_hints(models.Message)
+    assert hints["extensions"] == models.Extensions | None
+    # Typed all the way down: a wrongly shaped extension is refused by the model...
+    bad = {"role": "user", "content": [{"type": "text", "text": "x"}], "extensions": {"security": {"labels": "PII"}}}
+    with pytest.raises(pydantic.ValidationError):
+        models.Message.model_validate(bad)
+    # ...and by the validator, with a pointer to the field.
+    assert ("wrong_type", "/extensions/security/labels") in _codes(bad)
+    loaded = models.Message.model_validate(
+        {"role": "user", "content": [{"type": "text", "text": "x"}], "extensions": {"security": {"labels": ["PII"]}}}
+    )
+    assert loaded.extensions is not None and loaded.extensions.security is not None
+    assert loaded.extensions.security.labels == ["PII"]
+
+
+def test_review_05_discriminators_are_literals() -> None:
+    with pytest.raises(pydantic.ValidationError):
+        models.TextPart(type="tool_call", text="hello")  # type: ignore[arg-type]
+    assert typing.get_type_hints(models.TextPart)["type"] == typing.Literal["text"]
+    # Every part's tag is a single-value Literal.
+    for member in typing.get_args(typing.get_args(models.Part.__value__)[0]):
+        part = typing.get_args(member)[0]
+        if part is not models.UnknownPart:
+            assert typing.get_origin(typing.get_type_hints(part)["type"]) is typing.Literal
+
+
+def test_review_06_prompt_result_messages_are_messages() -> None:
+    assert typing.get_type_hints(models.PromptResultPart)["messages"] == list[models.Message]
+    part = models.PromptResultPart.model_validate(
+        {
+            "type": "prompt_result",
+            "prompt_request_id": "pr1",
+            "name": "summarise",
+            "messages": [{"role": "user", "content": [{"type": "text", "text": "Summarise this."}]}],
+        }
+    )
+    assert isinstance(part.messages[0], models.Message)
+    with pytest.raises(pydantic.ValidationError):
+        models.PromptResultPart.model_validate(
+            {"type": "prompt_result", "prompt_request_id": "pr1", "name": "s", "messages": [{"text": "not a message"}]}
+        )
+
+
+def test_review_07_media_source_type_is_a_literal() -> None:
+    for source in (models.UrlSource, models.Base64Source, models.FileSource):
+        assert typing.get_origin(typing.get_type_hints(source)["type"]) is typing.Literal
+    with pytest.raises(pydantic.ValidationError):
+        models.UrlSource(type="ftp", url="ftp://example.com/a.png")  # type: ignore[arg-type]
+    image = {"role": "user", "content": [{"type": "image", "source": {"type": "ftp", "url": "ftp://x/a.png"}}]}
+    assert _codes(image) == [("unknown_variant", "/content/0/source/type")]
+
+
+def test_review_08_malformed_known_part_is_an_error_not_text() -> None:
+    message = {"role": "assistant", "content": [{"type": "tool_call", "name": "execute_sql"}]}
+    assert sorted(_codes(message)) == [
+        ("missing_field", "/content/0/arguments"),
+        ("missing_field", "/content/0/id"),
+    ]
+    with pytest.raises(pydantic.ValidationError):
+        models.Message.model_validate(message)
+    # A tool_call is never coerced into text, nor into the opaque fallback.
+    with pytest.raises(interlingua.DocumentError):
+        interlingua.load(message)
+
+
+def test_review_08_unknown_part_is_kept_not_coerced() -> None:
+    part = {"type": "citation", "url": "https://example.com", "quote": "…"}
+    message = {"role": "assistant", "content": [part]}
+    findings = interlingua.validate(message)
+    assert [(f.code, f.path, f.severity) for f in findings] == [("unknown_part_type", "/content/0/type", "warning")]
+    loaded = interlingua.load(message)
+    assert isinstance(loaded, models.Message)
+    assert isinstance(loaded.content[0], models.UnknownPart)
+    assert interlingua.dump(loaded) == message
+
+
+def _resource(**fields: object) -> dict[str, object]:
+    return {"role": "tool", "content": [{"type": "resource", "uri": "file:///a.txt", "resource_type": "file", **fields}]}
+
+
+def test_review_09_resource_content_xor_blob() -> None:
+    both = _resource(content="text", blob="aGVsbG8=")
+    assert _codes(both) == [("resource_content_xor_blob", "/content/0")]
+    assert _codes(_resource()) == [("resource_content_xor_blob", "/content/0")]
+    assert _codes(_resource(content="text")) == []
+    assert _codes(_resource(blob="aGVsbG8=")) == []
+
+
+def _ref(**fields: object) -> dict[str, object]:
+    return {"role": "user", "content": [{"type": "resource_ref", "uri": "file:///a.py", "resource_type": "file", **fields}]}
+
+
+def test_review_10_resource_reference_range_is_ordered() -> None:
+    assert _codes(_ref(range_start=100, range_end=5)) == [("range_reversed", "/content/0/range_end")]
+    assert _codes(_ref(range_start=5, range_end=5)) == []
+    assert _codes(_ref(range_start=5)) == []
+    assert _codes(_ref(range_start=-1)) == [("below_minimum", "/content/0/range_start")]
