@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -44,6 +45,22 @@ def _owned_files(root: Path) -> set[Path]:
     return files
 
 
+def write(root: Path) -> list[Path]:
+    """Generate into a scratch tree, then replace the outputs under ``root`` in one step.
+
+    Nothing under ``root`` changes when generation fails, and files the generator no longer
+    writes do not linger.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        written = generate(Path(tmp))
+        for stale in _owned_files(root):
+            (root / stale).unlink()
+        for rel in written:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(Path(tmp) / rel, root / rel)
+    return written
+
+
 def check(root: Path = ROOT) -> int:
     """Regenerate into a temporary tree and diff it against ``root`` (the repository)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -77,9 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.check:
             return check()
-        for stale in _owned_files(ROOT):  # the generator owns these: stale files must not linger
-            (ROOT / stale).unlink()
-        written = generate(ROOT)
+        written = write(ROOT)
     except SchemaLoadError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

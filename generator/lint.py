@@ -282,7 +282,7 @@ def _invariant_paths(inv: dict[str, Json]) -> list[str]:
     if kind == "ordered":
         return [inv["lower"], inv["upper"]]
     if kind == "non_empty":
-        return [inv["field"]] + ([inv["unless"]["field"]] if "unless" in inv else [])
+        return [inv["field"]] + [u["field"] for u in inv.get("unless", [])]
     if kind == "required_when":
         return list(inv["when"]) + list(inv["require"])
     if kind in ("equals", "portable_schema"):

@@ -47,8 +47,14 @@ class Plan:
     unions: dict[str, Node]
 
 
-def _type_name(value: Json) -> str:
-    return {str: "str", bool: "bool", int: "int", float: "float"}[type(value)]
+def _python_types(value: Json) -> str:
+    """The Python types a JSON value of the same JSON type may have (1 and 1.0 are one number)."""
+    return {str: "(str,)", bool: "(bool,)", int: "(int, float)", float: "(int, float)"}[type(value)]
+
+
+def _is_scalar(schema: Json) -> bool:
+    kind = schema.get("type")
+    return "oneOf" not in schema and (kind in ("string", "integer", "number", "boolean") or "enum" in schema or "const" in schema)
 
 
 def compile_node(schema: Json, defs: dict[str, Json], consts: Constants) -> Node:
@@ -61,6 +67,8 @@ def compile_node(schema: Json, defs: dict[str, Json], consts: Constants) -> Node
     if "$ref" in schema:
         name = def_name_of(schema["$ref"])
         target = defs[name]
+        if _is_scalar(target) and "x-invariants" not in target:
+            return compile_node(target, defs, consts)  # inline: a call costs more than the check
         return {"k": "ref", "name": name, "union": "oneOf" in target}
     if "oneOf" in schema:
         disc = schema["discriminator"]
@@ -74,7 +82,7 @@ def compile_node(schema: Json, defs: dict[str, Json], consts: Constants) -> Node
             "code": open_union["code"] if open_union else None,
         }
     if "const" in schema:
-        return {"k": "const", "value": schema["const"], "pytype": _type_name(schema["const"])}
+        return {"k": "const", "value": schema["const"], "pytypes": _python_types(schema["const"])}
     if "enum" in schema:
         values = schema["enum"]
         if not all(isinstance(v, str) for v in values):
@@ -140,23 +148,68 @@ def _steps(path: str) -> list[str]:
     return path.split("/")
 
 
+def getter(var: str, steps: list[str], default: str = "_M") -> str:
+    """Expression reading ``steps`` from ``var``, once its structure is known to be valid."""
+    expr = var
+    for step in steps[:-1]:
+        expr = f"{expr}.get({step!r}, _EMPTY)"
+    return f"{expr}.get({steps[-1]!r}, {default})"
+
+
+def loops(steps: list[str]) -> tuple[list[tuple[str, str]], str]:
+    """Nested `for` loops (variable, iterable) reaching every item a `*` path selects."""
+    if not steps or steps[-1] != "*":
+        raise ValueError(f"selection path {steps} must end with '*'")
+    result: list[tuple[str, str]] = []
+    expr, pending = "x", []
+    for step in steps:
+        if step == "*":
+            iterable = getter(expr, pending, "()") if pending else expr
+            var = f"w{len(result)}"
+            result.append((var, iterable))
+            expr, pending = var, []
+        else:
+            pending.append(step)
+    return result, expr
+
+
+def _where(var: str, where: dict[str, str]) -> str | None:
+    return " and ".join(f"{var}.get({k!r}) == {v!r}" for k, v in sorted(where.items())) or None
+
+
 def compile_invariant(inv: Json, consts: Constants) -> Node:
-    """Normalise one x-invariants entry: paths become step lists, sets become constants."""
+    """Normalise one x-invariants entry: paths become step lists and getter expressions."""
     node: Node = dict(inv)
     kind = inv["kind"]
+    if kind in ("unique", "answers"):
+        node["loops"], node["item"] = loops(inv["path"])
+    if kind == "unique":
+        node["match"] = _where(node["item"], inv.get("where", {}))
+    if kind == "answers":
+        node["call_match"] = _where(node["item"], inv["call"]["where"])
+        node["result_match"] = _where(node["item"], inv["result"]["where"])
     if kind in ("exactly_one", "equal_when_present"):
         node["steps"] = [_steps(f) for f in inv["fields"]]
+        node["getters"] = [getter("x", _steps(f)) for f in inv["fields"]]
     elif kind == "ordered":
         node["lower_steps"], node["upper_steps"] = _steps(inv["lower"]), _steps(inv["upper"])
+        node["lower_get"], node["upper_get"] = getter("x", _steps(inv["lower"])), getter("x", _steps(inv["upper"]))
     elif kind == "non_empty":
         node["steps"] = _steps(inv["field"])
-        if "unless" in inv:
-            node["unless_steps"] = _steps(inv["unless"]["field"])
+        node["read"] = getter("x", _steps(inv["field"]), "()")
+        node["unless"] = [
+            {"steps": _steps(u["field"]), "read": getter("x", _steps(u["field"])), **u} for u in inv.get("unless", [])
+        ]
     elif kind == "required_when":
         node["when_steps"] = [(_steps(k), v) for k, v in sorted(inv["when"].items())]
         node["require_steps"] = [_steps(r) for r in inv["require"]]
+        # Shortest paths first: they are the cheapest to read and usually the most selective.
+        when = sorted(inv["when"].items(), key=lambda kv: (kv[0].count("/"), kv[0]))
+        node["when_gets"] = [(getter("x", _steps(k)), v) for k, v in when]
+        node["require_gets"] = [getter("x", _steps(r)) for r in inv["require"]]
     elif kind in ("equals", "portable_schema"):
         node["steps"] = _steps(inv["field"])
+        node["read"] = getter("x", _steps(inv["field"]))
         if kind == "portable_schema":
             node["forbidden_set"] = consts.frozenset_of(inv["forbidden"])
             node["schema_valued_set"] = consts.frozenset_of(inv["schema_valued"])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from collections import defaultdict
 import json
 import subprocess
 import sys
@@ -129,6 +128,12 @@ def _model_input(bundle: dict[str, Json]) -> dict[str, Json]:
     return doc
 
 
+def _base_classes(bundle: dict[str, Json]) -> dict[str, str]:
+    """Open-union fallbacks keep every field verbatim, explicit nulls included."""
+    fallbacks = [s["x-open-union"]["fallback"] for s in bundle["$defs"].values() if "x-open-union" in s]
+    return {name: "interlingua.base.VerbatimModel" for name in fallbacks}
+
+
 def render_models(bundle: dict[str, Json], py_header: str) -> str:
     code = generate(
         json.dumps(_model_input(bundle)),
@@ -150,7 +155,8 @@ def render_models(bundle: dict[str, Json], py_header: str) -> str:
         formatters=[],
         custom_template_dir=TEMPLATES / "datamodel",
         additional_imports=["pydantic.Discriminator", "pydantic.Tag"],
-        extra_template_data=defaultdict(dict, {"#all#": {"config": {"frozen": True}}}),
+        base_class="interlingua.base.CanonicalModel",
+        base_class_map=_base_classes(bundle),
     )
     assert isinstance(code, str)
     lines = code.splitlines()

@@ -159,3 +159,10 @@ def test_invariants_wait_for_a_structurally_valid_object() -> None:
     # A broken part inside must not make the conversation-level rules crash or misfire.
     doc = conversation({"role": "tool", "content": [{"type": "tool_result", "tool_call_id": 7, "content": []}]})
     assert codes(doc) == [("wrong_type", "/messages/0/content/0/tool_call_id")]
+
+
+def test_partial_messages_may_be_empty_while_streaming() -> None:
+    streaming = {"role": "assistant", "content": [], "extensions": {"completion": {"status": "partial"}}}
+    assert codes(streaming) == []
+    streaming["extensions"] = {"completion": {"status": "cancelled"}}
+    assert codes(streaming) == [("empty_content", "/content")]

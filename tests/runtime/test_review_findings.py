@@ -114,3 +114,11 @@ def test_review_10_resource_reference_range_is_ordered() -> None:
     assert _codes(_ref(range_start=5, range_end=5)) == []
     assert _codes(_ref(range_start=5)) == []
     assert _codes(_ref(range_start=-1)) == [("below_minimum", "/content/0/range_start")]
+
+
+def test_unknown_part_keeps_explicit_nulls_and_aliased_fields_dump_by_schema_name() -> None:
+    message = {"role": "user", "content": [{"type": "poll", "closes_at": None, "options": [None, "a"]}]}
+    assert interlingua.dump(interlingua.load(message)) == message
+    response_format = {"type": "json_schema", "name": "answer", "schema": {"type": "object"}}
+    model = models.ResponseFormatJsonSchema.model_validate(response_format)
+    assert model.model_dump(mode="json", exclude_none=True) == response_format
