@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -54,28 +56,72 @@ def main() -> None:
 
     # Same verdicts before any timing: a benchmark of validators that disagree means nothing.
     for doc in docs[: args.slow_slice]:
-        assert reference.is_valid(doc) and rust.is_valid(doc) and fast(doc) and not check("Conversation", doc)
+        assert (
+            reference.is_valid(doc)
+            and rust.is_valid(doc)
+            and fast(doc)
+            and not check("Conversation", doc)
+        )
 
-    rows = [
-        ("interlingua generated, fast path (is clean?)", throughput(fast, docs, args.repeat)),
-        ("interlingua generated, check() with findings", throughput(lambda d: check("Conversation", d), docs, args.repeat)),
-        ("jsonschema-rs is_valid", throughput(rust.is_valid, docs, args.repeat)),
-        ("jsonschema-rs iter_errors (all findings)", throughput(lambda d: list(rust.iter_errors(d)), docs, args.repeat)),
-        ("jsonschema Draft 2020-12 is_valid", throughput(reference.is_valid, docs[: args.slow_slice], 1)),
+    module = sys.modules[fast.__module__]
+    candidates: list[tuple[str, Callable[[Any], object], list[Any], Callable[[], Any]]] = [
+        ("interlingua, fast path: structure + invariants", fast, docs, nullcontext),
+        ("interlingua, fast path: structure only", fast, docs, lambda: invariants_off(module)),
+        (
+            "interlingua, check() (all findings)",
+            lambda d: check("Conversation", d),
+            docs,
+            nullcontext,
+        ),
+        ("jsonschema-rs is_valid", rust.is_valid, docs, nullcontext),
+        ("jsonschema-rs iter_errors", lambda d: list(rust.iter_errors(d)), docs, nullcontext),
+        (
+            "jsonschema Draft 2020-12 is_valid",
+            reference.is_valid,
+            docs[: args.slow_slice],
+            nullcontext,
+        ),
     ]
-    ours = rows[0][1]
-    by_name = dict(rows)
-    print(f"# Validation throughput ({platform.python_implementation()} {platform.python_version()}, {platform.machine()})")
-    print(f"corpus: {len(docs)} conversations, mean {size_kb:.1f} KiB of JSON each; best of {args.repeat} passes\n")
-    print(f"| validator | docs/s | interlingua fast path is ×|")
+    # Round robin, best pass each: drift in machine load hits every validator alike.
+    best: dict[str, float] = {}
+    for _ in range(args.repeat):
+        for name, fn, sample, context in candidates:
+            with context():
+                best[name] = max(best.get(name, 0.0), throughput(fn, sample, 1))
+    rows = [(name, best[name]) for name, *_ in candidates]
+    rates = dict(rows)
+    structural = rates["interlingua, fast path: structure only"]
+    print(
+        f"# Validation throughput, {platform.python_implementation()} {platform.python_version()}"
+    )
+    print(
+        f"{len(docs)} conversations, mean {size_kb:.1f} KiB of JSON; best of {args.repeat} passes\n"
+    )
+    print("| validator | docs/s | interlingua structural is × |")
     print("|---|---:|---:|")
     for name, rate in rows:
-        print(f"| {name} | {rate:,.0f} | {ours / rate:.2f} |")
-    print()
-    print(f"vs jsonschema:    {ours / by_name['jsonschema Draft 2020-12 is_valid']:.0f}× (target ≥ 100×)")
-    print(f"vs jsonschema-rs: {ours / by_name['jsonschema-rs is_valid']:.2f}× (target ≥ 0.67×)")
-    print("The generated validators also check the semantic invariants (tool pairing, unique ids, "
-          "metadata); the other two check structure only.")
+        print(f"| {name} | {rate:,.0f} | {structural / rate:.2f} |")
+    vs_py = structural / rates["jsonschema Draft 2020-12 is_valid"]
+    vs_rs = structural / rates["jsonschema-rs is_valid"]
+    print(f"\nstructural vs jsonschema:    {vs_py:.0f}x (target >= 100x)")
+    print(f"structural vs jsonschema-rs: {vs_rs:.2f}x (target >= 0.67x)")
+
+
+@contextmanager
+def invariants_off(module: Any) -> Iterator[None]:
+    """Switch every invariant of the generated module off: what the other validators check."""
+    originals = {name: fn for name, fn in vars(module).items() if name.startswith("_bad_")}
+    for name in originals:
+        setattr(module, name, _never)
+    try:
+        yield
+    finally:
+        for name, fn in originals.items():
+            setattr(module, name, fn)
+
+
+def _never(_document: Any) -> bool:
+    return False
 
 
 if __name__ == "__main__":

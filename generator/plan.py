@@ -54,10 +54,19 @@ def _python_types(value: Json) -> str:
 
 def _is_scalar(schema: Json) -> bool:
     kind = schema.get("type")
-    return "oneOf" not in schema and (kind in ("string", "integer", "number", "boolean") or "enum" in schema or "const" in schema)
+    return "oneOf" not in schema and (
+        kind in ("string", "integer", "number", "boolean") or "enum" in schema or "const" in schema
+    )
 
 
-def compile_node(schema: Json, defs: dict[str, Json], consts: Constants) -> Node:
+# Object types referenced from another object are inlined this many levels deep: a Python call
+# costs more than most checks. Recursive types are never inlined into themselves.
+INLINE_DEPTH = 2
+
+
+def compile_node(
+    schema: Json, defs: dict[str, Json], consts: Constants, inline: tuple[str, ...] = ()
+) -> Node:
     if (
         schema is True
         or schema == {}
@@ -68,7 +77,10 @@ def compile_node(schema: Json, defs: dict[str, Json], consts: Constants) -> Node
         name = def_name_of(schema["$ref"])
         target = defs[name]
         if _is_scalar(target) and "x-invariants" not in target:
-            return compile_node(target, defs, consts)  # inline: a call costs more than the check
+            return compile_node(target, defs, consts, inline)
+        inlinable = target.get("type") == "object" and "x-invariants" not in target
+        if inlinable and name not in inline and len(inline) <= INLINE_DEPTH:
+            return compile_node(target, defs, consts, (*inline, name))
         return {"k": "ref", "name": name, "union": "oneOf" in target}
     if "oneOf" in schema:
         disc = schema["discriminator"]
@@ -91,12 +103,14 @@ def compile_node(schema: Json, defs: dict[str, Json], consts: Constants) -> Node
     kind = schema.get("type")
     if kind == "object" or "properties" in schema:
         props = [
-            (name, compile_node(sub, defs, consts))
+            (name, compile_node(sub, defs, consts, inline))
             for name, sub in schema.get("properties", {}).items()
         ]
         extra = schema.get("additionalProperties", True)
         names = schema.get("propertyNames", {}).get("pattern")
-        checked_extra = isinstance(extra, dict) and compile_node(extra, defs, consts)["k"] != "any"
+        checked_extra = (
+            isinstance(extra, dict) and compile_node(extra, defs, consts, inline)["k"] != "any"
+        )
         trivial = not (schema.get("required") or extra is False or names or checked_extra)
         trivial = trivial and all(sub["k"] == "any" for _, sub in props)
         return {
@@ -109,14 +123,14 @@ def compile_node(schema: Json, defs: dict[str, Json], consts: Constants) -> Node
             "props": props,
             "keys_set": consts.frozenset_of([n for n, _ in props]) if props else None,
             "closed": extra is False,
-            "extra": compile_node(extra, defs, consts) if isinstance(extra, dict) else None,
+            "extra": compile_node(extra, defs, consts, inline) if isinstance(extra, dict) else None,
             "names_pattern": consts.pattern(names) if names else None,
             "names_regex": names,
         }
     if kind == "array":
         return {
             "k": "array",
-            "item": compile_node(schema.get("items", True), defs, consts),
+            "item": compile_node(schema.get("items", True), defs, consts, inline),
             "min": schema.get("minItems"),
             "max": schema.get("maxItems"),
             "unique": bool(schema.get("uniqueItems")),
@@ -193,12 +207,16 @@ def compile_invariant(inv: Json, consts: Constants) -> Node:
         node["getters"] = [getter("x", _steps(f)) for f in inv["fields"]]
     elif kind == "ordered":
         node["lower_steps"], node["upper_steps"] = _steps(inv["lower"]), _steps(inv["upper"])
-        node["lower_get"], node["upper_get"] = getter("x", _steps(inv["lower"])), getter("x", _steps(inv["upper"]))
+        node["lower_get"], node["upper_get"] = (
+            getter("x", _steps(inv["lower"])),
+            getter("x", _steps(inv["upper"])),
+        )
     elif kind == "non_empty":
         node["steps"] = _steps(inv["field"])
         node["read"] = getter("x", _steps(inv["field"]), "()")
         node["unless"] = [
-            {"steps": _steps(u["field"]), "read": getter("x", _steps(u["field"])), **u} for u in inv.get("unless", [])
+            {"steps": _steps(u["field"]), "read": getter("x", _steps(u["field"])), **u}
+            for u in inv.get("unless", [])
         ]
     elif kind == "required_when":
         node["when_steps"] = [(_steps(k), v) for k, v in sorted(inv["when"].items())]
@@ -222,7 +240,7 @@ def build_plan(bundle: dict[str, Json]) -> Plan:
     plans = []
     unions: dict[str, Node] = {}
     for name, schema in defs.items():
-        node = compile_node(schema, defs, consts)
+        node = compile_node(schema, defs, consts, (name,))
         if node["k"] == "union":
             unions[name] = node
         invariants = [compile_invariant(inv, consts) for inv in schema.get("x-invariants", [])]

@@ -130,8 +130,10 @@ def _model_input(bundle: dict[str, Json]) -> dict[str, Json]:
 
 def _base_classes(bundle: dict[str, Json]) -> dict[str, str]:
     """Open-union fallbacks keep every field verbatim, explicit nulls included."""
-    fallbacks = [s["x-open-union"]["fallback"] for s in bundle["$defs"].values() if "x-open-union" in s]
-    return {name: "interlingua.base.VerbatimModel" for name in fallbacks}
+    fallbacks = [
+        s["x-open-union"]["fallback"] for s in bundle["$defs"].values() if "x-open-union" in s
+    ]
+    return dict.fromkeys(fallbacks, "interlingua.base.VerbatimModel")
 
 
 def render_models(bundle: dict[str, Json], py_header: str) -> str:

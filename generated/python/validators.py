@@ -24,41 +24,8 @@ _EMPTY: Final[MappingProxyType[str, Any]] = MappingProxyType(
     {}
 )  # what a getter reads through an absent object
 
-_S0: Final = frozenset(["messages", "schema_version"])
+_S0: Final = frozenset(["high", "low", "medium", "minimal"])
 _S1: Final = frozenset(
-    [
-        "id",
-        "messages",
-        "model",
-        "parameters",
-        "provider_raw",
-        "response_format",
-        "schema_version",
-        "session_id",
-        "tool_choice",
-        "tools",
-    ]
-)
-_S2: Final = frozenset(
-    [
-        "call",
-        "content_filter",
-        "end",
-        "error",
-        "max_tokens",
-        "other",
-        "pause",
-        "refusal",
-        "return",
-        "stop_sequence",
-    ]
-)
-_S3: Final = frozenset(["message", "model", "schema_version", "stop_reason"])
-_S4: Final = frozenset(
-    ["id", "message", "model", "provider_raw", "schema_version", "stop_reason", "usage"]
-)
-_S5: Final = frozenset(["high", "low", "medium", "minimal"])
-_S6: Final = frozenset(
     [
         "frequency_penalty",
         "max_output_tokens",
@@ -73,10 +40,56 @@ _S6: Final = frozenset(
         "top_p",
     ]
 )
-_S7: Final = frozenset(["type"])
-_S8: Final = frozenset(["name", "schema", "type"])
-_S9: Final = frozenset(["description", "name", "schema", "strict", "type"])
-_S10: Final = frozenset(
+_S2: Final = frozenset(["messages", "schema_version"])
+_S3: Final = frozenset(
+    [
+        "id",
+        "messages",
+        "model",
+        "parameters",
+        "provider_raw",
+        "response_format",
+        "schema_version",
+        "session_id",
+        "tool_choice",
+        "tools",
+    ]
+)
+_S4: Final = frozenset(
+    [
+        "call",
+        "content_filter",
+        "end",
+        "error",
+        "max_tokens",
+        "other",
+        "pause",
+        "refusal",
+        "return",
+        "stop_sequence",
+    ]
+)
+_S5: Final = frozenset(["input_tokens", "output_tokens"])
+_S6: Final = frozenset(
+    [
+        "cache_creation_input_tokens",
+        "cached_input_tokens",
+        "cost_usd",
+        "input_tokens",
+        "output_tokens",
+        "pricing_version",
+        "reasoning_tokens",
+        "total_tokens",
+    ]
+)
+_S7: Final = frozenset(["message", "model", "schema_version", "stop_reason"])
+_S8: Final = frozenset(
+    ["id", "message", "model", "provider_raw", "schema_version", "stop_reason", "usage"]
+)
+_S9: Final = frozenset(["type"])
+_S10: Final = frozenset(["name", "schema", "type"])
+_S11: Final = frozenset(["description", "name", "schema", "strict", "type"])
+_S12: Final = frozenset(
     [
         "above_maximum",
         "assistant_missing_metadata",
@@ -115,10 +128,55 @@ _S10: Final = frozenset(
         "wrong_type",
     ]
 )
-_S11: Final = frozenset(["error", "warning"])
-_S12: Final = frozenset(["code", "message", "path"])
-_S13: Final = frozenset(["code", "message", "path", "severity"])
-_S14: Final = frozenset(
+_S13: Final = frozenset(["error", "warning"])
+_S14: Final = frozenset(["code", "message", "path"])
+_S15: Final = frozenset(["code", "message", "path", "severity"])
+_S16: Final = frozenset(["environment", "request_id", "span_id", "timestamp", "trace_id"])
+_S17: Final = frozenset(["history", "summary", "topics"])
+_S18: Final = frozenset(
+    [
+        "agent_id",
+        "conversation",
+        "conversation_id",
+        "input",
+        "parent_agent_id",
+        "session_id",
+        "turn",
+    ]
+)
+_S19: Final = frozenset(["headers"])
+_S20: Final = frozenset(["agent", "service", "system", "user"])
+_S21: Final = frozenset(["id", "type"])
+_S22: Final = frozenset(["claims", "id", "permissions", "roles", "teams", "type"])
+_S23: Final = frozenset(["both", "host", "tool"])
+_S24: Final = frozenset(["managed_by"])
+_S25: Final = frozenset(["data_scope", "managed_by", "permissions", "trust_domain"])
+_S26: Final = frozenset(["allowed_actions", "apply_labels", "denied_actions", "retention"])
+_S27: Final = frozenset(["classification", "data", "labels", "objects", "subject"])
+_S28: Final = frozenset(["prompt", "resource", "tool"])
+_S29: Final = frozenset(["metadata"])
+_S30: Final = frozenset(["cancelled", "complete", "error", "partial"])
+_S31: Final = frozenset(
+    [
+        "created_at",
+        "latency_ms",
+        "model",
+        "raw_format",
+        "response_id",
+        "status",
+        "stop_reason",
+        "usage",
+    ]
+)
+_S32: Final = frozenset(["capabilities", "model_id", "provider"])
+_S33: Final = frozenset(["default", "delegate", "manual", "override", "pattern", "rule"])
+_S34: Final = frozenset(["chosen_model", "mode", "reason"])
+_S35: Final = frozenset(
+    ["alternatives_considered", "chosen_model", "confidence", "mode", "reason", "rule_name"]
+)
+_S36: Final = frozenset(["message_id", "parent_id", "source"])
+_S37: Final = frozenset(["framework", "framework_version", "graph_id", "metadata", "node_id"])
+_S38: Final = frozenset(
     [
         "agent",
         "completion",
@@ -133,7 +191,7 @@ _S14: Final = frozenset(
         "security",
     ]
 )
-_S15: Final = frozenset(
+_S39: Final = frozenset(
     [
         "read_agent",
         "read_claims",
@@ -148,35 +206,11 @@ _S15: Final = frozenset(
         "write_headers",
     ]
 )
-_S16: Final = frozenset(["environment", "request_id", "span_id", "timestamp", "trace_id"])
-_S17: Final = frozenset(
-    [
-        "agent_id",
-        "conversation",
-        "conversation_id",
-        "input",
-        "parent_agent_id",
-        "session_id",
-        "turn",
-    ]
-)
-_S18: Final = frozenset(["history", "summary", "topics"])
-_S19: Final = frozenset(["headers"])
-_S20: Final = frozenset(["classification", "data", "labels", "objects", "subject"])
-_S21: Final = frozenset(["agent", "service", "system", "user"])
-_S22: Final = frozenset(["id", "type"])
-_S23: Final = frozenset(["claims", "id", "permissions", "roles", "teams", "type"])
-_S24: Final = frozenset(["both", "host", "tool"])
-_S25: Final = frozenset(["managed_by"])
-_S26: Final = frozenset(["data_scope", "managed_by", "permissions", "trust_domain"])
-_S27: Final = frozenset(["allowed_actions", "apply_labels", "denied_actions", "retention"])
-_S28: Final = frozenset(["none", "persistent", "session", "transient"])
-_S29: Final = frozenset(["policy"])
-_S30: Final = frozenset(["delete_after", "max_age_seconds", "policy"])
-_S31: Final = frozenset(["metadata"])
-_S32: Final = frozenset(["prompt", "resource", "tool"])
-_S33: Final = frozenset(["name"])
-_S34: Final = frozenset(
+_S40: Final = frozenset(["none", "persistent", "session", "transient"])
+_S41: Final = frozenset(["policy"])
+_S42: Final = frozenset(["delete_after", "max_age_seconds", "policy"])
+_S43: Final = frozenset(["name"])
+_S44: Final = frozenset(
     [
         "annotations",
         "description",
@@ -188,60 +222,39 @@ _S34: Final = frozenset(
         "title",
     ]
 )
-_S35: Final = frozenset(["uri"])
-_S36: Final = frozenset(["annotations", "description", "mime_type", "name", "server_id", "uri"])
-_S37: Final = frozenset(["annotations", "arguments", "description", "name", "server_id"])
-_S38: Final = frozenset(["description", "name", "required"])
-_S39: Final = frozenset(["cancelled", "complete", "error", "partial"])
-_S40: Final = frozenset(
-    [
-        "created_at",
-        "latency_ms",
-        "model",
-        "raw_format",
-        "response_id",
-        "status",
-        "stop_reason",
-        "usage",
-    ]
-)
-_S41: Final = frozenset(["capabilities", "model_id", "provider"])
-_S42: Final = frozenset(["default", "delegate", "manual", "override", "pattern", "rule"])
-_S43: Final = frozenset(["chosen_model", "mode", "reason"])
-_S44: Final = frozenset(
-    ["alternatives_considered", "chosen_model", "confidence", "mode", "reason", "rule_name"]
-)
-_S45: Final = frozenset(["message_id", "parent_id", "source"])
-_S46: Final = frozenset(["framework", "framework_version", "graph_id", "metadata", "node_id"])
-_S47: Final = frozenset(["type", "url"])
-_S48: Final = frozenset(["media_type", "type", "url"])
-_S49: Final = frozenset(["data", "media_type", "type"])
-_S50: Final = frozenset(["file_id", "type"])
-_S51: Final = frozenset(["file_id", "media_type", "type"])
-_S52: Final = frozenset(["assistant", "developer", "system", "tool", "user"])
-_S53: Final = frozenset(["analysis", "commentary", "final"])
-_S54: Final = frozenset(["content", "role"])
-_S55: Final = frozenset(
+_S45: Final = frozenset(["uri"])
+_S46: Final = frozenset(["annotations", "description", "mime_type", "name", "server_id", "uri"])
+_S47: Final = frozenset(["annotations", "arguments", "description", "name", "server_id"])
+_S48: Final = frozenset(["description", "name", "required"])
+_S49: Final = frozenset(["type", "url"])
+_S50: Final = frozenset(["media_type", "type", "url"])
+_S51: Final = frozenset(["data", "media_type", "type"])
+_S52: Final = frozenset(["file_id", "type"])
+_S53: Final = frozenset(["file_id", "media_type", "type"])
+_S54: Final = frozenset(["assistant", "developer", "system", "tool", "user"])
+_S55: Final = frozenset(["analysis", "commentary", "final"])
+_S56: Final = frozenset(["content", "role"])
+_S57: Final = frozenset(
     ["channel", "content", "created_at", "extensions", "id", "provider_raw", "role", "session_id"]
 )
-_S56: Final = frozenset(["text", "type"])
-_S57: Final = frozenset(["signature", "text", "type"])
-_S58: Final = frozenset(["data", "type"])
-_S59: Final = frozenset(["arguments", "id", "name", "type"])
-_S60: Final = frozenset(["arguments", "id", "name", "namespace", "type"])
-_S61: Final = frozenset(["content", "tool_call_id", "type"])
-_S62: Final = frozenset(
+_S58: Final = frozenset(["text", "type"])
+_S59: Final = frozenset(["signature", "text", "type"])
+_S60: Final = frozenset(["data", "type"])
+_S61: Final = frozenset(["arguments", "id", "name", "type"])
+_S62: Final = frozenset(["arguments", "id", "name", "namespace", "type"])
+_S63: Final = frozenset(["content", "tool_call_id", "type"])
+_S64: Final = frozenset(
     ["content", "is_error", "name", "structured_content", "tool_call_id", "type"]
 )
-_S63: Final = frozenset(["auto", "high", "low"])
-_S64: Final = frozenset(["source", "type"])
-_S65: Final = frozenset(["detail", "source", "type"])
-_S66: Final = frozenset(["duration_ms", "source", "transcript", "type"])
-_S67: Final = frozenset(["duration_ms", "source", "type"])
-_S68: Final = frozenset(["source", "title", "type"])
-_S69: Final = frozenset(["api", "artifact", "blob", "database", "file", "memory", "uri"])
-_S70: Final = frozenset(["resource_type", "type", "uri"])
-_S71: Final = frozenset(
+_S65: Final = frozenset(["auto", "high", "low"])
+_S66: Final = frozenset(["source", "type"])
+_S67: Final = frozenset(["detail", "source", "type"])
+_S68: Final = frozenset(["duration_ms", "source", "transcript", "type"])
+_S69: Final = frozenset(["duration_ms", "source", "type"])
+_S70: Final = frozenset(["source", "title", "type"])
+_S71: Final = frozenset(["api", "artifact", "blob", "database", "file", "memory", "uri"])
+_S72: Final = frozenset(["resource_type", "type", "uri"])
+_S73: Final = frozenset(
     [
         "annotations",
         "blob",
@@ -257,7 +270,7 @@ _S71: Final = frozenset(
         "version",
     ]
 )
-_S72: Final = frozenset(
+_S74: Final = frozenset(
     [
         "description",
         "mime_type",
@@ -271,13 +284,13 @@ _S72: Final = frozenset(
         "uri",
     ]
 )
-_S73: Final = frozenset(["arguments", "name", "prompt_request_id", "type"])
-_S74: Final = frozenset(["arguments", "name", "prompt_request_id", "server_id", "type"])
-_S75: Final = frozenset(["messages", "name", "prompt_request_id", "type"])
-_S76: Final = frozenset(
+_S75: Final = frozenset(["arguments", "name", "prompt_request_id", "type"])
+_S76: Final = frozenset(["arguments", "name", "prompt_request_id", "server_id", "type"])
+_S77: Final = frozenset(["messages", "name", "prompt_request_id", "type"])
+_S78: Final = frozenset(
     ["content", "error_message", "is_error", "messages", "name", "prompt_request_id", "type"]
 )
-_S77: Final = frozenset(
+_S79: Final = frozenset(
     [
         "audio",
         "document",
@@ -295,20 +308,20 @@ _S77: Final = frozenset(
         "video",
     ]
 )
-_S78: Final = frozenset(["id", "model", "type"])
-_S79: Final = frozenset(["index", "text", "type"])
-_S80: Final = frozenset(["index", "signature", "type"])
-_S81: Final = frozenset(["id", "index", "name", "type"])
-_S82: Final = frozenset(["arguments_delta", "index", "type"])
-_S83: Final = frozenset(["index", "type"])
-_S84: Final = frozenset(["type", "usage"])
-_S85: Final = frozenset(["stop_reason", "type"])
-_S86: Final = frozenset(["stop_reason", "type", "usage"])
-_S87: Final = frozenset(["error", "type"])
-_S88: Final = frozenset(["error", "provider_code", "type"])
-_S89: Final = frozenset(["execute", "network", "none", "read", "write"])
-_S90: Final = frozenset(["input_schema", "name"])
-_S91: Final = frozenset(
+_S80: Final = frozenset(["id", "model", "type"])
+_S81: Final = frozenset(["index", "text", "type"])
+_S82: Final = frozenset(["index", "signature", "type"])
+_S83: Final = frozenset(["id", "index", "name", "type"])
+_S84: Final = frozenset(["arguments_delta", "index", "type"])
+_S85: Final = frozenset(["index", "type"])
+_S86: Final = frozenset(["type", "usage"])
+_S87: Final = frozenset(["stop_reason", "type"])
+_S88: Final = frozenset(["stop_reason", "type", "usage"])
+_S89: Final = frozenset(["error", "type"])
+_S90: Final = frozenset(["error", "provider_code", "type"])
+_S91: Final = frozenset(["execute", "network", "none", "read", "write"])
+_S92: Final = frozenset(["input_schema", "name"])
+_S93: Final = frozenset(
     [
         "description",
         "input_schema",
@@ -320,7 +333,7 @@ _S91: Final = frozenset(
         "strict",
     ]
 )
-_S92: Final = frozenset(
+_S94: Final = frozenset(
     [
         "$defs",
         "$ref",
@@ -338,31 +351,18 @@ _S92: Final = frozenset(
         "unevaluatedProperties",
     ]
 )
-_S93: Final = frozenset(["additionalProperties"])
-_S94: Final = frozenset(["name", "type"])
-_S95: Final = frozenset(["input_tokens", "output_tokens"])
-_S96: Final = frozenset(
-    [
-        "cache_creation_input_tokens",
-        "cached_input_tokens",
-        "cost_usd",
-        "input_tokens",
-        "output_tokens",
-        "pricing_version",
-        "reasoning_tokens",
-        "total_tokens",
-    ]
-)
-_P0: Final = re.compile("^(/([^~/]|~[01])*)*$").search
-_P1: Final = re.compile(
+_S95: Final = frozenset(["additionalProperties"])
+_S96: Final = frozenset(["name", "type"])
+_P0: Final = re.compile("^[a-z0-9][a-z0-9-]*$").search
+_P1: Final = re.compile("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$").search
+_P2: Final = re.compile("^(/([^~/]|~[01])*)*$").search
+_P3: Final = re.compile(
     "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 ).search
-_P2: Final = re.compile("^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+(\\s*;.*)?$").search
-_P3: Final = re.compile("^[a-z0-9][a-z0-9_.-]*:[^\\s]+$").search
-_P4: Final = re.compile("^[A-Za-z0-9+/]*={0,2}$").search
-_P5: Final = re.compile("^[0-7][0-9A-HJKMNP-TV-Z]{25}$").search
-_P6: Final = re.compile("^[a-z0-9][a-z0-9-]*$").search
-_P7: Final = re.compile("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$").search
+_P4: Final = re.compile("^[a-z0-9][a-z0-9_.-]*:[^\\s]+$").search
+_P5: Final = re.compile("^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+(\\s*;.*)?$").search
+_P6: Final = re.compile("^[A-Za-z0-9+/]*={0,2}$").search
+_P7: Final = re.compile("^[0-7][0-9A-HJKMNP-TV-Z]{25}$").search
 
 
 def _esc(token: str) -> str:
@@ -657,9 +657,9 @@ def _inv_Conversation(x: Any, p: str) -> list[Finding]:
 def _ok_Conversation(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S0:
+    if not x.keys() >= _S2:
         return False
-    if not x.keys() <= _S1:
+    if not x.keys() <= _S3:
         return False
     v0 = x["schema_version"]
     if type(v0) not in (int, float) or v0 != 1:
@@ -707,12 +707,89 @@ def _ok_Conversation(x: Any) -> bool:
             return False
     v0 = x.get("parameters", _M)
     if v0 is not _M:
-        if not _ok_GenerationParameters(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S1:
+            return False
+        v1 = v0.get("max_output_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 1:
+                return False
+        v1 = v0.get("temperature", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                return False
+            if v1 < 0:
+                return False
+            if v1 > 2:
+                return False
+        v1 = v0.get("top_p", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                return False
+            if v1 < 0:
+                return False
+            if v1 > 1:
+                return False
+        v1 = v0.get("top_k", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 1:
+                return False
+        v1 = v0.get("stop_sequences", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str or len(v2) < 1:
+                    return False
+        v1 = v0.get("seed", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+        v1 = v0.get("presence_penalty", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                return False
+            if v1 < -2:
+                return False
+            if v1 > 2:
+                return False
+        v1 = v0.get("frequency_penalty", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                return False
+            if v1 < -2:
+                return False
+            if v1 > 2:
+                return False
+        v1 = v0.get("parallel_tool_calls", _M)
+        if v1 is not _M:
+            if type(v1) is not bool:
+                return False
+        v1 = v0.get("reasoning_effort", _M)
+        if v1 is not _M:
+            if type(v1) is not str or v1 not in _S0:
+                return False
+        v1 = v0.get("thinking_budget_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
     v0 = x.get("provider_raw", _M)
     if v0 is not _M:
-        if not _ok_ProviderRaw(v0):
+        if type(v0) is not dict:
             return False
+        for k1 in v0:
+            if _P0(k1) is None:
+                return False
+        for k1, v1 in v0.items():
+            if type(v1) is not dict:
+                return False
     return not _bad_Conversation(x)
 
 
@@ -728,7 +805,7 @@ def _chk_Conversation(x: Any, p: str, out: list[Finding]) -> None:
         if "messages" not in x:
             out.append(("missing_field", p + "/messages", "required field messages is missing"))
         for k0 in x:
-            if k0 not in _S1:
+            if k0 not in _S3:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -782,10 +859,267 @@ def _chk_Conversation(x: Any, p: str, out: list[Finding]) -> None:
             _chk_ResponseFormat(v0, p + "/response_format", out)
         v0 = x.get("parameters", _M)
         if v0 is not _M:
-            _chk_GenerationParameters(v0, p + "/parameters", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/parameters", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S1:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/parameters" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("max_output_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/max_output_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 1:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/parameters" + "/max_output_tokens",
+                                "must be at least 1, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("temperature", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/temperature",
+                                "expected a finite number, got " + _short(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/parameters" + "/temperature",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                    elif v1 > 2:
+                        out.append(
+                            (
+                                "above_maximum",
+                                p + "/parameters" + "/temperature",
+                                "must be at most 2, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("top_p", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/top_p",
+                                "expected a finite number, got " + _short(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/parameters" + "/top_p",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                    elif v1 > 1:
+                        out.append(
+                            (
+                                "above_maximum",
+                                p + "/parameters" + "/top_p",
+                                "must be at most 1, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("top_k", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/top_k",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 1:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/parameters" + "/top_k",
+                                "must be at least 1, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("stop_sequences", _M)
+                if v1 is not _M:
+                    if type(v1) is not list:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/stop_sequences",
+                                "expected an array, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for i2, v2 in enumerate(v1):
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/parameters" + "/stop_sequences" + "/" + str(i2),
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif len(v2) < 1:
+                                out.append(
+                                    (
+                                        "too_short",
+                                        p + "/parameters" + "/stop_sequences" + "/" + str(i2),
+                                        "must be at least 1 characters long",
+                                    )
+                                )
+                v1 = v0.get("seed", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/seed",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("presence_penalty", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/presence_penalty",
+                                "expected a finite number, got " + _short(v1),
+                            )
+                        )
+                    elif v1 < -2:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/parameters" + "/presence_penalty",
+                                "must be at least -2, got " + _short(v1),
+                            )
+                        )
+                    elif v1 > 2:
+                        out.append(
+                            (
+                                "above_maximum",
+                                p + "/parameters" + "/presence_penalty",
+                                "must be at most 2, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("frequency_penalty", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/frequency_penalty",
+                                "expected a finite number, got " + _short(v1),
+                            )
+                        )
+                    elif v1 < -2:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/parameters" + "/frequency_penalty",
+                                "must be at least -2, got " + _short(v1),
+                            )
+                        )
+                    elif v1 > 2:
+                        out.append(
+                            (
+                                "above_maximum",
+                                p + "/parameters" + "/frequency_penalty",
+                                "must be at most 2, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("parallel_tool_calls", _M)
+                if v1 is not _M:
+                    if type(v1) is not bool:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/parallel_tool_calls",
+                                "expected a boolean, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("reasoning_effort", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/reasoning_effort",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 not in _S0:
+                        out.append(
+                            (
+                                "not_in_enum",
+                                p + "/parameters" + "/reasoning_effort",
+                                _short(v1) + " is not one of minimal, low, medium, high",
+                            )
+                        )
+                v1 = v0.get("thinking_budget_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/parameters" + "/thinking_budget_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/parameters" + "/thinking_budget_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
         v0 = x.get("provider_raw", _M)
         if v0 is not _M:
-            _chk_ProviderRaw(v0, p + "/provider_raw", out)
+            if type(v0) is not dict:
+                out.append(
+                    ("wrong_type", p + "/provider_raw", "expected an object, got " + _tn(v0))
+                )
+            else:
+                for k1 in v0:
+                    if _P0(k1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/provider_raw" + "/" + _esc(k1),
+                                "key " + _short(k1) + " does not match " + "'^[a-z0-9][a-z0-9-]*$'",
+                            )
+                        )
+                for k1, v1 in v0.items():
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/provider_raw" + "/" + _esc(k1),
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
     if _clean(out, start):
         out.extend(_inv_Conversation(x, p))
 
@@ -890,9 +1224,9 @@ def _inv_Response(x: Any, p: str) -> list[Finding]:
 def _ok_Response(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S3:
+    if not x.keys() >= _S7:
         return False
-    if not x.keys() <= _S4:
+    if not x.keys() <= _S8:
         return False
     v0 = x["schema_version"]
     if type(v0) not in (int, float) or v0 != 1:
@@ -908,16 +1242,68 @@ def _ok_Response(x: Any) -> bool:
     if not _ok_Message(v0):
         return False
     v0 = x["stop_reason"]
-    if type(v0) is not str or v0 not in _S2:
+    if type(v0) is not str or v0 not in _S4:
         return False
     v0 = x.get("usage", _M)
     if v0 is not _M:
-        if not _ok_Usage(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() >= _S5:
+            return False
+        if not v0.keys() <= _S6:
+            return False
+        v1 = v0["input_tokens"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0["output_tokens"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("total_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cached_input_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cache_creation_input_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("reasoning_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cost_usd", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P1(v1) is None:
+                return False
+        v1 = v0.get("pricing_version", _M)
+        if v1 is not _M:
+            if type(v1) is not str or len(v1) < 1:
+                return False
     v0 = x.get("provider_raw", _M)
     if v0 is not _M:
-        if not _ok_ProviderRaw(v0):
+        if type(v0) is not dict:
             return False
+        for k1 in v0:
+            if _P0(k1) is None:
+                return False
+        for k1, v1 in v0.items():
+            if type(v1) is not dict:
+                return False
     return not _bad_Response(x)
 
 
@@ -939,7 +1325,7 @@ def _chk_Response(x: Any, p: str, out: list[Finding]) -> None:
                 ("missing_field", p + "/stop_reason", "required field stop_reason is missing")
             )
         for k0 in x:
-            if k0 not in _S4:
+            if k0 not in _S8:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -972,7 +1358,7 @@ def _chk_Response(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/stop_reason", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S2:
+            elif v0 not in _S4:
                 out.append(
                     (
                         "not_in_enum",
@@ -983,10 +1369,205 @@ def _chk_Response(x: Any, p: str, out: list[Finding]) -> None:
                 )
         v0 = x.get("usage", _M)
         if v0 is not _M:
-            _chk_Usage(v0, p + "/usage", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/usage", "expected an object, got " + _tn(v0)))
+            else:
+                if "input_tokens" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/usage" + "/input_tokens",
+                            "required field input_tokens is missing",
+                        )
+                    )
+                if "output_tokens" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/usage" + "/output_tokens",
+                            "required field output_tokens is missing",
+                        )
+                    )
+                for k1 in v0:
+                    if k1 not in _S6:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/usage" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("output_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/output_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/output_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("total_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/total_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/total_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cached_input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cached_input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/cached_input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cache_creation_input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cache_creation_input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/cache_creation_input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("reasoning_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/reasoning_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/reasoning_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cost_usd", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cost_usd",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P1(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/usage" + "/cost_usd",
+                                _short(v1)
+                                + " does not match "
+                                + "'^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?$'",
+                            )
+                        )
+                v1 = v0.get("pricing_version", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/pricing_version",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif len(v1) < 1:
+                        out.append(
+                            (
+                                "too_short",
+                                p + "/usage" + "/pricing_version",
+                                "must be at least 1 characters long",
+                            )
+                        )
         v0 = x.get("provider_raw", _M)
         if v0 is not _M:
-            _chk_ProviderRaw(v0, p + "/provider_raw", out)
+            if type(v0) is not dict:
+                out.append(
+                    ("wrong_type", p + "/provider_raw", "expected an object, got " + _tn(v0))
+                )
+            else:
+                for k1 in v0:
+                    if _P0(k1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/provider_raw" + "/" + _esc(k1),
+                                "key " + _short(k1) + " does not match " + "'^[a-z0-9][a-z0-9-]*$'",
+                            )
+                        )
+                for k1, v1 in v0.items():
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/provider_raw" + "/" + _esc(k1),
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
     if _clean(out, start):
         out.extend(_inv_Response(x, p))
 
@@ -997,7 +1578,7 @@ def _chk_Response(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_GenerationParameters(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S6:
+    if not x.keys() <= _S1:
         return False
     v0 = x.get("max_output_tokens", _M)
     if v0 is not _M:
@@ -1060,7 +1641,7 @@ def _ok_GenerationParameters(x: Any) -> bool:
             return False
     v0 = x.get("reasoning_effort", _M)
     if v0 is not _M:
-        if type(v0) is not str or v0 not in _S5:
+        if type(v0) is not str or v0 not in _S0:
             return False
     v0 = x.get("thinking_budget_tokens", _M)
     if v0 is not _M:
@@ -1076,7 +1657,7 @@ def _chk_GenerationParameters(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S6:
+            if k0 not in _S1:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -1220,7 +1801,7 @@ def _chk_GenerationParameters(x: Any, p: str, out: list[Finding]) -> None:
                 out.append(
                     ("wrong_type", p + "/reasoning_effort", "expected a string, got " + _tn(v0))
                 )
-            elif v0 not in _S5:
+            elif v0 not in _S0:
                 out.append(
                     (
                         "not_in_enum",
@@ -1291,12 +1872,12 @@ def _chk_ResponseFormat(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ResponseFormatText(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S7:
+    if not x.keys() >= _S9:
         return False
-    if not x.keys() <= _S7:
+    if not x.keys() <= _S9:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "text":
+    if v0 != "text":
         return False
     return True
 
@@ -1308,7 +1889,7 @@ def _chk_ResponseFormatText(x: Any, p: str, out: list[Finding]) -> None:
         if "type" not in x:
             out.append(("missing_field", p + "/type", "required field type is missing"))
         for k0 in x:
-            if k0 not in _S7:
+            if k0 not in _S9:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -1326,12 +1907,12 @@ def _chk_ResponseFormatText(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ResponseFormatJsonObject(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S7:
+    if not x.keys() >= _S9:
         return False
-    if not x.keys() <= _S7:
+    if not x.keys() <= _S9:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "json_object":
+    if v0 != "json_object":
         return False
     return True
 
@@ -1343,7 +1924,7 @@ def _chk_ResponseFormatJsonObject(x: Any, p: str, out: list[Finding]) -> None:
         if "type" not in x:
             out.append(("missing_field", p + "/type", "required field type is missing"))
         for k0 in x:
-            if k0 not in _S7:
+            if k0 not in _S9:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -1365,12 +1946,12 @@ def _chk_ResponseFormatJsonObject(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ResponseFormatJsonSchema(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S8:
+    if not x.keys() >= _S10:
         return False
-    if not x.keys() <= _S9:
+    if not x.keys() <= _S11:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "json_schema":
+    if v0 != "json_schema":
         return False
     v0 = x["name"]
     if type(v0) is not str or len(v0) < 1:
@@ -1400,7 +1981,7 @@ def _chk_ResponseFormatJsonSchema(x: Any, p: str, out: list[Finding]) -> None:
         if "schema" not in x:
             out.append(("missing_field", p + "/schema", "required field schema is missing"))
         for k0 in x:
-            if k0 not in _S9:
+            if k0 not in _S11:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -1440,22 +2021,22 @@ def _chk_ResponseFormatJsonSchema(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ValidationError(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S12:
+    if not x.keys() >= _S14:
         return False
-    if not x.keys() <= _S13:
+    if not x.keys() <= _S15:
         return False
     v0 = x["code"]
-    if type(v0) is not str or v0 not in _S10:
+    if type(v0) is not str or v0 not in _S12:
         return False
     v0 = x["path"]
-    if type(v0) is not str or _P0(v0) is None:
+    if type(v0) is not str or _P2(v0) is None:
         return False
     v0 = x["message"]
     if type(v0) is not str or len(v0) < 1:
         return False
     v0 = x.get("severity", _M)
     if v0 is not _M:
-        if type(v0) is not str or v0 not in _S11:
+        if type(v0) is not str or v0 not in _S13:
             return False
     return True
 
@@ -1471,7 +2052,7 @@ def _chk_ValidationError(x: Any, p: str, out: list[Finding]) -> None:
         if "message" not in x:
             out.append(("missing_field", p + "/message", "required field message is missing"))
         for k0 in x:
-            if k0 not in _S13:
+            if k0 not in _S15:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -1479,7 +2060,7 @@ def _chk_ValidationError(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/code", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S10:
+            elif v0 not in _S12:
                 out.append(
                     (
                         "not_in_enum",
@@ -1492,7 +2073,7 @@ def _chk_ValidationError(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/path", "expected a string, got " + _tn(v0)))
-            elif _P0(v0) is None:
+            elif _P2(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -1510,7 +2091,7 @@ def _chk_ValidationError(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/severity", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S11:
+            elif v0 not in _S13:
                 out.append(
                     ("not_in_enum", p + "/severity", _short(v0) + " is not one of error, warning")
                 )
@@ -1520,7 +2101,7 @@ def _chk_ValidationError(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Severity(x: Any) -> bool:
-    if type(x) is not str or x not in _S11:
+    if type(x) is not str or x not in _S13:
         return False
     return True
 
@@ -1528,7 +2109,7 @@ def _ok_Severity(x: Any) -> bool:
 def _chk_Severity(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S11:
+    elif x not in _S13:
         out.append(("not_in_enum", p, _short(x) + " is not one of error, warning"))
 
 
@@ -1536,7 +2117,7 @@ def _chk_Severity(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ErrorCode(x: Any) -> bool:
-    if type(x) is not str or x not in _S10:
+    if type(x) is not str or x not in _S12:
         return False
     return True
 
@@ -1544,7 +2125,7 @@ def _ok_ErrorCode(x: Any) -> bool:
 def _chk_ErrorCode(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S10:
+    elif x not in _S12:
         out.append(
             (
                 "not_in_enum",
@@ -1561,51 +2142,449 @@ def _chk_ErrorCode(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_Extensions(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S14:
+    if not x.keys() <= _S38:
         return False
     v0 = x.get("request", _M)
     if v0 is not _M:
-        if not _ok_RequestExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S16:
+            return False
+        v1 = v0.get("environment", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("request_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("timestamp", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P3(v1) is None:
+                return False
+        v1 = v0.get("trace_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("span_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
     v0 = x.get("agent", _M)
     if v0 is not _M:
-        if not _ok_AgentExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S18:
+            return False
+        v1 = v0.get("input", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("session_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("conversation_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("turn", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("agent_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("parent_agent_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("conversation", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S17:
+                return False
+            v2 = v1.get("history", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if not _ok_Message(v3):
+                        return False
+            v2 = v1.get("summary", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("topics", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
     v0 = x.get("http", _M)
     if v0 is not _M:
-        if not _ok_HttpExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S19:
+            return False
+        v1 = v0.get("headers", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            for k2, v2 in v1.items():
+                if type(v2) is not str:
+                    return False
     v0 = x.get("security", _M)
     if v0 is not _M:
-        if not _ok_SecurityExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S27:
+            return False
+        v1 = v0.get("labels", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str or len(v2) < 1:
+                    return False
+            if len(set(v1)) != len(v1):
+                return False
+        v1 = v0.get("classification", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("subject", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S21:
+                return False
+            if not v1.keys() <= _S22:
+                return False
+            v2 = v1["id"]
+            if type(v2) is not str or len(v2) < 1:
+                return False
+            v2 = v1["type"]
+            if type(v2) is not str or v2 not in _S20:
+                return False
+            v2 = v1.get("roles", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+                if len(set(v2)) != len(v2):
+                    return False
+            v2 = v1.get("permissions", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+                if len(set(v2)) != len(v2):
+                    return False
+            v2 = v1.get("teams", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+                if len(set(v2)) != len(v2):
+                    return False
+            v2 = v1.get("claims", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+        v1 = v0.get("objects", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            for k2, v2 in v1.items():
+                if type(v2) is not dict:
+                    return False
+                if not v2.keys() >= _S24:
+                    return False
+                if not v2.keys() <= _S25:
+                    return False
+                v3 = v2["managed_by"]
+                if type(v3) is not str or v3 not in _S23:
+                    return False
+                v3 = v2.get("permissions", _M)
+                if v3 is not _M:
+                    if type(v3) is not list:
+                        return False
+                    for v4 in v3:
+                        if type(v4) is not str:
+                            return False
+                v3 = v2.get("trust_domain", _M)
+                if v3 is not _M:
+                    if type(v3) is not str:
+                        return False
+                v3 = v2.get("data_scope", _M)
+                if v3 is not _M:
+                    if type(v3) is not list:
+                        return False
+                    for v4 in v3:
+                        if type(v4) is not str:
+                            return False
+        v1 = v0.get("data", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            for k2, v2 in v1.items():
+                if type(v2) is not dict:
+                    return False
+                if not v2.keys() <= _S26:
+                    return False
+                v3 = v2.get("apply_labels", _M)
+                if v3 is not _M:
+                    if type(v3) is not list:
+                        return False
+                    for v4 in v3:
+                        if type(v4) is not str:
+                            return False
+                v3 = v2.get("allowed_actions", _M)
+                if v3 is not _M:
+                    if type(v3) is not list:
+                        return False
+                    for v4 in v3:
+                        if type(v4) is not str:
+                            return False
+                v3 = v2.get("denied_actions", _M)
+                if v3 is not _M:
+                    if type(v3) is not list:
+                        return False
+                    for v4 in v3:
+                        if type(v4) is not str:
+                            return False
+                v3 = v2.get("retention", _M)
+                if v3 is not _M:
+                    if not _ok_RetentionPolicy(v3):
+                        return False
     v0 = x.get("mcp", _M)
     if v0 is not _M:
-        if not _ok_McpExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S29:
+            return False
+        v1 = v0.get("metadata", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S28:
+                return False
+            v2 = v1.get("tool", _M)
+            if v2 is not _M:
+                if not _ok_ToolMetadata(v2):
+                    return False
+            v2 = v1.get("resource", _M)
+            if v2 is not _M:
+                if not _ok_ResourceMetadata(v2):
+                    return False
+            v2 = v1.get("prompt", _M)
+            if v2 is not _M:
+                if not _ok_PromptMetadata(v2):
+                    return False
     v0 = x.get("completion", _M)
     if v0 is not _M:
-        if not _ok_CompletionExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S31:
+            return False
+        v1 = v0.get("status", _M)
+        if v1 is not _M:
+            if type(v1) is not str or v1 not in _S30:
+                return False
+        v1 = v0.get("model", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P4(v1) is None:
+                return False
+        v1 = v0.get("stop_reason", _M)
+        if v1 is not _M:
+            if type(v1) is not str or v1 not in _S4:
+                return False
+        v1 = v0.get("usage", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S5:
+                return False
+            if not v1.keys() <= _S6:
+                return False
+            v2 = v1["input_tokens"]
+            if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                return False
+            if v2 < 0:
+                return False
+            v2 = v1["output_tokens"]
+            if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                return False
+            if v2 < 0:
+                return False
+            v2 = v1.get("total_tokens", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("cached_input_tokens", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("cache_creation_input_tokens", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("reasoning_tokens", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("cost_usd", _M)
+            if v2 is not _M:
+                if type(v2) is not str or _P1(v2) is None:
+                    return False
+            v2 = v1.get("pricing_version", _M)
+            if v2 is not _M:
+                if type(v2) is not str or len(v2) < 1:
+                    return False
+        v1 = v0.get("raw_format", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("created_at", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P3(v1) is None:
+                return False
+        v1 = v0.get("latency_ms", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("response_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
     v0 = x.get("llm", _M)
     if v0 is not _M:
-        if not _ok_LlmExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S32:
+            return False
+        v1 = v0.get("model_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("provider", _M)
+        if v1 is not _M:
+            if type(v1) is not str or len(v1) < 1:
+                return False
+        v1 = v0.get("capabilities", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str:
+                    return False
+            if len(set(v1)) != len(v1):
+                return False
     v0 = x.get("routing", _M)
     if v0 is not _M:
-        if not _ok_RoutingExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() >= _S34:
+            return False
+        if not v0.keys() <= _S35:
+            return False
+        v1 = v0["mode"]
+        if type(v1) is not str or v1 not in _S33:
+            return False
+        v1 = v0["chosen_model"]
+        if type(v1) is not str or _P4(v1) is None:
+            return False
+        v1 = v0["reason"]
+        if type(v1) is not str:
+            return False
+        v1 = v0.get("rule_name", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("confidence", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                return False
+            if v1 < 0:
+                return False
+            if v1 > 1:
+                return False
+        v1 = v0.get("alternatives_considered", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str or _P4(v2) is None:
+                    return False
     v0 = x.get("provenance", _M)
     if v0 is not _M:
-        if not _ok_ProvenanceExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S36:
+            return False
+        v1 = v0.get("source", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("message_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("parent_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
     v0 = x.get("framework", _M)
     if v0 is not _M:
-        if not _ok_FrameworkExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S37:
+            return False
+        v1 = v0.get("framework", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("framework_version", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("node_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("graph_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("metadata", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
     v0 = x.get("custom", _M)
     if v0 is not _M:
-        if not _ok_CustomExtension(v0):
+        if type(v0) is not dict:
             return False
     return True
 
@@ -1615,50 +2594,1522 @@ def _chk_Extensions(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S14:
+            if k0 not in _S38:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
         v0 = x.get("request", _M)
         if v0 is not _M:
-            _chk_RequestExtension(v0, p + "/request", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/request", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S16:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/request" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("environment", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/request" + "/environment",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("request_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/request" + "/request_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("timestamp", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/request" + "/timestamp",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P3(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/request" + "/timestamp",
+                                _short(v1)
+                                + " does not match "
+                                + "'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$'",
+                            )
+                        )
+                v1 = v0.get("trace_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/request" + "/trace_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("span_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/request" + "/span_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
         v0 = x.get("agent", _M)
         if v0 is not _M:
-            _chk_AgentExtension(v0, p + "/agent", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/agent", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S18:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/agent" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("input", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/agent" + "/input",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("session_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/agent" + "/session_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("conversation_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/agent" + "/conversation_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("turn", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/agent" + "/turn",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/agent" + "/turn",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("agent_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/agent" + "/agent_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("parent_agent_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/agent" + "/parent_agent_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("conversation", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/agent" + "/conversation",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S17:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/agent" + "/conversation" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("history", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/agent" + "/conversation" + "/history",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    _chk_Message(
+                                        v3,
+                                        p + "/agent" + "/conversation" + "/history" + "/" + str(i3),
+                                        out,
+                                    )
+                        v2 = v1.get("summary", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/agent" + "/conversation" + "/summary",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("topics", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/agent" + "/conversation" + "/topics",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/agent"
+                                                + "/conversation"
+                                                + "/topics"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
         v0 = x.get("http", _M)
         if v0 is not _M:
-            _chk_HttpExtension(v0, p + "/http", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/http", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S19:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/http" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("headers", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/http" + "/headers",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2, v2 in v1.items():
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/http" + "/headers" + "/" + _esc(k2),
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
         v0 = x.get("security", _M)
         if v0 is not _M:
-            _chk_SecurityExtension(v0, p + "/security", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/security", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S27:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/security" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("labels", _M)
+                if v1 is not _M:
+                    if type(v1) is not list:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/security" + "/labels",
+                                "expected an array, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for i2, v2 in enumerate(v1):
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/security" + "/labels" + "/" + str(i2),
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif len(v2) < 1:
+                                out.append(
+                                    (
+                                        "too_short",
+                                        p + "/security" + "/labels" + "/" + str(i2),
+                                        "must be at least 1 characters long",
+                                    )
+                                )
+                        if all(type(v) is str for v in v1) and len(set(v1)) != len(v1):
+                            out.append(
+                                (
+                                    "duplicate_items",
+                                    p + "/security" + "/labels",
+                                    "items must be distinct",
+                                )
+                            )
+                v1 = v0.get("classification", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/security" + "/classification",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("subject", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/security" + "/subject",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        if "id" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/security" + "/subject" + "/id",
+                                    "required field id is missing",
+                                )
+                            )
+                        if "type" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/security" + "/subject" + "/type",
+                                    "required field type is missing",
+                                )
+                            )
+                        for k2 in v1:
+                            if k2 not in _S22:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/security" + "/subject" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/security" + "/subject" + "/id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif len(v2) < 1:
+                                out.append(
+                                    (
+                                        "too_short",
+                                        p + "/security" + "/subject" + "/id",
+                                        "must be at least 1 characters long",
+                                    )
+                                )
+                        v2 = v1.get("type", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/security" + "/subject" + "/type",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 not in _S20:
+                                out.append(
+                                    (
+                                        "not_in_enum",
+                                        p + "/security" + "/subject" + "/type",
+                                        _short(v2) + " is not one of user, agent, service, system",
+                                    )
+                                )
+                        v2 = v1.get("roles", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/security" + "/subject" + "/roles",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/security"
+                                                + "/subject"
+                                                + "/roles"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                if all(type(v) is str for v in v2) and len(set(v2)) != len(v2):
+                                    out.append(
+                                        (
+                                            "duplicate_items",
+                                            p + "/security" + "/subject" + "/roles",
+                                            "items must be distinct",
+                                        )
+                                    )
+                        v2 = v1.get("permissions", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/security" + "/subject" + "/permissions",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/security"
+                                                + "/subject"
+                                                + "/permissions"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                if all(type(v) is str for v in v2) and len(set(v2)) != len(v2):
+                                    out.append(
+                                        (
+                                            "duplicate_items",
+                                            p + "/security" + "/subject" + "/permissions",
+                                            "items must be distinct",
+                                        )
+                                    )
+                        v2 = v1.get("teams", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/security" + "/subject" + "/teams",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/security"
+                                                + "/subject"
+                                                + "/teams"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                if all(type(v) is str for v in v2) and len(set(v2)) != len(v2):
+                                    out.append(
+                                        (
+                                            "duplicate_items",
+                                            p + "/security" + "/subject" + "/teams",
+                                            "items must be distinct",
+                                        )
+                                    )
+                        v2 = v1.get("claims", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/security" + "/subject" + "/claims",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                v1 = v0.get("objects", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/security" + "/objects",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2, v2 in v1.items():
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/security" + "/objects" + "/" + _esc(k2),
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                if "managed_by" not in v2:
+                                    out.append(
+                                        (
+                                            "missing_field",
+                                            p
+                                            + "/security"
+                                            + "/objects"
+                                            + "/"
+                                            + _esc(k2)
+                                            + "/managed_by",
+                                            "required field managed_by is missing",
+                                        )
+                                    )
+                                for k3 in v2:
+                                    if k3 not in _S25:
+                                        out.append(
+                                            (
+                                                "unknown_field",
+                                                p
+                                                + "/security"
+                                                + "/objects"
+                                                + "/"
+                                                + _esc(k2)
+                                                + "/"
+                                                + _esc(str(k3)),
+                                                "unknown field " + _short(k3),
+                                            )
+                                        )
+                                v3 = v2.get("managed_by", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/security"
+                                                + "/objects"
+                                                + "/"
+                                                + _esc(k2)
+                                                + "/managed_by",
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                    elif v3 not in _S23:
+                                        out.append(
+                                            (
+                                                "not_in_enum",
+                                                p
+                                                + "/security"
+                                                + "/objects"
+                                                + "/"
+                                                + _esc(k2)
+                                                + "/managed_by",
+                                                _short(v3) + " is not one of host, tool, both",
+                                            )
+                                        )
+                                v3 = v2.get("permissions", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not list:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/security"
+                                                + "/objects"
+                                                + "/"
+                                                + _esc(k2)
+                                                + "/permissions",
+                                                "expected an array, got " + _tn(v3),
+                                            )
+                                        )
+                                    else:
+                                        for i4, v4 in enumerate(v3):
+                                            if type(v4) is not str:
+                                                out.append(
+                                                    (
+                                                        "wrong_type",
+                                                        p
+                                                        + "/security"
+                                                        + "/objects"
+                                                        + "/"
+                                                        + _esc(k2)
+                                                        + "/permissions"
+                                                        + "/"
+                                                        + str(i4),
+                                                        "expected a string, got " + _tn(v4),
+                                                    )
+                                                )
+                                v3 = v2.get("trust_domain", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/security"
+                                                + "/objects"
+                                                + "/"
+                                                + _esc(k2)
+                                                + "/trust_domain",
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                v3 = v2.get("data_scope", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not list:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/security"
+                                                + "/objects"
+                                                + "/"
+                                                + _esc(k2)
+                                                + "/data_scope",
+                                                "expected an array, got " + _tn(v3),
+                                            )
+                                        )
+                                    else:
+                                        for i4, v4 in enumerate(v3):
+                                            if type(v4) is not str:
+                                                out.append(
+                                                    (
+                                                        "wrong_type",
+                                                        p
+                                                        + "/security"
+                                                        + "/objects"
+                                                        + "/"
+                                                        + _esc(k2)
+                                                        + "/data_scope"
+                                                        + "/"
+                                                        + str(i4),
+                                                        "expected a string, got " + _tn(v4),
+                                                    )
+                                                )
+                v1 = v0.get("data", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/security" + "/data",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2, v2 in v1.items():
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/security" + "/data" + "/" + _esc(k2),
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for k3 in v2:
+                                    if k3 not in _S26:
+                                        out.append(
+                                            (
+                                                "unknown_field",
+                                                p
+                                                + "/security"
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k2)
+                                                + "/"
+                                                + _esc(str(k3)),
+                                                "unknown field " + _short(k3),
+                                            )
+                                        )
+                                v3 = v2.get("apply_labels", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not list:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/security"
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k2)
+                                                + "/apply_labels",
+                                                "expected an array, got " + _tn(v3),
+                                            )
+                                        )
+                                    else:
+                                        for i4, v4 in enumerate(v3):
+                                            if type(v4) is not str:
+                                                out.append(
+                                                    (
+                                                        "wrong_type",
+                                                        p
+                                                        + "/security"
+                                                        + "/data"
+                                                        + "/"
+                                                        + _esc(k2)
+                                                        + "/apply_labels"
+                                                        + "/"
+                                                        + str(i4),
+                                                        "expected a string, got " + _tn(v4),
+                                                    )
+                                                )
+                                v3 = v2.get("allowed_actions", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not list:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/security"
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k2)
+                                                + "/allowed_actions",
+                                                "expected an array, got " + _tn(v3),
+                                            )
+                                        )
+                                    else:
+                                        for i4, v4 in enumerate(v3):
+                                            if type(v4) is not str:
+                                                out.append(
+                                                    (
+                                                        "wrong_type",
+                                                        p
+                                                        + "/security"
+                                                        + "/data"
+                                                        + "/"
+                                                        + _esc(k2)
+                                                        + "/allowed_actions"
+                                                        + "/"
+                                                        + str(i4),
+                                                        "expected a string, got " + _tn(v4),
+                                                    )
+                                                )
+                                v3 = v2.get("denied_actions", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not list:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/security"
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k2)
+                                                + "/denied_actions",
+                                                "expected an array, got " + _tn(v3),
+                                            )
+                                        )
+                                    else:
+                                        for i4, v4 in enumerate(v3):
+                                            if type(v4) is not str:
+                                                out.append(
+                                                    (
+                                                        "wrong_type",
+                                                        p
+                                                        + "/security"
+                                                        + "/data"
+                                                        + "/"
+                                                        + _esc(k2)
+                                                        + "/denied_actions"
+                                                        + "/"
+                                                        + str(i4),
+                                                        "expected a string, got " + _tn(v4),
+                                                    )
+                                                )
+                                v3 = v2.get("retention", _M)
+                                if v3 is not _M:
+                                    _chk_RetentionPolicy(
+                                        v3,
+                                        p + "/security" + "/data" + "/" + _esc(k2) + "/retention",
+                                        out,
+                                    )
         v0 = x.get("mcp", _M)
         if v0 is not _M:
-            _chk_McpExtension(v0, p + "/mcp", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/mcp", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S29:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/mcp" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("metadata", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/mcp" + "/metadata",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S28:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/mcp" + "/metadata" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("tool", _M)
+                        if v2 is not _M:
+                            _chk_ToolMetadata(v2, p + "/mcp" + "/metadata" + "/tool", out)
+                        v2 = v1.get("resource", _M)
+                        if v2 is not _M:
+                            _chk_ResourceMetadata(v2, p + "/mcp" + "/metadata" + "/resource", out)
+                        v2 = v1.get("prompt", _M)
+                        if v2 is not _M:
+                            _chk_PromptMetadata(v2, p + "/mcp" + "/metadata" + "/prompt", out)
         v0 = x.get("completion", _M)
         if v0 is not _M:
-            _chk_CompletionExtension(v0, p + "/completion", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/completion", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S31:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/completion" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("status", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/completion" + "/status",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 not in _S30:
+                        out.append(
+                            (
+                                "not_in_enum",
+                                p + "/completion" + "/status",
+                                _short(v1) + " is not one of complete, partial, cancelled, error",
+                            )
+                        )
+                v1 = v0.get("model", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/completion" + "/model",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P4(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/completion" + "/model",
+                                _short(v1)
+                                + " does not match "
+                                + "'^[a-z0-9][a-z0-9_.-]*:[^\\\\s]+$'",
+                            )
+                        )
+                v1 = v0.get("stop_reason", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/completion" + "/stop_reason",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 not in _S4:
+                        out.append(
+                            (
+                                "not_in_enum",
+                                p + "/completion" + "/stop_reason",
+                                _short(v1)
+                                + " is not one of end, return, call, max_tokens, stop_sequence, content_filter, refusal, pause, error, other",
+                            )
+                        )
+                v1 = v0.get("usage", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/completion" + "/usage",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        if "input_tokens" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/completion" + "/usage" + "/input_tokens",
+                                    "required field input_tokens is missing",
+                                )
+                            )
+                        if "output_tokens" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/completion" + "/usage" + "/output_tokens",
+                                    "required field output_tokens is missing",
+                                )
+                            )
+                        for k2 in v1:
+                            if k2 not in _S6:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/completion" + "/usage" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("input_tokens", _M)
+                        if v2 is not _M:
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/completion" + "/usage" + "/input_tokens",
+                                        "expected an integer, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 < 0:
+                                out.append(
+                                    (
+                                        "below_minimum",
+                                        p + "/completion" + "/usage" + "/input_tokens",
+                                        "must be at least 0, got " + _short(v2),
+                                    )
+                                )
+                        v2 = v1.get("output_tokens", _M)
+                        if v2 is not _M:
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/completion" + "/usage" + "/output_tokens",
+                                        "expected an integer, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 < 0:
+                                out.append(
+                                    (
+                                        "below_minimum",
+                                        p + "/completion" + "/usage" + "/output_tokens",
+                                        "must be at least 0, got " + _short(v2),
+                                    )
+                                )
+                        v2 = v1.get("total_tokens", _M)
+                        if v2 is not _M:
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/completion" + "/usage" + "/total_tokens",
+                                        "expected an integer, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 < 0:
+                                out.append(
+                                    (
+                                        "below_minimum",
+                                        p + "/completion" + "/usage" + "/total_tokens",
+                                        "must be at least 0, got " + _short(v2),
+                                    )
+                                )
+                        v2 = v1.get("cached_input_tokens", _M)
+                        if v2 is not _M:
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/completion" + "/usage" + "/cached_input_tokens",
+                                        "expected an integer, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 < 0:
+                                out.append(
+                                    (
+                                        "below_minimum",
+                                        p + "/completion" + "/usage" + "/cached_input_tokens",
+                                        "must be at least 0, got " + _short(v2),
+                                    )
+                                )
+                        v2 = v1.get("cache_creation_input_tokens", _M)
+                        if v2 is not _M:
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p
+                                        + "/completion"
+                                        + "/usage"
+                                        + "/cache_creation_input_tokens",
+                                        "expected an integer, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 < 0:
+                                out.append(
+                                    (
+                                        "below_minimum",
+                                        p
+                                        + "/completion"
+                                        + "/usage"
+                                        + "/cache_creation_input_tokens",
+                                        "must be at least 0, got " + _short(v2),
+                                    )
+                                )
+                        v2 = v1.get("reasoning_tokens", _M)
+                        if v2 is not _M:
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/completion" + "/usage" + "/reasoning_tokens",
+                                        "expected an integer, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 < 0:
+                                out.append(
+                                    (
+                                        "below_minimum",
+                                        p + "/completion" + "/usage" + "/reasoning_tokens",
+                                        "must be at least 0, got " + _short(v2),
+                                    )
+                                )
+                        v2 = v1.get("cost_usd", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/completion" + "/usage" + "/cost_usd",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif _P1(v2) is None:
+                                out.append(
+                                    (
+                                        "pattern_mismatch",
+                                        p + "/completion" + "/usage" + "/cost_usd",
+                                        _short(v2)
+                                        + " does not match "
+                                        + "'^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?$'",
+                                    )
+                                )
+                        v2 = v1.get("pricing_version", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/completion" + "/usage" + "/pricing_version",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif len(v2) < 1:
+                                out.append(
+                                    (
+                                        "too_short",
+                                        p + "/completion" + "/usage" + "/pricing_version",
+                                        "must be at least 1 characters long",
+                                    )
+                                )
+                v1 = v0.get("raw_format", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/completion" + "/raw_format",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("created_at", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/completion" + "/created_at",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P3(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/completion" + "/created_at",
+                                _short(v1)
+                                + " does not match "
+                                + "'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$'",
+                            )
+                        )
+                v1 = v0.get("latency_ms", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/completion" + "/latency_ms",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/completion" + "/latency_ms",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("response_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/completion" + "/response_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
         v0 = x.get("llm", _M)
         if v0 is not _M:
-            _chk_LlmExtension(v0, p + "/llm", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/llm", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S32:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/llm" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("model_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/llm" + "/model_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("provider", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/llm" + "/provider",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif len(v1) < 1:
+                        out.append(
+                            (
+                                "too_short",
+                                p + "/llm" + "/provider",
+                                "must be at least 1 characters long",
+                            )
+                        )
+                v1 = v0.get("capabilities", _M)
+                if v1 is not _M:
+                    if type(v1) is not list:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/llm" + "/capabilities",
+                                "expected an array, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for i2, v2 in enumerate(v1):
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/llm" + "/capabilities" + "/" + str(i2),
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        if all(type(v) is str for v in v1) and len(set(v1)) != len(v1):
+                            out.append(
+                                (
+                                    "duplicate_items",
+                                    p + "/llm" + "/capabilities",
+                                    "items must be distinct",
+                                )
+                            )
         v0 = x.get("routing", _M)
         if v0 is not _M:
-            _chk_RoutingExtension(v0, p + "/routing", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/routing", "expected an object, got " + _tn(v0)))
+            else:
+                if "mode" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/routing" + "/mode",
+                            "required field mode is missing",
+                        )
+                    )
+                if "chosen_model" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/routing" + "/chosen_model",
+                            "required field chosen_model is missing",
+                        )
+                    )
+                if "reason" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/routing" + "/reason",
+                            "required field reason is missing",
+                        )
+                    )
+                for k1 in v0:
+                    if k1 not in _S35:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/routing" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("mode", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/routing" + "/mode",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 not in _S33:
+                        out.append(
+                            (
+                                "not_in_enum",
+                                p + "/routing" + "/mode",
+                                _short(v1)
+                                + " is not one of override, manual, rule, pattern, delegate, default",
+                            )
+                        )
+                v1 = v0.get("chosen_model", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/routing" + "/chosen_model",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P4(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/routing" + "/chosen_model",
+                                _short(v1)
+                                + " does not match "
+                                + "'^[a-z0-9][a-z0-9_.-]*:[^\\\\s]+$'",
+                            )
+                        )
+                v1 = v0.get("reason", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/routing" + "/reason",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("rule_name", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/routing" + "/rule_name",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("confidence", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/routing" + "/confidence",
+                                "expected a finite number, got " + _short(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/routing" + "/confidence",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                    elif v1 > 1:
+                        out.append(
+                            (
+                                "above_maximum",
+                                p + "/routing" + "/confidence",
+                                "must be at most 1, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("alternatives_considered", _M)
+                if v1 is not _M:
+                    if type(v1) is not list:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/routing" + "/alternatives_considered",
+                                "expected an array, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for i2, v2 in enumerate(v1):
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/routing" + "/alternatives_considered" + "/" + str(i2),
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif _P4(v2) is None:
+                                out.append(
+                                    (
+                                        "pattern_mismatch",
+                                        p + "/routing" + "/alternatives_considered" + "/" + str(i2),
+                                        _short(v2)
+                                        + " does not match "
+                                        + "'^[a-z0-9][a-z0-9_.-]*:[^\\\\s]+$'",
+                                    )
+                                )
         v0 = x.get("provenance", _M)
         if v0 is not _M:
-            _chk_ProvenanceExtension(v0, p + "/provenance", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/provenance", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S36:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/provenance" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("source", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/provenance" + "/source",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("message_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/provenance" + "/message_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("parent_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/provenance" + "/parent_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
         v0 = x.get("framework", _M)
         if v0 is not _M:
-            _chk_FrameworkExtension(v0, p + "/framework", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/framework", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S37:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/framework" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("framework", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/framework" + "/framework",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("framework_version", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/framework" + "/framework_version",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("node_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/framework" + "/node_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("graph_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/framework" + "/graph_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("metadata", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/framework" + "/metadata",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
         v0 = x.get("custom", _M)
         if v0 is not _M:
-            _chk_CustomExtension(v0, p + "/custom", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/custom", "expected an object, got " + _tn(v0)))
 
 
 # --- Capability ---
 
 
 def _ok_Capability(x: Any) -> bool:
-    if type(x) is not str or x not in _S15:
+    if type(x) is not str or x not in _S39:
         return False
     return True
 
@@ -1666,7 +4117,7 @@ def _ok_Capability(x: Any) -> bool:
 def _chk_Capability(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S15:
+    elif x not in _S39:
         out.append(
             (
                 "not_in_enum",
@@ -1695,7 +4146,7 @@ def _ok_RequestExtension(x: Any) -> bool:
             return False
     v0 = x.get("timestamp", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P1(v0) is None:
+        if type(v0) is not str or _P3(v0) is None:
             return False
     v0 = x.get("trace_id", _M)
     if v0 is not _M:
@@ -1729,7 +4180,7 @@ def _chk_RequestExtension(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/timestamp", "expected a string, got " + _tn(v0)))
-            elif _P1(v0) is None:
+            elif _P3(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -1755,7 +4206,7 @@ def _chk_RequestExtension(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_AgentExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S17:
+    if not x.keys() <= _S18:
         return False
     v0 = x.get("input", _M)
     if v0 is not _M:
@@ -1785,8 +4236,28 @@ def _ok_AgentExtension(x: Any) -> bool:
             return False
     v0 = x.get("conversation", _M)
     if v0 is not _M:
-        if not _ok_ConversationContext(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S17:
+            return False
+        v1 = v0.get("history", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if not _ok_Message(v2):
+                    return False
+        v1 = v0.get("summary", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("topics", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str:
+                    return False
     return True
 
 
@@ -1795,7 +4266,7 @@ def _chk_AgentExtension(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S17:
+            if k0 not in _S18:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -1831,7 +4302,63 @@ def _chk_AgentExtension(x: Any, p: str, out: list[Finding]) -> None:
                 )
         v0 = x.get("conversation", _M)
         if v0 is not _M:
-            _chk_ConversationContext(v0, p + "/conversation", out)
+            if type(v0) is not dict:
+                out.append(
+                    ("wrong_type", p + "/conversation", "expected an object, got " + _tn(v0))
+                )
+            else:
+                for k1 in v0:
+                    if k1 not in _S17:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/conversation" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("history", _M)
+                if v1 is not _M:
+                    if type(v1) is not list:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/conversation" + "/history",
+                                "expected an array, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for i2, v2 in enumerate(v1):
+                            _chk_Message(v2, p + "/conversation" + "/history" + "/" + str(i2), out)
+                v1 = v0.get("summary", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/conversation" + "/summary",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("topics", _M)
+                if v1 is not _M:
+                    if type(v1) is not list:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/conversation" + "/topics",
+                                "expected an array, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for i2, v2 in enumerate(v1):
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/conversation" + "/topics" + "/" + str(i2),
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
 
 
 # --- ConversationContext ---
@@ -1840,7 +4367,7 @@ def _chk_AgentExtension(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ConversationContext(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S18:
+    if not x.keys() <= _S17:
         return False
     v0 = x.get("history", _M)
     if v0 is not _M:
@@ -1868,7 +4395,7 @@ def _chk_ConversationContext(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S18:
+            if k0 not in _S17:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -1948,7 +4475,7 @@ def _chk_HttpExtension(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_SecurityExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S20:
+    if not x.keys() <= _S27:
         return False
     v0 = x.get("labels", _M)
     if v0 is not _M:
@@ -1965,22 +4492,132 @@ def _ok_SecurityExtension(x: Any) -> bool:
             return False
     v0 = x.get("subject", _M)
     if v0 is not _M:
-        if not _ok_SubjectExtension(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() >= _S21:
+            return False
+        if not v0.keys() <= _S22:
+            return False
+        v1 = v0["id"]
+        if type(v1) is not str or len(v1) < 1:
+            return False
+        v1 = v0["type"]
+        if type(v1) is not str or v1 not in _S20:
+            return False
+        v1 = v0.get("roles", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str:
+                    return False
+            if len(set(v1)) != len(v1):
+                return False
+        v1 = v0.get("permissions", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str:
+                    return False
+            if len(set(v1)) != len(v1):
+                return False
+        v1 = v0.get("teams", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str:
+                    return False
+            if len(set(v1)) != len(v1):
+                return False
+        v1 = v0.get("claims", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
     v0 = x.get("objects", _M)
     if v0 is not _M:
         if type(v0) is not dict:
             return False
         for k1, v1 in v0.items():
-            if not _ok_ObjectSecurityProfile(v1):
+            if type(v1) is not dict:
                 return False
+            if not v1.keys() >= _S24:
+                return False
+            if not v1.keys() <= _S25:
+                return False
+            v2 = v1["managed_by"]
+            if type(v2) is not str or v2 not in _S23:
+                return False
+            v2 = v1.get("permissions", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+            v2 = v1.get("trust_domain", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("data_scope", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
     v0 = x.get("data", _M)
     if v0 is not _M:
         if type(v0) is not dict:
             return False
         for k1, v1 in v0.items():
-            if not _ok_DataPolicy(v1):
+            if type(v1) is not dict:
                 return False
+            if not v1.keys() <= _S26:
+                return False
+            v2 = v1.get("apply_labels", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+            v2 = v1.get("allowed_actions", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+            v2 = v1.get("denied_actions", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+            v2 = v1.get("retention", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+                if not v2.keys() >= _S41:
+                    return False
+                if not v2.keys() <= _S42:
+                    return False
+                v3 = v2["policy"]
+                if type(v3) is not str or v3 not in _S40:
+                    return False
+                v3 = v2.get("max_age_seconds", _M)
+                if v3 is not _M:
+                    if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                        return False
+                    if v3 < 0:
+                        return False
+                v3 = v2.get("delete_after", _M)
+                if v3 is not _M:
+                    if type(v3) is not str or _P3(v3) is None:
+                        return False
     return True
 
 
@@ -1989,7 +4626,7 @@ def _chk_SecurityExtension(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S20:
+            if k0 not in _S27:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -2025,21 +4662,497 @@ def _chk_SecurityExtension(x: Any, p: str, out: list[Finding]) -> None:
                 )
         v0 = x.get("subject", _M)
         if v0 is not _M:
-            _chk_SubjectExtension(v0, p + "/subject", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/subject", "expected an object, got " + _tn(v0)))
+            else:
+                if "id" not in v0:
+                    out.append(
+                        ("missing_field", p + "/subject" + "/id", "required field id is missing")
+                    )
+                if "type" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/subject" + "/type",
+                            "required field type is missing",
+                        )
+                    )
+                for k1 in v0:
+                    if k1 not in _S22:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/subject" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/subject" + "/id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif len(v1) < 1:
+                        out.append(
+                            (
+                                "too_short",
+                                p + "/subject" + "/id",
+                                "must be at least 1 characters long",
+                            )
+                        )
+                v1 = v0.get("type", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/subject" + "/type",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 not in _S20:
+                        out.append(
+                            (
+                                "not_in_enum",
+                                p + "/subject" + "/type",
+                                _short(v1) + " is not one of user, agent, service, system",
+                            )
+                        )
+                v1 = v0.get("roles", _M)
+                if v1 is not _M:
+                    if type(v1) is not list:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/subject" + "/roles",
+                                "expected an array, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for i2, v2 in enumerate(v1):
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/subject" + "/roles" + "/" + str(i2),
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        if all(type(v) is str for v in v1) and len(set(v1)) != len(v1):
+                            out.append(
+                                (
+                                    "duplicate_items",
+                                    p + "/subject" + "/roles",
+                                    "items must be distinct",
+                                )
+                            )
+                v1 = v0.get("permissions", _M)
+                if v1 is not _M:
+                    if type(v1) is not list:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/subject" + "/permissions",
+                                "expected an array, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for i2, v2 in enumerate(v1):
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/subject" + "/permissions" + "/" + str(i2),
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        if all(type(v) is str for v in v1) and len(set(v1)) != len(v1):
+                            out.append(
+                                (
+                                    "duplicate_items",
+                                    p + "/subject" + "/permissions",
+                                    "items must be distinct",
+                                )
+                            )
+                v1 = v0.get("teams", _M)
+                if v1 is not _M:
+                    if type(v1) is not list:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/subject" + "/teams",
+                                "expected an array, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for i2, v2 in enumerate(v1):
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/subject" + "/teams" + "/" + str(i2),
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        if all(type(v) is str for v in v1) and len(set(v1)) != len(v1):
+                            out.append(
+                                (
+                                    "duplicate_items",
+                                    p + "/subject" + "/teams",
+                                    "items must be distinct",
+                                )
+                            )
+                v1 = v0.get("claims", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/subject" + "/claims",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
         v0 = x.get("objects", _M)
         if v0 is not _M:
             if type(v0) is not dict:
                 out.append(("wrong_type", p + "/objects", "expected an object, got " + _tn(v0)))
             else:
                 for k1, v1 in v0.items():
-                    _chk_ObjectSecurityProfile(v1, p + "/objects" + "/" + _esc(k1), out)
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/objects" + "/" + _esc(k1),
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        if "managed_by" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/objects" + "/" + _esc(k1) + "/managed_by",
+                                    "required field managed_by is missing",
+                                )
+                            )
+                        for k2 in v1:
+                            if k2 not in _S25:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/objects" + "/" + _esc(k1) + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("managed_by", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/objects" + "/" + _esc(k1) + "/managed_by",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 not in _S23:
+                                out.append(
+                                    (
+                                        "not_in_enum",
+                                        p + "/objects" + "/" + _esc(k1) + "/managed_by",
+                                        _short(v2) + " is not one of host, tool, both",
+                                    )
+                                )
+                        v2 = v1.get("permissions", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/objects" + "/" + _esc(k1) + "/permissions",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/objects"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/permissions"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                        v2 = v1.get("trust_domain", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/objects" + "/" + _esc(k1) + "/trust_domain",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("data_scope", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/objects" + "/" + _esc(k1) + "/data_scope",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/objects"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/data_scope"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
         v0 = x.get("data", _M)
         if v0 is not _M:
             if type(v0) is not dict:
                 out.append(("wrong_type", p + "/data", "expected an object, got " + _tn(v0)))
             else:
                 for k1, v1 in v0.items():
-                    _chk_DataPolicy(v1, p + "/data" + "/" + _esc(k1), out)
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/data" + "/" + _esc(k1),
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S26:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/data" + "/" + _esc(k1) + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("apply_labels", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/data" + "/" + _esc(k1) + "/apply_labels",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/apply_labels"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                        v2 = v1.get("allowed_actions", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/data" + "/" + _esc(k1) + "/allowed_actions",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/allowed_actions"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                        v2 = v1.get("denied_actions", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/data" + "/" + _esc(k1) + "/denied_actions",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/denied_actions"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                        v2 = v1.get("retention", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/data" + "/" + _esc(k1) + "/retention",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                if "policy" not in v2:
+                                    out.append(
+                                        (
+                                            "missing_field",
+                                            p + "/data" + "/" + _esc(k1) + "/retention" + "/policy",
+                                            "required field policy is missing",
+                                        )
+                                    )
+                                for k3 in v2:
+                                    if k3 not in _S42:
+                                        out.append(
+                                            (
+                                                "unknown_field",
+                                                p
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/retention"
+                                                + "/"
+                                                + _esc(str(k3)),
+                                                "unknown field " + _short(k3),
+                                            )
+                                        )
+                                v3 = v2.get("policy", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/retention"
+                                                + "/policy",
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                    elif v3 not in _S40:
+                                        out.append(
+                                            (
+                                                "not_in_enum",
+                                                p
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/retention"
+                                                + "/policy",
+                                                _short(v3)
+                                                + " is not one of session, transient, persistent, none",
+                                            )
+                                        )
+                                v3 = v2.get("max_age_seconds", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not int and (
+                                        type(v3) is not float or not v3.is_integer()
+                                    ):
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/retention"
+                                                + "/max_age_seconds",
+                                                "expected an integer, got " + _tn(v3),
+                                            )
+                                        )
+                                    elif v3 < 0:
+                                        out.append(
+                                            (
+                                                "below_minimum",
+                                                p
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/retention"
+                                                + "/max_age_seconds",
+                                                "must be at least 0, got " + _short(v3),
+                                            )
+                                        )
+                                v3 = v2.get("delete_after", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/retention"
+                                                + "/delete_after",
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                    elif _P3(v3) is None:
+                                        out.append(
+                                            (
+                                                "pattern_mismatch",
+                                                p
+                                                + "/data"
+                                                + "/"
+                                                + _esc(k1)
+                                                + "/retention"
+                                                + "/delete_after",
+                                                _short(v3)
+                                                + " does not match "
+                                                + "'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$'",
+                                            )
+                                        )
 
 
 # --- SubjectExtension ---
@@ -2048,15 +5161,15 @@ def _chk_SecurityExtension(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_SubjectExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S22:
+    if not x.keys() >= _S21:
         return False
-    if not x.keys() <= _S23:
+    if not x.keys() <= _S22:
         return False
     v0 = x["id"]
     if type(v0) is not str or len(v0) < 1:
         return False
     v0 = x["type"]
-    if type(v0) is not str or v0 not in _S21:
+    if type(v0) is not str or v0 not in _S20:
         return False
     v0 = x.get("roles", _M)
     if v0 is not _M:
@@ -2101,7 +5214,7 @@ def _chk_SubjectExtension(x: Any, p: str, out: list[Finding]) -> None:
         if "type" not in x:
             out.append(("missing_field", p + "/type", "required field type is missing"))
         for k0 in x:
-            if k0 not in _S23:
+            if k0 not in _S22:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -2115,7 +5228,7 @@ def _chk_SubjectExtension(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/type", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S21:
+            elif v0 not in _S20:
                 out.append(
                     (
                         "not_in_enum",
@@ -2181,7 +5294,7 @@ def _chk_SubjectExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_SubjectType(x: Any) -> bool:
-    if type(x) is not str or x not in _S21:
+    if type(x) is not str or x not in _S20:
         return False
     return True
 
@@ -2189,7 +5302,7 @@ def _ok_SubjectType(x: Any) -> bool:
 def _chk_SubjectType(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S21:
+    elif x not in _S20:
         out.append(("not_in_enum", p, _short(x) + " is not one of user, agent, service, system"))
 
 
@@ -2199,12 +5312,12 @@ def _chk_SubjectType(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ObjectSecurityProfile(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S25:
+    if not x.keys() >= _S24:
         return False
-    if not x.keys() <= _S26:
+    if not x.keys() <= _S25:
         return False
     v0 = x["managed_by"]
-    if type(v0) is not str or v0 not in _S24:
+    if type(v0) is not str or v0 not in _S23:
         return False
     v0 = x.get("permissions", _M)
     if v0 is not _M:
@@ -2234,7 +5347,7 @@ def _chk_ObjectSecurityProfile(x: Any, p: str, out: list[Finding]) -> None:
         if "managed_by" not in x:
             out.append(("missing_field", p + "/managed_by", "required field managed_by is missing"))
         for k0 in x:
-            if k0 not in _S26:
+            if k0 not in _S25:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -2242,7 +5355,7 @@ def _chk_ObjectSecurityProfile(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/managed_by", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S24:
+            elif v0 not in _S23:
                 out.append(
                     (
                         "not_in_enum",
@@ -2290,7 +5403,7 @@ def _chk_ObjectSecurityProfile(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_DataPolicy(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S27:
+    if not x.keys() <= _S26:
         return False
     v0 = x.get("apply_labels", _M)
     if v0 is not _M:
@@ -2315,8 +5428,25 @@ def _ok_DataPolicy(x: Any) -> bool:
                 return False
     v0 = x.get("retention", _M)
     if v0 is not _M:
-        if not _ok_RetentionPolicy(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() >= _S41:
+            return False
+        if not v0.keys() <= _S42:
+            return False
+        v1 = v0["policy"]
+        if type(v1) is not str or v1 not in _S40:
+            return False
+        v1 = v0.get("max_age_seconds", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("delete_after", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P3(v1) is None:
+                return False
     return True
 
 
@@ -2325,7 +5455,7 @@ def _chk_DataPolicy(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S27:
+            if k0 not in _S26:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -2377,7 +5507,82 @@ def _chk_DataPolicy(x: Any, p: str, out: list[Finding]) -> None:
                         )
         v0 = x.get("retention", _M)
         if v0 is not _M:
-            _chk_RetentionPolicy(v0, p + "/retention", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/retention", "expected an object, got " + _tn(v0)))
+            else:
+                if "policy" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/retention" + "/policy",
+                            "required field policy is missing",
+                        )
+                    )
+                for k1 in v0:
+                    if k1 not in _S42:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/retention" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("policy", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/retention" + "/policy",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 not in _S40:
+                        out.append(
+                            (
+                                "not_in_enum",
+                                p + "/retention" + "/policy",
+                                _short(v1) + " is not one of session, transient, persistent, none",
+                            )
+                        )
+                v1 = v0.get("max_age_seconds", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/retention" + "/max_age_seconds",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/retention" + "/max_age_seconds",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("delete_after", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/retention" + "/delete_after",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P3(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/retention" + "/delete_after",
+                                _short(v1)
+                                + " does not match "
+                                + "'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$'",
+                            )
+                        )
 
 
 # --- RetentionPolicy ---
@@ -2386,12 +5591,12 @@ def _chk_DataPolicy(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_RetentionPolicy(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S29:
+    if not x.keys() >= _S41:
         return False
-    if not x.keys() <= _S30:
+    if not x.keys() <= _S42:
         return False
     v0 = x["policy"]
-    if type(v0) is not str or v0 not in _S28:
+    if type(v0) is not str or v0 not in _S40:
         return False
     v0 = x.get("max_age_seconds", _M)
     if v0 is not _M:
@@ -2401,7 +5606,7 @@ def _ok_RetentionPolicy(x: Any) -> bool:
             return False
     v0 = x.get("delete_after", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P1(v0) is None:
+        if type(v0) is not str or _P3(v0) is None:
             return False
     return True
 
@@ -2413,7 +5618,7 @@ def _chk_RetentionPolicy(x: Any, p: str, out: list[Finding]) -> None:
         if "policy" not in x:
             out.append(("missing_field", p + "/policy", "required field policy is missing"))
         for k0 in x:
-            if k0 not in _S30:
+            if k0 not in _S42:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -2421,7 +5626,7 @@ def _chk_RetentionPolicy(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/policy", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S28:
+            elif v0 not in _S40:
                 out.append(
                     (
                         "not_in_enum",
@@ -2447,7 +5652,7 @@ def _chk_RetentionPolicy(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/delete_after", "expected a string, got " + _tn(v0)))
-            elif _P1(v0) is None:
+            elif _P3(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -2465,12 +5670,114 @@ def _chk_RetentionPolicy(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_McpExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S31:
+    if not x.keys() <= _S29:
         return False
     v0 = x.get("metadata", _M)
     if v0 is not _M:
-        if not _ok_McpEntityMetadata(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S28:
+            return False
+        v1 = v0.get("tool", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S43:
+                return False
+            if not v1.keys() <= _S44:
+                return False
+            v2 = v1["name"]
+            if type(v2) is not str or len(v2) < 1:
+                return False
+            v2 = v1.get("title", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("description", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("input_schema", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+            v2 = v1.get("output_schema", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+            v2 = v1.get("server_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("namespace", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("annotations", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+        v1 = v0.get("resource", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S45:
+                return False
+            if not v1.keys() <= _S46:
+                return False
+            v2 = v1["uri"]
+            if type(v2) is not str or len(v2) < 1:
+                return False
+            v2 = v1.get("name", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("description", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("mime_type", _M)
+            if v2 is not _M:
+                if type(v2) is not str or _P5(v2) is None:
+                    return False
+            v2 = v1.get("server_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("annotations", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+        v1 = v0.get("prompt", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S43:
+                return False
+            if not v1.keys() <= _S47:
+                return False
+            v2 = v1["name"]
+            if type(v2) is not str or len(v2) < 1:
+                return False
+            v2 = v1.get("description", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("arguments", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if not _ok_PromptArgument(v3):
+                        return False
+            v2 = v1.get("server_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("annotations", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
     return True
 
 
@@ -2479,13 +5786,339 @@ def _chk_McpExtension(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S31:
+            if k0 not in _S29:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
         v0 = x.get("metadata", _M)
         if v0 is not _M:
-            _chk_McpEntityMetadata(v0, p + "/metadata", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/metadata", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S28:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/metadata" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("tool", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/metadata" + "/tool",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        if "name" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/metadata" + "/tool" + "/name",
+                                    "required field name is missing",
+                                )
+                            )
+                        for k2 in v1:
+                            if k2 not in _S44:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/metadata" + "/tool" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("name", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/tool" + "/name",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif len(v2) < 1:
+                                out.append(
+                                    (
+                                        "too_short",
+                                        p + "/metadata" + "/tool" + "/name",
+                                        "must be at least 1 characters long",
+                                    )
+                                )
+                        v2 = v1.get("title", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/tool" + "/title",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("description", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/tool" + "/description",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("input_schema", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/tool" + "/input_schema",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("output_schema", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/tool" + "/output_schema",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("server_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/tool" + "/server_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("namespace", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/tool" + "/namespace",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("annotations", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/tool" + "/annotations",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                v1 = v0.get("resource", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/metadata" + "/resource",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        if "uri" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/metadata" + "/resource" + "/uri",
+                                    "required field uri is missing",
+                                )
+                            )
+                        for k2 in v1:
+                            if k2 not in _S46:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/metadata" + "/resource" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("uri", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/resource" + "/uri",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif len(v2) < 1:
+                                out.append(
+                                    (
+                                        "too_short",
+                                        p + "/metadata" + "/resource" + "/uri",
+                                        "must be at least 1 characters long",
+                                    )
+                                )
+                        v2 = v1.get("name", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/resource" + "/name",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("description", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/resource" + "/description",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("mime_type", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/resource" + "/mime_type",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif _P5(v2) is None:
+                                out.append(
+                                    (
+                                        "pattern_mismatch",
+                                        p + "/metadata" + "/resource" + "/mime_type",
+                                        _short(v2)
+                                        + " does not match "
+                                        + "'^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+(\\\\s*;.*)?$'",
+                                    )
+                                )
+                        v2 = v1.get("server_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/resource" + "/server_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("annotations", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/resource" + "/annotations",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                v1 = v0.get("prompt", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/metadata" + "/prompt",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        if "name" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/metadata" + "/prompt" + "/name",
+                                    "required field name is missing",
+                                )
+                            )
+                        for k2 in v1:
+                            if k2 not in _S47:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/metadata" + "/prompt" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("name", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/prompt" + "/name",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif len(v2) < 1:
+                                out.append(
+                                    (
+                                        "too_short",
+                                        p + "/metadata" + "/prompt" + "/name",
+                                        "must be at least 1 characters long",
+                                    )
+                                )
+                        v2 = v1.get("description", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/prompt" + "/description",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("arguments", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/prompt" + "/arguments",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    _chk_PromptArgument(
+                                        v3,
+                                        p + "/metadata" + "/prompt" + "/arguments" + "/" + str(i3),
+                                        out,
+                                    )
+                        v2 = v1.get("server_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/prompt" + "/server_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("annotations", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/metadata" + "/prompt" + "/annotations",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
 
 
 # --- McpEntityMetadata ---
@@ -2494,20 +6127,123 @@ def _chk_McpExtension(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_McpEntityMetadata(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S32:
+    if not x.keys() <= _S28:
         return False
     v0 = x.get("tool", _M)
     if v0 is not _M:
-        if not _ok_ToolMetadata(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() >= _S43:
+            return False
+        if not v0.keys() <= _S44:
+            return False
+        v1 = v0["name"]
+        if type(v1) is not str or len(v1) < 1:
+            return False
+        v1 = v0.get("title", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("description", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("input_schema", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+        v1 = v0.get("output_schema", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+        v1 = v0.get("server_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("namespace", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("annotations", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
     v0 = x.get("resource", _M)
     if v0 is not _M:
-        if not _ok_ResourceMetadata(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() >= _S45:
+            return False
+        if not v0.keys() <= _S46:
+            return False
+        v1 = v0["uri"]
+        if type(v1) is not str or len(v1) < 1:
+            return False
+        v1 = v0.get("name", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("description", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("mime_type", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P5(v1) is None:
+                return False
+        v1 = v0.get("server_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("annotations", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
     v0 = x.get("prompt", _M)
     if v0 is not _M:
-        if not _ok_PromptMetadata(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() >= _S43:
+            return False
+        if not v0.keys() <= _S47:
+            return False
+        v1 = v0["name"]
+        if type(v1) is not str or len(v1) < 1:
+            return False
+        v1 = v0.get("description", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("arguments", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not dict:
+                    return False
+                if not v2.keys() >= _S43:
+                    return False
+                if not v2.keys() <= _S48:
+                    return False
+                v3 = v2["name"]
+                if type(v3) is not str or len(v3) < 1:
+                    return False
+                v3 = v2.get("description", _M)
+                if v3 is not _M:
+                    if type(v3) is not str:
+                        return False
+                v3 = v2.get("required", _M)
+                if v3 is not _M:
+                    if type(v3) is not bool:
+                        return False
+        v1 = v0.get("server_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("annotations", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
     return True
 
 
@@ -2516,19 +6252,380 @@ def _chk_McpEntityMetadata(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S32:
+            if k0 not in _S28:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
         v0 = x.get("tool", _M)
         if v0 is not _M:
-            _chk_ToolMetadata(v0, p + "/tool", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/tool", "expected an object, got " + _tn(v0)))
+            else:
+                if "name" not in v0:
+                    out.append(
+                        ("missing_field", p + "/tool" + "/name", "required field name is missing")
+                    )
+                for k1 in v0:
+                    if k1 not in _S44:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/tool" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("name", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/tool" + "/name",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif len(v1) < 1:
+                        out.append(
+                            (
+                                "too_short",
+                                p + "/tool" + "/name",
+                                "must be at least 1 characters long",
+                            )
+                        )
+                v1 = v0.get("title", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/tool" + "/title",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("description", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/tool" + "/description",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("input_schema", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/tool" + "/input_schema",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("output_schema", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/tool" + "/output_schema",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("server_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/tool" + "/server_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("namespace", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/tool" + "/namespace",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("annotations", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/tool" + "/annotations",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
         v0 = x.get("resource", _M)
         if v0 is not _M:
-            _chk_ResourceMetadata(v0, p + "/resource", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/resource", "expected an object, got " + _tn(v0)))
+            else:
+                if "uri" not in v0:
+                    out.append(
+                        ("missing_field", p + "/resource" + "/uri", "required field uri is missing")
+                    )
+                for k1 in v0:
+                    if k1 not in _S46:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/resource" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("uri", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/resource" + "/uri",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif len(v1) < 1:
+                        out.append(
+                            (
+                                "too_short",
+                                p + "/resource" + "/uri",
+                                "must be at least 1 characters long",
+                            )
+                        )
+                v1 = v0.get("name", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/resource" + "/name",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("description", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/resource" + "/description",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("mime_type", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/resource" + "/mime_type",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P5(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/resource" + "/mime_type",
+                                _short(v1)
+                                + " does not match "
+                                + "'^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+(\\\\s*;.*)?$'",
+                            )
+                        )
+                v1 = v0.get("server_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/resource" + "/server_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("annotations", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/resource" + "/annotations",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
         v0 = x.get("prompt", _M)
         if v0 is not _M:
-            _chk_PromptMetadata(v0, p + "/prompt", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/prompt", "expected an object, got " + _tn(v0)))
+            else:
+                if "name" not in v0:
+                    out.append(
+                        ("missing_field", p + "/prompt" + "/name", "required field name is missing")
+                    )
+                for k1 in v0:
+                    if k1 not in _S47:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/prompt" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("name", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/prompt" + "/name",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif len(v1) < 1:
+                        out.append(
+                            (
+                                "too_short",
+                                p + "/prompt" + "/name",
+                                "must be at least 1 characters long",
+                            )
+                        )
+                v1 = v0.get("description", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/prompt" + "/description",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("arguments", _M)
+                if v1 is not _M:
+                    if type(v1) is not list:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/prompt" + "/arguments",
+                                "expected an array, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for i2, v2 in enumerate(v1):
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/prompt" + "/arguments" + "/" + str(i2),
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                if "name" not in v2:
+                                    out.append(
+                                        (
+                                            "missing_field",
+                                            p + "/prompt" + "/arguments" + "/" + str(i2) + "/name",
+                                            "required field name is missing",
+                                        )
+                                    )
+                                for k3 in v2:
+                                    if k3 not in _S48:
+                                        out.append(
+                                            (
+                                                "unknown_field",
+                                                p
+                                                + "/prompt"
+                                                + "/arguments"
+                                                + "/"
+                                                + str(i2)
+                                                + "/"
+                                                + _esc(str(k3)),
+                                                "unknown field " + _short(k3),
+                                            )
+                                        )
+                                v3 = v2.get("name", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/prompt"
+                                                + "/arguments"
+                                                + "/"
+                                                + str(i2)
+                                                + "/name",
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                    elif len(v3) < 1:
+                                        out.append(
+                                            (
+                                                "too_short",
+                                                p
+                                                + "/prompt"
+                                                + "/arguments"
+                                                + "/"
+                                                + str(i2)
+                                                + "/name",
+                                                "must be at least 1 characters long",
+                                            )
+                                        )
+                                v3 = v2.get("description", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/prompt"
+                                                + "/arguments"
+                                                + "/"
+                                                + str(i2)
+                                                + "/description",
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                v3 = v2.get("required", _M)
+                                if v3 is not _M:
+                                    if type(v3) is not bool:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/prompt"
+                                                + "/arguments"
+                                                + "/"
+                                                + str(i2)
+                                                + "/required",
+                                                "expected a boolean, got " + _tn(v3),
+                                            )
+                                        )
+                v1 = v0.get("server_id", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/prompt" + "/server_id",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                v1 = v0.get("annotations", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/prompt" + "/annotations",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
 
 
 # --- ToolMetadata ---
@@ -2537,9 +6634,9 @@ def _chk_McpEntityMetadata(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolMetadata(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S33:
+    if not x.keys() >= _S43:
         return False
-    if not x.keys() <= _S34:
+    if not x.keys() <= _S44:
         return False
     v0 = x["name"]
     if type(v0) is not str or len(v0) < 1:
@@ -2582,7 +6679,7 @@ def _chk_ToolMetadata(x: Any, p: str, out: list[Finding]) -> None:
         if "name" not in x:
             out.append(("missing_field", p + "/name", "required field name is missing"))
         for k0 in x:
-            if k0 not in _S34:
+            if k0 not in _S44:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -2632,9 +6729,9 @@ def _chk_ToolMetadata(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ResourceMetadata(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S35:
+    if not x.keys() >= _S45:
         return False
-    if not x.keys() <= _S36:
+    if not x.keys() <= _S46:
         return False
     v0 = x["uri"]
     if type(v0) is not str or len(v0) < 1:
@@ -2649,7 +6746,7 @@ def _ok_ResourceMetadata(x: Any) -> bool:
             return False
     v0 = x.get("mime_type", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P2(v0) is None:
+        if type(v0) is not str or _P5(v0) is None:
             return False
     v0 = x.get("server_id", _M)
     if v0 is not _M:
@@ -2669,7 +6766,7 @@ def _chk_ResourceMetadata(x: Any, p: str, out: list[Finding]) -> None:
         if "uri" not in x:
             out.append(("missing_field", p + "/uri", "required field uri is missing"))
         for k0 in x:
-            if k0 not in _S36:
+            if k0 not in _S46:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -2691,7 +6788,7 @@ def _chk_ResourceMetadata(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/mime_type", "expected a string, got " + _tn(v0)))
-            elif _P2(v0) is None:
+            elif _P5(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -2717,9 +6814,9 @@ def _chk_ResourceMetadata(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_PromptMetadata(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S33:
+    if not x.keys() >= _S43:
         return False
-    if not x.keys() <= _S37:
+    if not x.keys() <= _S47:
         return False
     v0 = x["name"]
     if type(v0) is not str or len(v0) < 1:
@@ -2733,8 +6830,23 @@ def _ok_PromptMetadata(x: Any) -> bool:
         if type(v0) is not list:
             return False
         for v1 in v0:
-            if not _ok_PromptArgument(v1):
+            if type(v1) is not dict:
                 return False
+            if not v1.keys() >= _S43:
+                return False
+            if not v1.keys() <= _S48:
+                return False
+            v2 = v1["name"]
+            if type(v2) is not str or len(v2) < 1:
+                return False
+            v2 = v1.get("description", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("required", _M)
+            if v2 is not _M:
+                if type(v2) is not bool:
+                    return False
     v0 = x.get("server_id", _M)
     if v0 is not _M:
         if type(v0) is not str:
@@ -2753,7 +6865,7 @@ def _chk_PromptMetadata(x: Any, p: str, out: list[Finding]) -> None:
         if "name" not in x:
             out.append(("missing_field", p + "/name", "required field name is missing"))
         for k0 in x:
-            if k0 not in _S37:
+            if k0 not in _S47:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -2773,7 +6885,70 @@ def _chk_PromptMetadata(x: Any, p: str, out: list[Finding]) -> None:
                 out.append(("wrong_type", p + "/arguments", "expected an array, got " + _tn(v0)))
             else:
                 for i1, v1 in enumerate(v0):
-                    _chk_PromptArgument(v1, p + "/arguments" + "/" + str(i1), out)
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/arguments" + "/" + str(i1),
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        if "name" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/arguments" + "/" + str(i1) + "/name",
+                                    "required field name is missing",
+                                )
+                            )
+                        for k2 in v1:
+                            if k2 not in _S48:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/arguments" + "/" + str(i1) + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("name", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/arguments" + "/" + str(i1) + "/name",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif len(v2) < 1:
+                                out.append(
+                                    (
+                                        "too_short",
+                                        p + "/arguments" + "/" + str(i1) + "/name",
+                                        "must be at least 1 characters long",
+                                    )
+                                )
+                        v2 = v1.get("description", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/arguments" + "/" + str(i1) + "/description",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("required", _M)
+                        if v2 is not _M:
+                            if type(v2) is not bool:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/arguments" + "/" + str(i1) + "/required",
+                                        "expected a boolean, got " + _tn(v2),
+                                    )
+                                )
         v0 = x.get("server_id", _M)
         if v0 is not _M:
             if type(v0) is not str:
@@ -2790,9 +6965,9 @@ def _chk_PromptMetadata(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_PromptArgument(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S33:
+    if not x.keys() >= _S43:
         return False
-    if not x.keys() <= _S38:
+    if not x.keys() <= _S48:
         return False
     v0 = x["name"]
     if type(v0) is not str or len(v0) < 1:
@@ -2815,7 +6990,7 @@ def _chk_PromptArgument(x: Any, p: str, out: list[Finding]) -> None:
         if "name" not in x:
             out.append(("missing_field", p + "/name", "required field name is missing"))
         for k0 in x:
-            if k0 not in _S38:
+            if k0 not in _S48:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -2841,31 +7016,77 @@ def _chk_PromptArgument(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_CompletionExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S40:
+    if not x.keys() <= _S31:
         return False
     v0 = x.get("status", _M)
     if v0 is not _M:
-        if type(v0) is not str or v0 not in _S39:
+        if type(v0) is not str or v0 not in _S30:
             return False
     v0 = x.get("model", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P3(v0) is None:
+        if type(v0) is not str or _P4(v0) is None:
             return False
     v0 = x.get("stop_reason", _M)
     if v0 is not _M:
-        if type(v0) is not str or v0 not in _S2:
+        if type(v0) is not str or v0 not in _S4:
             return False
     v0 = x.get("usage", _M)
     if v0 is not _M:
-        if not _ok_Usage(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() >= _S5:
+            return False
+        if not v0.keys() <= _S6:
+            return False
+        v1 = v0["input_tokens"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0["output_tokens"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("total_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cached_input_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cache_creation_input_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("reasoning_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cost_usd", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P1(v1) is None:
+                return False
+        v1 = v0.get("pricing_version", _M)
+        if v1 is not _M:
+            if type(v1) is not str or len(v1) < 1:
+                return False
     v0 = x.get("raw_format", _M)
     if v0 is not _M:
         if type(v0) is not str:
             return False
     v0 = x.get("created_at", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P1(v0) is None:
+        if type(v0) is not str or _P3(v0) is None:
             return False
     v0 = x.get("latency_ms", _M)
     if v0 is not _M:
@@ -2885,7 +7106,7 @@ def _chk_CompletionExtension(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S40:
+            if k0 not in _S31:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -2893,7 +7114,7 @@ def _chk_CompletionExtension(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/status", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S39:
+            elif v0 not in _S30:
                 out.append(
                     (
                         "not_in_enum",
@@ -2905,7 +7126,7 @@ def _chk_CompletionExtension(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/model", "expected a string, got " + _tn(v0)))
-            elif _P3(v0) is None:
+            elif _P4(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -2917,7 +7138,7 @@ def _chk_CompletionExtension(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/stop_reason", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S2:
+            elif v0 not in _S4:
                 out.append(
                     (
                         "not_in_enum",
@@ -2928,7 +7149,180 @@ def _chk_CompletionExtension(x: Any, p: str, out: list[Finding]) -> None:
                 )
         v0 = x.get("usage", _M)
         if v0 is not _M:
-            _chk_Usage(v0, p + "/usage", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/usage", "expected an object, got " + _tn(v0)))
+            else:
+                if "input_tokens" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/usage" + "/input_tokens",
+                            "required field input_tokens is missing",
+                        )
+                    )
+                if "output_tokens" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/usage" + "/output_tokens",
+                            "required field output_tokens is missing",
+                        )
+                    )
+                for k1 in v0:
+                    if k1 not in _S6:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/usage" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("output_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/output_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/output_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("total_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/total_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/total_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cached_input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cached_input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/cached_input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cache_creation_input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cache_creation_input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/cache_creation_input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("reasoning_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/reasoning_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/reasoning_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cost_usd", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cost_usd",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P1(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/usage" + "/cost_usd",
+                                _short(v1)
+                                + " does not match "
+                                + "'^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?$'",
+                            )
+                        )
+                v1 = v0.get("pricing_version", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/pricing_version",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif len(v1) < 1:
+                        out.append(
+                            (
+                                "too_short",
+                                p + "/usage" + "/pricing_version",
+                                "must be at least 1 characters long",
+                            )
+                        )
         v0 = x.get("raw_format", _M)
         if v0 is not _M:
             if type(v0) is not str:
@@ -2937,7 +7331,7 @@ def _chk_CompletionExtension(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/created_at", "expected a string, got " + _tn(v0)))
-            elif _P1(v0) is None:
+            elif _P3(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -2965,7 +7359,7 @@ def _chk_CompletionExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_MessageStatus(x: Any) -> bool:
-    if type(x) is not str or x not in _S39:
+    if type(x) is not str or x not in _S30:
         return False
     return True
 
@@ -2973,7 +7367,7 @@ def _ok_MessageStatus(x: Any) -> bool:
 def _chk_MessageStatus(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S39:
+    elif x not in _S30:
         out.append(
             ("not_in_enum", p, _short(x) + " is not one of complete, partial, cancelled, error")
         )
@@ -2983,7 +7377,7 @@ def _chk_MessageStatus(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_StopReason(x: Any) -> bool:
-    if type(x) is not str or x not in _S2:
+    if type(x) is not str or x not in _S4:
         return False
     return True
 
@@ -2991,7 +7385,7 @@ def _ok_StopReason(x: Any) -> bool:
 def _chk_StopReason(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S2:
+    elif x not in _S4:
         out.append(
             (
                 "not_in_enum",
@@ -3006,7 +7400,7 @@ def _chk_StopReason(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ModelId(x: Any) -> bool:
-    if type(x) is not str or _P3(x) is None:
+    if type(x) is not str or _P4(x) is None:
         return False
     return True
 
@@ -3014,7 +7408,7 @@ def _ok_ModelId(x: Any) -> bool:
 def _chk_ModelId(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif _P3(x) is None:
+    elif _P4(x) is None:
         out.append(
             (
                 "pattern_mismatch",
@@ -3030,7 +7424,7 @@ def _chk_ModelId(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_LlmExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S41:
+    if not x.keys() <= _S32:
         return False
     v0 = x.get("model_id", _M)
     if v0 is not _M:
@@ -3057,7 +7451,7 @@ def _chk_LlmExtension(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S41:
+            if k0 not in _S32:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -3095,15 +7489,15 @@ def _chk_LlmExtension(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_RoutingExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S43:
+    if not x.keys() >= _S34:
         return False
-    if not x.keys() <= _S44:
+    if not x.keys() <= _S35:
         return False
     v0 = x["mode"]
-    if type(v0) is not str or v0 not in _S42:
+    if type(v0) is not str or v0 not in _S33:
         return False
     v0 = x["chosen_model"]
-    if type(v0) is not str or _P3(v0) is None:
+    if type(v0) is not str or _P4(v0) is None:
         return False
     v0 = x["reason"]
     if type(v0) is not str:
@@ -3125,7 +7519,7 @@ def _ok_RoutingExtension(x: Any) -> bool:
         if type(v0) is not list:
             return False
         for v1 in v0:
-            if type(v1) is not str or _P3(v1) is None:
+            if type(v1) is not str or _P4(v1) is None:
                 return False
     return True
 
@@ -3143,7 +7537,7 @@ def _chk_RoutingExtension(x: Any, p: str, out: list[Finding]) -> None:
         if "reason" not in x:
             out.append(("missing_field", p + "/reason", "required field reason is missing"))
         for k0 in x:
-            if k0 not in _S44:
+            if k0 not in _S35:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -3151,7 +7545,7 @@ def _chk_RoutingExtension(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/mode", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S42:
+            elif v0 not in _S33:
                 out.append(
                     (
                         "not_in_enum",
@@ -3164,7 +7558,7 @@ def _chk_RoutingExtension(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/chosen_model", "expected a string, got " + _tn(v0)))
-            elif _P3(v0) is None:
+            elif _P4(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -3214,7 +7608,7 @@ def _chk_RoutingExtension(x: Any, p: str, out: list[Finding]) -> None:
                                 "expected a string, got " + _tn(v1),
                             )
                         )
-                    elif _P3(v1) is None:
+                    elif _P4(v1) is None:
                         out.append(
                             (
                                 "pattern_mismatch",
@@ -3230,7 +7624,7 @@ def _chk_RoutingExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_RoutingMode(x: Any) -> bool:
-    if type(x) is not str or x not in _S42:
+    if type(x) is not str or x not in _S33:
         return False
     return True
 
@@ -3238,7 +7632,7 @@ def _ok_RoutingMode(x: Any) -> bool:
 def _chk_RoutingMode(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S42:
+    elif x not in _S33:
         out.append(
             (
                 "not_in_enum",
@@ -3254,7 +7648,7 @@ def _chk_RoutingMode(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ProvenanceExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S45:
+    if not x.keys() <= _S36:
         return False
     v0 = x.get("source", _M)
     if v0 is not _M:
@@ -3276,7 +7670,7 @@ def _chk_ProvenanceExtension(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S45:
+            if k0 not in _S36:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -3300,7 +7694,7 @@ def _chk_ProvenanceExtension(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_FrameworkExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S46:
+    if not x.keys() <= _S37:
         return False
     v0 = x.get("framework", _M)
     if v0 is not _M:
@@ -3330,7 +7724,7 @@ def _chk_FrameworkExtension(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if k0 not in _S46:
+            if k0 not in _S37:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -3411,19 +7805,19 @@ def _chk_MediaSource(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_UrlSource(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S47:
+    if not x.keys() >= _S49:
         return False
-    if not x.keys() <= _S48:
+    if not x.keys() <= _S50:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "url":
+    if v0 != "url":
         return False
     v0 = x["url"]
     if type(v0) is not str or len(v0) < 1:
         return False
     v0 = x.get("media_type", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P2(v0) is None:
+        if type(v0) is not str or _P5(v0) is None:
             return False
     return True
 
@@ -3437,7 +7831,7 @@ def _chk_UrlSource(x: Any, p: str, out: list[Finding]) -> None:
         if "url" not in x:
             out.append(("missing_field", p + "/url", "required field url is missing"))
         for k0 in x:
-            if k0 not in _S48:
+            if k0 not in _S50:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -3457,7 +7851,7 @@ def _chk_UrlSource(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/media_type", "expected a string, got " + _tn(v0)))
-            elif _P2(v0) is None:
+            elif _P5(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -3475,18 +7869,18 @@ def _chk_UrlSource(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_Base64Source(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S49:
+    if not x.keys() >= _S51:
         return False
-    if not x.keys() <= _S49:
+    if not x.keys() <= _S51:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "base64":
+    if v0 != "base64":
         return False
     v0 = x["data"]
-    if type(v0) is not str or _P4(v0) is None:
+    if type(v0) is not str or _P6(v0) is None:
         return False
     v0 = x["media_type"]
-    if type(v0) is not str or _P2(v0) is None:
+    if type(v0) is not str or _P5(v0) is None:
         return False
     return True
 
@@ -3502,7 +7896,7 @@ def _chk_Base64Source(x: Any, p: str, out: list[Finding]) -> None:
         if "media_type" not in x:
             out.append(("missing_field", p + "/media_type", "required field media_type is missing"))
         for k0 in x:
-            if k0 not in _S49:
+            if k0 not in _S51:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -3516,7 +7910,7 @@ def _chk_Base64Source(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/data", "expected a string, got " + _tn(v0)))
-            elif _P4(v0) is None:
+            elif _P6(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -3528,7 +7922,7 @@ def _chk_Base64Source(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/media_type", "expected a string, got " + _tn(v0)))
-            elif _P2(v0) is None:
+            elif _P5(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -3546,19 +7940,19 @@ def _chk_Base64Source(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_FileSource(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S50:
+    if not x.keys() >= _S52:
         return False
-    if not x.keys() <= _S51:
+    if not x.keys() <= _S53:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "file":
+    if v0 != "file":
         return False
     v0 = x["file_id"]
     if type(v0) is not str or len(v0) < 1:
         return False
     v0 = x.get("media_type", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P2(v0) is None:
+        if type(v0) is not str or _P5(v0) is None:
             return False
     return True
 
@@ -3572,7 +7966,7 @@ def _chk_FileSource(x: Any, p: str, out: list[Finding]) -> None:
         if "file_id" not in x:
             out.append(("missing_field", p + "/file_id", "required field file_id is missing"))
         for k0 in x:
-            if k0 not in _S51:
+            if k0 not in _S53:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -3592,7 +7986,7 @@ def _chk_FileSource(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/media_type", "expected a string, got " + _tn(v0)))
-            elif _P2(v0) is None:
+            elif _P5(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -3608,7 +8002,7 @@ def _chk_FileSource(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_MediaType(x: Any) -> bool:
-    if type(x) is not str or _P2(x) is None:
+    if type(x) is not str or _P5(x) is None:
         return False
     return True
 
@@ -3616,7 +8010,7 @@ def _ok_MediaType(x: Any) -> bool:
 def _chk_MediaType(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif _P2(x) is None:
+    elif _P5(x) is None:
         out.append(
             (
                 "pattern_mismatch",
@@ -3757,12 +8151,12 @@ def _inv_Message(x: Any, p: str) -> list[Finding]:
 def _ok_Message(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S54:
+    if not x.keys() >= _S56:
         return False
-    if not x.keys() <= _S55:
+    if not x.keys() <= _S57:
         return False
     v0 = x["role"]
-    if type(v0) is not str or v0 not in _S52:
+    if type(v0) is not str or v0 not in _S54:
         return False
     v0 = x["content"]
     if type(v0) is not list:
@@ -3776,7 +8170,7 @@ def _ok_Message(x: Any) -> bool:
             return False
     v0 = x.get("id", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P5(v0) is None:
+        if type(v0) is not str or _P7(v0) is None:
             return False
     v0 = x.get("session_id", _M)
     if v0 is not _M:
@@ -3784,20 +8178,297 @@ def _ok_Message(x: Any) -> bool:
             return False
     v0 = x.get("created_at", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P1(v0) is None:
+        if type(v0) is not str or _P3(v0) is None:
             return False
     v0 = x.get("channel", _M)
     if v0 is not _M:
-        if type(v0) is not str or v0 not in _S53:
+        if type(v0) is not str or v0 not in _S55:
             return False
     v0 = x.get("extensions", _M)
     if v0 is not _M:
-        if not _ok_Extensions(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() <= _S38:
+            return False
+        v1 = v0.get("request", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S16:
+                return False
+            v2 = v1.get("environment", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("request_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("timestamp", _M)
+            if v2 is not _M:
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            v2 = v1.get("trace_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("span_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+        v1 = v0.get("agent", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S18:
+                return False
+            v2 = v1.get("input", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("session_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("conversation_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("turn", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("agent_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("parent_agent_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("conversation", _M)
+            if v2 is not _M:
+                if not _ok_ConversationContext(v2):
+                    return False
+        v1 = v0.get("http", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S19:
+                return False
+            v2 = v1.get("headers", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+                for k3, v3 in v2.items():
+                    if type(v3) is not str:
+                        return False
+        v1 = v0.get("security", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S27:
+                return False
+            v2 = v1.get("labels", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str or len(v3) < 1:
+                        return False
+                if len(set(v2)) != len(v2):
+                    return False
+            v2 = v1.get("classification", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("subject", _M)
+            if v2 is not _M:
+                if not _ok_SubjectExtension(v2):
+                    return False
+            v2 = v1.get("objects", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+                for k3, v3 in v2.items():
+                    if not _ok_ObjectSecurityProfile(v3):
+                        return False
+            v2 = v1.get("data", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+                for k3, v3 in v2.items():
+                    if not _ok_DataPolicy(v3):
+                        return False
+        v1 = v0.get("mcp", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S29:
+                return False
+            v2 = v1.get("metadata", _M)
+            if v2 is not _M:
+                if not _ok_McpEntityMetadata(v2):
+                    return False
+        v1 = v0.get("completion", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S31:
+                return False
+            v2 = v1.get("status", _M)
+            if v2 is not _M:
+                if type(v2) is not str or v2 not in _S30:
+                    return False
+            v2 = v1.get("model", _M)
+            if v2 is not _M:
+                if type(v2) is not str or _P4(v2) is None:
+                    return False
+            v2 = v1.get("stop_reason", _M)
+            if v2 is not _M:
+                if type(v2) is not str or v2 not in _S4:
+                    return False
+            v2 = v1.get("usage", _M)
+            if v2 is not _M:
+                if not _ok_Usage(v2):
+                    return False
+            v2 = v1.get("raw_format", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("created_at", _M)
+            if v2 is not _M:
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            v2 = v1.get("latency_ms", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("response_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+        v1 = v0.get("llm", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S32:
+                return False
+            v2 = v1.get("model_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("provider", _M)
+            if v2 is not _M:
+                if type(v2) is not str or len(v2) < 1:
+                    return False
+            v2 = v1.get("capabilities", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+                if len(set(v2)) != len(v2):
+                    return False
+        v1 = v0.get("routing", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S34:
+                return False
+            if not v1.keys() <= _S35:
+                return False
+            v2 = v1["mode"]
+            if type(v2) is not str or v2 not in _S33:
+                return False
+            v2 = v1["chosen_model"]
+            if type(v2) is not str or _P4(v2) is None:
+                return False
+            v2 = v1["reason"]
+            if type(v2) is not str:
+                return False
+            v2 = v1.get("rule_name", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("confidence", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not math.isfinite(v2)):
+                    return False
+                if v2 < 0:
+                    return False
+                if v2 > 1:
+                    return False
+            v2 = v1.get("alternatives_considered", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str or _P4(v3) is None:
+                        return False
+        v1 = v0.get("provenance", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S36:
+                return False
+            v2 = v1.get("source", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("message_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("parent_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+        v1 = v0.get("framework", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S37:
+                return False
+            v2 = v1.get("framework", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("framework_version", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("node_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("graph_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("metadata", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+        v1 = v0.get("custom", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
     v0 = x.get("provider_raw", _M)
     if v0 is not _M:
-        if not _ok_ProviderRaw(v0):
+        if type(v0) is not dict:
             return False
+        for k1 in v0:
+            if _P0(k1) is None:
+                return False
+        for k1, v1 in v0.items():
+            if type(v1) is not dict:
+                return False
     return not _bad_Message(x)
 
 
@@ -3811,7 +8482,7 @@ def _chk_Message(x: Any, p: str, out: list[Finding]) -> None:
         if "content" not in x:
             out.append(("missing_field", p + "/content", "required field content is missing"))
         for k0 in x:
-            if k0 not in _S55:
+            if k0 not in _S57:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -3819,7 +8490,7 @@ def _chk_Message(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/role", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S52:
+            elif v0 not in _S54:
                 out.append(
                     (
                         "not_in_enum",
@@ -3838,7 +8509,7 @@ def _chk_Message(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/id", "expected a string, got " + _tn(v0)))
-            elif _P5(v0) is None:
+            elif _P7(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -3856,7 +8527,7 @@ def _chk_Message(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/created_at", "expected a string, got " + _tn(v0)))
-            elif _P1(v0) is None:
+            elif _P3(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -3870,7 +8541,7 @@ def _chk_Message(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/channel", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S53:
+            elif v0 not in _S55:
                 out.append(
                     (
                         "not_in_enum",
@@ -3880,10 +8551,931 @@ def _chk_Message(x: Any, p: str, out: list[Finding]) -> None:
                 )
         v0 = x.get("extensions", _M)
         if v0 is not _M:
-            _chk_Extensions(v0, p + "/extensions", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/extensions", "expected an object, got " + _tn(v0)))
+            else:
+                for k1 in v0:
+                    if k1 not in _S38:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/extensions" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("request", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/request",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S16:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/extensions" + "/request" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("environment", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/request" + "/environment",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("request_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/request" + "/request_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("timestamp", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/request" + "/timestamp",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif _P3(v2) is None:
+                                out.append(
+                                    (
+                                        "pattern_mismatch",
+                                        p + "/extensions" + "/request" + "/timestamp",
+                                        _short(v2)
+                                        + " does not match "
+                                        + "'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$'",
+                                    )
+                                )
+                        v2 = v1.get("trace_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/request" + "/trace_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("span_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/request" + "/span_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                v1 = v0.get("agent", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/agent",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S18:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/extensions" + "/agent" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("input", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/agent" + "/input",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("session_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/agent" + "/session_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("conversation_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/agent" + "/conversation_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("turn", _M)
+                        if v2 is not _M:
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/agent" + "/turn",
+                                        "expected an integer, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 < 0:
+                                out.append(
+                                    (
+                                        "below_minimum",
+                                        p + "/extensions" + "/agent" + "/turn",
+                                        "must be at least 0, got " + _short(v2),
+                                    )
+                                )
+                        v2 = v1.get("agent_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/agent" + "/agent_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("parent_agent_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/agent" + "/parent_agent_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("conversation", _M)
+                        if v2 is not _M:
+                            _chk_ConversationContext(
+                                v2, p + "/extensions" + "/agent" + "/conversation", out
+                            )
+                v1 = v0.get("http", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/http",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S19:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/extensions" + "/http" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("headers", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/http" + "/headers",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for k3, v3 in v2.items():
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/extensions"
+                                                + "/http"
+                                                + "/headers"
+                                                + "/"
+                                                + _esc(k3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                v1 = v0.get("security", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/security",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S27:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/extensions" + "/security" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("labels", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/security" + "/labels",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/extensions"
+                                                + "/security"
+                                                + "/labels"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                    elif len(v3) < 1:
+                                        out.append(
+                                            (
+                                                "too_short",
+                                                p
+                                                + "/extensions"
+                                                + "/security"
+                                                + "/labels"
+                                                + "/"
+                                                + str(i3),
+                                                "must be at least 1 characters long",
+                                            )
+                                        )
+                                if all(type(v) is str for v in v2) and len(set(v2)) != len(v2):
+                                    out.append(
+                                        (
+                                            "duplicate_items",
+                                            p + "/extensions" + "/security" + "/labels",
+                                            "items must be distinct",
+                                        )
+                                    )
+                        v2 = v1.get("classification", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/security" + "/classification",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("subject", _M)
+                        if v2 is not _M:
+                            _chk_SubjectExtension(
+                                v2, p + "/extensions" + "/security" + "/subject", out
+                            )
+                        v2 = v1.get("objects", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/security" + "/objects",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for k3, v3 in v2.items():
+                                    _chk_ObjectSecurityProfile(
+                                        v3,
+                                        p
+                                        + "/extensions"
+                                        + "/security"
+                                        + "/objects"
+                                        + "/"
+                                        + _esc(k3),
+                                        out,
+                                    )
+                        v2 = v1.get("data", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/security" + "/data",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for k3, v3 in v2.items():
+                                    _chk_DataPolicy(
+                                        v3,
+                                        p + "/extensions" + "/security" + "/data" + "/" + _esc(k3),
+                                        out,
+                                    )
+                v1 = v0.get("mcp", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/mcp",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S29:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/extensions" + "/mcp" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("metadata", _M)
+                        if v2 is not _M:
+                            _chk_McpEntityMetadata(
+                                v2, p + "/extensions" + "/mcp" + "/metadata", out
+                            )
+                v1 = v0.get("completion", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/completion",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S31:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/extensions" + "/completion" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("status", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/completion" + "/status",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 not in _S30:
+                                out.append(
+                                    (
+                                        "not_in_enum",
+                                        p + "/extensions" + "/completion" + "/status",
+                                        _short(v2)
+                                        + " is not one of complete, partial, cancelled, error",
+                                    )
+                                )
+                        v2 = v1.get("model", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/completion" + "/model",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif _P4(v2) is None:
+                                out.append(
+                                    (
+                                        "pattern_mismatch",
+                                        p + "/extensions" + "/completion" + "/model",
+                                        _short(v2)
+                                        + " does not match "
+                                        + "'^[a-z0-9][a-z0-9_.-]*:[^\\\\s]+$'",
+                                    )
+                                )
+                        v2 = v1.get("stop_reason", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/completion" + "/stop_reason",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 not in _S4:
+                                out.append(
+                                    (
+                                        "not_in_enum",
+                                        p + "/extensions" + "/completion" + "/stop_reason",
+                                        _short(v2)
+                                        + " is not one of end, return, call, max_tokens, stop_sequence, content_filter, refusal, pause, error, other",
+                                    )
+                                )
+                        v2 = v1.get("usage", _M)
+                        if v2 is not _M:
+                            _chk_Usage(v2, p + "/extensions" + "/completion" + "/usage", out)
+                        v2 = v1.get("raw_format", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/completion" + "/raw_format",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("created_at", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/completion" + "/created_at",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif _P3(v2) is None:
+                                out.append(
+                                    (
+                                        "pattern_mismatch",
+                                        p + "/extensions" + "/completion" + "/created_at",
+                                        _short(v2)
+                                        + " does not match "
+                                        + "'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$'",
+                                    )
+                                )
+                        v2 = v1.get("latency_ms", _M)
+                        if v2 is not _M:
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/completion" + "/latency_ms",
+                                        "expected an integer, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 < 0:
+                                out.append(
+                                    (
+                                        "below_minimum",
+                                        p + "/extensions" + "/completion" + "/latency_ms",
+                                        "must be at least 0, got " + _short(v2),
+                                    )
+                                )
+                        v2 = v1.get("response_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/completion" + "/response_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                v1 = v0.get("llm", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/llm",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S32:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/extensions" + "/llm" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("model_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/llm" + "/model_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("provider", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/llm" + "/provider",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif len(v2) < 1:
+                                out.append(
+                                    (
+                                        "too_short",
+                                        p + "/extensions" + "/llm" + "/provider",
+                                        "must be at least 1 characters long",
+                                    )
+                                )
+                        v2 = v1.get("capabilities", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/llm" + "/capabilities",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/extensions"
+                                                + "/llm"
+                                                + "/capabilities"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                if all(type(v) is str for v in v2) and len(set(v2)) != len(v2):
+                                    out.append(
+                                        (
+                                            "duplicate_items",
+                                            p + "/extensions" + "/llm" + "/capabilities",
+                                            "items must be distinct",
+                                        )
+                                    )
+                v1 = v0.get("routing", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/routing",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        if "mode" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/extensions" + "/routing" + "/mode",
+                                    "required field mode is missing",
+                                )
+                            )
+                        if "chosen_model" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/extensions" + "/routing" + "/chosen_model",
+                                    "required field chosen_model is missing",
+                                )
+                            )
+                        if "reason" not in v1:
+                            out.append(
+                                (
+                                    "missing_field",
+                                    p + "/extensions" + "/routing" + "/reason",
+                                    "required field reason is missing",
+                                )
+                            )
+                        for k2 in v1:
+                            if k2 not in _S35:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/extensions" + "/routing" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("mode", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/routing" + "/mode",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif v2 not in _S33:
+                                out.append(
+                                    (
+                                        "not_in_enum",
+                                        p + "/extensions" + "/routing" + "/mode",
+                                        _short(v2)
+                                        + " is not one of override, manual, rule, pattern, delegate, default",
+                                    )
+                                )
+                        v2 = v1.get("chosen_model", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/routing" + "/chosen_model",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                            elif _P4(v2) is None:
+                                out.append(
+                                    (
+                                        "pattern_mismatch",
+                                        p + "/extensions" + "/routing" + "/chosen_model",
+                                        _short(v2)
+                                        + " does not match "
+                                        + "'^[a-z0-9][a-z0-9_.-]*:[^\\\\s]+$'",
+                                    )
+                                )
+                        v2 = v1.get("reason", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/routing" + "/reason",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("rule_name", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/routing" + "/rule_name",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("confidence", _M)
+                        if v2 is not _M:
+                            if type(v2) is not int and (
+                                type(v2) is not float or not math.isfinite(v2)
+                            ):
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/routing" + "/confidence",
+                                        "expected a finite number, got " + _short(v2),
+                                    )
+                                )
+                            elif v2 < 0:
+                                out.append(
+                                    (
+                                        "below_minimum",
+                                        p + "/extensions" + "/routing" + "/confidence",
+                                        "must be at least 0, got " + _short(v2),
+                                    )
+                                )
+                            elif v2 > 1:
+                                out.append(
+                                    (
+                                        "above_maximum",
+                                        p + "/extensions" + "/routing" + "/confidence",
+                                        "must be at most 1, got " + _short(v2),
+                                    )
+                                )
+                        v2 = v1.get("alternatives_considered", _M)
+                        if v2 is not _M:
+                            if type(v2) is not list:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/routing" + "/alternatives_considered",
+                                        "expected an array, got " + _tn(v2),
+                                    )
+                                )
+                            else:
+                                for i3, v3 in enumerate(v2):
+                                    if type(v3) is not str:
+                                        out.append(
+                                            (
+                                                "wrong_type",
+                                                p
+                                                + "/extensions"
+                                                + "/routing"
+                                                + "/alternatives_considered"
+                                                + "/"
+                                                + str(i3),
+                                                "expected a string, got " + _tn(v3),
+                                            )
+                                        )
+                                    elif _P4(v3) is None:
+                                        out.append(
+                                            (
+                                                "pattern_mismatch",
+                                                p
+                                                + "/extensions"
+                                                + "/routing"
+                                                + "/alternatives_considered"
+                                                + "/"
+                                                + str(i3),
+                                                _short(v3)
+                                                + " does not match "
+                                                + "'^[a-z0-9][a-z0-9_.-]*:[^\\\\s]+$'",
+                                            )
+                                        )
+                v1 = v0.get("provenance", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/provenance",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S36:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/extensions" + "/provenance" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("source", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/provenance" + "/source",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("message_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/provenance" + "/message_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("parent_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/provenance" + "/parent_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                v1 = v0.get("framework", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/framework",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
+                    else:
+                        for k2 in v1:
+                            if k2 not in _S37:
+                                out.append(
+                                    (
+                                        "unknown_field",
+                                        p + "/extensions" + "/framework" + "/" + _esc(str(k2)),
+                                        "unknown field " + _short(k2),
+                                    )
+                                )
+                        v2 = v1.get("framework", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/framework" + "/framework",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("framework_version", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/framework" + "/framework_version",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("node_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/framework" + "/node_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("graph_id", _M)
+                        if v2 is not _M:
+                            if type(v2) is not str:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/framework" + "/graph_id",
+                                        "expected a string, got " + _tn(v2),
+                                    )
+                                )
+                        v2 = v1.get("metadata", _M)
+                        if v2 is not _M:
+                            if type(v2) is not dict:
+                                out.append(
+                                    (
+                                        "wrong_type",
+                                        p + "/extensions" + "/framework" + "/metadata",
+                                        "expected an object, got " + _tn(v2),
+                                    )
+                                )
+                v1 = v0.get("custom", _M)
+                if v1 is not _M:
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/extensions" + "/custom",
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
         v0 = x.get("provider_raw", _M)
         if v0 is not _M:
-            _chk_ProviderRaw(v0, p + "/provider_raw", out)
+            if type(v0) is not dict:
+                out.append(
+                    ("wrong_type", p + "/provider_raw", "expected an object, got " + _tn(v0))
+                )
+            else:
+                for k1 in v0:
+                    if _P0(k1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/provider_raw" + "/" + _esc(k1),
+                                "key " + _short(k1) + " does not match " + "'^[a-z0-9][a-z0-9-]*$'",
+                            )
+                        )
+                for k1, v1 in v0.items():
+                    if type(v1) is not dict:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/provider_raw" + "/" + _esc(k1),
+                                "expected an object, got " + _tn(v1),
+                            )
+                        )
     if _clean(out, start):
         out.extend(_inv_Message(x, p))
 
@@ -3892,7 +9484,7 @@ def _chk_Message(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Role(x: Any) -> bool:
-    if type(x) is not str or x not in _S52:
+    if type(x) is not str or x not in _S54:
         return False
     return True
 
@@ -3900,7 +9492,7 @@ def _ok_Role(x: Any) -> bool:
 def _chk_Role(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S52:
+    elif x not in _S54:
         out.append(
             (
                 "not_in_enum",
@@ -3914,7 +9506,7 @@ def _chk_Role(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Channel(x: Any) -> bool:
-    if type(x) is not str or x not in _S53:
+    if type(x) is not str or x not in _S55:
         return False
     return True
 
@@ -3922,7 +9514,7 @@ def _ok_Channel(x: Any) -> bool:
 def _chk_Channel(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S53:
+    elif x not in _S55:
         out.append(("not_in_enum", p, _short(x) + " is not one of analysis, commentary, final"))
 
 
@@ -3933,7 +9525,7 @@ def _ok_ProviderRaw(x: Any) -> bool:
     if type(x) is not dict:
         return False
     for k0 in x:
-        if _P6(k0) is None:
+        if _P0(k0) is None:
             return False
     for k0, v0 in x.items():
         if type(v0) is not dict:
@@ -3946,7 +9538,7 @@ def _chk_ProviderRaw(x: Any, p: str, out: list[Finding]) -> None:
         out.append(("wrong_type", p, "expected an object, got " + _tn(x)))
     else:
         for k0 in x:
-            if _P6(k0) is None:
+            if _P0(k0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -3963,7 +9555,7 @@ def _chk_ProviderRaw(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Ulid(x: Any) -> bool:
-    if type(x) is not str or _P5(x) is None:
+    if type(x) is not str or _P7(x) is None:
         return False
     return True
 
@@ -3971,7 +9563,7 @@ def _ok_Ulid(x: Any) -> bool:
 def _chk_Ulid(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif _P5(x) is None:
+    elif _P7(x) is None:
         out.append(
             (
                 "pattern_mismatch",
@@ -3985,7 +9577,7 @@ def _chk_Ulid(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Timestamp(x: Any) -> bool:
-    if type(x) is not str or _P1(x) is None:
+    if type(x) is not str or _P3(x) is None:
         return False
     return True
 
@@ -3993,7 +9585,7 @@ def _ok_Timestamp(x: Any) -> bool:
 def _chk_Timestamp(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif _P1(x) is None:
+    elif _P3(x) is None:
         out.append(
             (
                 "pattern_mismatch",
@@ -4051,12 +9643,12 @@ def _chk_Part(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_TextPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S56:
+    if not x.keys() >= _S58:
         return False
-    if not x.keys() <= _S56:
+    if not x.keys() <= _S58:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "text":
+    if v0 != "text":
         return False
     v0 = x["text"]
     if type(v0) is not str:
@@ -4073,7 +9665,7 @@ def _chk_TextPart(x: Any, p: str, out: list[Finding]) -> None:
         if "text" not in x:
             out.append(("missing_field", p + "/text", "required field text is missing"))
         for k0 in x:
-            if k0 not in _S56:
+            if k0 not in _S58:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4095,12 +9687,12 @@ def _chk_TextPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_RefusalPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S56:
+    if not x.keys() >= _S58:
         return False
-    if not x.keys() <= _S56:
+    if not x.keys() <= _S58:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "refusal":
+    if v0 != "refusal":
         return False
     v0 = x["text"]
     if type(v0) is not str:
@@ -4117,7 +9709,7 @@ def _chk_RefusalPart(x: Any, p: str, out: list[Finding]) -> None:
         if "text" not in x:
             out.append(("missing_field", p + "/text", "required field text is missing"))
         for k0 in x:
-            if k0 not in _S56:
+            if k0 not in _S58:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4143,12 +9735,12 @@ def _chk_RefusalPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ThinkingPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S56:
+    if not x.keys() >= _S58:
         return False
-    if not x.keys() <= _S57:
+    if not x.keys() <= _S59:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "thinking":
+    if v0 != "thinking":
         return False
     v0 = x["text"]
     if type(v0) is not str:
@@ -4169,7 +9761,7 @@ def _chk_ThinkingPart(x: Any, p: str, out: list[Finding]) -> None:
         if "text" not in x:
             out.append(("missing_field", p + "/text", "required field text is missing"))
         for k0 in x:
-            if k0 not in _S57:
+            if k0 not in _S59:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4199,12 +9791,12 @@ def _chk_ThinkingPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_RedactedThinkingPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S58:
+    if not x.keys() >= _S60:
         return False
-    if not x.keys() <= _S58:
+    if not x.keys() <= _S60:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "redacted_thinking":
+    if v0 != "redacted_thinking":
         return False
     v0 = x["data"]
     if type(v0) is not str or len(v0) < 1:
@@ -4221,7 +9813,7 @@ def _chk_RedactedThinkingPart(x: Any, p: str, out: list[Finding]) -> None:
         if "data" not in x:
             out.append(("missing_field", p + "/data", "required field data is missing"))
         for k0 in x:
-            if k0 not in _S58:
+            if k0 not in _S60:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4249,12 +9841,12 @@ def _chk_RedactedThinkingPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolCallPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S59:
+    if not x.keys() >= _S61:
         return False
-    if not x.keys() <= _S60:
+    if not x.keys() <= _S62:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "tool_call":
+    if v0 != "tool_call":
         return False
     v0 = x["id"]
     if type(v0) is not str or len(v0) < 1:
@@ -4285,7 +9877,7 @@ def _chk_ToolCallPart(x: Any, p: str, out: list[Finding]) -> None:
         if "arguments" not in x:
             out.append(("missing_field", p + "/arguments", "required field arguments is missing"))
         for k0 in x:
-            if k0 not in _S60:
+            if k0 not in _S62:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4329,12 +9921,12 @@ def _chk_ToolCallPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolResultPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S61:
+    if not x.keys() >= _S63:
         return False
-    if not x.keys() <= _S62:
+    if not x.keys() <= _S64:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "tool_result":
+    if v0 != "tool_result":
         return False
     v0 = x["tool_call_id"]
     if type(v0) is not str or len(v0) < 1:
@@ -4377,7 +9969,7 @@ def _chk_ToolResultPart(x: Any, p: str, out: list[Finding]) -> None:
         if "content" not in x:
             out.append(("missing_field", p + "/content", "required field content is missing"))
         for k0 in x:
-            if k0 not in _S62:
+            if k0 not in _S64:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4428,12 +10020,12 @@ def _chk_ToolResultPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ImagePart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S64:
+    if not x.keys() >= _S66:
         return False
-    if not x.keys() <= _S65:
+    if not x.keys() <= _S67:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "image":
+    if v0 != "image":
         return False
     v0 = x["source"]
     if type(v0) is not dict:
@@ -4444,7 +10036,7 @@ def _ok_ImagePart(x: Any) -> bool:
         return False
     v0 = x.get("detail", _M)
     if v0 is not _M:
-        if type(v0) is not str or v0 not in _S63:
+        if type(v0) is not str or v0 not in _S65:
             return False
     return True
 
@@ -4458,7 +10050,7 @@ def _chk_ImagePart(x: Any, p: str, out: list[Finding]) -> None:
         if "source" not in x:
             out.append(("missing_field", p + "/source", "required field source is missing"))
         for k0 in x:
-            if k0 not in _S65:
+            if k0 not in _S67:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4475,7 +10067,7 @@ def _chk_ImagePart(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/detail", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S63:
+            elif v0 not in _S65:
                 out.append(
                     ("not_in_enum", p + "/detail", _short(v0) + " is not one of auto, low, high")
                 )
@@ -4487,12 +10079,12 @@ def _chk_ImagePart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_AudioPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S64:
+    if not x.keys() >= _S66:
         return False
-    if not x.keys() <= _S66:
+    if not x.keys() <= _S68:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "audio":
+    if v0 != "audio":
         return False
     v0 = x["source"]
     if type(v0) is not dict:
@@ -4523,7 +10115,7 @@ def _chk_AudioPart(x: Any, p: str, out: list[Finding]) -> None:
         if "source" not in x:
             out.append(("missing_field", p + "/source", "required field source is missing"))
         for k0 in x:
-            if k0 not in _S66:
+            if k0 not in _S68:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4558,12 +10150,12 @@ def _chk_AudioPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_VideoPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S64:
+    if not x.keys() >= _S66:
         return False
-    if not x.keys() <= _S67:
+    if not x.keys() <= _S69:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "video":
+    if v0 != "video":
         return False
     v0 = x["source"]
     if type(v0) is not dict:
@@ -4590,7 +10182,7 @@ def _chk_VideoPart(x: Any, p: str, out: list[Finding]) -> None:
         if "source" not in x:
             out.append(("missing_field", p + "/source", "required field source is missing"))
         for k0 in x:
-            if k0 not in _S67:
+            if k0 not in _S69:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4621,12 +10213,12 @@ def _chk_VideoPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_DocumentPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S64:
+    if not x.keys() >= _S66:
         return False
-    if not x.keys() <= _S68:
+    if not x.keys() <= _S70:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "document":
+    if v0 != "document":
         return False
     v0 = x["source"]
     if type(v0) is not dict:
@@ -4651,7 +10243,7 @@ def _chk_DocumentPart(x: Any, p: str, out: list[Finding]) -> None:
         if "source" not in x:
             out.append(("missing_field", p + "/source", "required field source is missing"))
         for k0 in x:
-            if k0 not in _S68:
+            if k0 not in _S70:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4694,12 +10286,12 @@ def _inv_ResourcePart(x: Any, p: str) -> list[Finding]:
 def _ok_ResourcePart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S70:
+    if not x.keys() >= _S72:
         return False
-    if not x.keys() <= _S71:
+    if not x.keys() <= _S73:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "resource":
+    if v0 != "resource":
         return False
     v0 = x.get("resource_request_id", _M)
     if v0 is not _M:
@@ -4717,7 +10309,7 @@ def _ok_ResourcePart(x: Any) -> bool:
         if type(v0) is not str:
             return False
     v0 = x["resource_type"]
-    if type(v0) is not str or v0 not in _S69:
+    if type(v0) is not str or v0 not in _S71:
         return False
     v0 = x.get("content", _M)
     if v0 is not _M:
@@ -4725,11 +10317,11 @@ def _ok_ResourcePart(x: Any) -> bool:
             return False
     v0 = x.get("blob", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P4(v0) is None:
+        if type(v0) is not str or _P6(v0) is None:
             return False
     v0 = x.get("mime_type", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P2(v0) is None:
+        if type(v0) is not str or _P5(v0) is None:
             return False
     v0 = x.get("size_bytes", _M)
     if v0 is not _M:
@@ -4762,7 +10354,7 @@ def _chk_ResourcePart(x: Any, p: str, out: list[Finding]) -> None:
                 ("missing_field", p + "/resource_type", "required field resource_type is missing")
             )
         for k0 in x:
-            if k0 not in _S71:
+            if k0 not in _S73:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4806,7 +10398,7 @@ def _chk_ResourcePart(x: Any, p: str, out: list[Finding]) -> None:
                 out.append(
                     ("wrong_type", p + "/resource_type", "expected a string, got " + _tn(v0))
                 )
-            elif v0 not in _S69:
+            elif v0 not in _S71:
                 out.append(
                     (
                         "not_in_enum",
@@ -4823,7 +10415,7 @@ def _chk_ResourcePart(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/blob", "expected a string, got " + _tn(v0)))
-            elif _P4(v0) is None:
+            elif _P6(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -4835,7 +10427,7 @@ def _chk_ResourcePart(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/mime_type", "expected a string, got " + _tn(v0)))
-            elif _P2(v0) is None:
+            elif _P5(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -4893,12 +10485,12 @@ def _inv_ResourceRefPart(x: Any, p: str) -> list[Finding]:
 def _ok_ResourceRefPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S70:
+    if not x.keys() >= _S72:
         return False
-    if not x.keys() <= _S72:
+    if not x.keys() <= _S74:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "resource_ref":
+    if v0 != "resource_ref":
         return False
     v0 = x.get("resource_request_id", _M)
     if v0 is not _M:
@@ -4912,7 +10504,7 @@ def _ok_ResourceRefPart(x: Any) -> bool:
         if type(v0) is not str:
             return False
     v0 = x["resource_type"]
-    if type(v0) is not str or v0 not in _S69:
+    if type(v0) is not str or v0 not in _S71:
         return False
     v0 = x.get("range_start", _M)
     if v0 is not _M:
@@ -4932,7 +10524,7 @@ def _ok_ResourceRefPart(x: Any) -> bool:
             return False
     v0 = x.get("mime_type", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P2(v0) is None:
+        if type(v0) is not str or _P5(v0) is None:
             return False
     v0 = x.get("description", _M)
     if v0 is not _M:
@@ -4955,7 +10547,7 @@ def _chk_ResourceRefPart(x: Any, p: str, out: list[Finding]) -> None:
                 ("missing_field", p + "/resource_type", "required field resource_type is missing")
             )
         for k0 in x:
-            if k0 not in _S72:
+            if k0 not in _S74:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -4995,7 +10587,7 @@ def _chk_ResourceRefPart(x: Any, p: str, out: list[Finding]) -> None:
                 out.append(
                     ("wrong_type", p + "/resource_type", "expected a string, got " + _tn(v0))
                 )
-            elif v0 not in _S69:
+            elif v0 not in _S71:
                 out.append(
                     (
                         "not_in_enum",
@@ -5030,7 +10622,7 @@ def _chk_ResourceRefPart(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/mime_type", "expected a string, got " + _tn(v0)))
-            elif _P2(v0) is None:
+            elif _P5(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -5052,7 +10644,7 @@ def _chk_ResourceRefPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ResourceType(x: Any) -> bool:
-    if type(x) is not str or x not in _S69:
+    if type(x) is not str or x not in _S71:
         return False
     return True
 
@@ -5060,7 +10652,7 @@ def _ok_ResourceType(x: Any) -> bool:
 def _chk_ResourceType(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S69:
+    elif x not in _S71:
         out.append(
             (
                 "not_in_enum",
@@ -5076,12 +10668,12 @@ def _chk_ResourceType(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_PromptRequestPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S73:
+    if not x.keys() >= _S75:
         return False
-    if not x.keys() <= _S74:
+    if not x.keys() <= _S76:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "prompt_request":
+    if v0 != "prompt_request":
         return False
     v0 = x["prompt_request_id"]
     if type(v0) is not str or len(v0) < 1:
@@ -5118,7 +10710,7 @@ def _chk_PromptRequestPart(x: Any, p: str, out: list[Finding]) -> None:
         if "arguments" not in x:
             out.append(("missing_field", p + "/arguments", "required field arguments is missing"))
         for k0 in x:
-            if k0 not in _S74:
+            if k0 not in _S76:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5166,12 +10758,12 @@ def _chk_PromptRequestPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_PromptResultPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S75:
+    if not x.keys() >= _S77:
         return False
-    if not x.keys() <= _S76:
+    if not x.keys() <= _S78:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "prompt_result":
+    if v0 != "prompt_result":
         return False
     v0 = x["prompt_request_id"]
     if type(v0) is not str or len(v0) < 1:
@@ -5219,7 +10811,7 @@ def _chk_PromptResultPart(x: Any, p: str, out: list[Finding]) -> None:
         if "messages" not in x:
             out.append(("missing_field", p + "/messages", "required field messages is missing"))
         for k0 in x:
-            if k0 not in _S76:
+            if k0 not in _S78:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5278,10 +10870,10 @@ def _chk_PromptResultPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_UnknownPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S7:
+    if not x.keys() >= _S9:
         return False
     v0 = x["type"]
-    if type(v0) is not str or len(v0) < 1 or v0 in _S77:
+    if type(v0) is not str or len(v0) < 1 or v0 in _S79:
         return False
     return True
 
@@ -5298,7 +10890,7 @@ def _chk_UnknownPart(x: Any, p: str, out: list[Finding]) -> None:
                 out.append(("wrong_type", p + "/type", "expected a string, got " + _tn(v0)))
             elif len(v0) < 1:
                 out.append(("too_short", p + "/type", "must be at least 1 characters long"))
-            elif v0 in _S77:
+            elif v0 in _S79:
                 out.append(
                     ("not_in_enum", p + "/type", _short(v0) + " is reserved for a known member")
                 )
@@ -5366,12 +10958,12 @@ def _chk_PartIndex(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_MessageStartEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S7:
+    if not x.keys() >= _S9:
         return False
-    if not x.keys() <= _S78:
+    if not x.keys() <= _S80:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "message_start":
+    if v0 != "message_start":
         return False
     v0 = x.get("id", _M)
     if v0 is not _M:
@@ -5391,7 +10983,7 @@ def _chk_MessageStartEvent(x: Any, p: str, out: list[Finding]) -> None:
         if "type" not in x:
             out.append(("missing_field", p + "/type", "required field type is missing"))
         for k0 in x:
-            if k0 not in _S78:
+            if k0 not in _S80:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5425,12 +11017,12 @@ def _chk_MessageStartEvent(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_TextDeltaEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S79:
+    if not x.keys() >= _S81:
         return False
-    if not x.keys() <= _S79:
+    if not x.keys() <= _S81:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "text_delta":
+    if v0 != "text_delta":
         return False
     v0 = x["index"]
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
@@ -5454,7 +11046,7 @@ def _chk_TextDeltaEvent(x: Any, p: str, out: list[Finding]) -> None:
         if "text" not in x:
             out.append(("missing_field", p + "/text", "required field text is missing"))
         for k0 in x:
-            if k0 not in _S79:
+            if k0 not in _S81:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5486,12 +11078,12 @@ def _chk_TextDeltaEvent(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ThinkingDeltaEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S79:
+    if not x.keys() >= _S81:
         return False
-    if not x.keys() <= _S79:
+    if not x.keys() <= _S81:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "thinking_delta":
+    if v0 != "thinking_delta":
         return False
     v0 = x["index"]
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
@@ -5515,7 +11107,7 @@ def _chk_ThinkingDeltaEvent(x: Any, p: str, out: list[Finding]) -> None:
         if "text" not in x:
             out.append(("missing_field", p + "/text", "required field text is missing"))
         for k0 in x:
-            if k0 not in _S79:
+            if k0 not in _S81:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5547,12 +11139,12 @@ def _chk_ThinkingDeltaEvent(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_SignatureEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S80:
+    if not x.keys() >= _S82:
         return False
-    if not x.keys() <= _S80:
+    if not x.keys() <= _S82:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "signature":
+    if v0 != "signature":
         return False
     v0 = x["index"]
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
@@ -5576,7 +11168,7 @@ def _chk_SignatureEvent(x: Any, p: str, out: list[Finding]) -> None:
         if "signature" not in x:
             out.append(("missing_field", p + "/signature", "required field signature is missing"))
         for k0 in x:
-            if k0 not in _S80:
+            if k0 not in _S82:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5610,12 +11202,12 @@ def _chk_SignatureEvent(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolCallStartEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S81:
+    if not x.keys() >= _S83:
         return False
-    if not x.keys() <= _S81:
+    if not x.keys() <= _S83:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "tool_call_start":
+    if v0 != "tool_call_start":
         return False
     v0 = x["index"]
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
@@ -5644,7 +11236,7 @@ def _chk_ToolCallStartEvent(x: Any, p: str, out: list[Finding]) -> None:
         if "name" not in x:
             out.append(("missing_field", p + "/name", "required field name is missing"))
         for k0 in x:
-            if k0 not in _S81:
+            if k0 not in _S83:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5684,12 +11276,12 @@ def _chk_ToolCallStartEvent(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolCallDeltaEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S82:
+    if not x.keys() >= _S84:
         return False
-    if not x.keys() <= _S82:
+    if not x.keys() <= _S84:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "tool_call_delta":
+    if v0 != "tool_call_delta":
         return False
     v0 = x["index"]
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
@@ -5719,7 +11311,7 @@ def _chk_ToolCallDeltaEvent(x: Any, p: str, out: list[Finding]) -> None:
                 )
             )
         for k0 in x:
-            if k0 not in _S82:
+            if k0 not in _S84:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5753,12 +11345,12 @@ def _chk_ToolCallDeltaEvent(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolCallEndEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S83:
+    if not x.keys() >= _S85:
         return False
-    if not x.keys() <= _S83:
+    if not x.keys() <= _S85:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "tool_call_end":
+    if v0 != "tool_call_end":
         return False
     v0 = x["index"]
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
@@ -5777,7 +11369,7 @@ def _chk_ToolCallEndEvent(x: Any, p: str, out: list[Finding]) -> None:
         if "index" not in x:
             out.append(("missing_field", p + "/index", "required field index is missing"))
         for k0 in x:
-            if k0 not in _S83:
+            if k0 not in _S85:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5805,16 +11397,62 @@ def _chk_ToolCallEndEvent(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_UsageEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S84:
+    if not x.keys() >= _S86:
         return False
-    if not x.keys() <= _S84:
+    if not x.keys() <= _S86:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "usage":
+    if v0 != "usage":
         return False
     v0 = x["usage"]
-    if not _ok_Usage(v0):
+    if type(v0) is not dict:
         return False
+    if not v0.keys() >= _S5:
+        return False
+    if not v0.keys() <= _S6:
+        return False
+    v1 = v0["input_tokens"]
+    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+        return False
+    if v1 < 0:
+        return False
+    v1 = v0["output_tokens"]
+    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+        return False
+    if v1 < 0:
+        return False
+    v1 = v0.get("total_tokens", _M)
+    if v1 is not _M:
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+    v1 = v0.get("cached_input_tokens", _M)
+    if v1 is not _M:
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+    v1 = v0.get("cache_creation_input_tokens", _M)
+    if v1 is not _M:
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+    v1 = v0.get("reasoning_tokens", _M)
+    if v1 is not _M:
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+    v1 = v0.get("cost_usd", _M)
+    if v1 is not _M:
+        if type(v1) is not str or _P1(v1) is None:
+            return False
+    v1 = v0.get("pricing_version", _M)
+    if v1 is not _M:
+        if type(v1) is not str or len(v1) < 1:
+            return False
     return True
 
 
@@ -5827,7 +11465,7 @@ def _chk_UsageEvent(x: Any, p: str, out: list[Finding]) -> None:
         if "usage" not in x:
             out.append(("missing_field", p + "/usage", "required field usage is missing"))
         for k0 in x:
-            if k0 not in _S84:
+            if k0 not in _S86:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5839,7 +11477,180 @@ def _chk_UsageEvent(x: Any, p: str, out: list[Finding]) -> None:
                 )
         v0 = x.get("usage", _M)
         if v0 is not _M:
-            _chk_Usage(v0, p + "/usage", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/usage", "expected an object, got " + _tn(v0)))
+            else:
+                if "input_tokens" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/usage" + "/input_tokens",
+                            "required field input_tokens is missing",
+                        )
+                    )
+                if "output_tokens" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/usage" + "/output_tokens",
+                            "required field output_tokens is missing",
+                        )
+                    )
+                for k1 in v0:
+                    if k1 not in _S6:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/usage" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("output_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/output_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/output_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("total_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/total_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/total_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cached_input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cached_input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/cached_input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cache_creation_input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cache_creation_input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/cache_creation_input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("reasoning_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/reasoning_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/reasoning_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cost_usd", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cost_usd",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P1(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/usage" + "/cost_usd",
+                                _short(v1)
+                                + " does not match "
+                                + "'^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?$'",
+                            )
+                        )
+                v1 = v0.get("pricing_version", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/pricing_version",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif len(v1) < 1:
+                        out.append(
+                            (
+                                "too_short",
+                                p + "/usage" + "/pricing_version",
+                                "must be at least 1 characters long",
+                            )
+                        )
 
 
 # --- MessageCompleteEvent ---
@@ -5848,20 +11659,66 @@ def _chk_UsageEvent(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_MessageCompleteEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S85:
+    if not x.keys() >= _S87:
         return False
-    if not x.keys() <= _S86:
+    if not x.keys() <= _S88:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "message_complete":
+    if v0 != "message_complete":
         return False
     v0 = x["stop_reason"]
-    if type(v0) is not str or v0 not in _S2:
+    if type(v0) is not str or v0 not in _S4:
         return False
     v0 = x.get("usage", _M)
     if v0 is not _M:
-        if not _ok_Usage(v0):
+        if type(v0) is not dict:
             return False
+        if not v0.keys() >= _S5:
+            return False
+        if not v0.keys() <= _S6:
+            return False
+        v1 = v0["input_tokens"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0["output_tokens"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("total_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cached_input_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cache_creation_input_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("reasoning_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cost_usd", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P1(v1) is None:
+                return False
+        v1 = v0.get("pricing_version", _M)
+        if v1 is not _M:
+            if type(v1) is not str or len(v1) < 1:
+                return False
     return True
 
 
@@ -5876,7 +11733,7 @@ def _chk_MessageCompleteEvent(x: Any, p: str, out: list[Finding]) -> None:
                 ("missing_field", p + "/stop_reason", "required field stop_reason is missing")
             )
         for k0 in x:
-            if k0 not in _S86:
+            if k0 not in _S88:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5894,7 +11751,7 @@ def _chk_MessageCompleteEvent(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/stop_reason", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S2:
+            elif v0 not in _S4:
                 out.append(
                     (
                         "not_in_enum",
@@ -5905,7 +11762,180 @@ def _chk_MessageCompleteEvent(x: Any, p: str, out: list[Finding]) -> None:
                 )
         v0 = x.get("usage", _M)
         if v0 is not _M:
-            _chk_Usage(v0, p + "/usage", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/usage", "expected an object, got " + _tn(v0)))
+            else:
+                if "input_tokens" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/usage" + "/input_tokens",
+                            "required field input_tokens is missing",
+                        )
+                    )
+                if "output_tokens" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/usage" + "/output_tokens",
+                            "required field output_tokens is missing",
+                        )
+                    )
+                for k1 in v0:
+                    if k1 not in _S6:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/usage" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("output_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/output_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/output_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("total_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/total_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/total_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cached_input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cached_input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/cached_input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cache_creation_input_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cache_creation_input_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/cache_creation_input_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("reasoning_tokens", _M)
+                if v1 is not _M:
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/reasoning_tokens",
+                                "expected an integer, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 < 0:
+                        out.append(
+                            (
+                                "below_minimum",
+                                p + "/usage" + "/reasoning_tokens",
+                                "must be at least 0, got " + _short(v1),
+                            )
+                        )
+                v1 = v0.get("cost_usd", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/cost_usd",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P1(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/usage" + "/cost_usd",
+                                _short(v1)
+                                + " does not match "
+                                + "'^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?$'",
+                            )
+                        )
+                v1 = v0.get("pricing_version", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/usage" + "/pricing_version",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif len(v1) < 1:
+                        out.append(
+                            (
+                                "too_short",
+                                p + "/usage" + "/pricing_version",
+                                "must be at least 1 characters long",
+                            )
+                        )
 
 
 # --- ErrorEvent ---
@@ -5914,16 +11944,33 @@ def _chk_MessageCompleteEvent(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ErrorEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S87:
+    if not x.keys() >= _S89:
         return False
-    if not x.keys() <= _S88:
+    if not x.keys() <= _S90:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "error":
+    if v0 != "error":
         return False
     v0 = x["error"]
-    if not _ok_ValidationError(v0):
+    if type(v0) is not dict:
         return False
+    if not v0.keys() >= _S14:
+        return False
+    if not v0.keys() <= _S15:
+        return False
+    v1 = v0["code"]
+    if type(v1) is not str or v1 not in _S12:
+        return False
+    v1 = v0["path"]
+    if type(v1) is not str or _P2(v1) is None:
+        return False
+    v1 = v0["message"]
+    if type(v1) is not str or len(v1) < 1:
+        return False
+    v1 = v0.get("severity", _M)
+    if v1 is not _M:
+        if type(v1) is not str or v1 not in _S13:
+            return False
     v0 = x.get("provider_code", _M)
     if v0 is not _M:
         if type(v0) is not str:
@@ -5940,7 +11987,7 @@ def _chk_ErrorEvent(x: Any, p: str, out: list[Finding]) -> None:
         if "error" not in x:
             out.append(("missing_field", p + "/error", "required field error is missing"))
         for k0 in x:
-            if k0 not in _S88:
+            if k0 not in _S90:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -5952,7 +11999,107 @@ def _chk_ErrorEvent(x: Any, p: str, out: list[Finding]) -> None:
                 )
         v0 = x.get("error", _M)
         if v0 is not _M:
-            _chk_ValidationError(v0, p + "/error", out)
+            if type(v0) is not dict:
+                out.append(("wrong_type", p + "/error", "expected an object, got " + _tn(v0)))
+            else:
+                if "code" not in v0:
+                    out.append(
+                        ("missing_field", p + "/error" + "/code", "required field code is missing")
+                    )
+                if "path" not in v0:
+                    out.append(
+                        ("missing_field", p + "/error" + "/path", "required field path is missing")
+                    )
+                if "message" not in v0:
+                    out.append(
+                        (
+                            "missing_field",
+                            p + "/error" + "/message",
+                            "required field message is missing",
+                        )
+                    )
+                for k1 in v0:
+                    if k1 not in _S15:
+                        out.append(
+                            (
+                                "unknown_field",
+                                p + "/error" + "/" + _esc(str(k1)),
+                                "unknown field " + _short(k1),
+                            )
+                        )
+                v1 = v0.get("code", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/error" + "/code",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 not in _S12:
+                        out.append(
+                            (
+                                "not_in_enum",
+                                p + "/error" + "/code",
+                                _short(v1)
+                                + " is not one of unreadable_input, invalid_json, invalid_unicode, duplicate_key, non_finite_number, nesting_too_deep, input_too_large, unknown_document, wrong_type, missing_field, unknown_field, not_in_enum, const_mismatch, pattern_mismatch, too_short, too_long, too_few_items, too_many_items, below_minimum, above_maximum, duplicate_items, unknown_variant, unknown_part_type, resource_content_xor_blob, range_reversed, empty_content, orphan_result, duplicate_result, duplicate_id, assistant_missing_metadata, assistant_missing_routing, non_portable_tool_schema, inconsistent_metadata, wrong_role, provider_error",
+                            )
+                        )
+                v1 = v0.get("path", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/error" + "/path",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif _P2(v1) is None:
+                        out.append(
+                            (
+                                "pattern_mismatch",
+                                p + "/error" + "/path",
+                                _short(v1) + " does not match " + "'^(/([^~/]|~[01])*)*$'",
+                            )
+                        )
+                v1 = v0.get("message", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/error" + "/message",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif len(v1) < 1:
+                        out.append(
+                            (
+                                "too_short",
+                                p + "/error" + "/message",
+                                "must be at least 1 characters long",
+                            )
+                        )
+                v1 = v0.get("severity", _M)
+                if v1 is not _M:
+                    if type(v1) is not str:
+                        out.append(
+                            (
+                                "wrong_type",
+                                p + "/error" + "/severity",
+                                "expected a string, got " + _tn(v1),
+                            )
+                        )
+                    elif v1 not in _S13:
+                        out.append(
+                            (
+                                "not_in_enum",
+                                p + "/error" + "/severity",
+                                _short(v1) + " is not one of error, warning",
+                            )
+                        )
         v0 = x.get("provider_code", _M)
         if v0 is not _M:
             if type(v0) is not str:
@@ -5967,7 +12114,7 @@ def _chk_ErrorEvent(x: Any, p: str, out: list[Finding]) -> None:
 def _bad_ToolDefinition(x: Any) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     schema = x.get("input_schema", _M)
-    if schema is not _M and not _portable_ok(schema, _S92, _S93):
+    if schema is not _M and not _portable_ok(schema, _S94, _S95):
         return True
     return False
 
@@ -5976,7 +12123,7 @@ def _inv_ToolDefinition(x: Any, p: str) -> list[Finding]:
     found: list[Finding] = []
     schema = _get(x, ("input_schema",))
     if schema is not _M:
-        for pointer in _portable(schema, _S92, _S93):
+        for pointer in _portable(schema, _S94, _S95):
             found.append(
                 (
                     "non_portable_tool_schema",
@@ -5990,9 +12137,9 @@ def _inv_ToolDefinition(x: Any, p: str) -> list[Finding]:
 def _ok_ToolDefinition(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S90:
+    if not x.keys() >= _S92:
         return False
-    if not x.keys() <= _S91:
+    if not x.keys() <= _S93:
         return False
     v0 = x["name"]
     if type(v0) is not str or len(v0) < 1 or len(v0) > 128:
@@ -6010,7 +12157,7 @@ def _ok_ToolDefinition(x: Any) -> bool:
             return False
     v0 = x.get("side_effects", _M)
     if v0 is not _M:
-        if type(v0) is not str or v0 not in _S89:
+        if type(v0) is not str or v0 not in _S91:
             return False
     v0 = x.get("requires_workspace", _M)
     if v0 is not _M:
@@ -6039,7 +12186,7 @@ def _chk_ToolDefinition(x: Any, p: str, out: list[Finding]) -> None:
                 ("missing_field", p + "/input_schema", "required field input_schema is missing")
             )
         for k0 in x:
-            if k0 not in _S91:
+            if k0 not in _S93:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -6071,7 +12218,7 @@ def _chk_ToolDefinition(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/side_effects", "expected a string, got " + _tn(v0)))
-            elif v0 not in _S89:
+            elif v0 not in _S91:
                 out.append(
                     (
                         "not_in_enum",
@@ -6103,7 +12250,7 @@ def _chk_ToolDefinition(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_SideEffects(x: Any) -> bool:
-    if type(x) is not str or x not in _S89:
+    if type(x) is not str or x not in _S91:
         return False
     return True
 
@@ -6111,7 +12258,7 @@ def _ok_SideEffects(x: Any) -> bool:
 def _chk_SideEffects(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif x not in _S89:
+    elif x not in _S91:
         out.append(
             ("not_in_enum", p, _short(x) + " is not one of none, read, write, execute, network")
         )
@@ -6160,12 +12307,12 @@ def _chk_ToolChoice(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolChoiceAuto(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S7:
+    if not x.keys() >= _S9:
         return False
-    if not x.keys() <= _S7:
+    if not x.keys() <= _S9:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "auto":
+    if v0 != "auto":
         return False
     return True
 
@@ -6177,7 +12324,7 @@ def _chk_ToolChoiceAuto(x: Any, p: str, out: list[Finding]) -> None:
         if "type" not in x:
             out.append(("missing_field", p + "/type", "required field type is missing"))
         for k0 in x:
-            if k0 not in _S7:
+            if k0 not in _S9:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -6195,12 +12342,12 @@ def _chk_ToolChoiceAuto(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolChoiceNone(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S7:
+    if not x.keys() >= _S9:
         return False
-    if not x.keys() <= _S7:
+    if not x.keys() <= _S9:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "none":
+    if v0 != "none":
         return False
     return True
 
@@ -6212,7 +12359,7 @@ def _chk_ToolChoiceNone(x: Any, p: str, out: list[Finding]) -> None:
         if "type" not in x:
             out.append(("missing_field", p + "/type", "required field type is missing"))
         for k0 in x:
-            if k0 not in _S7:
+            if k0 not in _S9:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -6230,12 +12377,12 @@ def _chk_ToolChoiceNone(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolChoiceRequired(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S7:
+    if not x.keys() >= _S9:
         return False
-    if not x.keys() <= _S7:
+    if not x.keys() <= _S9:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "required":
+    if v0 != "required":
         return False
     return True
 
@@ -6247,7 +12394,7 @@ def _chk_ToolChoiceRequired(x: Any, p: str, out: list[Finding]) -> None:
         if "type" not in x:
             out.append(("missing_field", p + "/type", "required field type is missing"))
         for k0 in x:
-            if k0 not in _S7:
+            if k0 not in _S9:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -6269,12 +12416,12 @@ def _chk_ToolChoiceRequired(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolChoiceTool(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S94:
+    if not x.keys() >= _S96:
         return False
-    if not x.keys() <= _S94:
+    if not x.keys() <= _S96:
         return False
     v0 = x["type"]
-    if type(v0) not in (str,) or v0 != "tool":
+    if v0 != "tool":
         return False
     v0 = x["name"]
     if type(v0) is not str or len(v0) < 1:
@@ -6291,7 +12438,7 @@ def _chk_ToolChoiceTool(x: Any, p: str, out: list[Finding]) -> None:
         if "name" not in x:
             out.append(("missing_field", p + "/name", "required field name is missing"))
         for k0 in x:
-            if k0 not in _S94:
+            if k0 not in _S96:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -6315,9 +12462,9 @@ def _chk_ToolChoiceTool(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_Usage(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S95:
+    if not x.keys() >= _S5:
         return False
-    if not x.keys() <= _S96:
+    if not x.keys() <= _S6:
         return False
     v0 = x["input_tokens"]
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
@@ -6355,7 +12502,7 @@ def _ok_Usage(x: Any) -> bool:
             return False
     v0 = x.get("cost_usd", _M)
     if v0 is not _M:
-        if type(v0) is not str or _P7(v0) is None:
+        if type(v0) is not str or _P1(v0) is None:
             return False
     v0 = x.get("pricing_version", _M)
     if v0 is not _M:
@@ -6377,7 +12524,7 @@ def _chk_Usage(x: Any, p: str, out: list[Finding]) -> None:
                 ("missing_field", p + "/output_tokens", "required field output_tokens is missing")
             )
         for k0 in x:
-            if k0 not in _S96:
+            if k0 not in _S6:
                 out.append(
                     ("unknown_field", p + "/" + _esc(str(k0)), "unknown field " + _short(k0))
                 )
@@ -6465,7 +12612,7 @@ def _chk_Usage(x: Any, p: str, out: list[Finding]) -> None:
         if v0 is not _M:
             if type(v0) is not str:
                 out.append(("wrong_type", p + "/cost_usd", "expected a string, got " + _tn(v0)))
-            elif _P7(v0) is None:
+            elif _P1(v0) is None:
                 out.append(
                     (
                         "pattern_mismatch",
@@ -6489,7 +12636,7 @@ def _chk_Usage(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Decimal(x: Any) -> bool:
-    if type(x) is not str or _P7(x) is None:
+    if type(x) is not str or _P1(x) is None:
         return False
     return True
 
@@ -6497,7 +12644,7 @@ def _ok_Decimal(x: Any) -> bool:
 def _chk_Decimal(x: Any, p: str, out: list[Finding]) -> None:
     if type(x) is not str:
         out.append(("wrong_type", p, "expected a string, got " + _tn(x)))
-    elif _P7(x) is None:
+    elif _P1(x) is None:
         out.append(
             (
                 "pattern_mismatch",

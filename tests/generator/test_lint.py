@@ -15,11 +15,17 @@ from generator.load import SchemaFile, SchemaLoadError, SeedInventory, Sources, 
 from generator.paths import BASE_URI, SCHEMAS
 
 
-def sources_of(files: dict[str, dict[str, Any]], seeds: list[SeedInventory] | None = None) -> Sources:
+def sources_of(
+    files: dict[str, dict[str, Any]], seeds: list[SeedInventory] | None = None
+) -> Sources:
     schema_files = []
     for name, defs in files.items():
         uri = f"{BASE_URI}t/{name}"
-        contents = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": uri, "$defs": defs}
+        contents = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": uri,
+            "$defs": defs,
+        }
         schema_files.append(SchemaFile(Path("t") / name, uri, contents))
     registry: Registry[Any] = Registry().with_resources(
         (f.uri, DRAFT202012.create_resource(f.contents)) for f in schema_files
@@ -28,15 +34,29 @@ def sources_of(files: dict[str, dict[str, Any]], seeds: list[SeedInventory] | No
 
 
 BASE: dict[str, Any] = {
-    "ErrorCode": {"title": "ErrorCode", "description": "codes", "type": "string", "enum": ["bad"], "x-codes": {"bad": {"severity": "error", "description": "bad thing"}}},
-    "Capability": {"title": "Capability", "description": "caps", "type": "string", "enum": ["read_x"]},
+    "ErrorCode": {
+        "title": "ErrorCode",
+        "description": "codes",
+        "type": "string",
+        "enum": ["bad"],
+        "x-codes": {"bad": {"severity": "error", "description": "bad thing"}},
+    },
+    "Capability": {
+        "title": "Capability",
+        "description": "caps",
+        "type": "string",
+        "enum": ["read_x"],
+    },
     "Thing": {
         "title": "Thing",
         "description": "A thing.",
         "type": "object",
         "additionalProperties": False,
         "required": ["type"],
-        "properties": {"type": {"const": "thing", "description": "tag"}, "size": {"type": "integer", "description": "size"}},
+        "properties": {
+            "type": {"const": "thing", "description": "tag"},
+            "size": {"type": "integer", "description": "size"},
+        },
     },
 }
 
@@ -62,7 +82,12 @@ def test_real_schemas_are_clean() -> None:
 
 
 def test_inline_objects_are_refused() -> None:
-    inline = {"type": "object", "description": "d", "additionalProperties": False, "properties": {"a": {"type": "string", "description": "a"}}}
+    inline = {
+        "type": "object",
+        "description": "d",
+        "additionalProperties": False,
+        "properties": {"a": {"type": "string", "description": "a"}},
+    }
     thing = copy.deepcopy(BASE["Thing"])
     thing["properties"]["nested"] = inline
     assert ids(findings_for({"Thing": thing})) == ["IL001"]
@@ -123,7 +148,10 @@ def test_open_union_fallback_must_exclude_the_known_tags() -> None:
         "required": ["type"],
         "properties": {"type": {"type": "string", "description": "t", "not": {"enum": ["thing"]}}},
     }
-    open_union = union(oneOf=[{"$ref": "#/$defs/Thing"}, {"$ref": "#/$defs/Other"}], **{"x-open-union": {"fallback": "Other", "code": "bad"}})
+    open_union = union(
+        oneOf=[{"$ref": "#/$defs/Thing"}, {"$ref": "#/$defs/Other"}],
+        **{"x-open-union": {"fallback": "Other", "code": "bad"}},
+    )
     assert findings_for({"Union": open_union, "Other": other}) == []
     other["properties"]["type"]["not"] = {"enum": []}
     assert ids(findings_for({"Union": open_union, "Other": other})) == ["IL012"]
@@ -155,7 +183,12 @@ def test_extensions_declare_a_tier() -> None:
 
 def test_unique_items_only_on_strings() -> None:
     thing = copy.deepcopy(BASE["Thing"])
-    thing["properties"]["size"] = {"type": "array", "uniqueItems": True, "items": {"type": "integer"}, "description": "s"}
+    thing["properties"]["size"] = {
+        "type": "array",
+        "uniqueItems": True,
+        "items": {"type": "integer"},
+        "description": "s",
+    }
     assert ids(findings_for({"Thing": thing})) == ["IL014"]
 
 
@@ -168,10 +201,16 @@ def test_seed_fields_have_exactly_one_home_or_a_reason() -> None:
     thing["properties"]["size"]["x-seed"] = ["009:Thing.size"]
     assert findings_for({"Thing": thing}, seed(**{"Thing.size": None})) == []
     assert ids(findings_for({}, seed(**{"Thing.size": None}))) == ["IL010"]  # no home
-    assert ids(findings_for({"Thing": thing}, seed(**{"Thing.size": "derived"}))) == ["IL010"]  # home and reason
-    assert ids(findings_for({"Thing": thing}, seed())) == ["IL010"]  # annotation names an unlisted field
+    assert ids(findings_for({"Thing": thing}, seed(**{"Thing.size": "derived"}))) == [
+        "IL010"
+    ]  # home and reason
+    assert ids(findings_for({"Thing": thing}, seed())) == [
+        "IL010"
+    ]  # annotation names an unlisted field
     thing["x-seed"] = ["009:Thing.size"]
-    assert ids(findings_for({"Thing": thing}, seed(**{"Thing.size": None}))) == ["IL010"]  # two homes
+    assert ids(findings_for({"Thing": thing}, seed(**{"Thing.size": None}))) == [
+        "IL010"
+    ]  # two homes
 
 
 def test_bundle_refuses_duplicate_names_and_bad_refs() -> None:
@@ -183,7 +222,10 @@ def test_bundle_refuses_duplicate_names_and_bad_refs() -> None:
     with pytest.raises(SchemaLoadError, match="unresolvable"):
         build_bundle(sources_of({"a.json": broken}), "test")
     deep = copy.deepcopy(BASE)
-    deep["Thing"]["properties"]["size"] = {"$ref": "#/$defs/Thing/properties/size", "description": "s"}
+    deep["Thing"]["properties"]["size"] = {
+        "$ref": "#/$defs/Thing/properties/size",
+        "description": "s",
+    }
     with pytest.raises(SchemaLoadError, match="top-level"):
         build_bundle(sources_of({"a.json": deep}), "test")
 

@@ -18,7 +18,11 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_generation_is_deterministic(fresh: Path, tmp_path: Path) -> None:
@@ -40,7 +44,9 @@ def test_every_generated_file_names_its_command_and_schema_hash(fresh: Path) -> 
 
 
 def _copy_outputs(target: Path) -> None:
-    shutil.copytree(ROOT / "generated", target / "generated", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        ROOT / "generated", target / "generated", ignore=shutil.ignore_patterns("__pycache__")
+    )
     (target / SEED_COVERAGE).parent.mkdir(parents=True)
     shutil.copy(ROOT / SEED_COVERAGE, target / SEED_COVERAGE)
 
@@ -51,10 +57,14 @@ def test_check_passes_on_a_current_tree(tmp_path: Path, capsys: pytest.CaptureFi
     assert "up to date" in capsys.readouterr().out
 
 
-def test_check_reports_an_edit_with_a_diff_and_the_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_reports_an_edit_with_a_diff_and_the_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _copy_outputs(tmp_path)
     codes = tmp_path / "generated/python/codes.py"
-    codes.write_text(codes.read_text().replace('"unknown_part_type": "warning"', '"unknown_part_type": "error"'))
+    codes.write_text(
+        codes.read_text().replace('"unknown_part_type": "warning"', '"unknown_part_type": "error"')
+    )
     assert check(tmp_path) == 1
     captured = capsys.readouterr()
     assert "--- a/generated/python/codes.py" in captured.out
@@ -63,7 +73,9 @@ def test_check_reports_an_edit_with_a_diff_and_the_fix(tmp_path: Path, capsys: p
     assert "Fix with: python -m generator" in captured.err
 
 
-def test_check_reports_stale_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_reports_stale_and_missing_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _copy_outputs(tmp_path)
     (tmp_path / "generated/python/leftover.py").write_text("x = 1\n")
     (tmp_path / "generated/python/models.py").unlink()

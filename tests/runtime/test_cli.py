@@ -14,7 +14,11 @@ VALID = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
 
 def run(args: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "interlingua", *args], input=stdin, capture_output=True, timeout=60, check=False
+        [sys.executable, "-m", "interlingua", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+        check=False,
     )
 
 
@@ -29,12 +33,19 @@ def test_invalid_document_exits_1_with_findings_on_stdout() -> None:
     done = run(["validate", "-"], json.dumps({"role": "user", "content": []}).encode())
     assert done.returncode == 1
     assert json.loads(done.stdout) == [
-        {"code": "empty_content", "path": "/content", "message": "content must not be empty unless role is system or extensions/completion/status is partial", "severity": "error"}
+        {
+            "code": "empty_content",
+            "path": "/content",
+            "message": "content must not be empty unless role is system or extensions/completion/status is partial",
+            "severity": "error",
+        }
     ]
 
 
 def test_warnings_alone_keep_exit_0() -> None:
-    done = run(["validate", "-"], json.dumps({"role": "user", "content": [{"type": "poll"}]}).encode())
+    done = run(
+        ["validate", "-"], json.dumps({"role": "user", "content": [{"type": "poll"}]}).encode()
+    )
     assert done.returncode == 0
     assert [f["code"] for f in json.loads(done.stdout)] == ["unknown_part_type"]
 

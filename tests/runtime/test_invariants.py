@@ -56,9 +56,21 @@ def test_tool_results_answer_earlier_calls_once() -> None:
 
 
 def test_prompt_results_answer_prompt_requests() -> None:
-    request = {"type": "prompt_request", "prompt_request_id": "p1", "name": "review", "arguments": {}}
+    request = {
+        "type": "prompt_request",
+        "prompt_request_id": "p1",
+        "name": "review",
+        "arguments": {},
+    }
     answer = {"type": "prompt_result", "prompt_request_id": "p1", "name": "review", "messages": []}
-    assert codes(conversation({"role": "user", "content": [request]}, {"role": "tool", "content": [answer]})) == []
+    assert (
+        codes(
+            conversation(
+                {"role": "user", "content": [request]}, {"role": "tool", "content": [answer]}
+            )
+        )
+        == []
+    )
     assert codes(conversation({"role": "tool", "content": [answer]})) == [
         ("orphan_result", "/messages/0/content/0/prompt_request_id")
     ]
@@ -75,11 +87,17 @@ def test_ids_are_unique_within_a_conversation() -> None:
         ("duplicate_id", "/messages/1/content/1/id"),
     ]
     tools = [{"name": "t", "input_schema": {"type": "object"}}] * 2
-    assert codes(conversation({"role": "user", "content": [text()]}, tools=tools)) == [("duplicate_id", "/tools/1/name")]
+    assert codes(conversation({"role": "user", "content": [text()]}, tools=tools)) == [
+        ("duplicate_id", "/tools/1/name")
+    ]
 
 
 def assistant(status: str, **extensions: Any) -> dict[str, Any]:
-    return {"role": "assistant", "content": [text()], "extensions": {"completion": {"status": status}, **extensions}}
+    return {
+        "role": "assistant",
+        "content": [text()],
+        "extensions": {"completion": {"status": status}, **extensions},
+    }
 
 
 def test_complete_assistant_messages_carry_model_provider_usage_and_routing() -> None:
@@ -101,22 +119,34 @@ def test_complete_assistant_messages_carry_model_provider_usage_and_routing() ->
                 "usage": {"input_tokens": 8, "output_tokens": 42},
             },
             "llm": {"provider": "anthropic"},
-            "routing": {"mode": "default", "chosen_model": "anthropic:claude-sonnet-4-6", "reason": "default"},
+            "routing": {
+                "mode": "default",
+                "chosen_model": "anthropic:claude-sonnet-4-6",
+                "reason": "default",
+            },
         },
     }
     assert codes(complete) == []
 
 
 def tool(schema: dict[str, Any]) -> dict[str, Any]:
-    return conversation({"role": "user", "content": [text()]}, tools=[{"name": "t", "input_schema": schema}])
+    return conversation(
+        {"role": "user", "content": [text()]}, tools=[{"name": "t", "input_schema": schema}]
+    )
 
 
 @pytest.mark.parametrize(
     ("schema", "pointer"),
     [
-        ({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}, "/tools/0/input_schema/properties/a/$ref"),
+        (
+            {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}},
+            "/tools/0/input_schema/properties/a/$ref",
+        ),
         ({"oneOf": [{"type": "string"}]}, "/tools/0/input_schema/oneOf"),
-        ({"type": "object", "additionalProperties": {"type": "string"}}, "/tools/0/input_schema/additionalProperties"),
+        (
+            {"type": "object", "additionalProperties": {"type": "string"}},
+            "/tools/0/input_schema/additionalProperties",
+        ),
         ({"type": "array", "items": {"anyOf": []}}, "/tools/0/input_schema/items/anyOf"),
         ({"type": "object", "patternProperties": {}}, "/tools/0/input_schema/patternProperties"),
         ({"if": {}, "then": {}}, "/tools/0/input_schema/if"),
@@ -143,13 +173,25 @@ def test_response_is_consistent_with_its_message() -> None:
         "extensions": {"completion": {"stop_reason": "max_tokens"}, "llm": {"model_id": "gpt-4o"}},
     }
     response = {"schema_version": 1, "model": "gpt-4o", "message": message, "stop_reason": "end"}
-    assert codes(response) == [("inconsistent_metadata", "/message/extensions/completion/stop_reason")]
-    user = {"schema_version": 1, "model": "gpt-4o", "message": {"role": "user", "content": [text()]}, "stop_reason": "end"}
+    assert codes(response) == [
+        ("inconsistent_metadata", "/message/extensions/completion/stop_reason")
+    ]
+    user = {
+        "schema_version": 1,
+        "model": "gpt-4o",
+        "message": {"role": "user", "content": [text()]},
+        "stop_reason": "end",
+    }
     assert codes(user) == [("wrong_role", "/message/role")]
 
 
 def test_identity_stated_twice_must_agree() -> None:
-    msg = {"role": "user", "content": [text()], "id": ULID_A, "extensions": {"provenance": {"message_id": ULID_B}}}
+    msg = {
+        "role": "user",
+        "content": [text()],
+        "id": ULID_A,
+        "extensions": {"provenance": {"message_id": ULID_B}},
+    }
     assert codes(msg) == [("inconsistent_metadata", "/extensions/provenance/message_id")]
     msg["extensions"] = {"provenance": {"message_id": ULID_A}}
     assert codes(msg) == []
@@ -157,12 +199,18 @@ def test_identity_stated_twice_must_agree() -> None:
 
 def test_invariants_wait_for_a_structurally_valid_object() -> None:
     # A broken part inside must not make the conversation-level rules crash or misfire.
-    doc = conversation({"role": "tool", "content": [{"type": "tool_result", "tool_call_id": 7, "content": []}]})
+    doc = conversation(
+        {"role": "tool", "content": [{"type": "tool_result", "tool_call_id": 7, "content": []}]}
+    )
     assert codes(doc) == [("wrong_type", "/messages/0/content/0/tool_call_id")]
 
 
 def test_partial_messages_may_be_empty_while_streaming() -> None:
-    streaming = {"role": "assistant", "content": [], "extensions": {"completion": {"status": "partial"}}}
+    streaming = {
+        "role": "assistant",
+        "content": [],
+        "extensions": {"completion": {"status": "partial"}},
+    }
     assert codes(streaming) == []
     streaming["extensions"] = {"completion": {"status": "cancelled"}}
     assert codes(streaming) == [("empty_content", "/content")]

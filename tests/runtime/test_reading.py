@@ -16,7 +16,9 @@ def test_reads_plain_json() -> None:
     assert read_json('\ufeff{"a": 1}') == {"a": 1}
 
 
-@pytest.mark.parametrize("text", ['{"role": "user", "content": [', "", "{]", '{"a": 1} trailing', "'single'"])
+@pytest.mark.parametrize(
+    "text", ['{"role": "user", "content": [', "", "{]", '{"a": 1} trailing', "'single'"]
+)
 def test_malformed_json(text: str) -> None:
     assert refusal(text)[0] == "invalid_json"
 
@@ -55,4 +57,8 @@ def test_size_limit_is_checked_before_parsing() -> None:
 def test_error_serialises() -> None:
     with pytest.raises(InputError) as caught:
         read_json("[NaN]")
-    assert caught.value.as_dict() == {"code": "non_finite_number", "path": "/0", "message": "NaN is not a JSON number"}
+    assert caught.value.as_dict() == {
+        "code": "non_finite_number",
+        "path": "/0",
+        "message": "NaN is not a JSON number",
+    }

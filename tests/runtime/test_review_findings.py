@@ -20,13 +20,21 @@ def test_review_04_extensions_are_typed() -> None:
     hints = typing.get_type_hints(models.Message)
     assert hints["extensions"] == models.Extensions | None
     # Typed all the way down: a wrongly shaped extension is refused by the model...
-    bad = {"role": "user", "content": [{"type": "text", "text": "x"}], "extensions": {"security": {"labels": "PII"}}}
+    bad = {
+        "role": "user",
+        "content": [{"type": "text", "text": "x"}],
+        "extensions": {"security": {"labels": "PII"}},
+    }
     with pytest.raises(pydantic.ValidationError):
         models.Message.model_validate(bad)
     # ...and by the validator, with a pointer to the field.
     assert ("wrong_type", "/extensions/security/labels") in _codes(bad)
     loaded = models.Message.model_validate(
-        {"role": "user", "content": [{"type": "text", "text": "x"}], "extensions": {"security": {"labels": ["PII"]}}}
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "x"}],
+            "extensions": {"security": {"labels": ["PII"]}},
+        }
     )
     assert loaded.extensions is not None and loaded.extensions.security is not None
     assert loaded.extensions.security.labels == ["PII"]
@@ -50,13 +58,20 @@ def test_review_06_prompt_result_messages_are_messages() -> None:
             "type": "prompt_result",
             "prompt_request_id": "pr1",
             "name": "summarise",
-            "messages": [{"role": "user", "content": [{"type": "text", "text": "Summarise this."}]}],
+            "messages": [
+                {"role": "user", "content": [{"type": "text", "text": "Summarise this."}]}
+            ],
         }
     )
     assert isinstance(part.messages[0], models.Message)
     with pytest.raises(pydantic.ValidationError):
         models.PromptResultPart.model_validate(
-            {"type": "prompt_result", "prompt_request_id": "pr1", "name": "s", "messages": [{"text": "not a message"}]}
+            {
+                "type": "prompt_result",
+                "prompt_request_id": "pr1",
+                "name": "s",
+                "messages": [{"text": "not a message"}],
+            }
         )
 
 
@@ -65,7 +80,10 @@ def test_review_07_media_source_type_is_a_literal() -> None:
         assert typing.get_origin(typing.get_type_hints(source)["type"]) is typing.Literal
     with pytest.raises(pydantic.ValidationError):
         models.UrlSource(type="ftp", url="ftp://example.com/a.png")  # type: ignore[arg-type]
-    image = {"role": "user", "content": [{"type": "image", "source": {"type": "ftp", "url": "ftp://x/a.png"}}]}
+    image = {
+        "role": "user",
+        "content": [{"type": "image", "source": {"type": "ftp", "url": "ftp://x/a.png"}}],
+    }
     assert _codes(image) == [("unknown_variant", "/content/0/source/type")]
 
 
@@ -86,7 +104,9 @@ def test_review_08_unknown_part_is_kept_not_coerced() -> None:
     part = {"type": "citation", "url": "https://example.com", "quote": "…"}
     message = {"role": "assistant", "content": [part]}
     findings = interlingua.validate(message)
-    assert [(f.code, f.path, f.severity) for f in findings] == [("unknown_part_type", "/content/0/type", "warning")]
+    assert [(f.code, f.path, f.severity) for f in findings] == [
+        ("unknown_part_type", "/content/0/type", "warning")
+    ]
     loaded = interlingua.load(message)
     assert isinstance(loaded, models.Message)
     assert isinstance(loaded.content[0], models.UnknownPart)
@@ -94,7 +114,12 @@ def test_review_08_unknown_part_is_kept_not_coerced() -> None:
 
 
 def _resource(**fields: object) -> dict[str, object]:
-    return {"role": "tool", "content": [{"type": "resource", "uri": "file:///a.txt", "resource_type": "file", **fields}]}
+    return {
+        "role": "tool",
+        "content": [
+            {"type": "resource", "uri": "file:///a.txt", "resource_type": "file", **fields}
+        ],
+    }
 
 
 def test_review_09_resource_content_xor_blob() -> None:
@@ -106,18 +131,28 @@ def test_review_09_resource_content_xor_blob() -> None:
 
 
 def _ref(**fields: object) -> dict[str, object]:
-    return {"role": "user", "content": [{"type": "resource_ref", "uri": "file:///a.py", "resource_type": "file", **fields}]}
+    return {
+        "role": "user",
+        "content": [
+            {"type": "resource_ref", "uri": "file:///a.py", "resource_type": "file", **fields}
+        ],
+    }
 
 
 def test_review_10_resource_reference_range_is_ordered() -> None:
-    assert _codes(_ref(range_start=100, range_end=5)) == [("range_reversed", "/content/0/range_end")]
+    assert _codes(_ref(range_start=100, range_end=5)) == [
+        ("range_reversed", "/content/0/range_end")
+    ]
     assert _codes(_ref(range_start=5, range_end=5)) == []
     assert _codes(_ref(range_start=5)) == []
     assert _codes(_ref(range_start=-1)) == [("below_minimum", "/content/0/range_start")]
 
 
 def test_unknown_part_keeps_explicit_nulls_and_aliased_fields_dump_by_schema_name() -> None:
-    message = {"role": "user", "content": [{"type": "poll", "closes_at": None, "options": [None, "a"]}]}
+    message = {
+        "role": "user",
+        "content": [{"type": "poll", "closes_at": None, "options": [None, "a"]}],
+    }
     assert interlingua.dump(interlingua.load(message)) == message
     response_format = {"type": "json_schema", "name": "answer", "schema": {"type": "object"}}
     model = models.ResponseFormatJsonSchema.model_validate(response_format)
