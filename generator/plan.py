@@ -175,7 +175,8 @@ def loops(steps: list[str]) -> tuple[list[tuple[str, str]], str]:
     if not steps or steps[-1] != "*":
         raise ValueError(f"selection path {steps} must end with '*'")
     result: list[tuple[str, str]] = []
-    expr, pending = "x", []
+    expr = "x"
+    pending: list[str] = []
     for step in steps:
         if step == "*":
             iterable = getter(expr, pending, "()") if pending else expr

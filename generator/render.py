@@ -128,7 +128,7 @@ def _model_input(bundle: dict[str, Json]) -> dict[str, Json]:
     return doc
 
 
-def _base_classes(bundle: dict[str, Json]) -> dict[str, str]:
+def _base_classes(bundle: dict[str, Json]) -> dict[str, str | list[str]]:
     """Open-union fallbacks keep every field verbatim, explicit nulls included."""
     fallbacks = [
         s["x-open-union"]["fallback"] for s in bundle["$defs"].values() if "x-open-union" in s
@@ -197,13 +197,19 @@ def seed_rows(sources: Sources, bundle: dict[str, Json]) -> list[dict[str, Json]
 
 
 def format_python(paths: list[Path]) -> None:
-    """ruff format, with fixed options so output never depends on the caller's config."""
+    """Sort imports and format with ruff; fixed options, so the caller's config never matters."""
     if not paths:
         return
-    command = [
-        sys.executable, "-m", "ruff", "format", "--isolated", "--no-cache",
-        "--line-length", "100", "--target-version", "py311", *map(str, paths),
-    ]  # fmt: skip
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    if result.returncode != 0:
-        raise RuntimeError("ruff format failed on generated code:\n" + result.stderr)
+    options = ["--isolated", "--no-cache", "--line-length", "100", "--target-version", "py311"]
+    sort_imports = ["check", "--select", "I", "--fix", "--quiet", *options]
+    sort_imports += ["--config", "lint.isort.known-first-party = ['interlingua']"]
+    for command in (sort_imports, ["format", "--quiet", *options]):
+        result = subprocess.run(
+            [sys.executable, "-m", "ruff", *command, *map(str, paths)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            output = result.stdout + result.stderr
+            raise RuntimeError(f"ruff {command[0]} failed on generated code:\n{output}")

@@ -3,11 +3,13 @@
 """Pydantic models of every interlingua type: frozen, unions tagged with Literals."""
 
 from __future__ import annotations
-from pydantic import Discriminator, Tag
+
 from typing import Annotated, Any, Literal
-from pydantic import ConfigDict, Field, StringConstraints
-from interlingua.base import CanonicalModel, VerbatimModel
+
+from pydantic import ConfigDict, Discriminator, Field, StringConstraints, Tag
 from typing_extensions import TypeAliasType
+
+from interlingua.base import CanonicalModel, VerbatimModel
 
 
 class AgentExtension(CanonicalModel):

@@ -41,7 +41,10 @@ def detect_document(document: Any) -> str | None:
 
 
 def _finding(code: str, path: str, message: str) -> ValidationError:
-    return ValidationError(code=code, path=path, message=message, severity=SEVERITY[code])
+    severity = SEVERITY[code]
+    return ValidationError.model_validate(
+        {"code": code, "path": path, "message": message, "severity": severity}
+    )
 
 
 def validate(document: Any, type: str | None = None) -> list[ValidationError]:

@@ -139,7 +139,7 @@ def test_unions_need_tagged_members_and_a_mapping() -> None:
 
 
 def test_open_union_fallback_must_exclude_the_known_tags() -> None:
-    other = {
+    other: dict[str, Any] = {
         "title": "Other",
         "description": "o",
         "type": "object",
