@@ -76,7 +76,18 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         "python/__init__.py.j2"
     ).render(context)
     written[Path("generated/python/codes.py")] = env.get_template("python/codes.py.j2").render(
-        context, codes=codes, severities=bundle["$defs"]["Severity"]["enum"]
+        context,
+        codes=codes,
+        severities=bundle["$defs"]["Severity"]["enum"],
+        invariant_codes=sorted(
+            {
+                code
+                for schema in bundle["$defs"].values()
+                for inv in schema.get("x-invariants", [])
+                for code in (inv["code"], inv.get("repeat_code"))
+                if code
+            }
+        ),
     )
     plan = build_plan(bundle)
     written[Path("generated/python/validators.py")] = env.get_template(
@@ -91,7 +102,7 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
     written[Path("generated/python/models.py")] = render_models(bundle, py_header)
     written[Path(SEED_COVERAGE)] = env.get_template("docs/seed-coverage.md.j2").render(
         context,
-        header=header(sources.digest, "<!--").replace("\n<!--", " ") + " -->",
+        header="<!-- " + " ".join(header(sources.digest, "").split()) + " -->",
         seeds=seed_rows(sources, bundle),
     )
     for rel, text in written.items():
@@ -158,6 +169,7 @@ def render_models(bundle: dict[str, Json], py_header: str) -> str:
         custom_template_dir=TEMPLATES / "datamodel",
         additional_imports=["pydantic.Discriminator", "pydantic.Tag"],
         base_class="interlingua.base.CanonicalModel",
+        field_extra_keys={"x-equality"},
         base_class_map=_base_classes(bundle),
     )
     assert isinstance(code, str)

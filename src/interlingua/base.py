@@ -16,6 +16,35 @@ class CanonicalModel(BaseModel):
 
     model_config = ConfigDict(frozen=True, serialize_by_alias=True)
 
+    @classmethod
+    def unequal_fields(cls) -> frozenset[str]:
+        """Fields marked `x-equality: ignore` in the schema (provider_raw): round-trip data.
+
+        Read from the field metadata on first use (fields are complete only once the module has
+        resolved its forward references), then kept on the class.
+        """
+        cached = cls.__dict__.get("_unequal_fields_cache")
+        if cached is None:
+            cached = frozenset(
+                name
+                for name, field in cls.model_fields.items()
+                if isinstance(field.json_schema_extra, dict)
+                and field.json_schema_extra.get("x-equality") == "ignore"
+            )
+            type.__setattr__(cls, "_unequal_fields_cache", cached)
+        return cached
+
+    def __eq__(self, other: object) -> bool:
+        skip = self.unequal_fields()
+        if not skip or type(other) is not type(self):
+            return super().__eq__(other)
+        assert isinstance(other, CanonicalModel)
+        mine = {k: v for k, v in self.__dict__.items() if k not in skip}
+        theirs = {k: v for k, v in other.__dict__.items() if k not in skip}
+        return mine == theirs and self.__pydantic_extra__ == other.__pydantic_extra__
+
+    __hash__ = BaseModel.__hash__
+
 
 class VerbatimModel(CanonicalModel):
     """Serialises every field it was given, explicit nulls included.

@@ -11,6 +11,7 @@ from jsonschema import Draft202012Validator
 
 import interlingua
 from generator.paths import ROOT
+from interlingua.generated.codes import INVARIANT_CODES as SEMANTIC
 from interlingua.generated.codes import SEVERITY
 from interlingua.generated.models import Conversation
 from interlingua.generated.validators import VALIDATORS
@@ -20,13 +21,6 @@ BUNDLE = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text()
 REFERENCE = {
     name: Draft202012Validator({**BUNDLE, "oneOf": [{"$ref": f"#/$defs/{name}"}]})
     for name in ("Conversation", "Message")
-}
-SEMANTIC = {
-    code
-    for schema in BUNDLE["$defs"].values()
-    for inv in schema.get("x-invariants", [])
-    for code in (inv["code"], inv.get("repeat_code"))
-    if code
 }
 POINTER = re.compile(r"^(/([^~/]|~[01])*)*$")
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -157,3 +157,14 @@ def test_unknown_part_keeps_explicit_nulls_and_aliased_fields_dump_by_schema_nam
     response_format = {"type": "json_schema", "name": "answer", "schema": {"type": "object"}}
     model = models.ResponseFormatJsonSchema.model_validate(response_format)
     assert model.model_dump(mode="json", exclude_none=True) == response_format
+
+
+def test_provider_raw_takes_no_part_in_equality() -> None:
+    plain = {"role": "assistant", "content": [{"type": "text", "text": "hi"}]}
+    raw = {**plain, "provider_raw": {"anthropic": {"stop_reason": "end_turn"}}}
+    assert models.Message.model_validate(plain) == models.Message.model_validate(raw)
+    other = {**plain, "content": [{"type": "text", "text": "bye"}]}
+    assert models.Message.model_validate(other) != models.Message.model_validate(raw)
+    assert models.Message.model_validate(plain) != models.TextPart(type="text", text="hi")
+    # Nested messages compare the same way, and other types keep pydantic's equality.
+    assert models.TextPart(type="text", text="a") == models.TextPart(type="text", text="a")
