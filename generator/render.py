@@ -13,6 +13,7 @@ import jinja2
 from datamodel_code_generator import generate
 from datamodel_code_generator.enums import DataModelType, InputFileType
 
+from generator import viewplan
 from generator.bundle import bundle_id
 from generator.load import Sources
 from generator.paths import SEED_COVERAGE, TEMPLATES
@@ -100,6 +101,17 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         unions=plan.unions,
     )
     written[Path("generated/python/models.py")] = render_models(bundle, py_header)
+    actions, is_pre = viewplan.kind_tables(bundle)
+    written[Path("generated/python/view_tables.py")] = env.get_template(
+        "python/view_tables.py.j2"
+    ).render(
+        context,
+        parts=viewplan.part_views(bundle),
+        actions=actions,
+        is_pre=is_pre,
+        context=viewplan.context_tables(bundle),
+        tiers=viewplan.tier_rules(bundle),
+    )
     written[Path(SEED_COVERAGE)] = env.get_template("docs/seed-coverage.md.j2").render(
         context,
         header="<!-- " + " ".join(header(sources.digest, "").split()) + " -->",
@@ -139,12 +151,18 @@ def _model_input(bundle: dict[str, Json]) -> dict[str, Json]:
     return doc
 
 
+# Python-target choices (not facts of the format): hand-written bases that add behaviour.
+PYTHON_BASES = {"Message": "interlingua.base.MessageModel"}
+
+
 def _base_classes(bundle: dict[str, Json]) -> dict[str, str | list[str]]:
     """Open-union fallbacks keep every field verbatim, explicit nulls included."""
     fallbacks = [
         s["x-open-union"]["fallback"] for s in bundle["$defs"].values() if "x-open-union" in s
     ]
-    return dict.fromkeys(fallbacks, "interlingua.base.VerbatimModel")
+    bases: dict[str, str | list[str]] = dict.fromkeys(fallbacks, "interlingua.base.VerbatimModel")
+    bases.update(PYTHON_BASES)
+    return bases
 
 
 def render_models(bundle: dict[str, Json], py_header: str) -> str:

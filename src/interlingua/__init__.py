@@ -9,6 +9,7 @@ from interlingua.generated import SCHEMA_ID, SCHEMA_VERSION
 from interlingua.generated.models import Conversation, Message, Response, ValidationError
 from interlingua.reading import InputError, read_json
 from interlingua.validation import DocumentError, detect_document, dump, load, validate
+from interlingua.view import MessageView, views
 
 __all__ = [
     "SCHEMA_ID",
@@ -17,6 +18,7 @@ __all__ = [
     "DocumentError",
     "InputError",
     "Message",
+    "MessageView",
     "Response",
     "ValidationError",
     "detect_document",
@@ -24,4 +26,5 @@ __all__ = [
     "load",
     "read_json",
     "validate",
+    "views",
 ]

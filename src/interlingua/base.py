@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+
+if TYPE_CHECKING:
+    from interlingua.view import MessageView
 
 
 class CanonicalModel(BaseModel):
@@ -60,3 +64,13 @@ class VerbatimModel(CanonicalModel):
             for key, value in self.__pydantic_extra__.items():
                 data.setdefault(key, value)
         return data
+
+
+class MessageModel(CanonicalModel):
+    """Base of the generated Message: adds the policy surface."""
+
+    def iter_views(self, capabilities: Iterable[str] = ()) -> Iterator[MessageView]:
+        """One read-only view per content part, none skipped (see `interlingua.views`)."""
+        from interlingua.view import views  # noqa: PLC0415 - views import the generated models
+
+        return views(self, capabilities)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from interlingua.generated.validators import VALIDATORS
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
-from interlingua.validation import is_error, validate
+from interlingua.validation import detect_document, is_error, validate
+from interlingua.view import views
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 
@@ -51,6 +53,62 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_INVALID if any(is_error(f) for f in findings) else EXIT_VALID
 
 
+def _messages(document: Any) -> list[Any]:
+    """The messages of a Conversation, Response or Message document."""
+    kind = detect_document(document)
+    if kind == "Conversation":
+        return list(document["messages"])
+    if kind == "Response":
+        return [document["message"]]
+    return [document]
+
+
+def cmd_views(args: argparse.Namespace) -> int:
+    try:
+        document = read_json(_read_source(args.file, DEFAULT_MAX_BYTES))
+    except InputError as exc:
+        print(json.dumps(exc.as_dict(), ensure_ascii=False), file=sys.stderr)
+        return EXIT_UNREADABLE
+    errors = [f for f in validate(document) if is_error(f)]
+    if errors:
+        print(
+            json.dumps([f.model_dump(mode="json", exclude_none=True) for f in errors], indent=2),
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    capabilities = [c.strip() for c in args.capabilities.split(",") if c.strip()]
+    rows = []
+    for number, message in enumerate(_messages(document)):
+        for view in views(message, capabilities):
+            if args.opa:
+                print(json.dumps(view.to_opa_input(), ensure_ascii=False, sort_keys=True))
+            else:
+                content = (view.content or "").replace("\n", " ")
+                direction = "pre" if view.is_pre else "post"
+                rows.append(
+                    (
+                        f"{number}.{view.index}",
+                        view.role,
+                        view.kind,
+                        view.action,
+                        direction,
+                        view.name or "",
+                        view.uri or "",
+                        content[:60],
+                    )
+                )
+    if rows:
+        header = ("part", "role", "kind", "action", "dir", "name", "uri", "content")
+        widths = [max(len(str(r[i])) for r in (header, *rows)) for i in range(len(header))]
+        for row in (header, *rows):
+            print(
+                "  ".join(
+                    str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)
+                ).rstrip()
+            )
+    return EXIT_VALID
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="interlingua", description="Work with interlingua documents."
@@ -71,10 +129,27 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger inputs"
     )
     check.set_defaults(run=cmd_validate)
+    show = commands.add_parser(
+        "views",
+        help="show the policy views of a document",
+        description="Print one view per content part of a Conversation, Response or Message: "
+        "a table, "
+        "or with --opa one OPA input document per line.",
+    )
+    show.add_argument("file", help="path to a JSON file, or - for standard input")
+    show.add_argument(
+        "--capabilities", default="", help="comma-separated capabilities to grant (read_roles,…)"
+    )
+    show.add_argument("--opa", action="store_true", help="print OPA inputs as JSON lines")
+    show.set_defaults(run=cmd_views)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_VALID
     return code

@@ -168,3 +168,153 @@ def test_provider_raw_takes_no_part_in_equality() -> None:
     assert models.Message.model_validate(plain) != models.TextPart(type="text", text="hi")
     # Nested messages compare the same way, and other types keep pydantic's equality.
     assert models.TextPart(type="text", text="a") == models.TextPart(type="text", text="a")
+
+
+# --- findings that belong to the view and pipeline layer --------------------------------
+
+CMF_EXAMPLE = {
+    "role": "assistant",
+    "content": [
+        {"type": "thinking", "text": "The user wants admin users. I'll query the database..."},
+        {"type": "text", "text": "Let me look that up for you."},
+        {
+            "type": "tool_call",
+            "id": "c1",
+            "name": "execute_sql",
+            "namespace": "db-server",
+            "arguments": {"query": "SELECT * FROM users WHERE role='admin'"},
+        },
+        {
+            "type": "tool_call",
+            "id": "c2",
+            "name": "send_email",
+            "namespace": "email-server",
+            "arguments": {"to": "boss@company.com", "body": "..."},
+        },
+    ],
+}
+
+
+def _view(
+    part: dict[str, object], role: str = "assistant", **extensions: object
+) -> interlingua.MessageView:
+    message = {"role": role, "content": [part], "extensions": extensions}
+    return next(interlingua.views(message, ["read_headers", "read_roles"]))
+
+
+def test_review_01_glob_escaping() -> None:
+    view = _view(
+        {
+            "type": "tool_call",
+            "id": "c",
+            "name": "tool",
+            "namespace": "my.namespace",
+            "arguments": {},
+        }
+    )
+    assert view.uri == "tool://my.namespace/tool"
+    assert view.matches_uri_pattern("tool://my.namespace/tool")
+    assert view.matches_uri_pattern("tool://my.namespace/*")
+    assert view.matches_uri_pattern("tool://**")
+    lookalike = _view(
+        {
+            "type": "tool_call",
+            "id": "c",
+            "name": "tool",
+            "namespace": "myXnamespace",
+            "arguments": {},
+        }
+    )
+    assert not lookalike.matches_uri_pattern("tool://my.namespace/tool")
+    assert not view.matches_uri_pattern("tool://*")  # * stays within one segment
+    for meta in ("(", "+", "[", "?", "$", "^", "|", "\\\\"):
+        assert not view.matches_uri_pattern("tool://my" + meta + "namespace/tool")
+
+
+def test_review_02_no_part_is_skipped() -> None:
+    message = {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "a"},
+            {"type": "poll", "q": "?"},
+            {"type": "tool_call", "id": "c", "name": "t", "arguments": {}},
+        ],
+    }
+    found = list(interlingua.views(message))
+    assert [v.kind for v in found] == ["text", "unknown", "tool_call"]
+    assert found[1].content == '{"type": "poll", "q": "?"}'  # scannable, so policies can deny it
+
+
+def test_review_03_coverage_floor_is_enforced() -> None:
+    from generator.paths import ROOT
+
+    assert "--cov-fail-under=96" in (ROOT / "Makefile").read_text()
+
+
+def test_review_11_tool_role_text_is_post() -> None:
+    tool_text = _view({"type": "text", "text": "result"}, role="tool")
+    assert (tool_text.is_pre, tool_text.is_post, tool_text.action) == (False, True, "receive")
+    user_text = _view({"type": "text", "text": "question"}, role="user")
+    assert (user_text.is_pre, user_text.is_post) == (True, False)
+
+
+def test_review_12_action_table_is_a_module_constant(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import MappingProxyType
+
+    from interlingua.generated.view_tables import ACTIONS
+
+    assert isinstance(ACTIONS, MappingProxyType)
+    lookups: list[tuple[str, str]] = []
+
+    class Counting(dict[tuple[str, str], str]):
+        def __getitem__(self, key: tuple[str, str]) -> str:
+            lookups.append(key)
+            return super().__getitem__(key)
+
+    monkeypatch.setattr("interlingua.view.ACTIONS", Counting(ACTIONS))
+    view = _view({"type": "tool_call", "id": "c", "name": "t", "arguments": {}})
+    assert view.action == "execute"
+    assert lookups == [
+        ("tool_call", "assistant")
+    ]  # one lookup in the shared table, nothing rebuilt
+
+
+def test_review_13_content_is_computed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    calls: list[object] = []
+    real_dumps = json.dumps
+
+    def counting_dumps(value: object, **kwargs: typing.Any) -> str:
+        calls.append(value)
+        text: str = real_dumps(value, **kwargs)
+        return text
+
+    monkeypatch.setattr(json, "dumps", counting_dumps)
+    view = _view({"type": "tool_call", "id": "c", "name": "t", "arguments": {"q": 1}})
+    assert view.content == '{"q": 1}'
+    assert view.size_bytes == 8
+    view.to_dict()
+    view.to_opa_input()
+    assert len(calls) == 1
+
+
+def test_review_14_headers_read_only() -> None:
+    headers = {"Authorization": "Bearer secret", "X-Trace": "t1"}
+    message = models.Message.model_validate(
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "hi"}],
+            "extensions": {"http": {"headers": headers}},
+        }
+    )
+    view = next(message.iter_views(["read_headers"]))
+    assert view.headers is not None
+    with pytest.raises(TypeError):
+        view.headers["Authorization"] = "Bearer forged"  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        view.headers = {}  # type: ignore[misc]
+    assert message.extensions is not None and message.extensions.http is not None
+    assert message.extensions.http.headers == headers  # the message is untouched
+    assert "Authorization" not in view.to_dict()["extensions"]["http"]["headers"]
+    assert view.get_header("x-trace") == "t1"

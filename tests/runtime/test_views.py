@@ -1,0 +1,479 @@
+"""MessageView: one view per part, the schema's tables, gating, serialisation."""
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import interlingua
+from generator.examples import iter_examples
+from interlingua.view import freeze, thaw
+
+EXTENSIONS: dict[str, Any] = {
+    "request": {"environment": "production", "request_id": "req-1"},
+    "agent": {
+        "input": "find admins",
+        "session_id": "s1",
+        "conversation_id": "c1",
+        "turn": 3,
+        "agent_id": "a1",
+        "parent_agent_id": "a0",
+    },
+    "http": {
+        "headers": {
+            "authorization": "Bearer x",
+            "COOKIE": "k=v",
+            "X-Api-Key": "secret",
+            "X-Trace": "t1",
+        }
+    },
+    "security": {
+        "labels": ["PII"],
+        "subject": {
+            "id": "u1",
+            "type": "user",
+            "roles": ["admin"],
+            "permissions": ["db.read"],
+            "teams": ["ops"],
+            "claims": {"iss": "idp"},
+        },
+        "objects": {"execute_sql": {"managed_by": "host", "permissions": ["db.read"]}},
+        "data": {"execute_sql": {"apply_labels": ["financial"], "denied_actions": ["export"]}},
+    },
+}
+ALL = [
+    "read_subject",
+    "read_roles",
+    "read_permissions",
+    "read_teams",
+    "read_claims",
+    "read_headers",
+    "read_labels",
+    "read_agent",
+    "read_objects",
+    "read_data",
+]
+CALL = {
+    "type": "tool_call",
+    "id": "c1",
+    "name": "execute_sql",
+    "namespace": "db-server",
+    "arguments": {"query": "SELECT 1", "limit": [1, 2]},
+}
+
+
+def view_of(
+    part: dict[str, Any], role: str = "assistant", capabilities: list[str] = ALL
+) -> interlingua.MessageView:
+    return next(
+        interlingua.views({"role": role, "content": [part], "extensions": EXTENSIONS}, capabilities)
+    )
+
+
+def test_every_example_message_has_one_view_per_part_and_valid_records() -> None:
+    checked = 0
+    for type_name, path in iter_examples():
+        if type_name != "Message":
+            continue
+        message = interlingua.load(path.read_bytes())
+        assert isinstance(message, interlingua.Message)
+        found = list(message.iter_views(ALL))
+        assert len(found) == len(message.content)
+        for view in found:
+            record = view.to_dict()
+            assert [f.code for f in interlingua.validate(record, "View")] == [], record
+            assert record == json.loads(json.dumps(record))  # plain JSON, nothing live
+        checked += 1
+    assert checked >= 15
+
+
+def test_the_seed_table_for_the_cmf_example() -> None:
+    path = next(p for _, p in iter_examples() if p.name == "cmf_four_part_assistant.json")
+    message = json.loads(path.read_text())
+    rows = [(v.kind, v.name, v.action, v.is_pre, v.uri) for v in interlingua.views(message)]
+    assert rows == [
+        ("thinking", None, "generate", False, None),
+        ("text", None, "send", False, None),
+        ("tool_call", "execute_sql", "execute", True, "tool://db-server/execute_sql"),
+        ("tool_call", "send_email", "execute", True, "tool://email-server/send_email"),
+    ]
+    contents = [v.content for v in interlingua.views(message)]
+    assert contents[2] == '{"query": "SELECT * FROM users WHERE role=\'admin\'"}'
+
+
+@pytest.mark.parametrize(
+    ("part", "role", "kind", "action", "is_pre", "uri"),
+    [
+        ({"type": "text", "text": "q"}, "user", "text", "send", True, None),
+        ({"type": "refusal", "text": "no"}, "assistant", "text", "send", False, None),
+        (
+            {"type": "redacted_thinking", "data": "xyz"},
+            "assistant",
+            "thinking",
+            "generate",
+            False,
+            None,
+        ),
+        (
+            {"type": "tool_result", "tool_call_id": "c1", "name": "execute_sql", "content": []},
+            "tool",
+            "tool_result",
+            "receive",
+            False,
+            "tool_result://execute_sql",
+        ),
+        (
+            {"type": "tool_call", "id": "c", "name": "t", "arguments": {}},
+            "assistant",
+            "tool_call",
+            "execute",
+            True,
+            "tool://t",
+        ),
+        (
+            {
+                "type": "prompt_request",
+                "prompt_request_id": "p",
+                "name": "review",
+                "server_id": "srv",
+                "arguments": {},
+            },
+            "user",
+            "prompt_request",
+            "invoke",
+            True,
+            "prompt://srv/review",
+        ),
+        (
+            {"type": "prompt_result", "prompt_request_id": "p", "name": "review", "messages": []},
+            "tool",
+            "prompt_result",
+            "receive",
+            False,
+            "prompt://review",
+        ),
+        (
+            {
+                "type": "resource",
+                "uri": "file:///a.txt",
+                "resource_type": "file",
+                "content": "hello",
+            },
+            "tool",
+            "resource",
+            "read",
+            False,
+            "file:///a.txt",
+        ),
+        (
+            {"type": "resource_ref", "uri": "db://t/1", "resource_type": "database"},
+            "assistant",
+            "resource_ref",
+            "read",
+            True,
+            "db://t/1",
+        ),
+        (
+            {"type": "image", "source": {"type": "url", "url": "https://x/a.png"}},
+            "user",
+            "image",
+            "send",
+            True,
+            "https://x/a.png",
+        ),
+        (
+            {"type": "audio", "source": {"type": "file", "file_id": "f"}},
+            "assistant",
+            "audio",
+            "generate",
+            False,
+            None,
+        ),
+        (
+            {"type": "video", "source": {"type": "file", "file_id": "f"}},
+            "tool",
+            "video",
+            "receive",
+            False,
+            None,
+        ),
+        (
+            {"type": "document", "source": {"type": "file", "file_id": "f"}, "title": "r.pdf"},
+            "developer",
+            "document",
+            "send",
+            True,
+            None,
+        ),
+        ({"type": "citation"}, "tool", "unknown", "receive", False, None),
+    ],
+)
+def test_kinds_actions_directions_and_uris(
+    part: dict[str, Any], role: str, kind: str, action: str, is_pre: bool, uri: str | None
+) -> None:
+    view = view_of(part, role)
+    assert (view.kind, view.action, view.is_pre, view.is_post, view.uri) == (
+        kind,
+        action,
+        is_pre,
+        not is_pre,
+        uri,
+    )
+    flags = (view.is_tool, view.is_prompt, view.is_resource, view.is_text, view.is_media)
+    assert sum(flags) == (0 if kind == "unknown" else 1)
+
+
+def test_type_specific_properties_and_sizes() -> None:
+    result = view_of(
+        {
+            "type": "tool_result",
+            "tool_call_id": "c1",
+            "name": "t",
+            "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+            "structured_content": {"n": 1},
+        },
+        "tool",
+    )
+    assert dict(result.properties) == {"is_error": False, "tool_name": "t", "tool_call_id": "c1"}
+    assert result.content == 'a\nb\n{"n": 1}'
+    prompt = view_of(
+        {
+            "type": "prompt_result",
+            "prompt_request_id": "p",
+            "name": "r",
+            "messages": [{"role": "user", "content": [{"type": "text", "text": "x"}]}],
+            "is_error": True,
+        },
+        "tool",
+    )
+    assert prompt.get_property("message_count") == 1 and prompt.get_property("is_error") is True
+    blob = view_of(
+        {
+            "type": "resource",
+            "uri": "file:///b",
+            "resource_type": "blob",
+            "blob": "aGVsbG8=",
+            "mime_type": "text/plain",
+        },
+        "tool",
+    )
+    assert (blob.size_bytes, blob.mime_type, blob.content) == (5, "text/plain", None)
+    sized = view_of(
+        {
+            "type": "resource",
+            "uri": "file:///b",
+            "resource_type": "file",
+            "content": "héllo",
+            "size_bytes": 99,
+        },
+        "tool",
+    )
+    assert sized.size_bytes == 99
+    image = view_of(
+        {
+            "type": "image",
+            "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0K"},
+        },
+        "user",
+    )
+    assert (image.size_bytes, image.mime_type) == (6, "image/png")
+    broken = view_of(
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "abc"}},
+        "user",
+    )
+    assert broken.size_bytes is None
+    assert view_of({"type": "text", "text": "héllo"}).size_bytes == 6
+    assert view_of({"type": "redacted_thinking", "data": "x"}).size_bytes is None
+    assert view_of({"type": "thinking", "text": "t", "signature": "s"}).properties == {
+        "signed": True
+    }
+    call = view_of(CALL)
+    assert call.get_property("namespace") == "db-server" and call.get_property("tool_id") == "c1"
+
+
+def test_accessors_are_gated_by_capabilities() -> None:
+    view = view_of(CALL)
+    assert view.environment == "production" and view.request_id == "req-1"
+    assert (
+        view.agent_input,
+        view.session_id,
+        view.conversation_id,
+        view.turn,
+        view.agent_id,
+        view.parent_agent_id,
+    ) == ("find admins", "s1", "c1", 3, "a1", "a0")
+    assert (
+        view.roles == frozenset({"admin"})
+        and view.permissions == frozenset({"db.read"})
+        and view.teams == frozenset({"ops"})
+    )
+    assert (
+        view.labels == frozenset({"PII"})
+        and view.subject is not None
+        and view.subject["id"] == "u1"
+    )
+    assert view.object is not None and view.object["managed_by"] == "host"
+    assert view.data_policy is not None and view.data_policy["denied_actions"] == ("export",)
+    assert view.has_role("admin") and view.has_permission("db.read") and view.has_label("PII")
+    assert view.capabilities == frozenset(ALL)
+    bare = view_of(CALL, capabilities=[])
+    gated = (
+        "roles",
+        "permissions",
+        "teams",
+        "labels",
+        "subject",
+        "headers",
+        "agent_input",
+        "session_id",
+        "turn",
+        "objects",
+        "data_policies",
+        "object",
+        "data_policy",
+    )
+    assert all(getattr(bare, name) is None for name in gated)
+    assert bare.environment == "production"  # the request extension is readable by everyone
+    assert (
+        not bare.has_role("admin")
+        and not bare.has_permission("db.read")
+        and not bare.has_label("PII")
+    )
+    assert not bare.has_header("X-Trace") and bare.get_header("X-Trace") is None
+    assert view_of({"type": "text", "text": "x"}).object is None  # no entity, no profile
+
+
+def test_arguments_and_helpers() -> None:
+    view = view_of(CALL)
+    assert view.get_arg("query") == "SELECT 1" and view.get_arg("missing", 7) == 7
+    assert view.has_arg("limit") and not view.has_arg("nope")
+    assert view.args == {"query": "SELECT 1", "limit": (1, 2)}
+    with pytest.raises(TypeError):
+        view.args["query"] = "DROP"  # type: ignore[index]
+    text = view_of({"type": "text", "text": ""})
+    assert (
+        text.args is None
+        and text.get_arg("x") is None
+        and not text.has_arg("x")
+        and not text.has_content()
+    )
+    assert not text.matches_uri_pattern("**")
+    assert view.has_content() and view.has_header("x-api-key")
+
+
+def test_views_are_read_only() -> None:
+    view = view_of(CALL)
+    with pytest.raises(AttributeError):
+        view.kind = "text"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        view._part = {}
+    with pytest.raises(AttributeError):
+        del view.kind
+    assert (
+        repr(view) == "MessageView(kind='tool_call', role='assistant', name='execute_sql', index=0)"
+    )
+
+
+def test_serialisation_strips_secrets_and_ungranted_context() -> None:
+    record = view_of(CALL, capabilities=["read_headers", "read_roles"]).to_dict()
+    assert record["extensions"]["http"]["headers"] == {"X-Trace": "t1"}
+    assert record["extensions"]["security"] == {"subject": {"roles": ["admin"]}}
+    assert "agent" not in record["extensions"]
+    assert record["args"] == {"query": "SELECT 1", "limit": [1, 2]}
+    slim = view_of(CALL).to_dict(include_content=False, include_context=False)
+    assert "content" not in slim and "extensions" not in slim
+    assert view_of(CALL).to_opa_input()["input"]["uri"] == "tool://db-server/execute_sql"
+
+
+def test_freeze_and_thaw() -> None:
+    frozen = freeze({"a": [1, {"b": [2]}]})
+    assert frozen == {"a": (1, {"b": (2,)})}
+    assert thaw(frozen) == {"a": [1, {"b": [2]}]}
+    assert thaw(frozenset({"b", "a"})) == ["a", "b"]
+
+
+def test_views_cli(tmp_path: Any) -> None:
+    path = tmp_path / "c.json"
+    path.write_text(
+        json.dumps(
+            {
+                "schema_version": 1,
+                "messages": [
+                    {"role": "user", "content": [{"type": "text", "text": "hi\nthere"}]},
+                    {"role": "assistant", "content": [CALL]},
+                ],
+            }
+        )
+    )
+    table = subprocess.run(
+        [sys.executable, "-m", "interlingua", "views", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert table.splitlines()[0].split() == [
+        "part",
+        "role",
+        "kind",
+        "action",
+        "dir",
+        "name",
+        "uri",
+        "content",
+    ]
+    assert "tool://db-server/execute_sql" in table and "hi there" in table
+    lines = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "interlingua",
+            "views",
+            "--opa",
+            "--capabilities",
+            "read_roles",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert [json.loads(line)["input"]["kind"] for line in lines] == ["text", "tool_call"]
+    response = tmp_path / "r.json"
+    response.write_text(
+        json.dumps(
+            {
+                "schema_version": 1,
+                "model": "m",
+                "stop_reason": "end",
+                "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}]},
+            }
+        )
+    )
+    assert (
+        "ok"
+        in subprocess.run(
+            [sys.executable, "-m", "interlingua", "views", str(response)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"role": "user", "content": []}')
+    done = subprocess.run(
+        [sys.executable, "-m", "interlingua", "views", str(bad)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1 and "empty_content" in done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "interlingua", "views", "-"],
+        input="{",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and json.loads(done.stderr)["code"] == "invalid_json"
