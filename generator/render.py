@@ -30,6 +30,22 @@ def header(digest: str, comment: str = "#") -> str:
     )
 
 
+def py_literal(value: Any) -> str:
+    """Python source for a value, with sets sorted: `repr` of a set follows hash order,
+    which changes between processes and would make generation nondeterministic."""
+    if isinstance(value, frozenset | set):
+        inner = ", ".join(py_literal(v) for v in sorted(value))
+        return f"frozenset({{{inner}}})" if value else "frozenset()"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, tuple):
+        inner = ", ".join(py_literal(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    return repr(value)
+
+
 def _py_tuple(steps: list[str]) -> str:
     return repr(tuple(steps))
 
@@ -47,7 +63,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
-    env.filters["py"] = repr
+    env.filters["py"] = py_literal
     env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
     env.filters["esc"] = lambda s: s.replace("~", "~0").replace("/", "~1")
     env.filters["py_tuple"] = _py_tuple

@@ -87,3 +87,15 @@ def test_check_reports_stale_and_missing_files(
 
 def test_main_check_on_the_repository() -> None:
     assert main(["--check"]) == 0
+
+
+@pytest.mark.parametrize("seed", ["1", "2"])
+def test_generation_does_not_depend_on_hash_order(seed: str) -> None:
+    """A set rendered in hash order would differ between processes; --check in another one."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    done = subprocess.run([sys.executable, "-m", "generator", "--check"], cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-2000:]
