@@ -34,6 +34,7 @@ types: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/validate.py
+	$(PY) benchmarks/views.py
 
 generate: $(STAMP)
 	$(PY) -m generator

@@ -7,6 +7,7 @@ named objects, tagged unions, documented openness, one home per seed field.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -92,7 +93,58 @@ def lint(sources: Sources, bundle: dict[str, Json]) -> list[Finding]:
         findings.extend(_lint_file(file))
     findings.extend(_lint_bundle(bundle))
     findings.extend(_lint_seeds(sources, bundle))
+    findings.extend(_lint_views(bundle))
     return sorted(findings)
+
+
+def _view_paths(view: dict[str, Json]) -> Iterator[str]:
+    for key in ("name", "entity", "args", "mime_type"):
+        if view.get(key):
+            yield view[key]
+    for template in view.get("uri", []):
+        yield from re.findall(r"\{([^{}]+)\}", template)
+    for rule in view.get("content", []) + view.get("size", []):
+        yield from (path for path in rule.values() if path)
+    for spec in view.get("properties", {}).values():
+        yield from (v for k, v in spec.items() if k in ("field", "count", "present"))
+
+
+def _lint_views(bundle: dict[str, Json]) -> Iterator[Finding]:
+    """Every part type says how it becomes a view, naming only fields it has and known kinds."""
+    defs = bundle["$defs"]
+    kinds = defs.get("ViewKind", {})
+    known = set(kinds.get("enum", []))
+    if not known:
+        return  # a schema set without views has nothing to check here
+    if set(kinds.get("x-kinds", {})) != known:
+        yield Finding(
+            "bundle#/$defs/ViewKind",
+            "IL017",
+            "violation",
+            "x-kinds must describe exactly the ViewKind enum",
+        )
+    for union in (s for s in defs.values() if "x-open-union" in s):
+        for member in union["oneOf"]:
+            name = def_name_of(member["$ref"])
+            at = f"bundle#/$defs/{name}"
+            view = defs[name].get("x-view")
+            if view is None:
+                yield Finding(
+                    at, "IL016", "violation", "every part type needs an x-view annotation"
+                )
+                continue
+            if view["kind"] not in known:
+                yield Finding(
+                    at, "IL017", "violation", f"x-view kind {view['kind']!r} is not a ViewKind"
+                )
+            for path in _view_paths(view):
+                if not _path_exists(defs, defs[name], path.split("/")):
+                    yield Finding(
+                        at,
+                        "IL016",
+                        "violation",
+                        f"x-view names {path!r}, which {name} does not define",
+                    )
 
 
 def _is_object_schema(node: dict[str, Json]) -> bool:
@@ -291,14 +343,15 @@ def _invariant_paths(inv: dict[str, Json]) -> list[str]:
 
 
 def _path_exists(defs: dict[str, Json], node: dict[str, Json], steps: list[str]) -> bool:
-    for step in steps:
-        while "$ref" in node:
-            node = defs.get(def_name_of(node["$ref"]), {})
-        prop = node.get("properties", {}).get(step)
-        if prop is None:
-            return False
-        node = prop
-    return True
+    """True when ``steps`` names properties that exist (in some member, through a union)."""
+    if not steps:
+        return True
+    while "$ref" in node:
+        node = defs.get(def_name_of(node["$ref"]), {})
+    if "oneOf" in node:
+        return any(_path_exists(defs, member, steps) for member in node["oneOf"])
+    prop = node.get("properties", {}).get(steps[0])
+    return prop is not None and _path_exists(defs, prop, steps[1:])
 
 
 def _lint_seeds(sources: Sources, bundle: dict[str, Json]) -> Iterator[Finding]:

@@ -255,3 +255,22 @@ def test_load_refuses_bad_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     bad.write_text("[]")
     with pytest.raises(SchemaLoadError, match="JSON object"):
         load("v9")
+
+
+def test_part_types_need_a_view_with_real_paths_and_kinds() -> None:
+    kinds = {"title": "ViewKind", "description": "k", "type": "string", "enum": ["thing"], "x-kinds": {"thing": {"direction": "pre", "action": {"*": "read"}}}}
+    thing = copy.deepcopy(BASE["Thing"])
+    thing["x-view"] = {"kind": "thing", "name": "size"}
+    part = union(**{"x-open-union": {"fallback": "Thing", "code": "bad"}})
+    part["oneOf"] = [{"$ref": "#/$defs/Thing"}]
+    part["discriminator"]["mapping"] = {}
+    assert findings_for({"ViewKind": kinds, "Thing": thing, "Union": part}) == []
+    thing["x-view"] = {"kind": "other", "uri": ["x://{nope}"]}
+    found = findings_for({"ViewKind": kinds, "Thing": thing, "Union": part})
+    assert sorted((f.id, f.message.split(",")[0]) for f in found) == [
+        ("IL016", "x-view names 'nope'"),
+        ("IL017", "x-view kind 'other' is not a ViewKind"),
+    ]
+    del thing["x-view"]
+    kinds["x-kinds"] = {}
+    assert ids(findings_for({"ViewKind": kinds, "Thing": thing, "Union": part})) == ["IL016", "IL017"]
