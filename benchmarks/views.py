@@ -44,9 +44,21 @@ def main() -> None:
 
     built = build()
 
-    def attributes() -> None:
-        for v in built:
-            (v.kind, v.action, v.is_pre, v.uri, v.name, v.content, v.size_bytes, v.properties, v.roles, v.labels)
+    def attributes() -> list[tuple[object, ...]]:
+        return [
+            (
+                v.kind,
+                v.action,
+                v.is_pre,
+                v.uri,
+                v.name,
+                v.content,
+                v.size_bytes,
+                v.properties,
+                v.roles,
+            )
+            for v in built
+        ]
 
     def serialise() -> list[dict[str, Any]]:
         return [v.to_opa_input() for v in build()]
@@ -59,13 +71,17 @@ def main() -> None:
     floor = timed(lambda: [json.dumps(m) for m in messages], args.repeat)
     count = len(built)
     total = stages["build + to_opa_input"]
-    print(f"# MessageView throughput: {len(messages)} messages, {count} views, best of {args.repeat}\n")
+    print(
+        f"# MessageView throughput: {len(messages)} messages, {count} views, best of {args.repeat}"
+    )
+    print()
     print("| stage | seconds | views/s | share of build + to_opa_input |")
     print("|---|---:|---:|---:|")
     for name, seconds in stages.items():
         print(f"| {name} | {seconds:.3f} | {count / seconds:,.0f} | {seconds / total:.0%} |")
-    print(f"| floor: json.dumps of the messages | {floor:.3f} | {count / floor:,.0f} | {floor / total:.0%} |")
-    print(f"\nviews + to_opa_input: {count / total:,.0f} views/s ({total / floor:.1f}x the json.dumps floor)")
+    share = f"{floor / total:.0%}"
+    print(f"| floor: json.dumps of the messages | {floor:.3f} | {count / floor:,.0f} | {share} |")
+    print(f"\nviews + to_opa_input: {count / total:,.0f} views/s ({total / floor:.1f}x the floor)")
 
 
 if __name__ == "__main__":

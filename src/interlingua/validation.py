@@ -14,7 +14,7 @@ from interlingua.reading import read_json
 
 logger = logging.getLogger("interlingua")
 
-DOCUMENT_MODELS: dict[str, type[BaseModel]] = {
+DOCUMENT_MODELS: dict[str, type[Conversation | Response | Message]] = {
     "Conversation": Conversation,
     "Response": Response,
     "Message": Message,
@@ -72,7 +72,10 @@ def is_error(finding: ValidationError) -> bool:
     return SEVERITY[finding.code] == "error"
 
 
-def load(document: Any, type: str | None = None) -> BaseModel:
+Document = Conversation | Response | Message
+
+
+def load(document: Any, type: str | None = None) -> Document:
     """Validate ``document`` (a parsed value, or JSON text/bytes) and build its model.
 
     Raises :class:`DocumentError` when it has errors. Warnings (such as an unknown part type,
