@@ -198,7 +198,10 @@ def _lint_file(file: SchemaFile) -> Iterator[Finding]:
                 )
         if "oneOf" in node:
             yield from _lint_union(at, node, file.contents.get("$defs", {}))
-        if node.get("uniqueItems") and node.get("items", {}).get("type") != "string":
+        items = node.get("items", {})
+        if "$ref" in items and def_name_of(items["$ref"]) in file.contents.get("$defs", {}):
+            items = file.contents["$defs"][def_name_of(items["$ref"])]
+        if node.get("uniqueItems") and items.get("type") != "string":
             yield Finding(
                 at, "IL014", "violation", "uniqueItems is supported on arrays of strings only"
             )

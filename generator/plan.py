@@ -28,7 +28,32 @@ class Constants:
         return self.sets.setdefault(key, f"_S{len(self.sets)}")
 
     def pattern(self, regex: str) -> str:
-        return self.patterns.setdefault(regex, f"_P{len(self.patterns)}")
+        return self.patterns.setdefault(python_regex(regex), f"_P{len(self.patterns)}")
+
+
+def python_regex(pattern: str) -> str:
+    r"""An ECMA-262 pattern as Python `re` reads it the same way.
+
+    In JSON Schema `$` matches only at the end of the string; in Python it also matches before
+    a final newline, so `"x\n"` would pass `^x$`. Every `$` outside a character class becomes
+    `\Z`, which matches only at the very end.
+    """
+    out: list[str] = []
+    escaped = in_class = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        elif char == "$" and not in_class:
+            out.append("\\Z")
+            continue
+        out.append(char)
+    return "".join(out)
 
 
 @dataclass

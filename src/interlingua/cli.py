@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any, BinaryIO
 
+from interlingua.gateway import cli as gateway_cli
 from interlingua.generated.validators import VALIDATORS
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
 from interlingua.validation import detect_document, is_error, validate
@@ -142,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     show.add_argument("--opa", action="store_true", help="print OPA inputs as JSON lines")
     show.set_defaults(run=cmd_views)
+    gateway_cli.register(commands)
     return parser
 
 

@@ -258,7 +258,13 @@ def test_load_refuses_bad_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_part_types_need_a_view_with_real_paths_and_kinds() -> None:
-    kinds = {"title": "ViewKind", "description": "k", "type": "string", "enum": ["thing"], "x-kinds": {"thing": {"direction": "pre", "action": {"*": "read"}}}}
+    kinds = {
+        "title": "ViewKind",
+        "description": "k",
+        "type": "string",
+        "enum": ["thing"],
+        "x-kinds": {"thing": {"direction": "pre", "action": {"*": "read"}}},
+    }
     thing = copy.deepcopy(BASE["Thing"])
     thing["x-view"] = {"kind": "thing", "name": "size"}
     part = union(**{"x-open-union": {"fallback": "Thing", "code": "bad"}})
@@ -273,4 +279,7 @@ def test_part_types_need_a_view_with_real_paths_and_kinds() -> None:
     ]
     del thing["x-view"]
     kinds["x-kinds"] = {}
-    assert ids(findings_for({"ViewKind": kinds, "Thing": thing, "Union": part})) == ["IL016", "IL017"]
+    assert ids(findings_for({"ViewKind": kinds, "Thing": thing, "Union": part})) == [
+        "IL016",
+        "IL017",
+    ]

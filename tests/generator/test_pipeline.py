@@ -97,5 +97,12 @@ def test_generation_does_not_depend_on_hash_order(seed: str) -> None:
     import sys
 
     env = {**os.environ, "PYTHONHASHSEED": seed}
-    done = subprocess.run([sys.executable, "-m", "generator", "--check"], cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "--check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-2000:]

@@ -214,3 +214,11 @@ def test_partial_messages_may_be_empty_while_streaming() -> None:
     assert codes(streaming) == []
     streaming["extensions"] = {"completion": {"status": "cancelled"}}
     assert codes(streaming) == [("empty_content", "/content")]
+
+
+def test_dollar_anchors_only_at_the_very_end() -> None:
+    # JSON Schema's `$` is the end of the string; Python's also matches before a final newline.
+    assert codes({"role": "user", "content": [text()], "id": ULID_A + "\n"}) == [
+        ("pattern_mismatch", "/id")
+    ]
+    assert codes({"role": "user", "content": [text()], "id": ULID_A}) == []
