@@ -1,5 +1,6 @@
 # The two jobs of this repository. Both create .venv and install into it when missing.
-#   make run   regenerate from schemas/, verify nothing drifted, validate every example
+#   make run   regenerate from schemas/, verify nothing drifted, validate every example,
+#              run the conformance suite
 #   make test  lint, type-check, and run the tests with coverage (fails under 96 %)
 
 PYTHON ?= python3
@@ -19,6 +20,7 @@ run: $(STAMP)
 	$(PY) -m generator
 	$(PY) -m generator --check
 	$(PY) -m generator.examples
+	$(PY) -m conformance run
 
 test: $(STAMP) lint types
 	$(PY) -m generator --check
@@ -29,7 +31,7 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check .
 
 types: $(STAMP)
-	$(PY) -m mypy -p interlingua -p generator
+	$(PY) -m mypy -p interlingua -p generator -p conformance
 	$(PY) -m mypy tests benchmarks
 
 bench: $(STAMP)

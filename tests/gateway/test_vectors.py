@@ -9,6 +9,7 @@ from typing import Any, get_args
 import pytest
 from jsonschema import Draft202012Validator
 
+from conformance.compare import same
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.vectors import FUNCTIONS, run
 from interlingua.generated.models import GatewayErrorCode
@@ -18,20 +19,6 @@ FILES = sorted((ROOT / "gateway").glob("*.json"))
 DOCUMENTS = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in FILES}
 VECTORS = [vector for doc in DOCUMENTS.values() for vector in doc["vectors"]]
 CODES = set(get_args(get_args(GatewayErrorCode.__value__)[0]))
-
-
-def same(a: Any, b: Any) -> bool:
-    """JSON equality as vector.schema.json defines it: numbers by value (1 equals 1.0),
-    booleans distinct from numbers, strings, arrays in order, objects by key."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    return type(a) is type(b) and a == b
 
 
 def test_equality_keeps_booleans_apart_from_numbers() -> None:
