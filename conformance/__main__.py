@@ -62,10 +62,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         expected = args.expected_failures
     else:
-        from interlingua.gateway.errors import GatewayError  # noqa: PLC0415 - only for in-process runs
-        from interlingua.gateway.vectors import FUNCTIONS  # noqa: PLC0415
+        from interlingua.contract import FUNCTIONS, ContractError  # noqa: PLC0415 - in-process only
 
-        implementation = InProcess(dict(FUNCTIONS), GatewayError)
+        implementation = InProcess(dict(FUNCTIONS), ContractError)
         expected = args.expected_failures or HERE / "expected-failures" / "python.txt"
     try:
         results = run_cases(implementation, cases, load_expected_failures(expected))

@@ -11,8 +11,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from interlingua.gateway.errors import GatewayError
-from interlingua.gateway.vectors import FUNCTIONS
+from interlingua.contract import FUNCTIONS, ContractError
 
 IMPLEMENTATION = {"name": "interlingua (python)", "language": "python", "version": "0.1.0"}
 
@@ -31,7 +30,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any] | None:
         return {"seq": seq, "skipped": True, "message": f"no function {case.get('function')!r}"}
     try:
         return {"seq": seq, "output": function(case.get("input", {}))}
-    except GatewayError as exc:
+    except ContractError as exc:
         return {"seq": seq, "error": {"code": exc.code, "details": exc.details or {}}}
 
 

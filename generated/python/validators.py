@@ -10255,7 +10255,7 @@ def _inv_Message(x: Any, p: str) -> list[Finding]:
             found.append(
                 (
                     "assistant_missing_metadata",
-                    p,
+                    p + "/extensions/completion/model",
                     "role = assistant, extensions/completion/status = complete: extensions/completion/model is required",
                 )
             )
@@ -10263,7 +10263,7 @@ def _inv_Message(x: Any, p: str) -> list[Finding]:
             found.append(
                 (
                     "assistant_missing_metadata",
-                    p,
+                    p + "/extensions/llm/provider",
                     "role = assistant, extensions/completion/status = complete: extensions/llm/provider is required",
                 )
             )
@@ -10271,7 +10271,7 @@ def _inv_Message(x: Any, p: str) -> list[Finding]:
             found.append(
                 (
                     "assistant_missing_metadata",
-                    p,
+                    p + "/extensions/completion/usage",
                     "role = assistant, extensions/completion/status = complete: extensions/completion/usage is required",
                 )
             )
@@ -10283,7 +10283,7 @@ def _inv_Message(x: Any, p: str) -> list[Finding]:
             found.append(
                 (
                     "assistant_missing_routing",
-                    p,
+                    p + "/extensions/routing",
                     "role = assistant, extensions/completion/status = complete: extensions/routing is required",
                 )
             )

@@ -179,3 +179,20 @@ def test_cli_runs_the_suite_in_process_and_through_the_harness(
     )
     assert "29 cases against interlingua (python): 29 pass" in capsys.readouterr().out
     assert main(["run", "--impl", f"{sys.executable} -c pass", *common]) == 2
+
+
+def test_every_vector_passes_in_process() -> None:
+    """The whole suite, canonical validation and gateway, against the Python implementation."""
+    from interlingua.contract import FUNCTIONS, ContractError
+
+    cases = load_cases()
+    results = run_cases(InProcess(dict(FUNCTIONS), ContractError), cases, [])
+    assert [r for r in results if r.status != "pass"] == []
+    groups = {c.group for c in cases}
+    assert {
+        "canonical/valid",
+        "canonical/structure",
+        "canonical/semantics",
+        "canonical/unknown",
+    } <= groups
+    assert sum(c.group.startswith("canonical/") for c in cases) >= 60
