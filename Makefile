@@ -1,6 +1,6 @@
 # The two jobs of this repository. Both create .venv and install into it when missing.
 #   make run   regenerate from schemas/, verify nothing drifted, validate every example,
-#              run the conformance suite
+#              run the conformance suite, build the documentation site into site/
 #   make test  lint, type-check, and run the tests with coverage (fails under 96 %)
 
 PYTHON ?= python3
@@ -8,7 +8,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test generate check lint types pytest bench clean
+.PHONY: run test generate check lint types pytest bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,8 +21,15 @@ run: $(STAMP)
 	$(PY) -m generator --check
 	$(PY) -m generator.examples
 	$(PY) -m conformance run
+	$(PY) -m generator.docs
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
 
-test: $(STAMP) lint types
+# The docs site's browser test drives Debian's Chromium (never a downloaded browser).
+/usr/bin/chromium:
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+test: $(STAMP) /usr/bin/chromium lint types
 	$(PY) -m generator --check
 	$(PY) -m pytest --cov --cov-report=term --cov-fail-under=96
 
@@ -41,5 +48,8 @@ bench: $(STAMP)
 generate: $(STAMP)
 	$(PY) -m generator
 
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
+
 clean:
-	rm -rf $(VENV) build .coverage .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build site .coverage .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -15,6 +15,7 @@ from datamodel_code_generator.enums import DataModelType, InputFileType
 
 from generator import viewplan
 from generator.bundle import bundle_id
+from generator.docs import render_docs
 from generator.load import Sources
 from generator.paths import SEED_COVERAGE, TEMPLATES
 from generator.plan import build_plan
@@ -133,6 +134,7 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         header="<!-- " + " ".join(header(sources.digest, "").split()) + " -->",
         seeds=seed_rows(sources, bundle),
     )
+    written.update(render_docs(sources, bundle, env, context))
     for rel, text in written.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ import pytest
 
 from generator.__main__ import check, generate, main
 from generator.load import schemas_digest
-from generator.paths import ROOT, SEED_COVERAGE
+from generator.paths import OWNED_DIRS, ROOT, SEED_COVERAGE
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +44,10 @@ def test_every_generated_file_names_its_command_and_schema_hash(fresh: Path) -> 
 
 
 def _copy_outputs(target: Path) -> None:
-    shutil.copytree(
-        ROOT / "generated", target / "generated", ignore=shutil.ignore_patterns("__pycache__")
-    )
+    for folder in OWNED_DIRS:
+        shutil.copytree(
+            ROOT / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
     (target / SEED_COVERAGE).parent.mkdir(parents=True)
     shutil.copy(ROOT / SEED_COVERAGE, target / SEED_COVERAGE)
 
