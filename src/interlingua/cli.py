@@ -37,11 +37,21 @@ def _read_source(source: str, limit: int) -> bytes:
         ) from None
 
 
-def cmd_validate(args: argparse.Namespace) -> int:
+_UNREADABLE: Any = object()
+
+
+def _read_document(source: str, max_bytes: int) -> Any:
+    """The parsed document, or _UNREADABLE after printing its coded error on stderr."""
     try:
-        document = read_json(_read_source(args.file, args.max_bytes), max_bytes=args.max_bytes)
+        return read_json(_read_source(source, max_bytes), max_bytes=max_bytes)
     except InputError as exc:
         print(json.dumps(exc.as_dict(), ensure_ascii=False), file=sys.stderr)
+        return _UNREADABLE
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    document = _read_document(args.file, args.max_bytes)
+    if document is _UNREADABLE:
         return EXIT_UNREADABLE
     findings = validate(document, args.type)
     print(
@@ -65,10 +75,8 @@ def _messages(document: Any) -> list[Any]:
 
 
 def cmd_views(args: argparse.Namespace) -> int:
-    try:
-        document = read_json(_read_source(args.file, DEFAULT_MAX_BYTES))
-    except InputError as exc:
-        print(json.dumps(exc.as_dict(), ensure_ascii=False), file=sys.stderr)
+    document = _read_document(args.file, DEFAULT_MAX_BYTES)
+    if document is _UNREADABLE:
         return EXIT_UNREADABLE
     errors = [f for f in validate(document) if is_error(f)]
     if errors:
@@ -134,8 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
         "views",
         help="show the policy views of a document",
         description="Print one view per content part of a Conversation, Response or Message: "
-        "a table, "
-        "or with --opa one OPA input document per line.",
+        "a table, or with --opa one OPA input document per line.",
     )
     show.add_argument("file", help="path to a JSON file, or - for standard input")
     show.add_argument(
