@@ -14,10 +14,11 @@ from datamodel_code_generator import generate
 from datamodel_code_generator.enums import DataModelType, InputFileType
 
 from generator import viewplan
+from generator.adapters import load_mappings, plan_adapter
 from generator.bundle import bundle_id
 from generator.docs import render_docs
 from generator.load import Sources
-from generator.paths import SEED_COVERAGE, TEMPLATES
+from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
 from generator.plan import build_plan
 
 Json = Any
@@ -135,6 +136,7 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         seeds=seed_rows(sources, bundle),
     )
     written.update(render_docs(sources, bundle, env, context))
+    written.update(render_adapters(bundle, env, context))
     for rel, text in written.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -261,3 +263,79 @@ def format_python(paths: list[Path]) -> None:
         if result.returncode != 0:
             output = result.stdout + result.stderr
             raise RuntimeError(f"ruff {command[0]} failed on generated code:\n{output}")
+
+
+def _rule(spec: dict[str, Any] | None) -> tuple[str, str, int] | None:
+    if spec is None:
+        return None
+    return (spec["chars"], spec.get("first", spec["chars"]), spec["max_length"])
+
+
+def render_adapters(
+    bundle: dict[str, Json], env: jinja2.Environment, context: dict[str, Any]
+) -> dict[Path, str]:
+    """One adapter module per mapping file, the registry, and the part facts they use."""
+    out: dict[Path, str] = {}
+    defs = bundle["$defs"]
+    part_types = set(defs["Part"]["discriminator"]["mapping"])
+    bound = {
+        t
+        for t in part_types
+        if "origin"
+        in defs[defs["Part"]["discriminator"]["mapping"][t].rsplit("/", 1)[-1]].get(
+            "properties", {}
+        )
+    }
+    out[Path("generated/python/parts.py")] = env.get_template("python/parts.py.j2").render(
+        context, part_types=frozenset(part_types), bound=frozenset(bound)
+    )
+    plans = [plan_adapter(m, bundle) for m in load_mappings()]
+    for plan in plans:
+        data = plan.mapping.data
+        layout = {
+            "text_shorthand": False,
+            "empty_content": "absent",
+            "system": "inline",
+            "system_field": None,
+            "system_form": None,
+            "tool_result_parts": None,
+            "alternate": False,
+            **data["layout"],
+        }
+        if layout["tool_result_parts"] is not None:
+            layout["tool_result_parts"] = frozenset(layout["tool_result_parts"])
+        out[Path(f"generated/python/adapters/{plan.mapping.module}.py")] = env.get_template(
+            "python/adapter.py.j2"
+        ).render(
+            context,
+            title=data["title"],
+            format=data["format"],
+            path=plan.mapping.path.as_posix(),
+            description=" ".join(data["description"].split()),
+            transforms=plan.transforms,
+            tables=plan.tables,
+            functions=plan.functions,
+            layout=layout,
+            encode_parts=plan.encode_parts,
+            block_tag=layout.get("block_tag"),
+            decode_tags=plan.decode_tags,
+            decode_keyed=plan.decode_keyed,
+            slots=plan.slots,
+            tool_message=plan.tool_message,
+            response_message=tuple(data["response"]["message"]),
+            infer_call=bool(data["stop_reasons"].get("infer_call", False)),
+            id_rule=_rule(data.get("ids", {}).get("tool_call")),
+            name_rule=_rule(data.get("ids", {}).get("tool_name")),
+            capabilities=data["capabilities"],
+            documents=data["documents"],
+        )
+    # The wire schemas travel with the package: adapters check their inputs against them.
+    for plan in plans:
+        for document in plan.mapping.data["documents"].values():
+            out[Path("generated/python/wire_schemas") / Path(document).relative_to("formats")] = (
+                SCHEMAS / document
+            ).read_text(encoding="utf-8")
+    out[Path("generated/python/adapters/__init__.py")] = env.get_template(
+        "python/adapters_init.py.j2"
+    ).render(context, plans=plans)
+    return out

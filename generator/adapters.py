@@ -1,0 +1,518 @@
+"""Mapping files → adapter modules.
+
+Reads `schemas/mappings/<format>.yaml`, checks each against `schemas/meta/mapping.json` and
+against the canonical schemas (every canonical part type, role, stop reason and usage field
+it names exists; every transform it calls is in `interlingua.transforms.TRANSFORMS`), and
+compiles its templates into the functions `generated/python/adapters/<format>.py` is made of.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from generator.load import SchemaLoadError
+from generator.paths import META, SCHEMAS
+from generator.templating import (
+    Call,
+    Compiler,
+    Emitter,
+    Side,
+    TemplateError,
+    Var,
+    literals,
+    parse,
+    paths,
+    variables,
+    with_optional,
+)
+
+MAPPINGS = SCHEMAS / "mappings"
+Json = Any
+
+# The canonical type each named codec and envelope converts.
+CODEC_TYPES = {
+    "tool": "ToolDefinition",
+    "tool_choice": "ToolChoice",
+    "response_format": "ResponseFormat",
+    "request_envelope": "Conversation",
+    "response_envelope": "Response",
+}
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """One mapping file as written, with its path."""
+
+    path: Path
+    data: dict[str, Any]
+
+    @property
+    def format(self) -> str:
+        name: str = self.data["format"]
+        return name
+
+    @property
+    def module(self) -> str:
+        return self.format.replace("-", "_")
+
+
+def load_mappings() -> list[Mapping]:
+    meta = json.loads((META / "mapping.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(meta)
+    conversion = json.loads((SCHEMAS / "v1" / "conversion.json").read_text(encoding="utf-8"))
+    registry: Registry[Any] = Registry().with_resource(
+        conversion["$id"], DRAFT202012.create_resource(conversion)
+    )
+    validator = Draft202012Validator(meta, registry=registry)
+    found = []
+    for path in sorted(MAPPINGS.glob("*.yaml")):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as exc:
+            raise SchemaLoadError(f"{path}: {exc}") from exc
+        problems = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+        if problems:
+            first = problems[0]
+            pointer = "/" + "/".join(str(p) for p in first.absolute_path)
+            raise SchemaLoadError(f"{path}#{pointer}: {first.message}")
+        if data["format"] != path.stem:
+            raise SchemaLoadError(f"{path}: `format` must be the file name, {path.stem!r}")
+        found.append(Mapping(path.relative_to(SCHEMAS), data))
+    return found
+
+
+@dataclass
+class Function:
+    name: str
+    source: str
+
+
+@dataclass
+class AdapterPlan:
+    """Everything the adapter template needs, as Python source fragments and tables."""
+
+    mapping: Mapping
+    functions: list[Function] = field(default_factory=list)
+    transforms: set[str] = field(default_factory=set)
+    encode_parts: dict[str, str] = field(default_factory=dict)  # part type -> function
+    decode_tags: dict[str, list[str]] = field(default_factory=dict)  # wire tag -> functions
+    decode_keyed: list[tuple[str, str]] = field(default_factory=list)  # (key, function)
+    slots: list[tuple[str, str, str]] = field(default_factory=list)  # field, kind, function
+    tool_message: tuple[str, str] | None = None  # (encode, decode) for own-message results
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def _error(mapping: Mapping, where: str, message: str) -> SchemaLoadError:
+    return SchemaLoadError(f"schemas/{mapping.path}#{where}: {message}")
+
+
+CANONICAL_SIDE = Side(miss="return MISS", missing="return MISS", wrong="return MISS")
+
+
+def _wire_side(last_of_its_kind: bool, strict_literals: bool = True) -> Side:
+    missing = (
+        'raise ConversionError("missing_field", {ptr}, "{name} is required here")'
+        if last_of_its_kind
+        else "return MISS"
+    )
+    return Side(
+        miss="return MISS",
+        missing=missing,
+        wrong='raise ConversionError("wrong_type", {ptr}, "expected {what}")',
+        strict_literals=strict_literals,
+    )
+
+
+def _function(name: str, params: str, body: Emitter) -> Function:
+    return Function(name, f"def {name}({params}) -> Any:\n" + "\n".join(body.lines) + "\n")
+
+
+def _canon_pointers(template: Any) -> dict[str, str]:
+    out = {}
+    for name, path in paths(template).items():
+        suffix = "".join("/" + str(p) for p in path)
+        out[name] = f'at + "{suffix}"' if suffix else "at"
+    return out
+
+
+def _check_template(mapping: Mapping, where: str, canonical: Any, wire: Any) -> None:
+    names = {v.name for v in variables(canonical)}
+    for var in variables(wire):
+        if var.name not in names:
+            raise _error(mapping, where, f"${var.name} is not bound by the canonical template")
+    for node in _calls(canonical):
+        raise _error(mapping, where, f"@{node.name}: calls belong in wire templates")
+
+
+def _calls(node: Any) -> list[Call]:
+    if isinstance(node, Call):
+        return [node, *(c for a in node.args for c in _calls(a))]
+    if isinstance(node, dict):
+        return [c for v in node.values() for c in _calls(v)]
+    if isinstance(node, list):
+        return [c for v in node for c in _calls(v)]
+    return []
+
+
+def optional_variables(bundle: dict[str, Json], template: Any, type_name: str) -> set[str]:
+    """Variables that sit (at any depth) in a field the canonical schema does not require.
+
+    Also checks that the template names only fields the type has: a mapping cannot refer to
+    a canonical field that does not exist.
+    """
+    defs = bundle["$defs"]
+    optional: set[str] = set()
+
+    def resolve(schema: Json) -> Json:
+        while "$ref" in schema:
+            schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
+        return schema
+
+    def member(schema: Json, node: dict[str, Any], where: str) -> Json:
+        schema = resolve(schema)
+        if "oneOf" not in schema:
+            return schema
+        for candidate in map(resolve, schema["oneOf"]):
+            props = candidate.get("properties", {})
+            if all(k in props for k in node) and all(
+                props[k].get("const", v) == v
+                for k, v in node.items()
+                if not isinstance(v, Var | Call | dict | list)
+            ):
+                return candidate
+        raise TemplateError(f"{where or '/'}: no member of {schema.get('title')} has this shape")
+
+    def walk(node: Any, schema: Json, above: bool, where: str) -> None:
+        if isinstance(node, Var):
+            if above:
+                optional.add(node.name)
+            return
+        if isinstance(node, dict):
+            chosen = member(schema, node, where)
+            props = chosen.get("properties", {})
+            required = set(chosen.get("required", []))
+            for key, sub in node.items():
+                if key not in props:
+                    raise TemplateError(f"{where}/{key}: {chosen.get('title')} has no such field")
+                walk(sub, props[key], above or key not in required, f"{where}/{key}")
+
+    walk(template, {"$ref": f"#/$defs/{type_name}"}, False, "")
+    return optional
+
+
+class Planner:
+    def __init__(self, mapping: Mapping, bundle: dict[str, Json], transforms: dict[str, int]):
+        self.mapping = mapping
+        self.bundle = bundle
+        self.known_transforms = transforms
+        self.plan = AdapterPlan(mapping)
+        self.compiler = Compiler()
+
+    def _use_calls(self, where: str, template: Any) -> None:
+        codecs = set(self.mapping.data.get("codecs", {})) | {"usage"}
+        for call in _calls(template):
+            if call.name in ("each", "codec"):
+                if call.args[0] not in codecs:
+                    raise _error(self.mapping, where, f"no codec named {call.args[0]!r}")
+            elif call.name == "table":
+                if call.args[0] != "stop_reasons":
+                    raise _error(self.mapping, where, f"no table named {call.args[0]!r}")
+            elif call.name == "parts":
+                pass
+            elif call.name not in self.known_transforms:
+                raise _error(
+                    self.mapping,
+                    where,
+                    f"@{call.name}: no such transform in interlingua.transforms "
+                    f"(known: {', '.join(sorted(self.known_transforms))})",
+                )
+            else:
+                arity = self.known_transforms[call.name]
+                if len(call.args) != arity:
+                    raise _error(self.mapping, where, f"@{call.name} takes {arity} argument(s)")
+                self.plan.transforms.add(call.name)
+
+    def variant_functions(
+        self,
+        name: str,
+        where: str,
+        canonical: Any,
+        wire: Any,
+        last_of_its_kind: bool,
+        part_type: str | None,
+        drop_code: str,
+        type_name: str,
+        strict_literals: bool = True,
+    ) -> tuple[str, str]:
+        """Compile one variant into an encoder and a decoder; return their names."""
+        _check_template(self.mapping, where, canonical, wire)
+        try:
+            optional = optional_variables(self.bundle, canonical, type_name)
+        except TemplateError as exc:
+            raise _error(self.mapping, f"{where}/canonical", str(exc)) from None
+        canonical = with_optional(canonical, optional)
+        wire = with_optional(wire, optional)
+        self._use_calls(where, wire)
+        self.compiler.part_type = part_type
+        self.compiler.drop_code = drop_code
+        try:
+            enc = Emitter()
+            self.compiler.pending.append([])
+            self.compiler.match(enc, canonical, "c", CANONICAL_SIDE, ("at", ()), decode=False)
+            self.compiler.flush_drops(enc)
+            expr = self.compiler.build(enc, wire, _canon_pointers(canonical), True, "at")
+            enc.line(f"return {expr}")
+            dec = Emitter()
+            side = _wire_side(last_of_its_kind, strict_literals)
+            self.compiler.match(dec, wire, "w", side, ("at", ()), decode=True)
+            expr = self.compiler.build(dec, canonical, {}, False, "at")
+            dec.line(f"return {expr}")
+        except TemplateError as exc:
+            raise _error(self.mapping, where, str(exc)) from None
+        params = "ctx: Context, c: Any, at: str"
+        self.plan.functions.append(_function(f"enc_{name}", params, enc))
+        self.plan.functions.append(_function(f"dec_{name}", "ctx: Context, w: Any, at: str", dec))
+        return f"enc_{name}", f"dec_{name}"
+
+    def dispatcher(self, name: str, members: list[str], argument: str) -> str:
+        em = Emitter()
+        for member in members:
+            em.line(f"r = {member}(ctx, {argument}, at)")
+            em.line("if r is not MISS:")
+            with em.block():
+                em.line("return r")
+        em.line("return MISS")
+        self.plan.functions.append(_function(name, f"ctx: Context, {argument}: Any, at: str", em))
+        return name
+
+    # --- sections --------------------------------------------------------------------------
+
+    def parts(self) -> None:
+        part_defs = {
+            t: ref.rsplit("/", 1)[-1]
+            for t, ref in self.bundle["$defs"]["Part"]["discriminator"]["mapping"].items()
+        }
+        part_types = set(part_defs)
+        by_literals: dict[str, list[tuple[str, int, Any, Any, str]]] = {}
+        variants: list[tuple[str, int, Any, Any, str]] = []
+        for part_type, entries in self.mapping.data["parts"].items():
+            if part_type not in part_types:
+                raise _error(self.mapping, f"/parts/{part_type}", "not a canonical part type")
+            for i, entry in enumerate(entries):
+                canonical, wire = parse(entry["canonical"]), parse(entry["wire"])
+                slot = entry.get("slot", "content")
+                variants.append((part_type, i, canonical, wire, slot))
+                key = json.dumps([slot, sorted(map(str, literals(wire)))])
+                by_literals.setdefault(key, []).append((part_type, i, canonical, wire, slot))
+        last = {id(group[-1][2]) for group in by_literals.values()}
+        encoders: dict[str, list[tuple[str, str]]] = {}
+        block_tag = self.mapping.data["layout"].get("block_tag")
+        slot_decoders: dict[str, list[str]] = {}
+        slot_kinds: dict[str, str] = {}
+        for part_type, i, canonical, wire, slot in variants:
+            enc, dec = self.variant_functions(
+                f"{part_type}_{i}",
+                f"/parts/{part_type}/{i}",
+                canonical,
+                wire,
+                id(canonical) in last,
+                part_type,
+                "field_dropped",
+                part_defs[part_type],
+            )
+            encoders.setdefault(part_type, []).append((slot, enc))
+            if slot == "content":
+                if block_tag:
+                    if not isinstance(wire, dict) or not isinstance(wire.get(block_tag), str):
+                        raise _error(
+                            self.mapping,
+                            f"/parts/{part_type}/{i}/wire",
+                            f"a content block needs a literal `{block_tag}`",
+                        )
+                    self.plan.decode_tags.setdefault(wire[block_tag], []).append(dec)
+                else:
+                    if not isinstance(wire, dict) or not wire:
+                        raise _error(
+                            self.mapping, f"/parts/{part_type}/{i}/wire", "expected an object"
+                        )
+                    self.plan.decode_keyed.append((next(iter(wire)), dec))
+            elif slot == "message":
+                if self.plan.tool_message is not None or part_type != "tool_result":
+                    raise _error(
+                        self.mapping,
+                        f"/parts/{part_type}/{i}",
+                        "only one tool_result variant may be a message of its own",
+                    )
+                self.plan.tool_message = (enc, dec)
+            else:
+                slot_decoders.setdefault(slot, []).append(dec)
+                slot_kinds[slot] = "list" if isinstance(wire, dict) else "value"
+        for part_type, encs in encoders.items():
+            em = Emitter()
+            for slot, enc in encs:
+                em.line(f"r = {enc}(ctx, c, at)")
+                em.line("if r is not MISS:")
+                with em.block():
+                    slot_value = "None" if slot == "content" else repr(slot)
+                    em.line(f"return ({slot_value}, r)")
+            em.line("return MISS")
+            name = f"encode_{part_type}"
+            self.plan.functions.append(_function(name, "ctx: Context, c: Any, at: str", em))
+            self.plan.encode_parts[part_type] = name
+        for tag, decs in self.plan.decode_tags.items():
+            if len(decs) > 1:
+                safe = "".join(ch if ch.isalnum() else "_" for ch in tag)
+                self.plan.decode_tags[tag] = [self.dispatcher(f"decode_tag_{safe}", decs, "w")]
+        for slot, decs in slot_decoders.items():
+            name = self.dispatcher(f"decode_slot_{slot}", decs, "w")
+            self.plan.slots.append((slot, slot_kinds[slot], name))
+
+    def codecs(self) -> None:
+        for codec, entries in self.mapping.data.get("codecs", {}).items():
+            if codec not in CODEC_TYPES or codec.endswith("_envelope"):
+                raise _error(self.mapping, f"/codecs/{codec}", f"codecs are {sorted(CODEC_TYPES)}")
+            names = []
+            groups: dict[str, int] = {}
+            parsed = [(parse(e["canonical"]), parse(e["wire"])) for e in entries]
+            for _, wire in parsed:
+                key = json.dumps(sorted(map(str, literals(wire))))
+                groups[key] = groups.get(key, 0) + 1
+            seen: dict[str, int] = {}
+            for i, (canonical, wire) in enumerate(parsed):
+                key = json.dumps(sorted(map(str, literals(wire))))
+                seen[key] = seen.get(key, 0) + 1
+                names.append(
+                    self.variant_functions(
+                        f"{codec}_{i}",
+                        f"/codecs/{codec}/{i}",
+                        canonical,
+                        wire,
+                        seen[key] == groups[key],
+                        None,
+                        "field_dropped",
+                        CODEC_TYPES[codec],
+                    )
+                )
+            self.dispatcher(f"enc_{codec}", [e for e, _ in names], "c")
+            self.dispatcher(f"dec_{codec}", [d for _, d in names], "w")
+
+    def envelope(self, kind: str) -> None:
+        section = self.mapping.data[kind]
+        canonical, wire = parse(section["canonical"]), parse(section["wire"])
+        self.variant_functions(
+            f"{kind}_envelope",
+            f"/{kind}",
+            canonical,
+            wire,
+            True,
+            None,
+            "parameter_dropped",
+            CODEC_TYPES[f"{kind}_envelope"],
+            strict_literals=False,
+        )
+
+    def usage(self) -> None:
+        table: dict[str, Any] = self.mapping.data.get("usage", {})
+        usage_fields = set(self.bundle["$defs"]["Usage"]["properties"])
+        direct: dict[str, str] = {}
+        for name, spec in table.items():
+            if name not in usage_fields:
+                raise _error(self.mapping, f"/usage/{name}", "not a field of Usage")
+            if isinstance(spec, str):
+                direct[spec] = name
+        enc, dec = Emitter(), Emitter()
+        enc.line("out: dict[str, Any] = {}")
+        dec.line("if type(w) is not dict:")
+        with dec.block():
+            dec.line('raise ConversionError("wrong_type", at, "expected an object")')
+        dec.line("out: dict[str, Any] = {}")
+        for name, spec in table.items():
+            wire_paths = [spec] if isinstance(spec, str) else list(spec)
+            primary, others = wire_paths[0], wire_paths[1:]
+            for other in others:
+                if other not in direct:
+                    raise _error(
+                        self.mapping,
+                        f"/usage/{name}",
+                        f"{other!r} must also map a canonical field on its own",
+                    )
+            value = f"c[{name!r}]"
+            for other in others:
+                value += f" - c.get({direct[other]!r}, 0)"
+            enc.line(f"if {name!r} in c:")
+            with enc.block():
+                enc.line(f"put(out, {tuple(primary.split('.'))!r}, {value})")
+            terms = [f"get(w, {tuple(p.split('.'))!r})" for p in wire_paths]
+            dec.line(f"v = {terms[0]}")
+            dec.line("if v is not ABSENT:")
+            with dec.block():
+                total = " + ".join(["v", *(f"number_or_zero({t}, at)" for t in terms[1:])])
+                dec.line(f"out[{name!r}] = check_count({total}, at)")
+        known = "frozenset({" + ", ".join(repr(k) for k in sorted(table)) + "})"
+        enc.line(f"if not {known}.issuperset(c):")
+        with enc.block():
+            enc.line(f"dropped(ctx, c, {known}, at, None, 'field_dropped')")
+        enc.line("return out")
+        dec.line("return out")
+        self.plan.functions.append(_function("enc_usage", "ctx: Context, c: Any, at: str", enc))
+        self.plan.functions.append(_function("dec_usage", "ctx: Context, w: Any, at: str", dec))
+
+    def stop_reasons(self) -> None:
+        table = self.mapping.data["stop_reasons"]
+        canonical = set(self.bundle["$defs"]["StopReason"]["enum"])
+        to_c: dict[str, str] = table["to_canonical"]
+        from_c: dict[str, str] = table["from_canonical"]
+        infer_call = bool(table.get("infer_call", False))
+        for wire_value, value in to_c.items():
+            if value not in canonical:
+                raise _error(self.mapping, f"/stop_reasons/to_canonical/{wire_value}", "unknown")
+        if set(from_c) != canonical:
+            raise _error(
+                self.mapping,
+                "/stop_reasons/from_canonical",
+                f"must map every canonical stop reason; differs on {sorted(set(from_c) ^ canonical)}",
+            )
+        approximate = {
+            c
+            for c, w in from_c.items()
+            if to_c.get(w) != c and not (infer_call and c == "call" and to_c.get(w) == "end")
+        }
+        self.plan.tables["STOP_REASONS_TO_CANONICAL"] = to_c
+        self.plan.tables["STOP_REASONS_FROM_CANONICAL"] = from_c
+        self.plan.tables["STOP_REASONS_APPROXIMATE"] = frozenset(approximate)
+
+    def roles(self) -> None:
+        roles: dict[str, str] = self.mapping.data["roles"]
+        canonical = set(self.bundle["$defs"]["Role"]["enum"])
+        if set(roles) != canonical:
+            raise _error(
+                self.mapping, "/roles", f"must map every canonical role: {sorted(canonical)}"
+            )
+        back: dict[str, str] = {}
+        for role, wire in roles.items():
+            back.setdefault(wire, role)  # the first canonical role a wire role maps is its home
+        back.update(self.mapping.data.get("roles_in", {}))
+        self.plan.tables["ROLES_TO_WIRE"] = roles
+        self.plan.tables["ROLES_FROM_WIRE"] = back
+
+
+def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
+    from interlingua.transforms import TRANSFORMS
+
+    planner = Planner(mapping, bundle, {n: t.arity for n, t in TRANSFORMS.items()})
+    planner.roles()
+    planner.parts()
+    planner.codecs()
+    planner.usage()
+    planner.stop_reasons()
+    planner.envelope("request")
+    planner.envelope("response")
+    return planner.plan

@@ -1,0 +1,425 @@
+"""Compiling the shape templates of a mapping file into straight-line Python.
+
+A variant of a codec pairs two templates over the same variables, one canonical and one wire:
+
+    canonical: {type: image, source: {type: url, url: $url}, detail: $detail?}
+    wire:      {type: image_url, image_url: {url: $url, detail: $detail?}}
+
+A template is a literal (it must be there, with that value), a variable (`$name`; it may be
+absent exactly when the canonical schema does not require the field it sits in), an object or a fixed-length list of templates, or a call
+(`{"@name": args}`) of a named transform or of a built-in (`@each`, `@codec`, `@table`,
+`@parts`). Encoding matches the canonical template and builds the wire one; decoding does the
+reverse. Nothing is interpreted at run time: each direction of each variant becomes one Python
+function of `if`s and dict literals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+BUILTINS = ("each", "codec", "table", "parts")
+_VAR = re.compile(r"^\$([a-z][a-z0-9_]*)$")
+
+
+class TemplateError(Exception):
+    """A template says something the compiler cannot turn into code."""
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+    optional: bool
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str
+    args: tuple[Any, ...]  # parsed templates; for built-ins the first is a codec/table name
+
+    @property
+    def builtin(self) -> bool:
+        return self.name in BUILTINS
+
+    def variables(self) -> list[Var]:
+        return [a for a in self.args if isinstance(a, Var)]
+
+
+def parse(node: Any) -> Any:
+    """The template as Var / Call / dict / list / literal nodes."""
+    if isinstance(node, str):
+        if node.startswith("$$"):
+            return node[1:]  # an escaped literal dollar
+        if node.startswith("$"):
+            m = _VAR.match(node)
+            if not m:
+                raise TemplateError(f"bad variable {node!r}")
+            return Var(m.group(1), False)
+        return node
+    if isinstance(node, dict):
+        if len(node) == 1 and next(iter(node)).startswith("@"):
+            ((key, raw),) = node.items()
+            args = raw if isinstance(raw, list) else [raw]
+            name = key[1:]
+            if name in ("each", "codec", "table"):
+                if len(args) != 2 or not isinstance(args[0], str):
+                    raise TemplateError(f"@{name} takes [name, $variable]")
+                return Call(name, (args[0], parse(args[1])))
+            return Call(name, tuple(parse(a) for a in args))
+        return {str(k): parse(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [parse(v) for v in node]
+    return node
+
+
+def variables(node: Any) -> Iterator[Var]:
+    if isinstance(node, Var):
+        yield node
+    elif isinstance(node, Call):
+        for a in node.args:
+            yield from variables(a)
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from variables(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from variables(v)
+
+
+def required(node: Any) -> bool:
+    """Whether a subtree must be present: it holds a literal or a required variable."""
+    if isinstance(node, Var):
+        return not node.optional
+    if isinstance(node, Call):
+        if node.name in ("each", "codec"):
+            return False  # a value no variant takes is left out (and reported)
+        if node.builtin:
+            return required(node.args[-1])
+        return any(required(a) for a in node.args)
+    if isinstance(node, dict):
+        return not node or any(required(v) for v in node.values())
+    if isinstance(node, list):
+        return True
+    return True  # a literal
+
+
+def literals(
+    node: Any, path: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    """Every literal of a template with its path (the variant's discriminating constants)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from literals(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from literals(v, (*path, i))
+    elif not isinstance(node, Var | Call):
+        yield path, node
+
+
+def paths(node: Any, path: tuple[str | int, ...] = ()) -> dict[str, tuple[str | int, ...]]:
+    """Where each variable sits in a (canonical) template."""
+    out: dict[str, tuple[str | int, ...]] = {}
+    if isinstance(node, Var):
+        out[node.name] = path
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            out.update(paths(v, (*path, k)))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.update(paths(v, (*path, i)))
+    return out
+
+
+def _lit(value: Any) -> str:
+    return repr(value)
+
+
+def _neq(expr: str, value: Any) -> str:
+    """A type-exact inequality test (`True` must not equal `1`)."""
+    if value is None or isinstance(value, bool):
+        return f"{expr} is not {value!r}"
+    return f"{expr} != {value!r}"
+
+
+def _pointer(base: str, path: tuple[str | int, ...]) -> str:
+    if not path:
+        return base
+    suffix = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+    return f'{base} + "{suffix}"'
+
+
+@dataclass
+class Emitter:
+    """Python source, line by line, at an indentation."""
+
+    lines: list[str] = field(default_factory=list)
+    depth: int = 1
+    counter: int = 0
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    def temp(self, hint: str) -> str:
+        self.counter += 1
+        return f"_{hint}{self.counter}"
+
+    def block(self) -> _Indent:
+        return _Indent(self)
+
+
+class _Indent:
+    def __init__(self, emitter: Emitter) -> None:
+        self.emitter = emitter
+
+    def __enter__(self) -> None:
+        self.emitter.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.emitter.depth -= 1
+
+
+@dataclass(frozen=True)
+class Side:
+    """How one direction treats failures to match.
+
+    ``strict`` literals must be present and equal (a part variant's tag); otherwise a literal
+    is only written, never checked (an envelope's `object` field). A missing required value
+    is a miss while another variant with the same literals may still match, then an error.
+    """
+
+    miss: str  # statement run when the input is not this variant
+    missing: str  # statement template for a missing required value ({ptr}, {name})
+    wrong: str  # statement template for a value of the wrong JSON type ({ptr}, {what})
+    strict_literals: bool = True
+
+
+class Compiler:
+    """Turns the variants of one mapping file into function bodies."""
+
+    def __init__(self, prefix: str = "") -> None:
+        self.prefix = prefix
+        self.part_type: str | None = None  # the canonical part type of the codec compiled
+        self.drop_code = "field_dropped"
+        self.pending: list[list[tuple[str, str, str]]] = []
+
+    # --- matching: template against an input value, binding variables -----------------------
+
+    def match(
+        self,
+        em: Emitter,
+        node: Any,
+        expr: str,
+        side: Side,
+        ptr: tuple[str, tuple[str | int, ...]],
+        decode: bool,
+    ) -> None:
+        base, path = ptr
+        if isinstance(node, Var):
+            em.line(f"v_{node.name} = {expr}")
+            return
+        if isinstance(node, Call):
+            self._match_call(em, node, expr, side, ptr, decode)
+            return
+        if isinstance(node, dict):
+            em.line(f"if type({expr}) is not dict:")
+            with em.block():
+                em.line(side.wrong.format(ptr=_pointer(base, path), what="an object"))
+            for key, sub in node.items():
+                self._match_member(em, key, sub, expr, side, (base, (*path, key)), decode)
+            if not decode:
+                known = "frozenset({" + ", ".join(repr(k) for k in sorted(node)) + "})"
+                self.pending[-1].append((expr, known, _pointer(base, path)))
+            return
+        if isinstance(node, list):
+            em.line(f"if type({expr}) is not list or len({expr}) < {len(node)}:")
+            with em.block():
+                em.line(side.wrong.format(ptr=_pointer(base, path), what=f"a list of {len(node)}"))
+            for i, sub in enumerate(node):
+                item = em.temp("i")
+                em.line(f"{item} = {expr}[{i}]")
+                self.match(em, sub, item, side, (base, (*path, i)), decode)
+            return
+        if side.strict_literals:
+            em.line(f"if {_neq(expr, node)}:")
+            with em.block():
+                em.line(side.miss)
+
+    def _match_member(
+        self,
+        em: Emitter,
+        key: str,
+        sub: Any,
+        parent: str,
+        side: Side,
+        ptr: tuple[str, tuple[str | int, ...]],
+        decode: bool,
+    ) -> None:
+        base, path = ptr
+        if isinstance(sub, Var):
+            em.line(f"v_{sub.name} = {parent}.get({key!r}, ABSENT)")
+            if not sub.optional:
+                em.line(f"if v_{sub.name} is ABSENT:")
+                with em.block():
+                    em.line(side.missing.format(ptr=_pointer(base, path), name=key))
+            return
+        if not isinstance(sub, dict | list | Call):  # a literal member
+            if side.strict_literals:
+                em.line(f"if {_neq(f'{parent}.get({key!r})', sub)}:")
+                with em.block():
+                    em.line(side.miss)
+            return
+        value = em.temp("m")
+        em.line(f"{value} = {parent}.get({key!r}, ABSENT)")
+        if required(sub):
+            em.line(f"if {value} is ABSENT:")
+            with em.block():
+                em.line(side.missing.format(ptr=_pointer(base, path), name=key))
+            self.match(em, sub, value, side, ptr, decode)
+            return
+        # An optional subtree: absent means every variable in it is absent.
+        em.line(f"if {value} is ABSENT:")
+        with em.block():
+            for var in variables(sub):
+                em.line(f"v_{var.name} = ABSENT")
+        em.line("else:")
+        with em.block():
+            self.pending.append([])
+            self.match(em, sub, value, side, ptr, decode)
+            self.flush_drops(em)
+
+    def flush_drops(self, em: Emitter) -> None:
+        """Report canonical fields no template member takes, once the variant has matched."""
+        for expr, known, at in self.pending.pop():
+            em.line(f"if not {known}.issuperset({expr}):")
+            with em.block():
+                em.line(
+                    f"dropped(ctx, {expr}, {known}, {at}, {self.part_type!r}, {self.drop_code!r})"
+                )
+
+    def _match_call(
+        self,
+        em: Emitter,
+        call: Call,
+        expr: str,
+        side: Side,
+        ptr: tuple[str, tuple[str | int, ...]],
+        decode: bool,
+    ) -> None:
+        if not decode:
+            raise TemplateError(f"@{call.name} may only appear in wire templates")
+        at = _pointer(*ptr)
+        if call.name == "each":
+            codec, var = call.args
+            em.line(f"v_{var.name} = each_decode(ctx, {self.prefix}dec_{codec}, {expr}, {at})")
+        elif call.name == "codec":
+            codec, var = call.args
+            em.line(f"v_{var.name} = {self.prefix}dec_{codec}(ctx, {expr}, {at})")
+            em.line(f"if v_{var.name} is MISS:")
+            with em.block():
+                em.line(f"v_{var.name} = ABSENT")
+        elif call.name == "table":
+            table, var = call.args
+            em.line(f"v_{var.name} = {table.upper()}_TO_CANONICAL.get({expr}, 'other')")
+        elif call.name == "parts":
+            (var,) = call.args
+            em.line(f"v_{var.name} = decode_content(ctx, LAYOUT, {expr}, {at})")
+        else:
+            names = [a.name for a in call.variables()]
+            em.line("try:")
+            with em.block():
+                target = ", ".join(f"v_{n}" for n in names)
+                if len(names) == 1:
+                    em.line(f"{target} = T_{call.name}.decode(ctx, {expr}, {at})")
+                else:
+                    em.line(f"{target} = T_{call.name}.decode(ctx, {expr}, {at})")
+            em.line("except Mismatch:")
+            with em.block():
+                em.line(side.miss)
+
+    # --- building: a template from bound variables ----------------------------------------
+
+    def build(self, em: Emitter, node: Any, canon_at: dict[str, str], encode: bool, at: str) -> str:
+        """Emit statements building ``node``; return an expression for it (may be ABSENT
+        when the node is optional and everything in it is absent)."""
+        if isinstance(node, Var):
+            return f"v_{node.name}"
+        if isinstance(node, Call):
+            return self._build_call(em, node, canon_at, encode, at)
+        if isinstance(node, list):
+            items = [self.build(em, sub, canon_at, encode, at) for sub in node]
+            return "[" + ", ".join(items) + "]"
+        if isinstance(node, dict):
+            fixed: list[str] = []
+            optional: list[tuple[str, str]] = []
+            for key, sub in node.items():
+                value = self.build(em, sub, canon_at, encode, at)
+                if required(sub):
+                    fixed.append(f"{key!r}: {value}")
+                else:
+                    optional.append((key, value))
+            if not optional:
+                return "{" + ", ".join(fixed) + "}"
+            name = em.temp("d")
+            em.line(f"{name} = {{" + ", ".join(fixed) + "}")
+            for key, value in optional:
+                em.line(f"if {value} is not ABSENT:")
+                with em.block():
+                    em.line(f"{name}[{key!r}] = {value}")
+            if required(node):
+                return name
+            # An optional object appears only when something in it does.
+            guarded = em.temp("o")
+            condition = " or ".join(f"{v} is not ABSENT" for _, v in optional)
+            em.line(f"{guarded} = {name} if {condition} else ABSENT")
+            return guarded
+        return _lit(node)
+
+    def _build_call(
+        self, em: Emitter, call: Call, canon_at: dict[str, str], encode: bool, at: str
+    ) -> str:
+        if not encode:
+            raise TemplateError(f"@{call.name} may only appear in wire templates")
+        out = em.temp("c")
+        if call.name == "each":
+            codec, var = call.args
+            em.line(
+                f"{out} = ABSENT if v_{var.name} is ABSENT else "
+                f"each_encode(ctx, {self.prefix}enc_{codec}, v_{var.name}, "
+                f"{canon_at[var.name]}, {codec!r})"
+            )
+        elif call.name == "codec":
+            codec, var = call.args
+            em.line(
+                f"{out} = ABSENT if v_{var.name} is ABSENT else "
+                f"codec_encode(ctx, {self.prefix}enc_{codec}, v_{var.name}, "
+                f"{canon_at[var.name]}, {codec!r})"
+            )
+        elif call.name == "table":
+            table, var = call.args
+            em.line(
+                f"{out} = table_encode(ctx, {table.upper()}_FROM_CANONICAL, "
+                f"{table.upper()}_APPROXIMATE, v_{var.name}, {canon_at[var.name]}, {table!r})"
+            )
+        elif call.name == "parts":
+            (var,) = call.args
+            em.line(f"{out} = encode_content(ctx, LAYOUT, v_{var.name}, {canon_at[var.name]})")
+        else:
+            args = ", ".join(self.build(em, a, canon_at, encode, at) for a in call.args)
+            em.line(f"{out} = T_{call.name}.encode(ctx, {at}, {args})")
+        return out
+
+
+def with_optional(node: Any, optional: set[str]) -> Any:
+    """The template with the variables named in ``optional`` marked as such."""
+    if isinstance(node, Var):
+        return Var(node.name, node.name in optional)
+    if isinstance(node, Call):
+        return Call(node.name, tuple(with_optional(a, optional) for a in node.args))
+    if isinstance(node, dict):
+        return {k: with_optional(v, optional) for k, v in node.items()}
+    if isinstance(node, list):
+        return [with_optional(v, optional) for v in node]
+    return node

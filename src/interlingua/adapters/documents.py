@@ -1,0 +1,174 @@
+"""Request and response bodies: the envelope codec of a format plus its turns.
+
+A request body becomes a canonical Conversation (its turns, tools, choice, format and
+generation parameters); a response body becomes a canonical Response (one assistant message,
+the stop reason, usage). Which fields go where is the mapping file's `request` / `response`
+section; where the message sits in a response body is its `message` path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interlingua.adapters import fidelity
+from interlingua.adapters.layout import decode_messages, decode_system, decode_turn, encode_messages
+from interlingua.adapters.runtime import Adapter
+from interlingua.conversion import Context, ConversionError
+from interlingua.transforms.base import ABSENT
+
+SCHEMA_VERSION = 1
+
+
+def _object(value: Any, at: str = "") -> dict[str, Any]:
+    if type(value) is not dict:
+        raise ConversionError("wrong_type", at, "expected a JSON object")
+    return value
+
+
+def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> dict[str, Any]:
+    layout = adapter.layout
+    wire: dict[str, Any] = adapter.encode_request_envelope(
+        ctx, _envelope(conversation, "messages"), ""
+    )
+    turns, system = encode_messages(ctx, adapter, conversation["messages"], "/messages")
+    if system is not ABSENT:
+        assert layout.system_field is not None
+        wire[layout.system_field] = system
+    wire[layout.messages] = turns
+    return fidelity.apply_envelope(ctx, adapter.format, conversation, wire, "messages")
+
+
+def decode_request(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
+    layout = adapter.layout
+    wire = _object(wire)
+    envelope = adapter.decode_request_envelope(ctx, wire, "")
+    ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
+    messages = []
+    if layout.system == "hoist":
+        assert layout.system_field is not None
+        value = wire.get(layout.system_field, ABSENT)
+        if value is not ABSENT:
+            messages.append(decode_system(ctx, layout, value, "/" + layout.system_field))
+    if layout.messages not in wire:
+        raise ConversionError("missing_field", "/" + layout.messages, "a request holds turns")
+    messages += decode_messages(ctx, adapter, wire[layout.messages], "/" + layout.messages)
+    conversation = {"schema_version": SCHEMA_VERSION, **envelope, "messages": messages}
+    if ctx.fidelity:
+        fidelity.envelope(
+            ctx,
+            adapter.format,
+            conversation,
+            wire,
+            lambda c, doc: encode_request(c, adapter, doc),
+            lambda doc: _without(doc, (layout.messages,), layout.role, layout.content),
+            "messages",
+        )
+    return conversation
+
+
+def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) -> dict[str, Any]:
+    layout = adapter.layout
+    envelope = _envelope(response, "message")
+    message = response["message"]
+    stop = response.get("stop_reason")
+    if adapter.infer_call and stop == "call":
+        envelope = {**envelope, "stop_reason": "end"}  # the tool calls in the message say it
+    wire = adapter.encode_response_envelope(ctx, envelope, "")
+    turns, system = encode_messages(ctx, adapter, [message], "/message")
+    turn = turns[0] if turns else {layout.role: layout.roles_to_wire["assistant"]}
+    path = adapter.response_message
+    if not path:
+        wire = {**turn, **wire}
+    else:
+        _put(wire, path, turn)
+    return fidelity.apply_envelope(ctx, adapter.format, response, wire, "message")
+
+
+def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
+    layout = adapter.layout
+    wire = _object(wire)
+    path = adapter.response_message
+    turn, at = _at(wire, path)
+    envelope = adapter.decode_response_envelope(
+        ctx, _without(wire, path, layout.role, layout.content), ""
+    )
+    ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
+    messages = decode_turn(ctx, adapter, turn, at, False)
+    if len(messages) != 1 or messages[0]["role"] != "assistant":
+        raise ConversionError("wrong_role", at, "a response holds one assistant message")
+    message = messages[0]
+    if adapter.infer_call and envelope.get("stop_reason") == "end":
+        if any(p.get("type") == "tool_call" for p in message["content"]):
+            envelope["stop_reason"] = "call"
+    response = {"schema_version": SCHEMA_VERSION, **envelope, "message": message}
+    if ctx.fidelity:
+        fidelity.envelope(
+            ctx,
+            adapter.format,
+            response,
+            wire,
+            lambda c, doc: encode_response(c, adapter, doc),
+            lambda doc: _without(doc, path, layout.role, layout.content),
+            "message",
+        )
+    return response
+
+
+def _envelope(document: dict[str, Any], turns_key: str) -> dict[str, Any]:
+    """The document without its turns and the fields no envelope template maps."""
+    return {
+        k: v for k, v in document.items() if k not in (turns_key, "schema_version", "provider_raw")
+    }
+
+
+def _at(wire: dict[str, Any], path: tuple[str | int, ...]) -> tuple[Any, str]:
+    node: Any = wire
+    at = ""
+    for key in path:
+        at += f"/{key}"
+        if isinstance(key, int):
+            if type(node) is not list or len(node) <= key:
+                raise ConversionError("missing_field", at, "the response holds no message here")
+            node = node[key]
+        else:
+            if type(node) is not dict or key not in node:
+                raise ConversionError("missing_field", at, "the response holds no message here")
+            node = node[key]
+    return node, at
+
+
+def _without(
+    wire: dict[str, Any], path: tuple[str | int, ...], role: str, content: str
+) -> dict[str, Any]:
+    """A shallow copy of ``wire`` without the turn at ``path`` (without its role and content
+    when the turn is the body itself)."""
+    if not path:
+        return {k: v for k, v in wire.items() if k not in (role, content)}
+    out: dict[str, Any] = _without_any(wire, path)
+    return out
+
+
+def _without_any(node: Any, path: tuple[str | int, ...]) -> Any:
+    head, rest = path[0], path[1:]
+    if isinstance(node, list):
+        if not isinstance(head, int) or head >= len(node):
+            return node
+        out_list = list(node)
+        if rest:
+            out_list[head] = _without_any(node[head], rest)
+        return out_list
+    if isinstance(node, dict):
+        out = dict(node)
+        if not rest:
+            out.pop(head, None)  # type: ignore[call-overload]
+        elif head in node:
+            out[head] = _without_any(node[head], rest)  # type: ignore[index]
+        return out
+    return node
+
+
+def _put(wire: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
+    node: Any = wire
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value

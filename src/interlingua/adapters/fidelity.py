@@ -1,0 +1,165 @@
+"""Exact same-format round trips through `provider_raw`.
+
+The canonical form does not model everything a wire payload may hold (OpenAI's `logprobs`,
+a content string written as a one-block list, an unknown block type). Rather than a field per
+oddity, decoding re-encodes what it just read and, where the result differs from the input,
+keeps an RFC 6902 patch from the one to the other under `provider_raw[<format>]`, together
+with a digest of the canonical content it was taken from. Encoding to the same format applies
+the patch when that content is unchanged; when it changed, the stale patch is left out and
+reported. Other formats never read it, and say so (`provider_raw_dropped`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import jsonpatch
+
+from interlingua.conversion import Context
+
+if TYPE_CHECKING:
+    from interlingua.adapters.runtime import Adapter
+
+
+def digest(value: Any) -> str:
+    """A fingerprint of canonical content, `provider_raw` left out at every level it occurs."""
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k != "provider_raw"}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    text = json.dumps(strip(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _patch(produced: Any, original: Any) -> list[dict[str, Any]]:
+    ops: list[dict[str, Any]] = jsonpatch.make_patch(produced, original).patch
+    return ops
+
+
+def _keep(target: dict[str, Any], fmt: str, entry: dict[str, Any]) -> None:
+    raw = dict(target.get("provider_raw") or {})
+    raw[fmt] = {**raw.get(fmt, {}), **entry}
+    target["provider_raw"] = raw
+
+
+def attach(
+    ctx: Context,
+    adapter: Adapter,
+    messages: list[dict[str, Any]],
+    turn: dict[str, Any],
+    merged_with_previous: bool,
+) -> None:
+    """Record on the first of ``messages`` how to get ``turn`` back from them exactly."""
+    from interlingua.adapters.layout import encode_messages
+
+    fmt = adapter.format
+    entry: dict[str, Any] = {}
+    if merged_with_previous:
+        entry["boundary"] = True  # the input kept this turn apart from the one before
+    again, _ = encode_messages(ctx.scratch(), adapter, messages, "")
+    if again != [turn]:
+        produced = again[0] if len(again) == 1 else {}
+        entry["patch"] = _patch(produced, turn)
+        entry["digest"] = digest(messages)
+    if entry:
+        _keep(messages[0], fmt, entry)
+
+
+def apply(
+    ctx: Context, fmt: str, messages: list[dict[str, Any]], turn: dict[str, Any], at: str
+) -> dict[str, Any]:
+    """``turn`` with the patch kept on ``messages[0]`` applied, if it still fits them."""
+    raw = messages[0].get("provider_raw")
+    entry = raw.get(fmt) if raw else None
+    if not entry or "patch" not in entry:
+        return turn
+    if entry.get("digest") != digest(messages):
+        ctx.loss(
+            at,
+            "provider_raw_stale",
+            f"{ctx.adapter}: the content changed since it was "
+            "read, so fields it had outside the canonical form are not restored",
+        )
+        return turn
+    patched: dict[str, Any] = jsonpatch.apply_patch(turn, entry["patch"])
+    return patched
+
+
+def note_foreign(ctx: Context, raw: dict[str, Any], fmt: str, at: str) -> None:
+    """Report round-trip data kept for other formats, which this one cannot use."""
+    for other, entry in raw.items():
+        if other != fmt and isinstance(entry, dict) and entry.get("patch"):
+            paths = ", ".join(sorted({op.get("path", "") or "/" for op in entry["patch"]}))
+            ctx.loss(
+                f"{at}/provider_raw/{other}",
+                "provider_raw_dropped",
+                f"{ctx.adapter}: fields only {other} has are not carried ({paths})",
+            )
+
+
+def envelope(
+    ctx: Context,
+    fmt: str,
+    canonical: dict[str, Any],
+    original: dict[str, Any],
+    encode: Callable[[Context, dict[str, Any]], dict[str, Any]],
+    without_messages: Callable[[dict[str, Any]], dict[str, Any]],
+    canonical_key: str,
+) -> None:
+    """Keep on ``canonical`` what its envelope lacks to give back ``original`` exactly.
+
+    Turns are left out of the comparison: each carries its own patch.
+    """
+    again = without_messages(encode(ctx.scratch(), canonical))
+    wanted = without_messages(original)
+    if again != wanted:
+        _keep(
+            canonical,
+            fmt,
+            {
+                "patch": _patch(again, wanted),
+                "digest": digest(_envelope_content(canonical, canonical_key)),
+            },
+        )
+
+
+def _envelope_content(canonical: dict[str, Any], canonical_key: str) -> Any:
+    """What an envelope patch depends on: the envelope, and its system messages (hoisted
+    formats keep them outside the turns), but not the other turns."""
+    content = {k: v for k, v in canonical.items() if k not in (canonical_key, "provider_raw")}
+    value = canonical.get(canonical_key)
+    if isinstance(value, list):
+        content["system"] = [m for m in value if m.get("role") in ("system", "developer")]
+    return content
+
+
+def apply_envelope(
+    ctx: Context,
+    fmt: str,
+    canonical: dict[str, Any],
+    wire: dict[str, Any],
+    canonical_key: str,
+) -> dict[str, Any]:
+    raw = canonical.get("provider_raw")
+    entry = raw.get(fmt) if raw else None
+    if raw:
+        note_foreign(ctx, raw, fmt, "")
+    if not entry or "patch" not in entry:
+        return wire
+    if entry.get("digest") != digest(_envelope_content(canonical, canonical_key)):
+        ctx.loss(
+            "",
+            "provider_raw_stale",
+            f"{ctx.adapter}: the envelope changed since it was "
+            "read, so fields it had outside the canonical form are not restored",
+        )
+        return wire
+    patched: dict[str, Any] = jsonpatch.apply_patch(wire, entry["patch"])
+    return patched

@@ -1,0 +1,362 @@
+"""Laying canonical messages out as a format's turns, and reading them back.
+
+Every format differs in the same few ways, each a field of :class:`Layout`: where system
+prompts go (kept in the list, or hoisted to a top-level field), where tool results go (a
+message each, or blocks of one user turn), whether consecutive turns of one role merge,
+whether a lone text part may be a bare string, and which parts travel outside the content
+list (OpenAI's `tool_calls`). This module is that one strategy, parameterised; the parts
+themselves are encoded by the compiled codecs the layout points to.
+
+Reasoning is bound to the provider that issued it: a thinking part decoded here gets an
+`origin`, and is replayed only to that format; elsewhere the context's thinking policy drops
+it or turns it into text, and the loss is reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interlingua.adapters import fidelity
+from interlingua.adapters.runtime import MISS, Adapter, Layout
+from interlingua.conversion import Context, ConversionError
+from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
+from interlingua.transforms.base import ABSENT
+
+Part = dict[str, Any]
+
+
+def _plain_text(part: Part) -> bool:
+    return part.get("type") == "text" and len(part) == 2
+
+
+def _replayable(ctx: Context, layout: Layout, parts: list[Part], at: str) -> list[Part]:
+    """Parts with provider-bound ones settled: replayed (without `origin`) when they came from
+    this format, otherwise dropped or turned into text, and reported."""
+    out: list[Part] = []
+    for j, part in enumerate(parts):
+        if part.get("type") not in BOUND_PART_TYPES:
+            out.append(part)
+            continue
+        origin = part.get("origin")
+        if origin is None or origin.get("format") == layout.format:
+            out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
+            continue
+        issuer = origin.get("format")
+        text = part.get("text")
+        if ctx.thinking == "text" and text:
+            out.append({"type": "text", "text": text})
+            reason = f"{ctx.adapter}: reasoning issued by {issuer} sent as plain text"
+        else:
+            reason = f"{ctx.adapter}: reasoning issued by {issuer} cannot be replayed; dropped"
+        ctx.loss(f"{at}/{j}", "thinking_not_replayable", reason, part["type"])
+    return out
+
+
+def encode_part(ctx: Context, layout: Layout, part: Part, at: str) -> Any:
+    encoder = layout.encode_part.get(part.get("type", ""))
+    result = MISS if encoder is None else encoder(ctx, part, at)
+    if result is MISS:
+        ctx.loss(at, "part_dropped", f"{ctx.adapter} cannot carry this part", part.get("type"))
+    return result
+
+
+def encode_content(ctx: Context, layout: Layout, parts: list[Part], at: str) -> Any:
+    """A tool result's content: the parts the format allows there; the others are set aside
+    for a user turn right after the results (``ctx.displaced``)."""
+    allowed = layout.tool_result_parts
+    blocks = []
+    for j, part in enumerate(parts):
+        if allowed is not None and part.get("type") not in allowed:
+            ctx.displaced.append((part, f"{at}/{j}"))
+            continue
+        result = encode_part(ctx, layout, part, f"{at}/{j}")
+        if result is not MISS:
+            blocks.append(result[1])
+    if layout.text_shorthand:
+        if len(parts) == 1 and len(blocks) == 1 and _plain_text(parts[0]):
+            return parts[0]["text"]
+        if not blocks:
+            return ""
+    return blocks
+
+
+def decode_block(ctx: Context, layout: Layout, block: Any, at: str) -> Part:
+    if type(block) is not dict:
+        raise ConversionError("wrong_type", at, "a content block is an object")
+    if layout.decode_tag is not None:
+        tag = block.get(layout.decode_tag)
+        decoder = layout.decode_tags.get(tag) if isinstance(tag, str) else None
+        if decoder is not None:
+            part = decoder(ctx, block, at)
+            if part is not MISS:
+                return _bind(ctx, layout, part)
+    else:
+        for key, decoder in layout.decode_keyed:
+            if key in block:
+                part = decoder(ctx, block, at)
+                if part is not MISS:
+                    return _bind(ctx, layout, part)
+        tag = next(iter(block), None)
+    if not isinstance(tag, str) or not tag or tag in PART_TYPES:
+        raise ConversionError("unknown_variant", at, "the block matches no known shape")
+    # A block this format's mapping does not know: kept verbatim as an unknown part.
+    if layout.decode_tag == "type":
+        return dict(block)
+    return {"type": tag, **block}
+
+
+def _bind(ctx: Context, layout: Layout, part: Part) -> Part:
+    if part["type"] in BOUND_PART_TYPES:
+        origin = {"format": layout.format}
+        if ctx.model:
+            origin["model"] = ctx.model
+        part["origin"] = origin
+    return part
+
+
+def decode_content(ctx: Context, layout: Layout, value: Any, at: str) -> list[Part]:
+    if value is ABSENT or value is None:
+        return []
+    if isinstance(value, str):
+        if not layout.text_shorthand:
+            raise ConversionError("wrong_type", at, "content is a list of blocks here")
+        return [{"type": "text", "text": value}]
+    if type(value) is not list:
+        raise ConversionError("wrong_type", at, "content is a string or a list of blocks")
+    return [decode_block(ctx, layout, block, f"{at}/{i}") for i, block in enumerate(value)]
+
+
+# --- turns -----------------------------------------------------------------------------------
+
+
+def _turn(ctx: Context, layout: Layout, role: str, parts: list[Part], at: str) -> dict[str, Any]:
+    blocks: list[Any] = []
+    turn: dict[str, Any] = {layout.role: role}
+    for j, part in enumerate(parts):
+        result = encode_part(ctx, layout, part, f"{at}/{j}")
+        if result is MISS:
+            continue
+        slot, wire = result
+        if slot is None:
+            blocks.append(wire)
+        elif slot in turn:
+            if type(turn[slot]) is list:
+                turn[slot].append(wire)
+            else:
+                ctx.loss(f"{at}/{j}", "part_dropped", "only one fits here", part.get("type"))
+        else:
+            turn[slot] = [wire] if type(wire) is dict else wire
+    if blocks:
+        if layout.text_shorthand and len(blocks) == 1 and _plain_text(parts[0]):
+            turn[layout.content] = parts[0]["text"]
+        else:
+            turn[layout.content] = blocks
+    elif layout.empty_content is not ABSENT:
+        turn[layout.content] = layout.empty_content
+    # The content field first, then the slots, the way people write turns.
+    if layout.content in turn:
+        turn = {layout.role: role, layout.content: turn[layout.content], **turn}
+    return turn
+
+
+def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
+    def blocks(value: Any) -> list[Any]:
+        if value is ABSENT or value is None:
+            return []
+        if isinstance(value, str):
+            return [] if value == "" else [{"type": "text", "text": value}]
+        return list(value)
+
+    into[layout.content] = blocks(into.get(layout.content, ABSENT)) + blocks(
+        turn.get(layout.content, ABSENT)
+    )
+    for key, value in turn.items():
+        if key not in (layout.role, layout.content):
+            into[key] = into.get(key, []) + value if type(value) is list else value
+
+
+def _system(ctx: Context, layout: Layout, parts: list[Part], at: str) -> Any:
+    blocks = []
+    for part, where in parts:
+        result = encode_part(ctx, layout, part, where)
+        if result is not MISS:
+            blocks.append(result[1])
+    if not blocks:
+        return ABSENT
+    if layout.system_form == "string_or_blocks" and len(parts) == 1 and _plain_text(parts[0][0]):
+        return parts[0][0]["text"]
+    if layout.system_form == "content":
+        return {layout.content: blocks}
+    return blocks
+
+
+def encode_messages(
+    ctx: Context, adapter: Adapter, messages: list[dict[str, Any]], at: str
+) -> tuple[list[dict[str, Any]], Any]:
+    """The wire turns for canonical messages, and the hoisted system value (or ABSENT)."""
+    layout = adapter.layout
+    out: list[dict[str, Any]] = []
+    groups: list[list[int]] = []  # canonical message indices [start, end) of each wire turn
+    system: list[tuple[Part, str]] = []
+    previous_role = None
+    for i, message in enumerate(messages):
+        mat = f"{at}/{i}"
+        role = message["role"]
+        raw = message.get("provider_raw")
+        if raw:
+            fidelity.note_foreign(ctx, raw, layout.format, mat)
+        parts = _replayable(ctx, layout, message["content"], f"{mat}/content")
+        wire_role = layout.roles_to_wire[role]
+        if layout.roles_from_wire.get(wire_role) != role and not (
+            role == "tool" and layout.tool_results == "user_blocks"
+        ):
+            ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
+        if layout.system == "hoist" and role in ("system", "developer"):
+            if out:
+                ctx.loss(mat, "moved", f"{ctx.adapter} takes system prompts only at the top")
+            system += [(p, f"{mat}/content/{j}") for j, p in enumerate(parts)]
+            continue
+        if role == "tool" and layout.tool_results == "own_message":
+            encode = layout.encode_tool_message
+            assert encode is not None
+            for j, part in enumerate(parts):
+                if part.get("type") != "tool_result":
+                    ctx.loss(f"{mat}/content/{j}", "part_dropped", "a tool message holds results")
+                    continue
+                wire = encode(ctx, part, f"{mat}/content/{j}")
+                out.append({layout.role: wire_role, **wire})
+                groups.append([i, i + 1])
+            following = messages[i + 1]["role"] if i + 1 < len(messages) else None
+            if ctx.displaced and following != "tool":
+                moved = ctx.displaced
+                ctx.displaced = []
+                for part, where in moved:
+                    ctx.loss(
+                        where,
+                        "moved",
+                        "a tool result holds text only here; sent in a "
+                        "user turn right after the results",
+                        part.get("type"),
+                    )
+                turn = _turn(ctx, layout, layout.roles_to_wire["user"], [p for p, _ in moved], mat)
+                out.append(turn)
+                groups.append([i + 1, i + 1])
+            previous_role = role
+            continue
+        turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content")
+        entry = raw.get(layout.format) if raw else None
+        boundary = bool(entry and entry.get("boundary"))
+        if layout.alternate and out and out[-1][layout.role] == wire_role and not boundary:
+            if previous_role == role:
+                ctx.loss(
+                    mat,
+                    "turns_merged",
+                    f"{ctx.adapter} needs alternating turns; merged with the previous message",
+                )
+            _merge(layout, out[-1], turn)
+            groups[-1][1] = i + 1
+        else:
+            out.append(turn)
+            groups.append([i, i + 1])
+        previous_role = role
+    for k, (start, end) in enumerate(groups):
+        if start < end:
+            out[k] = fidelity.apply(
+                ctx, layout.format, messages[start:end], out[k], f"{at}/{start}"
+            )
+    return out, _system(ctx, layout, system, at) if system else ABSENT
+
+
+def decode_system(ctx: Context, layout: Layout, value: Any, at: str) -> dict[str, Any]:
+    if layout.system_form == "content":
+        if type(value) is not dict:
+            raise ConversionError("wrong_type", at, "expected an object")
+        parts = decode_content(ctx, layout, value.get(layout.content), f"{at}/{layout.content}")
+    elif layout.system_form == "blocks" and isinstance(value, str):
+        raise ConversionError("wrong_type", at, "expected a list of blocks")
+    else:
+        parts = decode_content(ctx, layout, value, at)
+    return {"role": "system", "content": parts}
+
+
+def decode_turn(
+    ctx: Context, adapter: Adapter, turn: Any, at: str, merged_with_previous: bool
+) -> list[dict[str, Any]]:
+    """The canonical messages of one wire turn (several when results share a user turn)."""
+    layout = adapter.layout
+    if type(turn) is not dict:
+        raise ConversionError("wrong_type", at, "a turn is an object")
+    wire_role = turn.get(layout.role, ABSENT)
+    role = layout.roles_from_wire.get(wire_role) if isinstance(wire_role, str) else None
+    if role is None:
+        if wire_role is ABSENT:
+            raise ConversionError("missing_field", f"{at}/{layout.role}", "a turn needs a role")
+        raise ConversionError("not_in_enum", f"{at}/{layout.role}", f"unknown role {wire_role!r}")
+    out: list[dict[str, Any]]
+    if layout.tool_results == "own_message" and wire_role == layout.roles_to_wire["tool"]:
+        decode = layout.decode_tool_message
+        assert decode is not None
+        part = decode(ctx, turn, at)
+        if part is MISS:
+            raise ConversionError("unknown_variant", at, "not a tool result this format knows")
+        out = [{"role": "tool", "content": [part]}]
+    else:
+        parts = decode_content(
+            ctx, layout, turn.get(layout.content, ABSENT), f"{at}/{layout.content}"
+        )
+        for field, kind, decode in layout.slots:
+            value = turn.get(field)
+            if value is None:
+                continue
+            where = f"{at}/{field}"
+            if kind == "list":
+                if type(value) is not list:
+                    raise ConversionError("wrong_type", where, "expected a list")
+                for k, item in enumerate(value):
+                    part = decode(ctx, item, f"{where}/{k}")
+                    if part is MISS:
+                        raise ConversionError("unknown_variant", f"{where}/{k}", "unknown shape")
+                    parts.append(part)
+            else:
+                part = decode(ctx, value, where)
+                if part is MISS:
+                    raise ConversionError("unknown_variant", where, "unknown shape")
+                parts.append(part)
+        if layout.tool_results == "user_blocks" and role == "user":
+            out = _split_results(parts)
+        else:
+            out = [{"role": role, "content": parts}]
+    if ctx.fidelity:
+        fidelity.attach(ctx, adapter, out, turn, merged_with_previous)
+    return out
+
+
+def _split_results(parts: list[Part]) -> list[dict[str, Any]]:
+    """A user turn's blocks as canonical messages: each result its own tool message."""
+    out: list[dict[str, Any]] = []
+    run: list[Part] = []
+    for part in parts:
+        if part.get("type") == "tool_result":
+            if run:
+                out.append({"role": "user", "content": run})
+                run = []
+            out.append({"role": "tool", "content": [part]})
+        else:
+            run.append(part)
+    if run or not out:
+        out.append({"role": "user", "content": run})
+    return out
+
+
+def decode_messages(ctx: Context, adapter: Adapter, turns: Any, at: str) -> list[dict[str, Any]]:
+    layout = adapter.layout
+    if type(turns) is not list:
+        raise ConversionError("wrong_type", at, "expected a list of turns")
+    out: list[dict[str, Any]] = []
+    previous = None
+    for j, turn in enumerate(turns):
+        role = turn.get(layout.role) if type(turn) is dict else None
+        merged = layout.alternate and role is not None and role == previous
+        out += decode_turn(ctx, adapter, turn, f"{at}/{j}", merged)
+        previous = role
+    return out

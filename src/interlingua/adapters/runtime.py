@@ -1,0 +1,195 @@
+"""What the generated adapters are made of besides their own functions.
+
+An adapter module under ``interlingua.generated.adapters`` is compiled from a mapping file: it
+holds one encoder and one decoder per variant of every part, codec and envelope, and two
+records built from this module's types, a :class:`Layout` (how turns are laid out) and an
+:class:`Adapter` (the whole format). The helpers here are the only code the compiled functions
+call besides the named transforms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from interlingua.conversion import Context, ConversionError
+from interlingua.transforms.base import ABSENT, Mismatch
+
+
+class _Miss:
+    """Returned by a variant's encoder or decoder when the input is not of its shape."""
+
+    def __repr__(self) -> str:
+        return "MISS"
+
+
+MISS: Final = _Miss()
+
+Codec = Callable[[Context, Any, str], Any]
+PartEncoder = Callable[[Context, Any, str], Any]  # -> (slot or None, wire value) | MISS
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a format lays turns out (the mapping file's `layout` section plus its compiled
+    part codecs)."""
+
+    format: str
+    messages: str  # wire field of the turn list
+    role: str  # wire field of a turn's role
+    content: str  # wire field of a turn's blocks
+    text_shorthand: bool  # a turn's content may be a bare string: one text part
+    empty_content: Any  # what a turn with no blocks has as content (ABSENT: no field)
+    system: str  # inline | hoist
+    system_field: str | None  # hoist: the top-level field
+    system_form: str | None  # hoist: string_or_blocks | blocks | content
+    tool_results: str  # own_message | user_blocks
+    tool_result_parts: frozenset[str] | None  # part types a tool result may hold (None: any)
+    alternate: bool  # consecutive turns of one wire role are merged
+    roles_to_wire: Mapping[str, str]
+    roles_from_wire: Mapping[str, str]
+    encode_part: Mapping[str, PartEncoder]
+    decode_tag: str | None  # the key that tags a block, or None when the member key does
+    decode_tags: Mapping[str, Codec]
+    decode_keyed: tuple[tuple[str, Codec], ...]
+    slots: tuple[tuple[str, str, Codec], ...]  # (wire field, list | value, decoder)
+    encode_tool_message: Codec | None
+    decode_tool_message: Codec | None
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """One format, as compiled from its mapping file."""
+
+    format: str
+    title: str
+    layout: Layout
+    encode_request_envelope: Codec
+    decode_request_envelope: Codec
+    encode_response_envelope: Codec
+    decode_response_envelope: Codec
+    response_message: tuple[str | int, ...]  # where the message sits in a response body
+    infer_call: bool  # a natural stop with tool calls in the message means `call`
+    id_rule: tuple[str, str, int] | None
+    name_rule: tuple[str, str, int] | None
+    capabilities: Mapping[str, Any]
+    schemas: Mapping[str, str]  # request / response → wire schema under schemas/
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def dropped(
+    ctx: Context,
+    value: Mapping[str, Any],
+    known: frozenset[str],
+    at: str,
+    part_type: str | None,
+    code: str,
+) -> None:
+    """Report every field of a canonical object that the matched template does not take."""
+    for key in sorted(value.keys() - known):
+        if key == "provider_raw":
+            continue  # round-trip data: handled (and reported) by the layout
+        ctx.loss(
+            f"{at}/{_escape(key)}",
+            code,
+            f"{ctx.adapter} has no place for `{key}`",
+            part_type,
+        )
+
+
+def each_encode(ctx: Context, codec: Codec, values: list[Any], at: str, what: str) -> Any:
+    out = []
+    for i, value in enumerate(values):
+        wire = codec(ctx, value, f"{at}/{i}")
+        if wire is MISS:
+            ctx.loss(f"{at}/{i}", "parameter_dropped", f"{ctx.adapter} cannot express this {what}")
+        else:
+            out.append(wire)
+    return out if out else ABSENT
+
+
+def each_decode(ctx: Context, codec: Codec, values: Any, at: str) -> Any:
+    if values is ABSENT:
+        return ABSENT
+    if type(values) is not list:
+        raise ConversionError("wrong_type", at, "expected a list")
+    out = []
+    for i, value in enumerate(values):
+        canonical = codec(ctx, value, f"{at}/{i}")
+        if canonical is MISS:
+            raise ConversionError("unknown_variant", f"{at}/{i}", "matches no known shape")
+        out.append(canonical)
+    return out
+
+
+def codec_encode(ctx: Context, codec: Codec, value: Any, at: str, what: str) -> Any:
+    wire = codec(ctx, value, at)
+    if wire is MISS:
+        ctx.loss(at, "parameter_dropped", f"{ctx.adapter} cannot express this {what}")
+        return ABSENT
+    return wire
+
+
+def table_encode(
+    ctx: Context,
+    table: Mapping[str, str],
+    approximate: frozenset[str],
+    value: str,
+    at: str,
+    what: str,
+) -> str:
+    if value in approximate:
+        ctx.loss(
+            at,
+            "stop_reason_approximated",
+            f"{ctx.adapter} has no {what} value for {value!r}; sent {table[value]!r}",
+        )
+    return table[value]
+
+
+def get(value: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        if type(value) is not dict:
+            return ABSENT
+        value = value.get(key, ABSENT)
+    return value
+
+
+def put(target: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    for key in path[:-1]:
+        target = target.setdefault(key, {})
+    target[path[-1]] = value
+
+
+def number_or_zero(value: Any, at: str) -> int:
+    if value is ABSENT or value is None:
+        return 0
+    return check_count(value, at)
+
+
+def check_count(value: Any, at: str) -> int:
+    if type(value) is not int or value < 0:
+        raise ConversionError("wrong_type", at, "token counts are non-negative integers")
+    return value
+
+
+__all__ = [
+    "ABSENT",
+    "MISS",
+    "Adapter",
+    "Layout",
+    "Mismatch",
+    "check_count",
+    "codec_encode",
+    "dropped",
+    "each_decode",
+    "each_encode",
+    "get",
+    "number_or_zero",
+    "put",
+    "table_encode",
+]

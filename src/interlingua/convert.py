@@ -1,0 +1,205 @@
+"""Converting request and response bodies between formats, through the canonical form.
+
+>>> from interlingua import convert
+>>> body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+>>> convert(body, source="openai-chat", target="canonical").output["messages"]
+[{'role': 'user', 'content': [{'type': 'text', 'text': 'hi'}]}]
+
+``canonical`` is a format name like any other: its documents are a Conversation (request)
+and a Response (response). Every call returns a :class:`ConversionResult` with the output and
+every loss; ``strict=True`` raises :class:`LossyConversionError` instead of losing anything.
+Bad input raises :class:`ConversionError` with a stable code and a JSON pointer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, Literal
+
+from jsonschema import Draft202012Validator
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from interlingua.adapters.documents import (
+    decode_request,
+    decode_response,
+    encode_request,
+    encode_response,
+)
+from interlingua.adapters.runtime import Adapter
+from interlingua.conversion import (
+    Context,
+    ConversionError,
+    ConversionResult,
+    Loss,
+    LossyConversionError,
+)
+from interlingua.generated.adapters import ADAPTERS
+from interlingua.validation import validate
+
+CANONICAL = "canonical"
+Kind = Literal["request", "response"]
+DOCUMENT_TYPES = {"request": "Conversation", "response": "Response"}
+KINDS = tuple(DOCUMENT_TYPES)
+
+
+def formats() -> list[str]:
+    """Every format name `convert` takes, `canonical` first."""
+    return [CANONICAL, *sorted(ADAPTERS)]
+
+
+def adapter(name: str) -> Adapter:
+    try:
+        return ADAPTERS[name]
+    except KeyError:
+        known = ", ".join(formats())
+        raise ConversionError(
+            "unknown_format", "", f"no format {name!r} (known: {known})"
+        ) from None
+
+
+def _kind(kind: str) -> str:
+    if kind not in DOCUMENT_TYPES:
+        raise ConversionError("unknown_document", "", f"kind is request or response, not {kind!r}")
+    return kind
+
+
+# --- validation of inputs ----------------------------------------------------------------------
+
+_KEYWORD_CODES = {
+    "type": "wrong_type",
+    "required": "missing_field",
+    "additionalProperties": "unknown_field",
+    "unevaluatedProperties": "unknown_field",
+    "enum": "not_in_enum",
+    "const": "const_mismatch",
+    "pattern": "pattern_mismatch",
+    "minLength": "too_short",
+    "maxLength": "too_long",
+    "minItems": "too_few_items",
+    "maxItems": "too_many_items",
+    "minimum": "below_minimum",
+    "maximum": "above_maximum",
+    "uniqueItems": "duplicate_items",
+}
+
+
+@cache
+def _wire_validator(schema_path: str) -> Draft202012Validator:
+    from importlib.resources import files
+
+    root = files("interlingua.generated").joinpath("wire_schemas")
+    relative = schema_path.removeprefix("formats/")
+    schema = json.loads(root.joinpath(relative).read_text(encoding="utf-8"))
+    registry: Registry[Any] = Registry().with_resource(
+        schema.get("$id", schema_path), DRAFT202012.create_resource(schema)
+    )
+    return Draft202012Validator(schema, registry=registry)
+
+
+def _pointer(parts: Any) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def check_wire(payload: Any, fmt: str, kind: str) -> None:
+    """Raise a coded error when ``payload`` breaks the format's wire schema."""
+    validator = _wire_validator(adapter(fmt).schemas[kind])
+    error = min(
+        validator.iter_errors(payload),
+        key=lambda e: (len(list(e.absolute_path)), _pointer(e.absolute_path)),
+        default=None,
+    )
+    if error is None:
+        return
+    # oneOf failures hide the real problem one level down: report the deepest cause.
+    while error.context:
+        error = max(error.context, key=lambda e: len(list(e.absolute_path)))
+    code = _KEYWORD_CODES.get(str(error.validator), "unknown_variant")
+    at = _pointer(error.absolute_path)
+    if error.validator == "required":
+        missing = str(error.message).split("'")[1] if "'" in str(error.message) else ""
+        at = f"{at}/{missing}" if missing else at
+    raise ConversionError(code, at, f"not a valid {fmt} {kind}: {error.message}")
+
+
+def check_canonical(document: Any, kind: str) -> None:
+    findings = [f for f in validate(document, DOCUMENT_TYPES[kind]) if f.severity != "warning"]
+    if findings:
+        first = findings[0]
+        raise ConversionError(first.code, first.path, first.message)
+
+
+# --- the three entry points ----------------------------------------------------------------
+
+
+def convert(
+    payload: Any,
+    source: str,
+    target: str,
+    kind: str = "request",
+    *,
+    strict: bool = False,
+    thinking: str = "drop",
+    validate_input: bool = True,
+    id_map: Mapping[str, str] | None = None,
+    name_map: Mapping[str, str] | None = None,
+) -> ConversionResult:
+    """Convert ``payload`` (a parsed JSON body in ``source`` format) to ``target``.
+
+    ``thinking`` says what becomes of reasoning another provider issued: ``drop`` or
+    ``text``. ``id_map`` / ``name_map`` (from an earlier result) map ids and tool names in a
+    ``source`` payload back to the values they stood for. ``validate_input=False`` skips the
+    schema check of the input, for callers whose input is known to be valid.
+    """
+    kind = _kind(kind)
+    for name in (source, target):
+        if name != CANONICAL:
+            adapter(name)
+    reading = Context(source, known_ids=id_map or {}, known_names=name_map or {}, thinking=thinking)
+    try:
+        if source == CANONICAL:
+            if validate_input:
+                check_canonical(payload, kind)
+            document = payload
+        else:
+            if validate_input:
+                check_wire(payload, source, kind)
+            codec = adapter(source)
+            reading.id_rule, reading.name_rule = codec.id_rule, codec.name_rule
+            decode = decode_request if kind == "request" else decode_response
+            document = decode(reading, codec, payload)
+        writing = Context(target, strict=strict, thinking=thinking, losses=reading.losses)
+        if target == CANONICAL:
+            output = document
+        else:
+            codec = adapter(target)
+            writing.id_rule, writing.name_rule = codec.id_rule, codec.name_rule
+            encode = encode_request if kind == "request" else encode_response
+            output = encode(writing, codec, document)
+    except ConversionError:
+        raise
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        # Only reachable with validate_input=False on invalid input.
+        raise ConversionError("wrong_type", "", f"malformed {source} {kind}: {exc!r}") from None
+    losses: list[Loss] = writing.losses
+    if strict and losses:
+        raise LossyConversionError(losses)
+    return ConversionResult(
+        output, tuple(losses), source, target, kind, writing.id_map, writing.name_map
+    )
+
+
+def to_canonical(
+    payload: Any, source: str, kind: str = "request", **options: Any
+) -> ConversionResult:
+    """Read a ``source``-format body into its canonical document."""
+    return convert(payload, source, CANONICAL, kind, **options)
+
+
+def from_canonical(
+    document: Any, target: str, kind: str = "request", **options: Any
+) -> ConversionResult:
+    """Write a canonical document as a ``target``-format body."""
+    return convert(document, CANONICAL, target, kind, **options)

@@ -1,0 +1,24 @@
+"""Named transforms: the logic a mapping file cannot say as a table, referenced by name.
+
+A mapping file writes ``{"@json_string": "$arguments"}`` where a value changes shape between
+the canonical form and a wire format. The generator checks that every name it meets is in
+:data:`TRANSFORMS` and emits a call to its ``encode`` (canonical values → wire value) and
+``decode`` (wire value → canonical values) in the adapter it writes. Every transform is small,
+pure, and unit-tested in ``tests/transforms/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from interlingua.transforms.base import ABSENT, Mismatch, Transform
+from interlingua.transforms.ids import TOOL_ID, TOOL_NAME
+from interlingua.transforms.values import VALUE_TRANSFORMS
+
+TRANSFORMS: Mapping[str, Transform] = {
+    **VALUE_TRANSFORMS,
+    TOOL_ID.name: TOOL_ID,
+    TOOL_NAME.name: TOOL_NAME,
+}
+
+__all__ = ["ABSENT", "TRANSFORMS", "Mismatch", "Transform"]

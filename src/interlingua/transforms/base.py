@@ -1,0 +1,52 @@
+"""What a transform is, and the two signals the generated adapters exchange with it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from interlingua.conversion import Context
+
+
+class _Absent:
+    """The value of an optional variable that is not there (distinct from JSON null)."""
+
+    _instance: _Absent | None = None
+
+    def __new__(cls) -> _Absent:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+ABSENT: Final = _Absent()
+
+
+class Mismatch(Exception):
+    """Raised by ``decode`` when a wire value is not of this variant's shape (a URL that is
+    not a data URL, say), so the adapter tries the next variant."""
+
+
+@dataclass(frozen=True)
+class Transform:
+    """A reversible change of shape between canonical values and one wire value.
+
+    ``encode(ctx, pointer, *canonical_values)`` returns the wire value, or ABSENT to leave the wire
+    key out. ``decode(ctx, wire_value, pointer)`` returns the canonical values, one per
+    argument in the mapping (a tuple when there are several); it raises :class:`Mismatch`
+    when the value belongs to another variant and ``ConversionError`` when it is malformed.
+    """
+
+    name: str
+    arity: int
+    encode: Callable[..., Any]
+    decode: Callable[[Context, Any, str], Any]
+    doc: str

@@ -1,0 +1,138 @@
+"""Transforms of single values: JSON text, data URLs, one-or-many, booleans."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua.conversion import Context, ConversionError
+from interlingua.transforms.base import ABSENT, Mismatch, Transform
+
+
+def _json_string_encode(ctx: Context, at: str, value: Any) -> Any:
+    if value is ABSENT:
+        return ABSENT
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _json_string_decode(ctx: Context, wire: Any, at: str) -> Any:
+    if not isinstance(wire, str):
+        raise ConversionError("wrong_type", at, "expected a string holding a JSON object")
+    if not wire.strip():
+        return {}  # a tool with no parameters, streamed: "" means {}
+    try:
+        value = json.loads(wire)
+    except ValueError as exc:
+        raise ConversionError("invalid_json", at, f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ConversionError("wrong_type", at, "the JSON text must hold an object")
+    return value
+
+
+JSON_STRING = Transform(
+    "json_string",
+    1,
+    _json_string_encode,
+    _json_string_decode,
+    "An object written as JSON text (OpenAI `arguments`). Blank text reads as `{}`.",
+)
+
+
+def _data_url_encode(ctx: Context, at: str, media_type: Any, data: Any) -> Any:
+    return f"data:{media_type};base64,{data}"
+
+
+def _data_url_decode(ctx: Context, wire: Any, at: str) -> tuple[str, str]:
+    if not isinstance(wire, str) or not wire.startswith("data:"):
+        raise Mismatch
+    head, comma, data = wire.partition(",")
+    if not comma or not head.endswith(";base64"):
+        raise Mismatch  # a data URL that is not base64: kept as a URL
+    media_type = head[5:-7]
+    if "/" not in media_type:
+        raise Mismatch
+    return media_type, data
+
+
+DATA_URL = Transform(
+    "data_url",
+    2,
+    _data_url_encode,
+    _data_url_decode,
+    "Media type and base64 data as one `data:<type>;base64,<data>` URL; any other URL is "
+    "another variant's.",
+)
+
+
+def _one_or_many_encode(ctx: Context, at: str, values: Any) -> Any:
+    return values
+
+
+def _one_or_many_decode(ctx: Context, wire: Any, at: str) -> list[Any]:
+    if isinstance(wire, str):
+        return [wire]
+    if isinstance(wire, list):
+        return wire
+    raise ConversionError("wrong_type", at, "expected a string or a list of strings")
+
+
+ONE_OR_MANY = Transform(
+    "one_or_many",
+    1,
+    _one_or_many_encode,
+    _one_or_many_decode,
+    "A list that the wire may also give as a single string (OpenAI `stop`).",
+)
+
+
+def _negate_encode(ctx: Context, at: str, value: Any) -> Any:
+    return ABSENT if value is ABSENT else not value
+
+
+def _negate_decode(ctx: Context, wire: Any, at: str) -> bool:
+    if not isinstance(wire, bool):
+        raise ConversionError("wrong_type", at, "expected a boolean")
+    return not wire
+
+
+NEGATE = Transform(
+    "negate",
+    1,
+    _negate_encode,
+    _negate_decode,
+    "A boolean stated the other way round (`parallel_tool_calls` against "
+    "`disable_parallel_tool_use`).",
+)
+
+
+# OpenAI names audio encodings by a short format word; everyone else uses a media type.
+_AUDIO_WORDS = {"mp3": "audio/mpeg", "wav": "audio/wav"}
+_AUDIO_TYPES = {v: k for k, v in _AUDIO_WORDS.items()} | {"audio/mp3": "mp3", "audio/x-wav": "wav"}
+
+
+def _audio_format_encode(ctx: Context, at: str, media_type: Any) -> Any:
+    word = _AUDIO_TYPES.get(media_type)
+    if word is None:
+        raise Mismatch  # no format word for this media type: the part cannot go as input audio
+    return word
+
+
+def _audio_format_decode(ctx: Context, wire: Any, at: str) -> str:
+    media_type = _AUDIO_WORDS.get(wire) if isinstance(wire, str) else None
+    if media_type is None:
+        raise ConversionError("not_in_enum", at, f"unknown audio format {wire!r}")
+    return media_type
+
+
+AUDIO_FORMAT = Transform(
+    "audio_format",
+    1,
+    _audio_format_encode,
+    _audio_format_decode,
+    "An audio media type as OpenAI's format word (`audio/wav` as `wav`, `audio/mpeg` as `mp3`).",
+)
+
+VALUE_TRANSFORMS: Mapping[str, Transform] = {
+    t.name: t for t in (JSON_STRING, DATA_URL, ONE_OR_MANY, NEGATE, AUDIO_FORMAT)
+}
