@@ -225,7 +225,7 @@ class Planner:
             elif call.name == "table":
                 if call.args[0] != "stop_reasons":
                     raise _error(self.mapping, where, f"no table named {call.args[0]!r}")
-            elif call.name == "parts":
+            elif call.name in ("parts", "merge"):
                 pass
             elif call.name not in self.known_transforms:
                 raise _error(
@@ -251,6 +251,7 @@ class Planner:
         drop_code: str,
         type_name: str,
         strict_literals: bool = True,
+        loss: dict[str, str] | None = None,
     ) -> tuple[str, str]:
         """Compile one variant into an encoder and a decoder; return their names."""
         _check_template(self.mapping, where, canonical, wire)
@@ -269,6 +270,11 @@ class Planner:
             self.compiler.match(enc, canonical, "c", CANONICAL_SIDE, ("at", ()), decode=False)
             self.compiler.flush_drops(enc)
             expr = self.compiler.build(enc, wire, _canon_pointers(canonical), True, "at")
+            if loss is not None:
+                enc.line(
+                    f"ctx.loss(at, {loss['code']!r}, ctx.adapter + ': ' + {loss['reason']!r}, "
+                    f"{part_type!r})"
+                )
             enc.line(f"return {expr}")
             dec = Emitter()
             side = _wire_side(last_of_its_kind, strict_literals)
@@ -303,6 +309,8 @@ class Planner:
         part_types = set(part_defs)
         by_literals: dict[str, list[tuple[str, int, Any, Any, str]]] = {}
         variants: list[tuple[str, int, Any, Any, str]] = []
+        lossy: set[int] = set()
+        losses: dict[int, dict[str, str]] = {}
         for part_type, entries in self.mapping.data["parts"].items():
             if part_type not in part_types:
                 raise _error(self.mapping, f"/parts/{part_type}", "not a canonical part type")
@@ -310,6 +318,10 @@ class Planner:
                 canonical, wire = parse(entry["canonical"]), parse(entry["wire"])
                 slot = entry.get("slot", "content")
                 variants.append((part_type, i, canonical, wire, slot))
+                if "loss" in entry:
+                    lossy.add(id(canonical))
+                    losses[id(canonical)] = entry["loss"]
+                    continue  # written, never read: the block reads back as its own kind
                 key = json.dumps([slot, sorted(map(str, literals(wire)))])
                 by_literals.setdefault(key, []).append((part_type, i, canonical, wire, slot))
         last = {id(group[-1][2]) for group in by_literals.values()}
@@ -327,8 +339,11 @@ class Planner:
                 part_type,
                 "field_dropped",
                 part_defs[part_type],
+                loss=losses.get(id(canonical)),
             )
             encoders.setdefault(part_type, []).append((slot, enc))
+            if id(canonical) in lossy:
+                continue
             if slot == "content":
                 if block_tag:
                     if not isinstance(wire, dict) or not isinstance(wire.get(block_tag), str):

@@ -6,7 +6,8 @@ A variant of a codec pairs two templates over the same variables, one canonical 
     wire:      {type: image_url, image_url: {url: $url, detail: $detail?}}
 
 A template is a literal (it must be there, with that value), a variable (`$name`; it may be
-absent exactly when the canonical schema does not require the field it sits in), an object or a fixed-length list of templates, or a call
+absent exactly when the canonical schema does not require the field it sits in; `$name!` when
+this variant needs it all the same), an object or a fixed-length list of templates, or a call
 (`{"@name": args}`) of a named transform or of a built-in (`@each`, `@codec`, `@table`,
 `@parts`). Encoding matches the canonical template and builds the wire one; decoding does the
 reverse. Nothing is interpreted at run time: each direction of each variant becomes one Python
@@ -20,8 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-BUILTINS = ("each", "codec", "table", "parts")
-_VAR = re.compile(r"^\$([a-z][a-z0-9_]*)$")
+BUILTINS = ("each", "codec", "table", "parts", "merge")
+_VAR = re.compile(r"^\$([a-z][a-z0-9_]*)(!)?$")
 
 
 class TemplateError(Exception):
@@ -32,6 +33,7 @@ class TemplateError(Exception):
 class Var:
     name: str
     optional: bool
+    forced: bool = False  # `$name!`: required by this variant though the schema allows absence
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ def parse(node: Any) -> Any:
             m = _VAR.match(node)
             if not m:
                 raise TemplateError(f"bad variable {node!r}")
-            return Var(m.group(1), False)
+            return Var(m.group(1), False, bool(m.group(2)))
         return node
     if isinstance(node, dict):
         if len(node) == 1 and next(iter(node)).startswith("@"):
@@ -93,13 +95,17 @@ def required(node: Any) -> bool:
     if isinstance(node, Var):
         return not node.optional
     if isinstance(node, Call):
-        if node.name in ("each", "codec"):
+        if node.name in ("each", "codec", "merge"):
             return False  # a value no variant takes is left out (and reported)
         if node.builtin:
             return required(node.args[-1])
         return any(required(a) for a in node.args)
     if isinstance(node, dict):
-        return not node or any(required(v) for v in node.values())
+        if not any(True for _ in variables(node)):
+            return True  # all literals: always there
+        # Literals alone do not make an object required: `{type: enabled, budget: $b}`
+        # appears exactly when $b does.
+        return any(required(v) for v in node.values() if isinstance(v, Var | Call | dict | list))
     if isinstance(node, list):
         return True
     return True  # a literal
@@ -326,6 +332,10 @@ class Compiler:
         elif call.name == "parts":
             (var,) = call.args
             em.line(f"v_{var.name} = decode_content(ctx, LAYOUT, {expr}, {at})")
+        elif call.name == "merge":
+            for member in call.args:
+                if any(True for _ in variables(member)):
+                    self.match(em, member, expr, side, ptr, decode)
         else:
             names = [a.name for a in call.variables()]
             em.line("try:")
@@ -406,16 +416,25 @@ class Compiler:
         elif call.name == "parts":
             (var,) = call.args
             em.line(f"{out} = encode_content(ctx, LAYOUT, v_{var.name}, {canon_at[var.name]})")
+        elif call.name == "merge":
+            # Members with variables are merged; a member without any is the base used when
+            # the first one is absent but a later one is not.
+            members = [m for m in call.args if any(True for _ in variables(m))]
+            base = [m for m in call.args if not any(True for _ in variables(m))]
+            values = ", ".join(self.build(em, m, canon_at, encode, at) for m in members)
+            em.line(f"{out} = merge_values({_lit(base[0]) if base else None}, {values})")
         else:
             args = ", ".join(self.build(em, a, canon_at, encode, at) for a in call.args)
-            em.line(f"{out} = T_{call.name}.encode(ctx, {at}, {args})")
+            first = call.args[0] if call.args else None
+            where = canon_at.get(first.name, at) if isinstance(first, Var) else at
+            em.line(f"{out} = T_{call.name}.encode(ctx, {where}, {args})")
         return out
 
 
 def with_optional(node: Any, optional: set[str]) -> Any:
     """The template with the variables named in ``optional`` marked as such."""
     if isinstance(node, Var):
-        return Var(node.name, node.name in optional)
+        return Var(node.name, node.name in optional and not node.forced, node.forced)
     if isinstance(node, Call):
         return Call(node.name, tuple(with_optional(a, optional) for a in node.args))
     if isinstance(node, dict):

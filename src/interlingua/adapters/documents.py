@@ -74,7 +74,7 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
     if adapter.infer_call and stop == "call":
         envelope = {**envelope, "stop_reason": "end"}  # the tool calls in the message say it
     wire = adapter.encode_response_envelope(ctx, envelope, "")
-    turns, system = encode_messages(ctx, adapter, [message], "/message")
+    turns, _ = encode_messages(ctx, adapter, [message], "/message", single=True)
     turn = turns[0] if turns else {layout.role: layout.roles_to_wire["assistant"]}
     path = adapter.response_message
     if not path:
@@ -93,6 +93,8 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
         ctx, _without(wire, path, layout.role, layout.content), ""
     )
     ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
+    if not path and type(turn) is dict:
+        turn = {k: v for k, v in turn.items() if k in (layout.role, layout.content)}
     messages = decode_turn(ctx, adapter, turn, at, False)
     if len(messages) != 1 or messages[0]["role"] != "assistant":
         raise ConversionError("wrong_role", at, "a response holds one assistant message")

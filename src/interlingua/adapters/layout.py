@@ -191,16 +191,23 @@ def _system(ctx: Context, layout: Layout, parts: list[Part], at: str) -> Any:
 
 
 def encode_messages(
-    ctx: Context, adapter: Adapter, messages: list[dict[str, Any]], at: str
+    ctx: Context,
+    adapter: Adapter,
+    messages: list[dict[str, Any]],
+    at: str,
+    single: bool = False,
 ) -> tuple[list[dict[str, Any]], Any]:
-    """The wire turns for canonical messages, and the hoisted system value (or ABSENT)."""
+    """The wire turns for canonical messages, and the hoisted system value (or ABSENT).
+
+    ``single``: ``at`` points at the one message itself (a response's), not at a list.
+    """
     layout = adapter.layout
     out: list[dict[str, Any]] = []
     groups: list[list[int]] = []  # canonical message indices [start, end) of each wire turn
     system: list[tuple[Part, str]] = []
     previous_role = None
     for i, message in enumerate(messages):
-        mat = f"{at}/{i}"
+        mat = at if single else f"{at}/{i}"
         role = message["role"]
         raw = message.get("provider_raw")
         if raw:
@@ -247,7 +254,7 @@ def encode_messages(
         entry = raw.get(layout.format) if raw else None
         boundary = bool(entry and entry.get("boundary"))
         if layout.alternate and out and out[-1][layout.role] == wire_role and not boundary:
-            if previous_role == role:
+            if previous_role == role and role != "tool":
                 ctx.loss(
                     mat,
                     "turns_merged",
@@ -261,9 +268,8 @@ def encode_messages(
         previous_role = role
     for k, (start, end) in enumerate(groups):
         if start < end:
-            out[k] = fidelity.apply(
-                ctx, layout.format, messages[start:end], out[k], f"{at}/{start}"
-            )
+            where = at if single else f"{at}/{start}"
+            out[k] = fidelity.apply(ctx, layout.format, messages[start:end], out[k], where)
     return out, _system(ctx, layout, system, at) if system else ABSENT
 
 

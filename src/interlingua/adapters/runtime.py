@@ -151,6 +151,17 @@ def table_encode(
     return table[value]
 
 
+def merge_values(base: dict[str, Any] | None, first: Any, *rest: Any) -> Any:
+    """Members of one wire object written by separate templates (`@merge`)."""
+    present = [v for v in (first, *rest) if v is not ABSENT]
+    if not present:
+        return ABSENT
+    out: dict[str, Any] = dict(base) if base is not None and first is ABSENT else {}
+    for value in present:
+        out.update(value)
+    return out
+
+
 def get(value: Any, path: tuple[str, ...]) -> Any:
     for key in path:
         if type(value) is not dict:
@@ -189,6 +200,7 @@ __all__ = [
     "each_decode",
     "each_encode",
     "get",
+    "merge_values",
     "number_or_zero",
     "put",
     "table_encode",

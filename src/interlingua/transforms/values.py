@@ -133,6 +133,29 @@ AUDIO_FORMAT = Transform(
     "An audio media type as OpenAI's format word (`audio/wav` as `wav`, `audio/mpeg` as `mp3`).",
 )
 
+
+
+def _default_encode(ctx: Context, at: str, value: Any, default: Any) -> Any:
+    if value is not ABSENT:
+        return value
+    ctx.loss(at, "placeholder_inserted", f"{ctx.adapter} requires this setting; sent {default!r}")
+    return default
+
+
+def _default_decode(ctx: Context, wire: Any, at: str) -> Any:
+    return wire
+
+
+DEFAULT = Transform(
+    "default",
+    2,
+    _default_encode,
+    _default_decode,
+    "A setting the format requires: the canonical value, or the given default (reported as "
+    "a placeholder) when there is none.",
+)
+
+
 VALUE_TRANSFORMS: Mapping[str, Transform] = {
-    t.name: t for t in (JSON_STRING, DATA_URL, ONE_OR_MANY, NEGATE, AUDIO_FORMAT)
+    t.name: t for t in (JSON_STRING, DATA_URL, ONE_OR_MANY, NEGATE, AUDIO_FORMAT, DEFAULT)
 }
