@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
         "--impl", help="command of an external implementation (default: Python, in-process)"
     )
     run.add_argument("--group", help="only cases whose group starts with this (e.g. gateway/paths)")
+    run.add_argument("--format", help="only the conversion cases of this format (e.g. anthropic)")
     run.add_argument(
         "--expected-failures", type=Path, help="case ids this implementation is known to fail"
     )
@@ -49,7 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     try:
-        cases = [c for c in load_cases() if args.group is None or c.group.startswith(args.group)]
+        cases = [
+            c
+            for c in load_cases()
+            if (args.group is None or c.group.startswith(args.group))
+            and (args.format is None or c.format == args.format)
+        ]
     except CaseFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

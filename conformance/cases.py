@@ -1,4 +1,5 @@
-"""Loading cases: every vector file under conformance/vectors/, checked against its schema."""
+"""Loading cases: the vector files under conformance/vectors/ and the conversion case files
+under conformance/cases/, each checked against its schema."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
+CONVERSIONS = Path(__file__).resolve().parent / "cases"
 
 
 class CaseFileError(Exception):
@@ -29,6 +31,7 @@ class Case:
     input: dict[str, Any]
     expected: Any = None
     expected_error: dict[str, Any] | None = None
+    format: str = ""  # conversion cases: the format they are about
 
     def as_json(self) -> dict[str, Any]:
         """The case as the protocol sends it to an external implementation."""
@@ -41,19 +44,101 @@ class Case:
         return case
 
 
-def load_cases(root: Path = VECTORS) -> list[Case]:
+def load_cases(root: Path = VECTORS, conversions: Path = CONVERSIONS) -> list[Case]:
+    """Every case: the vectors, then the conversion cases; ids are unique across both."""
+    cases = _load_vectors(root)
+    seen = {case.id for case in cases}
+    for case in _load_conversions(conversions):
+        if case.id in seen:
+            raise CaseFileError(f"{conversions}: case id {case.id!r} repeats")
+        seen.add(case.id)
+        cases.append(case)
+    return cases
+
+
+def _read(path: Path, validator: Draft202012Validator) -> Any:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise CaseFileError(f"{path}: {exc}") from None
+    problems = list(validator.iter_errors(document))
+    if problems:
+        raise CaseFileError(f"{path}: {problems[0].message}")
+    return document
+
+
+def _load_conversions(root: Path) -> list[Case]:
+    if not (root / "case.schema.json").exists():
+        return []
+    schema = json.loads((root / "case.schema.json").read_text(encoding="utf-8"))
+    validator = Draft202012Validator(schema)
+    cases: list[Case] = []
+    for path in sorted(root.glob("*/*.json")):
+        document = _read(path, validator)
+        fmt = document["format"]
+        if fmt != path.parent.name or document["group"] != path.stem:
+            raise CaseFileError(f"{path}: format and group must match the directory and file name")
+        for case in document["cases"]:
+            cases.append(_conversion_case(case, fmt, f"{fmt}/{document['group']}"))
+    return cases
+
+
+def _conversion_case(case: dict[str, Any], fmt: str, group: str) -> Case:
+    """A conversion case as a call of the contract's `roundtrip` or `convert`."""
+    kind = case["kind"]
+    common = {
+        "id": case["id"],
+        "kind": kind,
+        "group": group,
+        "level": case["level"],
+        "description": case["description"],
+        "format": fmt,
+    }
+    options = case.get("options", {})
+    if kind == "roundtrip":
+        return Case(
+            **common,
+            function="roundtrip",
+            input={"format": fmt, "kind": case["document"], "wire": case["wire"]},
+            expected={"canonical": case["canonical"], "wire": case["wire"]},
+        )
+    if kind == "cross":
+        return Case(
+            **common,
+            function="convert",
+            input={
+                "source": case["source"],
+                "target": case.get("target", fmt),
+                "kind": case["document"],
+                "payload": case["input"],
+                "options": options,
+            },
+            expected={
+                "output": case["expected"],
+                "losses": sorted(case["losses"], key=lambda x: (x["pointer"], x["code"])),
+            },
+        )
+    return Case(
+        **common,
+        function="convert",
+        input={
+            "source": fmt,
+            "target": "canonical",
+            "kind": case["document"],
+            "payload": case["input"],
+            "options": options,
+        },
+        expected_error={"code": case["error"]["code"], "details": {"path": case["error"]["path"]}},
+    )
+
+
+def _load_vectors(root: Path) -> list[Case]:
     schema = json.loads((root / "vector.schema.json").read_text(encoding="utf-8"))
     validator = Draft202012Validator(schema)
     cases: list[Case] = []
     seen: set[str] = set()
     for path in sorted(root.glob("*/*.json")):
-        try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise CaseFileError(f"{path}: {exc}") from None
-        problems = list(validator.iter_errors(document))
-        if problems:
-            raise CaseFileError(f"{path}: {problems[0].message}")
+        document = _read(path, validator)
         for vector in document["vectors"]:
             if vector["id"] in seen:
                 raise CaseFileError(f"{path}: case id {vector['id']!r} repeats")

@@ -46,7 +46,9 @@ class InProcess:
     """The Python implementation, called directly."""
 
     def __init__(
-        self, functions: dict[str, Callable[[dict[str, Any]], Any]], error_type: type[Exception]
+        self,
+        functions: dict[str, Callable[[dict[str, Any]], Any]],
+        error_type: type[Exception] | tuple[type[Exception], ...],
     ) -> None:
         self.functions = functions
         self.error_type = error_type

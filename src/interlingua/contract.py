@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from interlingua.conversion import ConversionError
+from interlingua.convert import convert
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.vectors import FUNCTIONS as GATEWAY_FUNCTIONS
 from interlingua.validation import validate
 
-ContractError = GatewayError
+ContractError = (GatewayError, ConversionError)
 
 
 def validate_findings(arguments: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -25,7 +27,43 @@ def validate_findings(arguments: Mapping[str, Any]) -> list[dict[str, str]]:
     return sorted(rows, key=lambda row: (row["path"], row["code"]))
 
 
+def _without_raw(value: Any) -> Any:
+    """A document without `provider_raw`: each implementation keeps its own there."""
+    if isinstance(value, dict):
+        return {k: _without_raw(v) for k, v in value.items() if k != "provider_raw"}
+    if isinstance(value, list):
+        return [_without_raw(v) for v in value]
+    return value
+
+
+def convert_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """`convert`: the output (without provider_raw) and the losses as sorted {pointer, code}."""
+    result = convert(
+        arguments["payload"],
+        arguments["source"],
+        arguments["target"],
+        arguments["kind"],
+        **arguments.get("options", {}),
+    )
+    losses = sorted(
+        ({"pointer": loss.pointer, "code": loss.code} for loss in result.losses),
+        key=lambda x: (x["pointer"], x["code"]),
+    )
+    return {"output": _without_raw(result.output), "losses": losses}
+
+
+def roundtrip_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """`roundtrip`: the canonical reading of a body (without provider_raw), and the body
+    written back from it (from the full canonical document, provider_raw included)."""
+    fmt, kind = arguments["format"], arguments["kind"]
+    canonical = convert(arguments["wire"], fmt, "canonical", kind).output
+    wire = convert(canonical, "canonical", fmt, kind).output
+    return {"canonical": _without_raw(canonical), "wire": wire}
+
+
 FUNCTIONS: Final[Mapping[str, Callable[[Mapping[str, Any]], Any]]] = {
     **GATEWAY_FUNCTIONS,
     "validate": validate_findings,
+    "convert": convert_case,
+    "roundtrip": roundtrip_case,
 }

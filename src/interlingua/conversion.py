@@ -44,6 +44,10 @@ class ConversionError(Exception):
         self.pointer = pointer
         self.message = message
 
+    @property
+    def details(self) -> dict[str, str]:
+        return {"path": self.pointer}
+
     def as_json(self) -> dict[str, str]:
         return {"code": self.code, "path": self.pointer, "message": self.message}
 
