@@ -268,8 +268,8 @@ class Planner:
             enc = Emitter()
             self.compiler.pending.append([])
             self.compiler.match(enc, canonical, "c", CANONICAL_SIDE, ("at", ()), decode=False)
-            self.compiler.flush_drops(enc)
             expr = self.compiler.build(enc, wire, _canon_pointers(canonical), True, "at")
+            self.compiler.flush_drops(enc)  # only once the variant is sure to be used
             if loss is not None:
                 enc.line(
                     f"ctx.loss(at, {loss['code']!r}, ctx.adapter + ': ' + {loss['reason']!r}, "

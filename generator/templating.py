@@ -427,7 +427,12 @@ class Compiler:
             args = ", ".join(self.build(em, a, canon_at, encode, at) for a in call.args)
             first = call.args[0] if call.args else None
             where = canon_at.get(first.name, at) if isinstance(first, Var) else at
-            em.line(f"{out} = T_{call.name}.encode(ctx, {where}, {args})")
+            em.line("try:")
+            with em.block():
+                em.line(f"{out} = T_{call.name}.encode(ctx, {where}, {args})")
+            em.line("except Mismatch:")  # the value has no form in this variant
+            with em.block():
+                em.line("return MISS")
         return out
 
 

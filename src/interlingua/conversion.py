@@ -77,6 +77,7 @@ class Context:
     strict: bool = False
     thinking: str = "drop"  # what becomes of reasoning another provider issued: drop | text
     model: str | None = None
+    kind: str = "request"  # the document converted: request | response
     losses: list[Loss] = field(default_factory=list)
     id_map: dict[str, str] = field(default_factory=dict)
     name_map: dict[str, str] = field(default_factory=dict)
@@ -96,6 +97,7 @@ class Context:
         return Context(
             self.adapter,
             model=self.model,
+            kind=self.kind,
             known_ids=self.known_ids,
             known_names=self.known_names,
             id_rule=self.id_rule,

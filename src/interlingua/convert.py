@@ -113,9 +113,21 @@ def check_wire(payload: Any, fmt: str, kind: str) -> None:
     )
     if error is None:
         return
-    # oneOf failures hide the real problem one level down: report the deepest cause.
+    # A oneOf failure hides the real problem one level down. When every member failed on its
+    # tag, the tag is the problem (not_in_enum); otherwise report the deepest cause among the
+    # members whose tag matched.
     while error.context:
-        error = max(error.context, key=lambda e: len(list(e.absolute_path)))
+        members: dict[Any, list[Any]] = {}
+        for sub in error.context:
+            members.setdefault(sub.relative_schema_path[0], []).append(sub)
+        tags = [e for errs in members.values() for e in errs if e.validator == "const"]
+        matched = [errs for errs in members.values() if all(e.validator != "const" for e in errs)]
+        if not matched and len({_pointer(e.absolute_path) for e in tags}) == 1:
+            allowed = ", ".join(sorted({repr(e.validator_value) for e in tags}))
+            at = _pointer(tags[0].absolute_path)
+            raise ConversionError("not_in_enum", at, f"not a valid {fmt} {kind}: one of {allowed}")
+        candidates = [e for errs in matched for e in errs] or list(error.context)
+        error = max(candidates, key=lambda e: len(list(e.absolute_path)))
     code = _KEYWORD_CODES.get(str(error.validator), "unknown_variant")
     at = _pointer(error.absolute_path)
     if error.validator == "required":
@@ -157,7 +169,9 @@ def convert(
     for name in (source, target):
         if name != CANONICAL:
             adapter(name)
-    reading = Context(source, known_ids=id_map or {}, known_names=name_map or {}, thinking=thinking)
+    reading = Context(
+        source, kind=kind, known_ids=id_map or {}, known_names=name_map or {}, thinking=thinking
+    )
     try:
         if source == CANONICAL:
             if validate_input:
@@ -170,7 +184,9 @@ def convert(
             reading.id_rule, reading.name_rule = codec.id_rule, codec.name_rule
             decode = decode_request if kind == "request" else decode_response
             document = decode(reading, codec, payload)
-        writing = Context(target, strict=strict, thinking=thinking, losses=reading.losses)
+        writing = Context(
+            target, kind=kind, strict=strict, thinking=thinking, losses=reading.losses
+        )
         if target == CANONICAL:
             output = document
         else:

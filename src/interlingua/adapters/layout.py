@@ -72,7 +72,7 @@ def encode_content(ctx: Context, layout: Layout, parts: list[Part], at: str) -> 
         result = encode_part(ctx, layout, part, f"{at}/{j}")
         if result is not MISS:
             blocks.append(result[1])
-    if layout.text_shorthand:
+    if _shorthand(ctx, layout):
         if len(parts) == 1 and len(blocks) == 1 and _plain_text(parts[0]):
             return parts[0]["text"]
         if not blocks:
@@ -147,7 +147,7 @@ def _turn(ctx: Context, layout: Layout, role: str, parts: list[Part], at: str) -
         else:
             turn[slot] = [wire] if type(wire) is dict else wire
     if blocks:
-        if layout.text_shorthand and len(blocks) == 1 and _plain_text(parts[0]):
+        if _shorthand(ctx, layout) and len(blocks) == 1 and _plain_text(parts[0]):
             turn[layout.content] = parts[0]["text"]
         else:
             turn[layout.content] = blocks
@@ -157,6 +157,14 @@ def _turn(ctx: Context, layout: Layout, role: str, parts: list[Part], at: str) -
     if layout.content in turn:
         turn = {layout.role: role, layout.content: turn[layout.content], **turn}
     return turn
+
+
+def _shorthand(ctx: Context, layout: Layout) -> bool:
+    """Whether a lone text part is written as a bare string here (`request`: in requests only,
+    as in Anthropic's, whose responses always hold blocks)."""
+    return layout.text_shorthand is True or (
+        layout.text_shorthand == "request" and ctx.kind == "request"
+    )
 
 
 def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
@@ -251,6 +259,8 @@ def encode_messages(
             previous_role = role
             continue
         turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content")
+        if len(turn) <= 2 and turn.get(layout.content) in (None, "", []) and parts:
+            continue  # everything in it was dropped (and reported): no empty turn goes out
         entry = raw.get(layout.format) if raw else None
         boundary = bool(entry and entry.get("boundary"))
         if layout.alternate and out and out[-1][layout.role] == wire_role and not boundary:
@@ -328,6 +338,10 @@ def decode_turn(
                 if part is MISS:
                     raise ConversionError("unknown_variant", where, "unknown shape")
                 parts.append(part)
+        if len(parts) > 1 and any(p.get("type") == "text" and p.get("text") == "" for p in parts):
+            # An empty text beside other parts says nothing (OpenAI's `content: ""` next to
+            # tool calls); the canonical form leaves it out, round-trip data restores it.
+            parts = [p for p in parts if not (p.get("type") == "text" and p.get("text") == "")]
         if layout.tool_results == "user_blocks" and role == "user":
             out = _split_results(parts)
         else:

@@ -39,7 +39,7 @@ class Layout:
     messages: str  # wire field of the turn list
     role: str  # wire field of a turn's role
     content: str  # wire field of a turn's blocks
-    text_shorthand: bool  # a turn's content may be a bare string: one text part
+    text_shorthand: bool | str  # a lone text part is a bare string (True, or "request" only)
     empty_content: Any  # what a turn with no blocks has as content (ABSENT: no field)
     system: str  # inline | hoist
     system_field: str | None  # hoist: the top-level field
