@@ -120,8 +120,14 @@ def check_wire(payload: Any, fmt: str, kind: str) -> None:
         members: dict[Any, list[Any]] = {}
         for sub in error.context:
             members.setdefault(sub.relative_schema_path[0], []).append(sub)
-        tags = [e for errs in members.values() for e in errs if e.validator == "const"]
-        matched = [errs for errs in members.values() if all(e.validator != "const" for e in errs)]
+        depth = len(list(error.absolute_path)) + 1
+
+        def tag(e: Any, depth: int = depth) -> bool:
+            """A member's own key failed a constant: that member is not the one meant."""
+            return e.validator in ("const", "pattern", "enum") and len(e.absolute_path) == depth
+
+        tags = [e for errs in members.values() for e in errs if tag(e)]
+        matched = [errs for errs in members.values() if not any(tag(e) for e in errs)]
         if not matched and len({_pointer(e.absolute_path) for e in tags}) == 1:
             allowed = ", ".join(sorted({repr(e.validator_value) for e in tags}))
             at = _pointer(tags[0].absolute_path)
