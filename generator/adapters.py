@@ -107,7 +107,7 @@ class AdapterPlan:
     decode_keyed: list[tuple[str, str]] = field(default_factory=list)  # (key, function)
     slots: list[tuple[str, str, str]] = field(default_factory=list)  # field, kind, function
     tool_message: tuple[str, str] | None = None  # (encode, decode) for own-message results
-    tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tables: dict[str, Any] = field(default_factory=dict)
 
 
 def _error(mapping: Mapping, where: str, message: str) -> SchemaLoadError:
@@ -246,6 +246,7 @@ class Planner:
         where: str,
         canonical: Any,
         wire: Any,
+        *,
         last_of_its_kind: bool,
         part_type: str | None,
         drop_code: str,
@@ -335,10 +336,10 @@ class Planner:
                 f"/parts/{part_type}/{i}",
                 canonical,
                 wire,
-                id(canonical) in last,
-                part_type,
-                "field_dropped",
-                part_defs[part_type],
+                last_of_its_kind=id(canonical) in last,
+                part_type=part_type,
+                drop_code="field_dropped",
+                type_name=part_defs[part_type],
                 loss=losses.get(id(canonical)),
             )
             encoders.setdefault(part_type, []).append((slot, enc))
@@ -410,10 +411,10 @@ class Planner:
                         f"/codecs/{codec}/{i}",
                         canonical,
                         wire,
-                        seen[key] == groups[key],
-                        None,
-                        "field_dropped",
-                        CODEC_TYPES[codec],
+                        last_of_its_kind=seen[key] == groups[key],
+                        part_type=None,
+                        drop_code="field_dropped",
+                        type_name=CODEC_TYPES[codec],
                     )
                 )
             self.dispatcher(f"enc_{codec}", [e for e, _ in names], "c")
@@ -427,10 +428,10 @@ class Planner:
             f"/{kind}",
             canonical,
             wire,
-            True,
-            None,
-            "parameter_dropped",
-            CODEC_TYPES[f"{kind}_envelope"],
+            last_of_its_kind=True,
+            part_type=None,
+            drop_code="parameter_dropped",
+            type_name=CODEC_TYPES[f"{kind}_envelope"],
             strict_literals=False,
         )
 
@@ -474,7 +475,7 @@ class Planner:
         known = "frozenset({" + ", ".join(repr(k) for k in sorted(table)) + "})"
         enc.line(f"if not {known}.issuperset(c):")
         with enc.block():
-            enc.line(f"dropped(ctx, c, {known}, at, None, 'field_dropped')")
+            enc.line(f"dropped(ctx, c, {known}, at, part_type=None, code='field_dropped')")
         enc.line("return out")
         dec.line("return out")
         self.plan.functions.append(_function("enc_usage", "ctx: Context, c: Any, at: str", enc))
@@ -493,7 +494,7 @@ class Planner:
             raise _error(
                 self.mapping,
                 "/stop_reasons/from_canonical",
-                f"must map every canonical stop reason; differs on {sorted(set(from_c) ^ canonical)}",
+                f"must map every stop reason; differs on {sorted(set(from_c) ^ canonical)}",
             )
         approximate = {
             c
@@ -520,7 +521,8 @@ class Planner:
 
 
 def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
-    from interlingua.transforms import TRANSFORMS
+    # The runtime's registry is the one list of transforms a mapping may name.
+    from interlingua.transforms import TRANSFORMS  # noqa: PLC0415 (the generator runs without it otherwise)
 
     planner = Planner(mapping, bundle, {n: t.arity for n, t in TRANSFORMS.items()})
     planner.roles()

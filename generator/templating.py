@@ -220,6 +220,7 @@ class Compiler:
         expr: str,
         side: Side,
         ptr: tuple[str, tuple[str | int, ...]],
+        *,
         decode: bool,
     ) -> None:
         base, path = ptr
@@ -227,14 +228,16 @@ class Compiler:
             em.line(f"v_{node.name} = {expr}")
             return
         if isinstance(node, Call):
-            self._match_call(em, node, expr, side, ptr, decode)
+            self._match_call(em, node, expr, side, ptr, decode=decode)
             return
         if isinstance(node, dict):
             em.line(f"if type({expr}) is not dict:")
             with em.block():
                 em.line(side.wrong.format(ptr=_pointer(base, path), what="an object"))
             for key, sub in node.items():
-                self._match_member(em, key, sub, expr, side, (base, (*path, key)), decode)
+                self._match_member(
+                    em, key, sub, expr, side=side, ptr=(base, (*path, key)), decode=decode
+                )
             if not decode:
                 known = "frozenset({" + ", ".join(repr(k) for k in sorted(node)) + "})"
                 self.pending[-1].append((expr, known, _pointer(base, path)))
@@ -246,7 +249,7 @@ class Compiler:
             for i, sub in enumerate(node):
                 item = em.temp("i")
                 em.line(f"{item} = {expr}[{i}]")
-                self.match(em, sub, item, side, (base, (*path, i)), decode)
+                self.match(em, sub, item, side, (base, (*path, i)), decode=decode)
             return
         if side.strict_literals:
             em.line(f"if {_neq(expr, node)}:")
@@ -259,6 +262,7 @@ class Compiler:
         key: str,
         sub: Any,
         parent: str,
+        *,
         side: Side,
         ptr: tuple[str, tuple[str | int, ...]],
         decode: bool,
@@ -283,7 +287,7 @@ class Compiler:
             em.line(f"if {value} is ABSENT:")
             with em.block():
                 em.line(side.missing.format(ptr=_pointer(base, path), name=key))
-            self.match(em, sub, value, side, ptr, decode)
+            self.match(em, sub, value, side, ptr, decode=decode)
             return
         # An optional subtree: absent means every variable in it is absent.
         em.line(f"if {value} is ABSENT:")
@@ -293,7 +297,7 @@ class Compiler:
         em.line("else:")
         with em.block():
             self.pending.append([])
-            self.match(em, sub, value, side, ptr, decode)
+            self.match(em, sub, value, side, ptr, decode=decode)
             self.flush_drops(em)
 
     def flush_drops(self, em: Emitter) -> None:
@@ -302,7 +306,8 @@ class Compiler:
             em.line(f"if not {known}.issuperset({expr}):")
             with em.block():
                 em.line(
-                    f"dropped(ctx, {expr}, {known}, {at}, {self.part_type!r}, {self.drop_code!r})"
+                    f"dropped(ctx, {expr}, {known}, {at}, "
+                    f"part_type={self.part_type!r}, code={self.drop_code!r})"
                 )
 
     def _match_call(
@@ -312,6 +317,7 @@ class Compiler:
         expr: str,
         side: Side,
         ptr: tuple[str, tuple[str | int, ...]],
+        *,
         decode: bool,
     ) -> None:
         if not decode:
@@ -335,7 +341,7 @@ class Compiler:
         elif call.name == "merge":
             for member in call.args:
                 if any(True for _ in variables(member)):
-                    self.match(em, member, expr, side, ptr, decode)
+                    self.match(em, member, expr, side, ptr, decode=decode)
         else:
             names = [a.name for a in call.variables()]
             em.line("try:")
@@ -411,7 +417,7 @@ class Compiler:
             table, var = call.args
             em.line(
                 f"{out} = table_encode(ctx, {table.upper()}_FROM_CANONICAL, "
-                f"{table.upper()}_APPROXIMATE, v_{var.name}, {canon_at[var.name]}, {table!r})"
+                f"{table.upper()}_APPROXIMATE, v_{var.name}, {canon_at[var.name]}, what={table!r})"
             )
         elif call.name == "parts":
             (var,) = call.args

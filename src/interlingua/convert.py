@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from functools import cache
+from importlib.resources import files
 from typing import Any, Literal
 
 from jsonschema import Draft202012Validator
@@ -88,8 +89,6 @@ _KEYWORD_CODES = {
 
 @cache
 def _wire_validator(schema_path: str) -> Draft202012Validator:
-    from importlib.resources import files
-
     root = files("interlingua.generated").joinpath("wire_schemas")
     relative = schema_path.removeprefix("formats/")
     schema = json.loads(root.joinpath(relative).read_text(encoding="utf-8"))

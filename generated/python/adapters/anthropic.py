@@ -84,7 +84,14 @@ def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     if v_cache is not ABSENT:
         _d1["cache_control"] = v_cache
     if not frozenset({"cache_hint", "text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"cache_hint", "text", "type"}), at, "text", "field_dropped")
+        dropped(
+            ctx,
+            c,
+            frozenset({"cache_hint", "text", "type"}),
+            at,
+            part_type="text",
+            code="field_dropped",
+        )
     return _d1
 
 
@@ -112,7 +119,7 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     if v_text is ABSENT:
         return MISS
     if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, "refusal", "field_dropped")
+        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
     ctx.loss(
         at,
         "converted_to_text",
@@ -148,7 +155,14 @@ def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     if v_signature is not ABSENT:
         _d1["signature"] = v_signature
     if not frozenset({"signature", "text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"signature", "text", "type"}), at, "thinking", "field_dropped")
+        dropped(
+            ctx,
+            c,
+            frozenset({"signature", "text", "type"}),
+            at,
+            part_type="thinking",
+            code="field_dropped",
+        )
     return _d1
 
 
@@ -173,7 +187,14 @@ def enc_redacted_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     if v_data is ABSENT:
         return MISS
     if not frozenset({"data", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"data", "type"}), at, "redacted_thinking", "field_dropped")
+        dropped(
+            ctx,
+            c,
+            frozenset({"data", "type"}),
+            at,
+            part_type="redacted_thinking",
+            code="field_dropped",
+        )
     return {"type": "redacted_thinking", "data": v_data}
 
 
@@ -219,11 +240,18 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
             _m1,
             frozenset({"data", "media_type", "type"}),
             at + "/source",
-            "image",
-            "field_dropped",
+            part_type="image",
+            code="field_dropped",
         )
     if not frozenset({"cache_hint", "source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"cache_hint", "source", "type"}), at, "image", "field_dropped")
+        dropped(
+            ctx,
+            c,
+            frozenset({"cache_hint", "source", "type"}),
+            at,
+            part_type="image",
+            code="field_dropped",
+        )
     return _d2
 
 
@@ -277,9 +305,23 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     if v_cache is not ABSENT:
         _d2["cache_control"] = v_cache
     if not frozenset({"type", "url"}).issuperset(_m1):
-        dropped(ctx, _m1, frozenset({"type", "url"}), at + "/source", "image", "field_dropped")
+        dropped(
+            ctx,
+            _m1,
+            frozenset({"type", "url"}),
+            at + "/source",
+            part_type="image",
+            code="field_dropped",
+        )
     if not frozenset({"cache_hint", "source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"cache_hint", "source", "type"}), at, "image", "field_dropped")
+        dropped(
+            ctx,
+            c,
+            frozenset({"cache_hint", "source", "type"}),
+            at,
+            part_type="image",
+            code="field_dropped",
+        )
     return _d2
 
 
@@ -325,9 +367,23 @@ def enc_image_2(ctx: Context, c: Any, at: str) -> Any:
     if v_cache is not ABSENT:
         _d2["cache_control"] = v_cache
     if not frozenset({"file_id", "type"}).issuperset(_m1):
-        dropped(ctx, _m1, frozenset({"file_id", "type"}), at + "/source", "image", "field_dropped")
+        dropped(
+            ctx,
+            _m1,
+            frozenset({"file_id", "type"}),
+            at + "/source",
+            part_type="image",
+            code="field_dropped",
+        )
     if not frozenset({"cache_hint", "source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"cache_hint", "source", "type"}), at, "image", "field_dropped")
+        dropped(
+            ctx,
+            c,
+            frozenset({"cache_hint", "source", "type"}),
+            at,
+            part_type="image",
+            code="field_dropped",
+        )
     return _d2
 
 
@@ -387,8 +443,8 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
             _m1,
             frozenset({"data", "media_type", "type"}),
             at + "/source",
-            "document",
-            "field_dropped",
+            part_type="document",
+            code="field_dropped",
         )
     if not frozenset({"cache_hint", "source", "title", "type"}).issuperset(c):
         dropped(
@@ -396,8 +452,8 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"cache_hint", "source", "title", "type"}),
             at,
-            "document",
-            "field_dropped",
+            part_type="document",
+            code="field_dropped",
         )
     return _d2
 
@@ -458,15 +514,22 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
     if v_cache is not ABSENT:
         _d2["cache_control"] = v_cache
     if not frozenset({"type", "url"}).issuperset(_m1):
-        dropped(ctx, _m1, frozenset({"type", "url"}), at + "/source", "document", "field_dropped")
+        dropped(
+            ctx,
+            _m1,
+            frozenset({"type", "url"}),
+            at + "/source",
+            part_type="document",
+            code="field_dropped",
+        )
     if not frozenset({"cache_hint", "source", "title", "type"}).issuperset(c):
         dropped(
             ctx,
             c,
             frozenset({"cache_hint", "source", "title", "type"}),
             at,
-            "document",
-            "field_dropped",
+            part_type="document",
+            code="field_dropped",
         )
     return _d2
 
@@ -520,7 +583,12 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
         _d2["cache_control"] = v_cache
     if not frozenset({"file_id", "type"}).issuperset(_m1):
         dropped(
-            ctx, _m1, frozenset({"file_id", "type"}), at + "/source", "document", "field_dropped"
+            ctx,
+            _m1,
+            frozenset({"file_id", "type"}),
+            at + "/source",
+            part_type="document",
+            code="field_dropped",
         )
     if not frozenset({"cache_hint", "source", "title", "type"}).issuperset(c):
         dropped(
@@ -528,8 +596,8 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"cache_hint", "source", "title", "type"}),
             at,
-            "document",
-            "field_dropped",
+            part_type="document",
+            code="field_dropped",
         )
     return _d2
 
@@ -591,8 +659,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"arguments", "cache_hint", "id", "name", "type"}),
             at,
-            "tool_call",
-            "field_dropped",
+            part_type="tool_call",
+            code="field_dropped",
         )
     return _d3
 
@@ -655,8 +723,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"cache_hint", "content", "is_error", "tool_call_id", "type"}),
             at,
-            "tool_result",
-            "field_dropped",
+            part_type="tool_result",
+            code="field_dropped",
         )
     return _d3
 
@@ -810,8 +878,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"cache_hint", "description", "input_schema", "name", "strict"}),
             at,
-            None,
-            "field_dropped",
+            part_type=None,
+            code="field_dropped",
         )
     return _d2
 
@@ -864,7 +932,7 @@ def enc_tool_choice_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "auto":
         return MISS
     if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
     return {"type": "auto"}
 
 
@@ -882,7 +950,7 @@ def enc_tool_choice_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "none":
         return MISS
     if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
     return {"type": "none"}
 
 
@@ -900,7 +968,7 @@ def enc_tool_choice_2(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "required":
         return MISS
     if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
     return {"type": "any"}
 
 
@@ -925,7 +993,7 @@ def enc_tool_choice_3(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     if not frozenset({"name", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"name", "type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"name", "type"}), at, part_type=None, code="field_dropped")
     return {"type": "tool", "name": _c1}
 
 
@@ -985,7 +1053,7 @@ def enc_response_format_0(ctx: Context, c: Any, at: str) -> Any:
     if v_schema is ABSENT:
         return MISS
     if not frozenset({"schema", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"schema", "type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"schema", "type"}), at, part_type=None, code="field_dropped")
     return {"type": "json_schema", "schema": v_schema}
 
 
@@ -1045,8 +1113,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
                 }
             ),
             at,
-            None,
-            "field_dropped",
+            part_type=None,
+            code="field_dropped",
         )
     return out
 
@@ -1131,8 +1199,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
                     }
                 ),
                 at + "/parameters",
-                None,
-                "parameter_dropped",
+                part_type=None,
+                code="parameter_dropped",
             )
     try:
         _c2 = T_default.encode(ctx, at + "/parameters/max_output_tokens", v_max_tokens, 4096)
@@ -1199,8 +1267,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"model", "parameters", "response_format", "tool_choice", "tools"}),
             at,
-            None,
-            "parameter_dropped",
+            part_type=None,
+            code="parameter_dropped",
         )
     return _d14
 
@@ -1336,7 +1404,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         STOP_REASONS_APPROXIMATE,
         v_stop_reason,
         at + "/stop_reason",
-        "stop_reasons",
+        what="stop_reasons",
     )
     _c2 = (
         ABSENT
@@ -1354,8 +1422,8 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"id", "model", "stop_reason", "usage"}),
             at,
-            None,
-            "parameter_dropped",
+            part_type=None,
+            code="parameter_dropped",
         )
     return _d3
 

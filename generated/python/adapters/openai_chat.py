@@ -88,7 +88,7 @@ def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     if v_text is ABSENT:
         return MISS
     if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, "text", "field_dropped")
+        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
     return {"type": "text", "text": v_text}
 
 
@@ -112,7 +112,7 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     if v_text is ABSENT:
         return MISS
     if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, "refusal", "field_dropped")
+        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
     return v_text
 
 
@@ -130,7 +130,7 @@ def enc_refusal_1(ctx: Context, c: Any, at: str) -> Any:
     if v_text is ABSENT:
         return MISS
     if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, "refusal", "field_dropped")
+        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
     return {"type": "refusal", "refusal": v_text}
 
 
@@ -177,11 +177,18 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
             _m1,
             frozenset({"data", "media_type", "type"}),
             at + "/source",
-            "image",
-            "field_dropped",
+            part_type="image",
+            code="field_dropped",
         )
     if not frozenset({"detail", "source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"detail", "source", "type"}), at, "image", "field_dropped")
+        dropped(
+            ctx,
+            c,
+            frozenset({"detail", "source", "type"}),
+            at,
+            part_type="image",
+            code="field_dropped",
+        )
     return {"type": "image_url", "image_url": _d3}
 
 
@@ -232,9 +239,23 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     if v_detail is not ABSENT:
         _d2["detail"] = v_detail
     if not frozenset({"type", "url"}).issuperset(_m1):
-        dropped(ctx, _m1, frozenset({"type", "url"}), at + "/source", "image", "field_dropped")
+        dropped(
+            ctx,
+            _m1,
+            frozenset({"type", "url"}),
+            at + "/source",
+            part_type="image",
+            code="field_dropped",
+        )
     if not frozenset({"detail", "source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"detail", "source", "type"}), at, "image", "field_dropped")
+        dropped(
+            ctx,
+            c,
+            frozenset({"detail", "source", "type"}),
+            at,
+            part_type="image",
+            code="field_dropped",
+        )
     return {"type": "image_url", "image_url": _d2}
 
 
@@ -286,11 +307,11 @@ def enc_audio_0(ctx: Context, c: Any, at: str) -> Any:
             _m1,
             frozenset({"data", "media_type", "type"}),
             at + "/source",
-            "audio",
-            "field_dropped",
+            part_type="audio",
+            code="field_dropped",
         )
     if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, "audio", "field_dropped")
+        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="audio", code="field_dropped")
     return {"type": "input_audio", "input_audio": {"data": v_data, "format": _c2}}
 
 
@@ -354,11 +375,18 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
             _m1,
             frozenset({"data", "media_type", "type"}),
             at + "/source",
-            "document",
-            "field_dropped",
+            part_type="document",
+            code="field_dropped",
         )
     if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "title", "type"}), at, "document", "field_dropped")
+        dropped(
+            ctx,
+            c,
+            frozenset({"source", "title", "type"}),
+            at,
+            part_type="document",
+            code="field_dropped",
+        )
     return {"type": "file", "file": _d3}
 
 
@@ -410,10 +438,22 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
         _d2["filename"] = v_title
     if not frozenset({"file_id", "type"}).issuperset(_m1):
         dropped(
-            ctx, _m1, frozenset({"file_id", "type"}), at + "/source", "document", "field_dropped"
+            ctx,
+            _m1,
+            frozenset({"file_id", "type"}),
+            at + "/source",
+            part_type="document",
+            code="field_dropped",
         )
     if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "title", "type"}), at, "document", "field_dropped")
+        dropped(
+            ctx,
+            c,
+            frozenset({"source", "title", "type"}),
+            at,
+            part_type="document",
+            code="field_dropped",
+        )
     return {"type": "file", "file": _d2}
 
 
@@ -465,7 +505,12 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     if not frozenset({"arguments", "id", "name", "type"}).issuperset(c):
         dropped(
-            ctx, c, frozenset({"arguments", "id", "name", "type"}), at, "tool_call", "field_dropped"
+            ctx,
+            c,
+            frozenset({"arguments", "id", "name", "type"}),
+            at,
+            part_type="tool_call",
+            code="field_dropped",
         )
     return {"id": _c1, "type": "function", "function": {"name": _c2, "arguments": _c3}}
 
@@ -528,8 +573,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"content", "tool_call_id", "type"}),
             at,
-            "tool_result",
-            "field_dropped",
+            part_type="tool_result",
+            code="field_dropped",
         )
     return {"tool_call_id": _c1, "content": _c2}
 
@@ -671,8 +716,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"description", "input_schema", "name", "strict"}),
             at,
-            None,
-            "field_dropped",
+            part_type=None,
+            code="field_dropped",
         )
     return {"type": "function", "function": _d2}
 
@@ -729,7 +774,7 @@ def enc_tool_choice_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "auto":
         return MISS
     if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
     return "auto"
 
 
@@ -745,7 +790,7 @@ def enc_tool_choice_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "none":
         return MISS
     if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
     return "none"
 
 
@@ -761,7 +806,7 @@ def enc_tool_choice_2(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "required":
         return MISS
     if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
     return "required"
 
 
@@ -784,7 +829,7 @@ def enc_tool_choice_3(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     if not frozenset({"name", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"name", "type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"name", "type"}), at, part_type=None, code="field_dropped")
     return {"type": "function", "function": {"name": _c1}}
 
 
@@ -846,7 +891,7 @@ def enc_response_format_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "text":
         return MISS
     if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
     return {"type": "text"}
 
 
@@ -864,7 +909,7 @@ def enc_response_format_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "json_object":
         return MISS
     if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, None, "field_dropped")
+        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
     return {"type": "json_object"}
 
 
@@ -902,8 +947,8 @@ def enc_response_format_2(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"description", "name", "schema", "strict", "type"}),
             at,
-            None,
-            "field_dropped",
+            part_type=None,
+            code="field_dropped",
         )
     return {"type": "json_schema", "json_schema": _d2}
 
@@ -996,8 +1041,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
                 }
             ),
             at,
-            None,
-            "field_dropped",
+            part_type=None,
+            code="field_dropped",
         )
     return out
 
@@ -1084,8 +1129,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
                     }
                 ),
                 at + "/parameters",
-                None,
-                "parameter_dropped",
+                part_type=None,
+                code="parameter_dropped",
             )
     _c2 = (
         ABSENT if v_tools is ABSENT else each_encode(ctx, enc_tool, v_tools, at + "/tools", "tool")
@@ -1158,8 +1203,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"model", "parameters", "response_format", "tool_choice", "tools"}),
             at,
-            None,
-            "parameter_dropped",
+            part_type=None,
+            code="parameter_dropped",
         )
     return _o7
 
@@ -1275,7 +1320,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         STOP_REASONS_APPROXIMATE,
         v_stop_reason,
         at + "/stop_reason",
-        "stop_reasons",
+        what="stop_reasons",
     )
     _c2 = (
         ABSENT
@@ -1297,8 +1342,8 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
             c,
             frozenset({"id", "model", "stop_reason", "usage"}),
             at,
-            None,
-            "parameter_dropped",
+            part_type=None,
+            code="parameter_dropped",
         )
     return _d3
 

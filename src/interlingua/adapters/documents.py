@@ -59,9 +59,11 @@ def decode_request(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
             adapter.format,
             conversation,
             wire,
-            lambda c, doc: encode_request(c, adapter, doc),
-            lambda doc: _without(doc, (layout.messages,), layout.role, layout.content),
-            "messages",
+            encode=lambda c, doc: encode_request(c, adapter, doc),
+            without_messages=lambda doc: _without(
+                doc, (layout.messages,), layout.role, layout.content
+            ),
+            canonical_key="messages",
         )
     return conversation
 
@@ -99,9 +101,12 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     if len(messages) != 1 or messages[0]["role"] != "assistant":
         raise ConversionError("wrong_role", at, "a response holds one assistant message")
     message = messages[0]
-    if adapter.infer_call and envelope.get("stop_reason") == "end":
-        if any(p.get("type") == "tool_call" for p in message["content"]):
-            envelope["stop_reason"] = "call"
+    if (
+        adapter.infer_call
+        and envelope.get("stop_reason") == "end"
+        and any(p.get("type") == "tool_call" for p in message["content"])
+    ):
+        envelope["stop_reason"] = "call"
     response = {"schema_version": SCHEMA_VERSION, **envelope, "message": message}
     if ctx.fidelity:
         fidelity.envelope(
@@ -109,9 +114,9 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             adapter.format,
             response,
             wire,
-            lambda c, doc: encode_response(c, adapter, doc),
-            lambda doc: _without(doc, path, layout.role, layout.content),
-            "message",
+            encode=lambda c, doc: encode_response(c, adapter, doc),
+            without_messages=lambda doc: _without(doc, path, layout.role, layout.content),
+            canonical_key="message",
         )
     return response
 
@@ -162,9 +167,9 @@ def _without_any(node: Any, path: tuple[str | int, ...]) -> Any:
     if isinstance(node, dict):
         out = dict(node)
         if not rest:
-            out.pop(head, None)  # type: ignore[call-overload]
+            out.pop(head, None)
         elif head in node:
-            out[head] = _without_any(node[head], rest)  # type: ignore[index]
+            out[head] = _without_any(node[head], rest)
         return out
     return node
 

@@ -57,7 +57,7 @@ def attach(
     merged_with_previous: bool,
 ) -> None:
     """Record on the first of ``messages`` how to get ``turn`` back from them exactly."""
-    from interlingua.adapters.layout import encode_messages
+    from interlingua.adapters.layout import encode_messages  # noqa: PLC0415 (layout imports this)
 
     fmt = adapter.format
     entry: dict[str, Any] = {}
@@ -109,6 +109,7 @@ def envelope(
     fmt: str,
     canonical: dict[str, Any],
     original: dict[str, Any],
+    *,
     encode: Callable[[Context, dict[str, Any]], dict[str, Any]],
     without_messages: Callable[[dict[str, Any]], dict[str, Any]],
     canonical_key: str,

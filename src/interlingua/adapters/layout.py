@@ -183,7 +183,7 @@ def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
             into[key] = into.get(key, []) + value if type(value) is list else value
 
 
-def _system(ctx: Context, layout: Layout, parts: list[Part], at: str) -> Any:
+def _system(ctx: Context, layout: Layout, parts: list[tuple[Part, str]]) -> Any:
     blocks = []
     for part, where in parts:
         result = encode_part(ctx, layout, part, where)
@@ -280,7 +280,7 @@ def encode_messages(
         if start < end:
             where = at if single else f"{at}/{start}"
             out[k] = fidelity.apply(ctx, layout.format, messages[start:end], out[k], where)
-    return out, _system(ctx, layout, system, at) if system else ABSENT
+    return out, _system(ctx, layout, system) if system else ABSENT
 
 
 def decode_system(ctx: Context, layout: Layout, value: Any, at: str) -> dict[str, Any]:

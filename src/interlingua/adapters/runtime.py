@@ -86,6 +86,7 @@ def dropped(
     value: Mapping[str, Any],
     known: frozenset[str],
     at: str,
+    *,
     part_type: str | None,
     code: str,
 ) -> None:
@@ -140,6 +141,7 @@ def table_encode(
     approximate: frozenset[str],
     value: str,
     at: str,
+    *,
     what: str,
 ) -> str:
     if value in approximate:

@@ -134,7 +134,6 @@ AUDIO_FORMAT = Transform(
 )
 
 
-
 def _default_encode(ctx: Context, at: str, value: Any, default: Any) -> Any:
     if value is not ABSENT:
         return value
