@@ -466,6 +466,14 @@ class Planner:
             enc.line(f"if {name!r} in c:")
             with enc.block():
                 enc.line(f"put(out, {tuple(primary.split('.'))!r}, {value})")
+            if name == "total_tokens":
+                # The canonical meaning of a total, when the input had none: nothing invented.
+                enc.line("else:")
+                with enc.block():
+                    enc.line(
+                        f"put(out, {tuple(primary.split('.'))!r}, "
+                        "c['input_tokens'] + c['output_tokens'])"
+                    )
             terms = [f"get(w, {tuple(p.split('.'))!r})" for p in wire_paths]
             dec.line(f"v = {terms[0]}")
             dec.line("if v is not ABSENT:")

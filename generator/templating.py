@@ -99,7 +99,7 @@ def required(node: Any) -> bool:
             return False  # a value no variant takes is left out (and reported)
         if node.builtin:
             return required(node.args[-1])
-        return any(required(a) for a in node.args)
+        return any(required(a) for a in node.args if isinstance(a, Var | Call | dict | list))
     if isinstance(node, dict):
         if not any(True for _ in variables(node)):
             return True  # all literals: always there
@@ -281,6 +281,10 @@ class Compiler:
                 with em.block():
                     em.line(side.miss)
             return
+        if not any(True for _ in variables(sub)) and (
+            isinstance(sub, Call) or not side.strict_literals
+        ):
+            return  # written, never read (a placeholder, a default): round-trip data keeps it
         value = em.temp("m")
         em.line(f"{value} = {parent}.get({key!r}, ABSENT)")
         if required(sub):
@@ -292,6 +296,7 @@ class Compiler:
         # An optional subtree: absent means every variable in it is absent.
         em.line(f"if {value} is ABSENT:")
         with em.block():
+            em.line("pass")
             for var in variables(sub):
                 em.line(f"v_{var.name} = ABSENT")
         em.line("else:")
@@ -343,17 +348,21 @@ class Compiler:
                 if any(True for _ in variables(member)):
                     self.match(em, member, expr, side, ptr, decode=decode)
         else:
-            names = [a.name for a in call.variables()]
+            # A transform reads back one value per argument (a tuple when there are several):
+            # variables take theirs, nested templates match theirs, literals ignore theirs.
+            value = em.temp("t")
             em.line("try:")
             with em.block():
-                target = ", ".join(f"v_{n}" for n in names)
-                if len(names) == 1:
-                    em.line(f"{target} = T_{call.name}.decode(ctx, {expr}, {at})")
-                else:
-                    em.line(f"{target} = T_{call.name}.decode(ctx, {expr}, {at})")
+                em.line(f"{value} = T_{call.name}.decode(ctx, {expr}, {at})")
             em.line("except Mismatch:")
             with em.block():
                 em.line(side.miss)
+            values = [value] if len(call.args) == 1 else [f"{value}[{i}]" for i in range(len(call.args))]
+            for arg, item in zip(call.args, values, strict=True):
+                if isinstance(arg, Var):
+                    em.line(f"v_{arg.name} = {item}")
+                elif isinstance(arg, dict | list | Call) and any(True for _ in variables(arg)):
+                    self.match(em, arg, item, side, ptr, decode=decode)
 
     # --- building: a template from bound variables ----------------------------------------
 

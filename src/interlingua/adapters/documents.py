@@ -174,8 +174,12 @@ def _without_any(node: Any, path: tuple[str | int, ...]) -> Any:
     return node
 
 
-def _put(wire: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
+def _put(wire: dict[str, Any], path: tuple[str | int, ...], turn: dict[str, Any]) -> None:
+    """Put the turn at ``path``, over whatever defaults the template wrote there."""
     node: Any = wire
     for key in path[:-1]:
         node = node[key]
-    node[path[-1]] = value
+    defaults = node.get(path[-1]) if isinstance(node, dict) else None
+    if isinstance(defaults, dict):
+        turn = {**turn, **{k: v for k, v in defaults.items() if k not in turn}}
+    node[path[-1]] = turn

@@ -142,7 +142,26 @@ def _default_encode(ctx: Context, at: str, value: Any, default: Any) -> Any:
 
 
 def _default_decode(ctx: Context, wire: Any, at: str) -> Any:
-    return wire
+    return wire, None  # the value; nothing for the default
+
+
+def _placeholder_encode(ctx: Context, at: str, value: Any) -> Any:
+    ctx.loss(at, "placeholder_inserted", f"{ctx.adapter} requires a value here; sent {value!r}")
+    return value
+
+
+def _placeholder_decode(ctx: Context, wire: Any, at: str) -> Any:
+    return None  # nothing canonical: round-trip data keeps what was there
+
+
+PLACEHOLDER = Transform(
+    "placeholder",
+    1,
+    _placeholder_encode,
+    _placeholder_decode,
+    "A field the format requires and the canonical form has no value for (a response's "
+    "creation time, say): the given value, reported as a placeholder.",
+)
 
 
 DEFAULT = Transform(
@@ -156,5 +175,6 @@ DEFAULT = Transform(
 
 
 VALUE_TRANSFORMS: Mapping[str, Transform] = {
-    t.name: t for t in (JSON_STRING, DATA_URL, ONE_OR_MANY, NEGATE, AUDIO_FORMAT, DEFAULT)
+    t.name: t
+    for t in (JSON_STRING, DATA_URL, ONE_OR_MANY, NEGATE, AUDIO_FORMAT, DEFAULT, PLACEHOLDER)
 }

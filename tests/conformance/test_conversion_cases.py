@@ -1,0 +1,64 @@
+"""The conversion cases: enough of them per format, every kind present, and every wire body in
+them (inputs of round trips, outputs into a format) valid against that format's wire schema."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from conformance.cases import CaseFileError, load_cases
+from interlingua.generated.adapters import ADAPTERS
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = [c for c in load_cases() if c.format]
+
+
+def _validator(fmt: str, kind: str) -> Draft202012Validator:
+    schema = json.loads((ROOT / "schemas" / ADAPTERS[fmt].schemas[kind]).read_text())
+    return Draft202012Validator(schema)
+
+
+@pytest.mark.parametrize("fmt", sorted(ADAPTERS))
+def test_each_format_has_forty_cases_of_every_kind(fmt: str) -> None:
+    kinds = Counter(c.kind for c in CASES if c.format == fmt)
+    assert sum(kinds.values()) >= 40, kinds
+    assert set(kinds) == {"roundtrip", "cross", "invalid"}
+
+
+def _wire_bodies() -> list[tuple[str, str, str, Any]]:
+    out = []
+    for case in CASES:
+        if case.function == "roundtrip":
+            out.append((case.id, case.input["format"], case.input["kind"], case.input["wire"]))
+        elif case.expected is not None and case.input["target"] != "canonical":
+            out.append((case.id, case.input["target"], case.input["kind"], case.expected["output"]))
+    return out
+
+
+@pytest.mark.parametrize(("case_id", "fmt", "kind", "body"), _wire_bodies())
+def test_wire_bodies_are_valid(case_id: str, fmt: str, kind: str, body: Any) -> None:
+    errors = [e.message for e in _validator(fmt, kind).iter_errors(body)]
+    assert errors == [], case_id
+
+
+def test_case_files_must_sit_in_their_format_directory(tmp_path: Path) -> None:
+    src = ROOT / "conformance" / "cases"
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "case.schema.json").write_text((src / "case.schema.json").read_text())
+    (tmp_path / "cases" / "anthropic").mkdir()
+    document = json.loads((src / "anthropic" / "invalid.json").read_text())
+    (tmp_path / "cases" / "anthropic" / "other.json").write_text(json.dumps(document))
+    with pytest.raises(CaseFileError, match="must match"):
+        load_cases(conversions=tmp_path / "cases")
+    (tmp_path / "cases" / "anthropic" / "other.json").unlink()
+    (tmp_path / "cases" / "anthropic" / "invalid.json").write_text(json.dumps(document))
+    duplicate = json.loads((src / "anthropic" / "invalid.json").read_text())
+    duplicate["group"] = "again"
+    (tmp_path / "cases" / "anthropic" / "again.json").write_text(json.dumps(duplicate))
+    with pytest.raises(CaseFileError, match="repeats"):
+        load_cases(conversions=tmp_path / "cases")

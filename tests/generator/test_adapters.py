@@ -1,0 +1,104 @@
+"""Mapping files: what the generator refuses, and what the compiled adapters guarantee."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.adapters import Mapping, load_mappings, plan_adapter
+from generator.load import SchemaLoadError
+
+ROOT = Path(__file__).resolve().parents[2]
+BUNDLE = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text())
+
+
+def _openai() -> dict[str, Any]:
+    (mapping,) = [m for m in load_mappings() if m.format == "openai-chat"]
+    return copy.deepcopy(mapping.data)
+
+
+def _plan(data: dict[str, Any]) -> None:
+    plan_adapter(Mapping(Path("mappings/openai-chat.yaml"), data), BUNDLE)
+
+
+def test_every_mapping_compiles_and_names_its_file() -> None:
+    mappings = load_mappings()
+    assert {"openai-chat", "anthropic"} <= {m.format for m in mappings}
+    for mapping in mappings:
+        plan = plan_adapter(mapping, BUNDLE)
+        assert plan.functions
+        assert mapping.path.stem == mapping.format
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d["parts"]["text"][0]["wire"].update(extra="$nope"), "not bound"),
+        (lambda d: d["parts"]["text"][0]["canonical"].update(colour="$c"), "no such field"),
+        (lambda d: d["parts"].update(sticker=d["parts"]["text"]), "not a canonical part type"),
+        (
+            lambda d: d["parts"]["tool_call"][0]["wire"]["function"].update(
+                arguments={"@json_text": "$arguments"}
+            ),
+            "no such transform",
+        ),
+        (
+            lambda d: d["parts"]["image"][0]["wire"]["image_url"].update(
+                url={"@data_url": ["$media_type"]}
+            ),
+            "takes 2 argument",
+        ),
+        (lambda d: d["stop_reasons"]["from_canonical"].pop("pause"), "every stop reason"),
+        (lambda d: d["stop_reasons"]["to_canonical"].update(odd="sideways"), "unknown"),
+        (lambda d: d["roles"].pop("developer"), "every canonical role"),
+        (lambda d: d["usage"].update(tokens="x"), "not a field of Usage"),
+        (lambda d: d["usage"].update(total_tokens=["total", "missing"]), "must also map"),
+        (lambda d: d["request"]["wire"].update(tools={"@each": ["gadget", "$tools"]}), "no codec"),
+        (lambda d: d["codecs"].update(gadget=d["codecs"]["tool"]), "codecs are"),
+        (
+            lambda d: d["parts"]["text"][0]["canonical"].update(text={"@json_string": "$text"}),
+            "calls belong in wire templates",
+        ),
+        (
+            lambda d: d["parts"]["text"][0].update(slot="message"),
+            "only one tool_result variant",
+        ),
+    ],
+)
+def test_mistakes_are_refused_with_their_place(edit: Any, message: str) -> None:
+    data = _openai()
+    edit(data)
+    with pytest.raises(SchemaLoadError, match=message) as err:
+        _plan(data)
+    assert "schemas/mappings/openai-chat.yaml#/" in str(err.value)
+
+
+def test_a_block_needs_its_tag() -> None:
+    data = _openai()
+    data["parts"]["text"][0]["wire"] = {"text": "$text"}
+    with pytest.raises(SchemaLoadError, match="needs a literal `type`"):
+        _plan(data)
+
+
+def test_mapping_files_are_checked_against_the_meta_schema(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import generator.adapters as adapters
+
+    data = _openai()
+    monkeypatch.setattr(adapters, "MAPPINGS", tmp_path)
+    (tmp_path / "odd.yaml").write_text("format: odd\n")
+    with pytest.raises(SchemaLoadError, match="odd.yaml"):
+        load_mappings()
+    import yaml
+
+    (tmp_path / "odd.yaml").write_text(yaml.safe_dump(data))
+    with pytest.raises(SchemaLoadError, match="must be the file name"):
+        load_mappings()
+    (tmp_path / "odd.yaml").write_text("{: bad")
+    with pytest.raises(SchemaLoadError):
+        load_mappings()

@@ -1,0 +1,78 @@
+"""The value transforms, each direction, and the inputs each refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from interlingua.conversion import Context, ConversionError
+from interlingua.transforms import ABSENT, TRANSFORMS, Mismatch
+
+
+@pytest.fixture
+def ctx() -> Context:
+    return Context("test")
+
+
+def test_json_string(ctx: Context) -> None:
+    t = TRANSFORMS["json_string"]
+    assert t.encode(ctx, "/a", {"city": "Paris", "n": [1, 2]}) == '{"city":"Paris","n":[1,2]}'
+    assert t.encode(ctx, "/a", {"é": 1}) == '{"é":1}'  # not escaped: the wire is UTF-8
+    assert t.encode(ctx, "/a", ABSENT) is ABSENT
+    assert t.decode(ctx, '{\n"location": "Boston, MA"\n}', "/x") == {"location": "Boston, MA"}
+    assert t.decode(ctx, "", "/x") == {}
+    assert t.decode(ctx, "  ", "/x") == {}
+    for bad, code in (("{city", "invalid_json"), ("[1]", "wrong_type"), (5, "wrong_type")):
+        with pytest.raises(ConversionError) as err:
+            t.decode(ctx, bad, "/x/arguments")
+        assert (err.value.code, err.value.pointer) == (code, "/x/arguments")
+
+
+def test_data_url(ctx: Context) -> None:
+    t = TRANSFORMS["data_url"]
+    assert t.encode(ctx, "", "image/png", "AAA") == "data:image/png;base64,AAA"
+    assert t.decode(ctx, "data:image/jpeg;base64,/9j/", "") == ("image/jpeg", "/9j/")
+    assert t.decode(ctx, "data:application/pdf;name=a.pdf;base64,JVB", "") == (
+        "application/pdf;name=a.pdf",
+        "JVB",
+    )
+    for other in ("https://x/cat.png", "data:text/plain,hello", "data:;base64,AAA", 7):
+        with pytest.raises(Mismatch):
+            t.decode(ctx, other, "")
+
+
+def test_one_or_many_negate_and_default(ctx: Context) -> None:
+    one = TRANSFORMS["one_or_many"]
+    assert one.decode(ctx, "END", "") == ["END"]
+    assert one.decode(ctx, ["a", "b"], "") == ["a", "b"]
+    assert one.encode(ctx, "", ["a"]) == ["a"]
+    with pytest.raises(ConversionError):
+        one.decode(ctx, 3, "/stop")
+    neg = TRANSFORMS["negate"]
+    assert neg.encode(ctx, "", False) is True
+    assert neg.encode(ctx, "", ABSENT) is ABSENT
+    assert neg.decode(ctx, True, "") is False
+    with pytest.raises(ConversionError):
+        neg.decode(ctx, "yes", "/x")
+    default = TRANSFORMS["default"]
+    assert default.encode(ctx, "/p", 100, 4096) == 100
+    assert ctx.losses == []
+    assert default.encode(ctx, "/p", ABSENT, 4096) == 4096
+    assert [(x.pointer, x.code) for x in ctx.losses] == [("/p", "placeholder_inserted")]
+
+
+def test_audio_format(ctx: Context) -> None:
+    t = TRANSFORMS["audio_format"]
+    assert t.encode(ctx, "", "audio/wav") == "wav"
+    assert t.encode(ctx, "", "audio/mpeg") == "mp3"
+    assert t.decode(ctx, "mp3", "") == "audio/mpeg"
+    with pytest.raises(Mismatch):
+        t.encode(ctx, "", "audio/ogg")
+    with pytest.raises(ConversionError):
+        t.decode(ctx, "flac", "/f")
+
+
+def test_every_transform_documents_itself() -> None:
+    for name, transform in TRANSFORMS.items():
+        assert transform.name == name
+        assert transform.arity >= 1
+        assert len(transform.doc) > 20
