@@ -754,6 +754,7 @@ class Renderer:
             pages[page] = self.render(
                 "format.md.j2",
                 name=wire.name,
+                mapping=mapping_context(wire.name),
                 schemas=schemas,
                 examples=wire.examples,
                 invalid=wire.invalid,
@@ -874,6 +875,90 @@ class Renderer:
 
 
 _SHORT = 72
+
+
+def _template_text(value: Json) -> str:
+    """A mapping template as inline code: compact JSON, `$variables` as written."""
+    return code(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
+
+
+LAYOUT_TEXT = {
+    ("system", "inline"): "System and developer prompts stay in the turn list, each with its role.",
+    ("system", "hoist"): "System and developer prompts are hoisted to the top-level `{system_field}` field.",
+    ("tool_results", "own_message"): "Each tool result is a turn of its own.",
+    ("tool_results", "user_blocks"): "Tool results are blocks of the next user turn, results first.",
+    ("alternate", True): "User and assistant turns must alternate: consecutive turns of one role merge (reported).",
+    ("text_shorthand", True): "A lone text part is written as a bare string.",
+    ("text_shorthand", "request"): "A lone text part is written as a bare string in requests; responses hold blocks.",
+}
+
+
+def mapping_context(fmt: str) -> dict[str, Json] | None:
+    """What a format page shows of the format's mapping file, or None when it has none."""
+    path = SCHEMAS / "mappings" / f"{fmt}.yaml"
+    if not path.is_file():
+        return None
+    import yaml  # the generator's dependency; only mapping pages need it here
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    layout = data["layout"]
+    rules = [
+        LAYOUT_TEXT[(key, layout[key])].format(**layout)
+        for key in ("system", "tool_results", "alternate", "text_shorthand")
+        if (key, layout.get(key)) in LAYOUT_TEXT
+    ]
+    if layout.get("tool_result_parts"):
+        kinds = ", ".join(f"`{t}`" for t in layout["tool_result_parts"])
+        rules.append(f"A tool result holds {kinds}; other parts move to the user turn after it.")
+    parts = [
+        {
+            "type": code(part_type),
+            "slot": code(variant.get("slot", "content")),
+            "canonical": _template_text(variant["canonical"]),
+            "wire": _template_text(variant["wire"]),
+            "loss": code(variant["loss"]["code"]) if "loss" in variant else "",
+        }
+        for part_type, variants in data["parts"].items()
+        for variant in variants
+    ]
+    codecs = [
+        {"codec": code(name), "canonical": _template_text(v["canonical"]), "wire": _template_text(v["wire"])}
+        for name, variants in data.get("codecs", {}).items()
+        for v in variants
+    ]
+    cases_dir = ROOT / "conformance" / "cases" / fmt
+    counts: dict[str, int] = {}
+    for case_file in sorted(cases_dir.glob("*.json")) if cases_dir.is_dir() else []:
+        for case in _read_json(case_file)["cases"]:
+            counts[case["kind"]] = counts.get(case["kind"], 0) + 1
+    return {
+        "title": md_text(data["title"]),
+        "description": md_text(" ".join(data["description"].split())),
+        "source": code(path.relative_to(ROOT).as_posix()),
+        "module": code(f"generated/python/adapters/{fmt.replace('-', '_')}.py"),
+        "rules": rules,
+        "roles": [{"canonical": code(c), "wire": code(w)} for c, w in data["roles"].items()],
+        "parts": parts,
+        "codecs": codecs,
+        "request": {k: _template_text(v) for k, v in data["request"].items()},
+        "response": {k: _template_text(v) for k, v in data["response"].items()},
+        "stop_to": [{"wire": code(w), "canonical": code(c)} for w, c in data["stop_reasons"]["to_canonical"].items()],
+        "stop_from": [{"canonical": code(c), "wire": code(w)} for c, w in data["stop_reasons"]["from_canonical"].items()],
+        "usage": [
+            {"field": code(f), "wire": " + ".join(code(x) for x in ([w] if isinstance(w, str) else w))}
+            for f, w in data.get("usage", {}).items()
+        ],
+        "ids": [
+            {"what": code(k), "chars": code(f"[{v['chars']}]"), "max": v["max_length"]}
+            for k, v in data.get("ids", {}).items()
+        ],
+        "capabilities": [
+            {"flag": code(k), "value": ("yes" if v is True else "no" if v is False else str(v))}
+            for k, v in data["capabilities"].items()
+        ],
+        "lossy": [{"what": md_text(x["what"]), "why": md_text(x["why"])} for x in data["lossy"]],
+        "cases": counts,
+    }
 
 
 def _short_json(value: Json) -> str:
