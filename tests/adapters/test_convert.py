@@ -1,0 +1,123 @@
+"""The conversion API: results, strict mode, logging, untouched inputs, round-trip data."""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import Any
+
+import pytest
+
+from interlingua.conversion import ConversionError, LossyConversionError
+from interlingua.convert import convert, formats, from_canonical, to_canonical
+
+CHAT = {
+    "model": "gpt-4o",
+    "messages": [
+        {"role": "system", "content": "Be brief."},
+        {"role": "developer", "content": "Answer in French."},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "Weather?"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAA", "detail": "high"}},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call.1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},
+                {"id": "call.2", "type": "function", "function": {"name": "get_time", "arguments": "{}"}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call.1", "content": "18C"},
+        {"role": "tool", "tool_call_id": "call.2", "content": "12:00"},
+    ],
+    "logprobs": True,
+}
+
+
+def test_formats_list_canonical_first() -> None:
+    names = formats()
+    assert names[0] == "canonical"
+    assert {"openai-chat", "anthropic"} <= set(names)
+
+
+def test_the_input_is_never_mutated() -> None:
+    body = copy.deepcopy(CHAT)
+    canonical = to_canonical(body, "openai-chat").output
+    assert body == CHAT
+    frozen = copy.deepcopy(canonical)
+    for target in formats()[1:]:
+        from_canonical(canonical, target)
+        assert canonical == frozen
+
+
+def test_openai_to_anthropic_reports_every_loss_and_logs_it(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="interlingua.convert"):
+        result = convert(CHAT, source="openai-chat", target="anthropic")
+    out = result.output
+    assert out["system"] == [{"type": "text", "text": "Be brief."}, {"type": "text", "text": "Answer in French."}]
+    results_turn = out["messages"][-1]
+    assert [b["type"] for b in results_turn["content"]] == ["tool_result", "tool_result"]
+    assert out["messages"][0]["content"][1]["source"] == {"type": "base64", "media_type": "image/png", "data": "AAA"}
+    codes = sorted((loss.pointer, loss.code) for loss in result.losses)
+    assert codes == [
+        ("/messages/1", "role_changed"),
+        ("/messages/2/content/1/detail", "field_dropped"),
+        ("/messages/3/content/0/id", "id_rewritten"),
+        ("/messages/3/content/1/id", "id_rewritten"),
+        ("/messages/3/provider_raw/openai-chat", "provider_raw_dropped"),  # argument spacing
+        ("/parameters/max_output_tokens", "placeholder_inserted"),
+        ("/provider_raw/openai-chat", "provider_raw_dropped"),  # logprobs: OpenAI only
+    ]
+    assert len(caplog.records) == len(result.losses)
+    assert all(r.getMessage().startswith("anthropic: ") for r in caplog.records)
+    assert result.id_map == {"call_1": "call.1", "call_2": "call.2"}
+    report = result.report()
+    assert report["source"] == "openai-chat" and report["id_map"] == result.id_map
+
+
+def test_strict_mode_fails_with_every_loss() -> None:
+    with pytest.raises(LossyConversionError) as err:
+        convert(CHAT, "openai-chat", "anthropic", strict=True)
+    assert err.value.code == "lossy_conversion"
+    assert len(err.value.losses) >= 5
+    assert convert(CHAT, "openai-chat", "openai-chat", strict=True).output == CHAT
+
+
+def test_ids_rewritten_for_a_target_map_back() -> None:
+    out = convert(CHAT, "openai-chat", "anthropic")
+    back = convert(out.output, "anthropic", "canonical", id_map=out.id_map).output
+    calls = [p for m in back["messages"] for p in m["content"] if p["type"] == "tool_call"]
+    assert [c["id"] for c in calls] == ["call.1", "call.2"]
+
+
+def test_round_trip_data_is_applied_only_while_it_fits() -> None:
+    canonical = to_canonical(CHAT, "openai-chat").output
+    assert from_canonical(canonical, "openai-chat").output == CHAT
+    edited = copy.deepcopy(canonical)
+    edited["messages"][3]["content"][0]["arguments"] = {"city": "Rome"}
+    result = from_canonical(edited, "openai-chat")
+    call = result.output["messages"][3]["tool_calls"][0]
+    assert call["function"]["arguments"] == '{"city":"Rome"}'  # the edit wins
+    assert ("/messages/3", "provider_raw_stale") in {(x.pointer, x.code) for x in result.losses}
+
+
+@pytest.mark.parametrize(
+    ("call", "code"),
+    [
+        (lambda: convert({}, "nope", "canonical"), "unknown_format"),
+        (lambda: convert({}, "canonical", "nope"), "unknown_format"),
+        (lambda: convert({}, "openai-chat", "canonical", "reply"), "unknown_document"),
+        (lambda: convert([], "openai-chat", "canonical"), "wrong_type"),
+        (lambda: convert({"messages": 5}, "openai-chat", "canonical", validate_input=False), "wrong_type"),
+        (lambda: convert({"schema_version": 1, "messages": []}, "canonical", "anthropic", "response"), "missing_field"),
+    ],
+)
+def test_bad_input_gets_a_code(call: Any, code: str) -> None:
+    with pytest.raises(ConversionError) as err:
+        call()
+    assert err.value.code == code
+    assert err.value.as_json()["code"] == code
