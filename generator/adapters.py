@@ -42,6 +42,7 @@ CODEC_TYPES = {
     "tool": "ToolDefinition",
     "tool_choice": "ToolChoice",
     "response_format": "ResponseFormat",
+    "cache_hint": "CacheHint",
     "request_envelope": "Conversation",
     "response_envelope": "Response",
 }
@@ -108,6 +109,7 @@ class AdapterPlan:
     slots: list[tuple[str, str, str]] = field(default_factory=list)  # field, kind, function
     tool_message: tuple[str, str] | None = None  # (encode, decode) for own-message results
     tables: dict[str, Any] = field(default_factory=dict)
+    marker: tuple[str, str, list[str]] | None = None  # layout marker: field, kind, part types
 
 
 def _error(mapping: Mapping, where: str, message: str) -> SchemaLoadError:
@@ -209,12 +211,20 @@ def optional_variables(bundle: dict[str, Json], template: Any, type_name: str) -
 
 
 class Planner:
-    def __init__(self, mapping: Mapping, bundle: dict[str, Json], transforms: dict[str, int]):
+    def __init__(
+        self,
+        mapping: Mapping,
+        bundle: dict[str, Json],
+        transforms: dict[str, int],
+        reads_literals: frozenset[str] | set[str] = frozenset(),
+    ):
         self.mapping = mapping
         self.bundle = bundle
         self.known_transforms = transforms
         self.plan = AdapterPlan(mapping)
         self.compiler = Compiler()
+        self.compiler.reads_literals = set(reads_literals)
+        self.compiler.block_tag = mapping.data["layout"].get("block_tag")
 
     def _use_calls(self, where: str, template: Any) -> None:
         codecs = set(self.mapping.data.get("codecs", {})) | {"usage"}
@@ -225,7 +235,10 @@ class Planner:
             elif call.name == "table":
                 if call.args[0] != "stop_reasons":
                     raise _error(self.mapping, where, f"no table named {call.args[0]!r}")
-            elif call.name in ("parts", "merge"):
+            elif call.name == "parts":
+                if len(call.args) not in (1, 2) or not isinstance(call.args[0], Var):
+                    raise _error(self.mapping, where, "@parts takes $parts and maybe one block")
+            elif call.name == "merge":
                 pass
             elif call.name not in self.known_transforms:
                 raise _error(
@@ -253,6 +266,7 @@ class Planner:
         type_name: str,
         strict_literals: bool = True,
         loss: dict[str, str] | None = None,
+        extra_known: dict[tuple[str | int, ...], set[str]] | None = None,
     ) -> tuple[str, str]:
         """Compile one variant into an encoder and a decoder; return their names."""
         _check_template(self.mapping, where, canonical, wire)
@@ -260,6 +274,8 @@ class Planner:
             optional = optional_variables(self.bundle, canonical, type_name)
         except TemplateError as exc:
             raise _error(self.mapping, f"{where}/canonical", str(exc)) from None
+        # `$name?` in either template: optional on both sides, the layout completes it.
+        optional |= {v.name for v in (*variables(canonical), *variables(wire)) if v.loose}
         canonical = with_optional(canonical, optional)
         wire = with_optional(wire, optional)
         self._use_calls(where, wire)
@@ -279,8 +295,12 @@ class Planner:
             enc.line(f"return {expr}")
             dec = Emitter()
             side = _wire_side(last_of_its_kind, strict_literals)
+            self.compiler.extra_known = extra_known or {}
+            self.compiler.pending.append([])
             self.compiler.match(dec, wire, "w", side, ("at", ()), decode=True)
             expr = self.compiler.build(dec, canonical, {}, False, "at")
+            self.compiler.flush_drops(dec, decode=True)
+            self.compiler.extra_known = {}
             dec.line(f"return {expr}")
         except TemplateError as exc:
             raise _error(self.mapping, where, str(exc)) from None
@@ -301,6 +321,47 @@ class Planner:
         return name
 
     # --- sections --------------------------------------------------------------------------
+
+    def marker(self) -> None:
+        """`layout.marker`: a canonical field written as a block of its own after the block
+        of the part (or list item) carrying it, by the codec of the same name."""
+        name = self.mapping.data["layout"].get("marker")
+        if name is None:
+            return
+        entries = self.mapping.data.get("codecs", {}).get(name)
+        if not entries:
+            raise _error(self.mapping, "/layout/marker", f"needs a codec named {name!r}")
+        try:
+            kinds = {self.compiler.block_kind(parse(e["wire"])) for e in entries}
+        except TemplateError as exc:
+            raise _error(self.mapping, f"/codecs/{name}", str(exc)) from None
+        if len(kinds) != 1:
+            raise _error(self.mapping, f"/codecs/{name}", "marker blocks must be of one kind")
+        defs = self.bundle["$defs"]
+        members = defs["Part"]["discriminator"]["mapping"]
+        types = sorted(
+            t
+            for t, ref in members.items()
+            if name in defs[ref.rsplit("/", 1)[-1]].get("properties", {})
+        )
+        if not types:
+            raise _error(self.mapping, "/layout/marker", f"no canonical part has {name!r}")
+        self.plan.marker = (name, kinds.pop(), types)
+        self.compiler.each_marker = {
+            codec
+            for codec, type_name in CODEC_TYPES.items()
+            if name in defs.get(type_name, {}).get("properties", {})
+        }
+
+    def _block_keys(self, slot: str) -> dict[tuple[str | int, ...], set[str]] | None:
+        """Wire keys the layout reads around a part's template: a result message's role, the
+        signature any content block may carry (`layout.signature_field`)."""
+        layout = self.mapping.data["layout"]
+        if slot == "message":
+            return {(): {layout["role"]}}
+        if slot == "content" and layout.get("signature_field"):
+            return {(): {layout["signature_field"]}}
+        return None
 
     def parts(self) -> None:
         part_defs = {
@@ -341,6 +402,7 @@ class Planner:
                 drop_code="field_dropped",
                 type_name=part_defs[part_type],
                 loss=losses.get(id(canonical)),
+                extra_known=self._block_keys(slot),
             )
             encoders.setdefault(part_type, []).append((slot, enc))
             if id(canonical) in lossy:
@@ -417,12 +479,29 @@ class Planner:
                         type_name=CODEC_TYPES[codec],
                     )
                 )
+            self.compiler.codec_keys[codec] = {
+                key for _, wire in parsed if isinstance(wire, dict) for key in wire
+            }
             self.dispatcher(f"enc_{codec}", [e for e, _ in names], "c")
             self.dispatcher(f"dec_{codec}", [d for _, d in names], "w")
 
     def envelope(self, kind: str) -> None:
         section = self.mapping.data[kind]
         canonical, wire = parse(section["canonical"]), parse(section["wire"])
+        layout = self.mapping.data["layout"]
+        extra: dict[tuple[str | int, ...], set[str]]
+        if kind == "request":
+            extra = {
+                (): {
+                    layout["messages"],
+                    *([layout["system_field"]] if "system_field" in layout else []),
+                }
+            }
+        elif section["message"]:
+            path = tuple(section["message"])
+            extra = {path[:-1]: {str(path[-1])}}
+        else:
+            extra = {(): {layout["role"], layout["content"]}}
         self.variant_functions(
             f"{kind}_envelope",
             f"/{kind}",
@@ -433,11 +512,14 @@ class Planner:
             drop_code="parameter_dropped",
             type_name=CODEC_TYPES[f"{kind}_envelope"],
             strict_literals=False,
+            extra_known=extra,
         )
 
     def usage(self) -> None:
         table: dict[str, Any] = self.mapping.data.get("usage", {})
         usage_fields = set(self.bundle["$defs"]["Usage"]["properties"])
+        required_fields = set(self.bundle["$defs"]["Usage"].get("required", ()))
+        omits_zero = bool(self.mapping.data.get("usage_omits_zero", False))
         direct: dict[str, str] = {}
         for name, spec in table.items():
             if name not in usage_fields:
@@ -463,18 +545,38 @@ class Planner:
             value = f"c[{name!r}]"
             for other in others:
                 value += f" - c.get({direct[other]!r}, 0)"
-            enc.line(f"if {name!r} in c:")
-            with enc.block():
-                enc.line(f"put(out, {tuple(primary.split('.'))!r}, {value})")
-            if name == "total_tokens":
+            target = tuple(primary.split("."))
+            derived = "c['input_tokens'] + c['output_tokens']"
+            if omits_zero:
+                # Zero counts are left out, as the format itself does.
+                enc.line(
+                    f"n = {value} if {name!r} in c else "
+                    + (derived if name == "total_tokens" else "0")
+                )
+                enc.line("if n:")
+                with enc.block():
+                    enc.line(f"put(out, {target!r}, n)")
+            else:
+                enc.line(f"if {name!r} in c:")
+                with enc.block():
+                    enc.line(f"put(out, {target!r}, {value})")
+            if name == "total_tokens" and not omits_zero:
                 # The canonical meaning of a total, when the input had none: nothing invented.
                 enc.line("else:")
                 with enc.block():
-                    enc.line(
-                        f"put(out, {tuple(primary.split('.'))!r}, "
-                        "c['input_tokens'] + c['output_tokens'])"
-                    )
+                    enc.line(f"put(out, {target!r}, {derived})")
             terms = [f"get(w, {tuple(p.split('.'))!r})" for p in wire_paths]
+            if omits_zero:
+                # An absent count is a zero one; a field the canonical form requires is always set.
+                total = " + ".join(f"number_or_zero({t}, at)" for t in terms)
+                if name in required_fields:
+                    dec.line(f"out[{name!r}] = check_count({total}, at)")
+                else:
+                    present = " or ".join(f"{t} is not ABSENT" for t in terms)
+                    dec.line(f"if {present}:")
+                    with dec.block():
+                        dec.line(f"out[{name!r}] = check_count({total}, at)")
+                continue
             dec.line(f"v = {terms[0]}")
             dec.line("if v is not ABSENT:")
             with dec.block():
@@ -532,8 +634,14 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
     # The runtime's registry is the one list of transforms a mapping may name.
     from interlingua.transforms import TRANSFORMS  # noqa: PLC0415 (the generator runs without it otherwise)
 
-    planner = Planner(mapping, bundle, {n: t.arity for n, t in TRANSFORMS.items()})
+    planner = Planner(
+        mapping,
+        bundle,
+        {n: t.arity for n, t in TRANSFORMS.items()},
+        reads_literals={n for n, t in TRANSFORMS.items() if t.literals},
+    )
     planner.roles()
+    planner.marker()
     planner.parts()
     planner.codecs()
     planner.usage()

@@ -30,6 +30,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import jinja2
+import yaml
 
 from generator import viewplan
 from generator.bundle import def_name_of
@@ -884,12 +885,24 @@ def _template_text(value: Json) -> str:
 
 LAYOUT_TEXT = {
     ("system", "inline"): "System and developer prompts stay in the turn list, each with its role.",
-    ("system", "hoist"): "System and developer prompts are hoisted to the top-level `{system_field}` field.",
+    (
+        "system",
+        "hoist",
+    ): "System and developer prompts are hoisted to the top-level `{system_field}` field.",
     ("tool_results", "own_message"): "Each tool result is a turn of its own.",
-    ("tool_results", "user_blocks"): "Tool results are blocks of the next user turn, results first.",
-    ("alternate", True): "User and assistant turns must alternate: consecutive turns of one role merge (reported).",
+    (
+        "tool_results",
+        "user_blocks",
+    ): "Tool results are blocks of the next user turn, results first.",
+    (
+        "alternate",
+        True,
+    ): "User and assistant turns must alternate: consecutive turns of one role merge (reported).",
     ("text_shorthand", True): "A lone text part is written as a bare string.",
-    ("text_shorthand", "request"): "A lone text part is written as a bare string in requests; responses hold blocks.",
+    (
+        "text_shorthand",
+        "request",
+    ): "A lone text part is written as a bare string in requests; responses hold blocks.",
 }
 
 
@@ -898,8 +911,6 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
     path = SCHEMAS / "mappings" / f"{fmt}.yaml"
     if not path.is_file():
         return None
-    import yaml  # the generator's dependency; only mapping pages need it here
-
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     layout = data["layout"]
     rules = [
@@ -922,7 +933,11 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
         for variant in variants
     ]
     codecs = [
-        {"codec": code(name), "canonical": _template_text(v["canonical"]), "wire": _template_text(v["wire"])}
+        {
+            "codec": code(name),
+            "canonical": _template_text(v["canonical"]),
+            "wire": _template_text(v["wire"]),
+        }
         for name, variants in data.get("codecs", {}).items()
         for v in variants
     ]
@@ -942,10 +957,19 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
         "codecs": codecs,
         "request": {k: _template_text(v) for k, v in data["request"].items()},
         "response": {k: _template_text(v) for k, v in data["response"].items()},
-        "stop_to": [{"wire": code(w), "canonical": code(c)} for w, c in data["stop_reasons"]["to_canonical"].items()],
-        "stop_from": [{"canonical": code(c), "wire": code(w)} for c, w in data["stop_reasons"]["from_canonical"].items()],
+        "stop_to": [
+            {"wire": code(w), "canonical": code(c)}
+            for w, c in data["stop_reasons"]["to_canonical"].items()
+        ],
+        "stop_from": [
+            {"canonical": code(c), "wire": code(w)}
+            for c, w in data["stop_reasons"]["from_canonical"].items()
+        ],
         "usage": [
-            {"field": code(f), "wire": " + ".join(code(x) for x in ([w] if isinstance(w, str) else w))}
+            {
+                "field": code(f),
+                "wire": " + ".join(code(x) for x in ([w] if isinstance(w, str) else w)),
+            }
             for f, w in data.get("usage", {}).items()
         ],
         "ids": [

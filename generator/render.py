@@ -300,6 +300,12 @@ def render_adapters(
             "system_form": None,
             "tool_result_parts": None,
             "alternate": False,
+            "blank_text": "keep",
+            "tools_for_history": False,
+            "replay_from": [],
+            "signature_field": None,
+            "result_pairing": "id",
+            "role_optional": False,
             **data["layout"],
         }
         if layout["tool_result_parts"] is not None:
@@ -322,8 +328,11 @@ def render_adapters(
             decode_keyed=plan.decode_keyed,
             slots=plan.slots,
             tool_message=plan.tool_message,
+            marker=plan.marker,
+            takes_block=any("decode_content_taking(" in f.source for f in plan.functions),
             response_message=tuple(data["response"]["message"]),
             infer_call=bool(data["stop_reasons"].get("infer_call", False)),
+            request_aliases=data["request"].get("aliases", {}),
             id_rule=_rule(data.get("ids", {}).get("tool_call")),
             name_rule=_rule(data.get("ids", {}).get("tool_name")),
             capabilities=data["capabilities"],
@@ -332,9 +341,12 @@ def render_adapters(
     # The wire schemas travel with the package: adapters check their inputs against them.
     for plan in plans:
         for document in plan.mapping.data["documents"].values():
+            schema = json.loads((SCHEMAS / document).read_text(encoding="utf-8"))
+            note = " ".join(context["header"].replace("#", "").split())
+            marked = {"$comment": note, **schema} if "$comment" not in schema else schema
             out[Path("generated/python/wire_schemas") / Path(document).relative_to("formats")] = (
-                SCHEMAS / document
-            ).read_text(encoding="utf-8")
+                json.dumps(marked, indent=2, ensure_ascii=False) + "\n"
+            )
     out[Path("generated/python/adapters/__init__.py")] = env.get_template(
         "python/adapters_init.py.j2"
     ).render(context, plans=plans)

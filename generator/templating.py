@@ -2,12 +2,14 @@
 
 A variant of a codec pairs two templates over the same variables, one canonical and one wire:
 
-    canonical: {type: image, source: {type: url, url: $url}, detail: $detail?}
-    wire:      {type: image_url, image_url: {url: $url, detail: $detail?}}
+    canonical: {type: image, source: {type: url, url: $url}, detail: $detail}
+    wire:      {type: image_url, image_url: {url: $url, detail: $detail}}
 
 A template is a literal (it must be there, with that value), a variable (`$name`; it may be
 absent exactly when the canonical schema does not require the field it sits in; `$name!` when
-this variant needs it all the same), an object or a fixed-length list of templates, or a call
+this variant needs it all the same; `$name?` when the wire may leave out a field the canonical
+schema requires, which the layout then completes on reading: a call id the format does not
+always give), an object or a fixed-length list of templates, or a call
 (`{"@name": args}`) of a named transform or of a built-in (`@each`, `@codec`, `@table`,
 `@parts`). Encoding matches the canonical template and builds the wire one; decoding does the
 reverse. Nothing is interpreted at run time: each direction of each variant becomes one Python
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 BUILTINS = ("each", "codec", "table", "parts", "merge")
-_VAR = re.compile(r"^\$([a-z][a-z0-9_]*)(!)?$")
+_VAR = re.compile(r"^\$([a-z][a-z0-9_]*)([!?])?$")
 
 
 class TemplateError(Exception):
@@ -34,6 +36,7 @@ class Var:
     name: str
     optional: bool
     forced: bool = False  # `$name!`: required by this variant though the schema allows absence
+    loose: bool = False  # `$name?`: optional on the wire though the schema requires it
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ def parse(node: Any) -> Any:
             m = _VAR.match(node)
             if not m:
                 raise TemplateError(f"bad variable {node!r}")
-            return Var(m.group(1), False, bool(m.group(2)))
+            return Var(m.group(1), False, m.group(2) == "!", m.group(2) == "?")
         return node
     if isinstance(node, dict):
         if len(node) == 1 and next(iter(node)).startswith("@"):
@@ -97,6 +100,8 @@ def required(node: Any) -> bool:
     if isinstance(node, Call):
         if node.name in ("each", "codec", "merge"):
             return False  # a value no variant takes is left out (and reported)
+        if node.name == "parts":
+            return required(node.args[0])  # the parts; an extra block comes and goes with them
         if node.builtin:
             return required(node.args[-1])
         return any(required(a) for a in node.args if isinstance(a, Var | Call | dict | list))
@@ -210,6 +215,14 @@ class Compiler:
         self.part_type: str | None = None  # the canonical part type of the codec compiled
         self.drop_code = "field_dropped"
         self.pending: list[list[tuple[str, str, str]]] = []
+        # Wire keys the layout engine reads around a template (a body's turns, a turn's role),
+        # by the template path of the object that holds them.
+        self.extra_known: dict[tuple[str | int, ...], set[str]] = {}
+        self.codec_keys: dict[str, set[str]] = {}  # top-level wire keys of each named codec
+        self.quiet = 0  # inside a `@merge` whose members' keys are not all known
+        self.block_tag: str | None = None  # the layout's block tag (None: member-keyed blocks)
+        self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
+        self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
 
     # --- matching: template against an input value, binding variables -----------------------
 
@@ -238,8 +251,9 @@ class Compiler:
                 self._match_member(
                     em, key, sub, expr, side=side, ptr=(base, (*path, key)), decode=decode
                 )
-            if not decode:
-                known = "frozenset({" + ", ".join(repr(k) for k in sorted(node)) + "})"
+            keys = set(node) | self.extra_known.get(path, set())
+            known = "frozenset({" + ", ".join(repr(k) for k in sorted(keys)) + "})"
+            if not (decode and self.quiet):
                 self.pending[-1].append((expr, known, _pointer(base, path)))
             return
         if isinstance(node, list):
@@ -303,11 +317,26 @@ class Compiler:
         with em.block():
             self.pending.append([])
             self.match(em, sub, value, side, ptr, decode=decode)
-            self.flush_drops(em)
+            self.flush_drops(em, decode=decode)
 
-    def flush_drops(self, em: Emitter) -> None:
-        """Report canonical fields no template member takes, once the variant has matched."""
+    def _member_keys(self, member: Any) -> set[str]:
+        """The top-level wire keys a `@merge` member writes."""
+        if isinstance(member, dict):
+            return set(member)
+        if isinstance(member, Call) and member.name == "codec":
+            return self.codec_keys.get(member.args[0], set())
+        return set()
+
+    def flush_drops(self, em: Emitter, *, decode: bool = False) -> None:
+        """Report fields no template member takes, once the variant has matched: canonical
+        fields when writing (dropped), wire fields when reading without round-trip data
+        (unread; with it, the round-trip data keeps them)."""
         for expr, known, at in self.pending.pop():
+            if decode:
+                em.line(f"if not ctx.fidelity and not {known}.issuperset({expr}):")
+                with em.block():
+                    em.line(f"unread(ctx, {expr}, {known}, {at}, part_type={self.part_type!r})")
+                continue
             em.line(f"if not {known}.issuperset({expr}):")
             with em.block():
                 em.line(
@@ -330,7 +359,10 @@ class Compiler:
         at = _pointer(*ptr)
         if call.name == "each":
             codec, var = call.args
-            em.line(f"v_{var.name} = each_decode(ctx, {self.prefix}dec_{codec}, {expr}, {at})")
+            marker = ", marker=LAYOUT.marker" if codec in self.each_marker else ""
+            em.line(
+                f"v_{var.name} = each_decode(ctx, {self.prefix}dec_{codec}, {expr}, {at}{marker})"
+            )
         elif call.name == "codec":
             codec, var = call.args
             em.line(f"v_{var.name} = {self.prefix}dec_{codec}(ctx, {expr}, {at})")
@@ -340,29 +372,83 @@ class Compiler:
         elif call.name == "table":
             table, var = call.args
             em.line(f"v_{var.name} = {table.upper()}_TO_CANONICAL.get({expr}, 'other')")
+        elif call.name == "parts" and len(call.args) == 2:
+            # `{"@parts": [$content, <block>]}`: one more block after the parts (a structured
+            # value), taken out of the list by its kind when reading.
+            var, extra = call.args
+            taken = em.temp("x")
+            em.line(
+                f"v_{var.name}, {taken} = decode_content_taking("
+                f"ctx, LAYOUT, {expr}, {at}, {self.block_kind(extra)!r})"
+            )
+            em.line(f"if {taken} is ABSENT:")
+            with em.block():
+                for sub in variables(extra):
+                    em.line(f"v_{sub.name} = ABSENT")
+            em.line("else:")
+            with em.block():
+                self.match(em, extra, taken, side, ptr, decode=decode)
         elif call.name == "parts":
             (var,) = call.args
             em.line(f"v_{var.name} = decode_content(ctx, LAYOUT, {expr}, {at})")
         elif call.name == "merge":
-            for member in call.args:
-                if any(True for _ in variables(member)):
+            # Each member reads only its own keys (the first also every key nobody names), so
+            # none of them reports another's keys as unread.
+            members = [m for m in call.args if any(True for _ in variables(m))]
+            keys = [self._member_keys(m) for m in members]
+            if not all(keys):
+                # A member that is a transform reads keys the compiler cannot see: every member
+                # reads the whole object, and none reports unread keys.
+                self.quiet += 1
+                for member in members:
                     self.match(em, member, expr, side, ptr, decode=decode)
+                self.quiet -= 1
+                return
+            for i, member in enumerate(members):
+                view = em.temp("v")
+                if i == 0:
+                    others = set().union(*keys[1:])
+                    pick = f"{{k: x for k, x in {expr}.items() if k not in {sorted(others)!r}}}"
+                else:
+                    pick = f"{{k: {expr}[k] for k in {sorted(keys[i])!r} if k in {expr}}}"
+                em.line(f"{view} = {pick} if type({expr}) is dict else {expr}")
+                self.match(em, member, view, side, ptr, decode=decode)
         else:
             # A transform reads back one value per argument (a tuple when there are several):
             # variables take theirs, nested templates match theirs, literals ignore theirs.
             value = em.temp("t")
             em.line("try:")
             with em.block():
-                em.line(f"{value} = T_{call.name}.decode(ctx, {expr}, {at})")
+                given = ""
+                if call.name in self.reads_literals:
+                    given = "".join(
+                        f", {_lit(a)}"
+                        for a in call.args
+                        if not isinstance(a, Var | Call | dict | list)
+                    )
+                em.line(f"{value} = T_{call.name}.decode(ctx, {expr}, {at}{given})")
             em.line("except Mismatch:")
             with em.block():
                 em.line(side.miss)
-            values = [value] if len(call.args) == 1 else [f"{value}[{i}]" for i in range(len(call.args))]
+            values = (
+                [value] if len(call.args) == 1 else [f"{value}[{i}]" for i in range(len(call.args))]
+            )
             for arg, item in zip(call.args, values, strict=True):
                 if isinstance(arg, Var):
                     em.line(f"v_{arg.name} = {item}")
                 elif isinstance(arg, dict | list | Call) and any(True for _ in variables(arg)):
                     self.match(em, arg, item, side, ptr, decode=decode)
+
+    def block_kind(self, template: Any) -> str:
+        """What tells a block of this template's kind: its tag, or its only member key."""
+        if not isinstance(template, dict):
+            raise TemplateError("the block after @parts must be an object template")
+        kind = template.get(self.block_tag) if self.block_tag else None
+        if kind is None and not self.block_tag and len(template) == 1:
+            kind = next(iter(template))
+        if not isinstance(kind, str):
+            raise TemplateError("the block after @parts needs a literal tag or a single key")
+        return kind
 
     # --- building: a template from bound variables ----------------------------------------
 
@@ -410,10 +496,11 @@ class Compiler:
         out = em.temp("c")
         if call.name == "each":
             codec, var = call.args
+            marker = ", marker=LAYOUT.marker" if codec in self.each_marker else ""
             em.line(
                 f"{out} = ABSENT if v_{var.name} is ABSENT else "
                 f"each_encode(ctx, {self.prefix}enc_{codec}, v_{var.name}, "
-                f"{canon_at[var.name]}, {codec!r})"
+                f"{canon_at[var.name]}, {codec!r}{marker})"
             )
         elif call.name == "codec":
             codec, var = call.args
@@ -429,8 +516,11 @@ class Compiler:
                 f"{table.upper()}_APPROXIMATE, v_{var.name}, {canon_at[var.name]}, what={table!r})"
             )
         elif call.name == "parts":
-            (var,) = call.args
-            em.line(f"{out} = encode_content(ctx, LAYOUT, v_{var.name}, {canon_at[var.name]})")
+            var, *extra = call.args
+            block = "".join(f", {self.build(em, e, canon_at, encode, at)}" for e in extra)
+            em.line(
+                f"{out} = encode_content(ctx, LAYOUT, v_{var.name}, {canon_at[var.name]}{block})"
+            )
         elif call.name == "merge":
             # Members with variables are merged; a member without any is the base used when
             # the first one is absent but a later one is not.
@@ -454,7 +544,8 @@ class Compiler:
 def with_optional(node: Any, optional: set[str]) -> Any:
     """The template with the variables named in ``optional`` marked as such."""
     if isinstance(node, Var):
-        return Var(node.name, node.name in optional and not node.forced, node.forced)
+        optional_here = (node.name in optional or node.loose) and not node.forced
+        return Var(node.name, optional_here, node.forced, node.loose)
     if isinstance(node, Call):
         return Call(node.name, tuple(with_optional(a, optional) for a in node.args))
     if isinstance(node, dict):

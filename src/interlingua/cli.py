@@ -1,13 +1,25 @@
-"""The `interlingua` command line."""
+"""The `interlingua` command line.
+
+``validate`` and ``views`` work on canonical documents; ``convert``, ``detect`` and
+``formats`` on request and response bodies of every format (see :mod:`interlingua.converter`).
+Exit codes: 0 done, 1 invalid document (``validate``) or a loss in strict mode
+(``convert --strict``), 2 input that cannot be read or used (a coded error on stderr).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
-from typing import Any, BinaryIO
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, Any, BinaryIO
 
+from interlingua.conversion import ConversionError, ConversionResult, Loss, LossyConversionError
+from interlingua.converter import CANONICAL, KINDS, adapter, convert, formats
+from interlingua.detector import Detection, detect
 from interlingua.gateway import cli as gateway_cli
 from interlingua.generated.validators import VALIDATORS
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
@@ -15,6 +27,7 @@ from interlingua.validation import detect_document, is_error, validate
 from interlingua.view import views
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+EXIT_LOSSY = 1  # convert --strict: the conversion would lose something
 
 
 def _read_limited(stream: BinaryIO, limit: int) -> bytes:
@@ -118,6 +131,304 @@ def cmd_views(args: argparse.Namespace) -> int:
     return EXIT_VALID
 
 
+# --- convert, detect, formats -----------------------------------------------------------------
+
+
+def _where(line: int | None) -> str:
+    return "" if line is None else f"line {line}: "
+
+
+def _error(code: str, path: str, message: str, line: int | None = None) -> None:
+    print(f"error: {_where(line)}{code} at {path or '/'}: {message}", file=sys.stderr)
+
+
+def _losses(losses: tuple[Loss, ...] | list[Loss], line: int | None = None) -> None:
+    for loss in losses:
+        print(
+            f"loss: {_where(line)}{loss.code} at {loss.pointer or '/'}: {loss.reason}",
+            file=sys.stderr,
+        )
+
+
+def _undetected(found: Detection, line: int | None = None) -> None:
+    """The coded error for a body ``--from auto`` cannot place, with each schema's reason."""
+    why = found.summary if found.status == "unknown" else found.reason
+    _error("unknown_format", "", f"cannot tell the format: {why}", line)
+    for rejection in found.rejections:
+        print(f"  {rejection}", file=sys.stderr)
+    if found.status == "ambiguous":
+        print("  name the format with --from", file=sys.stderr)
+
+
+@dataclass
+class _Outcome:
+    status: int
+    output: Any = None
+    report: dict[str, Any] | None = None
+
+
+def _convert_one(payload: Any, args: argparse.Namespace, line: int | None = None) -> _Outcome:
+    """Convert one body; every problem is reported on stderr, never raised."""
+    source, kind, checked = args.source, args.kind, False
+    if source == "auto":
+        found = detect(payload, kind=kind)
+        if not found.detected:
+            _undetected(found, line)
+            return _Outcome(EXIT_UNREADABLE)
+        source, kind, checked = found.format, found.kind, True
+    elif kind is None:
+        found = detect(payload, among=[source])
+        kind, checked = (found.kind, True) if found.detected else ("request", False)
+    try:
+        result = convert(
+            payload,
+            source,
+            args.target,
+            kind,
+            strict=args.strict,
+            thinking=args.thinking,
+            validate_input=not checked,  # detection has just validated it against that schema
+        )
+    except LossyConversionError as exc:
+        _losses(exc.losses, line)
+        _error(exc.code, exc.pointer, exc.message, line)
+        failed = ConversionResult(None, tuple(exc.losses), source, args.target, kind)
+        return _Outcome(EXIT_LOSSY, report=failed.report())
+    except ConversionError as exc:
+        _error(exc.code, exc.pointer, exc.message, line)
+        return _Outcome(EXIT_UNREADABLE)
+    if args.report is None:
+        _losses(result.losses, line)
+    return _Outcome(EXIT_VALID, result.output, result.report())
+
+
+def _read_lines(stream: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | InputError]]:
+    """Number and bytes of each line as it arrives; a line past ``limit`` is an error, and
+    is skipped without being held in memory."""
+    number = 0
+    while True:
+        data = stream.readline(limit + 1)
+        if not data:
+            return
+        number += 1
+        if len(data) > limit and not data.endswith(b"\n"):
+            while data and not data.endswith(b"\n"):
+                data = stream.readline(limit + 1)
+            yield number, InputError("input_too_large", f"line is longer than {limit} bytes")
+            continue
+        yield number, data
+
+
+def _open_input(source: str) -> BinaryIO:
+    if source == "-":
+        return sys.stdin.buffer
+    try:
+        return open(source, "rb")  # closed by the caller
+    except OSError as exc:
+        raise InputError(
+            "unreadable_input", f"cannot read {source}: {exc.strerror or exc}"
+        ) from None
+
+
+def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
+    """JSON Lines: one output line per converted input line, flushed as it is written.
+
+    A line that cannot be read or converted is reported on stderr with its number and
+    skipped (no output line), and the stream goes on; blank lines are skipped silently.
+    The exit status is the worst seen: 2 for any bad line, else 1 for any loss in strict
+    mode. With ``--report`` the file gets one ConversionReport per output line, in step.
+    """
+    status = EXIT_VALID
+    try:
+        stream = _open_input(args.input)
+    except InputError as exc:
+        _error(exc.code, exc.path, exc.message)
+        return EXIT_UNREADABLE
+    try:
+        for number, data in _read_lines(stream, args.max_bytes):
+            if isinstance(data, bytes) and not data.strip():
+                continue
+            try:
+                if isinstance(data, InputError):
+                    raise data
+                payload = read_json(data.rstrip(b"\r\n"), max_bytes=args.max_bytes)
+            except InputError as exc:
+                _error(exc.code, exc.path, exc.message, number)
+                status = EXIT_UNREADABLE
+                continue
+            outcome = _convert_one(payload, args, number)
+            status = max(status, outcome.status)
+            if outcome.status == EXIT_VALID:
+                print(json.dumps(outcome.output, ensure_ascii=False), flush=True)
+                if report is not None:
+                    print(json.dumps(outcome.report, ensure_ascii=False), file=report, flush=True)
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    return status
+
+
+def _unwritable(path: str, exc: OSError) -> int:
+    # Not a coded error: the input was fine, the report file is what cannot be written.
+    print(f"error: cannot write the report to {path}: {exc.strerror or exc}", file=sys.stderr)
+    return EXIT_UNREADABLE
+
+
+def _write_report(path: str, report: dict[str, Any]) -> bool:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    except OSError as exc:
+        _unwritable(path, exc)
+        return False
+    return True
+
+
+def _check_format(name: str, auto: bool = False) -> bool:
+    if (auto and name == "auto") or name == CANONICAL:
+        return True
+    try:
+        adapter(name)
+    except ConversionError as exc:
+        _error(exc.code, exc.pointer, exc.message)
+        return False
+    return True
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    if not (_check_format(args.source, auto=True) and _check_format(args.target)):
+        return EXIT_UNREADABLE
+    # Every loss is reported by this command; keep the library's WARN lines off stderr.
+    quiet = logging.getLogger("interlingua.converter")
+    if not any(isinstance(h, logging.NullHandler) for h in quiet.handlers):
+        quiet.addHandler(logging.NullHandler())
+    if args.jsonl or args.input.endswith(".jsonl"):
+        if args.report is None:
+            return _convert_stream(args, None)
+        try:
+            report = open(args.report, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            return _unwritable(args.report, exc)
+        with report:
+            return _convert_stream(args, report)
+    payload = _read_payload(args.input, args.max_bytes)
+    if payload is _UNREADABLE:
+        return EXIT_UNREADABLE
+    outcome = _convert_one(payload, args)
+    if outcome.status == EXIT_VALID:
+        print(json.dumps(outcome.output, indent=2, ensure_ascii=False))
+    if (
+        outcome.report is not None
+        and args.report is not None
+        and not _write_report(args.report, outcome.report)
+    ):
+        return EXIT_UNREADABLE
+    return outcome.status
+
+
+def _read_payload(source: str, max_bytes: int) -> Any:
+    """The parsed body, or _UNREADABLE after printing its coded error on stderr."""
+    try:
+        return read_json(_read_source(source, max_bytes), max_bytes=max_bytes)
+    except InputError as exc:
+        _error(exc.code, exc.path, exc.message)
+        return _UNREADABLE
+
+
+def cmd_detect(args: argparse.Namespace) -> int:
+    payload = _read_payload(args.input, args.max_bytes)
+    if payload is _UNREADABLE:
+        return EXIT_UNREADABLE
+    found = detect(payload, kind=args.kind)
+    if args.json:
+        print(json.dumps(found.as_json(), indent=2, ensure_ascii=False))
+    else:
+        print(found.line())
+        for rejection in found.rejections:
+            print(f"  {rejection}")
+    return EXIT_VALID if found.detected else EXIT_UNREADABLE
+
+
+def cmd_formats(args: argparse.Namespace) -> int:
+    rows = [(CANONICAL, "interlingua canonical documents (Conversation, Response)")]
+    rows += [(name, adapter(name).title) for name in formats() if name != CANONICAL]
+    if args.json:
+        print(json.dumps([{"name": n, "title": t} for n, t in rows], indent=2, ensure_ascii=False))
+    else:
+        width = max(len(name) for name, _ in rows)
+        for name, title in rows:
+            print(f"{name.ljust(width)}  {title}")
+    return EXIT_VALID
+
+
+def _register_conversion(commands: Any) -> None:
+    names = ", ".join(formats())
+    change = commands.add_parser(
+        "convert",
+        help="convert a request or response body between formats",
+        description=f"Convert a request or response body from one format to another (formats: "
+        f"{names}). The output goes to stdout; every loss to stderr as `loss: CODE at POINTER: "
+        "REASON`, or with --report to FILE as a ConversionReport. Exit 0 when converted, 1 when "
+        "--strict refused a lossy conversion (its losses on stderr), 2 when the input cannot be "
+        "read or is not a valid body (`error: CODE at PATH: MESSAGE` on stderr). With --jsonl, "
+        "or an input named *.jsonl, every line is a body: one output line per line, flushed as "
+        "it is written; a bad line is reported with its number and skipped, and the exit status "
+        "is the worst seen.",
+    )
+    change.add_argument("input", nargs="?", default="-", help="a JSON file, or - for stdin")
+    change.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        metavar="FORMAT",
+        help="format of the input, or auto to detect it",
+    )
+    change.add_argument(
+        "--to", dest="target", required=True, metavar="FORMAT", help="format of the output"
+    )
+    change.add_argument(
+        "--kind",
+        choices=KINDS,
+        help="request or response (default: what detection says, else request)",
+    )
+    change.add_argument(
+        "--strict", action="store_true", help="fail (exit 1) rather than lose anything"
+    )
+    change.add_argument(
+        "--thinking",
+        choices=("drop", "text"),
+        default="drop",
+        help="what becomes of reasoning another provider issued (default: drop)",
+    )
+    change.add_argument("--report", metavar="FILE", help="write the ConversionReport JSON to FILE")
+    change.add_argument(
+        "--jsonl", action="store_true", help="the input is JSON Lines: convert each line"
+    )
+    change.add_argument(
+        "--max-bytes",
+        type=int,
+        default=DEFAULT_MAX_BYTES,
+        help="refuse larger inputs (per line with --jsonl)",
+    )
+    change.set_defaults(run=cmd_convert)
+    find = commands.add_parser(
+        "detect",
+        help="tell which format and kind a body is",
+        description="Print `FORMAT KIND: REASON`, `ambiguous: A, B: REASON` or `unknown: REASON` "
+        "(then each schema's first error). Exit 0 when detected, 2 otherwise.",
+    )
+    find.add_argument("input", nargs="?", default="-", help="a JSON file, or - for stdin")
+    find.add_argument("--kind", choices=KINDS, help="only consider requests or responses")
+    find.add_argument("--json", action="store_true", help="print the detection as a JSON object")
+    find.add_argument(
+        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger inputs"
+    )
+    find.set_defaults(run=cmd_detect)
+    listing = commands.add_parser("formats", help="list the formats convert knows")
+    listing.add_argument("--json", action="store_true", help="print a JSON list")
+    listing.set_defaults(run=cmd_formats)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="interlingua", description="Work with interlingua documents."
@@ -150,6 +461,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     show.add_argument("--opa", action="store_true", help="print OPA inputs as JSON lines")
     show.set_defaults(run=cmd_views)
+    _register_conversion(commands)
     gateway_cli.register(commands)
     return parser
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from interlingua.conversion import ConversionError
-from interlingua.convert import convert
+from interlingua.converter import convert
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.vectors import FUNCTIONS as GATEWAY_FUNCTIONS
 from interlingua.validation import validate

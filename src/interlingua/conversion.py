@@ -15,7 +15,7 @@ from typing import Any
 
 from interlingua.generated.codes import DESCRIPTION
 
-log = logging.getLogger("interlingua.convert")
+log = logging.getLogger("interlingua.converter")
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,9 @@ class Context:
     fidelity: bool = True
     # Parts a tool result cannot hold in this format, waiting for the user turn after it.
     displaced: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    # Tool names of the calls read so far, by id: what a format whose results name their tool
+    # needs to write back a result read without its (redundant) name.
+    call_names: dict[str, str] = field(default_factory=dict)
 
     def scratch(self) -> Context:
         """A context for re-encoding during decoding: same rules and maps, losses discarded."""
@@ -104,6 +107,7 @@ class Context:
             name_rule=self.name_rule,
             fidelity=False,
             quiet=True,
+            call_names=self.call_names,
         )
 
     quiet: bool = False  # a scratch context: losses are neither kept nor logged

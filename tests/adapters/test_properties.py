@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interlingua import validate
-from interlingua.convert import convert
+from interlingua.converter import convert
 from interlingua.generated.adapters import ADAPTERS
 
 # CI runs at least 500 examples per format; a quick local run can lower it.
@@ -28,7 +28,7 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-words = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=40)
+words = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=40)
 ids = st.from_regex(r"call_[a-z0-9]{1,12}", fullmatch=True)
 names = st.from_regex(r"[a-z][a-z_]{0,15}", fullmatch=True)
 json_values = st.recursive(
@@ -49,7 +49,10 @@ def image() -> st.SearchStrategy[dict[str, Any]]:
         st.from_regex(r"[A-Za-z0-9+/]{4,16}", fullmatch=True),
     )
     url = st.builds(
-        lambda p: {"type": "image", "source": {"type": "url", "url": f"https://example.com/{p}.png"}},
+        lambda p: {
+            "type": "image",
+            "source": {"type": "url", "url": f"https://example.com/{p}.png"},
+        },
         names,
     )
     return b64 | url
@@ -60,14 +63,20 @@ def conversations(draw: st.DrawFn, fmt: str) -> dict[str, Any]:
     model = draw(st.sampled_from(["model-a", "model-b"]))
     messages: list[dict[str, Any]] = []
     if draw(st.booleans()):
-        messages.append({"role": "system", "content": draw(st.lists(text(), min_size=1, max_size=2))})
+        messages.append(
+            {"role": "system", "content": draw(st.lists(text(), min_size=1, max_size=2))}
+        )
     taken: set[str] = set()
     for _ in range(draw(st.integers(1, 3))):
         user = draw(st.lists(text() | image(), min_size=1, max_size=3))
         messages.append({"role": "user", "content": user})
         assistant: list[dict[str, Any]] = []
         if draw(st.booleans()):
-            thinking = {"type": "thinking", "text": draw(words), "signature": draw(names)}
+            thinking: dict[str, Any] = {
+                "type": "thinking",
+                "text": draw(words),
+                "signature": draw(names),
+            }
             origin = draw(st.sampled_from([fmt, "elsewhere"]))
             thinking["origin"] = {"format": origin, "model": model}
             assistant.append(thinking)
@@ -78,16 +87,26 @@ def conversations(draw: st.DrawFn, fmt: str) -> dict[str, Any]:
             call_id = draw(ids.filter(lambda i: i not in taken))
             taken.add(call_id)
             arguments = draw(st.dictionaries(names, json_values, max_size=3))
-            calls.append({"type": "tool_call", "id": call_id, "name": draw(names), "arguments": arguments})
+            calls.append(
+                {"type": "tool_call", "id": call_id, "name": draw(names), "arguments": arguments}
+            )
         messages.append({"role": "assistant", "content": assistant + calls})
         for call in calls:
-            result = {"type": "tool_result", "tool_call_id": call["id"], "content": [draw(text())]}
+            result: dict[str, Any] = {
+                "type": "tool_result",
+                "tool_call_id": call["id"],
+                "content": [draw(text())],
+            }
             if draw(st.booleans()):
                 result["is_error"] = True
             messages.append({"role": "tool", "content": [result]})
     messages.append({"role": "user", "content": [draw(text())]})
-    document = {"schema_version": 1, "model": model, "messages": messages,
-                "parameters": {"max_output_tokens": draw(st.integers(1, 4096))}}
+    document = {
+        "schema_version": 1,
+        "model": model,
+        "messages": messages,
+        "parameters": {"max_output_tokens": draw(st.integers(1, 4096))},
+    }
     assert [f for f in validate(document, "Conversation") if f.severity != "warning"] == []
     return document
 
@@ -130,10 +149,19 @@ def check_round_trip(fmt: str, document: dict[str, Any]) -> None:
     if "/model" in pointers:  # a format without a model field: reasoning forgets its model too
         before, after = _without_origin_model(before), _without_origin_model(after)
     restructured = any(loss.code in RESTRUCTURING for loss in losses)
+    # A part left out shifts the parts after it: the rest of its message's content moves.
+    shifted = [
+        loss.pointer.rsplit("/", 1)[0] + "/"
+        for loss in losses
+        if loss.code in ("part_dropped", "thinking_not_replayable")
+        and loss.pointer.rsplit("/", 1)[0].endswith("/content")
+    ]
     for op in jsonpatch.make_patch(before, after).patch:
         path = op["path"]
         if restructured and path.startswith("/messages"):
             continue  # turns moved or merged: indices after the first one shift
+        if path.startswith(tuple(shifted)):
+            continue
         assert _covered(path, pointers), (op, [(x.pointer, x.code) for x in losses])
 
 
@@ -158,15 +186,31 @@ def test_rewritten_ids_and_names_map_back(fmt: str) -> None:
             "parameters": {"max_output_tokens": 10},
             "messages": [
                 {"role": "user", "content": [{"type": "text", "text": "go"}]},
-                {"role": "assistant", "content": [{"type": "tool_call", "id": call_id, "name": name, "arguments": {}}]},
-                {"role": "tool", "content": [{"type": "tool_result", "tool_call_id": call_id, "content": [{"type": "text", "text": "ok"}]}]},
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "tool_call", "id": call_id, "name": name, "arguments": {}}
+                    ],
+                },
+                {
+                    "role": "tool",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_call_id": call_id,
+                            "content": [{"type": "text", "text": "ok"}],
+                        }
+                    ],
+                },
                 {"role": "user", "content": [{"type": "text", "text": "thanks"}]},
             ],
         }
         if validate(document, "Conversation"):
             return
         out = convert(document, "canonical", fmt)
-        back = convert(out.output, fmt, "canonical", id_map=out.id_map, name_map=out.name_map).output
+        back = convert(
+            out.output, fmt, "canonical", id_map=out.id_map, name_map=out.name_map
+        ).output
         call = back["messages"][1]["content"][0]
         result = back["messages"][2]["content"][0]
         assert (call["id"], call["name"], result["tool_call_id"]) == (call_id, name, call_id)

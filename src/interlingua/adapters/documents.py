@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua.adapters import fidelity
+from interlingua.adapters import fidelity, pairing
 from interlingua.adapters.layout import decode_messages, decode_system, decode_turn, encode_messages
 from interlingua.adapters.runtime import Adapter
 from interlingua.conversion import Context, ConversionError
 from interlingua.transforms.base import ABSENT
 
 SCHEMA_VERSION = 1
+UNKNOWN_MODEL = "unknown"  # a response read from a body that does not name its model
 
 
 def _object(value: Any, at: str = "") -> dict[str, Any]:
@@ -27,10 +28,11 @@ def _object(value: Any, at: str = "") -> dict[str, Any]:
 
 def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> dict[str, Any]:
     layout = adapter.layout
-    wire: dict[str, Any] = adapter.encode_request_envelope(
-        ctx, _envelope(conversation, "messages"), ""
-    )
+    envelope = adapter.encode_request_envelope(ctx, _envelope(conversation, "messages"), "")
+    wire: dict[str, Any] = {} if envelope is ABSENT else envelope  # ABSENT: nothing but turns
     turns, system = encode_messages(ctx, adapter, conversation["messages"], "/messages")
+    if layout.tools_for_history and not conversation.get("tools"):
+        wire = _declare_called_tools(ctx, adapter, conversation["messages"], wire)
     if system is not ABSENT:
         assert layout.system_field is not None
         wire[layout.system_field] = system
@@ -40,8 +42,13 @@ def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any])
 
 def decode_request(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
     layout = adapter.layout
-    wire = _object(wire)
+    wire = original = _object(wire)
+    for alias, name in adapter.request_aliases.items():
+        if alias in wire and name not in wire:
+            wire = {name if key == alias else key: value for key, value in wire.items()}
     envelope = adapter.decode_request_envelope(ctx, wire, "")
+    if envelope is ABSENT:
+        envelope = {}  # nothing but turns
     ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
     messages = []
     if layout.system == "hoist":
@@ -58,7 +65,7 @@ def decode_request(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
             ctx,
             adapter.format,
             conversation,
-            wire,
+            original,
             encode=lambda c, doc: encode_request(c, adapter, doc),
             without_messages=lambda doc: _without(
                 doc, (layout.messages,), layout.role, layout.content
@@ -94,10 +101,22 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     envelope = adapter.decode_response_envelope(
         ctx, _without(wire, path, layout.role, layout.content), ""
     )
+    if envelope is ABSENT:
+        envelope = {}
     ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
+    if "model" not in envelope:
+        # A canonical response names its model; this body does not (the request said it).
+        envelope["model"] = UNKNOWN_MODEL
+        ctx.loss(
+            "",
+            "placeholder_inserted",
+            f"{ctx.adapter}: the response body names no model; read as {UNKNOWN_MODEL!r}",
+        )
     if not path and type(turn) is dict:
         turn = {k: v for k, v in turn.items() if k in (layout.role, layout.content)}
-    messages = decode_turn(ctx, adapter, turn, at, False)
+    messages = decode_turn(
+        ctx, adapter, turn, at, False, seed=pairing.response_seed(envelope.get("id"))
+    )
     if len(messages) != 1 or messages[0]["role"] != "assistant":
         raise ConversionError("wrong_role", at, "a response holds one assistant message")
     message = messages[0]
@@ -119,6 +138,44 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             canonical_key="message",
         )
     return response
+
+
+def _declare_called_tools(
+    ctx: Context, adapter: Adapter, messages: list[dict[str, Any]], wire: dict[str, Any]
+) -> dict[str, Any]:
+    """``wire`` with a declaration of every tool the history calls, for a format that refuses
+    tool calls in the history of a request offering no tools: the name and an open input
+    schema each, reported as placeholders."""
+    names = list(
+        dict.fromkeys(
+            part["name"]
+            for message in messages
+            for part in message.get("content", ())
+            if part.get("type") == "tool_call" and isinstance(part.get("name"), str)
+        )
+    )
+    if not names:
+        return wire
+    ctx.loss(
+        "/tools",
+        "placeholder_inserted",
+        f"{ctx.adapter} needs the tools a history of tool calls uses declared; declared "
+        f"{', '.join(names)} with an open input schema",
+    )
+    tools = [{"name": name, "input_schema": {"type": "object"}} for name in names]
+    merged: dict[str, Any] = _deep_merge(
+        wire, adapter.encode_request_envelope(ctx, {"tools": tools}, "")
+    )
+    return merged
+
+
+def _deep_merge(base: Any, extra: Any) -> Any:
+    if type(base) is not dict or type(extra) is not dict:
+        return base if extra is ABSENT else extra
+    out = dict(base)
+    for key, value in extra.items():
+        out[key] = _deep_merge(out[key], value) if key in out else value
+    return out
 
 
 def _envelope(document: dict[str, Any], turns_key: str) -> dict[str, Any]:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua.adapters import fidelity
-from interlingua.adapters.runtime import MISS, Adapter, Layout
+from interlingua.adapters import fidelity, pairing
+from interlingua.adapters.runtime import MISS, Adapter, Layout, unread
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
 from interlingua.transforms.base import ABSENT
@@ -38,7 +38,7 @@ def _replayable(ctx: Context, layout: Layout, parts: list[Part], at: str) -> lis
             out.append(part)
             continue
         origin = part.get("origin")
-        if origin is None or origin.get("format") == layout.format:
+        if origin is None or origin.get("format") in (layout.format, *layout.replay_from):
             out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
             continue
         issuer = origin.get("format")
@@ -60,9 +60,12 @@ def encode_part(ctx: Context, layout: Layout, part: Part, at: str) -> Any:
     return result
 
 
-def encode_content(ctx: Context, layout: Layout, parts: list[Part], at: str) -> Any:
+def encode_content(
+    ctx: Context, layout: Layout, parts: list[Part], at: str, extra: Any = ABSENT
+) -> Any:
     """A tool result's content: the parts the format allows there; the others are set aside
-    for a user turn right after the results (``ctx.displaced``)."""
+    for a user turn right after the results (``ctx.displaced``). ``extra``, when present, is
+    one more wire block after them (a result's structured value)."""
     allowed = layout.tool_result_parts
     blocks = []
     for j, part in enumerate(parts):
@@ -72,6 +75,8 @@ def encode_content(ctx: Context, layout: Layout, parts: list[Part], at: str) -> 
         result = encode_part(ctx, layout, part, f"{at}/{j}")
         if result is not MISS:
             blocks.append(result[1])
+    if extra is not ABSENT:
+        return [*blocks, extra]
     if _shorthand(ctx, layout):
         if len(parts) == 1 and len(blocks) == 1 and _plain_text(parts[0]):
             return parts[0]["text"]
@@ -115,40 +120,179 @@ def _bind(ctx: Context, layout: Layout, part: Part) -> Part:
 
 
 def decode_content(ctx: Context, layout: Layout, value: Any, at: str) -> list[Part]:
+    return decode_content_taking(ctx, layout, value, at, None)[0]
+
+
+def decode_content_taking(
+    ctx: Context,
+    layout: Layout,
+    value: Any,
+    at: str,
+    key: str | None,
+    *,
+    pointers: list[str] | None = None,
+) -> tuple[list[Part], Any]:
+    """The parts of a content value, and the first block of kind ``key`` taken out of it
+    (ABSENT when there is none, or no key): a tool result's structured value, say.
+
+    A marker block (`layout.marker`) sets its field on the part right before it; one that
+    has no such part is kept as an unknown part, like any block the mapping does not know.
+    A block carrying a signature (`layout.signature_field`) reads as a thinking part with
+    that signature and no text, then the block's own part. ``pointers``, when given, gets
+    where each part was read.
+    """
     if value is ABSENT or value is None:
-        return []
+        return [], ABSENT
     if isinstance(value, str):
         if not layout.text_shorthand:
             raise ConversionError("wrong_type", at, "content is a list of blocks here")
-        return [{"type": "text", "text": value}]
+        return [{"type": "text", "text": value}], ABSENT
     if type(value) is not list:
         raise ConversionError("wrong_type", at, "content is a string or a list of blocks")
-    return [decode_block(ctx, layout, block, f"{at}/{i}") for i, block in enumerate(value)]
+    parts: list[Part] = []
+    taken: Any = ABSENT
+    marker = layout.marker
+    for i, block in enumerate(value):
+        if key is not None and taken is ABSENT and _is_kind(layout, block, key):
+            taken = block
+            continue
+        if marker is not None and marker.matches(block) and parts:
+            before = parts[-1]
+            if before.get("type") in marker.types and marker.field not in before:
+                hint = marker.decode(ctx, block, f"{at}/{i}")
+                if hint is not MISS:
+                    before[marker.field] = hint
+                    continue
+        part = decode_block(ctx, layout, block, f"{at}/{i}")
+        signature = _signature(layout, block, part)
+        if signature is not None:
+            parts.append(
+                _bind(ctx, layout, {"type": "thinking", "text": "", "signature": signature})
+            )
+            if pointers is not None:
+                pointers.append(f"{at}/{i}/{layout.signature_field}")
+        parts.append(part)
+        if pointers is not None:
+            pointers.append(f"{at}/{i}")
+    return parts, taken
+
+
+def _signature(layout: Layout, block: Any, part: Part) -> str | None:
+    """The signature a block carries beside a part of its own (not a reasoning block, nor a
+    block kept verbatim as an unknown part), if any."""
+    field = layout.signature_field
+    if field is None or part.get("type") in ("thinking", "redacted_thinking"):
+        return None
+    if part.get("type") not in PART_TYPES:
+        return None
+    value = block.get(field) if type(block) is dict else None
+    return value if isinstance(value, str) else None
+
+
+def _signature_only(layout: Layout, part: Part) -> bool:
+    """A thinking part that is nothing but a signature: written on the next block."""
+    return (
+        layout.signature_field is not None
+        and part.get("type") == "thinking"
+        and part.get("text") == ""
+        and isinstance(part.get("signature"), str)
+        and set(part) <= {"type", "text", "signature"}
+    )
+
+
+def _is_kind(layout: Layout, block: Any, key: str) -> bool:
+    if type(block) is not dict:
+        return False
+    return block.get(layout.decode_tag) == key if layout.decode_tag else key in block
+
+
+def _marked(layout: Layout, part: Part) -> tuple[Any, Part]:
+    """The part's marker value (ABSENT when none) and the part without it."""
+    marker = layout.marker
+    if marker is None or part.get("type") not in marker.types or marker.field not in part:
+        return ABSENT, part
+    return part[marker.field], {k: v for k, v in part.items() if k != marker.field}
+
+
+def _blank(ctx: Context, layout: Layout, part: Part, at: str) -> bool:
+    """Whether the part is text with nothing but whitespace that this format refuses in a
+    request's turns (left out, and reported)."""
+    if layout.blank_text != "drop" or ctx.kind != "request":
+        return False
+    text = part.get("text")
+    if part.get("type") not in ("text", "refusal") or not isinstance(text, str) or text.strip():
+        return False
+    ctx.loss(at, "part_dropped", f"{ctx.adapter} refuses blank text here", part.get("type"))
+    return True
 
 
 # --- turns -----------------------------------------------------------------------------------
 
 
-def _turn(ctx: Context, layout: Layout, role: str, parts: list[Part], at: str) -> dict[str, Any]:
+def _turn(
+    ctx: Context,
+    layout: Layout,
+    role: str,
+    parts: list[Part],
+    at: str,
+    *,
+    where: list[str] | None = None,
+) -> dict[str, Any]:
+    """One wire turn of ``parts`` (read from ``at``, or each from ``where``)."""
     blocks: list[Any] = []
     turn: dict[str, Any] = {layout.role: role}
-    for j, part in enumerate(parts):
-        result = encode_part(ctx, layout, part, f"{at}/{j}")
+    first: Part | None = None  # the first part not left out as blank: the shorthand's
+    signature: str | None = None  # of a signature-only thinking part, for the next block
+    for j, whole in enumerate(parts):
+        here = where[j] if where is not None else f"{at}/{j}"
+        if _blank(ctx, layout, whole, here):
+            continue
+        if _signature_only(layout, whole):
+            if signature is not None:  # two in a row: the first keeps its own block
+                held = encode_part(
+                    ctx, layout, {"type": "thinking", "text": "", "signature": signature}, at
+                )
+                if held is not MISS and held[0] is None:
+                    blocks.append(held[1])
+            signature = whole["signature"]
+            continue
+        first = whole if first is None else first
+        hint, part = _marked(layout, whole)
+        result = encode_part(ctx, layout, part, here)
         if result is MISS:
             continue
         slot, wire = result
+        if signature is not None and slot is None and _takes_signature(layout, wire):
+            wire = {**wire, str(layout.signature_field): signature}
+            signature = None
         if slot is None:
             blocks.append(wire)
         elif slot in turn:
             if type(turn[slot]) is list:
                 turn[slot].append(wire)
             else:
-                ctx.loss(f"{at}/{j}", "part_dropped", "only one fits here", part.get("type"))
+                ctx.loss(here, "part_dropped", "only one fits here", part.get("type"))
         else:
             turn[slot] = [wire] if type(wire) is dict else wire
+        if hint is not ABSENT:
+            assert layout.marker is not None
+            field_at = f"{here}/{layout.marker.field}"
+            if slot is not None:
+                ctx.loss(field_at, "field_dropped", f"{ctx.adapter}: no block can follow this part")
+                continue
+            marker = layout.marker.block(ctx, hint, field_at)
+            if marker is not MISS:
+                blocks.append(marker)
+    if signature is not None:
+        # No block after it to carry the signature: an empty text block does.
+        result = encode_part(ctx, layout, {"type": "text", "text": ""}, at)
+        if result is not MISS and _takes_signature(layout, result[1]):
+            blocks.append({**result[1], str(layout.signature_field): signature})
+        else:
+            ctx.loss(at, "part_dropped", f"{ctx.adapter}: no block can carry this signature")
     if blocks:
-        if _shorthand(ctx, layout) and len(blocks) == 1 and _plain_text(parts[0]):
-            turn[layout.content] = parts[0]["text"]
+        if _shorthand(ctx, layout) and len(blocks) == 1 and first and _plain_text(first):
+            turn[layout.content] = first["text"]
         else:
             turn[layout.content] = blocks
     elif layout.empty_content is not ABSENT:
@@ -157,6 +301,10 @@ def _turn(ctx: Context, layout: Layout, role: str, parts: list[Part], at: str) -
     if layout.content in turn:
         turn = {layout.role: role, layout.content: turn[layout.content], **turn}
     return turn
+
+
+def _takes_signature(layout: Layout, wire: Any) -> bool:
+    return type(wire) is dict and layout.signature_field not in wire
 
 
 def _shorthand(ctx: Context, layout: Layout) -> bool:
@@ -185,14 +333,21 @@ def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
 
 def _system(ctx: Context, layout: Layout, parts: list[tuple[Part, str]]) -> Any:
     blocks = []
-    for part, where in parts:
+    kept = [(p, where) for p, where in parts if not _blank(ctx, layout, p, where)]
+    for whole, where in kept:
+        hint, part = _marked(layout, whole)
         result = encode_part(ctx, layout, part, where)
         if result is not MISS:
             blocks.append(result[1])
+            if hint is not ABSENT:
+                assert layout.marker is not None
+                marker = layout.marker.block(ctx, hint, f"{where}/{layout.marker.field}")
+                if marker is not MISS:
+                    blocks.append(marker)
     if not blocks:
         return ABSENT
-    if layout.system_form == "string_or_blocks" and len(parts) == 1 and _plain_text(parts[0][0]):
-        return parts[0][0]["text"]
+    if layout.system_form == "string_or_blocks" and len(kept) == 1 and _plain_text(kept[0][0]):
+        return kept[0][0]["text"]
     if layout.system_form == "content":
         return {layout.content: blocks}
     return blocks
@@ -214,6 +369,7 @@ def encode_messages(
     groups: list[list[int]] = []  # canonical message indices [start, end) of each wire turn
     system: list[tuple[Part, str]] = []
     previous_role = None
+    writing = pairing.Writing(layout.format) if layout.result_pairing == "name" else None
     for i, message in enumerate(messages):
         mat = at if single else f"{at}/{i}"
         role = message["role"]
@@ -221,6 +377,8 @@ def encode_messages(
         if raw:
             fidelity.note_foreign(ctx, raw, layout.format, mat)
         parts = _replayable(ctx, layout, message["content"], f"{mat}/content")
+        if writing is not None:
+            parts = writing.parts(ctx, parts, f"{mat}/content")
         wire_role = layout.roles_to_wire[role]
         if layout.roles_from_wire.get(wire_role) != role and not (
             role == "tool" and layout.tool_results == "user_blocks"
@@ -259,8 +417,11 @@ def encode_messages(
             previous_role = role
             continue
         turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content")
-        if len(turn) <= 2 and turn.get(layout.content) in (None, "", []) and parts:
-            continue  # everything in it was dropped (and reported): no empty turn goes out
+        empty = turn.get(layout.content) in (None, "", [])
+        if len(turn) <= 2 and empty and message["content"] and not single:
+            # Everything in it was dropped (and reported): no empty turn goes out.
+            ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
+            continue
         entry = raw.get(layout.format) if raw else None
         boundary = bool(entry and entry.get("boundary"))
         if layout.alternate and out and out[-1][layout.role] == wire_role and not boundary:
@@ -275,12 +436,36 @@ def encode_messages(
         else:
             out.append(turn)
             groups.append([i, i + 1])
+        following = messages[i + 1]["role"] if i + 1 < len(messages) else None
+        if role == "tool" and ctx.displaced and following != "tool":
+            # What the results could not hold goes in the user turn right after them.
+            after = _displaced_turn(ctx, layout, mat)
+            if layout.alternate and out[-1][layout.role] == after[layout.role]:
+                _merge(layout, out[-1], after)
+            else:
+                out.append(after)
+                groups.append([i + 1, i + 1])
         previous_role = role
     for k, (start, end) in enumerate(groups):
         if start < end:
             where = at if single else f"{at}/{start}"
             out[k] = fidelity.apply(ctx, layout.format, messages[start:end], out[k], where)
     return out, _system(ctx, layout, system) if system else ABSENT
+
+
+def _displaced_turn(ctx: Context, layout: Layout, at: str) -> dict[str, Any]:
+    """A user turn of the parts tool results set aside (``ctx.displaced``), reported."""
+    moved, ctx.displaced = ctx.displaced, []
+    for part, where in moved:
+        ctx.loss(
+            where,
+            "moved",
+            f"{ctx.adapter}: a tool result cannot hold this part; sent in the user turn right "
+            "after the results",
+            part.get("type"),
+        )
+    parts = [p for p, _ in moved]
+    return _turn(ctx, layout, layout.roles_to_wire["user"], parts, at, where=[w for _, w in moved])
 
 
 def decode_system(ctx: Context, layout: Layout, value: Any, at: str) -> dict[str, Any]:
@@ -296,13 +481,26 @@ def decode_system(ctx: Context, layout: Layout, value: Any, at: str) -> dict[str
 
 
 def decode_turn(
-    ctx: Context, adapter: Adapter, turn: Any, at: str, merged_with_previous: bool
+    ctx: Context,
+    adapter: Adapter,
+    turn: Any,
+    at: str,
+    merged_with_previous: bool,
+    *,
+    seed: str = "0",
+    reading: pairing.Reading | None = None,
 ) -> list[dict[str, Any]]:
-    """The canonical messages of one wire turn (several when results share a user turn)."""
+    """The canonical messages of one wire turn (several when results share a user turn).
+
+    ``reading`` holds the calls read so far when results pair with calls by name; ``seed``
+    is what the ids synthesized for the turn's calls are derived from.
+    """
     layout = adapter.layout
     if type(turn) is not dict:
         raise ConversionError("wrong_type", at, "a turn is an object")
     wire_role = turn.get(layout.role, ABSENT)
+    if wire_role is ABSENT and layout.role_optional:
+        wire_role = _default_role(ctx, layout)
     role = layout.roles_from_wire.get(wire_role) if isinstance(wire_role, str) else None
     if role is None:
         if wire_role is ABSENT:
@@ -317,9 +515,10 @@ def decode_turn(
             raise ConversionError("unknown_variant", at, "not a tool result this format knows")
         out = [{"role": "tool", "content": [part]}]
     else:
-        parts = decode_content(
-            ctx, layout, turn.get(layout.content, ABSENT), f"{at}/{layout.content}"
-        )
+        pointers: list[str] = []
+        content = turn.get(layout.content, ABSENT)
+        where = f"{at}/{layout.content}"
+        parts, _ = decode_content_taking(ctx, layout, content, where, None, pointers=pointers)
         for field, kind, decode in layout.slots:
             value = turn.get(field)
             if value is None:
@@ -338,6 +537,9 @@ def decode_turn(
                 if part is MISS:
                     raise ConversionError("unknown_variant", where, "unknown shape")
                 parts.append(part)
+        if layout.result_pairing == "name":
+            reading = reading or pairing.Reading(layout.format)
+            reading.complete(ctx, parts, seed, pointers)
         if len(parts) > 1 and any(p.get("type") == "text" and p.get("text") == "" for p in parts):
             # An empty text beside other parts says nothing (OpenAI's `content: ""` next to
             # tool calls); the canonical form leaves it out, round-trip data restores it.
@@ -348,7 +550,17 @@ def decode_turn(
             out = [{"role": role, "content": parts}]
     if ctx.fidelity:
         fidelity.attach(ctx, adapter, out, turn, merged_with_previous)
+    elif not (layout.tool_results == "own_message" and role == "tool"):
+        known = {layout.role, layout.content, *(field for field, _, _ in layout.slots)}
+        if not known.issuperset(turn):
+            unread(ctx, turn, frozenset(known), at, part_type=None)
     return out
+
+
+def _default_role(ctx: Context, layout: Layout) -> str:
+    """The wire role of a turn that gives none: the user's in a request, the model's in a
+    response."""
+    return layout.roles_to_wire["user" if ctx.kind == "request" else "assistant"]
 
 
 def _split_results(parts: list[Part]) -> list[dict[str, Any]]:
@@ -374,9 +586,12 @@ def decode_messages(ctx: Context, adapter: Adapter, turns: Any, at: str) -> list
         raise ConversionError("wrong_type", at, "expected a list of turns")
     out: list[dict[str, Any]] = []
     previous = None
+    reading = pairing.Reading(layout.format) if layout.result_pairing == "name" else None
     for j, turn in enumerate(turns):
         role = turn.get(layout.role) if type(turn) is dict else None
+        if role is None and layout.role_optional and type(turn) is dict:
+            role = _default_role(ctx, layout)
         merged = layout.alternate and role is not None and role == previous
-        out += decode_turn(ctx, adapter, turn, f"{at}/{j}", merged)
+        out += decode_turn(ctx, adapter, turn, f"{at}/{j}", merged, seed=str(j), reading=reading)
         previous = role
     return out

@@ -10,7 +10,7 @@ call besides the named transforms.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from interlingua.conversion import Context, ConversionError
@@ -28,6 +28,31 @@ MISS: Final = _Miss()
 
 Codec = Callable[[Context, Any, str], Any]
 PartEncoder = Callable[[Context, Any, str], Any]  # -> (slot or None, wire value) | MISS
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A canonical field that travels as a block of its own right after the block (or list
+    item) of the part carrying it: the mapping's `layout.marker`, with its codec."""
+
+    field: str  # the canonical field, and the codec of the same name
+    key: str  # what tells a marker block: its member key, or its tag when blocks are tagged
+    tag: str | None  # the key that tags blocks, or None when the member key does
+    types: frozenset[str]  # canonical part types that have the field
+    encode: Codec
+    decode: Codec
+
+    def matches(self, block: Any) -> bool:
+        if type(block) is not dict:
+            return False
+        return block.get(self.tag) == self.key if self.tag else self.key in block
+
+    def block(self, ctx: Context, value: Any, at: str) -> Any:
+        """The marker block for ``value`` (the field's value, at ``at``), or MISS, reported."""
+        wire = self.encode(ctx, value, at)
+        if wire is MISS:
+            ctx.loss(at, "field_dropped", f"{ctx.adapter} cannot express this `{self.field}`")
+        return wire
 
 
 @dataclass(frozen=True)
@@ -56,6 +81,13 @@ class Layout:
     slots: tuple[tuple[str, str, Codec], ...]  # (wire field, list | value, decoder)
     encode_tool_message: Codec | None
     decode_tool_message: Codec | None
+    marker: Marker | None = None  # a field written as a block of its own after its part
+    blank_text: str = "keep"  # keep | drop: whitespace-only text in the turns of a request
+    tools_for_history: bool = False  # tool calls in the history need the tools declared
+    replay_from: frozenset[str] = frozenset()  # other formats whose reasoning replays here
+    signature_field: str | None = None  # a block's field holding the signature of its reasoning
+    result_pairing: str = "id"  # id | name: how a result names the call it answers
+    role_optional: bool = False  # a turn may leave its role out (the user's, the model's)
 
 
 @dataclass(frozen=True)
@@ -75,6 +107,8 @@ class Adapter:
     name_rule: tuple[str, str, int] | None
     capabilities: Mapping[str, Any]
     schemas: Mapping[str, str]  # request / response → wire schema under schemas/
+    # Older names of top-level request fields, read as the current one (OpenAI `max_tokens`).
+    request_aliases: Mapping[str, str] = field(default_factory=dict)
 
 
 def _escape(key: str) -> str:
@@ -102,24 +136,70 @@ def dropped(
         )
 
 
-def each_encode(ctx: Context, codec: Codec, values: list[Any], at: str, what: str) -> Any:
+def unread(
+    ctx: Context,
+    value: Mapping[str, Any],
+    known: frozenset[str],
+    at: str,
+    *,
+    part_type: str | None,
+) -> None:
+    """Report every field of a wire object that reading did not take (when no round-trip
+    data keeps it: the conversion goes to another format)."""
+    for key in sorted(value.keys() - known):
+        ctx.loss(
+            f"{at}/{_escape(key)}",
+            "field_dropped",
+            f"{ctx.adapter}: `{key}` has no canonical home; not carried",
+            part_type,
+        )
+
+
+def each_encode(
+    ctx: Context,
+    codec: Codec,
+    values: list[Any],
+    at: str,
+    what: str,
+    *,
+    marker: Marker | None = None,
+) -> Any:
+    """Each value through ``codec``; with a ``marker``, an item's marker field goes out as an
+    item of its own right after it."""
     out = []
-    for i, value in enumerate(values):
+    for i, whole in enumerate(values):
+        hint, value = ABSENT, whole
+        if marker is not None and type(whole) is dict and marker.field in whole:
+            hint = whole[marker.field]
+            value = {k: v for k, v in whole.items() if k != marker.field}
         wire = codec(ctx, value, f"{at}/{i}")
         if wire is MISS:
             ctx.loss(f"{at}/{i}", "parameter_dropped", f"{ctx.adapter} cannot express this {what}")
-        else:
-            out.append(wire)
+            continue
+        out.append(wire)
+        if marker is not None and hint is not ABSENT:
+            block = marker.block(ctx, hint, f"{at}/{i}/{_escape(marker.field)}")
+            if block is not MISS:
+                out.append(block)
     return out if out else ABSENT
 
 
-def each_decode(ctx: Context, codec: Codec, values: Any, at: str) -> Any:
+def each_decode(
+    ctx: Context, codec: Codec, values: Any, at: str, *, marker: Marker | None = None
+) -> Any:
+    """Each item through ``codec``; a ``marker`` item sets its field on the item before it.
+    A marker with nothing before it to carry it is left to the round-trip data."""
     if values is ABSENT:
         return ABSENT
     if type(values) is not list:
         raise ConversionError("wrong_type", at, "expected a list")
-    out = []
+    out: list[Any] = []
     for i, value in enumerate(values):
+        if marker is not None and marker.matches(value):
+            hint = marker.decode(ctx, value, f"{at}/{i}")
+            if hint is not MISS and out and marker.field not in out[-1]:
+                out[-1][marker.field] = hint
+            continue
         canonical = codec(ctx, value, f"{at}/{i}")
         if canonical is MISS:
             raise ConversionError("unknown_variant", f"{at}/{i}", "matches no known shape")
@@ -195,6 +275,7 @@ __all__ = [
     "MISS",
     "Adapter",
     "Layout",
+    "Marker",
     "Mismatch",
     "check_count",
     "codec_encode",
@@ -206,4 +287,5 @@ __all__ = [
     "number_or_zero",
     "put",
     "table_encode",
+    "unread",
 ]

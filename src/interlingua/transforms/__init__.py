@@ -13,10 +13,20 @@ from collections.abc import Mapping
 
 from interlingua.transforms.base import ABSENT, Mismatch, Transform
 from interlingua.transforms.ids import TOOL_ID, TOOL_NAME
+from interlingua.transforms.media import MEDIA_TRANSFORMS
+from interlingua.transforms.names import NAME_TRANSFORMS
+from interlingua.transforms.results import RESULT_TRANSFORMS
+from interlingua.transforms.schemas import SCHEMA_TRANSFORMS
+from interlingua.transforms.shapes import SHAPE_TRANSFORMS
 from interlingua.transforms.values import VALUE_TRANSFORMS
 
 TRANSFORMS: Mapping[str, Transform] = {
     **VALUE_TRANSFORMS,
+    **MEDIA_TRANSFORMS,
+    **NAME_TRANSFORMS,
+    **RESULT_TRANSFORMS,
+    **SCHEMA_TRANSFORMS,
+    **SHAPE_TRANSFORMS,
     TOOL_ID.name: TOOL_ID,
     TOOL_NAME.name: TOOL_NAME,
 }

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
-
-if TYPE_CHECKING:
-    from interlingua.conversion import Context
+from typing import Any, Final
 
 
 class _Absent:
@@ -43,10 +40,13 @@ class Transform:
     key out. ``decode(ctx, wire_value, pointer)`` returns the canonical values, one per
     argument in the mapping (a tuple when there are several); it raises :class:`Mismatch`
     when the value belongs to another variant and ``ConversionError`` when it is malformed.
+    With ``literals``, decoding is given the call's literal arguments too, in order after the
+    pointer (the wire keys a value goes under, say), as encoding always is.
     """
 
     name: str
     arity: int
     encode: Callable[..., Any]
-    decode: Callable[[Context, Any, str], Any]
+    decode: Callable[..., Any]
     doc: str
+    literals: bool = False

@@ -1,0 +1,422 @@
+"""Conversion throughput: interlingua against LiteLLM's own converters, and the orjson floor.
+
+Every converter turns the same corpus of OpenAI Chat Completions request bodies
+(``openai_corpus.py``: seeded, ≈5 KiB each, tools, parallel calls, images, multi-turn) into an
+Anthropic Messages and a Gemini generateContent request body, in one process, and the report
+gives ratios:
+
+* interlingua dict → dict: ``convert(body, source="openai-chat", target=...)``, against
+  LiteLLM's request translation for the same provider (target ≥ 10x for Anthropic, ≥ 15x for
+  Gemini);
+* interlingua bytes → bytes: ``orjson.loads``, ``convert``, ``orjson.dumps``, against the floor,
+  ``orjson.loads`` + ``orjson.dumps`` of the same lines with no conversion at all (target: at
+  least 60 % of the floor's throughput).
+
+LiteLLM runs offline (local model cost map and beta-header table, no network) and only its
+translation: for each provider, the steps ``litellm.completion`` takes before the HTTP call:
+``translate_developer_role_to_system_role``, ``map_openai_params``, then
+``AnthropicConfig.transform_request`` or the Gemini ``transform_request_body``. Its logging,
+``get_optional_params`` bookkeeping and the handlers' deep copies are left out, so the ratios
+are conservative. LiteLLM is optional at run time (``pip install -e '.[bench]'`` brings it):
+without it, its rows are skipped.
+
+Before any timing, every converter runs over the whole corpus: one that raises is reported and
+left out of the timing (the run then exits 1), and so is one that loses a tool call, a tool
+result or an image; a slice of each one's outputs is checked against the target's wire schema.
+The timing goes round robin over slices of the corpus, every converter on every slice, and
+keeps each one's best time per slice. Dict converters get freshly parsed bodies each time
+(untimed), because LiteLLM's Gemini path edits the messages list it is given.
+
+    python benchmarks/convert.py [--size 2000] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import importlib.metadata
+import json
+import logging
+import os
+import platform
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+import jsonschema_rs
+import orjson
+from openai_corpus import corpus
+
+Json = dict[str, Any]
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMATS_DIR = ROOT / "schemas" / "formats"
+SOURCE = "openai-chat"
+TARGETS = ("anthropic", "gemini")
+# What the issue asks of interlingua: dict → dict this many times LiteLLM, bytes → bytes at
+# least this share of the orjson floor.
+VS_LITELLM = {"anthropic": 10.0, "gemini": 15.0}
+VS_FLOOR = 0.60
+FLOOR = "floor: orjson loads + dumps"
+# The model LiteLLM is told it is translating for (it reads capabilities from its cost map).
+LITELLM_MODELS = {"anthropic": "claude-sonnet-4-5", "gemini": "gemini-2.5-flash"}
+# Set before LiteLLM is imported: read its bundled tables, never fetch them.
+LITELLM_OFFLINE = {
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS": "True",
+    "LITELLM_LOCAL_BLOG_POSTS": "True",
+}
+
+
+class ConvertResult(Protocol):
+    """What ``interlingua.converter`` returns: the wire body and what it could not carry."""
+
+    @property
+    def output(self) -> Json: ...
+
+    @property
+    def losses(self) -> tuple[Any, ...]: ...
+
+
+class Convert(Protocol):
+    def __call__(self, payload: Json, *, source: str, target: str) -> ConvertResult: ...
+
+
+def load_interlingua() -> Convert | str:
+    """``interlingua.converter``, or why it cannot be had."""
+    try:
+        module = importlib.import_module("interlingua")
+    except ImportError as error:
+        return f"interlingua is not importable ({error}); pip install -e '.[bench]'"
+    convert = getattr(module, "convert", None)
+    if not callable(convert):  # absent, or the submodule `interlingua.converter` not re-exported
+        return (
+            "interlingua.converter is not importable yet: the benchmark calls "
+            "`from interlingua import convert; convert(body, source='openai-chat', "
+            "target='anthropic' | 'gemini')` and reads `.output` and `.losses`"
+        )
+    # Every loss is also logged as a WARN line: the report counts them instead.
+    logging.getLogger("interlingua").setLevel(logging.ERROR)
+    return cast(Convert, convert)
+
+
+def load_litellm() -> tuple[str, dict[str, Callable[[Json], Json]]] | str:
+    """LiteLLM's version and its request translation per target, or why it cannot be had."""
+    os.environ.update(LITELLM_OFFLINE)
+    try:
+        version = importlib.metadata.version("litellm")
+        anthropic = importlib.import_module("litellm.llms.anthropic.chat.transformation")
+        gemini_chat = importlib.import_module("litellm.llms.gemini.chat.transformation")
+        gemini_body = importlib.import_module("litellm.llms.vertex_ai.gemini.transformation")
+    except ImportError as error:
+        return f"LiteLLM is not importable ({error}): its rows are skipped"
+
+    anthropic_config = anthropic.AnthropicConfig()
+    gemini_config = gemini_chat.GoogleAIStudioGeminiConfig()
+    transform_request_body = gemini_body.transform_request_body
+
+    def to_anthropic(body: Json) -> Json:
+        model = LITELLM_MODELS["anthropic"]
+        messages = anthropic_config.translate_developer_role_to_system_role(
+            messages=body["messages"]
+        )
+        optional_params = anthropic_config.map_openai_params(
+            non_default_params=_params(body),
+            optional_params={},
+            model=model,
+            drop_params=False,
+        )
+        optional_params.pop("json_mode", None)  # the handler pops it before transforming
+        request: Json = anthropic_config.transform_request(
+            model=model,
+            messages=messages,
+            optional_params=optional_params,
+            litellm_params={},
+            headers={},
+        )
+        return request
+
+    def to_gemini(body: Json) -> Json:
+        model = LITELLM_MODELS["gemini"]
+        messages = gemini_config.translate_developer_role_to_system_role(messages=body["messages"])
+        optional_params = gemini_config.map_openai_params(
+            non_default_params=_params(body),
+            optional_params={},
+            model=model,
+            drop_params=False,
+        )
+        optional_params.pop("stream", None)  # the handler pops it: it picks the endpoint
+        request: Json = transform_request_body(
+            messages=messages,
+            model=model,
+            optional_params=optional_params,
+            custom_llm_provider="gemini",
+            litellm_params={},
+            cached_content=None,
+        )
+        return request
+
+    return version, {"anthropic": to_anthropic, "gemini": to_gemini}
+
+
+def _params(body: Json) -> Json:
+    """The OpenAI parameters other than the model and the messages, as LiteLLM takes them."""
+    return {key: value for key, value in body.items() if key not in ("model", "messages")}
+
+
+# --- what the outputs carry ------------------------------------------------------------------
+
+
+def _walk(node: Any) -> Iterator[Json]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def carried(body: Json) -> Counter[str]:
+    """Tool calls, tool results and images in an OpenAI request body."""
+    counts: Counter[str] = Counter()
+    for message in body["messages"]:
+        counts["tool calls"] += len(message.get("tool_calls") or ())
+        counts["tool results"] += message["role"] == "tool"
+        content = message.get("content")
+        if isinstance(content, list):
+            counts["images"] += sum(part["type"] == "image_url" for part in content)
+    return counts
+
+
+def carried_out(target: str, output: Json) -> Counter[str]:
+    """The same three counts in a converted body (camelCase or snake_case Gemini keys)."""
+    counts: Counter[str] = Counter()
+    for node in _walk(output.get("messages" if target == "anthropic" else "contents")):
+        if target == "anthropic":
+            kind = node.get("type")
+            counts["tool calls"] += kind == "tool_use"
+            counts["tool results"] += kind == "tool_result"
+            counts["images"] += kind == "image"
+        else:
+            counts["tool calls"] += "functionCall" in node or "function_call" in node
+            counts["tool results"] += "functionResponse" in node or "function_response" in node
+            counts["images"] += "inlineData" in node or "inline_data" in node
+    return counts
+
+
+# --- timing --------------------------------------------------------------------------------
+
+
+def seconds(fn: Callable[[Any], object], inputs: list[Any] | list[bytes]) -> float:
+    start = time.perf_counter()
+    for item in inputs:
+        fn(item)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--size", type=int, default=2000, help="request bodies in the corpus")
+    parser.add_argument("--repeat", type=int, default=5, help="best of this many passes")
+    parser.add_argument("--chunk", type=int, default=250, help="bodies timed at a time")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the corpus")
+    parser.add_argument(
+        "--check-slice", type=int, default=200, help="outputs checked against the wire schemas"
+    )
+    args = parser.parse_args()
+
+    bodies = corpus(args.size, args.seed)
+    lines = [orjson.dumps(body) for body in bodies]
+    size_kb = sum(map(len, lines)) / len(lines) / 1024
+    expected = [carried(body) for body in bodies]
+    wire = {
+        target: jsonschema_rs.validator_for(
+            json.loads((FORMATS_DIR / target / "request.json").read_text(encoding="utf-8"))
+        )
+        for target in TARGETS
+    }
+
+    convert = load_interlingua()
+    litellm = load_litellm()
+    for problem in (convert, litellm):
+        if isinstance(problem, str):
+            print(problem, file=sys.stderr)
+    # Converters from a parsed body to the target's wire body and interlingua's losses.
+    dict_converters: list[tuple[str, str, Callable[[Json], tuple[Json, tuple[Any, ...]]]]] = []
+    # Every timed row: name, function, whether it takes the JSON lines (else parsed bodies).
+    rows: list[tuple[str, Callable[[Any], object], bool]] = []
+    if not isinstance(convert, str):
+        for target in TARGETS:
+            name = f"interlingua {target}, dict → dict"
+            dict_converters.append((name, target, _interlingua(convert, target)))
+            rows.append((name, _dict_to_dict(convert, target), False))
+            rows.append(
+                (f"interlingua {target}, bytes → bytes", _bytes_to_bytes(convert, target), True)
+            )
+    if not isinstance(litellm, str):
+        version, translators = litellm
+        for target in TARGETS:
+            name = f"LiteLLM {version} {target}, dict → dict"
+            dict_converters.append((name, target, _no_losses(translators[target])))
+            rows.append((name, translators[target], False))
+    rows.append((FLOOR, _floor, True))
+
+    # Before any timing: every converter takes every body and keeps every tool call, tool
+    # result and image (a fast converter that drops content measures nothing). The report
+    # says how many of a slice of outputs the target's wire schema accepts, and counts
+    # interlingua's losses by code.
+    checked = min(args.check_slice, len(lines))
+    notes: dict[str, str] = {}
+    losses: dict[str, Counter[str]] = {}
+    failed: list[str] = []
+    for name, target, to_wire in dict_converters:
+        missing: Counter[str] = Counter()
+        valid = 0
+        for index, line in enumerate(lines):
+            try:
+                output, lost = to_wire(orjson.loads(line))
+            except Exception as error:
+                failed.append(f"{name} failed on body {index}: {type(error).__name__}: {error}")
+                break
+            losses.setdefault(name, Counter()).update(_loss_code(loss) for loss in lost)
+            missing += expected[index] - carried_out(target, output)
+            valid += index < checked and wire[target].is_valid(output)
+        else:
+            if not missing:
+                notes[name] = f"{valid}/{checked} valid"
+                continue
+            drops = ", ".join(f"{count} {what}" for what, count in missing.items())
+            failed.append(f"{name} drops {drops}")
+        # Neither it nor its bytes → bytes twin is timed.
+        group = name.removesuffix("dict → dict")
+        rows = [row for row in rows if not row[0].startswith(group)]
+        losses.pop(name, None)
+
+    # Round robin over slices of the corpus, best of the passes per slice: a burst of machine
+    # load spoils one slice of one converter, not its whole pass. Dict converters get freshly
+    # parsed bodies each time (untimed): LiteLLM edits its input. What is alive now (LiteLLM's
+    # modules, the corpus) is frozen out of the collector, and each timing starts collected.
+    gc.collect()
+    gc.freeze()
+    chunks = [slice(start, start + args.chunk) for start in range(0, len(lines), args.chunk)]
+    fastest = {name: [float("inf")] * len(chunks) for name, _fn, _takes_bytes in rows}
+    for _ in range(args.repeat):
+        for index, chunk in enumerate(chunks):
+            for name, fn, takes_bytes in rows:
+                inputs = lines[chunk]
+                if not takes_bytes:
+                    inputs = [orjson.loads(line) for line in inputs]
+                gc.collect()
+                fastest[name][index] = min(fastest[name][index], seconds(fn, inputs))
+    best = {name: len(lines) / sum(times) for name, times in fastest.items()}
+
+    floor = best[FLOOR]
+    print(
+        f"# Conversion throughput, {platform.python_implementation()} {platform.python_version()}"
+    )
+    print(
+        f"{len(bodies)} OpenAI Chat request bodies (seed {args.seed}), mean {size_kb:.1f} KiB "
+        f"of JSON; best of {args.repeat} passes over each slice of {args.chunk}\n"
+    )
+    print(
+        f"| converter | bodies/s | µs/body | share of the floor | wire schema (first {checked}) |"
+    )
+    print("|---|---:|---:|---:|---|")
+    for name, rate in best.items():
+        print(
+            f"| {name} | {rate:,.0f} | {1e6 / rate:,.1f} | {rate / floor:.1%} "
+            f"| {notes.get(name, '')} |"
+        )
+    print(
+        "\nwire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
+        "camelCase only;\nLiteLLM writes the snake_case proto names (system_instruction, "
+        "function_response), which the API also takes.\n"
+    )
+    if isinstance(litellm, str):
+        print(litellm)
+    for target in TARGETS:
+        theirs = "" if isinstance(litellm, str) else f"LiteLLM {litellm[0]} {target}, dict → dict"
+        mine = f"interlingua {target}, dict → dict"
+        if theirs in best and mine in best:
+            print(
+                f"{target}: interlingua vs LiteLLM, dict → dict: {best[mine] / best[theirs]:.2f}x "
+                f"(target >= {VS_LITELLM[target]:.0f}x)"
+            )
+        elif theirs in best:
+            needed = best[theirs] * VS_LITELLM[target]
+            print(
+                f"{target}: interlingua dict → dict needs >= {needed:,.0f} bodies/s "
+                f"({VS_LITELLM[target]:.0f}x LiteLLM)"
+            )
+        mine = f"interlingua {target}, bytes → bytes"
+        if mine in best:
+            print(
+                f"{target}: interlingua bytes → bytes vs the orjson floor: "
+                f"{best[mine] / floor:.1%} (target >= {VS_FLOOR:.0%})"
+            )
+        else:
+            print(
+                f"{target}: interlingua bytes → bytes needs >= {floor * VS_FLOOR:,.0f} bodies/s "
+                f"({VS_FLOOR:.0%} of the floor)"
+            )
+    for name, counts in losses.items():
+        if counts:
+            top = ", ".join(f"{code} {n}" for code, n in counts.most_common(6))
+            print(f"{name}: {sum(counts.values())} losses over the corpus ({top})")
+    for problem in failed:
+        print(problem)
+    if isinstance(convert, str):
+        print(f"interlingua rows skipped: {convert}")
+    if failed or isinstance(convert, str):
+        sys.exit(1)
+
+
+def _interlingua(convert: Convert, target: str) -> Callable[[Json], tuple[Json, tuple[Any, ...]]]:
+    def run(body: Json) -> tuple[Json, tuple[Any, ...]]:
+        result = convert(body, source=SOURCE, target=target)
+        return result.output, tuple(result.losses)
+
+    return run
+
+
+def _no_losses(translate: Callable[[Json], Json]) -> Callable[[Json], tuple[Json, tuple[Any, ...]]]:
+    def run(body: Json) -> tuple[Json, tuple[Any, ...]]:
+        return translate(body), ()
+
+    return run
+
+
+def _dict_to_dict(convert: Convert, target: str) -> Callable[[Json], ConvertResult]:
+    def run(body: Json) -> ConvertResult:
+        return convert(body, source=SOURCE, target=target)
+
+    return run
+
+
+def _bytes_to_bytes(convert: Convert, target: str) -> Callable[[bytes], bytes]:
+    loads, dumps = orjson.loads, orjson.dumps
+
+    def run(line: bytes) -> bytes:
+        return dumps(convert(loads(line), source=SOURCE, target=target).output)
+
+    return run
+
+
+def _floor(line: bytes) -> bytes:
+    return orjson.dumps(orjson.loads(line))
+
+
+def _loss_code(loss: Any) -> str:
+    code = getattr(loss, "code", None)
+    if code is None and isinstance(loss, dict):
+        code = loss.get("code")
+    return str(code)
+
+
+if __name__ == "__main__":
+    main()

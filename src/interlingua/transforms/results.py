@@ -1,0 +1,107 @@
+"""A tool result as one JSON object, for formats whose results are an object and nothing else.
+
+The canonical result holds parts (usually text), a structured value, and an error flag; such a
+format holds one object. The mapping names the keys (`{"@result_object": [$content,
+$structured, $is_error, output, error, result]}`: the key that wraps an answer, the key that
+wraps a failure, and one more key read as an answer).
+
+Writing: a structured value is the object itself (wrapped under the failure key when the
+result failed); text joins into one string (parts separated by a newline), wrapped under the
+answer key, or under the failure key when the result failed; no text is `{}`. Text beside a
+structured value is dropped (reported) unless it is the value written as JSON. Parts that are
+not text are set aside for the user turn right after the results (``ctx.displaced``).
+
+Reading reverses it: an object whose only member is the answer key (or the other answer key)
+holding a string is text; one whose only member is the failure key is a failed result (text
+when it holds a string, the structured value when it holds an object); `{}` is an empty
+result; any other object is the structured value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua.conversion import Context, ConversionError
+from interlingua.transforms.base import ABSENT, Transform
+
+
+def _mirrors(text: str, value: Any) -> bool:
+    """Whether ``text`` is ``value`` written as JSON (the way MCP results repeat it)."""
+    try:
+        return bool(json.loads(text) == value)
+    except ValueError:
+        return False
+
+
+def _encode(  # noqa: PLR0917 (a transform takes its arguments in order)
+    ctx: Context,
+    at: str,
+    content: Any,
+    structured: Any,
+    is_error: Any,
+    answer: Any,
+    failure: Any,
+    also: Any,
+) -> Any:
+    texts: list[tuple[int, str]] = []
+    for j, part in enumerate(content if isinstance(content, list) else []):
+        if isinstance(part, dict) and part.get("type") == "text":
+            texts.append((j, part.get("text", "")))
+        else:
+            ctx.displaced.append((part, f"{at}/{j}"))
+    failed = is_error is True
+    if structured is not ABSENT:
+        for j, text in texts:
+            if not _mirrors(text, structured):
+                ctx.loss(
+                    f"{at}/{j}",
+                    "part_dropped",
+                    f"{ctx.adapter}: a result is one object; text beside its structured value "
+                    "has no place",
+                    "text",
+                )
+        return {failure: structured} if failed else structured
+    if not texts:
+        return {failure: ""} if failed else {}
+    text = "\n".join(t for _, t in texts)
+    return {failure if failed else answer: text}
+
+
+def _texts(value: str) -> list[dict[str, str]]:
+    return [{"type": "text", "text": value}] if value else []
+
+
+def _decode(  # noqa: PLR0917 (a transform takes its arguments in order)
+    ctx: Context, wire: Any, at: str, answer: Any, failure: Any, also: Any
+) -> tuple[Any, ...]:
+    rest = (None, None, None)  # nothing for the keys
+    if type(wire) is not dict:
+        raise ConversionError("wrong_type", at, "a tool result is an object")
+    if not wire:
+        return ([], ABSENT, ABSENT, *rest)
+    if len(wire) == 1:
+        ((key, value),) = wire.items()
+        if key == failure and isinstance(value, str):
+            return (_texts(value), ABSENT, True, *rest)
+        if key == failure and isinstance(value, dict):
+            return ([], value, True, *rest)
+        if key in (answer, also) and isinstance(value, str):
+            return (_texts(value), ABSENT, ABSENT, *rest)
+    return ([], wire, ABSENT, *rest)
+
+
+RESULT_OBJECT = Transform(
+    "result_object",
+    6,
+    _encode,
+    _decode,
+    "A tool result (parts, structured value, error flag) as one JSON object: text wrapped "
+    "under the answer key, or the failure key when it failed; a structured value as the object "
+    "itself. `[$content, $structured, $is_error, <answer key>, <failure key>, <other answer "
+    "key>]`.",
+    literals=True,
+)
+
+RESULT_TRANSFORMS: Mapping[str, Transform] = {RESULT_OBJECT.name: RESULT_OBJECT}

@@ -1,0 +1,409 @@
+"""`interlingua.detector`: every example is recognised as its own format, garbage as nothing,
+and ties are broken (or reported) by the evidence rules, tested on synthetic formats."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Iterator
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+# `interlingua.detector` is the function (the package exports it), so a dotted path such as
+# "interlingua.detector._valid" would resolve through it: patch the module object instead.
+from interlingua import ConversionError, detect
+from interlingua.converter import KINDS, check_canonical, check_wire, formats
+from interlingua.detector import Candidate, Detection, _build, _schema, _valid
+from interlingua.generated.adapters import ADAPTERS
+from interlingua.generated.codes import DESCRIPTION
+
+MODULE = importlib.import_module("interlingua.detector")
+ROOT = Path(__file__).resolve().parents[2] / "schemas"
+
+
+def _examples(pattern: str) -> list[Path]:
+    return sorted(ROOT.glob(pattern))
+
+
+WIRE_EXAMPLES = _examples("formats/*/examples/*/*.json")
+INVALID_EXAMPLES = _examples("formats/*/invalid/*.json")
+CANONICAL_EXAMPLES = [
+    *((path, "request") for path in _examples("examples/Conversation/*.json")),
+    *((path, "response") for path in _examples("examples/Response/*.json")),
+]
+
+
+def _id(path: Path) -> str:
+    return "/".join(path.parts[-4:])
+
+
+def load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_there_are_examples_to_test() -> None:
+    formats_with_examples = {path.parts[-4] for path in WIRE_EXAMPLES}
+    assert set(ADAPTERS) <= formats_with_examples  # every registered format brings examples
+    assert len(CANONICAL_EXAMPLES) >= 10
+
+
+# --- the examples ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", WIRE_EXAMPLES, ids=_id)
+def test_every_wire_example_is_detected_as_its_own_format_and_kind(path: Path) -> None:
+    fmt, kind = path.parts[-4], path.parts[-2]
+    found = detect(load(path))
+    if fmt not in ADAPTERS:
+        # A format whose adapter has not landed yet: it must not pass for another format.
+        assert found.status == "unknown", found.reason
+        return
+    # Today no example is ambiguous: each is told apart from every other format outright.
+    assert (found.status, found.format, found.kind) == ("detected", fmt, kind), found.reason
+    assert found.reason.startswith(f"valid {fmt} {kind}: ")
+    assert found.candidates[0].evidence, "a detection names its evidence"
+    assert found.line() == f"{fmt} {kind}: {found.summary}"
+
+
+@pytest.mark.parametrize(("path", "kind"), CANONICAL_EXAMPLES, ids=lambda v: str(v)[-40:])
+def test_canonical_documents_are_detected(path: Path, kind: str) -> None:
+    found = detect(load(path))
+    assert (found.status, found.format, found.kind) == ("detected", "canonical", kind), found.reason
+
+
+@pytest.mark.parametrize("path", INVALID_EXAMPLES, ids=_id)
+def test_an_invalid_example_is_never_its_own_format(path: Path) -> None:
+    fmt, kind = path.parts[-3], path.stem.split("-")[0]
+    found = detect(load(path))
+    claimed = {(c.format, c.kind) for c in found.candidates}
+    assert (fmt, kind) not in claimed
+    assert (found.format, found.kind) != (fmt, kind)
+
+
+def test_canonical_wins_over_an_open_wire_schema_by_schema_version() -> None:
+    body = {
+        "schema_version": 1,
+        "model": "m",
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+    }
+    check_wire(body, "openai-chat", "request")  # valid openai-chat too: a real tie to break
+    found = detect(body)
+    assert (found.format, found.kind) == ("canonical", "request")
+    assert found.reason == (
+        "valid canonical request: schema_version 1 (openai-chat request validates too, without it)"
+    )
+
+
+def test_a_top_level_system_prompt_tells_anthropic_from_openai() -> None:
+    body = {
+        "model": "m",
+        "max_tokens": 9,
+        "system": "Be brief.",
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    found = detect(body)
+    assert (found.format, found.kind) == ("anthropic", "request")
+    assert found.candidates == (Candidate("anthropic", "request", ("top-level `system`",)),)
+    assert "openai-chat request validates too" in found.reason
+
+
+def test_the_reason_names_the_distinguishing_features() -> None:
+    body = {
+        "model": "claude",
+        "max_tokens": 100,
+        "system": "Be brief.",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}],
+            },
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1"}]},
+        ],
+    }
+    found = detect(body)
+    assert found.reason == (
+        'valid anthropic request: messages[].content[].type "tool_use", "tool_result", '
+        "top-level `system`"
+    )
+
+
+def test_a_body_both_providers_accept_alike_is_ambiguous() -> None:
+    body = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+    found = detect(body)
+    assert found.status == "ambiguous"
+    assert (found.format, found.kind) == (None, None)
+    assert {(c.format, c.kind) for c in found.candidates} == {
+        ("anthropic", "request"),
+        ("openai-chat", "request"),
+    }
+    assert "nothing in it is particular to one of them" in found.reason
+    assert found.line().startswith("ambiguous: anthropic request, openai-chat request: ")
+
+
+def test_a_body_with_something_of_each_is_ambiguous_and_says_what() -> None:
+    body = {
+        "model": "m",
+        "max_tokens": 5,
+        "system": "s",
+        "n": 2,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    found = detect(body)
+    assert found.status == "ambiguous"
+    assert "anthropic request: top-level `system`" in found.reason
+    assert "openai-chat request: top-level `n`" in found.reason
+
+
+def test_kind_and_among_narrow_the_search() -> None:
+    response = load(ROOT / "formats/anthropic/examples/response/parallel_tool_use.json")
+    assert detect(response).kind == "response"
+    assert detect(response, kind="request").status == "unknown"
+    assert detect(response, among=["openai-chat"]).status == "unknown"
+    found = detect(response, kind="response", among=["anthropic"])
+    assert (found.format, found.kind) == ("anthropic", "response")
+    assert {(r.format, r.kind) for r in detect(response, kind="request").rejections} == {
+        (fmt, "request") for fmt in formats()
+    }
+
+
+def test_unknown_format_or_kind_is_a_coded_error() -> None:
+    with pytest.raises(ConversionError) as caught:
+        detect({}, among=["nope"])
+    assert caught.value.code == "unknown_format"
+    with pytest.raises(ConversionError) as caught:
+        detect({}, kind="reply")
+    assert caught.value.code == "unknown_document"
+
+
+# --- garbage -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        None,
+        3,
+        "hello",
+        [],
+        [{"role": "user", "content": "hi"}],
+        {},
+        {"hello": "world"},
+        {"model": "m"},
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]},  # a canonical Message
+    ],
+    ids=repr,
+)
+def test_garbage_is_unknown_with_each_schemas_first_error(payload: Any) -> None:
+    found = detect(payload)
+    assert found.status == "unknown"
+    assert (found.format, found.kind, found.candidates) == (None, None, ())
+    rejections = {(r.format, r.kind): r for r in found.rejections}
+    assert set(rejections) == set(product(formats(), KINDS))
+    for (fmt, kind), rejection in rejections.items():
+        assert rejection.code in DESCRIPTION
+        if rejection.code == "unknown_format":
+            _check(payload, fmt, kind)  # valid, but only because it requires nothing absent
+            assert "vacuously" in rejection.message
+        elif fmt != "canonical" or rejection.code != "unknown_document":
+            with pytest.raises(ConversionError) as caught:
+                _check(payload, fmt, kind)
+            assert (caught.value.code, caught.value.pointer) == (rejection.code, rejection.pointer)
+    assert found.line() == "unknown: no format's schema accepts it"
+    assert all(str(r) in found.reason for r in found.rejections)
+
+
+def _check(payload: Any, fmt: str, kind: str) -> None:
+    if fmt == "canonical":
+        check_canonical(payload, kind)
+    else:
+        check_wire(payload, fmt, kind)
+
+
+def test_a_canonical_message_is_told_it_is_a_message() -> None:
+    found = detect({"role": "user", "content": [{"type": "text", "text": "hi"}]})
+    canonical = [r for r in found.rejections if r.format == "canonical"]
+    assert [(r.code, r.message) for r in canonical] == [
+        ("unknown_document", "its keys make it a canonical Message, not a Conversation"),
+        ("unknown_document", "its keys make it a canonical Message, not a Response"),
+    ]
+
+
+def test_detection_serialises() -> None:
+    found = detect({"model": "m", "messages": [{"role": "user", "content": "hi"}]})
+    assert found.as_json() == {
+        "status": "detected",
+        "reason": found.reason,
+        "format": "openai-chat",
+        "kind": "request",
+        "candidates": [
+            {
+                "format": "openai-chat",
+                "kind": "request",
+                "evidence": list(found.candidates[0].evidence),
+            }
+        ],
+    }
+    assert found.candidates[0].evidence
+    unknown = detect([]).as_json()
+    assert unknown["status"] == "unknown" and "format" not in unknown
+    assert {r["code"] for r in unknown["rejections"]} == {"wrong_type"}
+
+
+def test_cheap_root_checks_spare_the_full_validation(monkeypatch: pytest.MonkeyPatch) -> None:
+    validated: list[tuple[str, str]] = []
+
+    def counting(fmt: str, kind: str, payload: Any) -> bool:
+        validated.append((fmt, kind))
+        return _valid(fmt, kind, payload)
+
+    monkeypatch.setattr(MODULE, "_valid", counting)
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    assert detect(body).format == "openai-chat"
+    # Missing required keys, closed key sets and pinned values rule the rest out unvalidated;
+    # a format whose schema admitted this body at its root would rightly be validated too.
+    assert validated == [("openai-chat", "request")]
+
+
+# --- the rules, on synthetic formats -----------------------------------------------------------
+
+NEVER = {"type": "object", "required": ["never"], "additionalProperties": False}
+SYNTHETIC: dict[str, dict[str, Any]] = {
+    "alpha": {
+        "type": "object",
+        "required": ["messages"],
+        "properties": {
+            "messages": {"type": "array", "items": {"$ref": "#/$defs/Turn"}},
+            "tag": {"const": "alpha"},
+            "alpha_only": {"type": "string"},
+            "shared": {"type": "integer"},
+        },
+        "$defs": {
+            "Turn": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "required": ["kind"],
+                        "properties": {"kind": {"const": "note"}, "body": {"type": "string"}},
+                    },
+                    {
+                        "type": "object",
+                        "required": ["kind"],
+                        "properties": {"kind": {"const": "call"}, "fn": {"type": "string"}},
+                    },
+                ]
+            }
+        },
+    },
+    "beta": {
+        "type": "object",
+        "required": ["messages"],
+        "properties": {
+            "messages": {"type": "array"},
+            "beta_only": {"type": "integer"},
+            "shared": {"type": "string"},
+        },
+    },
+    "gamma": {"type": "object", "properties": {"gamma_only": {"type": "string"}}},
+}
+
+
+@pytest.fixture
+def synthetic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Detection over three made-up formats (responses: a schema nothing matches)."""
+    validators = {name: Draft202012Validator(schema) for name, schema in SYNTHETIC.items()}
+    never = Draft202012Validator(NEVER)
+
+    def schema(fmt: str, kind: str) -> Any:
+        if fmt == "canonical":
+            return _schema(fmt, kind)
+        validator = validators[fmt] if kind == "request" else never
+        return _build(fmt, kind, validator.schema, validator)
+
+    def check(payload: Any, fmt: str, kind: str) -> None:
+        validator = validators[fmt] if kind == "request" else never
+        error = next(iter(validator.iter_errors(payload)), None)
+        if error is not None:
+            raise ConversionError("wrong_type", "", error.message)
+
+    monkeypatch.setattr(MODULE, "_schema", schema)
+    monkeypatch.setattr(MODULE, "check_wire", check)
+    monkeypatch.setattr(MODULE, "formats", lambda: ["canonical", *SYNTHETIC])
+    monkeypatch.setattr(MODULE, "adapter", lambda name: None)
+    yield
+
+
+def pairs(found: Detection) -> set[tuple[str, str]]:
+    return {(c.format, c.kind) for c in found.candidates}
+
+
+@pytest.mark.usefixtures("synthetic")
+def test_rule_nothing_distinguishing_is_ambiguous() -> None:
+    found = detect({"messages": []})
+    assert found.status == "ambiguous"
+    assert pairs(found) == {("alpha", "request"), ("beta", "request")}
+
+
+@pytest.mark.usefixtures("synthetic")
+def test_rule_a_declared_key_only_one_schema_has_decides() -> None:
+    found = detect({"messages": [], "alpha_only": "x"})
+    assert (found.format, found.kind) == ("alpha", "request")
+    assert found.reason == (
+        "valid alpha request: top-level `alpha_only` (beta request validates too, without it)"
+    )
+
+
+@pytest.mark.usefixtures("synthetic")
+def test_rule_equal_evidence_on_both_sides_is_ambiguous() -> None:
+    found = detect({"messages": [], "alpha_only": "x", "beta_only": 1})
+    assert found.status == "ambiguous"
+    assert found.summary == (
+        "each has something particular to it: alpha request: top-level `alpha_only`; "
+        "beta request: top-level `beta_only`"
+    )
+
+
+@pytest.mark.usefixtures("synthetic")
+def test_rule_a_pinned_value_beats_a_declared_key() -> None:
+    found = detect({"messages": [], "tag": "alpha", "beta_only": 1})
+    assert (found.format, found.kind) == ("alpha", "request")
+    assert found.summary == 'tag "alpha" (beta request validates too, without it)'
+
+
+@pytest.mark.usefixtures("synthetic")
+def test_rule_pinned_values_are_read_through_refs_and_unions() -> None:
+    found = detect({"messages": [{"kind": "call", "fn": "f"}], "beta_only": 1})
+    assert (found.format, found.kind) == ("alpha", "request")
+    assert found.summary == 'messages[].kind "call" (beta request validates too, without it)'
+
+
+@pytest.mark.usefixtures("synthetic")
+def test_rule_a_key_of_another_shape_is_no_evidence() -> None:
+    # `shared` is an integer in alpha and a string in beta. Only beta validates; alpha's walk
+    # must not claim a string `shared`, so it still sets beta apart (were it claimed, nothing
+    # would, and the reason would fall back to "the only schema it validates").
+    found = detect({"messages": [], "shared": "s"})
+    assert (found.format, found.kind) == ("beta", "request")
+    assert found.summary == "top-level `shared`"
+    # The other way round: beta's walk claims `messages` but not the string `beta_only`.
+    found = detect({"messages": [{"kind": "note"}], "beta_only": "not an integer"})
+    assert (found.format, found.summary) == ("alpha", 'messages[].kind "note"')
+
+
+@pytest.mark.usefixtures("synthetic")
+def test_rule_a_schema_that_requires_nothing_claims_nothing_vacuously() -> None:
+    found = detect({"unrelated": 1})
+    assert found.status == "unknown"
+    gamma = next(r for r in found.rejections if (r.format, r.kind) == ("gamma", "request"))
+    assert (gamma.code, gamma.message) == (
+        "unknown_format",
+        "valid only vacuously: it has none of gamma_only",
+    )
+    assert (detect({"gamma_only": "g"}).format, detect({"gamma_only": "g"}).kind) == (
+        "gamma",
+        "request",
+    )

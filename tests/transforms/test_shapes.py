@@ -1,0 +1,161 @@
+"""The shape transforms: grouped lists, one-item lists, media kinds, file references, effort
+levels and automatic counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from interlingua.conversion import Context, ConversionError
+from interlingua.transforms import ABSENT, TRANSFORMS, Mismatch
+from interlingua.transforms.shapes import guess_media_type, kind_of
+
+
+@pytest.fixture
+def ctx() -> Context:
+    return Context("test")
+
+
+def test_grouped(ctx: Context) -> None:
+    t = TRANSFORMS["grouped"]
+    assert t.encode(ctx, "/tools", {"decl": [1]}) == [{"decl": [1]}]
+    assert t.encode(ctx, "/tools", ABSENT) is ABSENT
+    groups = [{"decl": [1, 2]}, {"search": {}}, {"decl": [3], "search": {"x": 1}}]
+    assert t.decode(ctx, groups, "/tools") == {"decl": [1, 2, 3], "search": {}}
+    assert t.decode(ctx, [], "/tools") == {}
+    bad: object
+    for bad in ({"decl": []}, [1]):
+        with pytest.raises(ConversionError) as err:
+            t.decode(ctx, bad, "/tools")
+        assert (err.value.code, err.value.pointer) == ("wrong_type", "/tools")
+
+
+def test_only_item(ctx: Context) -> None:
+    t = TRANSFORMS["only_item"]
+    assert t.encode(ctx, "/n", "f") == ["f"]
+    assert t.encode(ctx, "/n", ABSENT) is ABSENT
+    assert t.decode(ctx, ["f"], "/n") == "f"
+    for other in ([], ["f", "g"]):
+        with pytest.raises(Mismatch):
+            t.decode(ctx, other, "/n")  # a narrower or wider reading would not be the same
+    with pytest.raises(ConversionError):
+        t.decode(ctx, "f", "/n")
+
+
+def test_kind_of() -> None:
+    assert [kind_of(m) for m in ("image/png", "AUDIO/wav", "video/mp4")] == [
+        "image",
+        "audio",
+        "video",
+    ]
+    assert kind_of("application/pdf") == kind_of("text/plain") == "document"
+
+
+def test_media_kind(ctx: Context) -> None:
+    t = TRANSFORMS["media_kind"]
+    assert t.literals
+    assert t.encode(ctx, "/p", "image", "image/png") == "image/png"
+    assert t.decode(ctx, "image/png", "/p", "image") == (None, "image/png")
+    assert t.decode(ctx, "application/pdf", "/p", "document") == (None, "application/pdf")
+    with pytest.raises(Mismatch):
+        t.decode(ctx, "audio/wav", "/p", "image")
+    with pytest.raises(Mismatch):
+        t.decode(ctx, "image/png", "/p", "document")
+    with pytest.raises(ConversionError):
+        t.decode(ctx, "", "/p", "image")
+
+
+def test_guess_media_type() -> None:
+    assert guess_media_type("https://x/cat.PNG?size=2#top") == "image/png"
+    assert guess_media_type("gs://bucket/q3.pdf") == "application/pdf"
+    assert guess_media_type("https://x/files/abc123") is None
+    assert guess_media_type("https://x.example/") is None
+    assert guess_media_type("https://x/archive.tar.zst") is None
+
+
+def test_file_ref_writes_the_media_type_it_has_and_invents_none(ctx: Context) -> None:
+    t = TRANSFORMS["file_ref"]
+    keys = ("mimeType", "fileUri")
+    assert t.encode(ctx, "/p", *keys, "image", "image/webp", "gs://b/a") == {
+        "mimeType": "image/webp",
+        "fileUri": "gs://b/a",
+    }
+    assert t.encode(ctx, "/p", *keys, "image", ABSENT, "https://x/cat.png") == {
+        "fileUri": "https://x/cat.png"
+    }
+    assert t.encode(ctx, "/p", *keys, "document", ABSENT, "https://x/files/abc") == {
+        "fileUri": "https://x/files/abc"
+    }
+    assert ctx.losses == []  # the extension tells the kind back: nothing lost
+
+
+def test_file_ref_reports_a_kind_it_cannot_tell_back(ctx: Context) -> None:
+    t = TRANSFORMS["file_ref"]
+    assert t.encode(
+        ctx, "/m/0/content/1", "mimeType", "fileUri", "image", ABSENT, "https://x/img?id=3"
+    ) == {"fileUri": "https://x/img?id=3"}
+    assert [(x.pointer, x.code, x.part_type) for x in ctx.losses] == [
+        ("/m/0/content/1", "field_dropped", "image")
+    ]
+
+
+def test_file_ref_reads_only_its_kind(ctx: Context) -> None:
+    t = TRANSFORMS["file_ref"]
+    keys = ("mimeType", "fileUri")
+    wire = {"mimeType": "video/mp4", "fileUri": "https://x/files/v"}
+    assert t.decode(ctx, wire, "/p", *keys, "video") == (
+        None,
+        None,
+        None,
+        "video/mp4",
+        wire["fileUri"],
+    )
+    with pytest.raises(Mismatch):
+        t.decode(ctx, wire, "/p", *keys, "image")
+    # without a type, the extension tells the kind; no known extension is a document
+    assert t.decode(ctx, {"fileUri": "gs://b/a.mp3"}, "/p", *keys, "audio")[3] is ABSENT
+    with pytest.raises(Mismatch):
+        t.decode(ctx, {"fileUri": "gs://b/a.mp3"}, "/p", *keys, "document")
+    assert t.decode(ctx, {"fileUri": "gs://b/blob"}, "/p", *keys, "document")[4] == "gs://b/blob"
+
+
+def test_file_ref_refuses_a_reference_without_uri(ctx: Context) -> None:
+    t = TRANSFORMS["file_ref"]
+    for wire, code, at in (
+        ({"mimeType": "image/png"}, "missing_field", "/p/fileUri"),
+        ({"mimeType": 3, "fileUri": "u"}, "wrong_type", "/p/mimeType"),
+        ("u", "wrong_type", "/p"),
+    ):
+        with pytest.raises(ConversionError) as err:
+            t.decode(ctx, wire, "/p", "mimeType", "fileUri", "image")
+        assert (err.value.code, err.value.pointer) == (code, at)
+
+
+def test_effort_level(ctx: Context) -> None:
+    t = TRANSFORMS["effort_level"]
+    assert t.encode(ctx, "/e", "high", ABSENT) == "HIGH"
+    assert t.encode(ctx, "/e", ABSENT, ABSENT) is ABSENT
+    assert t.encode(ctx, "/e", ABSENT, 512) is ABSENT
+    assert ctx.losses == []
+    assert t.decode(ctx, "LOW", "/e") == ("low", ABSENT)
+    assert t.decode(ctx, "THINKING_LEVEL_UNSPECIFIED", "/e") == (ABSENT, ABSENT)
+    with pytest.raises(ConversionError):
+        t.decode(ctx, 2, "/e")
+
+
+def test_effort_level_gives_way_to_a_budget(ctx: Context) -> None:
+    t = TRANSFORMS["effort_level"]
+    assert t.encode(ctx, "/parameters/reasoning_effort", "low", 1024) is ABSENT
+    assert [(x.pointer, x.code) for x in ctx.losses] == [
+        ("/parameters/reasoning_effort", "parameter_dropped")
+    ]
+
+
+def test_auto_count(ctx: Context) -> None:
+    t = TRANSFORMS["auto_count"]
+    assert t.encode(ctx, "/b", 1024) == 1024
+    assert t.decode(ctx, 0, "/b") == 0
+    assert t.decode(ctx, 2048, "/b") == 2048
+    assert t.decode(ctx, -1, "/b") is ABSENT  # the provider decides: no canonical budget
+    for bad in ("1024", 1.5, True):
+        with pytest.raises(ConversionError):
+            t.decode(ctx, bad, "/b")
