@@ -44,6 +44,7 @@ types: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/validate.py
 	$(PY) benchmarks/views.py
+	$(PY) benchmarks/convert.py
 
 generate: $(STAMP)
 	$(PY) -m generator

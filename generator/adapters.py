@@ -267,6 +267,7 @@ class Planner:
         strict_literals: bool = True,
         loss: dict[str, str] | None = None,
         extra_known: dict[tuple[str | int, ...], set[str]] | None = None,
+        block_tag: str | None = None,
     ) -> tuple[str, str]:
         """Compile one variant into an encoder and a decoder; return their names."""
         _check_template(self.mapping, where, canonical, wire)
@@ -276,11 +277,15 @@ class Planner:
             raise _error(self.mapping, f"{where}/canonical", str(exc)) from None
         # `$name?` in either template: optional on both sides, the layout completes it.
         optional |= {v.name for v in (*variables(canonical), *variables(wire)) if v.loose}
+        # `$name!` anywhere makes the variable required on both sides.
+        optional -= {v.name for v in (*variables(canonical), *variables(wire)) if v.forced}
         canonical = with_optional(canonical, optional)
         wire = with_optional(wire, optional)
         self._use_calls(where, wire)
         self.compiler.part_type = part_type
         self.compiler.drop_code = drop_code
+        self.compiler.dispatched = "type" if part_type is not None else None
+        self.compiler.decode_dispatched = block_tag
         try:
             enc = Emitter()
             self.compiler.pending.append([])
@@ -306,7 +311,10 @@ class Planner:
             raise _error(self.mapping, where, str(exc)) from None
         params = "ctx: Context, c: Any, at: str"
         self.plan.functions.append(_function(f"enc_{name}", params, enc))
-        self.plan.functions.append(_function(f"dec_{name}", "ctx: Context, w: Any, at: str", dec))
+        if loss is None:  # a lossy variant is written, never read
+            self.plan.functions.append(
+                _function(f"dec_{name}", "ctx: Context, w: Any, at: str", dec)
+            )
         return f"enc_{name}", f"dec_{name}"
 
     def dispatcher(self, name: str, members: list[str], argument: str) -> str:
@@ -403,6 +411,7 @@ class Planner:
                 type_name=part_defs[part_type],
                 loss=losses.get(id(canonical)),
                 extra_known=self._block_keys(slot),
+                block_tag=block_tag if slot == "content" and id(canonical) not in lossy else None,
             )
             encoders.setdefault(part_type, []).append((slot, enc))
             if id(canonical) in lossy:

@@ -220,6 +220,10 @@ class Compiler:
         self.extra_known: dict[tuple[str | int, ...], set[str]] = {}
         self.codec_keys: dict[str, set[str]] = {}  # top-level wire keys of each named codec
         self.quiet = 0  # inside a `@merge` whose members' keys are not all known
+        # The canonical key a dispatcher already chose the codec by (a part's `type`).
+        self.dispatched: str | None = None
+        # The wire key the layout already dispatched a block by (its `type`), when it did.
+        self.decode_dispatched: str | None = None
         self.block_tag: str | None = None  # the layout's block tag (None: member-keyed blocks)
         self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
@@ -244,9 +248,12 @@ class Compiler:
             self._match_call(em, node, expr, side, ptr, decode=decode)
             return
         if isinstance(node, dict):
-            em.line(f"if type({expr}) is not dict:")
-            with em.block():
-                em.line(side.wrong.format(ptr=_pointer(base, path), what="an object"))
+            # A canonical part or value handed to a codec is an object, and so is a block the
+            # layout dispatched by its tag.
+            if path or (decode and self.decode_dispatched is None):
+                em.line(f"if type({expr}) is not dict:")
+                with em.block():
+                    em.line(side.wrong.format(ptr=_pointer(base, path), what="an object"))
             for key, sub in node.items():
                 self._match_member(
                     em, key, sub, expr, side=side, ptr=(base, (*path, key)), decode=decode
@@ -290,6 +297,9 @@ class Compiler:
                     em.line(side.missing.format(ptr=_pointer(base, path), name=key))
             return
         if not isinstance(sub, dict | list | Call):  # a literal member
+            chosen_by = self.decode_dispatched if decode else self.dispatched
+            if not path[:-1] and key == chosen_by:
+                return  # the dispatcher chose this codec by that very value
             if side.strict_literals:
                 em.line(f"if {_neq(f'{parent}.get({key!r})', sub)}:")
                 with em.block():

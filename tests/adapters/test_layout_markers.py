@@ -165,7 +165,7 @@ def test_blank_text_is_left_out_of_requests_only() -> None:
 def test_a_system_prompt_of_blank_text_goes_away() -> None:
     body, losses = write(conversation({"role": "system", "content": [text(" ")]}, user(text("hi"))))
     assert "system" not in body
-    assert losses == [("/messages/0/content/0", "part_dropped")]
+    assert losses == [("/messages/0/content/0", "part_dropped"), ("/messages/0", "message_dropped")]
 
 
 # --- tools for a history of calls ------------------------------------------------------------

@@ -331,19 +331,26 @@ def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
             into[key] = into.get(key, []) + value if type(value) is list else value
 
 
-def _system(ctx: Context, layout: Layout, parts: list[tuple[Part, str]]) -> Any:
+def _system(
+    ctx: Context, layout: Layout, parts: list[tuple[Part, str]], messages: list[str]
+) -> Any:
     blocks = []
+    carried: set[str] = set()  # the hoisted messages something of which goes out
     kept = [(p, where) for p, where in parts if not _blank(ctx, layout, p, where)]
     for whole, where in kept:
         hint, part = _marked(layout, whole)
         result = encode_part(ctx, layout, part, where)
         if result is not MISS:
+            carried.add(where.rsplit("/content/", 1)[0])
             blocks.append(result[1])
             if hint is not ABSENT:
                 assert layout.marker is not None
                 marker = layout.marker.block(ctx, hint, f"{where}/{layout.marker.field}")
                 if marker is not MISS:
                     blocks.append(marker)
+    for mat in messages:
+        if mat not in carried:
+            ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
     if not blocks:
         return ABSENT
     if layout.system_form == "string_or_blocks" and len(kept) == 1 and _plain_text(kept[0][0]):
@@ -368,6 +375,7 @@ def encode_messages(
     out: list[dict[str, Any]] = []
     groups: list[list[int]] = []  # canonical message indices [start, end) of each wire turn
     system: list[tuple[Part, str]] = []
+    hoisted: list[str] = []  # pointers of the system messages hoisted
     previous_role = None
     writing = pairing.Writing(layout.format) if layout.result_pairing == "name" else None
     for i, message in enumerate(messages):
@@ -388,6 +396,8 @@ def encode_messages(
             if out:
                 ctx.loss(mat, "moved", f"{ctx.adapter} takes system prompts only at the top")
             system += [(p, f"{mat}/content/{j}") for j, p in enumerate(parts)]
+            if message["content"]:
+                hoisted.append(mat)
             continue
         if role == "tool" and layout.tool_results == "own_message":
             encode = layout.encode_tool_message
@@ -450,7 +460,7 @@ def encode_messages(
         if start < end:
             where = at if single else f"{at}/{start}"
             out[k] = fidelity.apply(ctx, layout.format, messages[start:end], out[k], where)
-    return out, _system(ctx, layout, system) if system else ABSENT
+    return out, _system(ctx, layout, system, hoisted) if system or hoisted else ABSENT
 
 
 def _displaced_turn(ctx: Context, layout: Layout, at: str) -> dict[str, Any]:
