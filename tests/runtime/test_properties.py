@@ -70,8 +70,10 @@ REPLACEMENTS = st.one_of(
     st.sampled_from(
         ["", "x", "text", "tool_call", "poll", "assistant", "01HZ0010000000000000000000"]
     ),
-    st.just([]),
-    st.just({}),
+    # Fresh containers: `st.just({})` would hand every example the same dict, which a later
+    # mutation (add_key) changes, making the strategy flaky.
+    st.builds(list),
+    st.builds(dict),
 )
 
 
