@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from interlingua.adapters.fidelity import without_raw
 from interlingua.conversion import ConversionError
 from interlingua.converter import convert
 from interlingua.gateway.errors import GatewayError
@@ -27,15 +28,6 @@ def validate_findings(arguments: Mapping[str, Any]) -> list[dict[str, str]]:
     return sorted(rows, key=lambda row: (row["path"], row["code"]))
 
 
-def _without_raw(value: Any) -> Any:
-    """A document without `provider_raw`: each implementation keeps its own there."""
-    if isinstance(value, dict):
-        return {k: _without_raw(v) for k, v in value.items() if k != "provider_raw"}
-    if isinstance(value, list):
-        return [_without_raw(v) for v in value]
-    return value
-
-
 def convert_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """`convert`: the output (without provider_raw) and the losses as sorted {pointer, code}."""
     result = convert(
@@ -49,7 +41,7 @@ def convert_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
         ({"pointer": loss.pointer, "code": loss.code} for loss in result.losses),
         key=lambda x: (x["pointer"], x["code"]),
     )
-    return {"output": _without_raw(result.output), "losses": losses}
+    return {"output": without_raw(result.output), "losses": losses}
 
 
 def roundtrip_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
@@ -58,7 +50,7 @@ def roundtrip_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
     fmt, kind = arguments["format"], arguments["kind"]
     canonical = convert(arguments["wire"], fmt, "canonical", kind).output
     wire = convert(canonical, "canonical", fmt, kind).output
-    return {"canonical": _without_raw(canonical), "wire": wire}
+    return {"canonical": without_raw(canonical), "wire": wire}
 
 
 FUNCTIONS: Final[Mapping[str, Callable[[Mapping[str, Any]], Any]]] = {

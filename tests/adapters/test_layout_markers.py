@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from interlingua.contract import _without_raw
+from interlingua.adapters.fidelity import without_raw as _without_raw
 from interlingua.conversion import ConversionError
 from interlingua.converter import convert
 

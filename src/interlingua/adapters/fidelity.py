@@ -16,28 +16,26 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from interlingua.adapters.runtime import escape
 from interlingua.conversion import Context
 
 if TYPE_CHECKING:
     from interlingua.adapters.runtime import Adapter
 
 
+def without_raw(value: Any) -> Any:
+    """``value`` with `provider_raw` left out at every level it occurs."""
+    if isinstance(value, dict):
+        return {k: without_raw(v) for k, v in value.items() if k != "provider_raw"}
+    if isinstance(value, list):
+        return [without_raw(v) for v in value]
+    return value
+
+
 def digest(value: Any) -> str:
     """A fingerprint of canonical content, `provider_raw` left out at every level it occurs."""
-
-    def strip(node: Any) -> Any:
-        if isinstance(node, dict):
-            return {k: strip(v) for k, v in node.items() if k != "provider_raw"}
-        if isinstance(node, list):
-            return [strip(v) for v in node]
-        return node
-
-    text = json.dumps(strip(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(without_raw(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _patch(produced: Any, original: Any, path: str = "") -> list[dict[str, Any]]:
@@ -51,13 +49,13 @@ def _patch(produced: Any, original: Any, path: str = "") -> list[dict[str, Any]]
     if type(produced) is dict and type(original) is dict:
         ops: list[dict[str, Any]] = []
         for key, value in original.items():
-            at = f"{path}/{_escape(key)}"
+            at = f"{path}/{escape(key)}"
             if key not in produced:
                 ops.append({"op": "add", "path": at, "value": value})
             elif produced[key] != value or type(produced[key]) is not type(value):
                 ops += _patch(produced[key], value, at)
         ops += [
-            {"op": "remove", "path": f"{path}/{_escape(key)}"}
+            {"op": "remove", "path": f"{path}/{escape(key)}"}
             for key in produced
             if key not in original
         ]

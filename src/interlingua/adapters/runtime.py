@@ -111,7 +111,8 @@ class Adapter:
     request_aliases: Mapping[str, str] = field(default_factory=dict)
 
 
-def _escape(key: str) -> str:
+def escape(key: str) -> str:
+    """A key as an RFC 6901 pointer token."""
     return key.replace("~", "~0").replace("/", "~1")
 
 
@@ -129,7 +130,7 @@ def dropped(
         if key == "provider_raw":
             continue  # round-trip data: handled (and reported) by the layout
         ctx.loss(
-            f"{at}/{_escape(key)}",
+            f"{at}/{escape(key)}",
             code,
             f"{ctx.adapter} has no place for `{key}`",
             part_type,
@@ -148,7 +149,7 @@ def unread(
     data keeps it: the conversion goes to another format)."""
     for key in sorted(value.keys() - known):
         ctx.loss(
-            f"{at}/{_escape(key)}",
+            f"{at}/{escape(key)}",
             "field_dropped",
             f"{ctx.adapter}: `{key}` has no canonical home; not carried",
             part_type,
@@ -178,7 +179,7 @@ def each_encode(
             continue
         out.append(wire)
         if marker is not None and hint is not ABSENT:
-            block = marker.block(ctx, hint, f"{at}/{i}/{_escape(marker.field)}")
+            block = marker.block(ctx, hint, f"{at}/{i}/{escape(marker.field)}")
             if block is not MISS:
                 out.append(block)
     return out if out else ABSENT
