@@ -84,7 +84,7 @@ def _load_conversions(root: Path) -> list[Case]:
 
 
 def _conversion_case(case: dict[str, Any], fmt: str, group: str) -> Case:
-    """A conversion case as a call of the contract's `roundtrip` or `convert`."""
+    """A conversion case as a call of the contract's `roundtrip`, `convert` or `stream`."""
     kind = case["kind"]
     common = {
         "id": case["id"],
@@ -115,6 +115,17 @@ def _conversion_case(case: dict[str, Any], fmt: str, group: str) -> Case:
             },
             expected={
                 "output": case["expected"],
+                "losses": sorted(case["losses"], key=lambda x: (x["pointer"], x["code"])),
+            },
+        )
+    if kind == "stream":
+        return Case(
+            **common,
+            function="stream",
+            input={"format": fmt, "chunks": case["chunks"]},
+            expected={
+                "events": case["events"],
+                "canonical": case["canonical"],
                 "losses": sorted(case["losses"], key=lambda x: (x["pointer"], x["code"])),
             },
         )

@@ -14,12 +14,13 @@ from datamodel_code_generator import generate
 from datamodel_code_generator.enums import DataModelType, InputFileType
 
 from generator import viewplan
-from generator.adapters import load_mappings, plan_adapter
+from generator.adapters import Mapping, load_mappings, plan_adapter
 from generator.bundle import bundle_id
 from generator.docs import render_docs
 from generator.load import Sources
 from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
 from generator.plan import build_plan
+from generator.streams import plan_stream
 
 Json = Any
 COMMAND = "python -m generator"
@@ -340,7 +341,8 @@ def render_adapters(
         )
     # The wire schemas travel with the package: adapters check their inputs against them.
     for plan in plans:
-        for document in plan.mapping.data["documents"].values():
+        stream = plan.mapping.data.get("stream", {}).get("schema")
+        for document in [*plan.mapping.data["documents"].values(), *([stream] if stream else [])]:
             schema = json.loads((SCHEMAS / document).read_text(encoding="utf-8"))
             note = " ".join(context["header"].replace("#", "").split())
             marked = {"$comment": note, **schema} if "$comment" not in schema else schema
@@ -349,5 +351,39 @@ def render_adapters(
             )
     out[Path("generated/python/adapters/__init__.py")] = env.get_template(
         "python/adapters_init.py.j2"
+    ).render(context, plans=plans)
+    out.update(render_streams(env, context, [p.mapping for p in plans]))
+    return out
+
+
+def render_streams(
+    env: jinja2.Environment, context: dict[str, Any], mappings: list[Mapping]
+) -> dict[Path, str]:
+    """One stream module per mapping file with a `stream` section, and their registry."""
+    out: dict[Path, str] = {}
+    plans = [plan for plan in map(plan_stream, mappings) if plan is not None]
+    for plan in plans:
+        data = plan.mapping.data
+        section = data["stream"]
+        out[Path(f"generated/python/streams/{plan.mapping.module}.py")] = env.get_template(
+            "python/stream.py.j2"
+        ).render(
+            context,
+            title=data["title"],
+            format=data["format"],
+            module=plan.mapping.module,
+            path=plan.mapping.path.as_posix(),
+            functions=plan.functions,
+            framing=section["framing"],
+            done=section.get("done"),
+            event_field=section.get("event_field"),
+            schema=section.get("schema"),
+            writers=plan.writers,
+            whole_calls=plan.whole_calls,
+            part_types=sorted(plan.part_types),
+            defaults=plan.defaults,
+        )
+    out[Path("generated/python/streams/__init__.py")] = env.get_template(
+        "python/streams_init.py.j2"
     ).render(context, plans=plans)
     return out

@@ -15,7 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from interlingua.adapters.documents import SCHEMA_VERSION, UNKNOWN_MODEL
 from interlingua.generated.models import Message, ValidationError
+from interlingua.generated.parts import BOUND_PART_TYPES
 from interlingua.validation import is_error, validate
 
 _KIND_OF_EVENT = {"text_delta": "text", "thinking_delta": "thinking", "signature": "thinking"}
@@ -73,6 +75,8 @@ class Accumulator:
             self._call_start(data, where)
         elif kind in ("tool_call_delta", "tool_call_end"):
             self._call(data, kind, where)
+        elif kind == "part":
+            self._part(data, where)
         elif kind == "usage":
             self._completion["usage"] = data["usage"]
         elif kind == "message_complete":
@@ -131,6 +135,12 @@ class Accumulator:
             )
         self._parts[index]["arguments"] = arguments
 
+    def _part(self, data: Mapping[str, Any], where: str) -> None:
+        index = data["index"]
+        if index in self._parts:
+            raise StreamError("stream_out_of_order", where, f"part {index} was already started")
+        self._parts[index] = dict(data["part"])
+
     def _finish(self, data: Mapping[str, Any], where: str) -> None:
         if self._open_calls:
             raise StreamError(
@@ -160,6 +170,33 @@ class Accumulator:
         return Message.model_validate(
             {"role": "assistant", "content": content, "extensions": extensions}
         )
+
+    def response(self, origin: str | None = None) -> dict[str, Any]:
+        """The canonical `Response` the stream carried, as JSON: what reading the same
+        provider's non-streamed body gives (without its round-trip data). ``origin`` names the
+        format the stream was read from: its reasoning parts are bound to it, as reading a
+        body binds them."""
+        completion = self._completion
+        out: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "model": self._model or UNKNOWN_MODEL,
+            "stop_reason": completion.get("stop_reason", "error"),
+        }
+        if "response_id" in completion:
+            out["id"] = completion["response_id"]
+        if "usage" in completion:
+            out["usage"] = completion["usage"]
+        content = []
+        for i in sorted(self._parts):
+            part = dict(self._parts[i])
+            if origin is not None and part["type"] in BOUND_PART_TYPES and "origin" not in part:
+                part["origin"] = {
+                    "format": origin,
+                    **({"model": self._model} if self._model else {}),
+                }
+            content.append(part)
+        out["message"] = {"role": "assistant", "content": content}
+        return out
 
 
 def accumulate(events: Any, provider: str | None = None) -> Message:

@@ -11,10 +11,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from interlingua.adapters.fidelity import without_raw
-from interlingua.conversion import ConversionError
+from interlingua.conversion import Context, ConversionError
 from interlingua.converter import convert
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.vectors import FUNCTIONS as GATEWAY_FUNCTIONS
+from interlingua.streams import read_stream, reassemble
 from interlingua.validation import validate
 
 ContractError = (GatewayError, ConversionError)
@@ -53,9 +54,23 @@ def roundtrip_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
     return {"canonical": without_raw(canonical), "wire": wire}
 
 
+def stream_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """`stream`: the canonical events of a chunk sequence, the Response they reassemble into,
+    and the losses as sorted {pointer, code}."""
+    fmt = arguments["format"]
+    ctx = Context(fmt, kind="response", fidelity=False)
+    events = list(read_stream(arguments["chunks"], fmt, ctx))
+    losses = sorted(
+        ({"pointer": loss.pointer, "code": loss.code} for loss in ctx.losses),
+        key=lambda x: (x["pointer"], x["code"]),
+    )
+    return {"events": events, "canonical": reassemble(events, fmt), "losses": losses}
+
+
 FUNCTIONS: Final[Mapping[str, Callable[[Mapping[str, Any]], Any]]] = {
     **GATEWAY_FUNCTIONS,
     "validate": validate_findings,
     "convert": convert_case,
     "roundtrip": roundtrip_case,
+    "stream": stream_case,
 }

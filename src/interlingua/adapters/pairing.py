@@ -42,6 +42,11 @@ def _synthesized(fmt: str) -> re.Pattern[str]:
     return re.compile(rf"{re.escape(fmt)}_call_(?:[0-9]+|[0-9a-f]{{8}}|r)_[0-9]+")
 
 
+def synthesized_id(fmt: str, seed: str, n: int) -> str:
+    """The id reading gives the ``n``-th call (from 0) of a turn or response without one."""
+    return f"{fmt}_call_{seed}_{n}"
+
+
 def synthesized(fmt: str, value: Any) -> bool:
     """Whether ``value`` is an id reading synthesized for a call of this format."""
     return isinstance(value, str) and _synthesized(fmt).fullmatch(value) is not None
@@ -64,7 +69,7 @@ class Reading:
                 if "arguments" not in part:
                     part["arguments"] = {}
                 if "id" not in part:
-                    part["id"] = f"{self.fmt}_call_{seed}_{n}"
+                    part["id"] = synthesized_id(self.fmt, seed, n)
                 n += 1
                 self.open.append((part["id"], part["name"]))
                 ctx.call_names[part["id"]] = part["name"]

@@ -1,0 +1,246 @@
+"""A mapping file's `stream` section → a stream module.
+
+The section declares how one format streams a response (see `schemas/meta/mapping.json`,
+`$defs/stream`): rules that read each wire chunk into canonical stream events, and chunk
+templates that write canonical events back. Both become straight-line Python in
+`generated/python/streams/<format>.py`: one `read` function of `if`s over the chunk, and one
+function per template list that builds the chunks as dict literals. The stream engine
+(`interlingua.adapters.streaming`) keeps the state between chunks: part indices, open calls,
+usage so far, the stop reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.adapters import Mapping, _error
+from generator.templating import Emitter
+
+_VAR = re.compile(r"^\$([a-z][a-z0-9_]*)(\?)?$")
+
+# Variables the engine hands each template list (plus the mapping's `defaults`).
+COMMON = {"id", "model", "usage"}
+VARIABLES = {
+    "start": COMMON,
+    "open": COMMON | {"index", "call", "tool_id", "name"},
+    "delta": COMMON | {"index", "call", "text", "arguments"},
+    "signature": COMMON | {"index", "signature"},
+    "close": COMMON | {"index", "call"},
+    "part": COMMON | {"index", "block"},
+    "usage": COMMON,
+    "complete": COMMON | {"stop_reason"},
+    "error": COMMON | {"code", "message"},
+}
+
+
+@dataclass
+class StreamPlan:
+    """What the stream template needs: function sources and the facts beside them."""
+
+    mapping: Mapping
+    functions: list[str] = field(default_factory=list)
+    writers: dict[str, str] = field(default_factory=dict)  # "text.delta" → function name
+    whole_calls: bool = False
+    part_types: list[str] = field(default_factory=list)
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+
+def _path(text: str) -> tuple[tuple[str | int, ...], bool]:
+    """A stream path as a tuple of keys and list indices, and whether it is optional."""
+    optional = text.endswith("?")
+    text = text.rstrip("?")
+    if text == "@":
+        return (), optional
+    steps: list[str | int] = [int(s) if s.isdigit() else s for s in text.split(".")]
+    return tuple(steps), optional
+
+
+def _pointer_suffix(path: tuple[str | int, ...]) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+class _Reader:
+    """Compiles the `read` rules."""
+
+    def __init__(self, mapping: Mapping, plan: StreamPlan) -> None:
+        self.mapping = mapping
+        self.plan = plan
+        self.count = 0
+
+    def rules(self, name: str, rules: list[dict[str, Any]], where: str) -> None:
+        em = Emitter()
+        for n, rule in enumerate(rules):
+            conditions = []
+            for text, literal in rule.get("when", {}).items():
+                path, _ = _path(text)
+                value = f"at(c, {path!r})"
+                if literal is None:
+                    conditions.append(f"{value} is None")
+                elif isinstance(literal, bool):
+                    conditions.append(f"{value} is {literal!r}")
+                else:
+                    conditions.append(f"{value} == {literal!r}")
+            for text in rule.get("has", []):
+                conditions.append(f"at(c, {_path(text)[0]!r}) is not None")
+            em.line(f"if {' and '.join(conditions) or 'True'}:")
+            with em.block():
+                for k, action in enumerate(rule["do"]):
+                    self.action(em, action, f"{where}/{n}/do/{k}")
+                em.line("return True")
+        em.line("return False")
+        source = f"def {name}(s: StreamReader, c: Any, ptr: str) -> bool:\n" + "\n".join(em.lines)
+        self.plan.functions.append(source)
+
+    def action(self, em: Emitter, action: Any, where: str) -> None:
+        if action == "complete":
+            em.line("s.complete()")
+            return
+        ((kind, args),) = action.items()
+        if kind in ("usage", "stop"):
+            path, _ = _path(args)
+            em.line(f"x = at(c, {path!r})")
+            em.line("if x is not None:")
+            with em.block():
+                em.line(f"s.{kind}(x, ptr + {_pointer_suffix(path)!r})")
+            return
+        if kind == "each":
+            self.count += 1
+            name = f"_each{self.count}"
+            self.rules(name, args["rules"], f"{where}/each/rules")
+            path, _ = _path(args["list"])
+            em.line(f"x = at(c, {path!r})")
+            em.line("if type(x) is list:")
+            with em.block():
+                em.line("for k, item in enumerate(x):")
+                with em.block():
+                    item_ptr = f"ptr + {_pointer_suffix(path)!r} + '/' + str(k)"
+                    em.line(f"if not {name}(s, item, {item_ptr}):")
+                    with em.block():
+                        em.line(f"s.unread({item_ptr})")
+            return
+        values: dict[str, str] = {}
+        required: list[str] = []
+        for arg, text in args.items():
+            if arg == "code_is":
+                values["code"] = repr(text)
+                continue
+            path, optional = _path(text)
+            values[arg] = f"a_{arg}"
+            em.line(f"a_{arg} = at(c, {path!r})")
+            if not optional:
+                required.append(f"a_{arg} is not None")
+        if kind in ("text", "thinking", "signature", "block") and "part" not in values:
+            values["part"] = "None"
+        call = ", ".join(f"{k}={v}" for k, v in sorted(values.items()))
+        em.line(f"if {' and '.join(required) or 'True'}:")
+        with em.block():
+            em.line(f"s.{kind}({call}, ptr=ptr)")
+
+
+class _Writer:
+    """Compiles the `write` templates."""
+
+    def __init__(self, mapping: Mapping, plan: StreamPlan) -> None:
+        self.mapping = mapping
+        self.plan = plan
+
+    def templates(self, key: str, role: str, templates: list[Any], where: str) -> None:
+        allowed = VARIABLES[role] | set(self.plan.defaults)
+        em = Emitter()
+        em.line("out: list[Any] = []")
+        for n, template in enumerate(templates):
+            names = self._variables(template, f"{where}/{n}", allowed)
+            required = sorted(name for name, optional in names if not optional)
+            em.line(f"if {' and '.join(f'{r!r} in v' for r in required) or 'True'}:")
+            with em.block():
+                em.line(f"out.append({self._build(em, template)})")
+        em.line("return out")
+        name = "w_" + key.replace(".", "_")
+        self.plan.functions.append(
+            f"def {name}(v: dict[str, Any]) -> list[Any]:\n" + "\n".join(em.lines)
+        )
+        self.plan.writers[key] = name
+
+    def _variables(self, node: Any, where: str, allowed: set[str]) -> list[tuple[str, bool]]:
+        if isinstance(node, str) and node.startswith("$") and not node.startswith("$$"):
+            match = _VAR.match(node)
+            if match is None or match.group(1) not in allowed:
+                raise _error(
+                    self.mapping, where, f"{node!r}: this template may use {sorted(allowed)}"
+                )
+            return [(match.group(1), match.group(2) == "?")]
+        if isinstance(node, dict):
+            return [
+                v for k, sub in node.items() for v in self._variables(sub, f"{where}/{k}", allowed)
+            ]
+        if isinstance(node, list):
+            return [
+                v
+                for i, sub in enumerate(node)
+                for v in self._variables(sub, f"{where}/{i}", allowed)
+            ]
+        return []
+
+    def _build(self, em: Emitter, node: Any) -> str:
+        if isinstance(node, str) and node.startswith("$$"):
+            return repr(node[1:])
+        if isinstance(node, str) and node.startswith("$"):
+            match = _VAR.match(node)
+            assert match is not None
+            return f"v[{match.group(1)!r}]"
+        if isinstance(node, list):
+            return "[" + ", ".join(self._build(em, sub) for sub in node) + "]"
+        if not isinstance(node, dict):
+            return repr(node)
+        fixed, optional = [], []
+        for key, sub in node.items():
+            match = _VAR.match(sub) if isinstance(sub, str) else None
+            if match and match.group(2):
+                optional.append((key, match.group(1)))
+            else:
+                fixed.append(f"{key!r}: {self._build(em, sub)}")
+        literal = "{" + ", ".join(fixed) + "}"
+        if not optional:
+            return literal
+        temp = em.temp("d")
+        em.line(f"{temp} = {literal}")
+        for key, name in optional:
+            em.line(f"if {name!r} in v:")
+            with em.block():
+                em.line(f"{temp}[{key!r}] = v[{name!r}]")
+        return temp
+
+
+def plan_stream(mapping: Mapping) -> StreamPlan | None:
+    """The compiled stream section of one mapping file, or None when the format has none."""
+    section = mapping.data.get("stream")
+    if section is None:
+        return None
+    plan = StreamPlan(mapping)
+    _Reader(mapping, plan).rules("read", section["read"], "/stream/read")
+    write = section["write"]
+    plan.defaults = dict(write.get("defaults", {}))
+    writer = _Writer(mapping, plan)
+    for key in ("start", "usage", "complete", "error"):
+        if key in write:
+            writer.templates(key, key, write[key], f"/stream/write/{key}")
+    for kind in ("text", "thinking", "tool_call"):
+        block = write.get(kind, {})
+        if block.get("whole"):
+            plan.whole_calls = True
+            continue
+        for role in ("open", "delta", "signature", "close"):
+            if role in block:
+                if role == "signature" and kind != "thinking":
+                    raise _error(mapping, f"/stream/write/{kind}", "only thinking has signatures")
+                writer.templates(
+                    f"{kind}.{role}", role, block[role], f"/stream/write/{kind}/{role}"
+                )
+    if "part" in write:
+        plan.part_types = list(write["part"]["types"])
+        writer.templates("part", "part", write["part"]["chunks"], "/stream/write/part/chunks")
+    if plan.whole_calls and "tool_call" not in plan.part_types:
+        raise _error(mapping, "/stream/write/part/types", "whole calls are written as parts")
+    return plan

@@ -1,0 +1,586 @@
+"""The stream engine: wire chunks ↔ canonical stream events, for any format with a `stream`
+section in its mapping file.
+
+What the mapping declares compiles to a `StreamSpec` (`generated/python/streams/<format>.py`):
+a `read` function that looks at one chunk and calls the `StreamReader` methods below, and the
+`w_*` functions that write one canonical event as wire chunks. The engine keeps what lives
+between chunks:
+
+- **Part indices.** A wire block index (Anthropic, Bedrock) or tool-call index (OpenAI) is
+  the wire's key for a part; the canonical index is the order in which parts first appear, so
+  text at block 0 and a call at block 1 are parts 0 and 1 whatever the wire numbered them
+  (hard case 49). Text without a key continues the last part when it is of the same kind.
+- **Calls.** An id is synthesised (`<format>_call_<seed>_<n>`, as reading a whole response
+  does) when the wire gives none; every call still open when the stop reason arrives is
+  complete; arguments that never came are `{}` (hard case 51).
+- **Usage.** Wire usage objects are merged as they come (Anthropic's input counts at the
+  start and output counts at the end; Gemini's cumulative counts on every chunk), and each
+  `usage` event carries the canonical totals so far.
+- **The end.** `message_complete` carries the stop reason (a natural stop with calls is
+  `call` where the format infers it) and the final usage. An error chunk ends the stream
+  with an `error` event, not a stop reason (hard case 52). A stream that ends before its
+  stop reason is reported as `stream_truncated`.
+
+Nothing is dropped silently: a chunk no rule reads, an event the target cannot write, a
+placeholder written for a field the stream never carried are all losses on the context.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from interlingua.adapters import pairing
+from interlingua.adapters.layout import decode_content, encode_part
+from interlingua.adapters.runtime import MISS, Adapter
+from interlingua.conversion import Context, ConversionError
+from interlingua.transforms import TRANSFORMS
+
+Event = dict[str, Any]
+Writer = Callable[[dict[str, Any]], list[Any]]
+
+
+def at(value: Any, path: tuple[str | int, ...]) -> Any:
+    """The value at ``path`` (keys and list indices), or None when it is absent or null."""
+    for step in path:
+        if type(step) is int:
+            if type(value) is not list or step >= len(value):
+                return None
+            value = value[step]
+        elif type(value) is dict:
+            value = value.get(step)
+        else:
+            return None
+    return value
+
+
+@dataclass(frozen=True)
+class StreamSpec:
+    """One format's stream translation, as compiled from its mapping file."""
+
+    adapter: Adapter
+    framing: str  # sse | ndjson
+    done: str | None  # the data that ends a stream ([DONE]), if the format has one
+    event_field: str | None  # sse: the chunk field repeated as the `event:` line
+    schema: str | None  # wire schema of one chunk, under schemas/
+    read: Callable[[StreamReader, Any, str], bool]
+    writers: Mapping[str, Writer]
+    whole_calls: bool  # calls are written whole once complete (Gemini, Ollama)
+    part_types: frozenset[str]  # canonical parts written whole
+    defaults: Mapping[str, Any]
+    encode_usage: Callable[[Context, Any, str], Any]
+    decode_usage: Callable[[Context, Any, str], Any]
+    stop_to_canonical: Mapping[str, str]
+    stop_from_canonical: Mapping[str, str]
+    stop_approximate: frozenset[str]
+
+    @property
+    def format(self) -> str:
+        return self.adapter.format
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> None:
+    for key, value in extra.items():
+        if type(value) is dict and type(base.get(key)) is dict:
+            _merge(base[key], value)
+        else:
+            base[key] = value
+
+
+def _text(value: Any, ptr: str) -> str:
+    if type(value) is not str:
+        raise ConversionError("wrong_type", ptr, "expected a string")
+    return value
+
+
+class StreamReader:
+    """Wire chunks in, canonical events out: `feed` each chunk, then `finish` at the end."""
+
+    def __init__(self, spec: StreamSpec, ctx: Context | None = None) -> None:
+        self.spec = spec
+        self.ctx = ctx or Context(spec.format, kind="response", fidelity=False)
+        self.events: list[Event] = []
+        self.done = False
+        self._chunks = 0
+        self._keys: dict[tuple[str, Any], int] = {}
+        self._kinds: list[str] = []  # kind of each canonical part, by index
+        self._last: int | None = None  # the part text without a key continues
+        self._open_calls: dict[int, None] = {}  # insertion-ordered set
+        self._calls = 0
+        self._started = False
+        self._id: str | None = None
+        self._wire_usage: dict[str, Any] = {}
+        self._usage: Any = None
+        self._stop: str | None = None
+
+    # --- driving ------------------------------------------------------------------------
+
+    def feed(self, chunk: Any) -> list[Event]:
+        """The canonical events one wire chunk yields."""
+        ptr = f"/{self._chunks}"
+        self._chunks += 1
+        if self.done:
+            self._fail("stream_out_of_order", ptr, "a chunk after the end of the stream")
+        else:
+            try:
+                if not self.spec.read(self, chunk, ptr):
+                    self.unread(ptr)
+            except ConversionError as exc:
+                self._fail(exc.code, exc.pointer, exc.message)
+        return self._drain()
+
+    def fail(self, code: str, message: str) -> list[Event]:
+        """A chunk that could not even be parsed: the stream ends with an error event."""
+        ptr = f"/{self._chunks}"
+        self._chunks += 1
+        if not self.done:
+            self._fail(code, ptr, message)
+        return self._drain()
+
+    def finish(self) -> list[Event]:
+        """The events the end of the input implies (a completion, or a truncation error)."""
+        if not self.done:
+            if self._stop is not None:
+                self.complete()
+            else:
+                self._fail(
+                    "stream_truncated",
+                    f"/{self._chunks}",
+                    "the stream ended before the message was complete",
+                )
+        return self._drain()
+
+    def _drain(self) -> list[Event]:
+        out, self.events = self.events, []
+        return out
+
+    def _fail(self, code: str, ptr: str, message: str) -> None:
+        self.events.append(
+            {"type": "error", "error": {"code": code, "path": ptr, "message": message}}
+        )
+        self.done = True
+
+    # --- actions the compiled rules call ----------------------------------------------------
+
+    def unread(self, ptr: str) -> None:
+        self.ctx.loss(
+            ptr, "field_dropped", f"{self.spec.format}: no stream rule reads this; skipped"
+        )
+
+    def start(self, *, id: Any, model: Any, ptr: str) -> None:
+        if self._started:
+            return
+        event: Event = {"type": "message_start"}
+        if isinstance(id, str) and id:
+            event["id"] = self._id = id
+        if isinstance(model, str) and model:
+            event["model"] = self.ctx.model = model
+        self._started = True
+        self.events.append(event)
+
+    def _ensure_started(self) -> None:
+        if not self._started:
+            self.start(id=None, model=None, ptr="")
+
+    def _index(self, family: str, key: Any, kind: str, ptr: str) -> int:
+        if key is None:
+            if self._last is not None and self._kinds[self._last] == kind:
+                return self._last
+            index = self._new(kind)
+        else:
+            found = self._keys.get((family, key))
+            if found is None:
+                index = self._keys[(family, key)] = self._new(kind)
+            elif self._kinds[found] != kind:
+                raise ConversionError(
+                    "stream_out_of_order", ptr, f"part {found} is {self._kinds[found]}, not {kind}"
+                )
+            else:
+                index = found
+        self._last = index
+        return index
+
+    def _new(self, kind: str) -> int:
+        self._ensure_started()
+        self._kinds.append(kind)
+        return len(self._kinds) - 1
+
+    def _continues(self, key: Any, kind: str) -> bool:
+        return key is None and self._last is not None and self._kinds[self._last] == kind
+
+    def text(self, *, part: Any, text: Any, ptr: str) -> None:
+        self._delta("text", part, _text(text, ptr), ptr)
+
+    def thinking(self, *, part: Any, text: Any, ptr: str) -> None:
+        self._delta("thinking", part, _text(text, ptr), ptr)
+
+    def _delta(self, kind: str, key: Any, text: str, ptr: str) -> None:
+        if not text and (key is None or ("block", key) in self._keys):
+            return  # an empty delta adds nothing (it only opens a keyed part, at its start)
+        index = self._index("block", key, kind, ptr)
+        self.events.append({"type": f"{kind}_delta", "index": index, "text": text})
+
+    def signature(self, *, part: Any, signature: Any, ptr: str) -> None:
+        index = self._index("block", part, "thinking", ptr)
+        self.events.append(
+            {"type": "signature", "index": index, "signature": _text(signature, ptr)}
+        )
+
+    def call_start(self, *, part: Any, name: Any, id: Any = None, ptr: str) -> None:
+        index = self._index("call", part, "tool_call", ptr)
+        if index in self._open_calls:
+            raise ConversionError("stream_out_of_order", ptr, f"call {index} started twice")
+        self._open(index, id, _text(name, ptr), ptr)
+
+    def _open(self, index: int, id: Any, name: str, ptr: str) -> None:
+        if id is None:
+            id = pairing.synthesized_id(
+                self.spec.format, pairing.response_seed(self._id), self._calls
+            )
+        self._calls += 1
+        self._open_calls[index] = None
+        self.events.append(
+            {"type": "tool_call_start", "index": index, "id": _text(id, ptr), "name": name}
+        )
+
+    def call_delta(self, *, part: Any, arguments: Any, ptr: str) -> None:
+        index = self._keys.get(("call", part))
+        if index is None or index not in self._open_calls:
+            raise ConversionError("stream_out_of_order", ptr, f"no open tool call at {part!r}")
+        fragment = _text(arguments, ptr)
+        if fragment:
+            self.events.append(
+                {"type": "tool_call_delta", "index": index, "arguments_delta": fragment}
+            )
+
+    def end(self, *, part: Any, ptr: str) -> None:
+        index = self._keys.get(("call", part))
+        if index is not None and index in self._open_calls:
+            del self._open_calls[index]
+            self.events.append({"type": "tool_call_end", "index": index})
+
+    def block(self, *, part: Any, value: Any, ptr: str) -> None:
+        """A whole wire block: read by the format's part codecs, then sent as events."""
+        parts = decode_content(self.ctx, self.spec.adapter.layout, [value], ptr)
+        for k, whole in enumerate(parts):
+            if k == 0 and part is not None:
+                index = self._index("block", part, whole["type"], ptr)
+            else:
+                index = self._last = self._new(whole["type"])  # whole parts continue nothing
+            self._whole(index, whole, ptr)
+
+    def _whole(self, index: int, part: dict[str, Any], ptr: str) -> None:
+        kind = part["type"]
+        if kind in ("text", "thinking") and set(part) <= {"type", "text", "signature", "origin"}:
+            if part["text"]:
+                self.events.append({"type": f"{kind}_delta", "index": index, "text": part["text"]})
+            if "signature" in part:
+                self.events.append(
+                    {"type": "signature", "index": index, "signature": part["signature"]}
+                )
+            return
+        if kind == "tool_call" and set(part) <= {"type", "id", "name", "arguments"}:
+            self._open(index, part.get("id"), part["name"], ptr)
+            if part["arguments"]:
+                self.events.append(
+                    {
+                        "type": "tool_call_delta",
+                        "index": index,
+                        "arguments_delta": json.dumps(part["arguments"], ensure_ascii=False),
+                    }
+                )
+            del self._open_calls[index]
+            self.events.append({"type": "tool_call_end", "index": index})
+            return
+        self.events.append({"type": "part", "index": index, "part": part})
+
+    def usage(self, value: Any, ptr: str) -> None:
+        if type(value) is not dict:
+            raise ConversionError("wrong_type", ptr, "usage is an object")
+        _merge(self._wire_usage, value)
+        usage = self.spec.decode_usage(self.ctx, self._wire_usage, ptr)
+        if usage != self._usage:
+            self._usage = usage
+            self._ensure_started()
+            self.events.append({"type": "usage", "usage": usage})
+
+    def stop(self, value: Any, ptr: str) -> None:
+        reason = self.spec.stop_to_canonical.get(value) if isinstance(value, str) else None
+        if reason is None:
+            reason = "other"
+            self.ctx.loss(
+                ptr,
+                "stop_reason_approximated",
+                f"{self.spec.format}: stop reason {value!r} is not in the table; read as other",
+            )
+        self._stop = reason
+        self._close_calls()
+
+    def _close_calls(self) -> None:
+        for index in list(self._open_calls):
+            self.events.append({"type": "tool_call_end", "index": index})
+        self._open_calls.clear()
+
+    def complete(self) -> None:
+        self._ensure_started()
+        self._close_calls()
+        stop = self._stop or "end"
+        if stop == "end" and self.spec.adapter.infer_call and self._calls:
+            stop = "call"  # the calls in the message say it
+        event: Event = {"type": "message_complete", "stop_reason": stop}
+        if self._usage is not None:
+            event["usage"] = self._usage
+        self.events.append(event)
+        self.done = True
+
+    def error(self, *, message: Any, code: Any = None, ptr: str) -> None:
+        event: Event = {
+            "type": "error",
+            "error": {
+                "code": "provider_error",
+                "path": ptr,
+                "message": message if isinstance(message, str) else json.dumps(message),
+            },
+        }
+        if code is not None:
+            event["provider_code"] = str(code)
+        self.events.append(event)
+        self.done = True
+
+
+class StreamWriter:
+    """Canonical events in, wire chunks out: `feed` each event."""
+
+    def __init__(self, spec: StreamSpec, ctx: Context | None = None) -> None:
+        self.spec = spec
+        adapter = spec.adapter
+        self.ctx = ctx or Context(spec.format, kind="response")
+        self.ctx.id_rule, self.ctx.name_rule = adapter.id_rule, adapter.name_rule
+        self.done = False
+        self._v: dict[str, Any] = {}
+        self._started = False
+        self._open: tuple[int, str, dict[str, Any]] | None = None  # index, kind, block vars
+        self._closed: set[int] = set()
+        self._dropped: set[int] = set()
+        self._blocks = 0
+        self._calls = 0
+        self._pending: dict[int, list[Any]] = {}  # whole calls: [id, name, arguments text]
+        self._defaulted: set[str] = set()
+        self._events = 0
+
+    def feed(self, event: Mapping[str, Any]) -> list[Any]:
+        """The wire chunks one canonical event becomes."""
+        ptr = f"/{self._events}"
+        self._events += 1
+        out: list[Any] = []
+        kind = event.get("type")
+        if self.done:
+            self.ctx.loss(ptr, "field_dropped", "an event after the end of the stream")
+            return out
+        if kind == "message_start":
+            for key in ("id", "model"):
+                if key in event:
+                    self._v[key] = event[key]
+        elif kind == "usage":
+            self._v["usage"] = self.spec.encode_usage(self.ctx, event["usage"], ptr + "/usage")
+            self._write("usage", {}, out)
+        elif kind in ("text_delta", "thinking_delta"):
+            block = self._block(event["index"], kind[: -len("_delta")], ptr, out)
+            if block is not None and event["text"]:
+                self._write(f"{block[0]}.delta", {**block[1], "text": event["text"]}, out)
+        elif kind == "signature":
+            self._signature(event, ptr, out)
+        elif kind == "tool_call_start":
+            self._call_start(event, ptr, out)
+        elif kind == "tool_call_delta":
+            self._call_delta(event, ptr, out)
+        elif kind == "tool_call_end":
+            self._call_end(event["index"], ptr, out)
+        elif kind == "part":
+            self._part(event["index"], dict(event["part"]), ptr, out)
+        elif kind == "message_complete":
+            self._complete(event, ptr, out)
+        elif kind == "error":
+            self._error(event, out)
+        else:
+            self.ctx.loss(ptr, "field_dropped", f"unknown stream event {kind!r}; skipped")
+        return out
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def _write(self, key: str, extra: dict[str, Any], out: list[Any]) -> None:
+        writer = self.spec.writers.get(key)
+        if writer is not None:
+            out.extend(writer({**self._v, **extra}))
+
+    def _default(self, key: str, ptr: str) -> None:
+        if key in self._v or key not in self.spec.defaults:
+            return
+        self._v[key] = self.spec.defaults[key]
+        if key not in self._defaulted:
+            self._defaulted.add(key)
+            self.ctx.loss(
+                ptr,
+                "placeholder_inserted",
+                f"{self.spec.format}: the stream carries no {key}; wrote {self._v[key]!r}",
+            )
+
+    def _ensure_started(self, ptr: str, out: list[Any]) -> None:
+        if self._started:
+            return
+        self._started = True
+        for key in self.spec.defaults:
+            if key != "usage":
+                self._default(key, ptr)
+        if "usage" in self._v:
+            self._write("start", {}, out)
+            return
+        usage = self.spec.defaults.get("usage")
+        needs_usage = "usage" in self.spec.defaults
+        if needs_usage:
+            self._report_default("usage", ptr)
+        self._write("start", {"usage": usage} if needs_usage else {}, out)
+
+    def _report_default(self, key: str, ptr: str) -> None:
+        if key not in self._defaulted:
+            self._defaulted.add(key)
+            self.ctx.loss(
+                ptr,
+                "placeholder_inserted",
+                f"{self.spec.format}: no {key} yet where the format needs one; "
+                f"wrote {self.spec.defaults[key]!r}",
+            )
+
+    def _close(self, out: list[Any]) -> None:
+        if self._open is not None:
+            index, kind, block = self._open
+            self._write(f"{kind}.close", block, out)
+            self._closed.add(index)
+            self._open = None
+
+    def _block(
+        self, index: int, kind: str, ptr: str, out: list[Any], extra: dict[str, Any] | None = None
+    ) -> tuple[str, dict[str, Any]] | None:
+        """The vars of the open wire block of part ``index``, opening it if needed."""
+        if self._open is not None and self._open[0] == index:
+            return kind, self._open[2]
+        if index in self._dropped:
+            return None
+        if f"{kind}.delta" not in self.spec.writers:
+            self._dropped.add(index)
+            self.ctx.loss(
+                ptr, "part_dropped", f"{self.spec.format} cannot stream {kind} parts", kind
+            )
+            return None
+        if index in self._closed:
+            self._dropped.add(index)
+            self.ctx.loss(
+                ptr, "part_dropped", f"part {index} continues after its block closed; dropped"
+            )
+            return None
+        self._ensure_started(ptr, out)
+        self._close(out)
+        block = {"index": self._blocks, **(extra or {})}
+        self._blocks += 1
+        self._open = (index, kind, block)
+        self._write(f"{kind}.open", block, out)
+        return kind, block
+
+    def _signature(self, event: Mapping[str, Any], ptr: str, out: list[Any]) -> None:
+        index = event["index"]
+        if "thinking.signature" not in self.spec.writers:
+            self.ctx.loss(
+                ptr, "field_dropped", f"{self.spec.format} cannot stream reasoning signatures"
+            )
+            return
+        block = self._block(index, "thinking", ptr, out)
+        if block is not None:
+            self._write("thinking.signature", {**block[1], "signature": event["signature"]}, out)
+
+    def _call_start(self, event: Mapping[str, Any], ptr: str, out: list[Any]) -> None:
+        index = event["index"]
+        if self.spec.whole_calls:
+            self._pending[index] = [event["id"], event["name"], ""]
+            return
+        tool_id = TRANSFORMS["tool_id"].encode(self.ctx, ptr + "/id", event["id"])
+        name = TRANSFORMS["tool_name"].encode(self.ctx, ptr + "/name", event["name"])
+        extra = {"call": self._calls, "tool_id": tool_id, "name": name}
+        if self._block(index, "tool_call", ptr, out, extra) is not None:
+            self._calls += 1
+
+    def _call_delta(self, event: Mapping[str, Any], ptr: str, out: list[Any]) -> None:
+        index = event["index"]
+        if index in self._pending:
+            self._pending[index][2] += event["arguments_delta"]
+            return
+        if self._open is not None and self._open[0] == index:
+            self._write(
+                "tool_call.delta", {**self._open[2], "arguments": event["arguments_delta"]}, out
+            )
+        elif index not in self._dropped:
+            self.ctx.loss(ptr, "field_dropped", f"arguments for call {index}, which is not open")
+
+    def _call_end(self, index: int, ptr: str, out: list[Any]) -> None:
+        pending = self._pending.pop(index, None)
+        if pending is None:
+            if self._open is not None and self._open[0] == index:
+                self._close(out)
+            return
+        tool_id, name, text = pending
+        try:
+            arguments = json.loads(text) if text.strip() else {}
+        except ValueError:
+            raise ConversionError(
+                "invalid_json", ptr, "the call's arguments are not JSON"
+            ) from None
+        part = {"type": "tool_call", "id": tool_id, "name": name, "arguments": arguments}
+        self._part(index, part, ptr, out)
+
+    def _part(self, index: int, part: dict[str, Any], ptr: str, out: list[Any]) -> None:
+        if part.get("type") not in self.spec.part_types:
+            self.ctx.loss(
+                ptr,
+                "part_dropped",
+                f"{self.spec.format} cannot stream {part.get('type')} parts",
+                part.get("type"),
+            )
+            return
+        self._ensure_started(ptr, out)
+        self._close(out)
+        result = encode_part(self.ctx, self.spec.adapter.layout, part, ptr + "/part")
+        if result is MISS:
+            return
+        block = {"index": self._blocks, "block": result[1]}
+        self._blocks += 1
+        self._closed.add(index)
+        self._write("part", block, out)
+
+    def _complete(self, event: Mapping[str, Any], ptr: str, out: list[Any]) -> None:
+        self._ensure_started(ptr, out)
+        for index in list(self._pending):
+            self._call_end(index, ptr, out)
+        self._close(out)
+        stop = event["stop_reason"]
+        if stop in self.spec.stop_approximate and not (
+            stop == "call" and self.spec.adapter.infer_call
+        ):
+            self.ctx.loss(
+                ptr + "/stop_reason",
+                "stop_reason_approximated",
+                f"{self.spec.format} has no stop reason {stop!r}; "
+                f"wrote {self.spec.stop_from_canonical[stop]!r}",
+            )
+        if "usage" in event:
+            self._v["usage"] = self.spec.encode_usage(self.ctx, event["usage"], ptr + "/usage")
+        elif "usage" in self.spec.defaults and "usage" not in self._v:
+            self._report_default("usage", ptr)
+            self._v["usage"] = self.spec.defaults["usage"]
+        self._write("complete", {"stop_reason": self.spec.stop_from_canonical[stop]}, out)
+        self.done = True
+
+    def _error(self, event: Mapping[str, Any], out: list[Any]) -> None:
+        code = event.get("provider_code") or event["error"]["code"]
+        self._write("error", {"code": code, "message": event["error"]["message"]}, out)
+        self.done = True

@@ -1,0 +1,219 @@
+"""Translating streamed responses between formats, through canonical stream events.
+
+>>> from interlingua.streams import read_stream, reassemble
+>>> chunks = [
+...     {"type": "message_start", "message": {"id": "msg_1", "type": "message",
+...      "role": "assistant", "model": "claude", "content": [], "stop_reason": None,
+...      "usage": {"input_tokens": 3, "output_tokens": 1}}},
+...     {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+...     {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi"}},
+...     {"type": "content_block_stop", "index": 0},
+...     {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+...      "usage": {"output_tokens": 2}},
+...     {"type": "message_stop"},
+... ]
+>>> events = list(read_stream(chunks, "anthropic"))
+>>> [e["type"] for e in events]  # doctest: +NORMALIZE_WHITESPACE
+['message_start', 'usage', 'text_delta', 'text_delta', 'usage', 'message_complete']
+>>> reassemble(events, "anthropic")["message"]["content"]
+[{'type': 'text', 'text': 'Hi'}]
+
+``canonical`` is a stream format too: its chunks are the canonical events themselves (one JSON
+object per line). `StreamTranslator` works on raw text, line by line, and keeps no more than
+the state of the chunk at hand, so memory stays flat whatever the length of the stream.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from interlingua.accumulate import Accumulator
+from interlingua.adapters.streaming import Event, StreamReader, StreamSpec, StreamWriter
+from interlingua.conversion import Context, ConversionError, Loss
+from interlingua.framing import dumps, frame, parser
+from interlingua.generated.streams import STREAMS
+
+CANONICAL = "canonical"
+
+
+def stream_formats() -> list[str]:
+    """Every format that streams, `canonical` first."""
+    return [CANONICAL, *sorted(STREAMS)]
+
+
+def spec(name: str) -> StreamSpec:
+    try:
+        return STREAMS[name]
+    except KeyError:
+        known = ", ".join(stream_formats())
+        raise ConversionError(
+            "unknown_format", "", f"no streaming format {name!r} (known: {known})"
+        ) from None
+
+
+def read_stream(chunks: Iterable[Any], source: str, ctx: Context | None = None) -> Iterator[Event]:
+    """The canonical events of a stream of wire chunks: parsed JSON, or payload strings as sent
+    (the end marker, or a chunk to parse). The end of ``chunks`` is the end of the stream."""
+    stream = spec(source)
+    reader = StreamReader(stream, ctx)
+    for chunk in chunks:
+        if isinstance(chunk, str):  # a payload as sent: the end marker, or not JSON at all
+            if chunk == stream.done:
+                break
+            try:
+                chunk = json.loads(chunk)  # noqa: PLW2901
+            except ValueError:
+                yield from reader.fail("invalid_json", "the chunk is not JSON")
+                return
+        yield from reader.feed(chunk)
+        if reader.done:
+            return
+    yield from reader.finish()
+
+
+def write_stream(
+    events: Iterable[Mapping[str, Any]], target: str, ctx: Context | None = None
+) -> Iterator[Any]:
+    """The wire chunks of a stream of canonical events."""
+    writer = StreamWriter(spec(target), ctx)
+    for event in events:
+        yield from writer.feed(event)
+
+
+def reassemble(events: Iterable[Mapping[str, Any]], origin: str | None = None) -> dict[str, Any]:
+    """The canonical `Response` a stream of events carries (see `Accumulator.response`)."""
+    accumulator = Accumulator()
+    for event in events:
+        accumulator.feed(event)
+    return accumulator.response(origin)
+
+
+class StreamTranslator:
+    """Raw stream text in (SSE or NDJSON, as the source format streams), raw stream text out.
+
+    Feed it one line at a time; each call returns the text to write at once. A chunk that is
+    not JSON, a truncated stream or a provider's error all end the output with the target's
+    error chunk and set `failed`. Every loss is in `losses` (and logged as it happens).
+    """
+
+    def __init__(self, source: str, target: str) -> None:
+        self.ctx = Context(f"{source}->{target}", kind="response", fidelity=False)
+        self.source = None if source == CANONICAL else spec(source)
+        self.target = None if target == CANONICAL else spec(target)
+        self._parser = parser(self.source.framing if self.source else "ndjson")
+        self._reader = StreamReader(self.source, self.ctx) if self.source else None
+        self._writer = StreamWriter(self.target, self.ctx) if self.target else None
+        self.failed = False
+        self.ended = False
+        self._events = 0
+
+    @property
+    def losses(self) -> list[Loss]:
+        return self.ctx.losses
+
+    def feed(self, line: str) -> str:
+        return "".join(self._payload(p) for p in self._parser.feed(line))
+
+    def close(self) -> str:
+        """The text the end of the input implies."""
+        out = "".join(self._payload(p) for p in self._parser.close())
+        if self.ended:
+            return out
+        if self._reader is not None:
+            out += self._events_out(self._reader.finish())
+        elif not self.failed:
+            out += self._events_out(
+                [
+                    {
+                        "type": "error",
+                        "error": {
+                            "code": "stream_truncated",
+                            "path": f"/{self._events}",
+                            "message": "the stream ended before the message was complete",
+                        },
+                    }
+                ]
+            )
+        return out + self._done()
+
+    def _done(self) -> str:
+        if self.ended:
+            return ""
+        self.ended = True
+        if self.target is not None and self.target.done is not None:
+            return frame(self.target.framing, self.target.done)
+        return ""
+
+    def _payload(self, payload: str) -> str:
+        if self.ended:
+            return ""
+        source = self.source
+        if source is not None and source.done is not None and payload == source.done:
+            assert self._reader is not None
+            return self._events_out(self._reader.finish()) + self._done()
+        try:
+            chunk = json.loads(payload)
+        except ValueError:
+            chunk = _UNREADABLE
+        if self._reader is None:
+            self._events += 1
+            if chunk is _UNREADABLE or type(chunk) is not dict or "type" not in chunk:
+                return self._events_out(
+                    [
+                        {
+                            "type": "error",
+                            "error": {
+                                "code": "invalid_json",
+                                "path": f"/{self._events - 1}",
+                                "message": "not a canonical stream event",
+                            },
+                        }
+                    ]
+                )
+            return self._events_out([chunk])
+        if chunk is _UNREADABLE:
+            return self._events_out(self._reader.fail("invalid_json", "the chunk is not JSON"))
+        return self._events_out(self._reader.feed(chunk))
+
+    def _events_out(self, events: list[Event]) -> str:
+        out = []
+        for event in events:
+            if event["type"] == "error":
+                self.failed = True
+            if self._writer is None:
+                out.append(dumps(event) + "\n")
+                continue
+            try:
+                chunks = self._writer.feed(event)
+            except ConversionError as exc:
+                self.failed = True
+                chunks = self._writer.feed({"type": "error", "error": exc.as_json()})
+            assert self.target is not None
+            field = self.target.event_field
+            for chunk in chunks:
+                name = chunk.get(field) if field and type(chunk) is dict else None
+                out.append(frame(self.target.framing, dumps(chunk), name))
+        text = "".join(out)
+        if (self._writer is not None and self._writer.done) or any(
+            e["type"] in ("message_complete", "error") for e in events
+        ):
+            text += self._done()
+        return text
+
+
+_UNREADABLE = object()
+
+
+def translate_stream(lines: Iterable[str], source: str, target: str) -> Iterator[str]:
+    """The text of ``lines`` (a raw stream in ``source``'s framing) translated to ``target``,
+    as soon as each piece is known."""
+    translator = StreamTranslator(source, target)
+    for line in lines:
+        text = translator.feed(line)
+        if text:
+            yield text
+    text = translator.close()
+    if text:
+        yield text
