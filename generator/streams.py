@@ -131,7 +131,13 @@ class _Reader:
             em.line(f"a_{arg} = at(c, {path!r})")
             if not optional:
                 required.append(f"a_{arg} is not None")
-        if kind in ("text", "thinking", "signature", "block") and "part" not in values:
+        if kind == "drop":
+            path, _ = _path(args["value"])
+            em.line(f"if at(c, {path!r}) is not None:")
+            with em.block():
+                em.line(f"s.drop(ptr + {_pointer_suffix(path)!r}, {args['reason']!r})")
+            return
+        if kind in ("text", "thinking", "refusal", "signature", "block") and "part" not in values:
             values["part"] = "None"
         call = ", ".join(f"{k}={v}" for k, v in sorted(values.items()))
         em.line(f"if {' and '.join(required) or 'True'}:")
@@ -226,7 +232,7 @@ def plan_stream(mapping: Mapping) -> StreamPlan | None:
     for key in ("start", "usage", "complete", "error"):
         if key in write:
             writer.templates(key, key, write[key], f"/stream/write/{key}")
-    for kind in ("text", "thinking", "tool_call"):
+    for kind in ("text", "thinking", "refusal", "tool_call"):
         block = write.get(kind, {})
         if block.get("whole"):
             plan.whole_calls = True

@@ -20,7 +20,12 @@ from interlingua.generated.models import Message, ValidationError
 from interlingua.generated.parts import BOUND_PART_TYPES
 from interlingua.validation import is_error, validate
 
-_KIND_OF_EVENT = {"text_delta": "text", "thinking_delta": "thinking", "signature": "thinking"}
+_KIND_OF_EVENT = {
+    "text_delta": "text",
+    "thinking_delta": "thinking",
+    "refusal_delta": "refusal",
+    "signature": "thinking",
+}
 
 
 class StreamError(Exception):

@@ -216,6 +216,12 @@ class StreamReader:
     def thinking(self, *, part: Any, text: Any, ptr: str) -> None:
         self._delta("thinking", part, _text(text, ptr), ptr)
 
+    def refusal(self, *, part: Any, text: Any, ptr: str) -> None:
+        self._delta("refusal", part, _text(text, ptr), ptr)
+
+    def drop(self, ptr: str, reason: str) -> None:
+        self.ctx.loss(ptr, "field_dropped", f"{self.spec.format}: {reason}")
+
     def _delta(self, kind: str, key: Any, text: str, ptr: str) -> None:
         if not text and (key is None or ("block", key) in self._keys):
             return  # an empty delta adds nothing (it only opens a keyed part, at its start)
@@ -273,7 +279,12 @@ class StreamReader:
 
     def _whole(self, index: int, part: dict[str, Any], ptr: str) -> None:
         kind = part["type"]
-        if kind in ("text", "thinking") and set(part) <= {"type", "text", "signature", "origin"}:
+        if kind in ("text", "thinking", "refusal") and set(part) <= {
+            "type",
+            "text",
+            "signature",
+            "origin",
+        }:
             if part["text"]:
                 self.events.append({"type": f"{kind}_delta", "index": index, "text": part["text"]})
             if "signature" in part:
@@ -369,6 +380,7 @@ class StreamWriter:
         self._pending: dict[int, list[Any]] = {}  # whole calls: [id, name, arguments text]
         self._defaulted: set[str] = set()
         self._events = 0
+        self._usage: Any = None  # the canonical usage last written
 
     def feed(self, event: Mapping[str, Any]) -> list[Any]:
         """The wire chunks one canonical event becomes."""
@@ -384,9 +396,10 @@ class StreamWriter:
                 if key in event:
                     self._v[key] = event[key]
         elif kind == "usage":
+            self._usage = event["usage"]
             self._v["usage"] = self.spec.encode_usage(self.ctx, event["usage"], ptr + "/usage")
             self._write("usage", {}, out)
-        elif kind in ("text_delta", "thinking_delta"):
+        elif kind in ("text_delta", "thinking_delta", "refusal_delta"):
             block = self._block(event["index"], kind[: -len("_delta")], ptr, out)
             if block is not None and event["text"]:
                 self._write(f"{block[0]}.delta", {**block[1], "text": event["text"]}, out)
@@ -490,6 +503,8 @@ class StreamWriter:
 
     def _signature(self, event: Mapping[str, Any], ptr: str, out: list[Any]) -> None:
         index = event["index"]
+        if index in self._dropped:
+            return  # the part itself was reported
         if "thinking.signature" not in self.spec.writers:
             self.ctx.loss(
                 ptr, "field_dropped", f"{self.spec.format} cannot stream reasoning signatures"
@@ -572,8 +587,10 @@ class StreamWriter:
                 f"{self.spec.format} has no stop reason {stop!r}; "
                 f"wrote {self.spec.stop_from_canonical[stop]!r}",
             )
-        if "usage" in event:
+        if "usage" in event and event["usage"] != self._usage:
             self._v["usage"] = self.spec.encode_usage(self.ctx, event["usage"], ptr + "/usage")
+        elif "usage" in event:
+            pass  # the last usage event said it (and reported what it could not carry)
         elif "usage" in self.spec.defaults and "usage" not in self._v:
             self._report_default("usage", ptr)
             self._v["usage"] = self.spec.defaults["usage"]
