@@ -9,6 +9,7 @@ Exit codes: 0 done, 1 invalid document (``validate``) or a loss in strict mode
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import logging
 import os
@@ -23,6 +24,7 @@ from interlingua.detector import Detection, detect
 from interlingua.gateway import cli as gateway_cli
 from interlingua.generated.validators import VALIDATORS
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
+from interlingua.streams import StreamTranslator, stream_formats
 from interlingua.validation import detect_document, is_error, validate
 from interlingua.view import views
 
@@ -295,13 +297,17 @@ def _check_format(name: str, auto: bool = False) -> bool:
     return True
 
 
-def cmd_convert(args: argparse.Namespace) -> int:
-    if not (_check_format(args.source, auto=True) and _check_format(args.target)):
-        return EXIT_UNREADABLE
-    # Every loss is reported by this command; keep the library's WARN lines off stderr.
+def _quiet_library() -> None:
+    """Every loss is reported by the command itself; keep the library's WARN lines off stderr."""
     quiet = logging.getLogger("interlingua.converter")
     if not any(isinstance(h, logging.NullHandler) for h in quiet.handlers):
         quiet.addHandler(logging.NullHandler())
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    if not (_check_format(args.source, auto=True) and _check_format(args.target)):
+        return EXIT_UNREADABLE
+    _quiet_library()
     if args.jsonl or args.input.endswith(".jsonl"):
         if args.report is None:
             return _convert_stream(args, None)
@@ -359,6 +365,66 @@ def cmd_formats(args: argparse.Namespace) -> int:
         for name, title in rows:
             print(f"{name.ljust(width)}  {title}")
     return EXIT_VALID
+
+
+def cmd_stream(args: argparse.Namespace) -> int:
+    known = stream_formats()
+    for name in (args.source, args.target):
+        if name not in known:
+            _error(
+                "unknown_format", "", f"no streaming format {name!r} (known: {', '.join(known)})"
+            )
+            return EXIT_UNREADABLE
+    try:
+        raw = _open_input(args.input)
+    except InputError as exc:
+        _error(exc.code, "", exc.message)
+        return EXIT_UNREADABLE
+    _quiet_library()
+    translator = StreamTranslator(args.source, args.target)
+    shown = 0
+    with io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="") as lines:
+        for line in lines:
+            text = translator.feed(line)
+            if text:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            if len(translator.losses) > shown:
+                _losses(translator.losses[shown:])
+                shown = len(translator.losses)
+        sys.stdout.write(translator.close())
+        sys.stdout.flush()
+    _losses(translator.losses[shown:])
+    if args.report:
+        report = {
+            "source": args.source,
+            "target": args.target,
+            "kind": "response",
+            "losses": [loss.as_json() for loss in translator.losses],
+        }
+        if not _write_report(args.report, report):
+            return EXIT_UNREADABLE
+    return EXIT_INVALID if translator.failed else EXIT_VALID
+
+
+def _register_stream(commands: Any) -> None:
+    names = ", ".join(stream_formats())
+    flow = commands.add_parser(
+        "stream",
+        help="translate a streamed response between formats",
+        description=f"Read a raw streamed response (SSE or NDJSON, as the source format streams; "
+        f"formats: {names}) and write it in the target format's stream, each piece as soon as "
+        "its input arrives. `canonical` streams are canonical events, one JSON object per line. "
+        "Every loss goes to stderr as `loss: CODE at POINTER: REASON` (pointers are "
+        "/<chunk>/...), or with --report to FILE. Exit 0 when the stream completed, 1 when it "
+        "ended with an error (a provider error, a chunk that is not JSON, a truncated stream: "
+        "written as the target's error chunk), 2 when the formats or the input are unusable.",
+    )
+    flow.add_argument("input", nargs="?", default="-", help="a stream file, or - for stdin")
+    flow.add_argument("--from", dest="source", required=True, metavar="FMT", help="source format")
+    flow.add_argument("--to", dest="target", required=True, metavar="FMT", help="target format")
+    flow.add_argument("--report", metavar="FILE", help="write the losses as JSON to FILE")
+    flow.set_defaults(run=cmd_stream)
 
 
 def _register_conversion(commands: Any) -> None:
@@ -462,6 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--opa", action="store_true", help="print OPA inputs as JSON lines")
     show.set_defaults(run=cmd_views)
     _register_conversion(commands)
+    _register_stream(commands)
     gateway_cli.register(commands)
     return parser
 

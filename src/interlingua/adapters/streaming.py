@@ -253,6 +253,11 @@ class StreamReader:
 
     def call_delta(self, *, part: Any, arguments: Any, ptr: str) -> None:
         index = self._keys.get(("call", part))
+        if index is None and ("block", part) in self._keys:
+            # Input for a part that arrived whole (a server tool block): the part keeps the
+            # input it came with.
+            self.ctx.loss(ptr, "field_dropped", "input fragments for a part that arrived whole")
+            return
         if index is None or index not in self._open_calls:
             raise ConversionError("stream_out_of_order", ptr, f"no open tool call at {part!r}")
         fragment = _text(arguments, ptr)
