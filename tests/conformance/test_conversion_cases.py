@@ -27,7 +27,7 @@ def _validator(fmt: str, kind: str) -> Draft202012Validator:
 def test_each_format_has_forty_cases_of_every_kind(fmt: str) -> None:
     kinds = Counter(c.kind for c in CASES if c.format == fmt)
     assert sum(kinds.values()) >= 40, kinds
-    assert set(kinds) == {"roundtrip", "cross", "invalid"}
+    assert {"roundtrip", "cross", "invalid"} <= set(kinds)
 
 
 def _wire_bodies() -> list[tuple[str, str, str, Any]]:

@@ -1,0 +1,88 @@
+"""Stream sections of mapping files: what the generator refuses, and what it compiles."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.adapters import Mapping, load_mappings
+from generator.load import SchemaLoadError
+from generator.streams import plan_stream
+
+
+def _anthropic() -> dict[str, Any]:
+    (mapping,) = [m for m in load_mappings() if m.format == "anthropic"]
+    return copy.deepcopy(mapping.data)
+
+
+def _plan(data: dict[str, Any]) -> Any:
+    return plan_stream(Mapping(Path("mappings/anthropic.yaml"), data))
+
+
+def test_a_format_without_a_stream_section_has_no_stream_module() -> None:
+    data = _anthropic()
+    del data["stream"]
+    assert _plan(data) is None
+
+
+def test_every_template_list_becomes_one_writer() -> None:
+    plan = _plan(_anthropic())
+    assert {"start", "text.open", "text.delta", "text.close", "thinking.signature", "part"} <= set(
+        plan.writers
+    )
+    assert all(f"def {name}(" in "\n".join(plan.functions) for name in plan.writers.values())
+
+
+def test_a_template_may_only_use_the_variables_its_event_has() -> None:
+    data = _anthropic()
+    data["stream"]["write"]["text"]["delta"] = [{"type": "x", "text": "$stop_reason"}]
+    with pytest.raises(SchemaLoadError, match=r"/stream/write/text/delta/0/text: .\$stop_reason."):
+        _plan(data)
+
+
+def test_only_thinking_has_signatures() -> None:
+    data = _anthropic()
+    data["stream"]["write"]["text"]["signature"] = [{"type": "x"}]
+    with pytest.raises(SchemaLoadError, match="only thinking has signatures"):
+        _plan(data)
+
+
+def test_whole_calls_need_the_part_template_to_write_them() -> None:
+    data = _anthropic()
+    data["stream"]["write"]["tool_call"] = {"whole": True}
+    with pytest.raises(SchemaLoadError, match="whole calls are written as parts"):
+        _plan(data)
+
+
+def test_optional_variables_leave_their_key_out() -> None:
+    data = _anthropic()
+    data["stream"]["write"]["start"] = [
+        {"type": "message_start", "id": "$id?", "note": "$$literal"}
+    ]
+    source = "\n".join(_plan(data).functions)
+    assert "if 'id' in v:" in source
+    assert "'note': '$literal'" in source
+
+
+def test_nested_each_rules_compile_to_their_own_function() -> None:
+    data = _anthropic()
+    data["stream"]["read"].insert(
+        0,
+        {
+            "has": ["batch"],
+            "do": [
+                {
+                    "each": {
+                        "list": "batch",
+                        "rules": [{"when": {"kind": "t"}, "do": [{"text": {"text": "@"}}]}],
+                    }
+                }
+            ],
+        },
+    )
+    source = "\n".join(_plan(data).functions)
+    assert "def _each1(s: StreamReader, c: Any, ptr: str) -> bool:" in source
+    assert "at(c, ())" in source
