@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/validate.py
 	$(PY) benchmarks/views.py
 	$(PY) benchmarks/convert.py
+	$(PY) benchmarks/stream.py
 
 generate: $(STAMP)
 	$(PY) -m generator
