@@ -25,7 +25,7 @@ COMMON = {"id", "model", "usage"}
 VARIABLES = {
     "start": COMMON,
     "open": COMMON | {"index", "call", "tool_id", "name"},
-    "delta": COMMON | {"index", "call", "text", "arguments"},
+    "delta": COMMON | {"index", "call", "text", "arguments", "signature"},
     "signature": COMMON | {"index", "signature"},
     "close": COMMON | {"index", "call"},
     "part": COMMON | {"index", "block"},
@@ -120,6 +120,12 @@ class _Reader:
                     with em.block():
                         em.line(f"s.unread({item_ptr})")
             return
+        if kind == "drop":
+            path, _ = _path(args["value"])
+            em.line(f"if at(c, {path!r}) is not None:")
+            with em.block():
+                em.line(f"s.drop(ptr + {_pointer_suffix(path)!r}, {args['reason']!r})")
+            return
         values: dict[str, str] = {}
         required: list[str] = []
         for arg, text in args.items():
@@ -131,14 +137,10 @@ class _Reader:
             em.line(f"a_{arg} = at(c, {path!r})")
             if not optional:
                 required.append(f"a_{arg} is not None")
-        if kind == "drop":
-            path, _ = _path(args["value"])
-            em.line(f"if at(c, {path!r}) is not None:")
-            with em.block():
-                em.line(f"s.drop(ptr + {_pointer_suffix(path)!r}, {args['reason']!r})")
-            return
         if kind in ("text", "thinking", "refusal", "signature", "block") and "part" not in values:
             values["part"] = "None"
+        if kind == "start":
+            values = {"id": "None", "model": "None", **values}
         call = ", ".join(f"{k}={v}" for k, v in sorted(values.items()))
         em.line(f"if {' and '.join(required) or 'True'}:")
         with em.block():

@@ -16,6 +16,10 @@ between chunks:
 - **Usage.** Wire usage objects are merged as they come (Anthropic's input counts at the
   start and output counts at the end; Gemini's cumulative counts on every chunk), and each
   `usage` event carries the canonical totals so far.
+- **Signatures on blocks.** Where a signature rides on the block after the reasoning
+  (`layout.signature_field`), a thinking part that is nothing but a signature is held back
+  when writing and put on the next block written (a whole part, or the first delta of a
+  text block); with nothing after it, it goes out on an empty text block of its own.
 - **The end.** `message_complete` carries the stop reason (a natural stop with calls is
   `call` where the format infers it) and the final usage. An error chunk ends the stream
   with an `error` event, not a stop reason (hard case 52). A stream that ends before its
@@ -276,6 +280,8 @@ class StreamReader:
         """A whole wire block: read by the format's part codecs, then sent as events."""
         parts = decode_content(self.ctx, self.spec.adapter.layout, [value], ptr)
         for k, whole in enumerate(parts):
+            if set(whole) == {"type", "text"} and whole["type"] == "text" and not whole["text"]:
+                continue  # an empty text carries nothing (it only carried a signature)
             if k == 0 and part is not None:
                 index = self._index("block", part, whole["type"], ptr)
             else:
@@ -299,7 +305,7 @@ class StreamReader:
             return
         if kind == "tool_call" and set(part) <= {"type", "id", "name", "arguments"}:
             self._open(index, part.get("id"), part["name"], ptr)
-            if part["arguments"]:
+            if part.get("arguments"):
                 self.events.append(
                     {
                         "type": "tool_call_delta",
@@ -386,6 +392,9 @@ class StreamWriter:
         self._defaulted: set[str] = set()
         self._events = 0
         self._usage: Any = None  # the canonical usage last written
+        # Where signatures ride on the next block (`layout.signature_field`): the signature of
+        # a signature-only thinking part, held back until that block is written.
+        self._held: str | None = None
 
     def feed(self, event: Mapping[str, Any]) -> list[Any]:
         """The wire chunks one canonical event becomes."""
@@ -407,7 +416,10 @@ class StreamWriter:
         elif kind in ("text_delta", "thinking_delta", "refusal_delta"):
             block = self._block(event["index"], kind[: -len("_delta")], ptr, out)
             if block is not None and event["text"]:
-                self._write(f"{block[0]}.delta", {**block[1], "text": event["text"]}, out)
+                extra = {**block[1], "text": event["text"]}
+                if self._held is not None and block[0] != "thinking":
+                    extra["signature"], self._held = self._held, None
+                self._write(f"{block[0]}.delta", extra, out)
         elif kind == "signature":
             self._signature(event, ptr, out)
         elif kind == "tool_call_start":
@@ -452,14 +464,16 @@ class StreamWriter:
         for key in self.spec.defaults:
             if key != "usage":
                 self._default(key, ptr)
-        if "usage" in self._v:
-            self._write("start", {}, out)
+        writer = self.spec.writers.get("start")
+        if writer is None:
             return
-        usage = self.spec.defaults.get("usage")
-        needs_usage = "usage" in self.spec.defaults
-        if needs_usage:
-            self._report_default("usage", ptr)
-        self._write("start", {"usage": usage} if needs_usage else {}, out)
+        chunks = writer(dict(self._v))
+        if "usage" not in self._v and "usage" in self.spec.defaults:
+            filled = writer({**self._v, "usage": self.spec.defaults["usage"]})
+            if filled != chunks:  # the start needs a usage the stream has not given yet
+                self._report_default("usage", ptr)
+                chunks = filled
+        out.extend(chunks)
 
     def _report_default(self, key: str, ptr: str) -> None:
         if key not in self._defaulted:
@@ -500,6 +514,8 @@ class StreamWriter:
             return None
         self._ensure_started(ptr, out)
         self._close(out)
+        if kind in ("thinking", "tool_call"):
+            self._unhold(out)  # it cannot ride on these: its own block first
         block = {"index": self._blocks, **(extra or {})}
         self._blocks += 1
         self._open = (index, kind, block)
@@ -510,14 +526,43 @@ class StreamWriter:
         index = event["index"]
         if index in self._dropped:
             return  # the part itself was reported
+        unwritten = index not in self._closed and not (self._open and self._open[0] == index)
         if "thinking.signature" not in self.spec.writers:
+            if unwritten:  # a thinking part that is nothing but its signature: all of it goes
+                self._dropped.add(index)
+                self.ctx.loss(
+                    ptr,
+                    "part_dropped",
+                    f"{self.spec.format} cannot stream reasoning signatures",
+                    "thinking",
+                )
+                return
             self.ctx.loss(
                 ptr, "field_dropped", f"{self.spec.format} cannot stream reasoning signatures"
             )
             return
+        field = self.spec.adapter.layout.signature_field
+        if field is not None and unwritten:
+            # A signature-only thinking part: the signature rides on the next block written.
+            self._ensure_started(ptr, out)
+            self._close(out)
+            self._unhold(out)
+            self._held = event["signature"]
+            self._closed.add(index)
+            return
         block = self._block(index, "thinking", ptr, out)
         if block is not None:
             self._write("thinking.signature", {**block[1], "signature": event["signature"]}, out)
+
+    def _unhold(self, out: list[Any]) -> None:
+        """A held signature with no block to ride on: on an empty text block of its own."""
+        if self._held is None:
+            return
+        block = {"index": self._blocks, "text": "", "signature": self._held}
+        self._blocks += 1
+        self._held = None
+        for role in ("open", "delta", "close"):
+            self._write(f"text.{role}", block, out)
 
     def _call_start(self, event: Mapping[str, Any], ptr: str, out: list[Any]) -> None:
         index = event["index"]
@@ -567,12 +612,25 @@ class StreamWriter:
                 part.get("type"),
             )
             return
+        layout = self.spec.adapter.layout
+        origin = part.get("origin")
+        home = (layout.format, *layout.replay_from)
+        if isinstance(origin, dict) and origin.get("format") in home:
+            part = {k: v for k, v in part.items() if k != "origin"}  # it goes home: no loss
         self._ensure_started(ptr, out)
         self._close(out)
-        result = encode_part(self.ctx, self.spec.adapter.layout, part, ptr + "/part")
+        made_up = pairing.synthesized(self.spec.format, part.get("id"))
+        if made_up and layout.result_pairing == "name":
+            part = {k: v for k, v in part.items() if k != "id"}  # made up by reading: not sent
+        result = encode_part(self.ctx, layout, part, ptr + "/part")
         if result is MISS:
             return
-        block = {"index": self._blocks, "block": result[1]}
+        wire = result[1]
+        field = layout.signature_field
+        if self._held is not None and type(wire) is dict and field not in wire:
+            wire, self._held = {**wire, str(field): self._held}, None
+        self._unhold(out)
+        block = {"index": self._blocks, "block": wire}
         self._blocks += 1
         self._closed.add(index)
         self._write("part", block, out)
@@ -582,6 +640,7 @@ class StreamWriter:
         for index in list(self._pending):
             self._call_end(index, ptr, out)
         self._close(out)
+        self._unhold(out)
         stop = event["stop_reason"]
         if stop in self.spec.stop_approximate and not (
             stop == "call" and self.spec.adapter.infer_call
@@ -603,6 +662,9 @@ class StreamWriter:
         self.done = True
 
     def _error(self, event: Mapping[str, Any], out: list[Any]) -> None:
+        if self._held is not None:
+            self._close(out)
+            self._unhold(out)
         code = event.get("provider_code") or event["error"]["code"]
         self._write("error", {"code": code, "message": event["error"]["message"]}, out)
         self.done = True
