@@ -287,6 +287,8 @@ class StreamReader:
             else:
                 index = self._last = self._new(whole["type"])  # whole parts continue nothing
             self._whole(index, whole, ptr)
+            if whole["type"] == "thinking" and not whole.get("text"):
+                self._last = None  # a part that is only a signature: later reasoning is new
 
     def _whole(self, index: int, part: dict[str, Any], ptr: str) -> None:
         kind = part["type"]
