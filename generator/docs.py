@@ -37,6 +37,7 @@ from generator.bundle import def_name_of
 from generator.examples import iter_examples
 from generator.load import SchemaLoadError, Sources
 from generator.paths import BASE_URI, EXAMPLES, ROOT, SCHEMAS, SEED_COVERAGE
+from generator.stored import stored_schema
 
 Json = Any
 
@@ -102,6 +103,16 @@ def _read_json(path: Path) -> Json:
         raise SchemaLoadError(f"{path}: {exc}") from exc
 
 
+def _stored_messages(folder: Path) -> dict[str, Json] | None:
+    """The stored-messages schema the generator derives for the format in ``folder``."""
+    mapping = SCHEMAS / "mappings" / f"{folder.name}.yaml"
+    request = folder / "request.json"
+    if not (mapping.is_file() and request.is_file()):
+        return None
+    data = yaml.safe_load(mapping.read_text(encoding="utf-8"))
+    return stored_schema(_read_json(request), data["layout"], data["title"])
+
+
 def served_path(schema_id: str) -> PurePosixPath:
     """Where the site serves the schema with this `$id`: its path below the site's root."""
     if not schema_id.startswith(SITE_URI) or not schema_id.endswith(".json"):
@@ -144,6 +155,14 @@ def read_inputs(sources: Sources, bundle: dict[str, Json]) -> DocsInputs:
                 schema = _read_json(path)
                 schemas.append(WireSchema(kind, path.relative_to(ROOT).as_posix(), schema))
                 served.append((served_path(schema["$id"]), schema))
+        # The format's other schemas (a stream's chunk), and its stored messages, derived.
+        for path in sorted(folder.glob("*.json")):
+            if path.stem not in FORMAT_KINDS:
+                schema = _read_json(path)
+                served.append((served_path(schema["$id"]), schema))
+        stored = _stored_messages(folder)
+        if stored is not None:
+            served.append((served_path(stored["$id"]), stored))
         formats.append(
             WireFormat(
                 folder.name,

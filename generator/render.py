@@ -20,6 +20,7 @@ from generator.docs import render_docs
 from generator.load import Sources
 from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
 from generator.plan import build_plan
+from generator.stored import stored_schema
 from generator.streams import plan_stream
 
 Json = Any
@@ -337,7 +338,10 @@ def render_adapters(
             id_rule=_rule(data.get("ids", {}).get("tool_call")),
             name_rule=_rule(data.get("ids", {}).get("tool_name")),
             capabilities=data["capabilities"],
-            documents=data["documents"],
+            documents={
+                **data["documents"],
+                "messages": str(Path(data["documents"]["request"]).parent / "messages.json"),
+            },
         )
     # The wire schemas travel with the package: adapters check their inputs against them.
     for plan in plans:
@@ -349,6 +353,18 @@ def render_adapters(
             out[Path("generated/python/wire_schemas") / Path(document).relative_to("formats")] = (
                 json.dumps(marked, indent=2, ensure_ascii=False) + "\n"
             )
+    # Stored messages: derived from each request schema (a generated schema, served with the rest).
+    for plan in plans:
+        data = plan.mapping.data
+        request = json.loads((SCHEMAS / data["documents"]["request"]).read_text(encoding="utf-8"))
+        schema = stored_schema(request, data["layout"], data["title"])
+        text = json.dumps(
+            {"$comment": " ".join(context["header"].replace("#", "").split()), **schema},
+            indent=2,
+            ensure_ascii=False,
+        )
+        folder = Path(data["documents"]["request"]).parent.relative_to("formats")
+        out[Path("generated/python/wire_schemas") / folder / "messages.json"] = text + "\n"
     out[Path("generated/python/adapters/__init__.py")] = env.get_template(
         "python/adapters_init.py.j2"
     ).render(context, plans=plans)

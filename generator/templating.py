@@ -397,7 +397,10 @@ class Compiler:
                     em.line(f"v_{sub.name} = ABSENT")
             em.line("else:")
             with em.block():
+                # Its unread keys are checked here, where it exists (not after the variant).
+                self.pending.append([])
                 self.match(em, extra, taken, side, ptr, decode=decode)
+                self.flush_drops(em, decode=decode)
         elif call.name == "parts":
             (var,) = call.args
             em.line(f"v_{var.name} = decode_content(ctx, LAYOUT, {expr}, {at})")

@@ -16,6 +16,7 @@
 from interlingua.conversion import ConversionError, ConversionResult, Loss, LossyConversionError
 from interlingua.converter import convert, from_canonical, to_canonical
 from interlingua.detector import Detection, detect
+from interlingua.exchanges import ToolExchange, tool_exchanges
 from interlingua.generated import SCHEMA_ID, SCHEMA_VERSION
 from interlingua.generated.models import Conversation, Message, Response, ValidationError
 from interlingua.reading import InputError, read_json
@@ -36,6 +37,7 @@ __all__ = [
     "Message",
     "MessageView",
     "Response",
+    "ToolExchange",
     "ValidationError",
     "convert",
     "detect",
@@ -45,6 +47,7 @@ __all__ = [
     "load",
     "read_json",
     "to_canonical",
+    "tool_exchanges",
     "validate",
     "views",
 ]

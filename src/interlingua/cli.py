@@ -14,13 +14,15 @@ import json
 import logging
 import os
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO
 
 from interlingua.conversion import ConversionError, ConversionResult, Loss, LossyConversionError
-from interlingua.converter import CANONICAL, KINDS, adapter, convert, formats
+from interlingua.converter import CANONICAL, KINDS, adapter, convert, formats, to_canonical
 from interlingua.detector import Detection, detect
+from interlingua.exchanges import PAIRED, tool_exchanges
 from interlingua.gateway import cli as gateway_cli
 from interlingua.generated.validators import VALIDATORS
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
@@ -407,6 +409,110 @@ def cmd_stream(args: argparse.Namespace) -> int:
     return EXIT_INVALID if translator.failed else EXIT_VALID
 
 
+def _pairs_one(payload: Any, args: argparse.Namespace, line: int | None = None) -> _Outcome:
+    """One document's exchanges as JSON (`output`), its status, after the coded errors."""
+    source, kind = args.source, args.kind
+    if source == "auto" or kind is None:
+        found = detect(payload, kind=kind, among=None if source == "auto" else [source])
+        if not found.detected:
+            _undetected(found, line)
+            return _Outcome(EXIT_UNREADABLE)
+        source, kind = str(found.format), str(found.kind)
+    try:
+        document = to_canonical(payload, source, kind).output
+    except ConversionError as exc:
+        _error(exc.code, exc.pointer, exc.message, line)
+        return _Outcome(EXIT_UNREADABLE)
+    exchanges = tool_exchanges(document)
+    status = EXIT_VALID if all(x.status in PAIRED for x in exchanges) else EXIT_INVALID
+    output = {"format": source, "kind": kind, "exchanges": [x.as_json() for x in exchanges]}
+    return _Outcome(status, output)
+
+
+def _print_pairs(output: dict[str, Any], label: str) -> None:
+    exchanges = output["exchanges"]
+    counts = Counter(x["status"] for x in exchanges)
+    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no tool calls"
+    print(f"{label}{output['format']} {output['kind']}: {summary}")
+    for x in exchanges:
+        call = x.get("call", "-")
+        result = x.get("result", "-")
+        print(
+            f"  {x['status']:<10} {x['id']}  {x.get('name') or '?'}  call {call}  result {result}"
+        )
+
+
+def cmd_pairs(args: argparse.Namespace) -> int:
+    if not _check_format(args.source, auto=True):
+        return EXIT_UNREADABLE
+    _quiet_library()
+    if args.jsonl or args.input.endswith(".jsonl"):
+        worst = EXIT_VALID
+        try:
+            stream = _open_input(args.input)
+        except InputError as exc:
+            _error(exc.code, exc.path, exc.message)
+            return EXIT_UNREADABLE
+        with stream:
+            for number, item in _read_lines(stream, args.max_bytes):
+                if isinstance(item, InputError):
+                    _error(item.code, item.path, item.message, number)
+                    worst = max(worst, EXIT_UNREADABLE)
+                    continue
+                if not item.strip():
+                    continue
+                try:
+                    payload = read_json(item, max_bytes=args.max_bytes)
+                except InputError as exc:
+                    _error(exc.code, exc.path, exc.message, number)
+                    worst = max(worst, EXIT_UNREADABLE)
+                    continue
+                outcome = _pairs_one(payload, args, number)
+                worst = max(worst, outcome.status)
+                if outcome.output is not None:
+                    if args.json:
+                        print(json.dumps({"line": number, **outcome.output}, ensure_ascii=False))
+                    else:
+                        _print_pairs(outcome.output, f"line {number}: ")
+                sys.stdout.flush()
+        return worst
+    payload = _read_payload(args.input, args.max_bytes)
+    if payload is _UNREADABLE:
+        return EXIT_UNREADABLE
+    outcome = _pairs_one(payload, args)
+    if outcome.output is not None:
+        if args.json:
+            print(json.dumps(outcome.output, indent=2, ensure_ascii=False))
+        else:
+            _print_pairs(outcome.output, "")
+    return outcome.status
+
+
+def _register_pairs(commands: Any) -> None:
+    audit = commands.add_parser(
+        "pairs",
+        help="list each tool call with its result, in any format",
+        description="List every tool call of a document with the result that answers it, or "
+        "`unanswered`; results that answer no call are `orphan`, second results `duplicate`. "
+        "The document may be in any format (detected unless --from names it): a request or "
+        "response body, or stored messages (one turn, a list of turns, or an object holding "
+        "them, as agents keep their memories). With --jsonl, or an input named *.jsonl, every "
+        "line is a document. Exit 0 when every call is answered and every result answers one, "
+        "1 when not, 2 when an input cannot be read or placed.",
+    )
+    audit.add_argument("input", nargs="?", default="-", help="a JSON file, or - for stdin")
+    audit.add_argument(
+        "--from", dest="source", default="auto", metavar="FMT", help="format (default: auto)"
+    )
+    audit.add_argument("--kind", choices=KINDS, help="which document (default: detected)")
+    audit.add_argument("--json", action="store_true", help="print the exchanges as JSON")
+    audit.add_argument("--jsonl", action="store_true", help="read one document per line")
+    audit.add_argument(
+        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger inputs"
+    )
+    audit.set_defaults(run=cmd_pairs)
+
+
 def _register_stream(commands: Any) -> None:
     names = ", ".join(stream_formats())
     flow = commands.add_parser(
@@ -529,6 +635,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(run=cmd_views)
     _register_conversion(commands)
     _register_stream(commands)
+    _register_pairs(commands)
     gateway_cli.register(commands)
     return parser
 

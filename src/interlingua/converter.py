@@ -27,8 +27,10 @@ from referencing.jsonschema import DRAFT202012
 from interlingua.adapters.documents import (
     decode_request,
     decode_response,
+    decode_stored,
     encode_request,
     encode_response,
+    encode_stored,
 )
 from interlingua.adapters.runtime import Adapter
 from interlingua.conversion import (
@@ -43,7 +45,8 @@ from interlingua.validation import validate
 
 CANONICAL = "canonical"
 Kind = Literal["request", "response"]
-DOCUMENT_TYPES = {"request": "Conversation", "response": "Response"}
+# The canonical type of each kind of document (`messages`: a list of them, or one).
+DOCUMENT_TYPES = {"request": "Conversation", "response": "Response", "messages": "Message"}
 KINDS = tuple(DOCUMENT_TYPES)
 
 
@@ -64,7 +67,9 @@ def adapter(name: str) -> Adapter:
 
 def _kind(kind: str) -> str:
     if kind not in DOCUMENT_TYPES:
-        raise ConversionError("unknown_document", "", f"kind is request or response, not {kind!r}")
+        raise ConversionError(
+            "unknown_document", "", f"kind is one of {', '.join(KINDS)}, not {kind!r}"
+        )
     return kind
 
 
@@ -172,11 +177,46 @@ def check_wire(payload: Any, fmt: str, kind: str) -> None:
     raise ConversionError(code, at, f"not a valid {fmt} {kind}: {error.message}")
 
 
+def canonical_messages(document: Any) -> list[Any]:
+    """The messages of a canonical `messages` document: a list of Messages, one Message, or a
+    Conversation holding them."""
+    if type(document) is list:
+        return document
+    if type(document) is dict and "messages" in document:
+        messages: list[Any] = document["messages"]
+        return messages
+    return [document]
+
+
 def check_canonical(document: Any, kind: str) -> None:
-    findings = [f for f in validate(document, DOCUMENT_TYPES[kind]) if f.severity != "warning"]
+    if kind == "messages":
+        if type(document) is dict and "messages" in document:
+            check_canonical(document, "request")  # a Conversation (of stored turns)
+            return
+        for i, message in enumerate(canonical_messages(document)):
+            try:
+                check_canonical(message, "_message")
+            except ConversionError as exc:
+                where = f"/{i}" if type(document) is list else ""
+                raise ConversionError(exc.code, where + exc.pointer, exc.message) from None
+        return
+    type_name = "Message" if kind == "_message" else DOCUMENT_TYPES[kind]
+    findings = [f for f in validate(document, type_name) if f.severity != "warning"]
     if findings:
         first = findings[0]
         raise ConversionError(first.code, first.path, first.message)
+
+
+_DECODERS: dict[str, Any] = {
+    "request": decode_request,
+    "response": decode_response,
+    "messages": decode_stored,
+}
+_ENCODERS: dict[str, Any] = {
+    "request": encode_request,
+    "response": encode_response,
+    "messages": encode_stored,
+}
 
 
 # --- the three entry points ----------------------------------------------------------------
@@ -225,8 +265,7 @@ def convert(
                 check_wire(payload, source, kind)
             codec = adapter(source)
             reading.id_rule, reading.name_rule = codec.id_rule, codec.name_rule
-            decode = decode_request if kind == "request" else decode_response
-            document = decode(reading, codec, payload)
+            document = _DECODERS[kind](reading, codec, payload)
         writing = Context(
             target, kind=kind, strict=strict, thinking=thinking, losses=reading.losses
         )
@@ -235,8 +274,7 @@ def convert(
         else:
             codec = adapter(target)
             writing.id_rule, writing.name_rule = codec.id_rule, codec.name_rule
-            encode = encode_request if kind == "request" else encode_response
-            output = encode(writing, codec, document)
+            output = _ENCODERS[kind](writing, codec, document)
     except ConversionError:
         raise
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:

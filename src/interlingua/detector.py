@@ -20,6 +20,8 @@ a declared key that is present (rank 1, or 2 when the schema requires it) and a 
 schema pins with ``const`` (rank 3, such as a block's ``type``). When several candidates
 validate, a feature *distinguishes* a candidate when no other candidate's walk has it; the
 candidate with the highest-ranked distinguishing feature wins, and a tie is ``ambiguous``.
+A payload that is a format's request or response body is not also taken for that format's
+stored messages (a body holds turns, but it is the more specific reading).
 
 Before any full validation, each schema's root is checked cheaply (type, required keys,
 closed key sets, pinned values, at least one declared key present), so most formats are
@@ -44,6 +46,7 @@ from interlingua.converter import (
     KINDS,
     _wire_validator,
     adapter,
+    canonical_messages,
     check_canonical,
     check_wire,
     formats,
@@ -336,6 +339,11 @@ def _schema(fmt: str, kind: str) -> _Schema:
         # The canonical documents are validated by the generated validators; their pydantic
         # models give the same shape as a JSON Schema to walk for evidence.
         raw: Any = DOCUMENT_MODELS[DOCUMENT_TYPES[kind]].model_json_schema()
+        if kind == "messages":  # one Message, or a list of them
+            defs = raw.pop("$defs", {})
+            defs.setdefault("Message", raw)  # (a root that is only a reference to it: kept)
+            one = {"$ref": "#/$defs/Message"}
+            raw = {"$defs": defs, "oneOf": [one, {"type": "array", "items": one}]}
         validator = Draft202012Validator(raw)
     else:
         validator = _wire_validator(adapter(fmt).schemas[kind])
@@ -358,16 +366,19 @@ def _plausible(fmt: str, kind: str, payload: Any) -> bool:
 
 def _valid(fmt: str, kind: str, payload: Any) -> bool:
     if fmt == CANONICAL:
-        if detect_document(payload) != DOCUMENT_TYPES[kind]:
-            return False
-        return not any(is_error(f) for f in validate(payload, DOCUMENT_TYPES[kind]))
+        documents = canonical_messages(payload) if kind == "messages" else [payload]
+        return bool(documents) and all(
+            detect_document(d) == DOCUMENT_TYPES[kind]
+            and not any(is_error(f) for f in validate(d, DOCUMENT_TYPES[kind]))
+            for d in documents
+        )
     return bool(_schema(fmt, kind).validator.is_valid(payload))
 
 
 def _rejection(fmt: str, kind: str, payload: Any) -> Rejection:
     try:
         if fmt == CANONICAL:
-            document = detect_document(payload)
+            document = detect_document(payload) if type(payload) is not list else None
             if document is not None and document != DOCUMENT_TYPES[kind]:
                 return Rejection(
                     fmt,
@@ -544,7 +555,7 @@ def _scope(kind: str | None, names: Iterable[str] | None) -> Iterator[tuple[str,
         for each in kinds:
             if each not in DOCUMENT_TYPES:
                 raise ConversionError(
-                    "unknown_document", "", f"kind is request or response, not {each!r}"
+                    "unknown_document", "", f"kind is one of {', '.join(KINDS)}, not {each!r}"
                 )
             yield fmt, each
 
@@ -561,6 +572,10 @@ def detect(
     valid = [pair for pair in scope if _plausible(*pair, payload) and _valid(*pair, payload)]
     evidence = {pair: _evidence(*pair, payload) for pair in valid}
     live = [pair for pair in valid if evidence[pair]]
+    # A body holds turns too: where a format's request or response fits, its stored-messages
+    # reading of the same payload is the less specific one.
+    bodies = {fmt for fmt, each in live if each != "messages"}
+    live = [(fmt, each) for fmt, each in live if each != "messages" or fmt not in bodies]
     if not live:
         rejections = tuple(_rejection(fmt, each, payload) for fmt, each in scope)
         first = "; ".join(str(r) for r in rejections)

@@ -150,3 +150,28 @@ def test_bad_input_gets_a_code(call: Any, code: str) -> None:
         call()
     assert err.value.code == code
     assert err.value.as_json()["code"] == code
+
+
+def test_a_bedrock_tool_result_read_for_another_format_has_no_structured_value() -> None:
+    # Regression: the unread-key check of a result's taken `json` block ran when there was
+    # none (a TypeError reported as `malformed bedrock request`).
+    body = {
+        "messages": [
+            {"role": "user", "content": [{"text": "hi"}]},
+            {
+                "role": "assistant",
+                "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}],
+            },
+            {
+                "role": "user",
+                "content": [{"toolResult": {"toolUseId": "t1", "content": [{"text": "ok"}]}}],
+            },
+        ],
+        "toolConfig": {
+            "tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}]
+        },
+    }
+    out = convert(body, "bedrock", "anthropic").output
+    assert out["messages"][2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}
+    ]

@@ -81,18 +81,21 @@ def harness(tmp_path: Path, body: str) -> str:
 
 
 START = 'print(json.dumps({"version": 1, "implementation": {"name": "fake"}}), flush=True)\nsys.stdin.readline()\n'
+# Misbehaviour starts once the case has arrived: an implementation that exits before the
+# runner has written it makes the write fail first (a race, under load, not what is tested).
+CASE = START + "sys.stdin.readline()\n"
 
 
 @pytest.mark.parametrize(
     ("body", "broken"),
     [
-        (START + "print('not json', flush=True)\n", "JSONDecodeError"),
+        (CASE + "print('not json', flush=True)\n", "JSONDecodeError"),
         (
-            START + "print(json.dumps({'seq': 99, 'output': 1}), flush=True)\n",
+            CASE + "print(json.dumps({'seq': 99, 'output': 1}), flush=True)\n",
             "reply out of sequence",
         ),
-        (START + "print(json.dumps({'seq': 1}), flush=True)\n", "neither output"),
-        (START + "sys.exit(3)\n", "EOFError"),
+        (CASE + "print(json.dumps({'seq': 1}), flush=True)\n", "neither output"),
+        (CASE + "sys.exit(3)\n", "EOFError"),
         (START + "time.sleep(30)\n", "TimeoutError"),
     ],
     ids=["garbage", "wrong-seq", "empty-reply", "crash", "silent"],

@@ -139,13 +139,17 @@ def errors_at(error: ValidationError, pointer: str) -> Iterator[ValidationError]
 # --- the schemas themselves -----------------------------------------------------------------
 
 
-def test_every_format_has_exactly_its_two_schemas() -> None:
+def test_every_format_has_its_two_schemas_and_its_chunk_schema_if_it_streams() -> None:
+    from interlingua.generated.streams import STREAMS
+
     assert sorted(p.name for p in FORMATS_DIR.iterdir() if p.is_dir()) == sorted(FORMATS)
     for fmt in FORMATS:
-        assert sorted(p.name for p in (FORMATS_DIR / fmt).glob("*.json")) == [
-            "request.json",
-            "response.json",
-        ]
+        own = sorted(p.name for p in (FORMATS_DIR / fmt).glob("*.json"))
+        stream = STREAMS[fmt].schema if fmt in STREAMS else None
+        extra = (
+            [stream.rsplit("/", 1)[1]] if stream and stream.startswith(f"formats/{fmt}/") else []
+        )
+        assert own == sorted({"request.json", "response.json", *extra})
 
 
 @pytest.mark.parametrize(("fmt", "kind"), SCHEMAS, ids=[f"{f}/{k}" for f, k in SCHEMAS])

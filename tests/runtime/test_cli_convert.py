@@ -19,7 +19,7 @@ import pytest
 
 from interlingua import convert, detect
 from interlingua.cli import main
-from interlingua.converter import formats
+from interlingua.converter import KINDS, formats
 from interlingua.generated.adapters import ADAPTERS
 from interlingua.validation import validate
 
@@ -304,7 +304,7 @@ def test_from_auto_refuses_an_unknown_body_with_each_reason(
         first == "error: unknown_format at /: cannot tell the format: no format's schema accepts it"
     )
     assert [r.split(":")[0].strip() for r in reasons] == [
-        f"{fmt} {kind}" for fmt in formats() for kind in ("request", "response")
+        f"{fmt} {kind}" for fmt in formats() for kind in KINDS
     ]
 
 
@@ -316,9 +316,8 @@ def test_from_auto_refuses_an_unknown_body_with_each_reason(
         (b'{"model": "m", "temperature": NaN, "messages": []}', "non_finite_number"),
         (b'\xff{"model": "m"}', "invalid_unicode"),
         (b'{"model": "m", "messages": [{"role": "wizard", "content": "hi"}]}', "not_in_enum"),
-        (b'{"messages": [{"role": "user", "content": "hi"}]}', "missing_field"),
     ],
-    ids=["truncated", "duplicate", "nan", "not-utf8", "bad-role", "no-model"],
+    ids=["truncated", "duplicate", "nan", "not-utf8", "bad-role"],
 )
 def test_invalid_input_exits_2_with_a_coded_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes, code: str
@@ -331,6 +330,18 @@ def test_invalid_input_exits_2_with_a_coded_error(
     assert (status, out) == (2, "")
     assert err.startswith(f"error: {code} at /")
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_body_without_its_envelope_is_read_as_stored_messages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "memory.json"
+    path.write_text('{"messages": [{"role": "user", "content": "hi"}]}')
+    status, out, _ = run(
+        ["convert", "--from", "openai-chat", "--to", "anthropic", str(path)], capsys
+    )
+    assert status == 0
+    assert json.loads(out) == {"messages": [{"role": "user", "content": "hi"}]}
 
 
 def test_unreadable_file_and_unknown_format_exit_2(
@@ -492,7 +503,7 @@ def test_detect_unknown_and_ambiguous_exit_2(
     assert code == 2
     first, *reasons = out.splitlines()
     assert first == "unknown: no format's schema accepts it"
-    assert len(reasons) == 2 * len(formats())
+    assert len(reasons) == len(KINDS) * len(formats())
     body = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
     code, out, _ = run(["detect", write(tmp_path, body)], capsys)
     assert code == 2

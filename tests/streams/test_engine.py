@@ -170,8 +170,10 @@ def test_arguments_for_a_call_that_is_not_open_are_reported() -> None:
 
 
 def test_a_signature_with_no_place_in_the_target_is_reported() -> None:
+    # A thinking part that is nothing but its signature: the whole part is lost.
     _, writer = _write("openai-chat", [{"type": "signature", "index": 0, "signature": "S"}])
-    assert "field_dropped" in _codes(writer.ctx.losses)
+    assert writer.ctx.losses[0].code == "part_dropped"
+    assert writer.ctx.losses[0].part_type == "thinking"
 
 
 def test_a_whole_part_the_target_cannot_stream_is_reported() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from interlingua.adapters import fidelity, pairing
 from interlingua.adapters.layout import decode_messages, decode_system, decode_turn, encode_messages
-from interlingua.adapters.runtime import Adapter
+from interlingua.adapters.runtime import Adapter, escape
 from interlingua.conversion import Context, ConversionError
 from interlingua.transforms.base import ABSENT
 
@@ -73,6 +73,69 @@ def decode_request(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
             canonical_key="messages",
         )
     return conversation
+
+
+def encode_stored(ctx: Context, adapter: Adapter, document: Any) -> Any:
+    """Stored messages in the format's own shape, the container kept: a list of Messages as a
+    list of turns, one Message as one turn, a Conversation as an object holding the turns
+    (with the hoisted system prompt, where the format hoists it). A list or Message whose
+    system prompt must be hoisted is written as that object too."""
+    layout = adapter.layout
+    if type(document) is dict and "messages" in document:
+        for key in sorted(set(document) - {"schema_version", "messages", "provider_raw"}):
+            ctx.loss(
+                "/" + escape(key),
+                "field_dropped",
+                f"{ctx.adapter}: stored messages keep only turns, not {key!r}",
+            )
+        messages, at, holder = document["messages"], "/messages", True
+    elif type(document) is list:
+        messages, at, holder = document, "", False
+    else:
+        messages, at, holder = [document], "", False
+    turns, system = encode_messages(
+        ctx, adapter, messages, at, single=type(document) is dict and not holder
+    )
+    if system is not ABSENT:
+        assert layout.system_field is not None
+        return {layout.system_field: system, layout.messages: turns}
+    if holder:
+        return {layout.messages: turns}
+    if type(document) is dict and len(turns) == 1:
+        return turns[0]
+    return turns
+
+
+def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
+    """Stored messages (an agent's memory, a transcript), the container kept: a list of turns
+    reads as a list of Messages, one turn as one Message (or a list, when the turn holds more
+    than one canonical message), an object holding the turns under the format's turn field as
+    a Conversation with no envelope. Other fields of such an object are reported, not read."""
+    layout = adapter.layout
+    if type(wire) is list:
+        return decode_messages(ctx, adapter, wire, "")
+    wire = _object(wire)
+    if layout.messages not in wire:
+        reading = pairing.Reading(layout.format) if layout.result_pairing == "name" else None
+        messages = decode_turn(ctx, adapter, wire, "", False, seed="0", reading=reading)
+        return messages[0] if len(messages) == 1 else messages
+    messages = []
+    known = {layout.messages}
+    if layout.system == "hoist":
+        assert layout.system_field is not None
+        known.add(layout.system_field)
+        value = wire.get(layout.system_field, ABSENT)
+        if value is not ABSENT:
+            messages.append(decode_system(ctx, layout, value, "/" + layout.system_field))
+    for key in wire:
+        if key not in known:
+            ctx.loss(
+                "/" + escape(key),
+                "field_dropped",
+                f"{ctx.adapter}: stored messages keep no {key!r}",
+            )
+    messages += decode_messages(ctx, adapter, wire[layout.messages], "/" + layout.messages)
+    return {"schema_version": SCHEMA_VERSION, "messages": messages}
 
 
 def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) -> dict[str, Any]:

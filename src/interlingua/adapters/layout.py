@@ -217,7 +217,7 @@ def _marked(layout: Layout, part: Part) -> tuple[Any, Part]:
 def _blank(ctx: Context, layout: Layout, part: Part, at: str) -> bool:
     """Whether the part is text with nothing but whitespace that this format refuses in a
     request's turns (left out, and reported)."""
-    if layout.blank_text != "drop" or ctx.kind != "request":
+    if layout.blank_text != "drop" or ctx.kind == "response":
         return False
     text = part.get("text")
     if part.get("type") not in ("text", "refusal") or not isinstance(text, str) or text.strip():
@@ -309,9 +309,10 @@ def _takes_signature(layout: Layout, wire: Any) -> bool:
 
 def _shorthand(ctx: Context, layout: Layout) -> bool:
     """Whether a lone text part is written as a bare string here (`request`: in requests only,
-    as in Anthropic's, whose responses always hold blocks)."""
+    as in Anthropic's, whose responses always hold blocks; stored messages are turns of a
+    request)."""
     return layout.text_shorthand is True or (
-        layout.text_shorthand == "request" and ctx.kind == "request"
+        layout.text_shorthand == "request" and ctx.kind != "response"
     )
 
 
@@ -570,7 +571,7 @@ def decode_turn(
 def _default_role(ctx: Context, layout: Layout) -> str:
     """The wire role of a turn that gives none: the user's in a request, the model's in a
     response."""
-    return layout.roles_to_wire["user" if ctx.kind == "request" else "assistant"]
+    return layout.roles_to_wire["user" if ctx.kind != "response" else "assistant"]
 
 
 def _split_results(parts: list[Part]) -> list[dict[str, Any]]:
