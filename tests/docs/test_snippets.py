@@ -220,10 +220,14 @@ def test_the_example_harness_passes_what_it_implements(
             a.replace("python ", f"{sys.executable} ", 1) if a.startswith("python ") else a
             for a in argv[3:]
         ]
+        if "--expected-failures" in arguments:
+            # One format's cases: the file lists today's formats and groups, and a format
+            # added later must not fail this test before the page is updated.
+            arguments += ["--format", "anthropic"]
         arguments += ["--report", "report.json", "--matrix", "matrix.md"]
         assert conformance_main(arguments) == 0, capsys.readouterr().out
         summary = capsys.readouterr().out
-        assert " fail" not in summary and " pass" in summary
+        assert " fail" not in summary and (" pass" in summary or " xfail" in summary)
 
 
 # --- the checks themselves can fail ----------------------------------------------------------
