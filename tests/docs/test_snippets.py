@@ -15,6 +15,7 @@ Generated pages (their first line says so) are not checked.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -309,3 +310,38 @@ def test_only_hand_written_pages_are_checked() -> None:
     assert not any(n.startswith(("reference/", "schemas/")) for n in names)
     assert "spec/seed-coverage.md" not in names
     assert "conformance/matrix.md" not in names
+
+
+# --- hand-written tables that name schema values name exactly the schema's -------------------
+
+BUNDLE_DEFS: dict[str, Any] = json.loads(
+    (ROOT / "generated/schemas/interlingua-v1.json").read_text(encoding="utf-8")
+)["$defs"]
+
+
+def _first_column(page: str, header: str) -> set[str]:
+    """The code spans in the first column of the body of the table whose header row is
+    ``header``."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    rows = text[text.index(header) :].split("\n\n")[0].splitlines()[2:]
+    return {match[1] for row in rows if (match := re.match(r"\| `([^`]+)` \|", row))}
+
+
+def test_the_extension_table_names_every_extension() -> None:
+    declared = set(BUNDLE_DEFS["Extensions"]["properties"])
+    assert _first_column("spec/extensions.md", "| extension | holds |") == declared
+
+
+def test_the_stream_event_table_names_every_event() -> None:
+    tags = {
+        BUNDLE_DEFS[ref["$ref"].rsplit("/", 1)[-1]]["properties"]["type"]["const"]
+        for ref in BUNDLE_DEFS["StreamEvent"]["oneOf"]
+    }
+    assert _first_column("spec/streaming.md", "| `type` | carries | meaning |") == tags
+
+
+def test_the_loss_groups_name_every_loss_code() -> None:
+    text = (DOCS / "spec/losses.md").read_text(encoding="utf-8")
+    table = text[text.index("| group | codes |") :].split("\n\n")[0]
+    named = re.findall(r"`([a-z_]+)`", table)
+    assert sorted(named) == sorted(BUNDLE_DEFS["LossCode"]["enum"])
