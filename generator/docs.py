@@ -791,7 +791,17 @@ class Renderer:
                     "invalid": len(wire.invalid),
                 }
             )
-        pages[index] = self.render("formats-index.md.j2", rows=rows)
+        capabilities = read_capabilities(w.name for w in self.inputs.formats)
+        pages[index] = self.render(
+            "formats-index.md.j2",
+            rows=rows,
+            capabilities=capability_table(
+                self.defs.get("AdapterCapabilities", {}), capabilities, index
+            ),
+            capabilities_type=type_link("AdapterCapabilities", index)
+            if "AdapterCapabilities" in self.defs
+            else "",
+        )
         return pages
 
     def vector_pages(self) -> dict[PurePosixPath, str]:
@@ -925,6 +935,50 @@ LAYOUT_TEXT = {
 }
 
 
+def read_capabilities(
+    names: Iterable[str], mappings: Path = SCHEMAS / "mappings"
+) -> dict[str, dict[str, Json]]:
+    """The `capabilities` section of each format's mapping file, for the formats that have one."""
+    found: dict[str, dict[str, Json]] = {}
+    for name in names:
+        path = mappings / f"{name}.yaml"
+        if path.is_file():
+            found[name] = dict(yaml.safe_load(path.read_text(encoding="utf-8"))["capabilities"])
+    return found
+
+
+def _capability_value(value: Json) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return "—" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def capability_table(
+    schema: Json, capabilities: dict[str, dict[str, Json]], page: PurePosixPath
+) -> str:
+    """One row per format, one column per `AdapterCapabilities` property (in schema order),
+    then what each column means: every flag name and meaning comes from the schema."""
+    flags = list(schema.get("properties", {}))
+    if not flags or not capabilities:
+        return ""
+    lines = [
+        "| format | " + " | ".join(code(flag) for flag in flags) + " |",
+        "|---|" + "---|" * len(flags),
+    ]
+    for name in sorted(capabilities):
+        values = capabilities[name]
+        cells = [_capability_value(values.get(flag)) for flag in flags]
+        target = REFERENCE / "formats" / f"{name}.md"
+        lines.append(f"| {link(code(name), target, page)} | " + " | ".join(cells) + " |")
+    lines += ["", "| column | meaning |", "|---|---|"]
+    for flag in flags:
+        meaning = md_text(schema["properties"][flag].get("description", ""), cell=True)
+        lines.append(f"| {code(flag)} | {meaning} |")
+    return "\n".join(lines) + "\n"
+
+
 def mapping_context(fmt: str) -> dict[str, Json] | None:
     """What a format page shows of the format's mapping file, or None when it has none."""
     path = SCHEMAS / "mappings" / f"{fmt}.yaml"
@@ -1044,8 +1098,9 @@ def render_pages(
 # --- the conformance matrix ----------------------------------------------------------------------
 
 
-def matrix_page(matrix: str, source: str) -> str:
-    """The matrix `python -m conformance run` wrote, as a page of the site."""
+def matrix_page(matrix: str, source: str, capabilities: str = "") -> str:
+    """The matrix `python -m conformance run` wrote, as a page of the site, followed by the
+    formats' capability table (`capability_table`) when there is one."""
     note = (
         f"<!-- Copied from {source} (written by `python -m conformance run`) by "
         "`python -m generator.docs`; `make run` refreshes it. Do not edit. -->"
@@ -1057,7 +1112,26 @@ def matrix_page(matrix: str, source: str) -> str:
         "passed out of how many, at each level. [Conformance](index.md) says how to run the "
         "suite against another implementation."
     )
-    return "\n".join([note, title or "# Conformance matrix", "", intro, *body]) + "\n"
+    page = "\n".join([note, title or "# Conformance matrix", "", intro, *body]) + "\n"
+    if capabilities:
+        formats = link("Wire formats", REFERENCE / "formats" / "index.md", MATRIX_PAGE)
+        page += (
+            "\n## Formats and their capabilities\n\n"
+            "The conversion cases above are grouped by format. What each format can carry, "
+            f"from its mapping file (see {formats}):\n\n" + capabilities
+        )
+    return page
+
+
+def matrix_capabilities(root: Path) -> str:
+    """The capability table of every format with a mapping file under ``root``, or ""."""
+    bundle = root / "generated" / "schemas" / "interlingua-v1.json"
+    mappings = root / "schemas" / "mappings"
+    if not bundle.is_file() or not mappings.is_dir():
+        return ""
+    schema = _read_json(bundle).get("$defs", {}).get("AdapterCapabilities", {})
+    names = sorted(path.stem for path in mappings.glob("*.yaml"))
+    return capability_table(schema, read_capabilities(names, mappings), MATRIX_PAGE)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1082,7 +1156,8 @@ def main(argv: list[str] | None = None) -> int:
     target = args.root / MATRIX_PAGE
     target.parent.mkdir(parents=True, exist_ok=True)
     shown = args.matrix.as_posix() if not args.matrix.is_absolute() else source.name
-    target.write_text(matrix_page(source.read_text(encoding="utf-8"), shown), encoding="utf-8")
+    page = matrix_page(source.read_text(encoding="utf-8"), shown, matrix_capabilities(args.root))
+    target.write_text(page, encoding="utf-8")
     print(f"wrote {target.relative_to(args.root) if target.is_relative_to(args.root) else target}")
     return 0
 

@@ -12,14 +12,17 @@ import pytest
 from generator import docs
 from generator.docs import (
     DocsInputs,
+    capability_table,
     code,
     constraints,
     first_sentence,
     invariant_text,
     kind_of,
     link,
+    matrix_capabilities,
     matrix_page,
     md_text,
+    read_capabilities,
     render_pages,
     served_path,
     type_expr,
@@ -274,3 +277,47 @@ def test_the_schema_change_page_lists_every_lint_id() -> None:
     page = (ROOT / "docs/contributing/schemas.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^\| (IL\d{3}) \|", page, re.MULTILINE))
     assert documented == reported
+
+
+def test_capability_table_has_a_column_per_schema_flag_and_a_row_per_format() -> None:
+    schema = {
+        "properties": {
+            "supports_x": {"type": "boolean", "description": "Takes x."},
+            "limit": {"type": "integer", "description": "At most | this."},
+        }
+    }
+    page = PurePosixPath("docs/reference/formats/index.md")
+    table = capability_table(
+        schema, {"b": {"supports_x": False}, "a": {"supports_x": True, "limit": 2048}}, page
+    )
+    lines = table.splitlines()
+    assert lines[0] == "| format | `supports_x` | `limit` |"
+    assert lines[2] == "| [`a`](a.md) | yes | 2,048 |"
+    assert lines[3] == "| [`b`](b.md) | no | — |"
+    assert "| `limit` | At most \\| this. |" in lines
+    assert capability_table({}, {"a": {}}, page) == ""
+    assert capability_table(schema, {}, page) == ""
+
+
+def test_every_mapping_flag_is_a_column_of_the_format_index_and_the_matrix() -> None:
+    flags = list(BUNDLE["$defs"]["AdapterCapabilities"]["properties"])
+    names = sorted(p.stem for p in (ROOT / "schemas/mappings").glob("*.yaml"))
+    capabilities = read_capabilities(names)
+    assert set(capabilities) == set(names)
+    for values in capabilities.values():
+        assert set(values) <= set(flags)
+    header = "| format | " + " | ".join(f"`{flag}`" for flag in flags) + " |"
+    index = (REFERENCE / "formats/index.md").read_text(encoding="utf-8")
+    matrix = (ROOT / "docs/conformance/matrix.md").read_text(encoding="utf-8")
+    for page in (index, matrix):
+        assert header in page
+        for name in names:
+            assert f"[`{name}`](" in page
+
+
+def test_matrix_page_appends_the_capability_table(tmp_path: Path) -> None:
+    page = matrix_page("| a |\n", "m.md", "| format | `x` |\n")
+    assert page.endswith("| format | `x` |\n")
+    assert "## Formats and their capabilities" in page
+    assert matrix_capabilities(tmp_path) == ""
+    assert "| format | `supports_system`" in matrix_capabilities(ROOT)

@@ -1,0 +1,19 @@
+// validate.mjs: check a JSON document against the bundled interlingua schema with Ajv.
+import { readFileSync } from "node:fs";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+
+const [schemaPath, documentPath, type] = process.argv.slice(2);
+const schema = JSON.parse(readFileSync(schemaPath, "utf8"));
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(schema);
+const ref = type ? `${schema.$id}#/$defs/${type}` : schema.$id;
+const check = ajv.getSchema(ref);
+const document = JSON.parse(readFileSync(documentPath, "utf8"));
+if (check(document)) {
+  console.log("valid");
+} else {
+  for (const e of check.errors) console.log(`${e.instancePath || "/"}: ${e.message}`);
+  process.exitCode = 1;
+}
