@@ -283,7 +283,7 @@ def test_commands_are_split_and_expect_their_exit_status() -> None:
 def test_an_unknown_subcommand_or_option_fails() -> None:
     check_interlingua(["convert", "--from", "auto", "--to", "anthropic", "chat.json"])
     with pytest.raises(AssertionError, match="does not parse"):
-        check_interlingua(["pairs", "memories.jsonl"])
+        check_interlingua(["audit", "memories.jsonl"])
     with pytest.raises(AssertionError, match="does not parse"):
         check_interlingua(["convert", "--from", "auto", "--to", "x", "--lossless", "chat.json"])
 
