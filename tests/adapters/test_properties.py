@@ -134,7 +134,7 @@ def _covered(path: str, pointers: list[str]) -> bool:
     return any(path == p or path.startswith(p + "/") or p.startswith(path + "/") for p in pointers)
 
 
-RESTRUCTURING = {"turns_merged", "moved", "role_changed", "message_dropped"}
+RESTRUCTURING = {"turns_merged", "turn_split", "moved", "role_changed", "message_dropped"}
 
 
 def check_round_trip(fmt: str, document: dict[str, Any]) -> None:

@@ -40,6 +40,15 @@ def _replayable(ctx: Context, layout: Layout, parts: list[Part], at: str) -> lis
         origin = part.get("origin")
         if origin is None or origin.get("format") in (layout.format, *layout.replay_from):
             out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
+            if origin is not None and origin.get("format") != layout.format:
+                # Replayed where it is accepted, but read back it is this format's reasoning.
+                ctx.loss(
+                    f"{at}/{j}/origin",
+                    "field_dropped",
+                    f"{ctx.adapter}: reasoning issued by {origin.get('format')} is replayed; "
+                    "read back, it is bound to this format",
+                    part["type"],
+                )
             continue
         issuer = origin.get("format")
         text = part.get("text")
@@ -403,6 +412,8 @@ def encode_messages(
         if role == "tool" and layout.tool_results == "own_message":
             encode = layout.encode_tool_message
             assert encode is not None
+            if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
+                ctx.loss(mat, "turn_split", f"{ctx.adapter} holds one tool result per message")
             for j, part in enumerate(parts):
                 if part.get("type") != "tool_result":
                     ctx.loss(f"{mat}/content/{j}", "part_dropped", "a tool message holds results")
