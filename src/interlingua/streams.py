@@ -104,7 +104,11 @@ class StreamTranslator:
         self.target = None if target == CANONICAL else spec(target)
         self._parser = parser(self.source.framing if self.source else "ndjson")
         self._reader = StreamReader(self.source, self.ctx) if self.source else None
-        self._writer = StreamWriter(self.target, self.ctx) if self.target else None
+        self._writer = (
+            StreamWriter(self.target, self.ctx, origin=self.source and source)
+            if self.target
+            else None
+        )
         self.failed = False
         self.ended = False
         self._events = 0

@@ -52,7 +52,8 @@ def framed(fmt: str, chunks: list[Any]) -> list[str]:
 
 
 def _dropped_types(losses: list[Loss]) -> set[str]:
-    return {loss.part_type for loss in losses if loss.code == "part_dropped" and loss.part_type}
+    dropped = ("part_dropped", "thinking_not_replayable")
+    return {loss.part_type for loss in losses if loss.code in dropped and loss.part_type}
 
 
 def project(response: dict[str, Any], losses: list[Loss]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ def _plain_text(part: Part) -> bool:
     return part.get("type") == "text" and len(part) == 2
 
 
-def _replayable(ctx: Context, layout: Layout, parts: list[Part], at: str) -> list[Part]:
+def replayable(ctx: Context, layout: Layout, parts: list[Part], at: str) -> list[Part]:
     """Parts with provider-bound ones settled: replayed (without `origin`) when they came from
     this format, otherwise dropped or turned into text, and reported."""
     out: list[Part] = []
@@ -394,7 +394,7 @@ def encode_messages(
         raw = message.get("provider_raw")
         if raw:
             fidelity.note_foreign(ctx, raw, layout.format, mat)
-        parts = _replayable(ctx, layout, message["content"], f"{mat}/content")
+        parts = replayable(ctx, layout, message["content"], f"{mat}/content")
         if writing is not None:
             parts = writing.parts(ctx, parts, f"{mat}/content")
         wire_role = layout.roles_to_wire[role]

@@ -37,9 +37,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from interlingua.adapters import pairing
-from interlingua.adapters.layout import decode_content, encode_part
+from interlingua.adapters.layout import decode_content, encode_part, replayable
 from interlingua.adapters.runtime import MISS, Adapter
 from interlingua.conversion import Context, ConversionError
+from interlingua.generated.parts import BOUND_PART_TYPES
 from interlingua.transforms import TRANSFORMS
 
 Event = dict[str, Any]
@@ -377,8 +378,14 @@ class StreamReader:
 class StreamWriter:
     """Canonical events in, wire chunks out: `feed` each event."""
 
-    def __init__(self, spec: StreamSpec, ctx: Context | None = None) -> None:
+    def __init__(
+        self, spec: StreamSpec, ctx: Context | None = None, origin: str | None = None
+    ) -> None:
+        """``origin`` names the format the events were read from: its reasoning is replayed
+        here only where a whole response's would be (the format itself, or one its mapping
+        names in `replay_from`); elsewhere it is dropped and reported."""
         self.spec = spec
+        self.origin = origin
         adapter = spec.adapter
         self.ctx = ctx or Context(spec.format, kind="response")
         self.ctx.id_rule, self.ctx.name_rule = adapter.id_rule, adapter.name_rule
@@ -502,6 +509,8 @@ class StreamWriter:
             return kind, self._open[2]
         if index in self._dropped:
             return None
+        if kind == "thinking" and not self._replayable(index, ptr):
+            return None
         if f"{kind}.delta" not in self.spec.writers:
             self._dropped.add(index)
             self.ctx.loss(
@@ -523,6 +532,29 @@ class StreamWriter:
         self._open = (index, kind, block)
         self._write(f"{kind}.open", block, out)
         return kind, block
+
+    def _replayable(self, index: int, ptr: str) -> bool:
+        """Whether streamed reasoning from ``origin`` may be written here (reported if not)."""
+        layout = self.spec.adapter.layout
+        if self.origin is None or self.origin == layout.format:
+            return True
+        if self.origin in layout.replay_from:
+            self.ctx.loss(
+                ptr,
+                "field_dropped",
+                f"{self.spec.format}: reasoning issued by {self.origin} is replayed; "
+                "read back, it is bound to this format",
+                "thinking",
+            )
+            return True
+        self._dropped.add(index)
+        self.ctx.loss(
+            ptr,
+            "thinking_not_replayable",
+            f"{self.spec.format}: reasoning issued by {self.origin} cannot be replayed; dropped",
+            "thinking",
+        )
+        return False
 
     def _signature(self, event: Mapping[str, Any], ptr: str, out: list[Any]) -> None:
         index = event["index"]
@@ -616,9 +648,16 @@ class StreamWriter:
             return
         layout = self.spec.adapter.layout
         origin = part.get("origin")
-        home = (layout.format, *layout.replay_from)
-        if isinstance(origin, dict) and origin.get("format") in home:
+        if part.get("type") in BOUND_PART_TYPES and self.origin and not isinstance(origin, dict):
+            part = {**part, "origin": {"format": self.origin}}
+        origin = part.get("origin")
+        if isinstance(origin, dict) and origin.get("format") == layout.format:
             part = {k: v for k, v in part.items() if k != "origin"}  # it goes home: no loss
+        else:  # replayed, as text, or dropped, as a whole response's would be (reported)
+            settled = replayable(self.ctx, layout, [part], ptr + "/part")
+            if not settled or settled[0].get("type") not in self.spec.part_types:
+                return
+            part = settled[0]
         self._ensure_started(ptr, out)
         self._close(out)
         made_up = pairing.synthesized(self.spec.format, part.get("id"))
