@@ -105,7 +105,7 @@ class StreamTranslator:
         self._parser = parser(self.source.framing if self.source else "ndjson")
         self._reader = StreamReader(self.source, self.ctx) if self.source else None
         self._writer = (
-            StreamWriter(self.target, self.ctx, origin=self.source and source)
+            StreamWriter(self.target, self.ctx, origin=None if source == CANONICAL else source)
             if self.target
             else None
         )
