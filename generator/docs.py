@@ -903,6 +903,10 @@ LAYOUT_TEXT = {
         "text_shorthand",
         "request",
     ): "A lone text part is written as a bare string in requests; responses hold blocks.",
+    (
+        "text_shorthand",
+        "always",
+    ): "Content is one string: the text parts of a turn are joined by newlines (reported).",
 }
 
 

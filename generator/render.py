@@ -306,6 +306,7 @@ def render_adapters(
             "signature_field": None,
             "result_pairing": "id",
             "role_optional": False,
+            "slots_first": [],
             **data["layout"],
         }
         if layout["tool_result_parts"] is not None:

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FORMATS_DIR = ROOT / "schemas" / "formats"
 META = ROOT / "schemas" / "meta" / "keywords.json"
 BASE_URI = "https://interlingua.dev/schemas/formats/"
-FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock")
+FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock", "ollama")
 KINDS = ("request", "response")
 MIN_EXAMPLES = {"request": 8, "response": 4}
 MIN_INVALID = 4
@@ -69,6 +69,13 @@ WHERE: dict[str, str] = {
     "bedrock/request-five-stop-sequences": "/inferenceConfig/stopSequences",
     "bedrock/response-stop-reason-stop": "/stopReason",
     "bedrock/response-missing-usage": "",
+    "ollama/request-arguments-as-json-string": "/messages/1/tool_calls/0/function/arguments",
+    "ollama/request-image-data-url": "/messages/0/images/0",
+    "ollama/request-content-as-blocks": "/messages/0/content",
+    "ollama/request-role-developer": "/messages/0/role",
+    "ollama/request-think-level-max": "/think",
+    "ollama/response-done-false": "/done",
+    "ollama/response-done-reason-tool-calls": "/done_reason",
 }
 
 

@@ -407,7 +407,9 @@ def test_jsonl_flag_with_stdin_and_from_auto(
     anthropic = json.loads(
         (ROOT / "formats/anthropic/examples/response/parallel_tool_use.json").read_text()
     )
-    lines = "\n".join(json.dumps(x) for x in (GOOD_1, anthropic, CONVERSATION))
+    # A bare {model, messages} body is valid Ollama as much as OpenAI: this one says which.
+    openai = {**GOOD_1, "max_completion_tokens": 16}
+    lines = "\n".join(json.dumps(x) for x in (openai, anthropic, CONVERSATION))
     monkeypatch.setattr(sys, "stdin", _Stdin(lines))
     code, out, _ = run(["convert", "--from", "auto", "--to", "canonical", "--jsonl", "-"], capsys)
     assert code == 0

@@ -233,8 +233,38 @@ def test_a_canonical_message_is_told_it_is_a_message() -> None:
     ]
 
 
-def test_detection_serialises() -> None:
+def test_a_bare_chat_body_is_both_openai_chat_and_ollama() -> None:
+    # {model, messages} with string content is valid for both APIs: nothing tells them apart.
     found = detect({"model": "m", "messages": [{"role": "user", "content": "hi"}]})
+    assert found.status == "ambiguous"
+    assert {(c.format, c.kind) for c in found.candidates} == {
+        ("openai-chat", "request"),
+        ("ollama", "request"),
+    }
+    # A field only one of them declares settles it, either way.
+    openai = detect(
+        {"model": "m", "max_completion_tokens": 9, "messages": [{"role": "user", "content": "hi"}]}
+    )
+    assert (openai.status, openai.format) == ("detected", "openai-chat")
+    ollama = detect(
+        {
+            "model": "m",
+            "options": {"num_ctx": 4096},
+            "messages": [{"role": "user", "content": "hi"}],
+        }
+    )
+    assert (ollama.status, ollama.format) == ("detected", "ollama")
+    assert "top-level `options`" in ollama.reason
+    images = detect(
+        {"model": "m", "messages": [{"role": "user", "content": "hi", "images": ["iVBORw0KGgo="]}]}
+    )
+    assert (images.status, images.format) == ("detected", "ollama")
+
+
+def test_detection_serialises() -> None:
+    found = detect(
+        {"model": "m", "max_completion_tokens": 9, "messages": [{"role": "user", "content": "hi"}]}
+    )
     assert found.as_json() == {
         "status": "detected",
         "reason": found.reason,
@@ -262,7 +292,11 @@ def test_cheap_root_checks_spare_the_full_validation(monkeypatch: pytest.MonkeyP
         return _valid(fmt, kind, payload)
 
     monkeypatch.setattr(MODULE, "_valid", counting)
-    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    body = {
+        "model": "m",
+        "max_completion_tokens": 9,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
     assert detect(body).format == "openai-chat"
     # Missing required keys, closed key sets and pinned values rule the rest out unvalidated;
     # a format whose schema admitted this body at its root would rightly be validated too.

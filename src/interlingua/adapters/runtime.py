@@ -64,7 +64,9 @@ class Layout:
     messages: str  # wire field of the turn list
     role: str  # wire field of a turn's role
     content: str  # wire field of a turn's blocks
-    text_shorthand: bool | str  # a lone text part is a bare string (True, or "request" only)
+    # a lone text part is a bare string (True, or "request" only); "always": content is one
+    # string, the turn's text parts joined
+    text_shorthand: bool | str
     empty_content: Any  # what a turn with no blocks has as content (ABSENT: no field)
     system: str  # inline | hoist
     system_field: str | None  # hoist: the top-level field
@@ -88,6 +90,7 @@ class Layout:
     signature_field: str | None = None  # a block's field holding the signature of its reasoning
     result_pairing: str = "id"  # id | name: how a result names the call it answers
     role_optional: bool = False  # a turn may leave its role out (the user's, the model's)
+    slots_first: frozenset[str] = frozenset()  # slots whose parts read back before the content
 
 
 @dataclass(frozen=True)
