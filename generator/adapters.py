@@ -671,7 +671,9 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
     planner.parts()
     planner.codecs()
     planner.usage()
-    planner.stop_reasons()
+    if "response" in mapping.data:
+        planner.stop_reasons()
     planner.envelope("request")
-    planner.envelope("response")
+    if "response" in mapping.data:
+        planner.envelope("response")
     return planner.plan

@@ -47,6 +47,7 @@ from interlingua.converter import (
     check_canonical,
     check_wire,
     formats,
+    kinds,
 )
 from interlingua.validation import DOCUMENT_MODELS, detect_document, is_error, validate
 
@@ -537,16 +538,17 @@ def _distinct(
 
 
 def _scope(kind: str | None, names: Iterable[str] | None) -> Iterator[tuple[str, str]]:
-    kinds = KINDS if kind is None else (kind,)
+    wanted = KINDS if kind is None else (kind,)
     for fmt in formats() if names is None else names:
         if fmt != CANONICAL:
             adapter(fmt)  # an unknown name is a coded error, not a silent miss
-        for each in kinds:
+        for each in wanted:
             if each not in DOCUMENT_TYPES:
                 raise ConversionError(
                     "unknown_document", "", f"kind is request or response, not {each!r}"
                 )
-            yield fmt, each
+            if each in kinds(fmt):
+                yield fmt, each  # a format without a response body has no response to be
 
 
 def detect(

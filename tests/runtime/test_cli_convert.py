@@ -19,7 +19,7 @@ import pytest
 
 from interlingua import convert, detect
 from interlingua.cli import main
-from interlingua.converter import formats
+from interlingua.converter import formats, kinds
 from interlingua.generated.adapters import ADAPTERS
 from interlingua.validation import validate
 
@@ -304,7 +304,7 @@ def test_from_auto_refuses_an_unknown_body_with_each_reason(
         first == "error: unknown_format at /: cannot tell the format: no format's schema accepts it"
     )
     assert [r.split(":")[0].strip() for r in reasons] == [
-        f"{fmt} {kind}" for fmt in formats() for kind in ("request", "response")
+        f"{fmt} {kind}" for fmt in formats() for kind in kinds(fmt)
     ]
 
 
@@ -494,7 +494,7 @@ def test_detect_unknown_and_ambiguous_exit_2(
     assert code == 2
     first, *reasons = out.splitlines()
     assert first == "unknown: no format's schema accepts it"
-    assert len(reasons) == 2 * len(formats())
+    assert len(reasons) == sum(len(kinds(fmt)) for fmt in formats())
     body = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
     code, out, _ = run(["detect", write(tmp_path, body)], capsys)
     assert code == 2

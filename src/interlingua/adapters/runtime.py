@@ -102,8 +102,8 @@ class Adapter:
     layout: Layout
     encode_request_envelope: Codec
     decode_request_envelope: Codec
-    encode_response_envelope: Codec
-    decode_response_envelope: Codec
+    encode_response_envelope: Codec | None  # None: the format has no response body
+    decode_response_envelope: Codec | None
     response_message: tuple[str | int, ...]  # where the message sits in a response body
     infer_call: bool  # a natural stop with tool calls in the message means `call`
     id_rule: tuple[str, str, int] | None
@@ -149,8 +149,10 @@ def unread(
     part_type: str | None,
 ) -> None:
     """Report every field of a wire object that reading did not take (when no round-trip
-    data keeps it: the conversion goes to another format)."""
+    data keeps it: the conversion goes to another format). A null carries nothing to lose."""
     for key in sorted(value.keys() - known):
+        if value[key] is None:
+            continue
         ctx.loss(
             f"{at}/{escape(key)}",
             "field_dropped",
