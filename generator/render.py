@@ -335,6 +335,7 @@ def render_adapters(
             response_message=tuple(data.get("response", {}).get("message", ())),
             infer_call=bool(data.get("stop_reasons", {}).get("infer_call", False)),
             request_aliases=data["request"].get("aliases", {}),
+            response_call_seed=data.get("response", {}).get("call_seed"),
             id_rule=_rule(data.get("ids", {}).get("tool_call")),
             name_rule=_rule(data.get("ids", {}).get("tool_name")),
             capabilities=data["capabilities"],

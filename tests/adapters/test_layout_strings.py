@@ -167,3 +167,33 @@ def test_a_tool_message_with_nothing_to_answer_is_an_orphan() -> None:
     with pytest.raises(ConversionError) as err:
         convert(body, "ollama", "canonical")
     assert (err.value.code, err.value.pointer) == ("orphan_result", "/messages/3")
+
+
+def test_calls_of_successive_responses_get_distinct_ids() -> None:
+    def response(created_at: str | None) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": "m",
+            "message": {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [{"function": {"name": "f", "arguments": {}}}],
+            },
+            "done": True,
+            "done_reason": "stop",
+        }
+        if created_at is not None:
+            body["created_at"] = created_at
+        return body
+
+    def call_id(body: dict[str, Any]) -> str:
+        document = convert(body, "ollama", "canonical", "response", validate_input=False).output
+        value: str = document["message"]["content"][0]["id"]
+        return value
+
+    first, second = (
+        call_id(response("2025-01-01T00:00:00Z")),
+        call_id(response("2025-01-01T00:00:05Z")),
+    )
+    assert first.startswith("ollama_call_") and first.endswith("_0")
+    assert first != second  # seeded by created_at, as the body has no id
+    assert call_id(response(None)) == "ollama_call_r_0"

@@ -118,9 +118,10 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
         )
     if not path and type(turn) is dict:
         turn = {k: v for k, v in turn.items() if k in (layout.role, layout.content)}
-    messages = decode_turn(
-        ctx, adapter, turn, at, False, seed=pairing.response_seed(envelope.get("id"))
-    )
+    seed = envelope.get("id")
+    if seed is None and adapter.response_call_seed is not None:
+        seed = wire.get(adapter.response_call_seed)  # the body has no id: another field seeds
+    messages = decode_turn(ctx, adapter, turn, at, False, seed=pairing.response_seed(seed))
     if len(messages) != 1 or messages[0]["role"] != "assistant":
         raise ConversionError("wrong_role", at, "a response holds one assistant message")
     message = messages[0]

@@ -6,7 +6,8 @@ results of one turn's calls follow it in order. The canonical form always pairs 
 
 Reading gives a call without an id a deterministic one, ``<format>_call_<seed>_<n>``: ``n``
 counts the calls of the turn from 0 and ``seed`` is the turn's position in a request, or in a
-response the first 8 hex digits of the SHA-256 of the response id (``r`` when it has none), so
+response the first 8 hex digits of the SHA-256 of the response id, or of the field the mapping
+names when the body has none (`response.call_seed`: Ollama's `created_at`; ``r`` without it), so
 that calls read from successive responses of one conversation keep distinct ids. A result whose
 id answers no open call is paired with the earliest unanswered call of its name (of any name,
 when the result names none) and takes that call's id; a result with no call to answer is an

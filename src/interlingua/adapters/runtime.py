@@ -112,6 +112,8 @@ class Adapter:
     schemas: Mapping[str, str]  # request / response → wire schema under schemas/
     # Older names of top-level request fields, read as the current one (OpenAI `max_tokens`).
     request_aliases: Mapping[str, str] = field(default_factory=dict)
+    # A top-level response field seeding synthesized call ids when the body has no id.
+    response_call_seed: str | None = None
 
 
 def escape(key: str) -> str:
