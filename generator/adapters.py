@@ -416,6 +416,14 @@ class Planner:
             encoders.setdefault(part_type, []).append((slot, enc))
             if id(canonical) in lossy:
                 continue
+            if slot == "content" and self.mapping.data["layout"].get("text_shorthand") == "always":
+                if not isinstance(wire, Var):
+                    raise _error(
+                        self.mapping,
+                        f"/parts/{part_type}/{i}/wire",
+                        "content is one string here: a content variant's wire is a variable",
+                    )
+                continue  # read from the string itself, never as a block
             if slot == "content":
                 if block_tag:
                     if not isinstance(wire, dict) or not isinstance(wire.get(block_tag), str):
@@ -441,7 +449,10 @@ class Planner:
                 self.plan.tool_message = (enc, dec)
             else:
                 slot_decoders.setdefault(slot, []).append(dec)
-                slot_kinds[slot] = "list" if isinstance(wire, dict) else "value"
+                many = self.mapping.data["parts"][part_type][i].get("slot_list")
+                if many is None:
+                    many = isinstance(wire, dict)
+                slot_kinds[slot] = "list" if many else "value"
         for part_type, encs in encoders.items():
             em = Emitter()
             for slot, enc in encs:
@@ -535,6 +546,12 @@ class Planner:
                 raise _error(self.mapping, f"/usage/{name}", "not a field of Usage")
             if isinstance(spec, str):
                 direct[spec] = name
+        # The top-level wire keys the usage codec reads (so a `@merge` beside it knows them).
+        self.compiler.codec_keys["usage"] = {
+            path.split(".")[0]
+            for spec in table.values()
+            for path in ([spec] if isinstance(spec, str) else spec)
+        }
         enc, dec = Emitter(), Emitter()
         enc.line("out: dict[str, Any] = {}")
         dec.line("if type(w) is not dict:")
@@ -654,7 +671,9 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
     planner.parts()
     planner.codecs()
     planner.usage()
-    planner.stop_reasons()
+    if "response" in mapping.data:
+        planner.stop_reasons()
     planner.envelope("request")
-    planner.envelope("response")
+    if "response" in mapping.data:
+        planner.envelope("response")
     return planner.plan

@@ -932,6 +932,10 @@ LAYOUT_TEXT = {
         "text_shorthand",
         "request",
     ): "A lone text part is written as a bare string in requests; responses hold blocks.",
+    (
+        "text_shorthand",
+        "always",
+    ): "Content is one string: the text parts of a turn are joined by newlines (reported).",
 }
 
 
@@ -1029,14 +1033,14 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
         "parts": parts,
         "codecs": codecs,
         "request": {k: _template_text(v) for k, v in data["request"].items()},
-        "response": {k: _template_text(v) for k, v in data["response"].items()},
+        "response": {k: _template_text(v) for k, v in data.get("response", {}).items()},
         "stop_to": [
             {"wire": code(w), "canonical": code(c)}
-            for w, c in data["stop_reasons"]["to_canonical"].items()
+            for w, c in data.get("stop_reasons", {}).get("to_canonical", {}).items()
         ],
         "stop_from": [
             {"canonical": code(c), "wire": code(w)}
-            for c, w in data["stop_reasons"]["from_canonical"].items()
+            for c, w in data.get("stop_reasons", {}).get("from_canonical", {}).items()
         ],
         "usage": [
             {

@@ -308,6 +308,7 @@ def render_adapters(
             "signature_field": None,
             "result_pairing": "id",
             "role_optional": False,
+            "slots_first": [],
             **data["layout"],
         }
         if layout["tool_result_parts"] is not None:
@@ -332,9 +333,11 @@ def render_adapters(
             tool_message=plan.tool_message,
             marker=plan.marker,
             takes_block=any("decode_content_taking(" in f.source for f in plan.functions),
-            response_message=tuple(data["response"]["message"]),
-            infer_call=bool(data["stop_reasons"].get("infer_call", False)),
+            has_response="response" in data,
+            response_message=tuple(data.get("response", {}).get("message", ())),
+            infer_call=bool(data.get("stop_reasons", {}).get("infer_call", False)),
             request_aliases=data["request"].get("aliases", {}),
+            response_call_seed=data.get("response", {}).get("call_seed"),
             id_rule=_rule(data.get("ids", {}).get("tool_call")),
             name_rule=_rule(data.get("ids", {}).get("tool_name")),
             capabilities=data["capabilities"],

@@ -21,7 +21,7 @@ from typing import IO, Any, BinaryIO
 
 from interlingua.conversion import ConversionError, ConversionResult, Loss, LossyConversionError
 from interlingua.converter import CANONICAL, KINDS, adapter, convert, formats, to_canonical
-from interlingua.detector import Detection, detect
+from interlingua.detector import Detection, detect, readings
 from interlingua.exchanges import PAIRED, tool_exchanges
 from interlingua.gateway import cli as gateway_cli
 from interlingua.generated.validators import VALIDATORS
@@ -410,18 +410,28 @@ def cmd_stream(args: argparse.Namespace) -> int:
 
 
 def _pairs_one(payload: Any, args: argparse.Namespace, line: int | None = None) -> _Outcome:
-    """One document's exchanges as JSON (`output`), its status, after the coded errors."""
+    """One document's exchanges as JSON (`output`), its status, after the coded errors.
+
+    Unless --from and --kind say it, each reading the payload validates as is tried in turn
+    (best first): pairing needs one that reads all of it."""
     source, kind = args.source, args.kind
-    if source == "auto" or kind is None:
-        found = detect(payload, kind=kind, among=None if source == "auto" else [source])
-        if not found.detected:
-            _undetected(found, line)
-            return _Outcome(EXIT_UNREADABLE)
-        source, kind = str(found.format), str(found.kind)
-    try:
-        document = to_canonical(payload, source, kind).output
-    except ConversionError as exc:
-        _error(exc.code, exc.pointer, exc.message, line)
+    among = None if source == "auto" else [source]
+    tries = (
+        [(source, kind)] if source != "auto" and kind else readings(payload, kind=kind, among=among)
+    )
+    if not tries:
+        _undetected(detect(payload, kind=kind, among=among), line)
+        return _Outcome(EXIT_UNREADABLE)
+    first: ConversionError | None = None
+    for source, kind in tries:
+        try:
+            document = to_canonical(payload, source, kind).output
+            break
+        except ConversionError as exc:
+            first = first or exc
+    else:
+        assert first is not None
+        _error(first.code, first.pointer, first.message, line)
         return _Outcome(EXIT_UNREADABLE)
     exchanges = tool_exchanges(document)
     status = EXIT_VALID if all(x.status in PAIRED for x in exchanges) else EXIT_INVALID

@@ -55,6 +55,14 @@ def formats() -> list[str]:
     return [CANONICAL, *sorted(ADAPTERS)]
 
 
+def kinds(fmt: str) -> tuple[str, ...]:
+    """The bodies a format has: request and response, or a request only (UMF)."""
+    if fmt == CANONICAL:
+        return KINDS
+    known = adapter(fmt).schemas
+    return tuple(kind for kind in KINDS if kind in known)
+
+
 def adapter(name: str) -> Adapter:
     try:
         return ADAPTERS[name]
@@ -243,8 +251,8 @@ def convert(
     """
     kind = _kind(kind)
     for name in (source, target):
-        if name != CANONICAL:
-            adapter(name)
+        if kind not in kinds(name):
+            raise ConversionError("unknown_document", "", f"{name} has no {kind} body")
     reading = Context(
         source,
         kind=kind,

@@ -20,8 +20,8 @@ a declared key that is present (rank 1, or 2 when the schema requires it) and a 
 schema pins with ``const`` (rank 3, such as a block's ``type``). When several candidates
 validate, a feature *distinguishes* a candidate when no other candidate's walk has it; the
 candidate with the highest-ranked distinguishing feature wins, and a tie is ``ambiguous``.
-A payload that is a format's request or response body is not also taken for that format's
-stored messages (a body holds turns, but it is the more specific reading).
+Stored messages (turns kept outside a request) are the reading of last resort: a payload that
+some format takes as a request or response body is not also taken for stored messages.
 
 Before any full validation, each schema's root is checked cheaply (type, required keys,
 closed key sets, pinned values, at least one declared key present), so most formats are
@@ -50,6 +50,7 @@ from interlingua.converter import (
     check_canonical,
     check_wire,
     formats,
+    kinds,
 )
 from interlingua.validation import DOCUMENT_MODELS, detect_document, is_error, validate
 
@@ -548,16 +549,37 @@ def _distinct(
 
 
 def _scope(kind: str | None, names: Iterable[str] | None) -> Iterator[tuple[str, str]]:
-    kinds = KINDS if kind is None else (kind,)
+    wanted = KINDS if kind is None else (kind,)
     for fmt in formats() if names is None else names:
         if fmt != CANONICAL:
             adapter(fmt)  # an unknown name is a coded error, not a silent miss
-        for each in kinds:
+        for each in wanted:
             if each not in DOCUMENT_TYPES:
                 raise ConversionError(
                     "unknown_document", "", f"kind is one of {', '.join(KINDS)}, not {each!r}"
                 )
-            yield fmt, each
+            if each in kinds(fmt):
+                yield fmt, each  # a format without a response body has no response to be
+
+
+def _live(scope: list[tuple[str, str]], payload: Any) -> dict[tuple[str, str], dict[Feature, int]]:
+    """The (format, kind) pairs whose schema the payload validates against, with evidence."""
+    valid = [pair for pair in scope if _plausible(*pair, payload) and _valid(*pair, payload)]
+    evidence = {pair: _evidence(*pair, payload) for pair in valid}
+    return {pair: found for pair, found in evidence.items() if found}
+
+
+def readings(
+    payload: Any, *, kind: str | None = None, among: Iterable[str] | None = None
+) -> list[tuple[str, str]]:
+    """Every (format, kind) the payload validates as, best first: the one `detect` names,
+    then other bodies, then stored messages. What a caller that only needs *a* reading tries
+    in turn (a memory may be a valid body of a format that cannot read all of it)."""
+    found = detect(payload, kind=kind, among=among)
+    every = list(_live(list(_scope(kind, among)), payload))
+    first = [(found.format, found.kind)] if found.format and found.kind else []
+    rest = sorted((p for p in every if p not in first), key=lambda p: p[1] == "messages")
+    return first + rest
 
 
 def detect(
@@ -569,13 +591,12 @@ def detect(
     (default: every format :func:`interlingua.converter.formats` lists).
     """
     scope = list(_scope(kind, among))
-    valid = [pair for pair in scope if _plausible(*pair, payload) and _valid(*pair, payload)]
-    evidence = {pair: _evidence(*pair, payload) for pair in valid}
-    live = [pair for pair in valid if evidence[pair]]
-    # A body holds turns too: where a format's request or response fits, its stored-messages
-    # reading of the same payload is the less specific one.
-    bodies = {fmt for fmt, each in live if each != "messages"}
-    live = [(fmt, each) for fmt, each in live if each != "messages" or fmt not in bodies]
+    evidence = _live(scope, payload)
+    live = list(evidence)
+    # A body holds turns too: stored messages are the reading of last resort, for a payload
+    # no format takes as a request or response body.
+    if any(each != "messages" for _, each in live):
+        live = [(fmt, each) for fmt, each in live if each != "messages"]
     if not live:
         rejections = tuple(_rejection(fmt, each, payload) for fmt, each in scope)
         first = "; ".join(str(r) for r in rejections)

@@ -89,6 +89,20 @@ def test_an_unknown_id_falls_back_to_the_name(ctx: Context) -> None:
     assert results[0]["tool_call_id"] == "fmt_call_1_0"
 
 
+def test_a_nameless_result_answers_the_earliest_open_call(ctx: Context) -> None:
+    reading = Reading("fmt")
+    reading.complete(ctx, [call("a"), call("b")], "1", [])
+    nameless: list[dict[str, Any]] = [
+        {"type": "tool_result", "content": []},
+        {"type": "tool_result", "content": []},
+    ]
+    reading.complete(ctx, nameless, "2", [])
+    assert [r["tool_call_id"] for r in nameless] == ["fmt_call_1_0", "fmt_call_1_1"]
+    with pytest.raises(ConversionError) as err:
+        reading.complete(ctx, [{"type": "tool_result", "content": []}], "3", ["/m/3"])
+    assert (err.value.code, err.value.pointer) == ("orphan_result", "/m/3")
+
+
 def test_a_result_without_its_call_is_an_orphan(ctx: Context) -> None:
     reading = Reading("fmt")
     reading.complete(ctx, [call("a")], "1", [])

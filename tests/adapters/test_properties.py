@@ -137,6 +137,23 @@ def _covered(path: str, pointers: list[str]) -> bool:
 RESTRUCTURING = {"turns_merged", "turn_split", "moved", "role_changed", "message_dropped"}
 
 
+def _patch(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """The changes from ``before`` to ``after``; message by message when both hold as many
+    (a whole-list diff may pair a message with a look-alike neighbour and report it moved)."""
+    ours, theirs = before.get("messages"), after.get("messages")
+    if not isinstance(ours, list) or not isinstance(theirs, list) or len(ours) != len(theirs):
+        return list(jsonpatch.make_patch(before, after).patch)
+    rest = jsonpatch.make_patch(
+        {k: v for k, v in before.items() if k != "messages"},
+        {k: v for k, v in after.items() if k != "messages"},
+    )
+    ops = list(rest.patch)
+    for i, (one, other) in enumerate(zip(ours, theirs, strict=True)):
+        for op in jsonpatch.make_patch(one, other).patch:
+            ops.append({**op, "path": f"/messages/{i}{op['path']}"})
+    return ops
+
+
 def check_round_trip(fmt: str, document: dict[str, Any]) -> None:
     out = convert(document, "canonical", fmt)
     back = convert(out.output, fmt, "canonical").output
@@ -156,7 +173,7 @@ def check_round_trip(fmt: str, document: dict[str, Any]) -> None:
         if loss.code in ("part_dropped", "thinking_not_replayable")
         and loss.pointer.rsplit("/", 1)[0].endswith("/content")
     ]
-    for op in jsonpatch.make_patch(before, after).patch:
+    for op in _patch(before, after):
         path = op["path"]
         if restructured and path.startswith("/messages"):
             continue  # turns moved or merged: indices after the first one shift

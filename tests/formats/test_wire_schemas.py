@@ -14,14 +14,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from jsonschema import Draft202012Validator, ValidationError
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMATS_DIR = ROOT / "schemas" / "formats"
 META = ROOT / "schemas" / "meta" / "keywords.json"
 BASE_URI = "https://interlingua.dev/schemas/formats/"
-FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock")
+FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock", "ollama", "umf")
 KINDS = ("request", "response")
+
+
+def kinds_of(fmt: str) -> tuple[str, ...]:
+    """The bodies the format's mapping declares (a format may have a request body only)."""
+    mapping = yaml.safe_load((ROOT / "schemas" / "mappings" / f"{fmt}.yaml").read_text())
+    return tuple(kind for kind in KINDS if kind in mapping["documents"])
+
+
 MIN_EXAMPLES = {"request": 8, "response": 4}
 MIN_INVALID = 4
 
@@ -69,6 +78,18 @@ WHERE: dict[str, str] = {
     "bedrock/request-five-stop-sequences": "/inferenceConfig/stopSequences",
     "bedrock/response-stop-reason-stop": "/stopReason",
     "bedrock/response-missing-usage": "",
+    "ollama/request-arguments-as-json-string": "/messages/1/tool_calls/0/function/arguments",
+    "ollama/request-image-data-url": "/messages/0/images/0",
+    "ollama/request-content-as-blocks": "/messages/0/content",
+    "ollama/request-role-developer": "/messages/0/role",
+    "ollama/request-think-level-max": "/think",
+    "ollama/response-done-false": "/done",
+    "ollama/response-done-reason-tool-calls": "/done_reason",
+    "umf/request-role-developer": "/messages/0/role",
+    "umf/request-tool-use-input-string": "/messages/1/content/0/input",
+    "umf/request-metadata-number-value": "/messages/0/metadata/latency_ms",
+    "umf/request-image-data-url": "/messages/0/content/0/source/data",
+    "umf/request-empty-messages": "/messages",
 }
 
 
@@ -87,11 +108,11 @@ def validator(fmt: str, kind: str) -> Draft202012Validator:
     return Draft202012Validator(schema(fmt, kind))
 
 
-SCHEMAS = [(fmt, kind) for fmt in FORMATS for kind in KINDS]
+SCHEMAS = [(fmt, kind) for fmt in FORMATS for kind in kinds_of(fmt)]
 EXAMPLES = [
     (fmt, kind, path)
     for fmt in FORMATS
-    for kind in KINDS
+    for kind in kinds_of(fmt)
     for path in sorted((FORMATS_DIR / fmt / "examples" / kind).glob("*.json"))
 ]
 INVALID = [
@@ -139,7 +160,7 @@ def errors_at(error: ValidationError, pointer: str) -> Iterator[ValidationError]
 # --- the schemas themselves -----------------------------------------------------------------
 
 
-def test_every_format_has_its_two_schemas_and_its_chunk_schema_if_it_streams() -> None:
+def test_every_format_has_exactly_its_schemas_and_its_chunk_schema_if_it_streams() -> None:
     from interlingua.generated.streams import STREAMS
 
     assert sorted(p.name for p in FORMATS_DIR.iterdir() if p.is_dir()) == sorted(FORMATS)
@@ -149,7 +170,7 @@ def test_every_format_has_its_two_schemas_and_its_chunk_schema_if_it_streams() -
         extra = (
             [stream.rsplit("/", 1)[1]] if stream and stream.startswith(f"formats/{fmt}/") else []
         )
-        assert own == sorted({"request.json", "response.json", *extra})
+        assert own == sorted({*(f"{kind}.json" for kind in kinds_of(fmt)), *extra})
 
 
 @pytest.mark.parametrize(("fmt", "kind"), SCHEMAS, ids=[f"{f}/{k}" for f, k in SCHEMAS])
@@ -245,6 +266,9 @@ def test_references_resolve_and_every_definition_is_used(fmt: str, kind: str) ->
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_there_are_enough_cases(fmt: str) -> None:
     for kind, minimum in MIN_EXAMPLES.items():
+        if kind not in kinds_of(fmt):
+            assert not (FORMATS_DIR / fmt / "examples" / kind).exists()
+            continue
         assert sum(1 for f, k, _ in EXAMPLES if (f, k) == (fmt, kind)) >= minimum
     assert sum(1 for f, _, _ in INVALID if f == fmt) >= MIN_INVALID
 
@@ -270,7 +294,7 @@ def test_every_invalid_case_says_where_it_is_wrong() -> None:
     ("fmt", "kind", "path"), INVALID, ids=[f"{f}/{p.stem}" for f, _, p in INVALID]
 )
 def test_invalid_case_is_rejected_where_it_is_wrong(fmt: str, kind: str, path: Path) -> None:
-    assert kind in KINDS, f"{path.name}: name must start with request- or response-"
+    assert kind in kinds_of(fmt), f"{path.name}: name must start with request- or response-"
     body = _load(path)
     assert isinstance(body, dict)
     found = list(validator(fmt, kind).iter_errors(body))

@@ -81,3 +81,37 @@ def test_bad_layout_features_are_refused(
     edit(data)
     with pytest.raises(SchemaLoadError, match=message):
         _plan(data)
+
+
+def _ollama() -> dict[str, Any]:
+    (mapping,) = [m for m in load_mappings() if m.format == "ollama"]
+    return copy.deepcopy(mapping.data)
+
+
+def _plan_ollama(data: dict[str, Any]) -> Any:
+    return plan_adapter(Mapping(Path("mappings/ollama.yaml"), data), BUNDLE)
+
+
+def test_slot_kinds_follow_the_template_unless_declared() -> None:
+    data = _ollama()
+    plan = _plan_ollama(data)
+    assert [(f, k) for f, k, _ in plan.slots] == [
+        ("thinking", "value"),
+        ("images", "list"),  # a transform call, declared a list by slot_list
+        ("tool_calls", "list"),  # an object template: a list by default
+    ]
+    data["parts"]["image"][0]["slot_list"] = False
+    data["parts"]["tool_call"][0]["slot_list"] = False
+    plan = _plan_ollama(data)
+    assert [(f, k) for f, k, _ in plan.slots][1:] == [("images", "value"), ("tool_calls", "value")]
+
+
+def test_content_that_is_one_string_takes_only_a_variable() -> None:
+    data = _ollama()
+    data["parts"]["text"][0]["wire"] = {"text": "$text"}
+    with pytest.raises(SchemaLoadError, match="content is one string here"):
+        _plan_ollama(data)
+    # the same template is a keyed block when content holds blocks
+    data["layout"]["text_shorthand"] = True
+    plan = _plan_ollama(data)
+    assert [key for key, _ in plan.decode_keyed] == ["text"]

@@ -108,3 +108,62 @@ def test_base64_text(ctx: Context) -> None:
         t.encode(ctx, "/d", "not base64!")
     with pytest.raises(ConversionError):
         t.decode(ctx, ["text"], "/w")
+
+
+# Leading bytes of real files, base64-encoded (1×1 images, and a WAV header).
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+JPEG = "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8U"
+GIF = "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="
+WEBP = "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA=="
+WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="
+
+
+@pytest.mark.parametrize(
+    ("data", "media_type"),
+    [
+        (PNG, "image/png"),
+        (JPEG, "image/jpeg"),
+        (GIF, "image/gif"),
+        (WEBP, "image/webp"),
+        ("Qk0eAAAAAAAAABoAAAAMAAAAAQABAAEAGAAAAP8A", "image/bmp"),
+        ("SUkqAAgAAAA=", "image/tiff"),
+        ("TU0AKgAAAAg=", "image/tiff"),
+        ("AAAAHGZ0eXBhdmlmAAAAAGF2aWY=", "image/avif"),
+        ("AAAAGGZ0eXBoZWljAAAAAG1pZjE=", "image/heic"),
+    ],
+)
+def test_images_are_told_by_their_bytes(ctx: Context, data: str, media_type: str) -> None:
+    t = TRANSFORMS["sniffed_image"]
+    assert t.decode(ctx, data, "/images/0") == (media_type, data)
+    assert t.encode(ctx, "/s/media_type", media_type, data) == data
+    assert ctx.losses == []
+
+
+def test_bytes_that_tell_nothing_read_as_octet_stream(ctx: Context) -> None:
+    t = TRANSFORMS["sniffed_image"]
+    for data in (WAV, "AAECAwQFBgc=", "", "!!!not base64!!!", "iVBO"):
+        assert t.decode(ctx, data, "/images/0") == ("application/octet-stream", data)
+    with pytest.raises(ConversionError) as err:
+        t.decode(ctx, 7, "/images/0")
+    assert (err.value.code, err.value.pointer) == ("wrong_type", "/images/0")
+
+
+def test_a_media_type_the_bytes_do_not_announce_is_reported(ctx: Context) -> None:
+    t = TRANSFORMS["sniffed_image"]
+    assert t.encode(ctx, "/s/media_type", "image/jpeg", PNG) == PNG
+    assert t.encode(ctx, "/t/media_type", "image/png", "AAECAwQFBgc=") == "AAECAwQFBgc="
+    assert t.encode(ctx, "/u/media_type", "IMAGE/PNG; q=1", PNG) == PNG  # same essence: fine
+    assert [(x.pointer, x.code) for x in ctx.losses] == [
+        ("/s/media_type", "field_dropped"),
+        ("/t/media_type", "field_dropped"),
+    ]
+    assert "image/png" in ctx.losses[0].reason
+    assert "application/octet-stream" in ctx.losses[1].reason
+
+
+def test_only_images_are_sniffed_images(ctx: Context) -> None:
+    t = TRANSFORMS["sniffed_image"]
+    for media_type, data in (("audio/wav", WAV), ("application/pdf", "JVBERi0="), (1, PNG)):
+        with pytest.raises(Mismatch):
+            t.encode(ctx, "/s", media_type, data)
+    assert ctx.losses == []

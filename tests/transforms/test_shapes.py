@@ -156,6 +156,31 @@ def test_auto_count(ctx: Context) -> None:
     assert t.decode(ctx, 0, "/b") == 0
     assert t.decode(ctx, 2048, "/b") == 2048
     assert t.decode(ctx, -1, "/b") is ABSENT  # the provider decides: no canonical budget
+    assert ctx.losses == []  # the same format's round-trip data keeps it
     for bad in ("1024", 1.5, True):
         with pytest.raises(ConversionError):
             t.decode(ctx, bad, "/b")
+    elsewhere = Context("test", fidelity=False)
+    assert t.decode(elsewhere, -1, "/b") is ABSENT
+    assert [(x.pointer, x.code) for x in elsewhere.losses] == [("/b", "parameter_dropped")]
+
+
+def test_effort_or_switch(ctx: Context) -> None:
+    t = TRANSFORMS["effort_or_switch"]
+    assert t.encode(ctx, "/e", "high") == "high"
+    assert t.encode(ctx, "/e", ABSENT) is ABSENT
+    assert ctx.losses == []
+    assert t.encode(ctx, "/e", "minimal") is ABSENT  # no such level word: reported
+    assert [(x.pointer, x.code) for x in ctx.losses] == [("/e", "parameter_dropped")]
+    for level in ("low", "medium", "high"):
+        assert t.decode(ctx, level, "/think") == level
+    assert t.decode(ctx, True, "/think") is ABSENT
+    assert t.decode(ctx, False, "/think") is ABSENT
+    assert len(ctx.losses) == 1  # round-trip data keeps a bare switch for the same format
+    elsewhere = Context("test", fidelity=False)
+    assert t.decode(elsewhere, True, "/think") is ABSENT
+    assert [(x.pointer, x.code) for x in elsewhere.losses] == [("/think", "parameter_dropped")]
+    for bad in ("max", 1, None):
+        with pytest.raises(ConversionError) as err:
+            t.decode(ctx, bad, "/think")
+        assert (err.value.code, err.value.pointer) == ("not_in_enum", "/think")

@@ -145,7 +145,10 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
     stop = response.get("stop_reason")
     if adapter.infer_call and stop == "call":
         envelope = {**envelope, "stop_reason": "end"}  # the tool calls in the message say it
-    wire = adapter.encode_response_envelope(ctx, envelope, "")
+    encode = adapter.encode_response_envelope
+    if encode is None:
+        raise ConversionError("unknown_document", "", f"{adapter.format} has no response body")
+    wire = encode(ctx, envelope, "")
     turns, _ = encode_messages(ctx, adapter, [message], "/message", single=True)
     turn = turns[0] if turns else {layout.role: layout.roles_to_wire["assistant"]}
     path = adapter.response_message
@@ -161,9 +164,10 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     wire = _object(wire)
     path = adapter.response_message
     turn, at = _at(wire, path)
-    envelope = adapter.decode_response_envelope(
-        ctx, _without(wire, path, layout.role, layout.content), ""
-    )
+    decode = adapter.decode_response_envelope
+    if decode is None:
+        raise ConversionError("unknown_document", "", f"{adapter.format} has no response body")
+    envelope = decode(ctx, _without(wire, path, layout.role, layout.content), "")
     if envelope is ABSENT:
         envelope = {}
     ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
@@ -177,9 +181,10 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
         )
     if not path and type(turn) is dict:
         turn = {k: v for k, v in turn.items() if k in (layout.role, layout.content)}
-    messages = decode_turn(
-        ctx, adapter, turn, at, False, seed=pairing.response_seed(envelope.get("id"))
-    )
+    seed = envelope.get("id")
+    if seed is None and adapter.response_call_seed is not None:
+        seed = wire.get(adapter.response_call_seed)  # the body has no id: another field seeds
+    messages = decode_turn(ctx, adapter, turn, at, False, seed=pairing.response_seed(seed))
     if len(messages) != 1 or messages[0]["role"] != "assistant":
         raise ConversionError("wrong_role", at, "a response holds one assistant message")
     message = messages[0]

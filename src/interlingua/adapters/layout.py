@@ -77,6 +77,7 @@ def encode_content(
     one more wire block after them (a result's structured value)."""
     allowed = layout.tool_result_parts
     blocks = []
+    where = []
     for j, part in enumerate(parts):
         if allowed is not None and part.get("type") not in allowed:
             ctx.displaced.append((part, f"{at}/{j}"))
@@ -84,8 +85,11 @@ def encode_content(
         result = encode_part(ctx, layout, part, f"{at}/{j}")
         if result is not MISS:
             blocks.append(result[1])
+            where.append(f"{at}/{j}")
     if extra is not ABSENT:
         return [*blocks, extra]
+    if layout.text_shorthand == "always":
+        return _joined(ctx, blocks, where)
     if _shorthand(ctx, layout):
         if len(parts) == 1 and len(blocks) == 1 and _plain_text(parts[0]):
             return parts[0]["text"]
@@ -158,6 +162,8 @@ def decode_content_taking(
         return [{"type": "text", "text": value}], ABSENT
     if type(value) is not list:
         raise ConversionError("wrong_type", at, "content is a string or a list of blocks")
+    if layout.text_shorthand == "always":
+        raise ConversionError("wrong_type", at, "content is one string here")
     parts: list[Part] = []
     taken: Any = ABSENT
     marker = layout.marker
@@ -252,6 +258,9 @@ def _turn(
     turn: dict[str, Any] = {layout.role: role}
     first: Part | None = None  # the first part not left out as blank: the shorthand's
     signature: str | None = None  # of a signature-only thinking part, for the next block
+    texts: list[str] = []  # where each content block came from (joined content)
+    order = _read_order(layout)
+    latest = -1  # the read-back rank of the parts written so far (see _read_order)
     for j, whole in enumerate(parts):
         here = where[j] if where is not None else f"{at}/{j}"
         if _blank(ctx, layout, whole, here):
@@ -274,15 +283,26 @@ def _turn(
         if signature is not None and slot is None and _takes_signature(layout, wire):
             wire = {**wire, str(layout.signature_field): signature}
             signature = None
+        rank = order.get(slot, len(order))
+        if rank < latest:
+            ctx.loss(
+                here,
+                "moved",
+                f"{ctx.adapter} keeps this kind of part in a field of its own; it reads back "
+                "in another order",
+                part.get("type"),
+            )
+        latest = max(latest, rank)
         if slot is None:
             blocks.append(wire)
+            texts.append(here)
         elif slot in turn:
             if type(turn[slot]) is list:
                 turn[slot].append(wire)
             else:
                 ctx.loss(here, "part_dropped", "only one fits here", part.get("type"))
         else:
-            turn[slot] = [wire] if type(wire) is dict else wire
+            turn[slot] = [wire] if _slot_is_list(layout, slot, wire) else wire
         if hint is not ABSENT:
             assert layout.marker is not None
             field_at = f"{here}/{layout.marker.field}"
@@ -299,7 +319,9 @@ def _turn(
             blocks.append({**result[1], str(layout.signature_field): signature})
         else:
             ctx.loss(at, "part_dropped", f"{ctx.adapter}: no block can carry this signature")
-    if blocks:
+    if blocks and layout.text_shorthand == "always":
+        turn[layout.content] = _joined(ctx, blocks, texts)
+    elif blocks:
         if _shorthand(ctx, layout) and len(blocks) == 1 and first and _plain_text(first):
             turn[layout.content] = first["text"]
         else:
@@ -312,6 +334,35 @@ def _turn(
     return turn
 
 
+def _read_order(layout: Layout) -> dict[str | None, int]:
+    """The rank at which the parts of each slot read back (None: the content): the slots
+    read first, the content, then the other slots in the order the mapping lists them."""
+    others = [f for f, _, _ in layout.slots if f not in layout.slots_first]
+    first = [f for f, _, _ in layout.slots if f in layout.slots_first]
+    return {name: rank for rank, name in enumerate([*first, None, *others])}
+
+
+def _slot_is_list(layout: Layout, slot: str, wire: Any) -> bool:
+    """Whether a slot holds a list of values (as the mapping declares) or a single one."""
+    for name, kind, _ in layout.slots:
+        if name == slot:
+            return kind == "list"
+    return type(wire) is dict
+
+
+def _joined(ctx: Context, texts: list[Any], where: list[str]) -> str:
+    """Text blocks as the one string a `text_shorthand: always` format holds: joined by a
+    newline, each text after the first reported (the boundary between them is gone)."""
+    for at in where[1 : len(texts)]:
+        ctx.loss(
+            at,
+            "turns_merged",
+            f"{ctx.adapter} holds one string of text here; joined to the text before it",
+            "text",
+        )
+    return "\n".join(str(t) for t in texts)
+
+
 def _takes_signature(layout: Layout, wire: Any) -> bool:
     return type(wire) is dict and layout.signature_field not in wire
 
@@ -320,7 +371,7 @@ def _shorthand(ctx: Context, layout: Layout) -> bool:
     """Whether a lone text part is written as a bare string here (`request`: in requests only,
     as in Anthropic's, whose responses always hold blocks; stored messages are turns of a
     request)."""
-    return layout.text_shorthand is True or (
+    return layout.text_shorthand in (True, "always") or (
         layout.text_shorthand == "request" and ctx.kind != "response"
     )
 
@@ -405,6 +456,8 @@ def encode_messages(
         if layout.system == "hoist" and role in ("system", "developer"):
             if out:
                 ctx.loss(mat, "moved", f"{ctx.adapter} takes system prompts only at the top")
+            elif hoisted and role == "system":  # (a developer prompt says role_changed)
+                ctx.loss(mat, "turns_merged", f"{ctx.adapter} has one system prompt; joined")
             system += [(p, f"{mat}/content/{j}") for j, p in enumerate(parts)]
             if message["content"]:
                 hoisted.append(mat)
@@ -535,16 +588,23 @@ def decode_turn(
         part = decode(ctx, turn, at)
         if part is MISS:
             raise ConversionError("unknown_variant", at, "not a tool result this format knows")
+        if layout.result_pairing == "name":
+            reading = reading or pairing.Reading(layout.format)
+            reading.complete(ctx, [part], seed, [at])
         out = [{"role": "tool", "content": [part]}]
     else:
         pointers: list[str] = []
         content = turn.get(layout.content, ABSENT)
         where = f"{at}/{layout.content}"
         parts, _ = decode_content_taking(ctx, layout, content, where, None, pointers=pointers)
+        before: list[Part] = []  # the parts of the slots read before the content
+        ahead: list[str] = []
         for field, kind, decode in layout.slots:
             value = turn.get(field)
             if value is None:
                 continue
+            first = field in layout.slots_first
+            into, marks = (before, ahead) if first else (parts, pointers)
             where = f"{at}/{field}"
             if kind == "list":
                 if type(value) is not list:
@@ -553,12 +613,16 @@ def decode_turn(
                     part = decode(ctx, item, f"{where}/{k}")
                     if part is MISS:
                         raise ConversionError("unknown_variant", f"{where}/{k}", "unknown shape")
-                    parts.append(part)
+                    into.append(_bind(ctx, layout, part))
+                    marks.append(f"{where}/{k}")
             else:
                 part = decode(ctx, value, where)
                 if part is MISS:
                     raise ConversionError("unknown_variant", where, "unknown shape")
-                parts.append(part)
+                into.append(_bind(ctx, layout, part))
+                marks.append(where)
+        if before:
+            parts, pointers = before + parts, ahead + pointers
         if layout.result_pairing == "name":
             reading = reading or pairing.Reading(layout.format)
             reading.complete(ctx, parts, seed, pointers)

@@ -6,12 +6,14 @@ results of one turn's calls follow it in order. The canonical form always pairs 
 
 Reading gives a call without an id a deterministic one, ``<format>_call_<seed>_<n>``: ``n``
 counts the calls of the turn from 0 and ``seed`` is the turn's position in a request, or in a
-response the first 8 hex digits of the SHA-256 of the response id (``r`` when it has none), so
+response the first 8 hex digits of the SHA-256 of the response id, or of the field the mapping
+names when the body has none (`response.call_seed`: Ollama's `created_at`; ``r`` without it), so
 that calls read from successive responses of one conversation keep distinct ids. A result whose
-id answers no open call is paired with the earliest unanswered call of its name and takes that
-call's id; a result with no call to answer is an ``orphan_result``. A result's name is left out
-when it only repeats the name of the call it answers (the canonical form pairs by id; results
-read from any format then look alike). A call read without arguments has none (``{}``).
+id answers no open call is paired with the earliest unanswered call of its name (of any name,
+when the result names none) and takes that call's id; a result with no call to answer is an
+``orphan_result``. A result's name is left out when it only repeats the name of the call it
+answers (the canonical form pairs by id; results read from any format then look alike). A
+call read without arguments has none (``{}``).
 
 Writing carries every id except the ones reading synthesized (the wire had none there), and
 gives a result without a name the name of the call it answers, from the calls written before
@@ -76,7 +78,9 @@ class Reading:
             elif kind == "tool_result":
                 wanted = part.get("tool_call_id")
                 found = next((i for i, (cid, _) in enumerate(self.open) if cid == wanted), None)
-                if found is None:
+                if found is None and "name" not in part:
+                    found = 0 if self.open else None  # nameless: the earliest open call
+                elif found is None:
                     name = part.get("name")
                     found = next((i for i, (_, nm) in enumerate(self.open) if nm == name), None)
                 if found is None:

@@ -64,7 +64,9 @@ class Layout:
     messages: str  # wire field of the turn list
     role: str  # wire field of a turn's role
     content: str  # wire field of a turn's blocks
-    text_shorthand: bool | str  # a lone text part is a bare string (True, or "request" only)
+    # a lone text part is a bare string (True, or "request" only); "always": content is one
+    # string, the turn's text parts joined
+    text_shorthand: bool | str
     empty_content: Any  # what a turn with no blocks has as content (ABSENT: no field)
     system: str  # inline | hoist
     system_field: str | None  # hoist: the top-level field
@@ -88,6 +90,7 @@ class Layout:
     signature_field: str | None = None  # a block's field holding the signature of its reasoning
     result_pairing: str = "id"  # id | name: how a result names the call it answers
     role_optional: bool = False  # a turn may leave its role out (the user's, the model's)
+    slots_first: frozenset[str] = frozenset()  # slots whose parts read back before the content
 
 
 @dataclass(frozen=True)
@@ -99,8 +102,8 @@ class Adapter:
     layout: Layout
     encode_request_envelope: Codec
     decode_request_envelope: Codec
-    encode_response_envelope: Codec
-    decode_response_envelope: Codec
+    encode_response_envelope: Codec | None  # None: the format has no response body
+    decode_response_envelope: Codec | None
     response_message: tuple[str | int, ...]  # where the message sits in a response body
     infer_call: bool  # a natural stop with tool calls in the message means `call`
     id_rule: tuple[str, str, int] | None
@@ -109,6 +112,8 @@ class Adapter:
     schemas: Mapping[str, str]  # request / response → wire schema under schemas/
     # Older names of top-level request fields, read as the current one (OpenAI `max_tokens`).
     request_aliases: Mapping[str, str] = field(default_factory=dict)
+    # A top-level response field seeding synthesized call ids when the body has no id.
+    response_call_seed: str | None = None
 
 
 def escape(key: str) -> str:
@@ -146,8 +151,10 @@ def unread(
     part_type: str | None,
 ) -> None:
     """Report every field of a wire object that reading did not take (when no round-trip
-    data keeps it: the conversion goes to another format)."""
+    data keeps it: the conversion goes to another format). A null carries nothing to lose."""
     for key in sorted(value.keys() - known):
+        if value[key] is None:
+            continue
         ctx.loss(
             f"{at}/{escape(key)}",
             "field_dropped",

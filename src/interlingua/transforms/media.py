@@ -175,6 +175,75 @@ BASE64_TEXT = Transform(
 )
 
 
+# --- images as bare base64, their media type told by their bytes ---------------------------
+
+UNKNOWN_MEDIA_TYPE = "application/octet-stream"
+
+# Leading bytes of each image format a multimodal model is commonly given.
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"BM", "image/bmp"),
+    (b"II*\x00", "image/tiff"),
+    (b"MM\x00*", "image/tiff"),
+)
+_BRANDS = {b"avif": "image/avif", b"heic": "image/heic", b"heix": "image/heic"}
+
+
+def sniff_image(data: str) -> str | None:
+    """The image media type the leading bytes of base64 ``data`` announce, or None."""
+    head = data[:32]
+    try:
+        raw = base64.b64decode(head[: len(head) - len(head) % 4], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    for magic, media_type in _MAGIC:
+        if raw.startswith(magic):
+            return media_type
+    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
+        return "image/webp"
+    if raw[4:8] == b"ftyp":
+        return _BRANDS.get(raw[8:12])
+    return None
+
+
+def _sniffed_image_encode(ctx: Context, at: str, media_type: Any, data: Any) -> Any:
+    if not isinstance(media_type, str) or not isinstance(data, str):
+        raise Mismatch
+    essence = media_type.partition(";")[0].strip().lower()
+    if not essence.startswith("image/"):
+        raise Mismatch  # not an image: this variant cannot carry it
+    found = sniff_image(data)
+    if found != essence:
+        ctx.loss(
+            at,
+            "field_dropped",
+            f"{ctx.adapter} sends images without a media type; these bytes read back as "
+            f"{found or UNKNOWN_MEDIA_TYPE}",
+        )
+    return data
+
+
+def _sniffed_image_decode(ctx: Context, wire: Any, at: str) -> tuple[str, str]:
+    if not isinstance(wire, str):
+        raise ConversionError("wrong_type", at, "an image is a base64 string")
+    return sniff_image(wire) or UNKNOWN_MEDIA_TYPE, wire
+
+
+SNIFFED_IMAGE = Transform(
+    "sniffed_image",
+    2,
+    _sniffed_image_encode,
+    _sniffed_image_decode,
+    "An image as its bare base64 bytes (`[$media_type, $data]`), the media type left out: "
+    "reading tells it from the leading bytes (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, HEIC; "
+    "`application/octet-stream` when they tell nothing); writing reports a media type the "
+    "bytes would not read back as, and leaves a non-image to another variant.",
+)
+
+
 MEDIA_TRANSFORMS: Mapping[str, Transform] = {
     t.name: t
     for t in (
@@ -184,5 +253,6 @@ MEDIA_TRANSFORMS: Mapping[str, Transform] = {
         AUDIO_FORMAT_WORD,
         URL_SCHEME,
         BASE64_TEXT,
+        SNIFFED_IMAGE,
     )
 }

@@ -251,7 +251,13 @@ def _auto_count_encode(ctx: Context, at: str, value: Any) -> Any:
 def _auto_count_decode(ctx: Context, wire: Any, at: str) -> Any:
     if type(wire) is not int:
         raise ConversionError("wrong_type", at, "expected an integer")
-    return wire if wire >= 0 else ABSENT  # "let the model decide": no canonical budget
+    if wire >= 0:
+        return wire
+    # "Let the model decide": no canonical value. Round-trip data keeps it for this format;
+    # read for another, it is a setting that does not travel.
+    if not ctx.fidelity:
+        ctx.loss(at, "parameter_dropped", f"{ctx.adapter}: {wire} has no canonical form")
+    return ABSENT
 
 
 AUTO_COUNT = Transform(
@@ -264,6 +270,52 @@ AUTO_COUNT = Transform(
 )
 
 
+# --- a reasoning switch that may be a level ------------------------------------------------
+
+_LEVELS = ("low", "medium", "high")
+
+
+def _effort_or_switch_encode(ctx: Context, at: str, effort: Any) -> Any:
+    if effort is ABSENT:
+        return ABSENT
+    if effort not in _LEVELS:
+        ctx.loss(at, "parameter_dropped", f"{ctx.adapter} has no reasoning level {effort!r}")
+        return ABSENT
+    return effort
+
+
+def _effort_or_switch_decode(ctx: Context, wire: Any, at: str) -> Any:
+    if isinstance(wire, bool):
+        # On or off, no level: no canonical effort. Round-trip data keeps it for this format;
+        # read for another, it is a setting that does not travel.
+        if not ctx.fidelity:
+            ctx.loss(at, "parameter_dropped", f"{ctx.adapter}: the switch has no canonical form")
+        return ABSENT
+    if wire not in _LEVELS:
+        raise ConversionError("not_in_enum", at, "expected true, false, low, medium or high")
+    return wire
+
+
+EFFORT_OR_SWITCH = Transform(
+    "effort_or_switch",
+    1,
+    _effort_or_switch_encode,
+    _effort_or_switch_decode,
+    "A reasoning setting that is either a switch (`true`/`false`) or a level word (`low`, "
+    "`medium`, `high`): a level is the canonical effort; a bare switch has no canonical form "
+    "(round-trip data keeps it); an effort with no level word (`minimal`) is reported.",
+)
+
+
 SHAPE_TRANSFORMS: Mapping[str, Transform] = {
-    t.name: t for t in (GROUPED, ONLY_ITEM, MEDIA_KIND, FILE_REF, EFFORT_LEVEL, AUTO_COUNT)
+    t.name: t
+    for t in (
+        GROUPED,
+        ONLY_ITEM,
+        MEDIA_KIND,
+        FILE_REF,
+        EFFORT_LEVEL,
+        AUTO_COUNT,
+        EFFORT_OR_SWITCH,
+    )
 }
