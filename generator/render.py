@@ -308,6 +308,7 @@ def render_adapters(
             "signature_field": None,
             "result_pairing": "id",
             "role_optional": False,
+            "lone_block": False,
             **data["layout"],
         }
         if layout["tool_result_parts"] is not None:

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FORMATS_DIR = ROOT / "schemas" / "formats"
 META = ROOT / "schemas" / "meta" / "keywords.json"
 BASE_URI = "https://interlingua.dev/schemas/formats/"
-FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock")
+FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock", "mcp")
 KINDS = ("request", "response")
 MIN_EXAMPLES = {"request": 8, "response": 4}
 MIN_INVALID = 4
@@ -69,6 +69,16 @@ WHERE: dict[str, str] = {
     "bedrock/request-five-stop-sequences": "/inferenceConfig/stopSequences",
     "bedrock/response-stop-reason-stop": "/stopReason",
     "bedrock/response-missing-usage": "",
+    "mcp/request-missing-max-tokens": "",
+    "mcp/request-system-role-message": "/messages/0/role",
+    "mcp/request-content-as-string": "/messages/0/content",
+    "mcp/request-tool-use-input-string": "/messages/1/content/0/input",
+    "mcp/request-tool-result-snake-case-id": "/messages/0/content/0",
+    "mcp/request-image-data-url": "/messages/0/content/data",
+    "mcp/request-tool-choice-any": "/toolChoice/mode",
+    "mcp/request-resource-with-text-and-blob": "/messages/0/content/resource",
+    "mcp/response-missing-model": "",
+    "mcp/response-stop-reason-number": "/stopReason",
 }
 
 

@@ -95,7 +95,7 @@ def test_canonical_wins_over_an_open_wire_schema_by_schema_version() -> None:
     assert (found.format, found.kind) == ("canonical", "request")
     assert found.reason == (
         "valid canonical request: schema_version 1 "
-        "(anthropic messages, openai-chat request validates too, without it)"
+        "(anthropic messages, mcp messages, openai-chat request validates too, without it)"
     )
 
 
@@ -127,9 +127,9 @@ def test_the_reason_names_the_distinguishing_features() -> None:
         ],
     }
     found = detect(body)
+    # `tool_use` is no evidence: MCP turns have blocks of that type too.
     assert found.reason == (
-        'valid anthropic request: messages[].content[].type "tool_use", "tool_result", '
-        "top-level `system`"
+        'valid anthropic request: messages[].content[].type "tool_result", top-level `system`'
     )
 
 
@@ -232,18 +232,82 @@ def test_stored_messages_are_a_kind_of_their_own() -> None:
     assert {c.kind for c in found.candidates} == {"messages"}
     turns = detect([{"role": "user", "content": "hi"}])
     assert turns.status == "ambiguous" and {c.kind for c in turns.candidates} == {"messages"}
-    # A memory whose calls only one format writes so: detected, with the reason.
-    memory = {
+    # A call alone is written alike by Anthropic and MCP: ambiguous between the two.
+    call = {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {}}],
+    }
+    found = detect({"messages": [call]})
+    assert found.status == "ambiguous"
+    assert {(c.format, c.kind) for c in found.candidates} == {
+        ("anthropic", "messages"),
+        ("mcp", "messages"),
+    }
+    # A memory whose result only one format writes so: detected, with the reason.
+    anthropic = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}
+    found = detect({"messages": [call, anthropic]})
+    assert (found.status, found.format, found.kind) == ("detected", "anthropic", "messages")
+    assert '"tool_result"' in found.reason
+    mcp = {"role": "user", "content": [{"type": "tool_result", "toolUseId": "t", "content": []}]}
+    found = detect({"messages": [call, mcp]})
+    assert (found.status, found.format, found.kind) == ("detected", "mcp", "messages")
+
+
+# --- MCP against the formats that share its block types ---------------------------------------
+
+
+def test_mcp_sampling_params_are_told_apart_by_their_own_fields() -> None:
+    body = {
+        "messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}],
+        "maxTokens": 100,
+        "systemPrompt": "Be brief.",
+    }
+    found = detect(body)
+    assert (found.status, found.format, found.kind) == ("detected", "mcp", "request")
+    assert found.candidates == (
+        Candidate(
+            "mcp",
+            "request",
+            ('messages[].content.type "text"', "top-level `maxTokens`", "top-level `systemPrompt`"),
+        ),
+    )
+
+
+def test_mcp_turns_anthropic_would_take_are_an_mcp_request_by_max_tokens() -> None:
+    # Block lists of text are Anthropic's and OpenAI's too; `maxTokens` is MCP's alone.
+    body = {
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+        "maxTokens": 9,
+    }
+    found = detect(body)
+    assert (found.format, found.kind) == ("mcp", "request")
+    assert found.reason == (
+        "valid mcp request: top-level `maxTokens` "
+        "(anthropic messages, openai-chat messages validates too, without it)"
+    )
+
+
+def test_an_mcp_prompt_result_is_stored_mcp_messages() -> None:
+    prompt = {
+        "description": "Review code",
         "messages": [
             {
-                "role": "assistant",
-                "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {}}],
+                "role": "user",
+                "content": {"type": "resource", "resource": {"uri": "file:///a.py", "text": "x"}},
             }
-        ]
+        ],
     }
-    found = detect(memory)
-    assert (found.status, found.format, found.kind) == ("detected", "anthropic", "messages")
-    assert '"tool_use"' in found.reason
+    found = detect(prompt)
+    assert (found.status, found.format, found.kind) == ("detected", "mcp", "messages")
+    assert 'messages[].content.type "resource"' in found.reason
+
+
+def test_an_mcp_result_is_an_mcp_response() -> None:
+    result = {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}
+    found = detect({**result, "stopReason": "endTurn"})
+    assert (found.status, found.format, found.kind) == ("detected", "mcp", "response")
+    assert "top-level `stopReason`" in found.reason
+    assert detect(result).format == "mcp"
 
 
 def test_a_body_is_not_also_taken_for_its_own_stored_messages() -> None:

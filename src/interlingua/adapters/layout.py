@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from interlingua.adapters import fidelity, pairing
-from interlingua.adapters.runtime import MISS, Adapter, Layout, unread
+from interlingua.adapters.runtime import MISS, Adapter, Layout, escape, unread
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
 from interlingua.transforms.base import ABSENT
@@ -293,6 +293,8 @@ def _turn(
     if blocks:
         if _shorthand(ctx, layout) and len(blocks) == 1 and first and _plain_text(first):
             turn[layout.content] = first["text"]
+        elif layout.lone_block and len(blocks) == 1:
+            turn[layout.content] = blocks[0]
         else:
             turn[layout.content] = blocks
     elif layout.empty_content is not ABSENT:
@@ -322,6 +324,8 @@ def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
             return []
         if isinstance(value, str):
             return [] if value == "" else [{"type": "text", "text": value}]
+        if type(value) is dict:  # a lone block (`lone_block`)
+            return [value]
         return list(value)
 
     into[layout.content] = blocks(into.get(layout.content, ABSENT)) + blocks(
@@ -335,6 +339,8 @@ def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
 def _system(
     ctx: Context, layout: Layout, parts: list[tuple[Part, str]], messages: list[str]
 ) -> Any:
+    if layout.system_form == "string":
+        return _system_string(ctx, layout, parts, messages)
     blocks = []
     carried: set[str] = set()  # the hoisted messages something of which goes out
     kept = [(p, where) for p, where in parts if not _blank(ctx, layout, p, where)]
@@ -359,6 +365,47 @@ def _system(
     if layout.system_form == "content":
         return {layout.content: blocks}
     return blocks
+
+
+def _system_string(
+    ctx: Context, layout: Layout, parts: list[tuple[Part, str]], messages: list[str]
+) -> Any:
+    """The hoisted system prompt as one string (`system_form: string`): the texts joined by
+    a blank line, each one after the first reported as merged; any other part, and any field
+    of a text beyond its text, reported as dropped."""
+    texts: list[str] = []
+    carried: set[str] = set()
+    for part, where in parts:
+        if _blank(ctx, layout, part, where):
+            continue
+        if part.get("type") != "text" or not isinstance(part.get("text"), str):
+            ctx.loss(
+                where,
+                "part_dropped",
+                f"{ctx.adapter} takes a system prompt as one string; this part has no place",
+                part.get("type"),
+            )
+            continue
+        for key in sorted(set(part) - {"type", "text"}):
+            ctx.loss(
+                f"{where}/{escape(key)}",
+                "field_dropped",
+                f"{ctx.adapter} takes a system prompt as one string",
+                "text",
+            )
+        if texts:
+            ctx.loss(
+                where,
+                "turns_merged",
+                f"{ctx.adapter} takes one system prompt string; joined to the text before it",
+                "text",
+            )
+        texts.append(part["text"])
+        carried.add(where.rsplit("/content/", 1)[0])
+    for mat in messages:
+        if mat not in carried:
+            ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
+    return "\n\n".join(texts) if texts else ABSENT
 
 
 def encode_messages(
@@ -422,9 +469,17 @@ def encode_messages(
                         "user turn right after the results",
                         part.get("type"),
                     )
-                turn = _turn(ctx, layout, layout.roles_to_wire["user"], [p for p, _ in moved], mat)
-                out.append(turn)
-                groups.append([i + 1, i + 1])
+                turn = _turn(
+                    ctx,
+                    layout,
+                    layout.roles_to_wire["user"],
+                    [p for p, _ in moved],
+                    mat,
+                    where=[w for _, w in moved],
+                )
+                if not _empty(layout, turn):  # all of it dropped (and reported): no turn
+                    out.append(turn)
+                    groups.append([i + 1, i + 1])
             previous_role = role
             continue
         turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content")
@@ -435,7 +490,11 @@ def encode_messages(
             continue
         entry = raw.get(layout.format) if raw else None
         boundary = bool(entry and entry.get("boundary"))
-        if layout.alternate and out and out[-1][layout.role] == wire_role and not boundary:
+        # Results are blocks of one user turn: consecutive results share it, alternation or not.
+        joins = layout.alternate or (
+            role == "tool" and previous_role == "tool" and layout.tool_results == "user_blocks"
+        )
+        if joins and out and out[-1][layout.role] == wire_role and not boundary:
             if previous_role == role and role != "tool":
                 ctx.loss(
                     mat,
@@ -451,7 +510,9 @@ def encode_messages(
         if role == "tool" and ctx.displaced and following != "tool":
             # What the results could not hold goes in the user turn right after them.
             after = _displaced_turn(ctx, layout, mat)
-            if layout.alternate and out[-1][layout.role] == after[layout.role]:
+            if _empty(layout, after):
+                pass  # all of it dropped (and reported): no turn
+            elif layout.alternate and out[-1][layout.role] == after[layout.role]:
                 _merge(layout, out[-1], after)
             else:
                 out.append(after)
@@ -462,6 +523,11 @@ def encode_messages(
             where = at if single else f"{at}/{start}"
             out[k] = fidelity.apply(ctx, layout.format, messages[start:end], out[k], where)
     return out, _system(ctx, layout, system, hoisted) if system or hoisted else ABSENT
+
+
+def _empty(layout: Layout, turn: dict[str, Any]) -> bool:
+    """Whether a turn holds nothing but its role and an empty content."""
+    return len(turn) <= 2 and turn.get(layout.content) in (None, "", [])
 
 
 def _displaced_turn(ctx: Context, layout: Layout, at: str) -> dict[str, Any]:
@@ -486,6 +552,10 @@ def decode_system(ctx: Context, layout: Layout, value: Any, at: str) -> dict[str
         parts = decode_content(ctx, layout, value.get(layout.content), f"{at}/{layout.content}")
     elif layout.system_form == "blocks" and isinstance(value, str):
         raise ConversionError("wrong_type", at, "expected a list of blocks")
+    elif layout.system_form == "string":
+        if not isinstance(value, str):
+            raise ConversionError("wrong_type", at, "expected a string")
+        parts = [{"type": "text", "text": value}]
     else:
         parts = decode_content(ctx, layout, value, at)
     return {"role": "system", "content": parts}
@@ -529,7 +599,12 @@ def decode_turn(
         pointers: list[str] = []
         content = turn.get(layout.content, ABSENT)
         where = f"{at}/{layout.content}"
-        parts, _ = decode_content_taking(ctx, layout, content, where, None, pointers=pointers)
+        if layout.lone_block and type(content) is dict:
+            # One block, read as a list of one; it sits at the content field itself.
+            parts = [decode_block(ctx, layout, content, where)]
+            pointers.append(where)
+        else:
+            parts, _ = decode_content_taking(ctx, layout, content, where, None, pointers=pointers)
         for field, kind, decode in layout.slots:
             value = turn.get(field)
             if value is None:
