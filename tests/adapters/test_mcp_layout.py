@@ -228,3 +228,17 @@ def test_a_stop_reason_mcp_does_not_define_goes_out_as_end_turn() -> None:
     body, losses = write(response, "response")
     assert body["stopReason"] == "endTurn"
     assert losses == [("/stop_reason", "stop_reason_approximated")]
+
+
+# --- a block MCP does not define ---------------------------------------------------------------
+
+
+def test_an_unknown_block_is_kept_and_reported_where_it_cannot_go() -> None:
+    sticker = {"type": "sticker", "id": "s1"}
+    body = {"messages": [{"role": "user", "content": [text("hi"), sticker]}], "maxTokens": 5}
+    document, losses = read(body, validate_input=False)
+    assert document["messages"][0]["content"] == [text("hi"), sticker]
+    assert losses == []
+    written, losses = write(document)
+    assert written["messages"] == [{"role": "user", "content": text("hi")}]
+    assert losses == [("/messages/0/content/1", "part_dropped")]
