@@ -242,3 +242,31 @@ def test_an_unknown_block_is_kept_and_reported_where_it_cannot_go() -> None:
     written, losses = write(document)
     assert written["messages"] == [{"role": "user", "content": text("hi")}]
     assert losses == [("/messages/0/content/1", "part_dropped")]
+
+
+# --- where a bad block is wrong ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "code", "pointer"),
+    [
+        # The tag says image: its data is what is wrong, not its tag (the union's discriminator
+        # picks the member even when the bad field is a pattern at the tag's depth).
+        (
+            {"type": "image", "data": "data:image/png;base64,AA", "mimeType": "image/png"},
+            "pattern_mismatch",
+            "/messages/0/content/data",
+        ),
+        (
+            [text("a"), {"type": "image", "data": "data:x", "mimeType": "image/png"}],
+            "pattern_mismatch",
+            "/messages/0/content/1/data",
+        ),
+        ({"type": "audio", "data": "AA"}, "missing_field", "/messages/0/content/mimeType"),
+        ({"type": "sticker"}, "not_in_enum", "/messages/0/content/type"),  # no member: the tag
+    ],
+)
+def test_a_bad_block_is_reported_where_it_is_wrong(content: Any, code: str, pointer: str) -> None:
+    with pytest.raises(ConversionError) as caught:
+        read({"messages": [{"role": "user", "content": content}], "maxTokens": 5})
+    assert (caught.value.code, caught.value.pointer) == (code, pointer)
