@@ -270,3 +270,20 @@ def test_a_bad_block_is_reported_where_it_is_wrong(content: Any, code: str, poin
     with pytest.raises(ConversionError) as caught:
         read({"messages": [{"role": "user", "content": content}], "maxTokens": 5})
     assert (caught.value.code, caught.value.pointer) == (code, pointer)
+
+
+# --- losses point at the part they are about -----------------------------------------------------
+
+
+def test_a_part_after_dropped_reasoning_is_reported_at_its_own_place() -> None:
+    thinking = {"type": "thinking", "text": "hmm", "signature": "S", "origin": {"format": "gemini"}}
+    _, losses = write(
+        conversation(
+            {"role": "user", "content": [text("q")]},
+            {"role": "assistant", "content": [thinking, {"type": "refusal", "text": "no"}]},
+        )
+    )
+    assert sorted(losses) == [
+        ("/messages/1/content/0", "thinking_not_replayable"),
+        ("/messages/1/content/1", "converted_to_text"),  # not content/0, where the thinking was
+    ]

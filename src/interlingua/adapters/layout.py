@@ -29,27 +29,34 @@ def _plain_text(part: Part) -> bool:
     return part.get("type") == "text" and len(part) == 2
 
 
-def _replayable(ctx: Context, layout: Layout, parts: list[Part], at: str) -> list[Part]:
+def _replayable(
+    ctx: Context, layout: Layout, parts: list[Part], at: str
+) -> tuple[list[Part], list[str]]:
     """Parts with provider-bound ones settled: replayed (without `origin`) when they came from
-    this format, otherwise dropped or turned into text, and reported."""
+    this format, otherwise dropped or turned into text, and reported; with where each part
+    kept was read (a dropped part moves the ones after it up, not their pointers)."""
     out: list[Part] = []
+    places: list[str] = []
     for j, part in enumerate(parts):
         if part.get("type") not in BOUND_PART_TYPES:
             out.append(part)
+            places.append(f"{at}/{j}")
             continue
         origin = part.get("origin")
         if origin is None or origin.get("format") in (layout.format, *layout.replay_from):
             out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
+            places.append(f"{at}/{j}")
             continue
         issuer = origin.get("format")
         text = part.get("text")
         if ctx.thinking == "text" and text:
             out.append({"type": "text", "text": text})
+            places.append(f"{at}/{j}")
             reason = f"{ctx.adapter}: reasoning issued by {issuer} sent as plain text"
         else:
             reason = f"{ctx.adapter}: reasoning issued by {issuer} cannot be replayed; dropped"
         ctx.loss(f"{at}/{j}", "thinking_not_replayable", reason, part["type"])
-    return out
+    return out, places
 
 
 def encode_part(ctx: Context, layout: Layout, part: Part, at: str) -> Any:
@@ -432,9 +439,9 @@ def encode_messages(
         raw = message.get("provider_raw")
         if raw:
             fidelity.note_foreign(ctx, raw, layout.format, mat)
-        parts = _replayable(ctx, layout, message["content"], f"{mat}/content")
+        parts, places = _replayable(ctx, layout, message["content"], f"{mat}/content")
         if writing is not None:
-            parts = writing.parts(ctx, parts, f"{mat}/content")
+            parts = writing.parts(ctx, parts, f"{mat}/content")  # one for one: same places
         wire_role = layout.roles_to_wire[role]
         if layout.roles_from_wire.get(wire_role) != role and not (
             role == "tool" and layout.tool_results == "user_blocks"
@@ -443,18 +450,18 @@ def encode_messages(
         if layout.system == "hoist" and role in ("system", "developer"):
             if out:
                 ctx.loss(mat, "moved", f"{ctx.adapter} takes system prompts only at the top")
-            system += [(p, f"{mat}/content/{j}") for j, p in enumerate(parts)]
+            system += list(zip(parts, places, strict=True))
             if message["content"]:
                 hoisted.append(mat)
             continue
         if role == "tool" and layout.tool_results == "own_message":
             encode = layout.encode_tool_message
             assert encode is not None
-            for j, part in enumerate(parts):
+            for part, here in zip(parts, places, strict=True):
                 if part.get("type") != "tool_result":
-                    ctx.loss(f"{mat}/content/{j}", "part_dropped", "a tool message holds results")
+                    ctx.loss(here, "part_dropped", "a tool message holds results")
                     continue
-                wire = encode(ctx, part, f"{mat}/content/{j}")
+                wire = encode(ctx, part, here)
                 out.append({layout.role: wire_role, **wire})
                 groups.append([i, i + 1])
             following = messages[i + 1]["role"] if i + 1 < len(messages) else None
@@ -482,7 +489,7 @@ def encode_messages(
                     groups.append([i + 1, i + 1])
             previous_role = role
             continue
-        turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content")
+        turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content", where=places)
         empty = turn.get(layout.content) in (None, "", [])
         if len(turn) <= 2 and empty and message["content"] and not single:
             # Everything in it was dropped (and reported): no empty turn goes out.
