@@ -309,6 +309,7 @@ def render_adapters(
             "result_pairing": "id",
             "role_optional": False,
             "slots_first": [],
+            "lone_block": False,
             **data["layout"],
         }
         if layout["tool_result_parts"] is not None:

@@ -524,8 +524,10 @@ class Compiler:
             )
         elif call.name == "table":
             table, var = call.args
+            # An optional value (`$x?`: the wire may leave it out) is written only when there.
+            absent = f"ABSENT if v_{var.name} is ABSENT else " if var.optional else ""
             em.line(
-                f"{out} = table_encode(ctx, {table.upper()}_FROM_CANONICAL, "
+                f"{out} = {absent}table_encode(ctx, {table.upper()}_FROM_CANONICAL, "
                 f"{table.upper()}_APPROXIMATE, v_{var.name}, {canon_at[var.name]}, what={table!r})"
             )
         elif call.name == "parts":

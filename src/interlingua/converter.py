@@ -145,6 +145,11 @@ def check_wire(payload: Any, fmt: str, kind: str) -> None:
         for sub in error.context:
             members.setdefault(sub.relative_schema_path[0], []).append(sub)
         depth = len(list(error.absolute_path)) + 1
+        chosen = _discriminated(error, members)
+        if chosen:
+            # The union names its member by a tag the body carries: that member is meant.
+            error = max(chosen, key=lambda e: len(list(e.absolute_path)))
+            continue
 
         def tag(e: Any, depth: int = depth) -> bool:
             """A member's own key failed a constant: that member is not the one meant."""
@@ -183,6 +188,23 @@ def check_wire(payload: Any, fmt: str, kind: str) -> None:
         missing = str(error.message).split("'")[1] if "'" in str(error.message) else ""
         at = f"{at}/{missing}" if missing else at
     raise ConversionError(code, at, f"not a valid {fmt} {kind}: {error.message}")
+
+
+def _discriminated(error: Any, members: dict[Any, list[Any]]) -> list[Any]:
+    """The errors of the oneOf member the body's tag selects, when the union declares a
+    discriminator and the body carries a tag it maps (empty otherwise)."""
+    schema = error.schema
+    if error.validator != "oneOf" or type(schema) is not dict or type(error.instance) is not dict:
+        return []
+    discriminator = schema.get("discriminator")
+    if type(discriminator) is not dict:
+        return []
+    value = error.instance.get(discriminator.get("propertyName"))
+    target = discriminator.get("mapping", {}).get(value) if isinstance(value, str) else None
+    for index, member in enumerate(schema.get("oneOf", [])):
+        if target is not None and member == {"$ref": target}:
+            return members.get(index, [])
+    return []
 
 
 def canonical_messages(document: Any) -> list[Any]:

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FORMATS_DIR = ROOT / "schemas" / "formats"
 META = ROOT / "schemas" / "meta" / "keywords.json"
 BASE_URI = "https://interlingua.dev/schemas/formats/"
-FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock", "ollama", "umf")
+FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock", "ollama", "umf", "mcp")
 KINDS = ("request", "response")
 
 
@@ -90,6 +90,16 @@ WHERE: dict[str, str] = {
     "umf/request-metadata-number-value": "/messages/0/metadata/latency_ms",
     "umf/request-image-data-url": "/messages/0/content/0/source/data",
     "umf/request-empty-messages": "/messages",
+    "mcp/request-missing-max-tokens": "",
+    "mcp/request-system-role-message": "/messages/0/role",
+    "mcp/request-content-as-string": "/messages/0/content",
+    "mcp/request-tool-use-input-string": "/messages/1/content/0/input",
+    "mcp/request-tool-result-snake-case-id": "/messages/0/content/0",
+    "mcp/request-image-data-url": "/messages/0/content/data",
+    "mcp/request-tool-choice-any": "/toolChoice/mode",
+    "mcp/request-resource-with-text-and-blob": "/messages/0/content/resource",
+    "mcp/response-missing-model": "",
+    "mcp/response-stop-reason-number": "/stopReason",
 }
 
 

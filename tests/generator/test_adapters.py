@@ -102,3 +102,15 @@ def test_mapping_files_are_checked_against_the_meta_schema(
     (tmp_path / "odd.yaml").write_text("{: bad")
     with pytest.raises(SchemaLoadError):
         load_mappings()
+
+
+def test_a_table_value_the_wire_may_leave_out_is_written_only_when_there() -> None:
+    plans = {m.format: plan_adapter(m, BUNDLE) for m in load_mappings()}
+
+    def writer(fmt: str) -> str:
+        return next(f.source for f in plans[fmt].functions if f.name == "enc_response_envelope")
+
+    guard = "ABSENT if v_stop_reason is ABSENT else table_encode("
+    assert guard in writer("mcp")  # `"$stop_reason?"`: MCP's result may leave it out
+    assert "table_encode(" in writer("anthropic")
+    assert guard not in writer("anthropic")  # required there: always written

@@ -130,7 +130,7 @@ def test_the_reason_names_the_distinguishing_features() -> None:
         ],
     }
     found = detect(body)
-    # `tool_use` blocks are UMF's too, so they do not tell Anthropic apart.
+    # `tool_use` blocks are UMF's and MCP's too, so they do not tell Anthropic apart.
     assert found.reason == (
         'valid anthropic request: messages[].content[].type "tool_result", top-level `system`'
     )
@@ -243,6 +243,61 @@ def test_stored_messages_are_a_kind_of_their_own() -> None:
     assert (found.status, found.format, found.kind) == ("detected", "umf", "request")
     assert readings(memory)[0] == ("umf", "request")
     assert ("anthropic", "messages") in readings(memory)[1:]
+
+
+# --- MCP against the formats that share its block types ---------------------------------------
+
+
+def test_mcp_sampling_params_are_told_apart_by_their_own_fields() -> None:
+    body = {
+        "messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}],
+        "maxTokens": 100,
+        "systemPrompt": "Be brief.",
+    }
+    found = detect(body)
+    assert (found.status, found.format, found.kind) == ("detected", "mcp", "request")
+    assert found.candidates == (
+        Candidate(
+            "mcp",
+            "request",
+            ('messages[].content.type "text"', "top-level `maxTokens`", "top-level `systemPrompt`"),
+        ),
+    )
+
+
+def test_mcp_turns_anthropic_would_take_are_an_mcp_request_by_max_tokens() -> None:
+    # Block lists of text are Anthropic's and OpenAI's too; `maxTokens` is MCP's alone.
+    body = {
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+        "maxTokens": 9,
+    }
+    found = detect(body)
+    assert (found.format, found.kind) == ("mcp", "request")
+    # (Stored messages are the last resort: with a body to read, they are not candidates.)
+    assert found.reason == "valid mcp request: top-level `maxTokens`"
+
+
+def test_an_mcp_prompt_result_is_stored_mcp_messages() -> None:
+    prompt = {
+        "description": "Review code",
+        "messages": [
+            {
+                "role": "user",
+                "content": {"type": "resource", "resource": {"uri": "file:///a.py", "text": "x"}},
+            }
+        ],
+    }
+    found = detect(prompt)
+    assert (found.status, found.format, found.kind) == ("detected", "mcp", "messages")
+    assert 'messages[].content.type "resource"' in found.reason
+
+
+def test_an_mcp_result_is_an_mcp_response() -> None:
+    result = {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m"}
+    found = detect({**result, "stopReason": "endTurn"})
+    assert (found.status, found.format, found.kind) == ("detected", "mcp", "response")
+    assert "top-level `stopReason`" in found.reason
+    assert detect(result).format == "mcp"
 
 
 def test_a_body_is_not_also_taken_for_its_own_stored_messages() -> None:

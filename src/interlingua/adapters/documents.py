@@ -179,6 +179,15 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             "placeholder_inserted",
             f"{ctx.adapter}: the response body names no model; read as {UNKNOWN_MODEL!r}",
         )
+    if "stop_reason" not in envelope:
+        # A canonical response says why it stopped; this body does not (the format lets it
+        # leave the reason out when it is not known).
+        envelope["stop_reason"] = "other"
+        ctx.loss(
+            "",
+            "placeholder_inserted",
+            f"{ctx.adapter}: the response body gives no stop reason; read as 'other'",
+        )
     if not path and type(turn) is dict:
         turn = {k: v for k, v in turn.items() if k in (layout.role, layout.content)}
     seed = envelope.get("id")

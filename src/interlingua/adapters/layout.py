@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from interlingua.adapters import fidelity, pairing
-from interlingua.adapters.runtime import MISS, Adapter, Layout, unread
+from interlingua.adapters.runtime import MISS, Adapter, Layout, escape, unread
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
 from interlingua.transforms.base import ABSENT
@@ -29,13 +29,18 @@ def _plain_text(part: Part) -> bool:
     return part.get("type") == "text" and len(part) == 2
 
 
-def replayable(ctx: Context, layout: Layout, parts: list[Part], at: str) -> list[Part]:
+def replayable(
+    ctx: Context, layout: Layout, parts: list[Part], at: str
+) -> tuple[list[Part], list[str]]:
     """Parts with provider-bound ones settled: replayed (without `origin`) when they came from
-    this format, otherwise dropped or turned into text, and reported."""
+    this format, otherwise dropped or turned into text, and reported; with where each part
+    kept was read (a dropped part moves the ones after it up, not their pointers)."""
     out: list[Part] = []
+    places: list[str] = []
     for j, part in enumerate(parts):
         if part.get("type") not in BOUND_PART_TYPES:
             out.append(part)
+            places.append(f"{at}/{j}")
             continue
         origin = part.get("origin")
         if origin is None or origin.get("format") in (layout.format, *layout.replay_from):
@@ -49,16 +54,18 @@ def replayable(ctx: Context, layout: Layout, parts: list[Part], at: str) -> list
                     "read back, it is bound to this format",
                     part["type"],
                 )
+            places.append(f"{at}/{j}")
             continue
         issuer = origin.get("format")
         text = part.get("text")
         if ctx.thinking == "text" and text:
             out.append({"type": "text", "text": text})
+            places.append(f"{at}/{j}")
             reason = f"{ctx.adapter}: reasoning issued by {issuer} sent as plain text"
         else:
             reason = f"{ctx.adapter}: reasoning issued by {issuer} cannot be replayed; dropped"
         ctx.loss(f"{at}/{j}", "thinking_not_replayable", reason, part["type"])
-    return out
+    return out, places
 
 
 def encode_part(ctx: Context, layout: Layout, part: Part, at: str) -> Any:
@@ -324,6 +331,8 @@ def _turn(
     elif blocks:
         if _shorthand(ctx, layout) and len(blocks) == 1 and first and _plain_text(first):
             turn[layout.content] = first["text"]
+        elif layout.lone_block and len(blocks) == 1:
+            turn[layout.content] = blocks[0]
         else:
             turn[layout.content] = blocks
     elif layout.empty_content is not ABSENT:
@@ -382,6 +391,8 @@ def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
             return []
         if isinstance(value, str):
             return [] if value == "" else [{"type": "text", "text": value}]
+        if type(value) is dict:  # a lone block (`lone_block`)
+            return [value]
         return list(value)
 
     into[layout.content] = blocks(into.get(layout.content, ABSENT)) + blocks(
@@ -395,6 +406,8 @@ def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
 def _system(
     ctx: Context, layout: Layout, parts: list[tuple[Part, str]], messages: list[str]
 ) -> Any:
+    if layout.system_form == "string":
+        return _system_string(ctx, layout, parts, messages)
     blocks = []
     carried: set[str] = set()  # the hoisted messages something of which goes out
     kept = [(p, where) for p, where in parts if not _blank(ctx, layout, p, where)]
@@ -421,6 +434,47 @@ def _system(
     return blocks
 
 
+def _system_string(
+    ctx: Context, layout: Layout, parts: list[tuple[Part, str]], messages: list[str]
+) -> Any:
+    """The hoisted system prompt as one string (`system_form: string`): the texts joined by
+    a blank line, each one after the first reported as merged; any other part, and any field
+    of a text beyond its text, reported as dropped."""
+    texts: list[str] = []
+    carried: set[str] = set()
+    for part, where in parts:
+        if _blank(ctx, layout, part, where):
+            continue
+        if part.get("type") != "text" or not isinstance(part.get("text"), str):
+            ctx.loss(
+                where,
+                "part_dropped",
+                f"{ctx.adapter} takes a system prompt as one string; this part has no place",
+                part.get("type"),
+            )
+            continue
+        for key in sorted(set(part) - {"type", "text"}):
+            ctx.loss(
+                f"{where}/{escape(key)}",
+                "field_dropped",
+                f"{ctx.adapter} takes a system prompt as one string",
+                "text",
+            )
+        if texts:
+            ctx.loss(
+                where,
+                "turns_merged",
+                f"{ctx.adapter} takes one system prompt string; joined to the text before it",
+                "text",
+            )
+        texts.append(part["text"])
+        carried.add(where.rsplit("/content/", 1)[0])
+    for mat in messages:
+        if mat not in carried:
+            ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
+    return "\n\n".join(texts) if texts else ABSENT
+
+
 def encode_messages(
     ctx: Context,
     adapter: Adapter,
@@ -445,9 +499,9 @@ def encode_messages(
         raw = message.get("provider_raw")
         if raw:
             fidelity.note_foreign(ctx, raw, layout.format, mat)
-        parts = replayable(ctx, layout, message["content"], f"{mat}/content")
+        parts, places = replayable(ctx, layout, message["content"], f"{mat}/content")
         if writing is not None:
-            parts = writing.parts(ctx, parts, f"{mat}/content")
+            parts = writing.parts(ctx, parts, f"{mat}/content")  # one for one: same places
         wire_role = layout.roles_to_wire[role]
         if layout.roles_from_wire.get(wire_role) != role and not (
             role == "tool" and layout.tool_results == "user_blocks"
@@ -458,7 +512,7 @@ def encode_messages(
                 ctx.loss(mat, "moved", f"{ctx.adapter} takes system prompts only at the top")
             elif hoisted and role == "system":  # (a developer prompt says role_changed)
                 ctx.loss(mat, "turns_merged", f"{ctx.adapter} has one system prompt; joined")
-            system += [(p, f"{mat}/content/{j}") for j, p in enumerate(parts)]
+            system += list(zip(parts, places, strict=True))
             if message["content"]:
                 hoisted.append(mat)
             continue
@@ -467,11 +521,11 @@ def encode_messages(
             assert encode is not None
             if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
                 ctx.loss(mat, "turn_split", f"{ctx.adapter} holds one tool result per message")
-            for j, part in enumerate(parts):
+            for part, here in zip(parts, places, strict=True):
                 if part.get("type") != "tool_result":
-                    ctx.loss(f"{mat}/content/{j}", "part_dropped", "a tool message holds results")
+                    ctx.loss(here, "part_dropped", "a tool message holds results")
                     continue
-                wire = encode(ctx, part, f"{mat}/content/{j}")
+                wire = encode(ctx, part, here)
                 out.append({layout.role: wire_role, **wire})
                 groups.append([i, i + 1])
             following = messages[i + 1]["role"] if i + 1 < len(messages) else None
@@ -486,12 +540,20 @@ def encode_messages(
                         "user turn right after the results",
                         part.get("type"),
                     )
-                turn = _turn(ctx, layout, layout.roles_to_wire["user"], [p for p, _ in moved], mat)
-                out.append(turn)
-                groups.append([i + 1, i + 1])
+                turn = _turn(
+                    ctx,
+                    layout,
+                    layout.roles_to_wire["user"],
+                    [p for p, _ in moved],
+                    mat,
+                    where=[w for _, w in moved],
+                )
+                if not _empty(layout, turn):  # all of it dropped (and reported): no turn
+                    out.append(turn)
+                    groups.append([i + 1, i + 1])
             previous_role = role
             continue
-        turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content")
+        turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content", where=places)
         empty = turn.get(layout.content) in (None, "", [])
         if len(turn) <= 2 and empty and message["content"] and not single:
             # Everything in it was dropped (and reported): no empty turn goes out.
@@ -499,7 +561,11 @@ def encode_messages(
             continue
         entry = raw.get(layout.format) if raw else None
         boundary = bool(entry and entry.get("boundary"))
-        if layout.alternate and out and out[-1][layout.role] == wire_role and not boundary:
+        # Results are blocks of one user turn: consecutive results share it, alternation or not.
+        joins = layout.alternate or (
+            role == "tool" and previous_role == "tool" and layout.tool_results == "user_blocks"
+        )
+        if joins and out and out[-1][layout.role] == wire_role and not boundary:
             if previous_role == role and role != "tool":
                 ctx.loss(
                     mat,
@@ -515,7 +581,9 @@ def encode_messages(
         if role == "tool" and ctx.displaced and following != "tool":
             # What the results could not hold goes in the user turn right after them.
             after = _displaced_turn(ctx, layout, mat)
-            if layout.alternate and out[-1][layout.role] == after[layout.role]:
+            if _empty(layout, after):
+                pass  # all of it dropped (and reported): no turn
+            elif layout.alternate and out[-1][layout.role] == after[layout.role]:
                 _merge(layout, out[-1], after)
             else:
                 out.append(after)
@@ -526,6 +594,11 @@ def encode_messages(
             where = at if single else f"{at}/{start}"
             out[k] = fidelity.apply(ctx, layout.format, messages[start:end], out[k], where)
     return out, _system(ctx, layout, system, hoisted) if system or hoisted else ABSENT
+
+
+def _empty(layout: Layout, turn: dict[str, Any]) -> bool:
+    """Whether a turn holds nothing but its role and an empty content."""
+    return len(turn) <= 2 and turn.get(layout.content) in (None, "", [])
 
 
 def _displaced_turn(ctx: Context, layout: Layout, at: str) -> dict[str, Any]:
@@ -550,6 +623,10 @@ def decode_system(ctx: Context, layout: Layout, value: Any, at: str) -> dict[str
         parts = decode_content(ctx, layout, value.get(layout.content), f"{at}/{layout.content}")
     elif layout.system_form == "blocks" and isinstance(value, str):
         raise ConversionError("wrong_type", at, "expected a list of blocks")
+    elif layout.system_form == "string":
+        if not isinstance(value, str):
+            raise ConversionError("wrong_type", at, "expected a string")
+        parts = [{"type": "text", "text": value}]
     else:
         parts = decode_content(ctx, layout, value, at)
     return {"role": "system", "content": parts}
@@ -596,7 +673,12 @@ def decode_turn(
         pointers: list[str] = []
         content = turn.get(layout.content, ABSENT)
         where = f"{at}/{layout.content}"
-        parts, _ = decode_content_taking(ctx, layout, content, where, None, pointers=pointers)
+        if layout.lone_block and type(content) is dict:
+            # One block, read as a list of one; it sits at the content field itself.
+            parts = [decode_block(ctx, layout, content, where)]
+            pointers.append(where)
+        else:
+            parts, _ = decode_content_taking(ctx, layout, content, where, None, pointers=pointers)
         before: list[Part] = []  # the parts of the slots read before the content
         ahead: list[str] = []
         for field, kind, decode in layout.slots:

@@ -70,7 +70,7 @@ class Layout:
     empty_content: Any  # what a turn with no blocks has as content (ABSENT: no field)
     system: str  # inline | hoist
     system_field: str | None  # hoist: the top-level field
-    system_form: str | None  # hoist: string_or_blocks | blocks | content
+    system_form: str | None  # hoist: string_or_blocks | blocks | content | string
     tool_results: str  # own_message | user_blocks
     tool_result_parts: frozenset[str] | None  # part types a tool result may hold (None: any)
     alternate: bool  # consecutive turns of one wire role are merged
@@ -91,6 +91,7 @@ class Layout:
     result_pairing: str = "id"  # id | name: how a result names the call it answers
     role_optional: bool = False  # a turn may leave its role out (the user's, the model's)
     slots_first: frozenset[str] = frozenset()  # slots whose parts read back before the content
+    lone_block: bool = False  # a turn's one block is written bare; a bare block reads as a list
 
 
 @dataclass(frozen=True)

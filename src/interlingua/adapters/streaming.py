@@ -654,7 +654,7 @@ class StreamWriter:
         if isinstance(origin, dict) and origin.get("format") == layout.format:
             part = {k: v for k, v in part.items() if k != "origin"}  # it goes home: no loss
         else:  # replayed, as text, or dropped, as a whole response's would be (reported)
-            settled = replayable(self.ctx, layout, [part], ptr + "/part")
+            settled, _ = replayable(self.ctx, layout, [part], ptr + "/part")
             if not settled or settled[0].get("type") not in self.spec.part_types:
                 return
             part = settled[0]

@@ -15,6 +15,7 @@ from interlingua.transforms.base import ABSENT, Mismatch, Transform
 from interlingua.transforms.ids import TOOL_ID, TOOL_NAME
 from interlingua.transforms.media import MEDIA_TRANSFORMS
 from interlingua.transforms.names import NAME_TRANSFORMS
+from interlingua.transforms.resources import RESOURCE_TRANSFORMS
 from interlingua.transforms.results import RESULT_TRANSFORMS
 from interlingua.transforms.schemas import SCHEMA_TRANSFORMS
 from interlingua.transforms.shapes import SHAPE_TRANSFORMS
@@ -25,6 +26,7 @@ TRANSFORMS: Mapping[str, Transform] = {
     **MEDIA_TRANSFORMS,
     **NAME_TRANSFORMS,
     **RESULT_TRANSFORMS,
+    **RESOURCE_TRANSFORMS,
     **SCHEMA_TRANSFORMS,
     **SHAPE_TRANSFORMS,
     TOOL_ID.name: TOOL_ID,
