@@ -203,6 +203,13 @@ class _Writer:
         if not isinstance(node, dict):
             return repr(node)
         fixed, optional = [], []
+        spread = node.get("@spread")
+        if isinstance(spread, str) and (match := _VAR.match(spread)):
+            name = match.group(1)
+            inner = self._build(em, {k: v for k, v in node.items() if k != "@spread"})
+            if match.group(2):
+                return f"{{**v.get({name!r}, {{}}), **{inner}}}"
+            return f"{{**v[{name!r}], **{inner}}}"
         for key, sub in node.items():
             match = _VAR.match(sub) if isinstance(sub, str) else None
             if match and match.group(2):

@@ -256,6 +256,28 @@ class StreamReader:
             {"type": "tool_call_start", "index": index, "id": _text(id, ptr), "name": name}
         )
 
+    def call(
+        self,
+        *,
+        name: Any,
+        arguments: Any,
+        part: Any = None,
+        id: Any = None,
+        ptr: str,
+    ) -> None:
+        """A whole call, its arguments an object: start, arguments and end at once."""
+        if type(arguments) is not dict:
+            raise ConversionError("wrong_type", ptr, "the arguments are an object")
+        if part is None:
+            index = self._last = self._new("tool_call")
+        else:
+            index = self._index("call", part, "tool_call", ptr)
+        self._whole(
+            index,
+            {"type": "tool_call", "id": id, "name": _text(name, ptr), "arguments": arguments},
+            ptr,
+        )
+
     def call_delta(self, *, part: Any, arguments: Any, ptr: str) -> None:
         index = self._keys.get(("call", part))
         if index is None and ("block", part) in self._keys:
