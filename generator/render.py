@@ -308,6 +308,7 @@ def render_adapters(
             "signature_field": None,
             "result_pairing": "id",
             "role_optional": False,
+            "join_text": False,
             **data["layout"],
         }
         if layout["tool_result_parts"] is not None:
@@ -339,14 +340,17 @@ def render_adapters(
             name_rule=_rule(data.get("ids", {}).get("tool_name")),
             capabilities=data["capabilities"],
             documents={
-                **data["documents"],
+                **{k: v for k, v in data["documents"].items() if k != "text"},
                 "messages": str(Path(data["documents"]["request"]).parent / "messages.json"),
             },
+            text=data["documents"].get("text"),
         )
     # The wire schemas travel with the package: adapters check their inputs against them.
     for plan in plans:
         stream = plan.mapping.data.get("stream", {}).get("schema")
-        for document in [*plan.mapping.data["documents"].values(), *([stream] if stream else [])]:
+        documents = plan.mapping.data["documents"]
+        schemas = [documents["request"], documents["response"], *([stream] if stream else [])]
+        for document in schemas:
             schema = json.loads((SCHEMAS / document).read_text(encoding="utf-8"))
             note = " ".join(context["header"].replace("#", "").split())
             marked = {"$comment": note, **schema} if "$comment" not in schema else schema

@@ -162,7 +162,7 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     path = adapter.response_message
     turn, at = _at(wire, path)
     envelope = adapter.decode_response_envelope(
-        ctx, _without(wire, path, layout.role, layout.content), ""
+        ctx, _without(wire, path, layout.role, layout.content, layout), ""
     )
     if envelope is ABSENT:
         envelope = {}
@@ -175,8 +175,18 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             "placeholder_inserted",
             f"{ctx.adapter}: the response body names no model; read as {UNKNOWN_MODEL!r}",
         )
+    if "stop_reason" not in envelope:
+        # A canonical response says why it stopped; this body does not (a ChatML turn just
+        # ends): read as a natural end (a call, below, when the message calls tools).
+        envelope["stop_reason"] = "end"
+        ctx.loss(
+            "",
+            "placeholder_inserted",
+            f"{ctx.adapter}: the response body names no stop reason; read as 'end'",
+        )
     if not path and type(turn) is dict:
-        turn = {k: v for k, v in turn.items() if k in (layout.role, layout.content)}
+        keys = (layout.role, layout.content, *(field for field, _, _ in layout.slots))
+        turn = {k: v for k, v in turn.items() if k in keys}
     messages = decode_turn(
         ctx, adapter, turn, at, False, seed=pairing.response_seed(envelope.get("id"))
     )
@@ -197,7 +207,7 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             response,
             wire,
             encode=lambda c, doc: encode_response(c, adapter, doc),
-            without_messages=lambda doc: _without(doc, path, layout.role, layout.content),
+            without_messages=lambda doc: _without(doc, path, layout.role, layout.content, layout),
             canonical_key="message",
         )
     return response
@@ -265,12 +275,17 @@ def _at(wire: dict[str, Any], path: tuple[str | int, ...]) -> tuple[Any, str]:
 
 
 def _without(
-    wire: dict[str, Any], path: tuple[str | int, ...], role: str, content: str
+    wire: dict[str, Any],
+    path: tuple[str | int, ...],
+    role: str,
+    content: str,
+    layout: Any = None,
 ) -> dict[str, Any]:
-    """A shallow copy of ``wire`` without the turn at ``path`` (without its role and content
-    when the turn is the body itself)."""
+    """A shallow copy of ``wire`` without the turn at ``path`` (without its role, content and,
+    given the layout, slots when the turn is the body itself)."""
     if not path:
-        return {k: v for k, v in wire.items() if k not in (role, content)}
+        slots = tuple(field for field, _, _ in layout.slots) if layout is not None else ()
+        return {k: v for k, v in wire.items() if k not in (role, content, *slots)}
     out: dict[str, Any] = _without_any(wire, path)
     return out
 

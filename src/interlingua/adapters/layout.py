@@ -77,6 +77,10 @@ def encode_content(
             blocks.append(result[1])
     if extra is not ABSENT:
         return [*blocks, extra]
+    if layout.join_text:
+        if len(blocks) > 1:
+            ctx.loss(at, "parts_merged", f"{ctx.adapter} holds a result's text as one string")
+        return "".join(block["text"] for block in blocks)
     if _shorthand(ctx, layout):
         if len(parts) == 1 and len(blocks) == 1 and _plain_text(parts[0]):
             return parts[0]["text"]
@@ -290,7 +294,12 @@ def _turn(
             blocks.append({**result[1], str(layout.signature_field): signature})
         else:
             ctx.loss(at, "part_dropped", f"{ctx.adapter}: no block can carry this signature")
-    if blocks:
+    if layout.join_text and blocks:
+        # The turn's content is one string: the texts go out joined.
+        if len(blocks) > 1:
+            ctx.loss(at, "parts_merged", f"{ctx.adapter} holds a turn's text as one string")
+        turn[layout.content] = "".join(block["text"] for block in blocks)
+    elif blocks:
         if _shorthand(ctx, layout) and len(blocks) == 1 and first and _plain_text(first):
             turn[layout.content] = first["text"]
         else:
@@ -422,9 +431,17 @@ def encode_messages(
                         "user turn right after the results",
                         part.get("type"),
                     )
-                turn = _turn(ctx, layout, layout.roles_to_wire["user"], [p for p, _ in moved], mat)
-                out.append(turn)
-                groups.append([i + 1, i + 1])
+                turn = _turn(
+                    ctx,
+                    layout,
+                    layout.roles_to_wire["user"],
+                    [p for p, _ in moved],
+                    mat,
+                    where=[w for _, w in moved],
+                )
+                if turn.get(layout.content) not in (None, "", []):  # not all dropped
+                    out.append(turn)
+                    groups.append([i + 1, i + 1])
             previous_role = role
             continue
         turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content")
@@ -524,6 +541,9 @@ def decode_turn(
         part = decode(ctx, turn, at)
         if part is MISS:
             raise ConversionError("unknown_variant", at, "not a tool result this format knows")
+        if layout.result_pairing == "name":
+            reading = reading or pairing.Reading(layout.format)
+            reading.complete(ctx, [part], seed, [at])
         out = [{"role": "tool", "content": [part]}]
     else:
         pointers: list[str] = []

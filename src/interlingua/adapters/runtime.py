@@ -88,6 +88,7 @@ class Layout:
     signature_field: str | None = None  # a block's field holding the signature of its reasoning
     result_pairing: str = "id"  # id | name: how a result names the call it answers
     role_optional: bool = False  # a turn may leave its role out (the user's, the model's)
+    join_text: bool = False  # a turn's content is one string: its text parts are joined
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,8 @@ class Adapter:
     schemas: Mapping[str, str]  # request / response → wire schema under schemas/
     # Older names of top-level request fields, read as the current one (OpenAI `max_tokens`).
     request_aliases: Mapping[str, str] = field(default_factory=dict)
+    # The framing of a text format (src/interlingua/texts/), or None for JSON bodies.
+    text: str | None = None
 
 
 def escape(key: str) -> str:
