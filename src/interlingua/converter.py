@@ -119,7 +119,8 @@ def _wire_checker(schema_path: str) -> Any:
 
 def text_format(fmt: str) -> bool:
     """Whether ``fmt``'s documents are text (read through a framing in interlingua.texts)."""
-    return fmt != CANONICAL and adapter(fmt).text is not None
+    codec = ADAPTERS.get(fmt)
+    return codec is not None and codec.text is not None
 
 
 def from_text(payload: Any, fmt: str, kind: str) -> Any:
@@ -129,6 +130,13 @@ def from_text(payload: Any, fmt: str, kind: str) -> Any:
     if framing is None or not isinstance(payload, str):
         return payload
     return TEXTS[framing].parse(payload, kind)
+
+
+def to_text(document: Any, fmt: str, kind: str) -> Any:
+    """A text format's document (in its JSON shape) as text; ``document`` as it is for a
+    format whose documents are JSON."""
+    framing = adapter(fmt).text if fmt != CANONICAL else None
+    return document if framing is None else TEXTS[framing].render(document, kind)
 
 
 def check_wire(payload: Any, fmt: str, kind: str) -> None:

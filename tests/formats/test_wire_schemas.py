@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FORMATS_DIR = ROOT / "schemas" / "formats"
 META = ROOT / "schemas" / "meta" / "keywords.json"
 BASE_URI = "https://interlingua.dev/schemas/formats/"
-FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock")
+FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock", "chatml")
 KINDS = ("request", "response")
 MIN_EXAMPLES = {"request": 8, "response": 4}
 MIN_INVALID = 4
@@ -69,6 +69,12 @@ WHERE: dict[str, str] = {
     "bedrock/request-five-stop-sequences": "/inferenceConfig/stopSequences",
     "bedrock/response-stop-reason-stop": "/stopReason",
     "bedrock/response-missing-usage": "",
+    "chatml/request-unknown-role": "/messages/0",
+    "chatml/request-delimiter-in-content": "/messages/0/content",
+    "chatml/request-tool-turn-without-name": "/messages/2",
+    "chatml/request-arguments-as-string": "/messages/1/tool_calls/0/arguments",
+    "chatml/request-empty-tool-calls": "/messages/1/tool_calls",
+    "chatml/response-user-turn": "/role",
 }
 
 
