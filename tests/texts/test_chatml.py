@@ -296,3 +296,17 @@ def test_any_text_parses_or_fails_with_the_code() -> None:
             assert render(document, kind) in (text, text + "\n")  # the last newline is optional
 
     run()
+
+
+def test_a_call_spelled_otherwise_reads_the_same_and_is_written_in_one_spelling() -> None:
+    """The documented normalization: a call's JSON is written as json.dumps writes it."""
+    tight = (
+        f'{START}assistant\n<tool_call>\n{{"arguments":{{"q":1}},"name":"f"}}\n</tool_call>{END}\n'
+    )
+    turns, _ = parse_turns(tight)
+    assert turns == [
+        {"role": "assistant", "content": "", "tool_calls": [{"name": "f", "arguments": {"q": 1}}]}
+    ]
+    assert render_turns(turns) == (
+        f'{START}assistant\n<tool_call>\n{{"name": "f", "arguments": {{"q": 1}}}}\n</tool_call>{END}\n'
+    )
