@@ -310,3 +310,19 @@ def test_a_call_spelled_otherwise_reads_the_same_and_is_written_in_one_spelling(
     assert render_turns(turns) == (
         f'{START}assistant\n<tool_call>\n{{"name": "f", "arguments": {{"q": 1}}}}\n</tool_call>{END}\n'
     )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>',
+        'x\n\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>',
+        '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>\n',
+        '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>'
+        '<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>',
+    ],
+    ids=["newline-first", "text-ending-in-newline", "newline-after", "calls-run-together"],
+)
+def test_every_assistant_body_reads_back_as_itself(body: str) -> None:
+    text = f"{START}assistant\n{body}{END}\n"
+    assert render_turns(parse_turns(text)[0]) == text

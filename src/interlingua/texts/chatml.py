@@ -43,9 +43,11 @@ RESULT_ROLE = "tool"  # whose bodies are one tool response
 CODE = "invalid_text"
 
 # The calls closing an assistant body: each on one line (JSON written without indentation has
-# no raw newline), the first at the start of the body or after a newline.
+# no raw newline), the first opening the body or after a newline that ends some text (a body
+# opening with a newline and then a call is text: nothing writes it that way).
 _CALLS = re.compile(
-    rf"(?P<calls>(?:(?:\A|\n){re.escape(CALL_OPEN)}[^\n]*{re.escape(CALL_CLOSE)})+)\Z"
+    rf"(?P<calls>(?:\A|(?<=[\s\S])\n){re.escape(CALL_OPEN)}[^\n]*{re.escape(CALL_CLOSE)}"
+    rf"(?:\n{re.escape(CALL_OPEN)}[^\n]*{re.escape(CALL_CLOSE)})*)\Z"
 )
 _CALL = re.compile(rf"{re.escape(CALL_OPEN)}(?P<json>[^\n]*){re.escape(CALL_CLOSE)}")
 _RESULT = re.compile(rf"\A{re.escape(RESULT_OPEN)}(?P<json>[^\n]*){re.escape(RESULT_CLOSE)}\Z")
