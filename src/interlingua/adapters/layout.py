@@ -446,7 +446,13 @@ def encode_messages(
             continue
         turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content")
         empty = turn.get(layout.content) in (None, "", [])
-        if len(turn) <= 2 and empty and message["content"] and not single:
+        # Text with no characters, where blank text is kept, is carried: an empty turn.
+        blank = (
+            layout.blank_text == "keep"
+            and bool(parts)
+            and all(_plain_text(p) and p["text"] == "" for p in parts)
+        )
+        if len(turn) <= 2 and empty and message["content"] and not blank and not single:
             # Everything in it was dropped (and reported): no empty turn goes out.
             ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
             continue
