@@ -998,6 +998,18 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
     if layout.get("tool_result_parts"):
         kinds = ", ".join(f"`{t}`" for t in layout["tool_result_parts"])
         rules.append(f"A tool result holds {kinds}; other parts move to the user turn after it.")
+    if layout.get("join_text"):
+        rules.append(
+            "A turn's content is one string: several text parts are joined (`parts_merged`)."
+        )
+    framing = data["documents"].get("text")
+    if framing:
+        rules.insert(
+            0,
+            f"The documents are text: the `{framing}` framing "
+            f"(`src/interlingua/texts/{framing}.py`) reads them into the JSON shape the wire "
+            "schemas describe before this mapping runs, and writes its output back as text.",
+        )
     parts = [
         {
             "type": code(part_type),

@@ -310,6 +310,7 @@ def render_adapters(
             "role_optional": False,
             "slots_first": [],
             "lone_block": False,
+            "join_text": False,
             **data["layout"],
         }
         if layout["tool_result_parts"] is not None:
@@ -343,14 +344,21 @@ def render_adapters(
             name_rule=_rule(data.get("ids", {}).get("tool_name")),
             capabilities=data["capabilities"],
             documents={
-                **data["documents"],
+                **{k: v for k, v in data["documents"].items() if k != "text"},
                 "messages": str(Path(data["documents"]["request"]).parent / "messages.json"),
             },
+            text=data["documents"].get("text"),
+            missing_stop=data.get("stop_reasons", {}).get("missing", "other"),
         )
     # The wire schemas travel with the package: adapters check their inputs against them.
     for plan in plans:
         stream = plan.mapping.data.get("stream", {}).get("schema")
-        for document in [*plan.mapping.data["documents"].values(), *([stream] if stream else [])]:
+        documents = plan.mapping.data["documents"]
+        schemas = [
+            *(documents[kind] for kind in ("request", "response") if kind in documents),
+            *([stream] if stream else []),
+        ]
+        for document in schemas:
             schema = json.loads((SCHEMAS / document).read_text(encoding="utf-8"))
             note = " ".join(context["header"].replace("#", "").split())
             marked = {"$comment": note, **schema} if "$comment" not in schema else schema

@@ -20,12 +20,26 @@ from dataclasses import dataclass
 from typing import IO, Any, BinaryIO
 
 from interlingua.conversion import ConversionError, ConversionResult, Loss, LossyConversionError
-from interlingua.converter import CANONICAL, KINDS, adapter, convert, formats, to_canonical
+from interlingua.converter import (
+    CANONICAL,
+    KINDS,
+    adapter,
+    convert,
+    formats,
+    text_format,
+    to_canonical,
+)
 from interlingua.detector import Detection, detect, readings
 from interlingua.exchanges import PAIRED, tool_exchanges
 from interlingua.gateway import cli as gateway_cli
 from interlingua.generated.validators import VALIDATORS
-from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
+from interlingua.reading import (
+    DEFAULT_MAX_BYTES,
+    InputError,
+    looks_like_json,
+    read_json,
+    read_text,
+)
 from interlingua.streams import StreamTranslator, stream_formats
 from interlingua.validation import detect_document, is_error, validate
 from interlingua.view import views
@@ -319,11 +333,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
             return _unwritable(args.report, exc)
         with report:
             return _convert_stream(args, report)
-    payload = _read_payload(args.input, args.max_bytes)
+    text = args.source != "auto" and text_format(args.source)
+    payload = _read_payload(args.input, args.max_bytes, text=text)
     if payload is _UNREADABLE:
         return EXIT_UNREADABLE
     outcome = _convert_one(payload, args)
-    if outcome.status == EXIT_VALID:
+    if outcome.status == EXIT_VALID and isinstance(outcome.output, str):
+        sys.stdout.write(outcome.output)  # a text format's document, as it is
+    elif outcome.status == EXIT_VALID:
         print(json.dumps(outcome.output, indent=2, ensure_ascii=False))
     if (
         outcome.report is not None
@@ -334,10 +351,22 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return outcome.status
 
 
-def _read_payload(source: str, max_bytes: int) -> Any:
-    """The parsed body, or _UNREADABLE after printing its coded error on stderr."""
+def _read_payload(source: str, max_bytes: int, *, text: bool = False) -> Any:
+    """The parsed body, or _UNREADABLE after printing its coded error on stderr.
+
+    ``text``: the input is a text format's document, read as a string. Otherwise an input
+    that is not JSON and does not open like JSON is read as text too (a ChatML text, say:
+    detection and the text formats tell whether it is one)."""
     try:
-        return read_json(_read_source(source, max_bytes), max_bytes=max_bytes)
+        data = _read_source(source, max_bytes)
+        if text:
+            return read_text(data, max_bytes=max_bytes)
+        try:
+            return read_json(data, max_bytes=max_bytes)
+        except InputError as exc:
+            if exc.code != "invalid_json" or looks_like_json(data):
+                raise
+            return read_text(data, max_bytes=max_bytes)
     except InputError as exc:
         _error(exc.code, exc.path, exc.message)
         return _UNREADABLE
@@ -549,7 +578,8 @@ def _register_conversion(commands: Any) -> None:
         "convert",
         help="convert a request or response body between formats",
         description=f"Convert a request or response body from one format to another (formats: "
-        f"{names}). The output goes to stdout; every loss to stderr as `loss: CODE at POINTER: "
+        f"{names}). The output goes to stdout (a text format such as chatml is read and "
+        "written as text); every loss to stderr as `loss: CODE at POINTER: "
         "REASON`, or with --report to FILE as a ConversionReport. Exit 0 when converted, 1 when "
         "--strict refused a lossy conversion (its losses on stderr), 2 when the input cannot be "
         "read or is not a valid body (`error: CODE at PATH: MESSAGE` on stderr). With --jsonl, "
@@ -557,7 +587,12 @@ def _register_conversion(commands: Any) -> None:
         "it is written; a bad line is reported with its number and skipped, and the exit status "
         "is the worst seen.",
     )
-    change.add_argument("input", nargs="?", default="-", help="a JSON file, or - for stdin")
+    change.add_argument(
+        "input",
+        nargs="?",
+        default="-",
+        help="a JSON file (a text file for a text format such as chatml), or - for stdin",
+    )
     change.add_argument(
         "--from",
         dest="source",
@@ -599,7 +634,9 @@ def _register_conversion(commands: Any) -> None:
         description="Print `FORMAT KIND: REASON`, `ambiguous: A, B: REASON` or `unknown: REASON` "
         "(then each schema's first error). Exit 0 when detected, 2 otherwise.",
     )
-    find.add_argument("input", nargs="?", default="-", help="a JSON file, or - for stdin")
+    find.add_argument(
+        "input", nargs="?", default="-", help="a JSON (or ChatML text) file, or - for stdin"
+    )
     find.add_argument("--kind", choices=KINDS, help="only consider requests or responses")
     find.add_argument("--json", action="store_true", help="print the detection as a JSON object")
     find.add_argument(

@@ -41,6 +41,7 @@ from interlingua.conversion import (
     LossyConversionError,
 )
 from interlingua.generated.adapters import ADAPTERS
+from interlingua.texts import TEXTS
 from interlingua.validation import validate
 
 CANONICAL = "canonical"
@@ -124,8 +125,32 @@ def _wire_checker(schema_path: str) -> Any:
     return jsonschema_rs.validator_for(schema)
 
 
+def text_format(fmt: str) -> bool:
+    """Whether ``fmt``'s documents are text (read through a framing in interlingua.texts)."""
+    codec = ADAPTERS.get(fmt)
+    return codec is not None and codec.text is not None
+
+
+def from_text(payload: Any, fmt: str, kind: str) -> Any:
+    """The JSON shape of a text format's document (``payload`` as it is when it is not text,
+    or the format is not a text format); a coded error when the text breaks the framing."""
+    framing = adapter(fmt).text if fmt != CANONICAL else None
+    if framing is None or not isinstance(payload, str):
+        return payload
+    return TEXTS[framing].parse(payload, kind)
+
+
+def to_text(document: Any, fmt: str, kind: str) -> Any:
+    """A text format's document (in its JSON shape) as text; ``document`` as it is for a
+    format whose documents are JSON."""
+    framing = adapter(fmt).text if fmt != CANONICAL else None
+    return document if framing is None else TEXTS[framing].render(document, kind)
+
+
 def check_wire(payload: Any, fmt: str, kind: str) -> None:
-    """Raise a coded error when ``payload`` breaks the format's wire schema."""
+    """Raise a coded error when ``payload`` breaks the format's wire schema (a text format's
+    text: its framing, then the schema of the shape it reads as)."""
+    payload = from_text(payload, fmt, kind)
     schema_path = adapter(fmt).schemas[kind]
     if _wire_checker(schema_path).is_valid(payload):
         return
@@ -266,6 +291,9 @@ def convert(
 ) -> ConversionResult:
     """Convert ``payload`` (a parsed JSON body in ``source`` format) to ``target``.
 
+    A text format (ChatML) takes its text as a ``str`` (or the JSON shape it reads as) and
+    gives its output as text.
+
     ``thinking`` says what becomes of reasoning another provider issued: ``drop`` or
     ``text``. ``id_map`` / ``name_map`` (from an earlier result) map ids and tool names in a
     ``source`` payload back to the values they stood for. ``validate_input=False`` skips the
@@ -291,6 +319,7 @@ def convert(
                 check_canonical(payload, kind)
             document = payload
         else:
+            payload = from_text(payload, source, kind)
             if validate_input:
                 check_wire(payload, source, kind)
             codec = adapter(source)
@@ -305,6 +334,8 @@ def convert(
             codec = adapter(target)
             writing.id_rule, writing.name_rule = codec.id_rule, codec.name_rule
             output = _ENCODERS[kind](writing, codec, document)
+            if codec.text is not None:
+                output = TEXTS[codec.text].render(output, kind)
     except ConversionError:
         raise
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:

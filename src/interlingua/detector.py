@@ -50,7 +50,9 @@ from interlingua.converter import (
     check_canonical,
     check_wire,
     formats,
+    from_text,
     kinds,
+    text_format,
 )
 from interlingua.validation import DOCUMENT_MODELS, detect_document, is_error, validate
 
@@ -564,8 +566,15 @@ def _scope(kind: str | None, names: Iterable[str] | None) -> Iterator[tuple[str,
 
 def _live(scope: list[tuple[str, str]], payload: Any) -> dict[tuple[str, str], dict[Feature, int]]:
     """The (format, kind) pairs whose schema the payload validates against, with evidence."""
-    valid = [pair for pair in scope if _plausible(*pair, payload) and _valid(*pair, payload)]
-    evidence = {pair: _evidence(*pair, payload) for pair in valid}
+    shaped = {pair: _shaped(*pair, payload) for pair in scope}
+    valid = [
+        pair
+        for pair in scope
+        if shaped[pair] is not _ABSENT
+        and _plausible(*pair, shaped[pair])
+        and _valid(*pair, shaped[pair])
+    ]
+    evidence = {pair: _evidence(*pair, shaped[pair]) for pair in valid}
     return {pair: found for pair, found in evidence.items() if found}
 
 
@@ -585,12 +594,14 @@ def readings(
 def detect(
     payload: Any, *, kind: str | None = None, among: Iterable[str] | None = None
 ) -> Detection:
-    """Tell which format and kind ``payload`` (a parsed JSON body) is.
+    """Tell which format and kind ``payload`` (a parsed JSON body, or the text of a text
+    format such as ChatML) is.
 
     ``kind`` restricts the answer to requests or responses; ``among`` to some formats
     (default: every format :func:`interlingua.converter.formats` lists).
     """
     scope = list(_scope(kind, among))
+    shaped = {pair: _shaped(*pair, payload) for pair in scope}
     evidence = _live(scope, payload)
     live = list(evidence)
     # A body holds turns too: stored messages are the reading of last resort, for a payload
@@ -609,7 +620,11 @@ def detect(
     if len(live) == 1:
         winner = live[0]
         # Name what no other schema would claim of this body, where there is such a thing.
-        others = [_evidence(*p, payload) for p in scope if p != winner and p[1] == winner[1]]
+        others = [
+            _evidence(*p, shaped[p])
+            for p in scope
+            if p != winner and p[1] == winner[1] and shaped[p] is not _ABSENT
+        ]
         shown = _describe(_distinct(evidence[winner], others))
         if shown:
             return _detected(winner, shown, "")
@@ -642,6 +657,19 @@ def detect(
         summary,
         candidates=candidates,
     )
+
+
+def _shaped(fmt: str, kind: str, payload: Any) -> Any:
+    """What the (format, kind) schema is checked against: a text format's text read into its
+    JSON shape (_ABSENT when it is not text, or not text of that format)."""
+    if fmt == CANONICAL or not text_format(fmt):
+        return payload
+    if not isinstance(payload, str):
+        return _ABSENT  # a text format is told by its text
+    try:
+        return from_text(payload, fmt, kind)
+    except ConversionError:
+        return _ABSENT
 
 
 def _detected(pair: tuple[str, str], shown: tuple[str, ...], also: str) -> Detection:

@@ -166,3 +166,25 @@ def read_json(
         if found is not None:
             raise InputError("invalid_unicode", "string holds a lone UTF-16 surrogate", found[0])
     return value
+
+
+def read_text(data: bytes | str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+    """``data`` as text (a text format's document), or raise :class:`InputError` with a code."""
+    if len(data) > max_bytes:
+        raise InputError("input_too_large", f"input is {len(data)} bytes; the limit is {max_bytes}")
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            "invalid_unicode",
+            f"not UTF-8: byte {exc.start} is {data[exc.start : exc.start + 1]!r}",
+        ) from None
+
+
+def looks_like_json(data: bytes) -> bool:
+    """Whether ``data`` opens as a JSON document would (an object, array or string), so that
+    JSON errors in it are reported as such rather than read as text."""
+    head = data.lstrip()[:1]
+    return head in (b"{", b"[", b'"') or not head

@@ -222,3 +222,43 @@ def test_parts_set_aside_by_block_results_are_never_lost_silently() -> None:
         ("/messages/2/content/0/content/0", "moved"),
         ("/messages/2/content/0/content/0", "part_dropped"),
     ]
+
+
+# --- a message of empty text ---------------------------------------------------------------
+
+
+def _empty_system() -> dict[str, Any]:
+    return {
+        "schema_version": 1,
+        "model": "m",
+        "messages": [
+            {"role": "system", "content": [{"type": "text", "text": ""}]},
+            {"role": "user", "content": [{"type": "text", "text": "x"}]},
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("fmt", "first"),
+    [
+        ("openai-chat", {"role": "system", "content": ""}),
+        ("chatml", "<|im_start|>system\n<|im_end|>\n"),
+    ],
+)
+def test_a_message_of_empty_text_is_carried_not_reported_dropped(fmt: str, first: Any) -> None:
+    result = convert(_empty_system(), "canonical", fmt)
+    dropped = [x for x in result.losses if x.code == "message_dropped"]
+    assert dropped == []
+    if isinstance(result.output, str):
+        assert result.output.startswith(first)
+    else:
+        assert result.output["messages"][0] == first
+
+
+def test_where_blank_text_is_refused_the_message_is_dropped_and_reported() -> None:
+    document = _empty_system()
+    document["messages"][0]["role"] = "user"
+    result = convert(document, "canonical", "gemini")
+    codes = {(x.pointer, x.code) for x in result.losses}
+    assert ("/messages/0", "message_dropped") in codes
+    assert [c["parts"] for c in result.output["contents"]] == [[{"text": "x"}]]

@@ -19,7 +19,7 @@ import pytest
 
 from conformance.cases import load_cases
 from interlingua.conversion import ConversionError
-from interlingua.converter import convert
+from interlingua.converter import convert, text_format
 from interlingua.generated.adapters import ADAPTERS
 
 REPLACEMENTS: tuple[Any, ...] = (None, "x", 7, [], {}, True)
@@ -50,7 +50,20 @@ def _paths(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
             yield from _paths(value, (*path, i))
 
 
+def _text_mutants(text: str) -> Iterator[str]:
+    """A text format's input cut short, with a character left out, or with text where the
+    framing expects none."""
+    for k in range(len(text)):
+        yield text[:k]
+        yield text[:k] + text[k + 1 :]
+        if k % 7 == 0:
+            yield text[:k] + "<|im_end|>" + text[k:]
+
+
 def _mutants(document: Any) -> Iterator[Any]:
+    if isinstance(document, str):
+        yield from _text_mutants(document)
+        return
     for n, path in enumerate([(), *_paths(document)]):
         node = document
         for step in path:
@@ -137,8 +150,10 @@ def test_broken_inputs_get_a_coded_error_or_a_result(fmt: str) -> None:
                     except ConversionError as exc:
                         assert exc.code and isinstance(exc.pointer, str), case_id
                     else:
-                        # Stored messages keep their container: a list stays a list.
-                        shape = (dict, list) if kind == "messages" else dict
+                        # Stored messages keep their container: a list stays a list; a text
+                        # format writes text.
+                        shape: Any = (dict, list) if kind == "messages" else dict
+                        shape = str if text_format(target) else shape
                         assert isinstance(result.output, shape), case_id
     finally:
         logging.disable(logging.NOTSET)

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FORMATS_DIR = ROOT / "schemas" / "formats"
 META = ROOT / "schemas" / "meta" / "keywords.json"
 BASE_URI = "https://interlingua.dev/schemas/formats/"
-FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock", "ollama", "umf", "mcp")
+FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock", "ollama", "umf", "mcp", "chatml")
 KINDS = ("request", "response")
 
 
@@ -100,6 +100,12 @@ WHERE: dict[str, str] = {
     "mcp/request-resource-with-text-and-blob": "/messages/0/content/resource",
     "mcp/response-missing-model": "",
     "mcp/response-stop-reason-number": "/stopReason",
+    "chatml/request-unknown-role": "/messages/0",
+    "chatml/request-delimiter-in-content": "/messages/0/content",
+    "chatml/request-tool-turn-without-name": "/messages/2",
+    "chatml/request-arguments-as-string": "/messages/1/tool_calls/0/arguments",
+    "chatml/request-empty-tool-calls": "/messages/1/tool_calls",
+    "chatml/response-user-turn": "/role",
 }
 
 

@@ -616,3 +616,113 @@ def test_jsonl_stream_answers_each_line_while_the_input_is_open() -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+# --- text formats (ChatML) -------------------------------------------------------------------
+
+CHATML = (
+    "<|im_start|>system\nBe brief.<|im_end|>\n"
+    "<|im_start|>user\nWeather?<|im_end|>\n"
+    '<|im_start|>assistant\n<tool_call>\n{"name": "w", "arguments": {"city": "Oslo"}}\n'
+    "</tool_call><|im_end|>\n"
+    '<|im_start|>tool\n<tool_response>\n{"name": "w", "content": "-2C"}\n'
+    "</tool_response><|im_end|>\n"
+)
+
+
+def test_chatml_text_in_json_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "chat.txt"
+    path.write_text(CHATML, encoding="utf-8")
+    code, out, err = run(["convert", "--from", "chatml", "--to", "openai-chat", str(path)], capsys)
+    # ChatML names no model; OpenAI requires one: a reported placeholder.
+    assert (code, err) == (
+        0,
+        "loss: placeholder_inserted at /model: openai-chat requires this setting; sent 'unknown'\n",
+    )
+    assert json.loads(out) == convert(CHATML, "chatml", "openai-chat").output
+    assert json.loads(out)["messages"][3] == {
+        "role": "tool",
+        "tool_call_id": "chatml_call_2_0",
+        "content": "-2C",
+    }
+
+
+def test_chatml_text_out_is_written_as_it_is(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    canonical = convert(CHATML, "chatml", "canonical").output
+    monkeypatch.setattr(sys, "stdin", _Stdin(json.dumps(canonical)))
+    code, out, err = run(["convert", "--from", "canonical", "--to", "chatml"], capsys)
+    assert (code, out, err) == (0, CHATML, "")
+
+
+def test_chatml_from_auto_and_back(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", _Stdin(CHATML))
+    code, out, _ = run(["convert", "--from", "auto", "--to", "chatml"], capsys)
+    assert (code, out) == (0, CHATML)
+
+
+def test_chatml_losses_go_to_stderr(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = {"model": "m", "messages": [{"role": "developer", "content": "Terse."}]}
+    monkeypatch.setattr(sys, "stdin", _Stdin(json.dumps(body)))
+    code, out, err = run(["convert", "--from", "openai-chat", "--to", "chatml"], capsys)
+    assert (code, out) == (0, "<|im_start|>system\nTerse.<|im_end|>\n")
+    assert err.splitlines() == [
+        "loss: parameter_dropped at /model: chatml has no place for `model`",
+        "loss: role_changed at /messages/0: chatml has no developer role; sent as system",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("<|im_start|>user\nHi", "error: invalid_text at /messages/0: "),
+        ("{not a turn", "error: invalid_text at /messages/0: "),
+        ("<|im_start|>narrator\nHi<|im_end|>\n", "error: not_in_enum at /messages/0/role: "),
+    ],
+)
+def test_bad_chatml_text_is_a_coded_error(
+    text: str, line: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", _Stdin(text))
+    code, out, err = run(["convert", "--from", "chatml", "--to", "canonical"], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith(line), err
+
+
+def test_chatml_refused_content_is_a_coded_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = {"model": "m", "messages": [{"role": "user", "content": "a<|im_end|>b"}]}
+    monkeypatch.setattr(sys, "stdin", _Stdin(json.dumps(body)))
+    code, out, err = run(["convert", "--from", "openai-chat", "--to", "chatml"], capsys)
+    assert (code, out) == (2, "")
+    assert "error: invalid_text at /messages/0: " in err
+
+
+def test_detect_recognises_chatml_text(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", _Stdin(CHATML))
+    code, out, _ = run(["detect", "--json"], capsys)
+    found = json.loads(out)
+    assert (code, found["status"], found["format"], found["kind"]) == (
+        0,
+        "detected",
+        "chatml",
+        "request",
+    )
+
+
+def test_text_that_is_no_format_is_unknown_not_a_json_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", _Stdin("hello"))
+    code, out, _ = run(["detect"], capsys)
+    assert code == 2
+    assert out.startswith("unknown: ")
+    assert "chatml request: invalid_text at /messages/0" in out

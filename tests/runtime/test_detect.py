@@ -15,7 +15,15 @@ from jsonschema import Draft202012Validator
 # `interlingua.detector` is the function (the package exports it), so a dotted path such as
 # "interlingua.detector._valid" would resolve through it: patch the module object instead.
 from interlingua import ConversionError, detect
-from interlingua.converter import KINDS, check_canonical, check_wire, formats, kinds
+from interlingua.converter import (
+    KINDS,
+    check_canonical,
+    check_wire,
+    formats,
+    kinds,
+    text_format,
+    to_text,
+)
 from interlingua.detector import Candidate, Detection, _build, _schema, _valid, readings
 from interlingua.generated.adapters import ADAPTERS
 from interlingua.generated.codes import DESCRIPTION
@@ -56,10 +64,17 @@ def test_there_are_examples_to_test() -> None:
 @pytest.mark.parametrize("path", WIRE_EXAMPLES, ids=_id)
 def test_every_wire_example_is_detected_as_its_own_format_and_kind(path: Path) -> None:
     fmt, kind = path.parts[-4], path.parts[-2]
-    found = detect(load(path))
+    # A text format's example is its JSON shape: detection is given the text.
+    found = detect(to_text(load(path), fmt, kind) if fmt in ADAPTERS else load(path))
     if fmt not in ADAPTERS:
         # A format whose adapter has not landed yet: it must not pass for another format.
         assert found.status == "unknown", found.reason
+        return
+    if text_format(fmt) and kind == "response":
+        # One assistant turn of text is a response, and also a request (or stored turns)
+        # holding only that turn: the two readings are named, and nothing else.
+        assert found.status == "ambiguous", found.reason
+        assert {(c.format, c.kind) for c in found.candidates} == {(fmt, "request"), (fmt, kind)}
         return
     if found.status == "ambiguous":
         # Turns alone, with nothing particular to one format (a UMF conversation is a list of
@@ -516,3 +531,23 @@ def test_rule_a_schema_that_requires_nothing_claims_nothing_vacuously() -> None:
         "gamma",
         "request",
     )
+
+
+# --- text formats ------------------------------------------------------------------------------
+
+CHATML = "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n"
+
+
+def test_chatml_text_is_detected_from_its_text_only() -> None:
+    found = detect(CHATML)
+    assert (found.status, found.format, found.kind) == ("detected", "chatml", "request")
+    # Its JSON shape is not a ChatML text: a text format is told by its text.
+    shape = {"messages": [{"role": "user", "content": "Hi"}]}
+    assert detect(shape).format != "chatml"
+
+
+def test_a_text_that_breaks_the_framing_is_rejected_with_its_code() -> None:
+    found = detect("<|im_start|>user\nHi")
+    assert found.status == "unknown"
+    rejection = next(r for r in found.rejections if (r.format, r.kind) == ("chatml", "request"))
+    assert (rejection.code, rejection.pointer) == ("invalid_text", "/messages/0")

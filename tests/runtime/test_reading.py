@@ -3,6 +3,7 @@
 import pytest
 
 from interlingua import InputError, read_json
+from interlingua.reading import looks_like_json, read_text
 
 
 def refusal(data: bytes | str, **limits: int) -> tuple[str, str]:
@@ -62,3 +63,28 @@ def test_error_serialises() -> None:
         "path": "/0",
         "message": "NaN is not a JSON number",
     }
+
+
+# --- text (a text format's document) -------------------------------------------------------
+
+
+def test_read_text_decodes_utf8_and_drops_a_bom() -> None:
+    assert read_text("\ufeff<|im_start|>".encode()) == "<|im_start|>"
+    assert read_text("déjà") == "déjà"
+
+
+@pytest.mark.parametrize(
+    ("data", "code"), [(b"\xff\xfe", "invalid_unicode"), (b"x" * 11, "input_too_large")]
+)
+def test_read_text_refuses_with_a_code(data: bytes, code: str) -> None:
+    with pytest.raises(InputError) as caught:
+        read_text(data, max_bytes=10)
+    assert caught.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("data", "json_like"),
+    [(b' {"a": 1', True), (b"[", True), (b'"x', True), (b"", True), (b"<|im_start|>", False)],
+)
+def test_what_opens_like_json_is_read_as_json(data: bytes, json_like: bool) -> None:
+    assert looks_like_json(data) is json_like

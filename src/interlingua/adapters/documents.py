@@ -167,7 +167,7 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     decode = adapter.decode_response_envelope
     if decode is None:
         raise ConversionError("unknown_document", "", f"{adapter.format} has no response body")
-    envelope = decode(ctx, _without(wire, path, layout.role, layout.content), "")
+    envelope = decode(ctx, _without(wire, path, layout.role, layout.content, layout), "")
     if envelope is ABSENT:
         envelope = {}
     ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
@@ -180,16 +180,19 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             f"{ctx.adapter}: the response body names no model; read as {UNKNOWN_MODEL!r}",
         )
     if "stop_reason" not in envelope:
-        # A canonical response says why it stopped; this body does not (the format lets it
-        # leave the reason out when it is not known).
-        envelope["stop_reason"] = "other"
+        # A canonical response says why it stopped; this body does not: the mapping says what
+        # such a body means (`stop_reasons.missing`: `end` where a turn just ends, as in
+        # ChatML; `other` where the format may leave a known reason out).
+        envelope["stop_reason"] = adapter.missing_stop
         ctx.loss(
             "",
             "placeholder_inserted",
-            f"{ctx.adapter}: the response body gives no stop reason; read as 'other'",
+            f"{ctx.adapter}: the response body gives no stop reason; read as "
+            f"{adapter.missing_stop!r}",
         )
     if not path and type(turn) is dict:
-        turn = {k: v for k, v in turn.items() if k in (layout.role, layout.content)}
+        keys = (layout.role, layout.content, *(field for field, _, _ in layout.slots))
+        turn = {k: v for k, v in turn.items() if k in keys}
     seed = envelope.get("id")
     if seed is None and adapter.response_call_seed is not None:
         seed = wire.get(adapter.response_call_seed)  # the body has no id: another field seeds
@@ -211,7 +214,7 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             response,
             wire,
             encode=lambda c, doc: encode_response(c, adapter, doc),
-            without_messages=lambda doc: _without(doc, path, layout.role, layout.content),
+            without_messages=lambda doc: _without(doc, path, layout.role, layout.content, layout),
             canonical_key="message",
         )
     return response
@@ -279,12 +282,17 @@ def _at(wire: dict[str, Any], path: tuple[str | int, ...]) -> tuple[Any, str]:
 
 
 def _without(
-    wire: dict[str, Any], path: tuple[str | int, ...], role: str, content: str
+    wire: dict[str, Any],
+    path: tuple[str | int, ...],
+    role: str,
+    content: str,
+    layout: Any = None,
 ) -> dict[str, Any]:
-    """A shallow copy of ``wire`` without the turn at ``path`` (without its role and content
-    when the turn is the body itself)."""
+    """A shallow copy of ``wire`` without the turn at ``path`` (without its role, content and,
+    given the layout, slots when the turn is the body itself)."""
     if not path:
-        return {k: v for k, v in wire.items() if k not in (role, content)}
+        slots = tuple(field for field, _, _ in layout.slots) if layout is not None else ()
+        return {k: v for k, v in wire.items() if k not in (role, content, *slots)}
     out: dict[str, Any] = _without_any(wire, path)
     return out
 

@@ -97,6 +97,10 @@ def encode_content(
         return [*blocks, extra]
     if layout.text_shorthand == "always":
         return _joined(ctx, blocks, where)
+    if layout.join_text:
+        if len(blocks) > 1:
+            ctx.loss(at, "parts_merged", f"{ctx.adapter} holds a result's text as one string")
+        return "".join(block["text"] for block in blocks)
     if _shorthand(ctx, layout):
         if len(parts) == 1 and len(blocks) == 1 and _plain_text(parts[0]):
             return parts[0]["text"]
@@ -328,6 +332,11 @@ def _turn(
             ctx.loss(at, "part_dropped", f"{ctx.adapter}: no block can carry this signature")
     if blocks and layout.text_shorthand == "always":
         turn[layout.content] = _joined(ctx, blocks, texts)
+    elif layout.join_text and blocks:
+        # The turn's content is one string: the texts go out joined.
+        if len(blocks) > 1:
+            ctx.loss(at, "parts_merged", f"{ctx.adapter} holds a turn's text as one string")
+        turn[layout.content] = "".join(block["text"] for block in blocks)
     elif blocks:
         if _shorthand(ctx, layout) and len(blocks) == 1 and first and _plain_text(first):
             turn[layout.content] = first["text"]
@@ -555,7 +564,13 @@ def encode_messages(
             continue
         turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content", where=places)
         empty = turn.get(layout.content) in (None, "", [])
-        if len(turn) <= 2 and empty and message["content"] and not single:
+        # Text with no characters, where blank text is kept, is carried: an empty turn.
+        blank = (
+            layout.blank_text == "keep"
+            and bool(parts)
+            and all(_plain_text(p) and p["text"] == "" for p in parts)
+        )
+        if len(turn) <= 2 and empty and message["content"] and not blank and not single:
             # Everything in it was dropped (and reported): no empty turn goes out.
             ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
             continue

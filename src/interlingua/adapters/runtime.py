@@ -92,6 +92,7 @@ class Layout:
     role_optional: bool = False  # a turn may leave its role out (the user's, the model's)
     slots_first: frozenset[str] = frozenset()  # slots whose parts read back before the content
     lone_block: bool = False  # a turn's one block is written bare; a bare block reads as a list
+    join_text: bool = False  # a turn's content is one string: its text parts are joined
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,10 @@ class Adapter:
     request_aliases: Mapping[str, str] = field(default_factory=dict)
     # A top-level response field seeding synthesized call ids when the body has no id.
     response_call_seed: str | None = None
+    # The framing of a text format (src/interlingua/texts/), or None for JSON bodies.
+    text: str | None = None
+    # What a response body that gives no stop reason means (the mapping's stop_reasons.missing).
+    missing_stop: str = "other"
 
 
 def escape(key: str) -> str:
