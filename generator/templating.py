@@ -308,6 +308,15 @@ class Compiler:
         if not any(True for _ in variables(sub)) and (
             isinstance(sub, Call) or not side.strict_literals
         ):
+            if decode and isinstance(sub, Call):
+                # A placeholder's field holds a value the canonical form has no place for (a
+                # creation time): round-trip data keeps it; read for another format, reported.
+                em.line(f"if not ctx.fidelity and {parent}.get({key!r}, ABSENT) is not ABSENT:")
+                with em.block():
+                    em.line(
+                        f"ctx.loss({_pointer(base, path)}, 'field_dropped', "
+                        f"ctx.adapter + ': the canonical form has no place for it')"
+                    )
             return  # written, never read (a placeholder, a default): round-trip data keeps it
         value = em.temp("m")
         em.line(f"{value} = {parent}.get({key!r}, ABSENT)")

@@ -175,3 +175,32 @@ def test_a_bedrock_tool_result_read_for_another_format_has_no_structured_value()
     assert out["messages"][2]["content"] == [
         {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}
     ]
+
+
+def test_a_placeholder_field_read_for_another_format_is_reported() -> None:
+    # Regression: OpenAI's `created` (a placeholder field: no canonical home) vanished without
+    # a report when a response was read for another format; for its own format it round-trips.
+    body = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1731000000,
+        "model": "gpt-4o",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "Hi", "refusal": None},
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+    elsewhere = convert(body, "openai-chat", "anthropic", "response")
+    assert ("/created", "field_dropped") in [(x.pointer, x.code) for x in elsewhere.losses]
+    home = convert(
+        convert(body, "openai-chat", "canonical", "response").output,
+        "canonical",
+        "openai-chat",
+        "response",
+    )
+    assert home.output == body

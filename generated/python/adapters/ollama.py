@@ -830,6 +830,12 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_model = _v1.get("model", ABSENT)
     if v_model is ABSENT:
         raise ConversionError("missing_field", at + "/model", "model is required here")
+    if not ctx.fidelity and _v1.get("created_at", ABSENT) is not ABSENT:
+        ctx.loss(
+            at + "/created_at",
+            "field_dropped",
+            ctx.adapter + ": the canonical form has no place for it",
+        )
     _m2 = _v1.get("done_reason", ABSENT)
     if _m2 is ABSENT:
         raise ConversionError("missing_field", at + "/done_reason", "done_reason is required here")

@@ -1428,6 +1428,12 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         except Mismatch:
             return MISS
         v_id = _t2[0]
+    if not ctx.fidelity and w.get("created", ABSENT) is not ABSENT:
+        ctx.loss(
+            at + "/created",
+            "field_dropped",
+            ctx.adapter + ": the canonical form has no place for it",
+        )
     v_model = w.get("model", ABSENT)
     if v_model is ABSENT:
         raise ConversionError("missing_field", at + "/model", "model is required here")
