@@ -204,3 +204,36 @@ def test_a_placeholder_field_read_for_another_format_is_reported() -> None:
         "response",
     )
     assert home.output == body
+
+
+def test_a_result_in_a_user_message_goes_out_as_a_tool_message_of_its_own() -> None:
+    # Regression: a canonical tool_result inside a user message was written to OpenAI Chat as
+    # a bogus `message` field of the user turn.
+    document = {
+        "schema_version": 1,
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "go"}]},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_call", "id": "c1", "name": "f", "arguments": {}}],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_call_id": "c1",
+                        "content": [{"type": "text", "text": "ok"}],
+                    },
+                    {"type": "text", "text": "and now?"},
+                ],
+            },
+        ],
+    }
+    result = convert(document, "canonical", "openai-chat")
+    assert result.output["messages"][2:] == [
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+        {"role": "user", "content": "and now?"},
+    ]
+    assert [(x.pointer, x.code) for x in result.losses] == [("/messages/2/content/0", "moved")]

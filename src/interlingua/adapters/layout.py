@@ -25,6 +25,10 @@ from interlingua.transforms.base import ABSENT
 Part = dict[str, Any]
 
 
+def _is_result(part: Part) -> bool:
+    return part.get("type") == "tool_result"
+
+
 def _plain_text(part: Part) -> bool:
     return part.get("type") == "text" and len(part) == 2
 
@@ -511,6 +515,28 @@ def encode_messages(
         parts, places = replayable(ctx, layout, message["content"], f"{mat}/content")
         if writing is not None:
             parts = writing.parts(ctx, parts, f"{mat}/content")  # one for one: same places
+        if layout.tool_results == "own_message" and role != "tool" and not single:
+            # Results in another role's message: each goes out as a tool message of its own,
+            # before the rest of the turn (reported: read back, they are messages apart).
+            results = [(p, h) for p, h in zip(parts, places, strict=True) if _is_result(p)]
+            encode_result = layout.encode_tool_message
+            if results and encode_result is not None:
+                for part, here in results:
+                    ctx.loss(
+                        here,
+                        "moved",
+                        f"{ctx.adapter} holds a tool result in a tool message of its own; "
+                        "sent as one before the rest of the turn",
+                        "tool_result",
+                    )
+                    wire = encode_result(ctx, part, here)
+                    out.append({layout.role: layout.roles_to_wire["tool"], **wire})
+                    groups.append([i, i + 1])
+                kept = [(p, h) for p, h in zip(parts, places, strict=True) if not _is_result(p)]
+                parts, places = [p for p, _ in kept], [h for _, h in kept]
+                if not parts:
+                    previous_role = "tool"
+                    continue
         wire_role = layout.roles_to_wire[role]
         if layout.roles_from_wire.get(wire_role) != role and not (
             role == "tool" and layout.tool_results == "user_blocks"
