@@ -87,8 +87,12 @@ def test_nothing_is_an_empty_object(ctx: Context) -> None:
     assert decode(ctx, {"output": ""}) == ([], ABSENT, ABSENT)
 
 
-def test_several_texts_join_with_newlines(ctx: Context) -> None:
-    assert encode(ctx, [text("a"), text("b")]) == {"output": "a\nb"}
+def test_several_texts_join_with_newlines_and_each_join_is_reported(ctx: Context) -> None:
+    assert encode(ctx, [text("a"), text("b"), text("c")]) == {"output": "a\nb\nc"}
+    assert [(x.pointer, x.code) for x in ctx.losses] == [
+        ("/m/0/content/1", "parts_merged"),
+        ("/m/0/content/2", "parts_merged"),
+    ]
 
 
 def test_parts_that_are_not_text_are_set_aside(ctx: Context) -> None:

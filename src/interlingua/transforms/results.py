@@ -6,7 +6,8 @@ $structured, $is_error, output, error, result]}`: the key that wraps an answer, 
 wraps a failure, and one more key read as an answer).
 
 Writing: a structured value is the object itself (wrapped under the failure key when the
-result failed); text joins into one string (parts separated by a newline), wrapped under the
+result failed); text joins into one string (parts separated by a newline, each join reported
+as `parts_merged`), wrapped under the
 answer key, or under the failure key when the result failed; no text is `{}`. Text beside a
 structured value is dropped (reported) unless it is the value written as JSON. Parts that are
 not text are set aside for the user turn right after the results (``ctx.displaced``).
@@ -65,6 +66,14 @@ def _encode(  # noqa: PLR0917 (a transform takes its arguments in order)
         return {failure: structured} if failed else structured
     if not texts:
         return {failure: ""} if failed else {}
+    for j, _ in texts[1:]:
+        # Read back, the joined string is one text part: the boundary is gone.
+        ctx.loss(
+            f"{at}/{j}",
+            "parts_merged",
+            f"{ctx.adapter}: a result holds one string; joined to the text before it",
+            "text",
+        )
     text = "\n".join(t for _, t in texts)
     return {failure if failed else answer: text}
 
