@@ -548,7 +548,7 @@ class Planner:
                 direct[spec] = name
         # The top-level wire keys the usage codec reads (so a `@merge` beside it knows them).
         self.compiler.codec_keys["usage"] = {
-            path.split(".")[0]
+            _segments(path)[0]
             for spec in table.values()
             for path in ([spec] if isinstance(spec, str) else spec)
         }
@@ -571,7 +571,7 @@ class Planner:
             value = f"c[{name!r}]"
             for other in others:
                 value += f" - c.get({direct[other]!r}, 0)"
-            target = tuple(primary.split("."))
+            target = _segments(primary)
             derived = "c['input_tokens'] + c['output_tokens']"
             if omits_zero:
                 # Zero counts are left out, as the format itself does.
@@ -591,7 +591,7 @@ class Planner:
                 enc.line("else:")
                 with enc.block():
                     enc.line(f"put(out, {target!r}, {derived})")
-            terms = [f"get(w, {tuple(p.split('.'))!r})" for p in wire_paths]
+            terms = [f"get(w, {_segments(p)!r})" for p in wire_paths]
             if omits_zero:
                 # An absent count is a zero one; a field the canonical form requires is always set.
                 total = " + ".join(f"number_or_zero({t}, at)" for t in terms)
@@ -613,7 +613,11 @@ class Planner:
         with enc.block():
             enc.line(f"dropped(ctx, c, {known}, at, part_type=None, code='field_dropped')")
         enc.line("return out")
-        dec.line("return out")
+        if not omits_zero:
+            # No count at all (OpenTelemetry's usage attributes are each optional): no usage.
+            dec.line("return out if out else MISS")
+        else:
+            dec.line("return out")
         self.plan.functions.append(_function("enc_usage", "ctx: Context, c: Any, at: str", enc))
         self.plan.functions.append(_function("dec_usage", "ctx: Context, w: Any, at: str", dec))
 
@@ -677,3 +681,11 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
     if "response" in mapping.data:
         planner.envelope("response")
     return planner.plan
+
+
+def _segments(path: str) -> tuple[str, ...]:
+    """A usage table's wire path as keys: dotted (`usage.input_tokens`), or a JSON pointer
+    (`/gen_ai.usage.input_tokens`) for keys that hold dots themselves."""
+    if path.startswith("/"):
+        return tuple(k.replace("~1", "/").replace("~0", "~") for k in path[1:].split("/"))
+    return tuple(path.split("."))

@@ -267,6 +267,18 @@ class Compiler:
             em.line(f"if type({expr}) is not list or len({expr}) < {len(node)}:")
             with em.block():
                 em.line(side.wrong.format(ptr=_pointer(base, path), what=f"a list of {len(node)}"))
+            if decode and not self.quiet:
+                # Items past the template's (a second choice) are read by nothing: reported
+                # when no round-trip data keeps them.
+                extra = em.temp("k")
+                em.line("if not ctx.fidelity:")
+                with em.block():
+                    em.line(f"for {extra} in range({len(node)}, len({expr})):")
+                    with em.block():
+                        em.line(
+                            f'ctx.loss({_pointer(base, path)} + "/" + str({extra}), '
+                            '"field_dropped", "only the first items of this list are read")'
+                        )
             for i, sub in enumerate(node):
                 item = em.temp("i")
                 em.line(f"{item} = {expr}[{i}]")

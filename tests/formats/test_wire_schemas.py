@@ -21,7 +21,17 @@ ROOT = Path(__file__).resolve().parents[2]
 FORMATS_DIR = ROOT / "schemas" / "formats"
 META = ROOT / "schemas" / "meta" / "keywords.json"
 BASE_URI = "https://interlingua.dev/schemas/formats/"
-FORMATS = ("openai-chat", "anthropic", "gemini", "bedrock", "ollama", "umf", "mcp", "chatml")
+FORMATS = (
+    "openai-chat",
+    "anthropic",
+    "gemini",
+    "bedrock",
+    "ollama",
+    "umf",
+    "mcp",
+    "chatml",
+    "otel",
+)
 KINDS = ("request", "response")
 
 
@@ -106,6 +116,12 @@ WHERE: dict[str, str] = {
     "chatml/request-arguments-as-string": "/messages/1/tool_calls/0/arguments",
     "chatml/request-empty-tool-calls": "/messages/1/tool_calls",
     "chatml/response-user-turn": "/role",
+    "otel/request-text-part-without-content": "/gen_ai.input.messages/0/parts/0",
+    "otel/request-role-developer": "/gen_ai.input.messages/0/role",
+    "otel/request-blob-data-url": "/gen_ai.input.messages/0/parts/0",
+    "otel/request-missing-input-messages": "",
+    "otel/response-missing-finish-reason": "/gen_ai.output.messages/0",
+    "otel/response-finish-reason-tool-calls": "/gen_ai.output.messages/0/finish_reason",
 }
 
 

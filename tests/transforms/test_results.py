@@ -106,3 +106,49 @@ def test_a_result_that_is_not_an_object_is_refused(ctx: Context) -> None:
     with pytest.raises(ConversionError) as err:
         decode(ctx, "18C")
     assert (err.value.code, err.value.pointer) == ("wrong_type", "/r")
+
+
+# --- result_value: a tool result as one JSON value --------------------------------------------
+
+V = TRANSFORMS["result_value"]
+
+
+def test_value_text_is_the_string(ctx: Context) -> None:
+    assert V.encode(ctx, "/m/0/content", [text("18C")], ABSENT, ABSENT) == "18C"
+    assert ctx.losses == []
+
+
+def test_value_several_texts_join_and_are_reported(ctx: Context) -> None:
+    assert V.encode(ctx, "/m/0/content", [text("a"), text("b")], ABSENT, ABSENT) == "a\nb"
+    assert [(loss.pointer, loss.code) for loss in ctx.losses] == [
+        ("/m/0/content/1", "parts_merged")
+    ]
+
+
+def test_value_structured_is_the_object_and_a_mirroring_text_is_not_reported(
+    ctx: Context,
+) -> None:
+    value = {"status": "shipped"}
+    assert V.encode(ctx, "/m/0/content", [text('{"status": "shipped"}')], value, ABSENT) == value
+    assert ctx.losses == []
+    assert V.encode(ctx, "/m/0/content", [text("other")], value, ABSENT) == value
+    assert [(loss.pointer, loss.code) for loss in ctx.losses] == [
+        ("/m/0/content/0", "part_dropped")
+    ]
+
+
+def test_value_error_flag_is_reported_and_media_set_aside(ctx: Context) -> None:
+    image = {"type": "image", "source": {"type": "url", "url": "https://x/y.png"}}
+    assert V.encode(ctx, "/m/0/content", [text("boom"), image], ABSENT, True) == "boom"
+    assert [(loss.pointer, loss.code) for loss in ctx.losses] == [
+        ("/m/0/is_error", "field_dropped")
+    ]
+    assert ctx.displaced == [(image, "/m/0/content/1")]
+
+
+def test_value_reads_string_object_and_other_json(ctx: Context) -> None:
+    assert V.decode(ctx, "18C", "/r") == ([text("18C")], ABSENT, ABSENT)
+    assert V.decode(ctx, "", "/r") == ([], ABSENT, ABSENT)
+    assert V.decode(ctx, {"a": 1}, "/r") == ([], {"a": 1}, ABSENT)
+    assert V.decode(ctx, [1, 2], "/r") == ([text("[1, 2]")], ABSENT, ABSENT)
+    assert V.decode(ctx, None, "/r") == ([text("null")], ABSENT, ABSENT)

@@ -190,7 +190,9 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             f"{ctx.adapter}: the response body gives no stop reason; read as "
             f"{adapter.missing_stop!r}",
         )
-    if not path and type(turn) is dict:
+    if (not path or isinstance(path[-1], int)) and type(turn) is dict:
+        # The turn shares its object with envelope fields (the body itself, or a list item
+        # holding the turn and, say, its finish reason): the envelope reads the rest.
         keys = (layout.role, layout.content, *(field for field, _, _ in layout.slots))
         turn = {k: v for k, v in turn.items() if k in keys}
     seed = envelope.get("id")
@@ -293,25 +295,29 @@ def _without(
     if not path:
         slots = tuple(field for field, _, _ in layout.slots) if layout is not None else ()
         return {k: v for k, v in wire.items() if k not in (role, content, *slots)}
-    out: dict[str, Any] = _without_any(wire, path)
+    out: dict[str, Any] = _without_any(wire, path, (role, content))
     return out
 
 
-def _without_any(node: Any, path: tuple[str | int, ...]) -> Any:
+def _without_any(node: Any, path: tuple[str | int, ...], turn_keys: tuple[str, ...]) -> Any:
     head, rest = path[0], path[1:]
     if isinstance(node, list):
         if not isinstance(head, int) or head >= len(node):
             return node
         out_list = list(node)
         if rest:
-            out_list[head] = _without_any(node[head], rest)
+            out_list[head] = _without_any(node[head], rest, turn_keys)
+        elif isinstance(node[head], dict):
+            # The turn is an item of a list (OpenTelemetry's output messages): the item stays,
+            # without the turn's own keys; its other members are the envelope's.
+            out_list[head] = {k: v for k, v in node[head].items() if k not in turn_keys}
         return out_list
     if isinstance(node, dict):
         out = dict(node)
         if not rest:
             out.pop(head, None)
         elif head in node:
-            out[head] = _without_any(node[head], rest)
+            out[head] = _without_any(node[head], rest, turn_keys)
         return out
     return node
 
@@ -321,7 +327,11 @@ def _put(wire: dict[str, Any], path: tuple[str | int, ...], turn: dict[str, Any]
     node: Any = wire
     for key in path[:-1]:
         node = node[key]
-    defaults = node.get(path[-1]) if isinstance(node, dict) else None
+    last = path[-1]
+    if isinstance(node, list):
+        defaults = node[last] if isinstance(last, int) and last < len(node) else None
+    else:
+        defaults = node.get(last) if isinstance(node, dict) else None
     if isinstance(defaults, dict):
         turn = {**turn, **{k: v for k, v in defaults.items() if k not in turn}}
     node[path[-1]] = turn

@@ -588,6 +588,14 @@ def encode_messages(
                     groups.append([i + 1, i + 1])
             previous_role = role
             continue
+        if (
+            role == "tool"
+            and layout.tool_results == "user_blocks"
+            and wire_role == layout.roles_to_wire["user"]
+            and sum(1 for p in parts if p.get("type") == "tool_result") > 1
+        ):
+            # Results are blocks of a user turn, each read back as a tool message of its own.
+            ctx.loss(mat, "turn_split", f"{ctx.adapter} reads each tool result as its own turn")
         turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content", where=places)
         empty = turn.get(layout.content) in (None, "", [])
         # Text with no characters, where blank text is kept, is carried: an empty turn.
@@ -603,8 +611,12 @@ def encode_messages(
         entry = raw.get(layout.format) if raw else None
         boundary = bool(entry and entry.get("boundary"))
         # Results are blocks of one user turn: consecutive results share it, alternation or not.
+        # (Where results have a turn role of their own, each tool message is a turn of it.)
         joins = layout.alternate or (
-            role == "tool" and previous_role == "tool" and layout.tool_results == "user_blocks"
+            role == "tool"
+            and previous_role == "tool"
+            and layout.tool_results == "user_blocks"
+            and layout.roles_to_wire["tool"] == layout.roles_to_wire["user"]
         )
         if joins and out and out[-1][layout.role] == wire_role and not boundary:
             if previous_role == role and role != "tool":

@@ -113,4 +113,66 @@ RESULT_OBJECT = Transform(
     literals=True,
 )
 
-RESULT_TRANSFORMS: Mapping[str, Transform] = {RESULT_OBJECT.name: RESULT_OBJECT}
+
+# --- a tool result as one JSON value (OpenTelemetry's `response`) ----------------------------
+
+
+def _value_encode(ctx: Context, at: str, content: Any, structured: Any, is_error: Any) -> Any:
+    texts: list[tuple[int, str]] = []
+    for j, part in enumerate(content if isinstance(content, list) else []):
+        if isinstance(part, dict) and part.get("type") == "text":
+            texts.append((j, part.get("text", "")))
+        else:
+            ctx.displaced.append((part, f"{at}/{j}"))
+    if is_error is True:
+        ctx.loss(
+            f"{at.rsplit('/', 1)[0]}/is_error",
+            "field_dropped",
+            f"{ctx.adapter}: a result is one value, with no error flag",
+            "tool_result",
+        )
+    if structured is not ABSENT:
+        for j, text in texts:
+            if not _mirrors(text, structured):
+                ctx.loss(
+                    f"{at}/{j}",
+                    "part_dropped",
+                    f"{ctx.adapter}: a result is one value; text beside its structured value "
+                    "has no place",
+                    "text",
+                )
+        return structured
+    for j, _ in texts[1:]:
+        ctx.loss(
+            f"{at}/{j}",
+            "parts_merged",
+            f"{ctx.adapter}: a result is one value; its texts are joined by a newline",
+            "text",
+        )
+    return "\n".join(t for _, t in texts)
+
+
+def _value_decode(ctx: Context, wire: Any, at: str) -> tuple[Any, ...]:
+    if isinstance(wire, str):
+        return (_texts(wire), ABSENT, ABSENT)
+    if type(wire) is dict:
+        return ([], wire, ABSENT)
+    # Any other JSON (a number, a list, null) reads as its JSON text; round-trip data keeps it.
+    return (_texts(json.dumps(wire, ensure_ascii=False)), ABSENT, ABSENT)
+
+
+RESULT_VALUE = Transform(
+    "result_value",
+    3,
+    _value_encode,
+    _value_decode,
+    "A tool result (parts, structured value, error flag) as one JSON value: the structured "
+    "value itself, else the texts joined by a newline (each joined text reported); the error "
+    "flag is reported. Read back: a string is text, an object the structured value, any other "
+    "value its JSON text. `[$content, $structured, $is_error]`.",
+)
+
+RESULT_TRANSFORMS: Mapping[str, Transform] = {
+    RESULT_OBJECT.name: RESULT_OBJECT,
+    RESULT_VALUE.name: RESULT_VALUE,
+}
