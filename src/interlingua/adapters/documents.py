@@ -20,6 +20,17 @@ SCHEMA_VERSION = 1
 UNKNOWN_MODEL = "unknown"  # a response read from a body that does not name its model
 
 
+def _hoisted_system(ctx: Context, layout: Any, wire: dict[str, Any]) -> list[dict[str, Any]]:
+    """The system message a body or stored-messages object holds in its system field."""
+    if layout.system != "hoist":
+        return []
+    assert layout.system_field is not None
+    value = wire.get(layout.system_field, ABSENT)
+    if value is ABSENT:
+        return []
+    return [decode_system(ctx, layout, value, "/" + layout.system_field)]
+
+
 def _object(value: Any, at: str = "") -> dict[str, Any]:
     if type(value) is not dict:
         raise ConversionError("wrong_type", at, "expected a JSON object")
@@ -50,12 +61,7 @@ def decode_request(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
     if envelope is ABSENT:
         envelope = {}  # nothing but turns
     ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
-    messages = []
-    if layout.system == "hoist":
-        assert layout.system_field is not None
-        value = wire.get(layout.system_field, ABSENT)
-        if value is not ABSENT:
-            messages.append(decode_system(ctx, layout, value, "/" + layout.system_field))
+    messages = _hoisted_system(ctx, layout, wire)
     if layout.messages not in wire:
         raise ConversionError("missing_field", "/" + layout.messages, "a request holds turns")
     messages += decode_messages(ctx, adapter, wire[layout.messages], "/" + layout.messages)
@@ -124,9 +130,7 @@ def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
     if layout.system == "hoist":
         assert layout.system_field is not None
         known.add(layout.system_field)
-        value = wire.get(layout.system_field, ABSENT)
-        if value is not ABSENT:
-            messages.append(decode_system(ctx, layout, value, "/" + layout.system_field))
+    messages += _hoisted_system(ctx, layout, wire)
     for key in wire:
         if key not in known:
             ctx.loss(
