@@ -212,9 +212,6 @@ class StreamReader:
         self._kinds.append(kind)
         return len(self._kinds) - 1
 
-    def _continues(self, key: Any, kind: str) -> bool:
-        return key is None and self._last is not None and self._kinds[self._last] == kind
-
     def text(self, *, part: Any, text: Any, ptr: str) -> None:
         self._delta("text", part, _text(text, ptr), ptr)
 
