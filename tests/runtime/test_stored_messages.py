@@ -212,3 +212,60 @@ def test_pairs_errors_are_coded(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert code == 2 and "missing_field" in err
     code, _, err = _run(["pairs", str(tmp_path / "missing.jsonl")], capsys)
     assert code == 2 and "unreadable_input" in err
+
+
+# Seed 003's sample memories as the framework keeps them by default ("OpenAI format"): each
+# result a `tool` turn whose content is a result block pointing at its call by tool_use_id.
+TOOL_TURN_MEMORY: dict[str, Any] = {
+    "messages": [
+        {"role": "user", "content": "Process this order"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "I'll process the order"},
+                {"type": "tool_use", "id": "call_abc123", "name": "create_invoice", "input": {}},
+            ],
+        },
+        {
+            "role": "tool",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "call_abc123", "content": "INV-001"}
+            ],
+        },
+    ]
+}
+
+
+def test_a_tool_turn_of_result_blocks_is_paired_and_converted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "memory.json"
+    path.write_text(json.dumps(TOOL_TURN_MEMORY))
+    code, out, _ = _run(["pairs", str(path)], capsys)
+    assert code == 0
+    assert out.splitlines()[0] == "umf request: 1 answered"
+    openai = convert(TOOL_TURN_MEMORY, "umf", "openai-chat", "messages")
+    assert not openai.losses
+    assert openai.output["messages"][2] == {
+        "role": "tool",
+        "tool_call_id": "call_abc123",
+        "content": "INV-001",
+    }
+    read = convert(TOOL_TURN_MEMORY, "umf", "canonical", "messages").output
+    assert convert(read, "canonical", "umf", "messages").output == TOOL_TURN_MEMORY
+
+
+def test_a_tool_turn_of_result_blocks_holds_nothing_else() -> None:
+    memory = json.loads(json.dumps(TOOL_TURN_MEMORY))
+    memory["messages"][2]["content"].append({"type": "text", "text": "x"})
+    with pytest.raises(ConversionError) as caught:
+        convert(memory, "umf", "canonical", "messages")
+    assert (caught.value.code, caught.value.pointer) == ("unknown_variant", "/messages/2/content/1")
+
+
+def test_a_result_block_outside_a_tool_turn_is_refused_where_results_are_turns() -> None:
+    memory = json.loads(json.dumps(TOOL_TURN_MEMORY))
+    memory["messages"][2]["role"] = "user"
+    with pytest.raises(ConversionError) as caught:
+        convert(memory, "umf", "canonical", "messages")
+    assert (caught.value.code, caught.value.pointer) == ("unknown_variant", "/messages/2/content/0")

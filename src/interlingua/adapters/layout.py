@@ -712,7 +712,14 @@ def decode_turn(
             raise ConversionError("missing_field", f"{at}/{layout.role}", "a turn needs a role")
         raise ConversionError("not_in_enum", f"{at}/{layout.role}", f"unknown role {wire_role!r}")
     out: list[dict[str, Any]]
-    if layout.tool_results == "own_message" and wire_role == layout.roles_to_wire["tool"]:
+    results = _result_blocks(ctx, layout, turn, at, wire_role)
+    if results is not None:
+        # A tool turn holding result blocks rather than being one result: each its own message.
+        if layout.result_pairing == "name":
+            reading = reading or pairing.Reading(layout.format)
+            reading.complete(ctx, results[0], seed, results[1])
+        out = [{"role": "tool", "content": [part]} for part in results[0]]
+    elif layout.tool_results == "own_message" and wire_role == layout.roles_to_wire["tool"]:
         decode = layout.decode_tool_message
         assert decode is not None
         part = decode(ctx, turn, at)
@@ -758,6 +765,14 @@ def decode_turn(
                 marks.append(where)
         if before:
             parts, pointers = before + parts, ahead + pointers
+        if layout.tool_results == "own_message":
+            # Results are tool turns here: a result block is read in a tool turn only.
+            for k, part in enumerate(parts):
+                if _is_result(part):
+                    here = pointers[k] if k < len(pointers) else at
+                    raise ConversionError(
+                        "unknown_variant", here, "a result belongs in a tool turn"
+                    )
         if layout.result_pairing == "name":
             reading = reading or pairing.Reading(layout.format)
             reading.complete(ctx, parts, seed, pointers)
@@ -776,6 +791,33 @@ def decode_turn(
         if not known.issuperset(turn):
             unread(ctx, turn, frozenset(known), at, part_type=None)
     return out
+
+
+def _result_blocks(
+    ctx: Context, layout: Layout, turn: dict[str, Any], at: str, wire_role: Any
+) -> tuple[list[Part], list[str]] | None:
+    """The results of a tool turn whose content is a list of result blocks (as memories keep
+    them where a format also has a result block, UMF's), with where each was read; None for
+    a turn that is itself one result. Other blocks beside result blocks are an error."""
+    content = turn.get(layout.content)
+    if (
+        layout.tool_results != "own_message"
+        or wire_role != layout.roles_to_wire["tool"]
+        or type(content) is not list
+        or not content
+    ):
+        return None
+    where = f"{at}/{layout.content}"
+    pointers: list[str] = []
+    parts, _ = decode_content_taking(ctx, layout, content, where, None, pointers=pointers)
+    if not any(_is_result(p) for p in parts):
+        return None  # the content of a tool turn that is itself one result
+    for part, here in zip(parts, pointers, strict=True):
+        if not _is_result(part):
+            raise ConversionError(
+                "unknown_variant", here, "a turn of result blocks holds results only"
+            )
+    return parts, pointers
 
 
 def _default_role(ctx: Context, layout: Layout) -> str:
