@@ -15,7 +15,7 @@ import logging
 import os
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO
 
@@ -373,14 +373,41 @@ def _read_payload(source: str, max_bytes: int, *, text: bool = False) -> Any:
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
+    if args.jsonl or args.input.endswith(".jsonl"):
+        lines: list[Any] = []
+        worst, unreadable = _each_line(
+            args, lambda payload, n: _print_detection(payload, args, n), lines
+        )
+        if unreadable:
+            return worst
+        if len(lines) > 1:
+            # A memory kept one turn per line: the lines together are one list of turns,
+            # and telling their format is enough, whatever single lines could be.
+            together = _print_detection(lines, args, None, kind="messages", label="all lines: ")
+            return min(worst, together)
+        return worst
     payload = _read_payload(args.input, args.max_bytes)
     if payload is _UNREADABLE:
         return EXIT_UNREADABLE
-    found = detect(payload, kind=args.kind)
-    if args.json:
+    return _print_detection(payload, args, None)
+
+
+def _print_detection(
+    payload: Any,
+    args: argparse.Namespace,
+    line: int | None,
+    *,
+    kind: str | None = None,
+    label: str | None = None,
+) -> int:
+    found = detect(payload, kind=kind or args.kind)
+    if args.json and (line is not None or label is not None):
+        where = {"line": line} if line is not None else {"lines": "all"}
+        print(json.dumps({**where, **found.as_json()}, ensure_ascii=False))
+    elif args.json:
         print(json.dumps(found.as_json(), indent=2, ensure_ascii=False))
     else:
-        print(found.line())
+        print(f"{label or _where(line)}{found.line()}")
         for rejection in found.rejections:
             print(f"  {rejection}")
     return EXIT_VALID if found.detected else EXIT_UNREADABLE
@@ -486,45 +513,60 @@ def cmd_pairs(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     _quiet_library()
     if args.jsonl or args.input.endswith(".jsonl"):
-        worst = EXIT_VALID
-        try:
-            stream = _open_input(args.input)
-        except InputError as exc:
-            _error(exc.code, exc.path, exc.message)
-            return EXIT_UNREADABLE
-        with stream:
-            for number, item in _read_lines(stream, args.max_bytes):
-                if isinstance(item, InputError):
-                    _error(item.code, item.path, item.message, number)
-                    worst = max(worst, EXIT_UNREADABLE)
-                    continue
-                if not item.strip():
-                    continue
-                try:
-                    payload = read_json(item, max_bytes=args.max_bytes)
-                except InputError as exc:
-                    _error(exc.code, exc.path, exc.message, number)
-                    worst = max(worst, EXIT_UNREADABLE)
-                    continue
-                outcome = _pairs_one(payload, args, number)
-                worst = max(worst, outcome.status)
-                if outcome.output is not None:
-                    if args.json:
-                        print(json.dumps({"line": number, **outcome.output}, ensure_ascii=False))
-                    else:
-                        _print_pairs(outcome.output, f"line {number}: ")
-                sys.stdout.flush()
+        worst, _ = _each_line(args, lambda payload, n: _print_pairs_one(payload, args, n))
         return worst
     payload = _read_payload(args.input, args.max_bytes)
     if payload is _UNREADABLE:
         return EXIT_UNREADABLE
-    outcome = _pairs_one(payload, args)
+    return _print_pairs_one(payload, args, None)
+
+
+def _print_pairs_one(payload: Any, args: argparse.Namespace, line: int | None) -> int:
+    outcome = _pairs_one(payload, args, line)
     if outcome.output is not None:
-        if args.json:
+        if args.json and line is not None:
+            print(json.dumps({"line": line, **outcome.output}, ensure_ascii=False))
+        elif args.json:
             print(json.dumps(outcome.output, indent=2, ensure_ascii=False))
         else:
-            _print_pairs(outcome.output, "")
+            _print_pairs(outcome.output, _where(line))
     return outcome.status
+
+
+def _each_line(
+    args: argparse.Namespace,
+    one: Callable[[Any, int], int],
+    parsed: list[Any] | None = None,
+) -> tuple[int, bool]:
+    """Run ``one`` on each JSON line of the input as it arrives (blank lines skipped, each
+    bad line a coded error on stderr), flushing after each: the worst exit status, and
+    whether some line (or the input) could not be read. The documents read are appended to
+    ``parsed`` when given."""
+    worst, unreadable = EXIT_VALID, False
+    try:
+        stream = _open_input(args.input)
+    except InputError as exc:
+        _error(exc.code, exc.path, exc.message)
+        return EXIT_UNREADABLE, True
+    with stream:
+        for number, item in _read_lines(stream, args.max_bytes):
+            if isinstance(item, InputError):
+                _error(item.code, item.path, item.message, number)
+                worst, unreadable = EXIT_UNREADABLE, True
+                continue
+            if not item.strip():
+                continue
+            try:
+                payload = read_json(item, max_bytes=args.max_bytes)
+            except InputError as exc:
+                _error(exc.code, exc.path, exc.message, number)
+                worst, unreadable = EXIT_UNREADABLE, True
+                continue
+            if parsed is not None:
+                parsed.append(payload)
+            worst = max(worst, one(payload, number))
+            sys.stdout.flush()
+    return worst, unreadable
 
 
 def _register_pairs(commands: Any) -> None:
@@ -632,13 +674,22 @@ def _register_conversion(commands: Any) -> None:
         "detect",
         help="tell which format and kind a body is",
         description="Print `FORMAT KIND: REASON`, `ambiguous: A, B: REASON` or `unknown: REASON` "
-        "(then each schema's first error). Exit 0 when detected, 2 otherwise.",
+        "(then each schema's first error). Exit 0 when detected, 2 otherwise. JSON Lines: one "
+        "such line per input line (`line N: …`), then `all lines: …` for the lines taken "
+        "together as one list of stored turns (an agent memory kept a turn per line); exit 0 "
+        "when that, or every line, is detected.",
     )
     find.add_argument(
         "input", nargs="?", default="-", help="a JSON (or ChatML text) file, or - for stdin"
     )
     find.add_argument("--kind", choices=KINDS, help="only consider requests or responses")
     find.add_argument("--json", action="store_true", help="print the detection as a JSON object")
+    find.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="read one document per line (also for an input named *.jsonl): a detection per "
+        "line, then one for all the lines taken as one list of stored turns",
+    )
     find.add_argument(
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger inputs"
     )

@@ -526,6 +526,57 @@ def test_detect_json_and_kind(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert code == 2 and json.loads(out)["status"] == "unknown"
 
 
+MEMORY_LINES = [
+    {"role": "user", "content": "hi"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    },
+    {"role": "tool", "tool_call_id": "c1", "content": "18C"},
+]
+
+
+def test_detect_jsonl_tells_each_line_then_all_lines_as_one_memory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "memory.jsonl"
+    path.write_text("\n".join(json.dumps(m) for m in MEMORY_LINES) + "\n\n")
+    code, out, _ = run(["detect", str(path)], capsys)
+    rows = [line for line in out.splitlines() if not line.startswith("  ")]
+    # Alone, a user turn could be any of several formats; the lines together are OpenAI's.
+    assert rows[0].startswith("line 1: ambiguous: ")
+    assert rows[1].startswith("line 2: openai-chat messages: ")
+    assert rows[-1].startswith("all lines: openai-chat messages: ")
+    assert code == 0
+    code, out, _ = run(["detect", "--json", str(path)], capsys)
+    parsed = [json.loads(line) for line in out.splitlines()]
+    assert [p.get("line", p.get("lines")) for p in parsed] == [1, 2, 3, "all"]
+    assert (parsed[-1]["format"], parsed[-1]["kind"]) == ("openai-chat", "messages")
+
+
+def test_detect_jsonl_exits_2_on_a_line_that_is_not_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "lines.txt"
+    path.write_text(json.dumps(MEMORY_LINES[1]) + "\n{broken\n")
+    code, out, err = run(["detect", "--jsonl", str(path)], capsys)
+    assert code == 2
+    assert out.startswith("line 1: openai-chat messages: ") and "all lines" not in out
+    assert err.startswith("error: line 2: invalid_json at /:")
+
+
+def test_detect_jsonl_of_one_body_per_line_needs_no_joint_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(CONVERSATION) + "\n")
+    code, out, _ = run(["detect", str(path)], capsys)
+    assert (code, out) == (0, "line 1: " + detect(CONVERSATION).line() + "\n")
+
+
 def test_detect_unreadable_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.json"
     path.write_text("{", encoding="utf-8")
