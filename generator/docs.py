@@ -935,7 +935,7 @@ LAYOUT_TEXT = {
     (
         "text_shorthand",
         "always",
-    ): "Content is one string: the text parts of a turn are joined by newlines (reported).",
+    ): "Content is one string: the text parts of a turn are joined (`parts_merged`).",
 }
 
 
@@ -998,10 +998,6 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
     if layout.get("tool_result_parts"):
         kinds = ", ".join(f"`{t}`" for t in layout["tool_result_parts"])
         rules.append(f"A tool result holds {kinds}; other parts move to the user turn after it.")
-    if layout.get("join_text"):
-        rules.append(
-            "A turn's content is one string: several text parts are joined (`parts_merged`)."
-        )
     framing = data["documents"].get("text")
     if framing:
         rules.insert(

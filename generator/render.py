@@ -310,7 +310,7 @@ def render_adapters(
             "role_optional": False,
             "slots_first": [],
             "lone_block": False,
-            "join_text": False,
+            "text_separator": "\n",
             **data["layout"],
         }
         if layout["tool_result_parts"] is not None:

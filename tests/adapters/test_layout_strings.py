@@ -32,16 +32,21 @@ def losses(result: Any) -> list[tuple[str, str]]:
     return sorted((x.pointer, x.code) for x in result.losses)
 
 
-def test_text_parts_join_into_one_string_and_each_join_is_reported() -> None:
+def test_text_parts_join_into_one_string_and_the_join_is_reported() -> None:
     document = conversation({"role": "user", "content": [text("a"), text("b"), text("c")]})
     result = convert(document, "canonical", "ollama")
     assert result.output["messages"] == [{"role": "user", "content": "a\nb\nc"}]
-    assert losses(result) == [
-        ("/messages/0/content/1", "turns_merged"),
-        ("/messages/0/content/2", "turns_merged"),
-    ]
+    assert losses(result) == [("/messages/0/content", "parts_merged")]
     back = convert(result.output, "ollama", "canonical").output
     assert back["messages"][0]["content"] == [text("a\nb\nc")]
+
+
+def test_the_separator_is_the_formats_own() -> None:
+    """ChatML concatenates (`text_separator: ""`); Ollama joins by a newline (the default)."""
+    document = conversation({"role": "user", "content": [text("a"), text("b")]})
+    result = convert(document, "canonical", "chatml")
+    assert result.output == "<|im_start|>user\nab<|im_end|>\n"
+    assert ("/messages/0/content", "parts_merged") in losses(result)
 
 
 def test_a_turn_without_text_has_empty_content() -> None:

@@ -88,7 +88,6 @@ def encode_content(
     one more wire block after them (a result's structured value)."""
     allowed = layout.tool_result_parts
     blocks = []
-    where = []
     for j, part in enumerate(parts):
         if allowed is not None and part.get("type") not in allowed:
             ctx.displaced.append((part, f"{at}/{j}"))
@@ -96,15 +95,10 @@ def encode_content(
         result = encode_part(ctx, layout, part, f"{at}/{j}")
         if result is not MISS:
             blocks.append(result[1])
-            where.append(f"{at}/{j}")
     if extra is not ABSENT:
         return [*blocks, extra]
     if layout.text_shorthand == "always":
-        return _joined(ctx, blocks, where)
-    if layout.join_text:
-        if len(blocks) > 1:
-            ctx.loss(at, "parts_merged", f"{ctx.adapter} holds a result's text as one string")
-        return "".join(block["text"] for block in blocks)
+        return _joined(ctx, layout, blocks, at)
     if _shorthand(ctx, layout):
         if len(parts) == 1 and len(blocks) == 1 and _plain_text(parts[0]):
             return parts[0]["text"]
@@ -273,7 +267,6 @@ def _turn(
     turn: dict[str, Any] = {layout.role: role}
     first: Part | None = None  # the first part not left out as blank: the shorthand's
     signature: str | None = None  # of a signature-only thinking part, for the next block
-    texts: list[str] = []  # where each content block came from (joined content)
     order = _read_order(layout)
     latest = -1  # the read-back rank of the parts written so far (see _read_order)
     for j, whole in enumerate(parts):
@@ -310,7 +303,6 @@ def _turn(
         latest = max(latest, rank)
         if slot is None:
             blocks.append(wire)
-            texts.append(here)
         elif slot in turn:
             if type(turn[slot]) is list:
                 turn[slot].append(wire)
@@ -335,12 +327,7 @@ def _turn(
         else:
             ctx.loss(at, "part_dropped", f"{ctx.adapter}: no block can carry this signature")
     if blocks and layout.text_shorthand == "always":
-        turn[layout.content] = _joined(ctx, blocks, texts)
-    elif layout.join_text and blocks:
-        # The turn's content is one string: the texts go out joined.
-        if len(blocks) > 1:
-            ctx.loss(at, "parts_merged", f"{ctx.adapter} holds a turn's text as one string")
-        turn[layout.content] = "".join(block["text"] for block in blocks)
+        turn[layout.content] = _joined(ctx, layout, blocks, at)
     elif blocks:
         if _shorthand(ctx, layout) and len(blocks) == 1 and first and _plain_text(first):
             turn[layout.content] = first["text"]
@@ -372,17 +359,17 @@ def _slot_is_list(layout: Layout, slot: str, wire: Any) -> bool:
     return type(wire) is dict
 
 
-def _joined(ctx: Context, texts: list[Any], where: list[str]) -> str:
-    """Text blocks as the one string a `text_shorthand: always` format holds: joined by a
-    newline, each text after the first reported (the boundary between them is gone)."""
-    for at in where[1 : len(texts)]:
+def _joined(ctx: Context, layout: Layout, texts: list[Any], at: str) -> str:
+    """Text parts as the one string a `text_shorthand: always` format holds, joined by the
+    layout's separator; several are reported once at ``at`` (the boundaries are gone)."""
+    if len(texts) > 1:
         ctx.loss(
             at,
-            "turns_merged",
-            f"{ctx.adapter} holds one string of text here; joined to the text before it",
+            "parts_merged",
+            f"{ctx.adapter} holds one string of text here; {len(texts)} text parts joined",
             "text",
         )
-    return "\n".join(str(t) for t in texts)
+    return layout.text_separator.join(str(t) for t in texts)
 
 
 def _takes_signature(layout: Layout, wire: Any) -> bool:

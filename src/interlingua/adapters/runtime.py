@@ -92,7 +92,7 @@ class Layout:
     role_optional: bool = False  # a turn may leave its role out (the user's, the model's)
     slots_first: frozenset[str] = frozenset()  # slots whose parts read back before the content
     lone_block: bool = False  # a turn's one block is written bare; a bare block reads as a list
-    join_text: bool = False  # a turn's content is one string: its text parts are joined
+    text_separator: str = "\n"  # `text_shorthand: always`: what joins a turn's text parts
 
 
 @dataclass(frozen=True)
