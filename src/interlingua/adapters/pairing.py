@@ -97,10 +97,16 @@ class Reading:
 
 
 class Writing:
-    """The names of the calls written so far, by id."""
+    """The names of the calls written so far, by id.
 
-    def __init__(self, fmt: str) -> None:
+    ``by_name`` (`result_pairing: name`): synthesized ids are left out and a result must get
+    a name. Otherwise (`call_name`: ids pair, names are only filled in) every id is written
+    and a result whose call is unknown keeps no name, for its variant to settle.
+    """
+
+    def __init__(self, fmt: str, *, by_name: bool = True) -> None:
         self.fmt = fmt
+        self.by_name = by_name
         self.names: dict[str, str] = {}
 
     def parts(self, ctx: Context, parts: list[Part], at: str) -> list[Part]:
@@ -112,12 +118,15 @@ class Writing:
             kind = part.get("type")
             if kind == "tool_call" and isinstance(part.get("id"), str):
                 self.names[part["id"]] = part.get("name", "")
-                if synthesized(self.fmt, part["id"]):
+                if self.by_name and synthesized(self.fmt, part["id"]):
                     part = {k: v for k, v in part.items() if k != "id"}
             elif kind == "tool_result" and isinstance(part.get("tool_call_id"), str):
                 call_id = part["tool_call_id"]
                 if "name" not in part:
                     name = self.names.get(call_id) or ctx.call_names.get(call_id)
+                    if not name and not self.by_name:
+                        out.append(part)
+                        continue
                     if not name:
                         raise ConversionError(
                             "orphan_result",
@@ -126,7 +135,7 @@ class Writing:
                             f"call has the id {call_id!r}",
                         )
                     part = {**part, "name": name}
-                if synthesized(self.fmt, call_id):
+                if self.by_name and synthesized(self.fmt, call_id):
                     part = {k: v for k, v in part.items() if k != "tool_call_id"}
             out.append(part)
         return out
