@@ -273,6 +273,7 @@ class Planner:
         extra_known: dict[tuple[str | int, ...], set[str]] | None = None,
         block_tag: str | None = None,
         canonical_known: dict[tuple[str | int, ...], set[str]] | None = None,
+        whole: bool = False,
     ) -> tuple[str, str]:
         """Compile one variant into an encoder and a decoder; return their names."""
         _check_template(self.mapping, where, canonical, wire)
@@ -286,6 +287,7 @@ class Planner:
         optional -= {v.name for v in (*variables(canonical), *variables(wire)) if v.forced}
         canonical = with_optional(canonical, optional)
         wire = with_optional(wire, optional)
+        self.compiler.whole = id(wire) if whole else None
         self._use_calls(where, wire)
         self.compiler.part_type = part_type
         self.compiler.drop_code = drop_code
@@ -563,6 +565,7 @@ class Planner:
             strict_literals=False,
             extra_known={(): read},
             canonical_known={(): {"role", "content"}},
+            whole=True,
         )
 
     def usage(self) -> None:

@@ -227,6 +227,9 @@ class Compiler:
         self.block_tag: str | None = None  # the layout's block tag (None: member-keyed blocks)
         self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
+        # The template object built whole even when none of its variables is there (a turn's
+        # fields: its literals, a schema version, go on every turn).
+        self.whole: int | None = None
 
     # --- matching: template against an input value, binding variables -----------------------
 
@@ -518,7 +521,7 @@ class Compiler:
                 em.line(f"if {value} is not ABSENT:")
                 with em.block():
                     em.line(f"{name}[{key!r}] = {value}")
-            if required(node):
+            if required(node) or id(node) == self.whole:
                 return name
             # An optional object appears only when something in it does.
             guarded = em.temp("o")
