@@ -779,8 +779,8 @@ def decode_turn(
         part = decode(ctx, turn, at)
         if part is MISS:
             raise ConversionError("unknown_variant", at, "not a tool result this format knows")
-        if layout.result_pairing == "name":
-            reading = reading or pairing.Reading(layout.format)
+        if layout.result_pairing != "id":
+            reading = reading or pairing.reading(layout.format, layout.result_pairing)
             reading.complete(ctx, [part], seed, [at])
         out = [{"role": "tool", "content": [part]}]
     else:
@@ -819,8 +819,8 @@ def decode_turn(
                 marks.append(where)
         if before:
             parts, pointers = before + parts, ahead + pointers
-        if layout.result_pairing == "name":
-            reading = reading or pairing.Reading(layout.format)
+        if layout.result_pairing != "id":
+            reading = reading or pairing.reading(layout.format, layout.result_pairing)
             reading.complete(ctx, parts, seed, pointers)
         if len(parts) > 1 and any(p.get("type") == "text" and p.get("text") == "" for p in parts):
             # An empty text beside other parts says nothing (OpenAI's `content: ""` next to
@@ -874,7 +874,7 @@ def decode_messages(ctx: Context, adapter: Adapter, turns: Any, at: str) -> list
         raise ConversionError("wrong_type", at, "expected a list of turns")
     out: list[dict[str, Any]] = []
     previous = None
-    reading = pairing.Reading(layout.format) if layout.result_pairing == "name" else None
+    reading = pairing.reading(layout.format, layout.result_pairing)
     for j, turn in enumerate(turns):
         role = turn.get(layout.role) if type(turn) is dict else None
         if role is None and layout.role_optional and type(turn) is dict:

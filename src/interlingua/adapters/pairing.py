@@ -55,10 +55,16 @@ def synthesized(fmt: str, value: Any) -> bool:
 
 
 class Reading:
-    """The calls of one document read so far that no result answered yet."""
+    """The calls of one document read so far that no result answered yet.
 
-    def __init__(self, fmt: str) -> None:
+    ``by_name`` (`result_pairing: name`) as the module says. Otherwise (`call_name`: ids
+    always pair) calls keep their ids, and a result only loses a name that repeats its
+    call's; a result whose call is not in the document is left as it is.
+    """
+
+    def __init__(self, fmt: str, *, by_name: bool = True) -> None:
         self.fmt = fmt
+        self.by_name = by_name
         self.open: list[tuple[str, str]] = []  # (id, name), oldest first
 
     def complete(self, ctx: Context, parts: list[Part], seed: str, pointers: list[str]) -> None:
@@ -78,6 +84,8 @@ class Reading:
             elif kind == "tool_result":
                 wanted = part.get("tool_call_id")
                 found = next((i for i, (cid, _) in enumerate(self.open) if cid == wanted), None)
+                if found is None and not self.by_name:
+                    continue
                 if found is None and "name" not in part:
                     found = 0 if self.open else None  # nameless: the earliest open call
                 elif found is None:
@@ -94,6 +102,13 @@ class Reading:
                 part["tool_call_id"] = call_id
                 if part.get("name") == call_name:
                     del part["name"]  # the call says it
+
+
+def reading(fmt: str, result_pairing: str) -> Reading | None:
+    """What pairs the results of a document read in a format, if its results need it."""
+    if result_pairing == "id":
+        return None
+    return Reading(fmt, by_name=result_pairing == "name")
 
 
 class Writing:
