@@ -516,7 +516,8 @@ class Compiler:
             if not optional:
                 return "{" + ", ".join(fixed) + "}"
             name = em.temp("d")
-            em.line(f"{name} = {{" + ", ".join(fixed) + "}")
+            # Annotated: the literal members alone would give it too narrow a value type.
+            em.line(f"{name}: dict[str, Any] = {{" + ", ".join(fixed) + "}")
             for key, value in optional:
                 em.line(f"if {value} is not ABSENT:")
                 with em.block():

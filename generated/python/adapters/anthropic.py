@@ -77,7 +77,7 @@ def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     if v_text is ABSENT:
         return MISS
     v_cache = c.get("cache_hint", ABSENT)
-    _d1 = {"type": "text", "text": v_text}
+    _d1: dict[str, Any] = {"type": "text", "text": v_text}
     if v_cache is not ABSENT:
         _d1["cache_control"] = v_cache
     if not frozenset({"cache_hint", "text", "type"}).issuperset(c):
@@ -97,7 +97,7 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/text", "text is required here")
     v_cache = w.get("cache_control", ABSENT)
-    _d1 = {"type": "text", "text": v_text}
+    _d1: dict[str, Any] = {"type": "text", "text": v_text}
     if v_cache is not ABSENT:
         _d1["cache_hint"] = v_cache
     if not ctx.fidelity and not frozenset({"cache_control", "text", "type"}).issuperset(w):
@@ -191,7 +191,7 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     if v_data is ABSENT:
         return MISS
     v_cache = c.get("cache_hint", ABSENT)
-    _d2 = {
+    _d2: dict[str, Any] = {
         "type": "image",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
     }
@@ -235,7 +235,7 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     if v_data is ABSENT:
         raise ConversionError("missing_field", at + "/source/data", "data is required here")
     v_cache = w.get("cache_control", ABSENT)
-    _d2 = {
+    _d2: dict[str, Any] = {
         "type": "image",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
     }
@@ -262,7 +262,7 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_cache = c.get("cache_hint", ABSENT)
-    _d2 = {"type": "image", "source": {"type": "url", "url": v_url}}
+    _d2: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": v_url}}
     if v_cache is not ABSENT:
         _d2["cache_control"] = v_cache
     if not frozenset({"type", "url"}).issuperset(_m1):
@@ -298,7 +298,7 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
     if v_url is ABSENT:
         raise ConversionError("missing_field", at + "/source/url", "url is required here")
     v_cache = w.get("cache_control", ABSENT)
-    _d2 = {"type": "image", "source": {"type": "url", "url": v_url}}
+    _d2: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": v_url}}
     if v_cache is not ABSENT:
         _d2["cache_hint"] = v_cache
     if not ctx.fidelity and not frozenset({"type", "url"}).issuperset(_m1):
@@ -320,7 +320,7 @@ def enc_image_2(ctx: Context, c: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         return MISS
     v_cache = c.get("cache_hint", ABSENT)
-    _d2 = {"type": "image", "source": {"type": "file", "file_id": v_file_id}}
+    _d2: dict[str, Any] = {"type": "image", "source": {"type": "file", "file_id": v_file_id}}
     if v_cache is not ABSENT:
         _d2["cache_control"] = v_cache
     if not frozenset({"file_id", "type"}).issuperset(_m1):
@@ -356,7 +356,7 @@ def dec_image_2(ctx: Context, w: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         raise ConversionError("missing_field", at + "/source/file_id", "file_id is required here")
     v_cache = w.get("cache_control", ABSENT)
-    _d2 = {"type": "image", "source": {"type": "file", "file_id": v_file_id}}
+    _d2: dict[str, Any] = {"type": "image", "source": {"type": "file", "file_id": v_file_id}}
     if v_cache is not ABSENT:
         _d2["cache_hint"] = v_cache
     if not ctx.fidelity and not frozenset({"file_id", "type"}).issuperset(_m1):
@@ -382,7 +382,7 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     v_title = c.get("title", ABSENT)
     v_cache = c.get("cache_hint", ABSENT)
-    _d2 = {
+    _d2: dict[str, Any] = {
         "type": "document",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
     }
@@ -429,7 +429,7 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("missing_field", at + "/source/data", "data is required here")
     v_title = w.get("title", ABSENT)
     v_cache = w.get("cache_control", ABSENT)
-    _d2 = {
+    _d2: dict[str, Any] = {
         "type": "document",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
     }
@@ -471,7 +471,7 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     v_title = c.get("title", ABSENT)
     v_cache = c.get("cache_hint", ABSENT)
-    _d2 = {"type": "document", "source": {"type": "url", "url": v_url}}
+    _d2: dict[str, Any] = {"type": "document", "source": {"type": "url", "url": v_url}}
     if v_title is not ABSENT:
         _d2["title"] = v_title
     if v_cache is not ABSENT:
@@ -510,7 +510,7 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("missing_field", at + "/source/url", "url is required here")
     v_title = w.get("title", ABSENT)
     v_cache = w.get("cache_control", ABSENT)
-    _d2 = {"type": "document", "source": {"type": "url", "url": v_url}}
+    _d2: dict[str, Any] = {"type": "document", "source": {"type": "url", "url": v_url}}
     if v_title is not ABSENT:
         _d2["title"] = v_title
     if v_cache is not ABSENT:
@@ -543,7 +543,7 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     v_title = c.get("title", ABSENT)
     v_cache = c.get("cache_hint", ABSENT)
-    _d2 = {"type": "document", "source": {"type": "file", "file_id": v_file_id}}
+    _d2: dict[str, Any] = {"type": "document", "source": {"type": "file", "file_id": v_file_id}}
     if v_title is not ABSENT:
         _d2["title"] = v_title
     if v_cache is not ABSENT:
@@ -582,7 +582,7 @@ def dec_document_2(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("missing_field", at + "/source/file_id", "file_id is required here")
     v_title = w.get("title", ABSENT)
     v_cache = w.get("cache_control", ABSENT)
-    _d2 = {"type": "document", "source": {"type": "file", "file_id": v_file_id}}
+    _d2: dict[str, Any] = {"type": "document", "source": {"type": "file", "file_id": v_file_id}}
     if v_title is not ABSENT:
         _d2["title"] = v_title
     if v_cache is not ABSENT:
@@ -621,7 +621,7 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    _d3 = {"type": "tool_use", "id": _c1, "name": _c2, "input": v_arguments}
+    _d3: dict[str, Any] = {"type": "tool_use", "id": _c1, "name": _c2, "input": v_arguments}
     if v_cache is not ABSENT:
         _d3["cache_control"] = v_cache
     if not frozenset({"arguments", "cache_hint", "id", "name", "type"}).issuperset(c):
@@ -657,7 +657,12 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     if v_arguments is ABSENT:
         raise ConversionError("missing_field", at + "/input", "input is required here")
     v_cache = w.get("cache_control", ABSENT)
-    _d5 = {"type": "tool_call", "id": v_id, "name": v_name, "arguments": v_arguments}
+    _d5: dict[str, Any] = {
+        "type": "tool_call",
+        "id": v_id,
+        "name": v_name,
+        "arguments": v_arguments,
+    }
     if v_cache is not ABSENT:
         _d5["cache_hint"] = v_cache
     if not ctx.fidelity and not frozenset(
@@ -687,7 +692,7 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     _c2 = encode_content(ctx, LAYOUT, v_content, at + "/content")
-    _d3 = {"type": "tool_result", "tool_use_id": _c1, "content": _c2}
+    _d3: dict[str, Any] = {"type": "tool_result", "tool_use_id": _c1, "content": _c2}
     if v_is_error is not ABSENT:
         _d3["is_error"] = v_is_error
     if v_cache is not ABSENT:
@@ -719,7 +724,7 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     v_content = decode_content(ctx, LAYOUT, _m3, at + "/content")
     v_is_error = w.get("is_error", ABSENT)
     v_cache = w.get("cache_control", ABSENT)
-    _d4 = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
+    _d4: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_is_error is not ABSENT:
         _d4["is_error"] = v_is_error
     if v_cache is not ABSENT:
@@ -845,7 +850,7 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    _d2 = {"name": _c1, "input_schema": v_schema}
+    _d2: dict[str, Any] = {"name": _c1, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d2["description"] = v_description
     if v_strict is not ABSENT:
@@ -883,7 +888,7 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
         )
     v_strict = w.get("strict", ABSENT)
     v_cache = w.get("cache_control", ABSENT)
-    _d3 = {"name": v_name, "input_schema": v_schema}
+    _d3: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d3["description"] = v_description
     if v_strict is not ABSENT:
@@ -1213,7 +1218,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         _c7 = T_negate.encode(ctx, at + "/parameters/parallel_tool_calls", v_parallel_tool_calls)
     except Mismatch:
         return MISS
-    _d8 = {}
+    _d8: dict[str, Any] = {}
     if _c7 is not ABSENT:
         _d8["disable_parallel_tool_use"] = _c7
     _o9 = _d8 if _c7 is not ABSENT else ABSENT
@@ -1225,17 +1230,17 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
             ctx, enc_response_format, v_response_format, at + "/response_format", "response_format"
         )
     )
-    _d11 = {}
+    _d11: dict[str, Any] = {}
     if _c10 is not ABSENT:
         _d11["format"] = _c10
     if v_effort is not ABSENT:
         _d11["effort"] = v_effort
     _o12 = _d11 if _c10 is not ABSENT or v_effort is not ABSENT else ABSENT
-    _d13 = {"type": "enabled"}
+    _d13: dict[str, Any] = {"type": "enabled"}
     if v_budget is not ABSENT:
         _d13["budget_tokens"] = v_budget
     _o14 = _d13 if v_budget is not ABSENT else ABSENT
-    _d15 = {}
+    _d15: dict[str, Any] = {}
     if _c2 is not ABSENT:
         _d15["model"] = _c2
     if _c3 is not ABSENT:
@@ -1389,7 +1394,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_top_p = w.get("top_p", ABSENT)
     v_top_k = w.get("top_k", ABSENT)
     v_stop = w.get("stop_sequences", ABSENT)
-    _d14 = {}
+    _d14: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d14["max_output_tokens"] = v_max_tokens
     if v_temperature is not ABSENT:
@@ -1418,7 +1423,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or v_budget is not ABSENT
         else ABSENT
     )
-    _d16 = {}
+    _d16: dict[str, Any] = {}
     if v_model is not ABSENT:
         _d16["model"] = v_model
     if v_tools is not ABSENT:
@@ -1509,7 +1514,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_default.encode(ctx, at, _c4, {"input_tokens": 0, "output_tokens": 0})
     except Mismatch:
         return MISS
-    _d5 = {
+    _d5: dict[str, Any] = {
         "type": "message",
         "model": v_model,
         "stop_reason": _c2,
@@ -1560,7 +1565,7 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_usage = dec_usage(ctx, _t5[0], at + "/usage")
     if v_usage is MISS:
         v_usage = ABSENT
-    _d6 = {"model": v_model, "stop_reason": v_stop_reason}
+    _d6: dict[str, Any] = {"model": v_model, "stop_reason": v_stop_reason}
     if v_id is not ABSENT:
         _d6["id"] = v_id
     if v_usage is not ABSENT:

@@ -125,7 +125,7 @@ def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     if v_text is ABSENT:
         return MISS
     v_signature = c.get("signature", ABSENT)
-    _d1 = {"text": v_text}
+    _d1: dict[str, Any] = {"text": v_text}
     if v_signature is not ABSENT:
         _d1["signature"] = v_signature
     if not frozenset({"signature", "text", "type"}).issuperset(c):
@@ -159,7 +159,7 @@ def dec_thinking_0(ctx: Context, w: Any, at: str) -> Any:
     if v_text is ABSENT:
         return MISS
     v_signature = _m2.get("signature", ABSENT)
-    _d3 = {"type": "thinking", "text": v_text}
+    _d3: dict[str, Any] = {"type": "thinking", "text": v_text}
     if v_signature is not ABSENT:
         _d3["signature"] = v_signature
     if not ctx.fidelity and not frozenset({"signature", "text"}).issuperset(_m2):
@@ -391,7 +391,7 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_document_name.encode(ctx, at + "/title", v_title)
     except Mismatch:
         return MISS
-    _d4 = {"format": _c2, "source": {"bytes": v_data}}
+    _d4: dict[str, Any] = {"format": _c2, "source": {"bytes": v_data}}
     if _c3 is not ABSENT:
         _d4["name"] = _c3
     if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
@@ -449,7 +449,7 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = _m6.get("bytes", ABSENT)
     if v_data is ABSENT:
         return MISS
-    _d7 = {
+    _d7: dict[str, Any] = {
         "type": "document",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
     }
@@ -497,7 +497,7 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
         _c4 = T_url_scheme.encode(ctx, at, "s3", v_url)
     except Mismatch:
         return MISS
-    _d5 = {"format": _c2, "source": {"s3Location": {"uri": _c4}}}
+    _d5: dict[str, Any] = {"format": _c2, "source": {"s3Location": {"uri": _c4}}}
     if _c3 is not ABSENT:
         _d5["name"] = _c3
     if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
@@ -567,7 +567,10 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_url = _t9[1]
-    _d10 = {"type": "document", "source": {"type": "url", "url": v_url, "media_type": v_media_type}}
+    _d10: dict[str, Any] = {
+        "type": "document",
+        "source": {"type": "url", "url": v_url, "media_type": v_media_type},
+    }
     if v_title is not ABSENT:
         _d10["title"] = v_title
     if not ctx.fidelity and not frozenset({"uri"}).issuperset(_m7):
@@ -611,7 +614,7 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_base64_text.encode(ctx, at + "/source/data", v_data)
     except Mismatch:
         return MISS
-    _d4 = {"source": {"text": _c3}}
+    _d4: dict[str, Any] = {"source": {"text": _c3}}
     if _c2 is not ABSENT:
         _d4["name"] = _c2
     if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
@@ -666,7 +669,7 @@ def dec_document_2(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_data = _t6
-    _d7 = {
+    _d7: dict[str, Any] = {
         "type": "document",
         "source": {"type": "base64", "media_type": "text/plain", "data": v_data},
     }
@@ -699,7 +702,7 @@ def enc_document_3(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_document_name.encode(ctx, at + "/title", v_title)
     except Mismatch:
         return MISS
-    _d3 = {"source": {"bytes": v_data}}
+    _d3: dict[str, Any] = {"source": {"bytes": v_data}}
     if _c2 is not ABSENT:
         _d3["name"] = _c2
     if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
@@ -749,7 +752,7 @@ def dec_document_3(ctx: Context, w: Any, at: str) -> Any:
     v_data = _m4.get("bytes", ABSENT)
     if v_data is ABSENT:
         return MISS
-    _d5 = {
+    _d5: dict[str, Any] = {
         "type": "document",
         "source": {"type": "base64", "media_type": "application/octet-stream", "data": v_data},
     }
@@ -1146,7 +1149,7 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_id.encode(ctx, at + "/tool_call_id", v_id)
     except Mismatch:
         return MISS
-    _d3 = {}
+    _d3: dict[str, Any] = {}
     if v_structured is not ABSENT:
         _d3["json"] = v_structured
     _o4 = _d3 if v_structured is not ABSENT else ABSENT
@@ -1201,7 +1204,12 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
             unread(
                 ctx, _x5, frozenset({"json"}), at + "/toolResult/content", part_type="tool_result"
             )
-    _d6 = {"type": "tool_result", "tool_call_id": v_id, "content": v_content, "is_error": True}
+    _d6: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_call_id": v_id,
+        "content": v_content,
+        "is_error": True,
+    }
     if v_structured is not ABSENT:
         _d6["structured_content"] = v_structured
     if not ctx.fidelity and not frozenset({"content", "status", "toolUseId"}).issuperset(_m1):
@@ -1231,7 +1239,7 @@ def enc_tool_result_1(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_id.encode(ctx, at + "/tool_call_id", v_id)
     except Mismatch:
         return MISS
-    _d3 = {}
+    _d3: dict[str, Any] = {}
     if v_structured is not ABSENT:
         _d3["json"] = v_structured
     _o4 = _d3 if v_structured is not ABSENT else ABSENT
@@ -1286,7 +1294,12 @@ def dec_tool_result_1(ctx: Context, w: Any, at: str) -> Any:
             unread(
                 ctx, _x5, frozenset({"json"}), at + "/toolResult/content", part_type="tool_result"
             )
-    _d6 = {"type": "tool_result", "tool_call_id": v_id, "content": v_content, "is_error": False}
+    _d6: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_call_id": v_id,
+        "content": v_content,
+        "is_error": False,
+    }
     if v_structured is not ABSENT:
         _d6["structured_content"] = v_structured
     if not ctx.fidelity and not frozenset({"content", "status", "toolUseId"}).issuperset(_m1):
@@ -1314,7 +1327,7 @@ def enc_tool_result_2(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_id.encode(ctx, at + "/tool_call_id", v_id)
     except Mismatch:
         return MISS
-    _d3 = {}
+    _d3: dict[str, Any] = {}
     if v_structured is not ABSENT:
         _d3["json"] = v_structured
     _o4 = _d3 if v_structured is not ABSENT else ABSENT
@@ -1365,7 +1378,7 @@ def dec_tool_result_2(ctx: Context, w: Any, at: str) -> Any:
             unread(
                 ctx, _x5, frozenset({"json"}), at + "/toolResult/content", part_type="tool_result"
             )
-    _d6 = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
+    _d6: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_structured is not ABSENT:
         _d6["structured_content"] = v_structured
     if not ctx.fidelity and not frozenset({"content", "toolUseId"}).issuperset(_m1):
@@ -1488,7 +1501,7 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    _d2 = {"name": _c1, "inputSchema": {"json": v_schema}}
+    _d2: dict[str, Any] = {"name": _c1, "inputSchema": {"json": v_schema}}
     if v_description is not ABSENT:
         _d2["description"] = v_description
     if v_strict is not ABSENT:
@@ -1535,7 +1548,7 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
             "missing_field", at + "/toolSpec/inputSchema/json", "json is required here"
         )
     v_strict = _m1.get("strict", ABSENT)
-    _d5 = {"name": v_name, "input_schema": v_schema}
+    _d5: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d5["description"] = v_description
     if v_strict is not ABSENT:
@@ -1802,7 +1815,7 @@ def enc_response_format_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_json_string.encode(ctx, at + "/schema", v_schema)
     except Mismatch:
         return MISS
-    _d2 = {"schema": _c1}
+    _d2: dict[str, Any] = {"schema": _c1}
     if v_name is not ABSENT:
         _d2["name"] = v_name
     if v_description is not ABSENT:
@@ -1848,7 +1861,7 @@ def dec_response_format_0(ctx: Context, w: Any, at: str) -> Any:
     v_schema = _t4
     v_name = _m2.get("name", ABSENT)
     v_description = _m2.get("description", ABSENT)
-    _d5 = {"type": "json_schema", "schema": v_schema}
+    _d5: dict[str, Any] = {"type": "json_schema", "schema": v_schema}
     if v_name is not ABSENT:
         _d5["name"] = v_name
     if v_description is not ABSENT:
@@ -2016,13 +2029,13 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         if v_tool_choice is ABSENT
         else codec_encode(ctx, enc_tool_choice, v_tool_choice, at + "/tool_choice", "tool_choice")
     )
-    _d4 = {}
+    _d4: dict[str, Any] = {}
     if _c2 is not ABSENT:
         _d4["tools"] = _c2
     if _c3 is not ABSENT:
         _d4["toolChoice"] = _c3
     _o5 = _d4 if _c2 is not ABSENT or _c3 is not ABSENT else ABSENT
-    _d6 = {}
+    _d6: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d6["maxTokens"] = v_max_tokens
     if v_temperature is not ABSENT:
@@ -2039,11 +2052,11 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         or v_stop is not ABSENT
         else ABSENT
     )
-    _d8 = {"type": "enabled"}
+    _d8: dict[str, Any] = {"type": "enabled"}
     if v_budget is not ABSENT:
         _d8["budget_tokens"] = v_budget
     _o9 = _d8 if v_budget is not ABSENT else ABSENT
-    _d10 = {}
+    _d10: dict[str, Any] = {}
     if _o9 is not ABSENT:
         _d10["thinking"] = _o9
     if v_top_k is not ABSENT:
@@ -2056,11 +2069,11 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
             ctx, enc_response_format, v_response_format, at + "/response_format", "response_format"
         )
     )
-    _d13 = {}
+    _d13: dict[str, Any] = {}
     if _c12 is not ABSENT:
         _d13["textFormat"] = _c12
     _o14 = _d13 if _c12 is not ABSENT else ABSENT
-    _d15 = {}
+    _d15: dict[str, Any] = {}
     if _o5 is not ABSENT:
         _d15["toolConfig"] = _o5
     if _o7 is not ABSENT:
@@ -2195,7 +2208,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
                 v_response_format = ABSENT
         if not ctx.fidelity and not frozenset({"textFormat"}).issuperset(_m7):
             unread(ctx, _m7, frozenset({"textFormat"}), at + "/outputConfig", part_type=None)
-    _d9 = {}
+    _d9: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d9["max_output_tokens"] = v_max_tokens
     if v_temperature is not ABSENT:
@@ -2218,7 +2231,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or v_budget is not ABSENT
         else ABSENT
     )
-    _d11 = {}
+    _d11: dict[str, Any] = {}
     if v_tools is not ABSENT:
         _d11["tools"] = v_tools
     if v_tool_choice is not ABSENT:
@@ -2292,7 +2305,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         _c4 = T_placeholder.encode(ctx, at, 0)
     except Mismatch:
         return MISS
-    _d5 = {}
+    _d5: dict[str, Any] = {}
     if _c4 is not ABSENT:
         _d5["latencyMs"] = _c4
     if not frozenset({"stop_reason", "usage"}).issuperset(c):
@@ -2324,7 +2337,7 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_usage = dec_usage(ctx, _t3[0], at + "/usage")
     if v_usage is MISS:
         v_usage = ABSENT
-    _d4 = {"stop_reason": v_stop_reason}
+    _d4: dict[str, Any] = {"stop_reason": v_stop_reason}
     if v_usage is not ABSENT:
         _d4["usage"] = v_usage
     if not ctx.fidelity and not frozenset({"metrics", "output", "stopReason", "usage"}).issuperset(

@@ -141,7 +141,7 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     if v_arguments is ABSENT:
         return MISS
     v_namespace = c.get("namespace", ABSENT)
-    _d1 = {"tool_call_id": v_id, "name": v_name, "arguments": v_arguments}
+    _d1: dict[str, Any] = {"tool_call_id": v_id, "name": v_name, "arguments": v_arguments}
     if v_namespace is not ABSENT:
         _d1["namespace"] = v_namespace
     if not frozenset({"arguments", "id", "name", "namespace", "type"}).issuperset(c):
@@ -176,7 +176,12 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
             "missing_field", at + "/content/arguments", "arguments is required here"
         )
     v_namespace = _m1.get("namespace", ABSENT)
-    _d2 = {"type": "tool_call", "id": v_id, "name": v_name, "arguments": v_arguments}
+    _d2: dict[str, Any] = {
+        "type": "tool_call",
+        "id": v_id,
+        "name": v_name,
+        "arguments": v_arguments,
+    }
     if v_namespace is not ABSENT:
         _d2["namespace"] = v_namespace
     if not ctx.fidelity and not frozenset(
@@ -212,7 +217,7 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_result_json.encode(ctx, at + "/content", v_content, v_structured)
     except Mismatch:
         return MISS
-    _d3 = {"tool_call_id": v_id, "content": _c2}
+    _d3: dict[str, Any] = {"tool_call_id": v_id, "content": _c2}
     if _c1 is not ABSENT:
         _d3["tool_name"] = _c1
     if v_is_error is not ABSENT:
@@ -264,7 +269,7 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     v_content = _t5[0]
     v_structured = _t5[1]
     v_is_error = _m1.get("is_error", ABSENT)
-    _d6 = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
+    _d6: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_name is not ABSENT:
         _d6["name"] = v_name
     if v_structured is not ABSENT:
@@ -307,7 +312,7 @@ def enc_resource_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_default.encode(ctx, at + "/resource_request_id", v_request_id, "unknown")
     except Mismatch:
         return MISS
-    _d2 = {"uri": v_uri, "resource_type": v_kind, "content": v_text}
+    _d2: dict[str, Any] = {"uri": v_uri, "resource_type": v_kind, "content": v_text}
     if _c1 is not ABSENT:
         _d2["resource_request_id"] = _c1
     if v_name is not ABSENT:
@@ -393,7 +398,12 @@ def dec_resource_0(ctx: Context, w: Any, at: str) -> Any:
     v_size = _m1.get("size_bytes", ABSENT)
     v_annotations = _m1.get("annotations", ABSENT)
     v_version = _m1.get("version", ABSENT)
-    _d4 = {"type": "resource", "uri": v_uri, "resource_type": v_kind, "content": v_text}
+    _d4: dict[str, Any] = {
+        "type": "resource",
+        "uri": v_uri,
+        "resource_type": v_kind,
+        "content": v_text,
+    }
     if v_request_id is not ABSENT:
         _d4["resource_request_id"] = v_request_id
     if v_name is not ABSENT:
@@ -468,7 +478,7 @@ def enc_resource_1(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_default.encode(ctx, at + "/resource_request_id", v_request_id, "unknown")
     except Mismatch:
         return MISS
-    _d2 = {"uri": v_uri, "resource_type": v_kind, "blob": v_blob}
+    _d2: dict[str, Any] = {"uri": v_uri, "resource_type": v_kind, "blob": v_blob}
     if _c1 is not ABSENT:
         _d2["resource_request_id"] = _c1
     if v_name is not ABSENT:
@@ -556,7 +566,12 @@ def dec_resource_1(ctx: Context, w: Any, at: str) -> Any:
     v_size = _m1.get("size_bytes", ABSENT)
     v_annotations = _m1.get("annotations", ABSENT)
     v_version = _m1.get("version", ABSENT)
-    _d4 = {"type": "resource", "uri": v_uri, "resource_type": v_kind, "blob": v_blob}
+    _d4: dict[str, Any] = {
+        "type": "resource",
+        "uri": v_uri,
+        "resource_type": v_kind,
+        "blob": v_blob,
+    }
     if v_request_id is not ABSENT:
         _d4["resource_request_id"] = v_request_id
     if v_name is not ABSENT:
@@ -626,7 +641,7 @@ def enc_resource_ref_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_default.encode(ctx, at + "/resource_request_id", v_request_id, "unknown")
     except Mismatch:
         return MISS
-    _d2 = {"uri": v_uri, "resource_type": v_kind}
+    _d2: dict[str, Any] = {"uri": v_uri, "resource_type": v_kind}
     if _c1 is not ABSENT:
         _d2["resource_request_id"] = _c1
     if v_name is not ABSENT:
@@ -699,7 +714,7 @@ def dec_resource_ref_0(ctx: Context, w: Any, at: str) -> Any:
     v_start = _m1.get("range_start", ABSENT)
     v_end = _m1.get("range_end", ABSENT)
     v_selector = _m1.get("selector", ABSENT)
-    _d4 = {"type": "resource_ref", "uri": v_uri, "resource_type": v_kind}
+    _d4: dict[str, Any] = {"type": "resource_ref", "uri": v_uri, "resource_type": v_kind}
     if v_request_id is not ABSENT:
         _d4["resource_request_id"] = v_request_id
     if v_name is not ABSENT:
@@ -754,7 +769,7 @@ def enc_prompt_request_0(ctx: Context, c: Any, at: str) -> Any:
     if v_arguments is ABSENT:
         return MISS
     v_server_id = c.get("server_id", ABSENT)
-    _d1 = {"prompt_request_id": v_id, "name": v_name, "arguments": v_arguments}
+    _d1: dict[str, Any] = {"prompt_request_id": v_id, "name": v_name, "arguments": v_arguments}
     if v_server_id is not ABSENT:
         _d1["server_id"] = v_server_id
     if not frozenset({"arguments", "name", "prompt_request_id", "server_id", "type"}).issuperset(c):
@@ -789,7 +804,7 @@ def dec_prompt_request_0(ctx: Context, w: Any, at: str) -> Any:
             "missing_field", at + "/content/arguments", "arguments is required here"
         )
     v_server_id = _m1.get("server_id", ABSENT)
-    _d2 = {
+    _d2: dict[str, Any] = {
         "type": "prompt_request",
         "prompt_request_id": v_id,
         "name": v_name,
@@ -830,7 +845,7 @@ def enc_prompt_result_0(ctx: Context, c: Any, at: str) -> Any:
         if v_messages is ABSENT
         else encode_nested(ctx, ADAPTER, v_messages, at + "/messages")
     )
-    _d2 = {"prompt_request_id": v_id, "prompt_name": v_name, "messages": _c1}
+    _d2: dict[str, Any] = {"prompt_request_id": v_id, "prompt_name": v_name, "messages": _c1}
     if v_text is not ABSENT:
         _d2["content"] = v_text
     if v_is_error is not ABSENT:
@@ -886,7 +901,7 @@ def dec_prompt_result_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = _m1.get("content", ABSENT)
     v_is_error = _m1.get("is_error", ABSENT)
     v_error_message = _m1.get("error_message", ABSENT)
-    _d3 = {
+    _d3: dict[str, Any] = {
         "type": "prompt_result",
         "prompt_request_id": v_id,
         "name": v_name,
@@ -934,7 +949,7 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2 = {"type": "url", "data": v_url}
+    _d2: dict[str, Any] = {"type": "url", "data": v_url}
     if v_media_type is not ABSENT:
         _d2["media_type"] = v_media_type
     if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
@@ -963,7 +978,7 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     if v_url is ABSENT:
         raise ConversionError("missing_field", at + "/content/data", "data is required here")
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2 = {"type": "url", "url": v_url}
+    _d2: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d2["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"data", "media_type", "type"}).issuperset(_m1):
@@ -1047,7 +1062,7 @@ def enc_video_0(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
     v_duration_ms = c.get("duration_ms", ABSENT)
-    _d2 = {"type": "url", "data": v_url}
+    _d2: dict[str, Any] = {"type": "url", "data": v_url}
     if v_media_type is not ABSENT:
         _d2["media_type"] = v_media_type
     if v_duration_ms is not ABSENT:
@@ -1086,10 +1101,10 @@ def dec_video_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("missing_field", at + "/content/data", "data is required here")
     v_media_type = _m1.get("media_type", ABSENT)
     v_duration_ms = _m1.get("duration_ms", ABSENT)
-    _d2 = {"type": "url", "url": v_url}
+    _d2: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d2["media_type"] = v_media_type
-    _d3 = {"type": "video", "source": _d2}
+    _d3: dict[str, Any] = {"type": "video", "source": _d2}
     if v_duration_ms is not ABSENT:
         _d3["duration_ms"] = v_duration_ms
     if not ctx.fidelity and not frozenset({"data", "duration_ms", "media_type", "type"}).issuperset(
@@ -1122,7 +1137,7 @@ def enc_video_1(ctx: Context, c: Any, at: str) -> Any:
     if v_media_type is ABSENT:
         return MISS
     v_duration_ms = c.get("duration_ms", ABSENT)
-    _d2 = {"type": "base64", "data": v_data, "media_type": v_media_type}
+    _d2: dict[str, Any] = {"type": "base64", "data": v_data, "media_type": v_media_type}
     if v_duration_ms is not ABSENT:
         _d2["duration_ms"] = v_duration_ms
     if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
@@ -1163,7 +1178,7 @@ def dec_video_1(ctx: Context, w: Any, at: str) -> Any:
             "missing_field", at + "/content/media_type", "media_type is required here"
         )
     v_duration_ms = _m1.get("duration_ms", ABSENT)
-    _d2 = {
+    _d2: dict[str, Any] = {
         "type": "video",
         "source": {"type": "base64", "data": v_data, "media_type": v_media_type},
     }
@@ -1197,7 +1212,7 @@ def enc_audio_0(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
     v_duration_ms = c.get("duration_ms", ABSENT)
-    _d2 = {"type": "url", "data": v_url}
+    _d2: dict[str, Any] = {"type": "url", "data": v_url}
     if v_media_type is not ABSENT:
         _d2["media_type"] = v_media_type
     if v_duration_ms is not ABSENT:
@@ -1236,10 +1251,10 @@ def dec_audio_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("missing_field", at + "/content/data", "data is required here")
     v_media_type = _m1.get("media_type", ABSENT)
     v_duration_ms = _m1.get("duration_ms", ABSENT)
-    _d2 = {"type": "url", "url": v_url}
+    _d2: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d2["media_type"] = v_media_type
-    _d3 = {"type": "audio", "source": _d2}
+    _d3: dict[str, Any] = {"type": "audio", "source": _d2}
     if v_duration_ms is not ABSENT:
         _d3["duration_ms"] = v_duration_ms
     if not ctx.fidelity and not frozenset({"data", "duration_ms", "media_type", "type"}).issuperset(
@@ -1272,7 +1287,7 @@ def enc_audio_1(ctx: Context, c: Any, at: str) -> Any:
     if v_media_type is ABSENT:
         return MISS
     v_duration_ms = c.get("duration_ms", ABSENT)
-    _d2 = {"type": "base64", "data": v_data, "media_type": v_media_type}
+    _d2: dict[str, Any] = {"type": "base64", "data": v_data, "media_type": v_media_type}
     if v_duration_ms is not ABSENT:
         _d2["duration_ms"] = v_duration_ms
     if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
@@ -1313,7 +1328,7 @@ def dec_audio_1(ctx: Context, w: Any, at: str) -> Any:
             "missing_field", at + "/content/media_type", "media_type is required here"
         )
     v_duration_ms = _m1.get("duration_ms", ABSENT)
-    _d2 = {
+    _d2: dict[str, Any] = {
         "type": "audio",
         "source": {"type": "base64", "data": v_data, "media_type": v_media_type},
     }
@@ -1347,7 +1362,7 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
     v_title = c.get("title", ABSENT)
-    _d2 = {"type": "url", "data": v_url}
+    _d2: dict[str, Any] = {"type": "url", "data": v_url}
     if v_media_type is not ABSENT:
         _d2["media_type"] = v_media_type
     if v_title is not ABSENT:
@@ -1386,10 +1401,10 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("missing_field", at + "/content/data", "data is required here")
     v_media_type = _m1.get("media_type", ABSENT)
     v_title = _m1.get("title", ABSENT)
-    _d2 = {"type": "url", "url": v_url}
+    _d2: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d2["media_type"] = v_media_type
-    _d3 = {"type": "document", "source": _d2}
+    _d3: dict[str, Any] = {"type": "document", "source": _d2}
     if v_title is not ABSENT:
         _d3["title"] = v_title
     if not ctx.fidelity and not frozenset({"data", "media_type", "title", "type"}).issuperset(_m1):
@@ -1420,7 +1435,7 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
     if v_media_type is ABSENT:
         return MISS
     v_title = c.get("title", ABSENT)
-    _d2 = {"type": "base64", "data": v_data, "media_type": v_media_type}
+    _d2: dict[str, Any] = {"type": "base64", "data": v_data, "media_type": v_media_type}
     if v_title is not ABSENT:
         _d2["title"] = v_title
     if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
@@ -1461,7 +1476,7 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
             "missing_field", at + "/content/media_type", "media_type is required here"
         )
     v_title = _m1.get("title", ABSENT)
-    _d2 = {
+    _d2: dict[str, Any] = {
         "type": "document",
         "source": {"type": "base64", "data": v_data, "media_type": v_media_type},
     }
@@ -1841,7 +1856,7 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
         if v_history is ABSENT
         else encode_nested(ctx, ADAPTER, v_history, at + "/extensions/agent/conversation/history")
     )
-    _d7 = {}
+    _d7: dict[str, Any] = {}
     if _c6 is not ABSENT:
         _d7["history"] = _c6
     if v_summary is not ABSENT:
@@ -1849,7 +1864,7 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
     if v_topics is not ABSENT:
         _d7["topics"] = v_topics
     _o8 = _d7 if _c6 is not ABSENT or v_summary is not ABSENT or v_topics is not ABSENT else ABSENT
-    _d9 = {}
+    _d9: dict[str, Any] = {}
     if v_agent_input is not ABSENT:
         _d9["input"] = v_agent_input
     if v_agent_session_id is not ABSENT:
@@ -1887,7 +1902,7 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
             what="stop_reasons",
         )
     )
-    _d12 = {}
+    _d12: dict[str, Any] = {}
     if v_input_tokens is not ABSENT:
         _d12["input_tokens"] = v_input_tokens
     if v_output_tokens is not ABSENT:
@@ -1901,7 +1916,7 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
         or v_total_tokens is not ABSENT
         else ABSENT
     )
-    _d14 = {}
+    _d14: dict[str, Any] = {}
     if _c11 is not ABSENT:
         _d14["stop_reason"] = _c11
     if _o13 is not ABSENT:
@@ -1924,7 +1939,7 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
         or v_latency_ms is not ABSENT
         else ABSENT
     )
-    _d16 = {}
+    _d16: dict[str, Any] = {}
     if v_request is not ABSENT:
         _d16["request"] = v_request
     if _o10 is not ABSENT:
@@ -1959,7 +1974,7 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
         or v_custom is not ABSENT
         else ABSENT
     )
-    _d18 = {"schema_version": "2.0"}
+    _d18: dict[str, Any] = {"schema_version": "2.0"}
     if v_channel is not ABSENT:
         _d18["channel"] = v_channel
     if _o17 is not ABSENT:
@@ -2195,7 +2210,7 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
                 at + "/extensions",
                 part_type=None,
             )
-    _d8 = {}
+    _d8: dict[str, Any] = {}
     if v_history is not ABSENT:
         _d8["history"] = v_history
     if v_summary is not ABSENT:
@@ -2207,7 +2222,7 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
         if v_history is not ABSENT or v_summary is not ABSENT or v_topics is not ABSENT
         else ABSENT
     )
-    _d10 = {}
+    _d10: dict[str, Any] = {}
     if v_agent_input is not ABSENT:
         _d10["input"] = v_agent_input
     if v_agent_session_id is not ABSENT:
@@ -2233,7 +2248,7 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
         or _o9 is not ABSENT
         else ABSENT
     )
-    _d12 = {}
+    _d12: dict[str, Any] = {}
     if v_input_tokens is not ABSENT:
         _d12["input_tokens"] = v_input_tokens
     if v_output_tokens is not ABSENT:
@@ -2247,7 +2262,7 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
         or v_total_tokens is not ABSENT
         else ABSENT
     )
-    _d14 = {}
+    _d14: dict[str, Any] = {}
     if v_stop_reason is not ABSENT:
         _d14["stop_reason"] = v_stop_reason
     if _o13 is not ABSENT:
@@ -2270,7 +2285,7 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
         or v_latency_ms is not ABSENT
         else ABSENT
     )
-    _d16 = {}
+    _d16: dict[str, Any] = {}
     if v_request is not ABSENT:
         _d16["request"] = v_request
     if _o11 is not ABSENT:
@@ -2305,7 +2320,7 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
         or v_custom is not ABSENT
         else ABSENT
     )
-    _d18 = {}
+    _d18: dict[str, Any] = {}
     if v_channel is not ABSENT:
         _d18["channel"] = v_channel
     if _o17 is not ABSENT:

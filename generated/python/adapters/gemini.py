@@ -98,7 +98,7 @@ def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     if v_text is ABSENT:
         return MISS
     v_signature = c.get("signature", ABSENT)
-    _d1 = {"text": v_text, "thought": True}
+    _d1: dict[str, Any] = {"text": v_text, "thought": True}
     if v_signature is not ABSENT:
         _d1["thoughtSignature"] = v_signature
     if not frozenset({"signature", "text", "type"}).issuperset(c):
@@ -122,7 +122,7 @@ def dec_thinking_0(ctx: Context, w: Any, at: str) -> Any:
     if w.get("thought") is not True:
         return MISS
     v_signature = w.get("thoughtSignature", ABSENT)
-    _d1 = {"type": "thinking", "text": v_text}
+    _d1: dict[str, Any] = {"type": "thinking", "text": v_text}
     if v_signature is not ABSENT:
         _d1["signature"] = v_signature
     if not ctx.fidelity and not frozenset({"text", "thought", "thoughtSignature"}).issuperset(w):
@@ -268,7 +268,7 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     v_media_type = _t2[3]
     v_url = _t2[4]
-    _d3 = {"type": "url", "url": v_url}
+    _d3: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d3["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"fileData", "thoughtSignature"}).issuperset(w):
@@ -379,7 +379,7 @@ def dec_audio_1(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     v_media_type = _t2[3]
     v_url = _t2[4]
-    _d3 = {"type": "url", "url": v_url}
+    _d3: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d3["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"fileData", "thoughtSignature"}).issuperset(w):
@@ -490,7 +490,7 @@ def dec_video_1(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     v_media_type = _t2[3]
     v_url = _t2[4]
-    _d3 = {"type": "url", "url": v_url}
+    _d3: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d3["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"fileData", "thoughtSignature"}).issuperset(w):
@@ -605,7 +605,7 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     v_media_type = _t2[3]
     v_url = _t2[4]
-    _d3 = {"type": "url", "url": v_url}
+    _d3: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d3["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"fileData", "thoughtSignature"}).issuperset(w):
@@ -623,7 +623,7 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    _d2 = {"name": _c1}
+    _d2: dict[str, Any] = {"name": _c1}
     if v_id is not ABSENT:
         _d2["id"] = v_id
     if v_arguments is not ABSENT:
@@ -658,7 +658,7 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     v_name = _t3
     v_arguments = _m1.get("args", ABSENT)
-    _d4 = {"type": "tool_call", "name": v_name}
+    _d4: dict[str, Any] = {"type": "tool_call", "name": v_name}
     if v_id is not ABSENT:
         _d4["id"] = v_id
     if v_arguments is not ABSENT:
@@ -692,7 +692,7 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         )
     except Mismatch:
         return MISS
-    _d3 = {"name": _c1, "response": _c2}
+    _d3: dict[str, Any] = {"name": _c1, "response": _c2}
     if v_id is not ABSENT:
         _d3["id"] = v_id
     if not frozenset(
@@ -746,7 +746,7 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     v_content = _t5[0]
     v_structured = _t5[1]
     v_is_error = _t5[2]
-    _d6 = {"type": "tool_result", "name": v_name, "content": v_content}
+    _d6: dict[str, Any] = {"type": "tool_result", "name": v_name, "content": v_content}
     if v_id is not ABSENT:
         _d6["tool_call_id"] = v_id
     if v_structured is not ABSENT:
@@ -856,7 +856,7 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    _d3 = {"name": _c2}
+    _d3: dict[str, Any] = {"name": _c2}
     if v_description is not ABSENT:
         _d3["description"] = v_description
     try:
@@ -904,7 +904,7 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_output = _t4[3]
-    _d5 = {"name": v_name, "input_schema": v_schema}
+    _d5: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d5["description"] = v_description
     if v_output is not ABSENT:
@@ -1308,7 +1308,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
     _c3 = (
         ABSENT if v_tools is ABSENT else each_encode(ctx, enc_tool, v_tools, at + "/tools", "tool")
     )
-    _d4 = {}
+    _d4: dict[str, Any] = {}
     if _c3 is not ABSENT:
         _d4["functionDeclarations"] = _c3
     _o5 = _d4 if _c3 is not ABSENT else ABSENT
@@ -1321,7 +1321,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         if v_tool_choice is ABSENT
         else codec_encode(ctx, enc_tool_choice, v_tool_choice, at + "/tool_choice", "tool_choice")
     )
-    _d7 = {}
+    _d7: dict[str, Any] = {}
     if _c6 is not ABSENT:
         _d7["functionCallingConfig"] = _c6
     _o8 = _d7 if _c6 is not ABSENT else ABSENT
@@ -1333,13 +1333,13 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         _c11 = T_auto_count.encode(ctx, at + "/parameters/thinking_budget_tokens", v_budget)
     except Mismatch:
         return MISS
-    _d12 = {}
+    _d12: dict[str, Any] = {}
     if _c10 is not ABSENT:
         _d12["thinkingLevel"] = _c10
     if _c11 is not ABSENT:
         _d12["thinkingBudget"] = _c11
     _o13 = _d12 if _c10 is not ABSENT or _c11 is not ABSENT else ABSENT
-    _d14 = {}
+    _d14: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d14["maxOutputTokens"] = v_max_tokens
     if v_temperature is not ABSENT:
@@ -1379,7 +1379,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         )
     )
     _c9 = merge_values(None, _o15, _c16)
-    _d17 = {}
+    _d17: dict[str, Any] = {}
     if _c2 is not ABSENT:
         _d17["tools"] = _c2
     if _o8 is not ABSENT:
@@ -1566,7 +1566,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
                 at + "/generationConfig",
                 part_type=None,
             )
-    _d14 = {}
+    _d14: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d14["max_output_tokens"] = v_max_tokens
     if v_temperature is not ABSENT:
@@ -1601,7 +1601,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or v_budget is not ABSENT
         else ABSENT
     )
-    _d16 = {}
+    _d16: dict[str, Any] = {}
     if v_tools is not ABSENT:
         _d16["tools"] = v_tools
     if v_tool_choice is not ABSENT:
@@ -1651,7 +1651,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         if v_usage is ABSENT
         else codec_encode(ctx, enc_usage, v_usage, at + "/usage", "usage")
     )
-    _d3 = {"candidates": [{"finishReason": _c1}]}
+    _d3: dict[str, Any] = {"candidates": [{"finishReason": _c1}]}
     if v_id is not ABSENT:
         _d3["responseId"] = v_id
     if v_model is not ABSENT:
@@ -1704,7 +1704,7 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_usage = dec_usage(ctx, _m5, at + "/usageMetadata")
         if v_usage is MISS:
             v_usage = ABSENT
-    _d6 = {"stop_reason": v_stop_reason}
+    _d6: dict[str, Any] = {"stop_reason": v_stop_reason}
     if v_id is not ABSENT:
         _d6["id"] = v_id
     if v_model is not ABSENT:

@@ -205,10 +205,10 @@ def enc_resource_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_resource_kind.encode(ctx, at + "/uri", v_uri, v_kind, "resource")
     except Mismatch:
         return MISS
-    _d2 = {"uri": _c1, "text": v_text}
+    _d2: dict[str, Any] = {"uri": _c1, "text": v_text}
     if v_mime_type is not ABSENT:
         _d2["mimeType"] = v_mime_type
-    _d3 = {"type": "resource", "resource": _d2}
+    _d3: dict[str, Any] = {"type": "resource", "resource": _d2}
     if v_annotations is not ABSENT:
         _d3["annotations"] = v_annotations
     if not frozenset(
@@ -245,7 +245,12 @@ def dec_resource_0(ctx: Context, w: Any, at: str) -> Any:
     if v_text is ABSENT:
         return MISS
     v_annotations = w.get("annotations", ABSENT)
-    _d4 = {"type": "resource", "uri": v_uri, "resource_type": v_kind, "content": v_text}
+    _d4: dict[str, Any] = {
+        "type": "resource",
+        "uri": v_uri,
+        "resource_type": v_kind,
+        "content": v_text,
+    }
     if v_mime_type is not ABSENT:
         _d4["mime_type"] = v_mime_type
     if v_annotations is not ABSENT:
@@ -275,10 +280,10 @@ def enc_resource_1(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_resource_kind.encode(ctx, at + "/uri", v_uri, v_kind, "resource")
     except Mismatch:
         return MISS
-    _d2 = {"uri": _c1, "blob": v_blob}
+    _d2: dict[str, Any] = {"uri": _c1, "blob": v_blob}
     if v_mime_type is not ABSENT:
         _d2["mimeType"] = v_mime_type
-    _d3 = {"type": "resource", "resource": _d2}
+    _d3: dict[str, Any] = {"type": "resource", "resource": _d2}
     if v_annotations is not ABSENT:
         _d3["annotations"] = v_annotations
     if not frozenset(
@@ -315,7 +320,12 @@ def dec_resource_1(ctx: Context, w: Any, at: str) -> Any:
     if v_blob is ABSENT:
         raise ConversionError("missing_field", at + "/resource/blob", "blob is required here")
     v_annotations = w.get("annotations", ABSENT)
-    _d4 = {"type": "resource", "uri": v_uri, "resource_type": v_kind, "blob": v_blob}
+    _d4: dict[str, Any] = {
+        "type": "resource",
+        "uri": v_uri,
+        "resource_type": v_kind,
+        "blob": v_blob,
+    }
     if v_mime_type is not ABSENT:
         _d4["mime_type"] = v_mime_type
     if v_annotations is not ABSENT:
@@ -347,7 +357,7 @@ def enc_resource_ref_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_default.encode(ctx, at + "/name", v_name, "resource")
     except Mismatch:
         return MISS
-    _d3 = {"type": "resource_link", "uri": _c1}
+    _d3: dict[str, Any] = {"type": "resource_link", "uri": _c1}
     if _c2 is not ABSENT:
         _d3["name"] = _c2
     if v_description is not ABSENT:
@@ -390,7 +400,7 @@ def dec_resource_ref_0(ctx: Context, w: Any, at: str) -> Any:
         v_name = _t4[0]
     v_description = w.get("description", ABSENT)
     v_mime_type = w.get("mimeType", ABSENT)
-    _d5 = {"type": "resource_ref", "uri": v_uri, "resource_type": v_kind}
+    _d5: dict[str, Any] = {"type": "resource_ref", "uri": v_uri, "resource_type": v_kind}
     if v_name is not ABSENT:
         _d5["name"] = v_name
     if v_description is not ABSENT:
@@ -457,7 +467,7 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     v_structured = c.get("structured_content", ABSENT)
     v_is_error = c.get("is_error", ABSENT)
     _c1 = encode_content(ctx, LAYOUT, v_content, at + "/content")
-    _d2 = {"type": "tool_result", "toolUseId": v_id, "content": _c1}
+    _d2: dict[str, Any] = {"type": "tool_result", "toolUseId": v_id, "content": _c1}
     if v_structured is not ABSENT:
         _d2["structuredContent"] = v_structured
     if v_is_error is not ABSENT:
@@ -486,7 +496,7 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     v_content = decode_content(ctx, LAYOUT, _m1, at + "/content")
     v_structured = w.get("structuredContent", ABSENT)
     v_is_error = w.get("isError", ABSENT)
-    _d2 = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
+    _d2: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_structured is not ABSENT:
         _d2["structured_content"] = v_structured
     if v_is_error is not ABSENT:
@@ -582,7 +592,7 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
     if v_schema is ABSENT:
         return MISS
     v_output_schema = c.get("output_schema", ABSENT)
-    _d1 = {"name": v_name, "inputSchema": v_schema}
+    _d1: dict[str, Any] = {"name": v_name, "inputSchema": v_schema}
     if v_description is not ABSENT:
         _d1["description"] = v_description
     if v_output_schema is not ABSENT:
@@ -610,7 +620,7 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
     if v_schema is ABSENT:
         raise ConversionError("missing_field", at + "/inputSchema", "inputSchema is required here")
     v_output_schema = w.get("outputSchema", ABSENT)
-    _d1 = {"name": v_name, "input_schema": v_schema}
+    _d1: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d1["description"] = v_description
     if v_output_schema is not ABSENT:
@@ -772,7 +782,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         if v_tool_choice is ABSENT
         else codec_encode(ctx, enc_tool_choice, v_tool_choice, at + "/tool_choice", "tool_choice")
     )
-    _d5 = {}
+    _d5: dict[str, Any] = {}
     if _c2 is not ABSENT:
         _d5["maxTokens"] = _c2
     if v_temperature is not ABSENT:
@@ -833,7 +843,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_tool_choice = dec_tool_choice(ctx, _m4, at + "/toolChoice")
         if v_tool_choice is MISS:
             v_tool_choice = ABSENT
-    _d5 = {}
+    _d5: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d5["max_output_tokens"] = v_max_tokens
     if v_temperature is not ABSENT:
@@ -845,7 +855,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         if v_max_tokens is not ABSENT or v_temperature is not ABSENT or v_stop is not ABSENT
         else ABSENT
     )
-    _d7 = {}
+    _d7: dict[str, Any] = {}
     if v_tools is not ABSENT:
         _d7["tools"] = v_tools
     if v_tool_choice is not ABSENT:
@@ -903,7 +913,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
             what="stop_reasons",
         )
     )
-    _d2 = {"model": v_model}
+    _d2: dict[str, Any] = {"model": v_model}
     if _c1 is not ABSENT:
         _d2["stopReason"] = _c1
     if not frozenset({"model", "stop_reason"}).issuperset(c):
@@ -930,7 +940,7 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_stop_reason = ABSENT
     else:
         v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m1, "other")
-    _d2 = {"model": v_model}
+    _d2: dict[str, Any] = {"model": v_model}
     if v_stop_reason is not ABSENT:
         _d2["stop_reason"] = v_stop_reason
     if not ctx.fidelity and not frozenset({"content", "model", "role", "stopReason"}).issuperset(w):

@@ -166,10 +166,10 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     if v_name is ABSENT:
         return MISS
     v_arguments = c.get("arguments", ABSENT)
-    _d1 = {"name": v_name}
+    _d1: dict[str, Any] = {"name": v_name}
     if v_arguments is not ABSENT:
         _d1["arguments"] = v_arguments
-    _d2 = {"function": _d1}
+    _d2: dict[str, Any] = {"function": _d1}
     if v_id is not ABSENT:
         _d2["id"] = v_id
     if not frozenset({"arguments", "id", "name", "type"}).issuperset(c):
@@ -197,7 +197,7 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     if v_name is ABSENT:
         raise ConversionError("missing_field", at + "/function/name", "name is required here")
     v_arguments = _m1.get("arguments", ABSENT)
-    _d2 = {"type": "tool_call", "name": v_name}
+    _d2: dict[str, Any] = {"type": "tool_call", "name": v_name}
     if v_id is not ABSENT:
         _d2["id"] = v_id
     if v_arguments is not ABSENT:
@@ -216,7 +216,7 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     if v_content is ABSENT:
         return MISS
     _c1 = encode_content(ctx, LAYOUT, v_content, at + "/content")
-    _d2 = {"content": _c1}
+    _d2: dict[str, Any] = {"content": _c1}
     if v_id is not ABSENT:
         _d2["tool_call_id"] = v_id
     if v_name is not ABSENT:
@@ -242,7 +242,7 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     if _m1 is ABSENT:
         raise ConversionError("missing_field", at + "/content", "content is required here")
     v_content = decode_content(ctx, LAYOUT, _m1, at + "/content")
-    _d2 = {"type": "tool_result", "content": v_content}
+    _d2: dict[str, Any] = {"type": "tool_result", "content": v_content}
     if v_id is not ABSENT:
         _d2["tool_call_id"] = v_id
     if v_name is not ABSENT:
@@ -331,7 +331,7 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
     v_schema = c.get("input_schema", ABSENT)
     if v_schema is ABSENT:
         return MISS
-    _d1 = {"name": v_name, "parameters": v_schema}
+    _d1: dict[str, Any] = {"name": v_name, "parameters": v_schema}
     if v_description is not ABSENT:
         _d1["description"] = v_description
     if not frozenset({"description", "input_schema", "name"}).issuperset(c):
@@ -365,7 +365,7 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError(
             "missing_field", at + "/function/parameters", "parameters is required here"
         )
-    _d2 = {"name": v_name, "input_schema": v_schema}
+    _d2: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d2["description"] = v_description
     if not ctx.fidelity and not frozenset({"description", "name", "parameters"}).issuperset(_m1):
@@ -553,7 +553,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         _c5 = T_auto_count.encode(ctx, at + "/parameters/max_output_tokens", v_max_tokens)
     except Mismatch:
         return MISS
-    _d6 = {}
+    _d6: dict[str, Any] = {}
     if _c5 is not ABSENT:
         _d6["num_predict"] = _c5
     if v_temperature is not ABSENT:
@@ -586,7 +586,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         _c8 = T_effort_or_switch.encode(ctx, at + "/parameters/reasoning_effort", v_effort)
     except Mismatch:
         return MISS
-    _d9 = {}
+    _d9: dict[str, Any] = {}
     if _c2 is not ABSENT:
         _d9["model"] = _c2
     if _c3 is not ABSENT:
@@ -716,7 +716,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         except Mismatch:
             return MISS
         v_effort = _t9
-    _d10 = {}
+    _d10: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d10["max_output_tokens"] = v_max_tokens
     if v_temperature is not ABSENT:
@@ -748,7 +748,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or v_effort is not ABSENT
         else ABSENT
     )
-    _d12 = {}
+    _d12: dict[str, Any] = {}
     if v_model is not ABSENT:
         _d12["model"] = v_model
     if v_tools is not ABSENT:
@@ -798,7 +798,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         at + "/stop_reason",
         what="stop_reasons",
     )
-    _d4 = {"model": v_model, "done": True, "done_reason": _c3}
+    _d4: dict[str, Any] = {"model": v_model, "done": True, "done_reason": _c3}
     if _c2 is not ABSENT:
         _d4["created_at"] = _c2
     _c5 = (
@@ -844,7 +844,7 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_usage = dec_usage(ctx, _v3, at)
     if v_usage is MISS:
         v_usage = ABSENT
-    _d4 = {"model": v_model, "stop_reason": v_stop_reason}
+    _d4: dict[str, Any] = {"model": v_model, "stop_reason": v_stop_reason}
     if v_usage is not ABSENT:
         _d4["usage"] = v_usage
     if not ctx.fidelity and not frozenset(

@@ -150,7 +150,7 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_data_url.encode(ctx, at + "/source/media_type", v_media_type, v_data)
     except Mismatch:
         return MISS
-    _d3 = {"url": _c2}
+    _d3: dict[str, Any] = {"url": _c2}
     if v_detail is not ABSENT:
         _d3["detail"] = v_detail
     if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
@@ -190,7 +190,7 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     v_media_type = _t3[0]
     v_data = _t3[1]
     v_detail = _m1.get("detail", ABSENT)
-    _d4 = {
+    _d4: dict[str, Any] = {
         "type": "image",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
     }
@@ -215,7 +215,7 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_detail = c.get("detail", ABSENT)
-    _d2 = {"url": v_url}
+    _d2: dict[str, Any] = {"url": v_url}
     if v_detail is not ABSENT:
         _d2["detail"] = v_detail
     if not frozenset({"type", "url"}).issuperset(_m1):
@@ -249,7 +249,7 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
     if v_url is ABSENT:
         raise ConversionError("missing_field", at + "/image_url/url", "url is required here")
     v_detail = _m1.get("detail", ABSENT)
-    _d2 = {"type": "image", "source": {"type": "url", "url": v_url}}
+    _d2: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": v_url}}
     if v_detail is not ABSENT:
         _d2["detail"] = v_detail
     if not ctx.fidelity and not frozenset({"detail", "url"}).issuperset(_m1):
@@ -339,7 +339,7 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_data_url.encode(ctx, at + "/source/media_type", v_media_type, v_data)
     except Mismatch:
         return MISS
-    _d3 = {"file_data": _c2}
+    _d3: dict[str, Any] = {"file_data": _c2}
     if v_title is not ABSENT:
         _d3["filename"] = v_title
     if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
@@ -379,7 +379,7 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     v_media_type = _t3[0]
     v_data = _t3[1]
-    _d4 = {
+    _d4: dict[str, Any] = {
         "type": "document",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
     }
@@ -404,7 +404,7 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         return MISS
     v_title = c.get("title", ABSENT)
-    _d2 = {"file_id": v_file_id}
+    _d2: dict[str, Any] = {"file_id": v_file_id}
     if v_title is not ABSENT:
         _d2["filename"] = v_title
     if not frozenset({"file_id", "type"}).issuperset(_m1):
@@ -438,7 +438,7 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         raise ConversionError("missing_field", at + "/file/file_id", "file_id is required here")
     v_title = _m1.get("filename", ABSENT)
-    _d2 = {"type": "document", "source": {"type": "file", "file_id": v_file_id}}
+    _d2: dict[str, Any] = {"type": "document", "source": {"type": "file", "file_id": v_file_id}}
     if v_title is not ABSENT:
         _d2["title"] = v_title
     if not ctx.fidelity and not frozenset({"file_id", "filename"}).issuperset(_m1):
@@ -676,7 +676,7 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    _d2 = {"name": _c1, "parameters": v_schema}
+    _d2: dict[str, Any] = {"name": _c1, "parameters": v_schema}
     if v_description is not ABSENT:
         _d2["description"] = v_description
     if v_strict is not ABSENT:
@@ -718,7 +718,7 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
             "missing_field", at + "/function/parameters", "parameters is required here"
         )
     v_strict = _m1.get("strict", ABSENT)
-    _d4 = {"name": v_name, "input_schema": v_schema}
+    _d4: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d4["description"] = v_description
     if v_strict is not ABSENT:
@@ -915,7 +915,7 @@ def enc_response_format_2(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_default.encode(ctx, at + "/name", v_name, "response")
     except Mismatch:
         return MISS
-    _d2 = {"schema": v_schema}
+    _d2: dict[str, Any] = {"schema": v_schema}
     if _c1 is not ABSENT:
         _d2["name"] = _c1
     if v_description is not ABSENT:
@@ -961,7 +961,7 @@ def dec_response_format_2(ctx: Context, w: Any, at: str) -> Any:
             "missing_field", at + "/json_schema/schema", "schema is required here"
         )
     v_strict = _m1.get("strict", ABSENT)
-    _d4 = {"type": "json_schema", "schema": v_schema}
+    _d4: dict[str, Any] = {"type": "json_schema", "schema": v_schema}
     if v_name is not ABSENT:
         _d4["name"] = v_name
     if v_description is not ABSENT:
@@ -1152,7 +1152,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         _c6 = T_one_or_many.encode(ctx, at + "/parameters/stop_sequences", v_stop)
     except Mismatch:
         return MISS
-    _d7 = {}
+    _d7: dict[str, Any] = {}
     if _c2 is not ABSENT:
         _d7["model"] = _c2
     if _c3 is not ABSENT:
@@ -1263,7 +1263,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_frequency_penalty = w.get("frequency_penalty", ABSENT)
     v_parallel_tool_calls = w.get("parallel_tool_calls", ABSENT)
     v_reasoning_effort = w.get("reasoning_effort", ABSENT)
-    _d8 = {}
+    _d8: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d8["max_output_tokens"] = v_max_tokens
     if v_temperature is not ABSENT:
@@ -1295,7 +1295,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or v_reasoning_effort is not ABSENT
         else ABSENT
     )
-    _d10 = {}
+    _d10: dict[str, Any] = {}
     if v_model is not ABSENT:
         _d10["model"] = v_model
     if v_tools is not ABSENT:
@@ -1390,7 +1390,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         if v_usage is ABSENT
         else codec_encode(ctx, enc_usage, v_usage, at + "/usage", "usage")
     )
-    _d5 = {
+    _d5: dict[str, Any] = {
         "object": "chat.completion",
         "model": v_model,
         "choices": [
@@ -1466,7 +1466,7 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_usage = dec_usage(ctx, _m7, at + "/usage")
         if v_usage is MISS:
             v_usage = ABSENT
-    _d8 = {"model": v_model, "stop_reason": v_stop_reason}
+    _d8: dict[str, Any] = {"model": v_model, "stop_reason": v_stop_reason}
     if v_id is not ABSENT:
         _d8["id"] = v_id
     if v_usage is not ABSENT:

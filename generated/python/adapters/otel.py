@@ -187,7 +187,7 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2 = {"type": "uri", "modality": "image", "uri": v_url}
+    _d2: dict[str, Any] = {"type": "uri", "modality": "image", "uri": v_url}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
     if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
@@ -211,7 +211,7 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
     v_url = w.get("uri", ABSENT)
     if v_url is ABSENT:
         raise ConversionError("missing_field", at + "/uri", "uri is required here")
-    _d1 = {"type": "url", "url": v_url}
+    _d1: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"mime_type", "modality", "type", "uri"}).issuperset(w):
@@ -231,7 +231,7 @@ def enc_image_2(ctx: Context, c: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2 = {"type": "file", "modality": "image", "file_id": v_file_id}
+    _d2: dict[str, Any] = {"type": "file", "modality": "image", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
     if not frozenset({"file_id", "media_type", "type"}).issuperset(_m1):
@@ -255,7 +255,7 @@ def dec_image_2(ctx: Context, w: Any, at: str) -> Any:
     v_file_id = w.get("file_id", ABSENT)
     if v_file_id is ABSENT:
         raise ConversionError("missing_field", at + "/file_id", "file_id is required here")
-    _d1 = {"type": "file", "file_id": v_file_id}
+    _d1: dict[str, Any] = {"type": "file", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"file_id", "mime_type", "modality", "type"}).issuperset(
@@ -328,7 +328,7 @@ def enc_audio_1(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2 = {"type": "uri", "modality": "audio", "uri": v_url}
+    _d2: dict[str, Any] = {"type": "uri", "modality": "audio", "uri": v_url}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
     if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
@@ -352,7 +352,7 @@ def dec_audio_1(ctx: Context, w: Any, at: str) -> Any:
     v_url = w.get("uri", ABSENT)
     if v_url is ABSENT:
         raise ConversionError("missing_field", at + "/uri", "uri is required here")
-    _d1 = {"type": "url", "url": v_url}
+    _d1: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"mime_type", "modality", "type", "uri"}).issuperset(w):
@@ -372,7 +372,7 @@ def enc_audio_2(ctx: Context, c: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2 = {"type": "file", "modality": "audio", "file_id": v_file_id}
+    _d2: dict[str, Any] = {"type": "file", "modality": "audio", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
     if not frozenset({"file_id", "media_type", "type"}).issuperset(_m1):
@@ -396,7 +396,7 @@ def dec_audio_2(ctx: Context, w: Any, at: str) -> Any:
     v_file_id = w.get("file_id", ABSENT)
     if v_file_id is ABSENT:
         raise ConversionError("missing_field", at + "/file_id", "file_id is required here")
-    _d1 = {"type": "file", "file_id": v_file_id}
+    _d1: dict[str, Any] = {"type": "file", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"file_id", "mime_type", "modality", "type"}).issuperset(
@@ -469,7 +469,7 @@ def enc_video_1(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2 = {"type": "uri", "modality": "video", "uri": v_url}
+    _d2: dict[str, Any] = {"type": "uri", "modality": "video", "uri": v_url}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
     if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
@@ -493,7 +493,7 @@ def dec_video_1(ctx: Context, w: Any, at: str) -> Any:
     v_url = w.get("uri", ABSENT)
     if v_url is ABSENT:
         raise ConversionError("missing_field", at + "/uri", "uri is required here")
-    _d1 = {"type": "url", "url": v_url}
+    _d1: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"mime_type", "modality", "type", "uri"}).issuperset(w):
@@ -513,7 +513,7 @@ def enc_video_2(ctx: Context, c: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2 = {"type": "file", "modality": "video", "file_id": v_file_id}
+    _d2: dict[str, Any] = {"type": "file", "modality": "video", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
     if not frozenset({"file_id", "media_type", "type"}).issuperset(_m1):
@@ -537,7 +537,7 @@ def dec_video_2(ctx: Context, w: Any, at: str) -> Any:
     v_file_id = w.get("file_id", ABSENT)
     if v_file_id is ABSENT:
         raise ConversionError("missing_field", at + "/file_id", "file_id is required here")
-    _d1 = {"type": "file", "file_id": v_file_id}
+    _d1: dict[str, Any] = {"type": "file", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"file_id", "mime_type", "modality", "type"}).issuperset(
@@ -616,7 +616,7 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2 = {"type": "uri", "modality": "document", "uri": v_url}
+    _d2: dict[str, Any] = {"type": "uri", "modality": "document", "uri": v_url}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
     if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
@@ -642,7 +642,7 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
     v_url = w.get("uri", ABSENT)
     if v_url is ABSENT:
         raise ConversionError("missing_field", at + "/uri", "uri is required here")
-    _d1 = {"type": "url", "url": v_url}
+    _d1: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"mime_type", "modality", "type", "uri"}).issuperset(w):
@@ -664,7 +664,7 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2 = {"type": "file", "modality": "document", "file_id": v_file_id}
+    _d2: dict[str, Any] = {"type": "file", "modality": "document", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
     if not frozenset({"file_id", "media_type", "type"}).issuperset(_m1):
@@ -690,7 +690,7 @@ def dec_document_2(ctx: Context, w: Any, at: str) -> Any:
     v_file_id = w.get("file_id", ABSENT)
     if v_file_id is ABSENT:
         raise ConversionError("missing_field", at + "/file_id", "file_id is required here")
-    _d1 = {"type": "file", "file_id": v_file_id}
+    _d1: dict[str, Any] = {"type": "file", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
     if not ctx.fidelity and not frozenset({"file_id", "mime_type", "modality", "type"}).issuperset(
@@ -784,7 +784,7 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     v_content = _t2[0]
     v_structured = _t2[1]
     v_is_error = _t2[2]
-    _d3 = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
+    _d3: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_structured is not ABSENT:
         _d3["structured_content"] = v_structured
     if v_is_error is not ABSENT:
@@ -937,7 +937,7 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
     v_schema = c.get("input_schema", ABSENT)
     if v_schema is ABSENT:
         return MISS
-    _d1 = {"type": "function", "name": v_name, "parameters": v_schema}
+    _d1: dict[str, Any] = {"type": "function", "name": v_name, "parameters": v_schema}
     if v_description is not ABSENT:
         _d1["description"] = v_description
     if not frozenset({"description", "input_schema", "name"}).issuperset(c):
@@ -964,7 +964,7 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
     v_schema = w.get("parameters", ABSENT)
     if v_schema is ABSENT:
         raise ConversionError("missing_field", at + "/parameters", "parameters is required here")
-    _d1 = {"name": v_name, "input_schema": v_schema}
+    _d1: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d1["description"] = v_description
     if not ctx.fidelity and not frozenset({"description", "name", "parameters", "type"}).issuperset(
@@ -1078,7 +1078,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
     _c2 = (
         ABSENT if v_tools is ABSENT else each_encode(ctx, enc_tool, v_tools, at + "/tools", "tool")
     )
-    _d3 = {}
+    _d3: dict[str, Any] = {}
     if v_model is not ABSENT:
         _d3["gen_ai.request.model"] = v_model
     if _c2 is not ABSENT:
@@ -1143,7 +1143,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_seed = w.get("gen_ai.request.seed", ABSENT)
     v_presence_penalty = w.get("gen_ai.request.presence_penalty", ABSENT)
     v_frequency_penalty = w.get("gen_ai.request.frequency_penalty", ABSENT)
-    _d2 = {}
+    _d2: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d2["max_output_tokens"] = v_max_tokens
     if v_temperature is not ABSENT:
@@ -1172,7 +1172,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or v_frequency_penalty is not ABSENT
         else ABSENT
     )
-    _d4 = {}
+    _d4: dict[str, Any] = {}
     if v_model is not ABSENT:
         _d4["model"] = v_model
     if v_tools is not ABSENT:
@@ -1236,7 +1236,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         at + "/stop_reason",
         what="stop_reasons",
     )
-    _d3 = {"gen_ai.output.messages": [{"finish_reason": _c2}]}
+    _d3: dict[str, Any] = {"gen_ai.output.messages": [{"finish_reason": _c2}]}
     if v_id is not ABSENT:
         _d3["gen_ai.response.id"] = v_id
     if v_model is not ABSENT:
@@ -1308,7 +1308,7 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_usage = dec_usage(ctx, _v6, at)
     if v_usage is MISS:
         v_usage = ABSENT
-    _d7 = {"stop_reason": v_stop_reason}
+    _d7: dict[str, Any] = {"stop_reason": v_stop_reason}
     if v_id is not ABSENT:
         _d7["id"] = v_id
     if v_model is not ABSENT:

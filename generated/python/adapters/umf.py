@@ -232,7 +232,7 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     if v_content is ABSENT:
         return MISS
     _c1 = encode_content(ctx, LAYOUT, v_content, at + "/content")
-    _d2 = {"tool_call_id": v_id, "content": _c1}
+    _d2: dict[str, Any] = {"tool_call_id": v_id, "content": _c1}
     if v_name is not ABSENT:
         _d2["name"] = v_name
     if not frozenset({"content", "name", "tool_call_id", "type"}).issuperset(c):
@@ -260,7 +260,7 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     if _m1 is ABSENT:
         raise ConversionError("missing_field", at + "/content", "content is required here")
     v_content = decode_content(ctx, LAYOUT, _m1, at + "/content")
-    _d2 = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
+    _d2: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_name is not ABSENT:
         _d2["name"] = v_name
     if not ctx.fidelity and not frozenset({"content", "name", "role", "tool_call_id"}).issuperset(
@@ -332,7 +332,7 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
     v_schema = c.get("input_schema", ABSENT)
     if v_schema is ABSENT:
         return MISS
-    _d1 = {"name": v_name, "parameters": v_schema}
+    _d1: dict[str, Any] = {"name": v_name, "parameters": v_schema}
     if v_description is not ABSENT:
         _d1["description"] = v_description
     if not frozenset({"description", "input_schema", "name"}).issuperset(c):
@@ -366,7 +366,7 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError(
             "missing_field", at + "/function/parameters", "parameters is required here"
         )
-    _d2 = {"name": v_name, "input_schema": v_schema}
+    _d2: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d2["description"] = v_description
     if not ctx.fidelity and not frozenset({"description", "name", "parameters"}).issuperset(_m1):
@@ -415,7 +415,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
     _c1 = (
         ABSENT if v_tools is ABSENT else each_encode(ctx, enc_tool, v_tools, at + "/tools", "tool")
     )
-    _d2 = {}
+    _d2: dict[str, Any] = {}
     if _c1 is not ABSENT:
         _d2["tools"] = _c1
     _o3 = _d2 if _c1 is not ABSENT else ABSENT
@@ -433,7 +433,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_tools = ABSENT
     else:
         v_tools = each_decode(ctx, dec_tool, _m1, at + "/tools")
-    _d2 = {}
+    _d2: dict[str, Any] = {}
     if v_tools is not ABSENT:
         _d2["tools"] = v_tools
     _o3 = _d2 if v_tools is not ABSENT else ABSENT

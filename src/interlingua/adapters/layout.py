@@ -780,7 +780,9 @@ def decode_turn(
         if part is MISS:
             raise ConversionError("unknown_variant", at, "not a tool result this format knows")
         if layout.result_pairing != "id":
-            reading = reading or pairing.reading(layout.format, layout.result_pairing)
+            reading = reading or pairing.Reading(
+                layout.format, by_name=layout.result_pairing == "name"
+            )
             reading.complete(ctx, [part], seed, [at])
         out = [{"role": "tool", "content": [part]}]
     else:
@@ -820,7 +822,9 @@ def decode_turn(
         if before:
             parts, pointers = before + parts, ahead + pointers
         if layout.result_pairing != "id":
-            reading = reading or pairing.reading(layout.format, layout.result_pairing)
+            reading = reading or pairing.Reading(
+                layout.format, by_name=layout.result_pairing == "name"
+            )
             reading.complete(ctx, parts, seed, pointers)
         if len(parts) > 1 and any(p.get("type") == "text" and p.get("text") == "" for p in parts):
             # An empty text beside other parts says nothing (OpenAI's `content: ""` next to
