@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import interlingua
 from interlingua.adapters.fidelity import without_raw
 from interlingua.adapters.layout import encode_nested, turn_fields
 from interlingua.conversion import Context, ConversionError
@@ -233,3 +234,19 @@ def test_a_result_whose_call_is_elsewhere_keeps_its_name_or_gets_a_placeholder()
         "content": [{"type": "tool_result", "tool_call_id": "c9", "content": []}],
     }
     assert losses(nameless, kind="messages") == [("/content/0/name", "placeholder_inserted")]
+
+
+def test_review_02_an_unknown_cmf_part_reaches_the_views() -> None:
+    body = turn("assistant", text("a"), {"content_type": "poll", "q": "?"})
+    found = list(interlingua.views(read(body, "messages")))
+    assert [v.kind for v in found] == ["text", "unknown"]  # none skipped, none made text
+
+
+def test_review_10_a_reversed_range_read_from_cmf_is_flagged() -> None:
+    ref = {"resource_request_id": "r", "uri": "file:///a", "resource_type": "file"}
+    body = turn(
+        "user",
+        {"content_type": "resource_ref", "content": {**ref, "range_start": 9, "range_end": 2}},
+    )
+    codes = [f.code for f in interlingua.validate(read(body, "messages"))]
+    assert "range_reversed" in codes
