@@ -49,7 +49,8 @@ def replayable(
         origin = part.get("origin")
         if origin is None or origin.get("format") in (layout.format, *layout.replay_from):
             out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
-            if origin is not None and origin.get("format") != layout.format:
+            carried = part["type"] in layout.encode_part  # else reported as dropped anyway
+            if origin is not None and origin.get("format") != layout.format and carried:
                 # Replayed where it is accepted, but read back it is this format's reasoning.
                 ctx.loss(
                     f"{at}/{j}/origin",
