@@ -110,6 +110,7 @@ class AdapterPlan:
     tool_message: tuple[str, str] | None = None  # (encode, decode) for own-message results
     tables: dict[str, Any] = field(default_factory=dict)
     marker: tuple[str, str, list[str]] | None = None  # layout marker: field, kind, part types
+    turn: tuple[str, str] | None = None  # (encode, decode) of the message fields a turn carries
 
 
 def _error(mapping: Mapping, where: str, message: str) -> SchemaLoadError:
@@ -240,6 +241,9 @@ class Planner:
                     raise _error(self.mapping, where, "@parts takes $parts and maybe one block")
             elif call.name == "merge":
                 pass
+            elif call.name == "messages":
+                if len(call.args) != 1 or not isinstance(call.args[0], Var):
+                    raise _error(self.mapping, where, "@messages takes one $variable")
             elif call.name not in self.known_transforms:
                 raise _error(
                     self.mapping,
@@ -268,6 +272,8 @@ class Planner:
         loss: dict[str, str] | None = None,
         extra_known: dict[tuple[str | int, ...], set[str]] | None = None,
         block_tag: str | None = None,
+        canonical_known: dict[tuple[str | int, ...], set[str]] | None = None,
+        whole: bool = False,
     ) -> tuple[str, str]:
         """Compile one variant into an encoder and a decoder; return their names."""
         _check_template(self.mapping, where, canonical, wire)
@@ -281,6 +287,7 @@ class Planner:
         optional -= {v.name for v in (*variables(canonical), *variables(wire)) if v.forced}
         canonical = with_optional(canonical, optional)
         wire = with_optional(wire, optional)
+        self.compiler.whole = id(wire) if whole else None
         self._use_calls(where, wire)
         self.compiler.part_type = part_type
         self.compiler.drop_code = drop_code
@@ -288,8 +295,10 @@ class Planner:
         self.compiler.decode_dispatched = block_tag
         try:
             enc = Emitter()
+            self.compiler.extra_known = canonical_known or {}
             self.compiler.pending.append([])
             self.compiler.match(enc, canonical, "c", CANONICAL_SIDE, ("at", ()), decode=False)
+            self.compiler.extra_known = {}
             expr = self.compiler.build(enc, wire, _canon_pointers(canonical), True, "at")
             self.compiler.flush_drops(enc)  # only once the variant is sure to be used
             if loss is not None:
@@ -535,6 +544,30 @@ class Planner:
             extra_known=extra,
         )
 
+    def turn(self) -> None:
+        """`turn`: the fields of a canonical message beside its role and content (a channel,
+        extensions) that a wire turn carries, as one template pair over the message. Writing
+        reports every other message field; reading reports every turn field nobody reads."""
+        section = self.mapping.data.get("turn")
+        if section is None:
+            return
+        layout = self.mapping.data["layout"]
+        read = {layout["role"], layout["content"], *(field for field, _, _ in self.plan.slots)}
+        self.plan.turn = self.variant_functions(
+            "turn",
+            "/turn",
+            parse(section["canonical"]),
+            parse(section["wire"]),
+            last_of_its_kind=True,
+            part_type=None,
+            drop_code="field_dropped",
+            type_name="Message",
+            strict_literals=False,
+            extra_known={(): read},
+            canonical_known={(): {"role", "content"}},
+            whole=True,
+        )
+
     def usage(self) -> None:
         table: dict[str, Any] = self.mapping.data.get("usage", {})
         usage_fields = set(self.bundle["$defs"]["Usage"]["properties"])
@@ -674,8 +707,9 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
     planner.marker()
     planner.parts()
     planner.codecs()
+    planner.turn()
     planner.usage()
-    if "response" in mapping.data:
+    if "stop_reasons" in mapping.data:  # a response's, or an extension's (CMF completion)
         planner.stop_reasons()
     planner.envelope("request")
     if "response" in mapping.data:

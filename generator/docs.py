@@ -1041,6 +1041,7 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
         "parts": parts,
         "codecs": codecs,
         "request": {k: _template_text(v) for k, v in data["request"].items()},
+        "turn": {k: _template_text(v) for k, v in data.get("turn", {}).items()},
         "response": {k: _template_text(v) for k, v in data.get("response", {}).items()},
         "stop_to": [
             {"wire": code(w), "canonical": code(c)}

@@ -333,6 +333,8 @@ def render_adapters(
             decode_keyed=plan.decode_keyed,
             slots=plan.slots,
             tool_message=plan.tool_message,
+            turn=plan.turn,
+            nested=any("_nested(ctx, ADAPTER" in f.source for f in plan.functions),
             marker=plan.marker,
             takes_block=any("decode_content_taking(" in f.source for f in plan.functions),
             has_response="response" in data,

@@ -11,9 +11,9 @@ this variant needs it all the same; `$name?` when the wire may leave out a field
 schema requires, which the layout then completes on reading: a call id the format does not
 always give), an object or a fixed-length list of templates, or a call
 (`{"@name": args}`) of a named transform or of a built-in (`@each`, `@codec`, `@table`,
-`@parts`). Encoding matches the canonical template and builds the wire one; decoding does the
-reverse. Nothing is interpreted at run time: each direction of each variant becomes one Python
-function of `if`s and dict literals.
+`@parts`, `@messages`). Encoding matches the canonical template and builds the wire one;
+decoding does the reverse. Nothing is interpreted at run time: each direction of each variant
+becomes one Python function of `if`s and dict literals.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-BUILTINS = ("each", "codec", "table", "parts", "merge")
+BUILTINS = ("each", "codec", "table", "parts", "merge", "messages")
 _VAR = re.compile(r"^\$([a-z][a-z0-9_]*)([!?])?$")
 
 
@@ -227,6 +227,9 @@ class Compiler:
         self.block_tag: str | None = None  # the layout's block tag (None: member-keyed blocks)
         self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
+        # The template object built whole even when none of its variables is there (a turn's
+        # fields: its literals, a schema version, go on every turn).
+        self.whole: int | None = None
 
     # --- matching: template against an input value, binding variables -----------------------
 
@@ -425,6 +428,11 @@ class Compiler:
         elif call.name == "parts":
             (var,) = call.args
             em.line(f"v_{var.name} = decode_content(ctx, LAYOUT, {expr}, {at})")
+        elif call.name == "messages":
+            # Turns nested in a value (a rendered prompt's messages): read with this very
+            # layout, so a nested turn is read exactly like a top-level one.
+            (var,) = call.args
+            em.line(f"v_{var.name} = decode_nested(ctx, ADAPTER, {expr}, {at})")
         elif call.name == "merge":
             # Each member reads only its own keys (the first also every key nobody names), so
             # none of them reports another's keys as unread.
@@ -508,12 +516,13 @@ class Compiler:
             if not optional:
                 return "{" + ", ".join(fixed) + "}"
             name = em.temp("d")
-            em.line(f"{name} = {{" + ", ".join(fixed) + "}")
+            # Annotated: the literal members alone would give it too narrow a value type.
+            em.line(f"{name}: dict[str, Any] = {{" + ", ".join(fixed) + "}")
             for key, value in optional:
                 em.line(f"if {value} is not ABSENT:")
                 with em.block():
                     em.line(f"{name}[{key!r}] = {value}")
-            if required(node):
+            if required(node) or id(node) == self.whole:
                 return name
             # An optional object appears only when something in it does.
             guarded = em.temp("o")
@@ -556,6 +565,12 @@ class Compiler:
             block = "".join(f", {self.build(em, e, canon_at, encode, at)}" for e in extra)
             em.line(
                 f"{out} = encode_content(ctx, LAYOUT, v_{var.name}, {canon_at[var.name]}{block})"
+            )
+        elif call.name == "messages":
+            (var,) = call.args
+            em.line(
+                f"{out} = ABSENT if v_{var.name} is ABSENT else "
+                f"encode_nested(ctx, ADAPTER, v_{var.name}, {canon_at[var.name]})"
             )
         elif call.name == "merge":
             # Members with variables are merged; a member without any is the base used when

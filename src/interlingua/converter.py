@@ -170,6 +170,15 @@ def check_wire(payload: Any, fmt: str, kind: str) -> None:
         for sub in error.context:
             members.setdefault(sub.relative_schema_path[0], []).append(sub)
         depth = len(list(error.absolute_path)) + 1
+        # A member of another JSON type (stored messages: a list, one turn or an object
+        # holding the list) is not the one meant, when some member is of the body's type.
+        of_type = {
+            k: errs
+            for k, errs in members.items()
+            if not any(e.validator == "type" and len(e.absolute_path) == depth - 1 for e in errs)
+        }
+        if of_type:
+            members = of_type
         chosen = _discriminated(error, members)
         if chosen:
             # The union names its member by a tag the body carries: that member is meant.

@@ -31,6 +31,7 @@ FORMATS = (
     "mcp",
     "chatml",
     "otel",
+    "cmf",
 )
 KINDS = ("request", "response")
 
@@ -122,6 +123,13 @@ WHERE: dict[str, str] = {
     "otel/request-missing-input-messages": "",
     "otel/response-missing-finish-reason": "/gen_ai.output.messages/0",
     "otel/response-finish-reason-tool-calls": "/gen_ai.output.messages/0/finish_reason",
+    "cmf/request-text-with-content": "/messages/0/content/0",
+    "cmf/request-arguments-as-string": "/messages/0/content/0",
+    "cmf/request-unknown-channel": "/messages/0/channel",
+    "cmf/request-media-type-other": "/messages/0/content/0",
+    "cmf/request-resource-content-and-blob": "/messages/0/content/0",
+    "cmf/request-null-channel": "/messages/0/channel",
+    "cmf/request-missing-content-type": "/messages/0/content/0",
 }
 
 

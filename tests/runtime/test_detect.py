@@ -315,6 +315,17 @@ def test_an_mcp_result_is_an_mcp_response() -> None:
     assert detect(result).format == "mcp"
 
 
+def test_cmf_messages_are_told_by_their_content_type_tag() -> None:
+    message = {"role": "user", "content": [{"content_type": "text", "text": "hi"}]}
+    for payload in (message, [message]):
+        found = detect(payload)
+        assert (found.status, found.format, found.kind) == ("detected", "cmf", "messages")
+        assert 'content[].content_type "text"' in found.reason
+    # the same turn tagged by `type` is never taken for CMF
+    other = detect([{"role": "user", "content": [{"type": "text", "text": "hi"}]}])
+    assert "cmf" not in {c.format for c in other.candidates} | {other.format}
+
+
 def test_a_body_is_not_also_taken_for_its_own_stored_messages() -> None:
     body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
     found = detect(body)

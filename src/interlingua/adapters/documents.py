@@ -122,7 +122,7 @@ def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
         return decode_messages(ctx, adapter, wire, "")
     wire = _object(wire)
     if layout.messages not in wire:
-        reading = pairing.Reading(layout.format) if layout.result_pairing == "name" else None
+        reading = pairing.reading(layout.format, layout.result_pairing)
         messages = decode_turn(ctx, adapter, wire, "", False, seed="0", reading=reading)
         return messages[0] if len(messages) == 1 else messages
     messages = []

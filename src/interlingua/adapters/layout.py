@@ -49,7 +49,8 @@ def replayable(
         origin = part.get("origin")
         if origin is None or origin.get("format") in (layout.format, *layout.replay_from):
             out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
-            if origin is not None and origin.get("format") != layout.format:
+            carried = part["type"] in layout.encode_part  # else reported as dropped anyway
+            if origin is not None and origin.get("format") != layout.format and carried:
                 # Replayed where it is accepted, but read back it is this format's reasoning.
                 ctx.loss(
                     f"{at}/{j}/origin",
@@ -74,6 +75,9 @@ def replayable(
 
 def encode_part(ctx: Context, layout: Layout, part: Part, at: str) -> Any:
     encoder = layout.encode_part.get(part.get("type", ""))
+    if encoder is None and _own_unknown(layout, part):
+        # A block of this format's own that its mapping does not know: back as it came.
+        return None, {k: v for k, v in part.items() if k != "type"}
     result = MISS if encoder is None else encoder(ctx, part, at)
     if result is MISS:
         ctx.loss(at, "part_dropped", f"{ctx.adapter} cannot carry this part", part.get("type"))
@@ -130,6 +134,18 @@ def decode_block(ctx: Context, layout: Layout, block: Any, at: str) -> Part:
     if layout.decode_tag == "type":
         return dict(block)
     return {"type": tag, **block}
+
+
+def _own_unknown(layout: Layout, part: Part) -> bool:
+    """Whether ``part`` is an unknown block read from a format tagged by a field other than
+    `type` (kept as ``{type: <tag>, **block}``) that this layout tags the same way."""
+    tag = layout.decode_tag
+    return (
+        tag is not None
+        and tag != "type"
+        and part.get("type") not in PART_TYPES
+        and part.get(tag) == part.get("type")
+    )
 
 
 def _bind(ctx: Context, layout: Layout, part: Part) -> Part:
@@ -492,7 +508,11 @@ def encode_messages(
     system: list[tuple[Part, str]] = []
     hoisted: list[str] = []  # pointers of the system messages hoisted
     previous_role = None
-    writing = pairing.Writing(layout.format) if layout.result_pairing == "name" else None
+    writing = (
+        pairing.Writing(layout.format, by_name=layout.result_pairing == "name")
+        if layout.result_pairing in ("name", "call_name")
+        else None
+    )
     for i, message in enumerate(messages):
         mat = at if single else f"{at}/{i}"
         role = message["role"]
@@ -537,12 +557,14 @@ def encode_messages(
             system += list(zip(parts, places, strict=True))
             if message["content"]:
                 hoisted.append(mat)
+            fields_dropped(ctx, message, mat)
             continue
         if role == "tool" and layout.tool_results == "own_message":
             encode = layout.encode_tool_message
             assert encode is not None
             if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
                 ctx.loss(mat, "turn_split", f"{ctx.adapter} holds one tool result per message")
+            fields_dropped(ctx, message, mat)
             for part, here in zip(parts, places, strict=True):
                 if part.get("type") != "tool_result":
                     ctx.loss(here, "part_dropped", "a tool message holds results")
@@ -595,6 +617,7 @@ def encode_messages(
             # Everything in it was dropped (and reported): no empty turn goes out.
             ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
             continue
+        turn.update(turn_fields(ctx, layout, message, mat))
         entry = raw.get(layout.format) if raw else None
         boundary = bool(entry and entry.get("boundary"))
         # Results are blocks of one user turn: consecutive results share it, alternation or not.
@@ -634,6 +657,45 @@ def encode_messages(
             where = at if single else f"{at}/{start}"
             out[k] = fidelity.apply(ctx, layout.format, messages[start:end], out[k], where)
     return out, _system(ctx, layout, system, hoisted) if system or hoisted else ABSENT
+
+
+_MESSAGE_KEYS = frozenset({"role", "content", "provider_raw"})
+
+
+def turn_fields(ctx: Context, layout: Layout, message: dict[str, Any], at: str) -> dict[str, Any]:
+    """The wire fields a turn carries for the message's fields beside its role and content
+    (the mapping's `turn`, which reports what it cannot carry); without a `turn`, every such
+    field (a channel, extensions, an id) is reported as dropped."""
+    if layout.encode_turn is None:
+        fields_dropped(ctx, message, at)
+        return {}
+    fields = layout.encode_turn(ctx, message, at)
+    return fields if type(fields) is dict else {}
+
+
+def fields_dropped(ctx: Context, message: dict[str, Any], at: str) -> None:
+    """Report each field of a message beside its role and content: this turn has no place
+    for it."""
+    for key in sorted(message.keys() - _MESSAGE_KEYS):
+        ctx.loss(
+            f"{at}/{escape(key)}",
+            "field_dropped",
+            f"{ctx.adapter}: a turn here has no place for the message's `{key}`",
+        )
+
+
+def encode_nested(ctx: Context, adapter: Adapter, messages: Any, at: str) -> Any:
+    """Messages nested in a value (a rendered prompt's), as this format's own turns, laid
+    out as the top-level ones are; losses point into the nested messages."""
+    turns, system = encode_messages(ctx, adapter, messages, at)
+    if system is not ABSENT:
+        ctx.loss(at, "field_dropped", f"{ctx.adapter}: nested turns have no system field")
+    return turns
+
+
+def decode_nested(ctx: Context, adapter: Adapter, turns: Any, at: str) -> list[dict[str, Any]]:
+    """Turns nested in a wire value, read as the top-level turns are."""
+    return decode_messages(ctx, adapter, turns, at)
 
 
 def _empty(layout: Layout, turn: dict[str, Any]) -> bool:
@@ -702,8 +764,8 @@ def decode_turn(
     results = _result_blocks(ctx, layout, turn, at, wire_role)
     if results is not None:
         # A tool turn holding result blocks rather than being one result: each its own message.
-        if layout.result_pairing == "name":
-            reading = reading or pairing.Reading(layout.format)
+        reading = reading or pairing.reading(layout.format, layout.result_pairing)
+        if reading is not None:
             reading.complete(ctx, results[0], seed, results[1])
         out = [{"role": "tool", "content": [part]} for part in results[0]]
     elif layout.tool_results == "own_message" and wire_role == layout.roles_to_wire["tool"]:
@@ -712,8 +774,8 @@ def decode_turn(
         part = decode(ctx, turn, at)
         if part is MISS:
             raise ConversionError("unknown_variant", at, "not a tool result this format knows")
-        if layout.result_pairing == "name":
-            reading = reading or pairing.Reading(layout.format)
+        reading = reading or pairing.reading(layout.format, layout.result_pairing)
+        if reading is not None:
             reading.complete(ctx, [part], seed, [at])
         out = [{"role": "tool", "content": [part]}]
     else:
@@ -760,8 +822,8 @@ def decode_turn(
                     raise ConversionError(
                         "unknown_variant", here, "a result belongs in a tool turn"
                     )
-        if layout.result_pairing == "name":
-            reading = reading or pairing.Reading(layout.format)
+        reading = reading or pairing.reading(layout.format, layout.result_pairing)
+        if reading is not None:
             reading.complete(ctx, parts, seed, pointers)
         if len(parts) > 1 and any(p.get("type") == "text" and p.get("text") == "" for p in parts):
             # An empty text beside other parts says nothing (OpenAI's `content: ""` next to
@@ -771,9 +833,15 @@ def decode_turn(
             out = _split_results(parts)
         else:
             out = [{"role": role, "content": parts}]
+    own_result = layout.tool_results == "own_message" and role == "tool"
+    if layout.decode_turn is not None and not own_result:
+        # The message fields the turn carries (its decoder reports the turn's unread fields).
+        fields = layout.decode_turn(ctx, turn, at)
+        for message in out if type(fields) is dict else ():
+            message.update(fields)
     if ctx.fidelity:
         fidelity.attach(ctx, adapter, out, turn, merged_with_previous)
-    elif not (layout.tool_results == "own_message" and role == "tool"):
+    elif layout.decode_turn is None and not own_result:
         known = {layout.role, layout.content, *(field for field, _, _ in layout.slots)}
         if not known.issuperset(turn):
             unread(ctx, turn, frozenset(known), at, part_type=None)
@@ -836,7 +904,7 @@ def decode_messages(ctx: Context, adapter: Adapter, turns: Any, at: str) -> list
         raise ConversionError("wrong_type", at, "expected a list of turns")
     out: list[dict[str, Any]] = []
     previous = None
-    reading = pairing.Reading(layout.format) if layout.result_pairing == "name" else None
+    reading = pairing.reading(layout.format, layout.result_pairing)
     for j, turn in enumerate(turns):
         role = turn.get(layout.role) if type(turn) is dict else None
         if role is None and layout.role_optional and type(turn) is dict:

@@ -55,10 +55,16 @@ def synthesized(fmt: str, value: Any) -> bool:
 
 
 class Reading:
-    """The calls of one document read so far that no result answered yet."""
+    """The calls of one document read so far that no result answered yet.
 
-    def __init__(self, fmt: str) -> None:
+    ``by_name`` (`result_pairing: name`) as the module says. Otherwise (`call_name`: ids
+    always pair) calls keep their ids, and a result only loses a name that repeats its
+    call's; a result whose call is not in the document is left as it is.
+    """
+
+    def __init__(self, fmt: str, *, by_name: bool = True) -> None:
         self.fmt = fmt
+        self.by_name = by_name
         self.open: list[tuple[str, str]] = []  # (id, name), oldest first
 
     def complete(self, ctx: Context, parts: list[Part], seed: str, pointers: list[str]) -> None:
@@ -78,6 +84,8 @@ class Reading:
             elif kind == "tool_result":
                 wanted = part.get("tool_call_id")
                 found = next((i for i, (cid, _) in enumerate(self.open) if cid == wanted), None)
+                if found is None and not self.by_name:
+                    continue
                 if found is None and "name" not in part:
                     found = 0 if self.open else None  # nameless: the earliest open call
                 elif found is None:
@@ -96,11 +104,24 @@ class Reading:
                     del part["name"]  # the call says it
 
 
-class Writing:
-    """The names of the calls written so far, by id."""
+def reading(fmt: str, result_pairing: str) -> Reading | None:
+    """What pairs the results of a document read in a format, if its results need it."""
+    if result_pairing == "id":
+        return None
+    return Reading(fmt, by_name=result_pairing == "name")
 
-    def __init__(self, fmt: str) -> None:
+
+class Writing:
+    """The names of the calls written so far, by id.
+
+    ``by_name`` (`result_pairing: name`): synthesized ids are left out and a result must get
+    a name. Otherwise (`call_name`: ids pair, names are only filled in) every id is written
+    and a result whose call is unknown keeps no name, for its variant to settle.
+    """
+
+    def __init__(self, fmt: str, *, by_name: bool = True) -> None:
         self.fmt = fmt
+        self.by_name = by_name
         self.names: dict[str, str] = {}
 
     def parts(self, ctx: Context, parts: list[Part], at: str) -> list[Part]:
@@ -112,12 +133,15 @@ class Writing:
             kind = part.get("type")
             if kind == "tool_call" and isinstance(part.get("id"), str):
                 self.names[part["id"]] = part.get("name", "")
-                if synthesized(self.fmt, part["id"]):
+                if self.by_name and synthesized(self.fmt, part["id"]):
                     part = {k: v for k, v in part.items() if k != "id"}
             elif kind == "tool_result" and isinstance(part.get("tool_call_id"), str):
                 call_id = part["tool_call_id"]
                 if "name" not in part:
                     name = self.names.get(call_id) or ctx.call_names.get(call_id)
+                    if not name and not self.by_name:
+                        out.append(part)
+                        continue
                     if not name:
                         raise ConversionError(
                             "orphan_result",
@@ -126,7 +150,7 @@ class Writing:
                             f"call has the id {call_id!r}",
                         )
                     part = {**part, "name": name}
-                if synthesized(self.fmt, call_id):
+                if self.by_name and synthesized(self.fmt, call_id):
                     part = {k: v for k, v in part.items() if k != "tool_call_id"}
             out.append(part)
         return out

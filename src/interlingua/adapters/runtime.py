@@ -93,6 +93,10 @@ class Layout:
     slots_first: frozenset[str] = frozenset()  # slots whose parts read back before the content
     lone_block: bool = False  # a turn's one block is written bare; a bare block reads as a list
     text_separator: str = "\n"  # `text_shorthand: always`: what joins a turn's text parts
+    # The message fields beside role and content a turn carries (the mapping's `turn`):
+    # message -> wire turn fields, and wire turn -> message fields. None: a turn carries none.
+    encode_turn: Codec | None = None
+    decode_turn: Codec | None = None
 
 
 @dataclass(frozen=True)

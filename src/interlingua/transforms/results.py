@@ -118,12 +118,6 @@ RESULT_OBJECT = Transform(
 
 
 def _value_encode(ctx: Context, at: str, content: Any, structured: Any, is_error: Any) -> Any:
-    texts: list[tuple[int, str]] = []
-    for j, part in enumerate(content if isinstance(content, list) else []):
-        if isinstance(part, dict) and part.get("type") == "text":
-            texts.append((j, part.get("text", "")))
-        else:
-            ctx.displaced.append((part, f"{at}/{j}"))
     if is_error is True:
         ctx.loss(
             f"{at.rsplit('/', 1)[0]}/is_error",
@@ -131,6 +125,16 @@ def _value_encode(ctx: Context, at: str, content: Any, structured: Any, is_error
             f"{ctx.adapter}: a result is one value, with no error flag",
             "tool_result",
         )
+    return _json_encode(ctx, at, content, structured)
+
+
+def _json_encode(ctx: Context, at: str, content: Any, structured: Any) -> Any:
+    texts: list[tuple[int, str]] = []
+    for j, part in enumerate(content if isinstance(content, list) else []):
+        if isinstance(part, dict) and part.get("type") == "text":
+            texts.append((j, part.get("text", "")))
+        else:
+            ctx.displaced.append((part, f"{at}/{j}"))
     if structured is not ABSENT:
         for j, text in texts:
             if not _mirrors(text, structured):
@@ -172,7 +176,24 @@ RESULT_VALUE = Transform(
     "value its JSON text. `[$content, $structured, $is_error]`.",
 )
 
+
+def _json_decode(ctx: Context, wire: Any, at: str) -> tuple[Any, ...]:
+    return _value_decode(ctx, wire, at)[:2]
+
+
+# A format whose result is one JSON value beside an error flag of its own (CMF's ToolResult).
+RESULT_JSON = Transform(
+    "result_json",
+    2,
+    _json_encode,
+    _json_decode,
+    "A tool result's parts and structured value as one JSON value, as `result_value` writes "
+    "it, for formats that carry the error flag in a field of its own. "
+    "`[$content, $structured]`.",
+)
+
 RESULT_TRANSFORMS: Mapping[str, Transform] = {
     RESULT_OBJECT.name: RESULT_OBJECT,
     RESULT_VALUE.name: RESULT_VALUE,
+    RESULT_JSON.name: RESULT_JSON,
 }
