@@ -93,6 +93,11 @@ class Layout:
     slots_first: frozenset[str] = frozenset()  # slots whose parts read back before the content
     lone_block: bool = False  # a turn's one block is written bare; a bare block reads as a list
     join_text: bool = False  # a turn's content is one string: its text parts are joined
+    # An item layout (see items.py): wire block tag -> canonical role of the blocks that are
+    # list items of their own; None: the list holds turns.
+    items: Mapping[str, str] | None = None
+    item_message: Mapping[str, Any] = field(default_factory=dict)  # a response's message items
+    hoist_roles: frozenset[str] = frozenset({"system", "developer"})  # hoist: roles hoisted
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,9 @@ class Adapter:
     text: str | None = None
     # What a response body that gives no stop reason means (the mapping's stop_reasons.missing).
     missing_stop: str = "other"
+    # A second wire field refining the stop reason (the mapping's stop_reasons.detail): its
+    # path, wire value -> canonical reason, canonical reason -> wire value.
+    stop_detail: tuple[tuple[str, ...], Mapping[str, str], Mapping[str, str]] | None = None
 
 
 def escape(key: str) -> str:
