@@ -11,7 +11,7 @@ blocks becomes a message item; a tool result written as a message of its own is 
 already, and loses its role. Reading *groups* consecutive list items back into messages: a
 message item with the owned items of its role around it (a second message item of that role
 starts a new message), each tool item a tool message of its own, an item of an unknown tag an
-unknown part of the message it stands in. Positions, and so a reasoning item's place right
+unknown part of the model's message. Positions, and so a reasoning item's place right
 before the item that followed it, are kept because spreading and grouping keep order.
 """
 
@@ -160,9 +160,9 @@ def _groups(
                 groups.append(("tool", [(j, item)]))
                 has_message = False
                 continue
-            if owner is None:  # an unknown item: a part of the message it stands in
-                owner = groups[-1][0] if groups and groups[-1][0] != "tool" else "assistant"
-            role = owner
+            # An item of an unknown kind is the model's (a built-in tool's call, say): kept
+            # verbatim as an unknown part of the model's message.
+            role = owner or "assistant"
             joins = bool(groups) and groups[-1][0] == role
             if not joins:
                 has_message = False
@@ -210,8 +210,10 @@ def decode_group(
             found, _ = decode_content_taking(ctx, layout, content, f"{where}/{layout.content}", None)
             parts += found
             if not ctx.fidelity:
-                known = {layout.role, layout.content, *layout.item_message}
-                unread(ctx, item, frozenset(known), where, part_type=None)
+                # A field holding the value every message item of a response has says nothing.
+                constant = {k for k, v in layout.item_message.items() if item.get(k) == v}
+                known = frozenset({layout.role, layout.content, *constant})
+                unread(ctx, item, known, where, part_type=None)
         else:
             parts.append(decode_block(ctx, layout, item, where))
     if len(parts) > 1 and any(p.get("type") == "text" and p.get("text") == "" for p in parts):
