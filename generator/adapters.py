@@ -649,10 +649,14 @@ class Planner:
         detail = table.get("detail", {})
         for wire_value, value in detail.get("to_canonical", {}).items():
             if value not in canonical:
-                raise _error(self.mapping, f"/stop_reasons/detail/to_canonical/{wire_value}", "unknown")
+                raise _error(
+                    self.mapping, f"/stop_reasons/detail/to_canonical/{wire_value}", "unknown"
+                )
         for value in detail.get("from_canonical", {}):
             if value not in canonical:
-                raise _error(self.mapping, f"/stop_reasons/detail/from_canonical/{value}", "unknown")
+                raise _error(
+                    self.mapping, f"/stop_reasons/detail/from_canonical/{value}", "unknown"
+                )
 
         def reads_back(c: str, w: str) -> bool:
             refined = detail.get("from_canonical", {}).get(c)

@@ -31,6 +31,7 @@ FORMATS = (
     "mcp",
     "chatml",
     "otel",
+    "openai-responses",
 )
 KINDS = ("request", "response")
 
@@ -122,6 +123,13 @@ WHERE: dict[str, str] = {
     "otel/request-missing-input-messages": "",
     "otel/response-missing-finish-reason": "/gen_ai.output.messages/0",
     "otel/response-finish-reason-tool-calls": "/gen_ai.output.messages/0/finish_reason",
+    "openai-responses/request-arguments-as-object": "/input/1/arguments",
+    "openai-responses/request-output-without-call-id": "/input/0",
+    "openai-responses/request-raw-base64-image-url": "/input/0/content/0/image_url",
+    "openai-responses/request-role-tool": "/input/0/role",
+    "openai-responses/request-json-schema-without-name": "/text/format",
+    "openai-responses/response-status-done": "/status",
+    "openai-responses/response-user-message": "/output/0/role",
 }
 
 

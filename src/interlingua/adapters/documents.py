@@ -359,7 +359,7 @@ def _without_any(node: Any, path: tuple[str | int, ...], turn_keys: tuple[str, .
     return node
 
 
-def _put(wire: dict[str, Any], path: tuple[str | int, ...], turn: dict[str, Any]) -> None:
+def _put(wire: dict[str, Any], path: tuple[str | int, ...], turn: Any) -> None:
     """Put the turn at ``path``, over whatever defaults the template wrote there."""
     node: Any = wire
     for key in path[:-1]:

@@ -159,6 +159,14 @@ def apply(
     return patched
 
 
+def restores(fmt: str, message: dict[str, Any]) -> bool:
+    """Whether ``message`` keeps a patch for ``fmt`` that still fits it: its turn goes out even
+    when nothing in it could be encoded (a lone block kept verbatim), for the patch to fill."""
+    raw = message.get("provider_raw")
+    entry = raw.get(fmt) if raw else None
+    return bool(entry and "patch" in entry and entry.get("digest") == digest([message]))
+
+
 def note_foreign(ctx: Context, raw: dict[str, Any], fmt: str, at: str) -> None:
     """Report round-trip data kept for other formats, which this one cannot use."""
     for other, entry in raw.items():

@@ -38,7 +38,9 @@ def _is_message(layout: Layout, value: dict[str, Any]) -> bool:
     """A message item: it has a role, or the tag message items carry."""
     tag = layout.decode_tag
     return layout.role in value or (
-        tag is not None and tag in layout.item_message and value.get(tag) == layout.item_message[tag]
+        tag is not None
+        and tag in layout.item_message
+        and value.get(tag) == layout.item_message[tag]
     )
 
 
@@ -76,9 +78,7 @@ def _message(ctx: Context, layout: Layout, turn: dict[str, Any], content: Any) -
     return {**constants, layout.role: turn[layout.role], layout.content: content, **others}
 
 
-def flatten(
-    ctx: Context, layout: Layout, messages: list[dict[str, Any]], groups: list[Any]
-) -> Any:
+def flatten(ctx: Context, layout: Layout, messages: list[dict[str, Any]], groups: list[Any]) -> Any:
     """The item list of the spread turns; a conversation read from a bare string, still one
     user message of that text, is written back as the string."""
     out = [item for group in groups for item in group]
@@ -104,7 +104,9 @@ def decode(ctx: Context, adapter: Adapter, value: Any, at: str) -> list[dict[str
     if isinstance(value, str):
         message: dict[str, Any] = {"role": "user", "content": [{"type": "text", "text": value}]}
         if ctx.fidelity:
-            fidelity.keep(message, layout.format, {"bare": True, "digest": fidelity.digest([message])})
+            fidelity.keep(
+                message, layout.format, {"bare": True, "digest": fidelity.digest([message])}
+            )
         return [message]
     if type(value) is not list:
         raise ConversionError("wrong_type", at, "expected a string or a list of items")
@@ -196,18 +198,22 @@ def decode_group(
     layout = adapter.layout
     parts: list[Part] = []
     if role == "tool":
-        (j, item), = members
+        ((j, item),) = members
         decode_tool = layout.decode_tool_message
         assert decode_tool is not None
         part = decode_tool(ctx, item, f"{at}/{j}")
         if part is MISS:
-            raise ConversionError("unknown_variant", f"{at}/{j}", "not a tool result this format knows")
+            raise ConversionError(
+                "unknown_variant", f"{at}/{j}", "not a tool result this format knows"
+            )
         parts.append(part)
     for j, item in members if role != "tool" else ():
         where = f"{at}/{j}"
         if _is_message(layout, item):
             content = item.get(layout.content, ABSENT)
-            found, _ = decode_content_taking(ctx, layout, content, f"{where}/{layout.content}", None)
+            found, _ = decode_content_taking(
+                ctx, layout, content, f"{where}/{layout.content}", None
+            )
             parts += found
             if not ctx.fidelity:
                 # A field holding the value every message item of a response has says nothing.

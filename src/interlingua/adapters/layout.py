@@ -605,7 +605,14 @@ def encode_messages(
             and bool(parts)
             and all(_plain_text(p) and p["text"] == "" for p in parts)
         )
-        if len(turn) <= 2 and empty and message["content"] and not blank and not single:
+        if (
+            len(turn) <= 2
+            and empty
+            and message["content"]
+            and not blank
+            and not single
+            and not fidelity.restores(layout.format, message)
+        ):
             # Everything in it was dropped (and reported): no empty turn goes out.
             ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
             continue

@@ -321,7 +321,11 @@ def _paragraphs_decode(ctx: Context, wire: Any, at: str, tag: Any) -> tuple[None
         raise ConversionError("wrong_type", at, "expected a list")
     texts = []
     for i, item in enumerate(wire):
-        if type(item) is not dict or item.get("type") != tag or not isinstance(item.get("text"), str):
+        if (
+            type(item) is not dict
+            or item.get("type") != tag
+            or not isinstance(item.get("text"), str)
+        ):
             raise ConversionError("unknown_variant", f"{at}/{i}", f"expected a {tag} paragraph")
         texts.append(item["text"])
     if len(texts) > 1 and not ctx.fidelity:
