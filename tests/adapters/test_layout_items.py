@@ -237,6 +237,31 @@ def test_a_response_is_its_item_list() -> None:
     assert convert(response, "canonical", F, "response").output == body
 
 
+def test_message_items_of_a_response_merge_reported_when_crossing() -> None:
+    body = {
+        "object": "response",
+        "status": "completed",
+        "model": "m",
+        "output": [
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "a"}],
+            },
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "b"}],
+            },
+        ],
+    }
+    response = read(body, "response")
+    assert [p["text"] for p in response["message"]["content"]] == ["a", "b"]
+    assert convert(response, "canonical", F, "response").output["output"] == body["output"]
+    crossed = convert(body, F, "openai-chat", "response")
+    assert ("/output/1", "turns_merged") in [(x.pointer, x.code) for x in crossed.losses]
+
+
 @pytest.mark.parametrize(
     ("output", "code", "pointer"),
     [

@@ -253,8 +253,8 @@ def _put_stop_detail(adapter: Adapter, stop: Any, wire: dict[str, Any]) -> None:
     if stop in from_canonical:
         node = wire
         for key in path[:-1]:
-            if type(node.get(key)) is not dict:
-                node[key] = {}  # over the template's null
+            child = node.get(key)
+            node[key] = dict(child) if type(child) is dict else {}  # over the template's null
             node = node[key]
         node[path[-1]] = from_canonical[stop]
 

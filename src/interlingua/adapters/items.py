@@ -122,15 +122,23 @@ def decode_response(ctx: Context, adapter: Adapter, value: Any, at: str) -> dict
     if type(value) is not list:
         raise ConversionError("wrong_type", at, "expected a list of items")
     members = []
+    messages = 0  # message items so far
     for j, item in enumerate(value):
         where = f"{at}/{j}"
         _check_object(item, where)
-        if _is_message(layout, item) and layout.roles_from_wire.get(item.get(layout.role)) != (
-            "assistant"
-        ):
-            raise ConversionError(
-                "wrong_role", f"{where}/{layout.role}", "a response holds the model's items"
-            )
+        if _is_message(layout, item):
+            if layout.roles_from_wire.get(item.get(layout.role)) != "assistant":
+                raise ConversionError(
+                    "wrong_role", f"{where}/{layout.role}", "a response holds the model's items"
+                )
+            messages += 1
+            if messages > 1 and not ctx.fidelity:
+                # Round-trip data keeps the boundary for this format; elsewhere it is gone.
+                ctx.loss(
+                    where,
+                    "turns_merged",
+                    f"{ctx.adapter}: a response is one message; joined to the message before it",
+                )
         if layout.items is not None and layout.items.get(_tag(layout, item)) == "tool":
             raise ConversionError("wrong_role", where, "a response holds the model's items")
         members.append((j, item))

@@ -165,9 +165,10 @@ def unread(
     part_type: str | None,
 ) -> None:
     """Report every field of a wire object that reading did not take (when no round-trip
-    data keeps it: the conversion goes to another format). A null carries nothing to lose."""
+    data keeps it: the conversion goes to another format). A null, or an empty list (no
+    annotations), carries nothing to lose."""
     for key in sorted(value.keys() - known):
-        if value[key] is None:
+        if value[key] is None or value[key] == []:
             continue
         ctx.loss(
             f"{at}/{escape(key)}",
