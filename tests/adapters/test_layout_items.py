@@ -355,3 +355,19 @@ def test_the_stop_detail_names_canonical_reasons(side: str) -> None:
         table["nonsense"] = "x"
     with pytest.raises(SchemaLoadError, match="detail"):
         _plan(data)
+
+
+def test_one_stored_item_is_the_message_it_belongs_to() -> None:
+    item = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+    message = convert(item, F, "canonical", "messages").output
+    assert without_raw(message) == {"role": "assistant", "content": [call("c1")]}
+    assert convert(message, "canonical", F, "messages").output == item
+    with pytest.raises(ConversionError) as error:
+        convert(
+            {"type": "function_call_output", "output": "x"},
+            F,
+            "canonical",
+            "messages",
+            validate_input=False,
+        )
+    assert (error.value.code, error.value.pointer) == ("missing_field", "/call_id")

@@ -121,6 +121,10 @@ def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
     if type(wire) is list:
         return decode_messages(ctx, adapter, wire, "")
     wire = _object(wire)
+    if layout.messages not in wire and layout.items is not None:
+        # One item: the message it belongs to (an item is not a turn).
+        (message,) = items.decode(ctx, adapter, wire, "", single=True)
+        return message
     if layout.messages not in wire:
         reading = pairing.Reading(layout.format) if layout.result_pairing == "name" else None
         messages = decode_turn(ctx, adapter, wire, "", False, seed="0", reading=reading)

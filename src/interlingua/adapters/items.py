@@ -98,8 +98,11 @@ def flatten(ctx: Context, layout: Layout, messages: list[dict[str, Any]], groups
 # --- reading -----------------------------------------------------------------------------------
 
 
-def decode(ctx: Context, adapter: Adapter, value: Any, at: str) -> list[dict[str, Any]]:
-    """The canonical messages of an item list (or of a bare string: one user message)."""
+def decode(
+    ctx: Context, adapter: Adapter, value: Any, at: str, *, single: bool = False
+) -> list[dict[str, Any]]:
+    """The canonical messages of an item list (or of a bare string: one user message);
+    ``single``: ``value`` is one item, at ``at`` itself."""
     layout = adapter.layout
     if isinstance(value, str):
         message: dict[str, Any] = {"role": "user", "content": [{"type": "text", "text": value}]}
@@ -108,11 +111,14 @@ def decode(ctx: Context, adapter: Adapter, value: Any, at: str) -> list[dict[str
                 message, layout.format, {"bare": True, "digest": fidelity.digest([message])}
             )
         return [message]
-    if type(value) is not list:
+    if single:
+        value = [value]
+    elif type(value) is not list:
         raise ConversionError("wrong_type", at, "expected a string or a list of items")
     out: list[dict[str, Any]] = []
-    for role, members in _groups(ctx, layout, value, at):
-        out += decode_group(ctx, adapter, role, members, at)
+    places = [at] if single else [f"{at}/{j}" for j in range(len(value))]
+    for role, members in _groups(ctx, layout, list(zip(places, value, strict=True))):
+        out += decode_group(ctx, adapter, role, members)
     return out
 
 
@@ -141,8 +147,8 @@ def decode_response(ctx: Context, adapter: Adapter, value: Any, at: str) -> dict
                 )
         if layout.items is not None and layout.items.get(_tag(layout, item)) == "tool":
             raise ConversionError("wrong_role", where, "a response holds the model's items")
-        members.append((j, item))
-    return decode_group(ctx, adapter, "assistant", members, at)[0]
+        members.append((where, item))
+    return decode_group(ctx, adapter, "assistant", members)[0]
 
 
 def _check_object(item: Any, at: str) -> None:
@@ -150,15 +156,17 @@ def _check_object(item: Any, at: str) -> None:
         raise ConversionError("wrong_type", at, "an item is an object")
 
 
+Members = list[tuple[str, dict[str, Any]]]  # items, each with where it was read
+
+
 def _groups(
-    ctx: Context, layout: Layout, value: list[Any], at: str
-) -> list[tuple[str, list[tuple[int, dict[str, Any]]]]]:
+    ctx: Context, layout: Layout, value: list[tuple[str, Any]]
+) -> list[tuple[str, Members]]:
     """Consecutive items grouped by the message they belong to, each with its canonical role."""
     assert layout.items is not None
-    groups: list[tuple[str, list[tuple[int, dict[str, Any]]]]] = []
+    groups: list[tuple[str, Members]] = []
     has_message = False  # the last group holds a message item already
-    for j, item in enumerate(value):
-        where = f"{at}/{j}"
+    for where, item in value:
         _check_object(item, where)
         if _is_message(layout, item):
             role = _role(layout, item, where)
@@ -167,7 +175,7 @@ def _groups(
         else:
             owner = layout.items.get(_tag(layout, item))
             if owner == "tool":
-                groups.append(("tool", [(j, item)]))
+                groups.append(("tool", [(where, item)]))
                 has_message = False
                 continue
             # An item of an unknown kind is the model's (a built-in tool's call, say): kept
@@ -177,9 +185,9 @@ def _groups(
             if not joins:
                 has_message = False
         if joins:
-            groups[-1][1].append((j, item))
+            groups[-1][1].append((where, item))
         else:
-            groups.append((role, [(j, item)]))
+            groups.append((role, [(where, item)]))
     return groups
 
 
@@ -197,26 +205,22 @@ def decode_group(
     ctx: Context,
     adapter: Adapter,
     role: str,
-    members: list[tuple[int, dict[str, Any]]],
-    at: str,
+    members: Members,
 ) -> list[dict[str, Any]]:
-    """One canonical message of a group of items (at ``at``/<index> each)."""
+    """One canonical message of a group of items (each with where it was read)."""
     from interlingua.adapters.layout import decode_block, decode_content_taking  # noqa: PLC0415
 
     layout = adapter.layout
     parts: list[Part] = []
     if role == "tool":
-        ((j, item),) = members
+        ((where, item),) = members
         decode_tool = layout.decode_tool_message
         assert decode_tool is not None
-        part = decode_tool(ctx, item, f"{at}/{j}")
+        part = decode_tool(ctx, item, where)
         if part is MISS:
-            raise ConversionError(
-                "unknown_variant", f"{at}/{j}", "not a tool result this format knows"
-            )
+            raise ConversionError("unknown_variant", where, "not a tool result this format knows")
         parts.append(part)
-    for j, item in members if role != "tool" else ():
-        where = f"{at}/{j}"
+    for where, item in members if role != "tool" else ():
         if _is_message(layout, item):
             content = item.get(layout.content, ABSENT)
             found, _ = decode_content_taking(
