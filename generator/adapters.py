@@ -404,7 +404,7 @@ class Planner:
                 key = json.dumps([slot, sorted(map(str, literals(wire)))])
                 by_literals.setdefault(key, []).append((part_type, i, canonical, wire, slot))
         last = {id(group[-1][2]) for group in by_literals.values()}
-        encoders: dict[str, list[tuple[str, str]]] = {}
+        encoders: dict[str, list[tuple[str, str, tuple[str, ...] | None]]] = {}
         block_tag = self.mapping.data["layout"].get("block_tag")
         slot_decoders: dict[str, list[str]] = {}
         slot_kinds: dict[str, str] = {}
@@ -422,7 +422,8 @@ class Planner:
                 extra_known=self._block_keys(slot),
                 block_tag=block_tag if slot == "content" and id(canonical) not in lossy else None,
             )
-            encoders.setdefault(part_type, []).append((slot, enc))
+            roles = self.mapping.data["parts"][part_type][i].get("roles")
+            encoders.setdefault(part_type, []).append((slot, enc, tuple(roles) if roles else None))
             if id(canonical) in lossy:
                 continue
             if slot == "content" and self.mapping.data["layout"].get("text_shorthand") == "always":
@@ -464,11 +465,20 @@ class Planner:
                 slot_kinds[slot] = "list" if many else "value"
         for part_type, encs in encoders.items():
             em = Emitter()
-            for slot, enc in encs:
+            for slot, enc, roles in encs:
+                slot_value = "None" if slot == "content" else repr(slot)
+                if roles is not None:
+                    # Written only in messages of these roles (`roles`).
+                    em.line(f"if ctx.role in {roles!r}:")
+                    with em.block():
+                        em.line(f"r = {enc}(ctx, c, at)")
+                        em.line("if r is not MISS:")
+                        with em.block():
+                            em.line(f"return ({slot_value}, r)")
+                    continue
                 em.line(f"r = {enc}(ctx, c, at)")
                 em.line("if r is not MISS:")
                 with em.block():
-                    slot_value = "None" if slot == "content" else repr(slot)
                     em.line(f"return ({slot_value}, r)")
             em.line("return MISS")
             name = f"encode_{part_type}"
@@ -669,11 +679,25 @@ class Planner:
                 "/stop_reasons/from_canonical",
                 f"must map every stop reason; differs on {sorted(set(from_c) ^ canonical)}",
             )
-        approximate = {
-            c
-            for c, w in from_c.items()
-            if to_c.get(w) != c and not (infer_call and c == "call" and to_c.get(w) == "end")
-        }
+        detail = table.get("detail", {})
+        for wire_value, value in detail.get("to_canonical", {}).items():
+            if value not in canonical:
+                raise _error(
+                    self.mapping, f"/stop_reasons/detail/to_canonical/{wire_value}", "unknown"
+                )
+        for value in detail.get("from_canonical", {}):
+            if value not in canonical:
+                raise _error(
+                    self.mapping, f"/stop_reasons/detail/from_canonical/{value}", "unknown"
+                )
+
+        def reads_back(c: str, w: str) -> bool:
+            refined = detail.get("from_canonical", {}).get(c)
+            if refined is not None:
+                return bool(detail["to_canonical"].get(refined) == c)
+            return to_c.get(w) == c or (infer_call and c == "call" and to_c.get(w) == "end")
+
+        approximate = {c for c, w in from_c.items() if not reads_back(c, w)}
         self.plan.tables["STOP_REASONS_TO_CANONICAL"] = to_c
         self.plan.tables["STOP_REASONS_FROM_CANONICAL"] = from_c
         self.plan.tables["STOP_REASONS_APPROXIMATE"] = frozenset(approximate)

@@ -995,6 +995,15 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
         for key in ("system", "tool_results", "alternate", "text_shorthand")
         if (key, layout.get(key)) in LAYOUT_TEXT
     ]
+    if layout.get("hoist_roles") and layout.get("system") == "hoist":
+        roles = " and ".join(f"`{r}`" for r in layout["hoist_roles"])
+        rules[0] = f"Only {roles} prompts are hoisted to `{layout['system_field']}`; others stay."
+    if layout.get("items"):
+        owned = ", ".join(f"`{t}` ({r})" for t, r in layout["items"]["owners"].items())
+        rules.append(
+            "The turn list is a flat list of items: message items, and items of their own "
+            f"belonging to a role: {owned}."
+        )
     if layout.get("tool_result_parts"):
         kinds = ", ".join(f"`{t}`" for t in layout["tool_result_parts"])
         rules.append(f"A tool result holds {kinds}; other parts move to the user turn after it.")

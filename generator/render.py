@@ -311,6 +311,8 @@ def render_adapters(
             "slots_first": [],
             "lone_block": False,
             "text_separator": "\n",
+            "items": None,
+            "hoist_roles": ["system", "developer"],
             **data["layout"],
         }
         if layout["tool_result_parts"] is not None:
@@ -351,6 +353,7 @@ def render_adapters(
             },
             text=data["documents"].get("text"),
             missing_stop=data.get("stop_reasons", {}).get("missing", "other"),
+            stop_detail=data.get("stop_reasons", {}).get("detail"),
         )
     # The wire schemas travel with the package: adapters check their inputs against them.
     for plan in plans:

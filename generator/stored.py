@@ -18,7 +18,7 @@ def stored_schema(request: dict[str, Any], layout: dict[str, Any], title: str) -
     body = _resolve(defs, request)
     properties = body.get("properties", {})
     turns = copy.deepcopy(properties[turns_field])
-    turn = copy.deepcopy(_resolve(defs, turns)["items"])
+    turn = copy.deepcopy(_list_of(defs, turns)["items"])
     holder: dict[str, Any] = {
         "type": "object",
         "description": f"The turns under `{turns_field}`, as in a request body without its "
@@ -43,6 +43,16 @@ def stored_schema(request: dict[str, Any], layout: dict[str, Any], title: str) -
         ],
         "$defs": copy.deepcopy(request.get("$defs", {})),
     }
+
+
+def _list_of(defs: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """The list schema of the turn field: the field itself, or its list member when it may
+    also be something else (OpenAI Responses' `input`: a string or a list of items)."""
+    resolved = _resolve(defs, schema)
+    for member in resolved.get("anyOf", ()):
+        if "items" in _resolve(defs, member):
+            return _resolve(defs, member)
+    return resolved
 
 
 def _resolve(defs: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:

@@ -94,6 +94,8 @@ class Context:
     # Tool names of the calls read so far, by id: what a format whose results name their tool
     # needs to write back a result read without its (redundant) name.
     call_names: dict[str, str] = field(default_factory=dict)
+    # The canonical role of the message being written: part variants may be bound to roles.
+    role: str | None = None
 
     def scratch(self) -> Context:
         """A context for re-encoding during decoding: same rules and maps, losses discarded."""

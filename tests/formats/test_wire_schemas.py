@@ -32,6 +32,7 @@ FORMATS = (
     "chatml",
     "otel",
     "cmf",
+    "openai-responses",
 )
 KINDS = ("request", "response")
 
@@ -130,6 +131,13 @@ WHERE: dict[str, str] = {
     "cmf/request-resource-content-and-blob": "/messages/0/content/0",
     "cmf/request-null-channel": "/messages/0/channel",
     "cmf/request-missing-content-type": "/messages/0/content/0",
+    "openai-responses/request-arguments-as-object": "/input/1/arguments",
+    "openai-responses/request-output-without-call-id": "/input/0",
+    "openai-responses/request-raw-base64-image-url": "/input/0/content/0/image_url",
+    "openai-responses/request-role-tool": "/input/0/role",
+    "openai-responses/request-json-schema-without-name": "/text/format",
+    "openai-responses/response-status-done": "/status",
+    "openai-responses/response-user-message": "/output/0/role",
 }
 
 

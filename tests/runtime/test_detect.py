@@ -562,3 +562,18 @@ def test_a_text_that_breaks_the_framing_is_rejected_with_its_code() -> None:
     assert found.status == "unknown"
     rejection = next(r for r in found.rejections if (r.format, r.kind) == ("chatml", "request"))
     assert (rejection.code, rejection.pointer) == ("invalid_text", "/messages/0")
+
+
+def test_responses_items_are_not_taken_for_openai_chat() -> None:
+    request = {"model": "gpt-4.1", "input": [{"role": "user", "content": "hi"}]}
+    found = detect(request)
+    assert (found.status, found.format, found.kind) == ("detected", "openai-responses", "request")
+    assert "top-level `input`" in found.reason
+    chat = detect({"model": "gpt-4.1", "messages": [{"role": "user", "content": "hi"}]})
+    assert "openai-responses" not in {c.format for c in chat.candidates}
+    response = {"id": "resp_1", "object": "response", "status": "completed", "output": []}
+    found = detect(response)
+    assert (found.format, found.kind) == ("openai-responses", "response")
+    assert 'object "response"' in found.reason
+    items = [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}]
+    assert (detect(items).format, detect(items).kind) == ("openai-responses", "messages")

@@ -1,5 +1,5 @@
 """The shape transforms: grouped lists, one-item lists, media kinds, file references, effort
-levels and automatic counts."""
+levels, automatic counts and paragraphs."""
 
 from __future__ import annotations
 
@@ -184,3 +184,21 @@ def test_effort_or_switch(ctx: Context) -> None:
         with pytest.raises(ConversionError) as err:
             t.decode(ctx, bad, "/think")
         assert (err.value.code, err.value.pointer) == ("not_in_enum", "/think")
+
+
+def test_paragraphs(ctx: Context) -> None:
+    t = TRANSFORMS["paragraphs"]
+    assert t.encode(ctx, "/s", "p", "a") == [{"type": "p", "text": "a"}]
+    assert t.encode(ctx, "/s", "p", "") == []
+    assert t.encode(ctx, "/s", "p", ABSENT) is ABSENT
+    assert t.decode(ctx, [], "/s", "p") == (None, "")
+    two = [{"type": "p", "text": "a"}, {"type": "p", "text": "b"}]
+    assert t.decode(ctx, two, "/s", "p") == (None, "a\n\nb")
+    assert ctx.losses == []  # round-trip data keeps the split
+    crossing = Context("test", fidelity=False)
+    t.decode(crossing, two, "/s", "p")
+    assert [(loss.pointer, loss.code) for loss in crossing.losses] == [("/s", "parts_merged")]
+    for bad, where in (("x", "/s"), ([{"type": "q", "text": "a"}], "/s/0"), (["a"], "/s/0")):
+        with pytest.raises(ConversionError) as error:
+            t.decode(ctx, bad, "/s", "p")
+        assert error.value.pointer == where

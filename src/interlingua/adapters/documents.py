@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua.adapters import fidelity, pairing
+from interlingua.adapters import fidelity, items, pairing
 from interlingua.adapters.layout import decode_messages, decode_system, decode_turn, encode_messages
-from interlingua.adapters.runtime import Adapter, escape
+from interlingua.adapters.runtime import Adapter, escape, get
 from interlingua.conversion import Context, ConversionError
 from interlingua.transforms.base import ABSENT
 
@@ -121,6 +121,10 @@ def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
     if type(wire) is list:
         return decode_messages(ctx, adapter, wire, "")
     wire = _object(wire)
+    if layout.messages not in wire and layout.items is not None:
+        # One item: the message it belongs to (an item is not a turn).
+        (message,) = items.decode(ctx, adapter, wire, "", single=True)
+        return message
     if layout.messages not in wire:
         reading = pairing.reading(layout.format, layout.result_pairing)
         messages = decode_turn(ctx, adapter, wire, "", False, seed="0", reading=reading)
@@ -153,9 +157,13 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
     if encode is None:
         raise ConversionError("unknown_document", "", f"{adapter.format} has no response body")
     wire = encode(ctx, envelope, "")
+    _put_stop_detail(adapter, stop, wire)
     turns, _ = encode_messages(ctx, adapter, [message], "/message", single=True)
-    turn = turns[0] if turns else {layout.role: layout.roles_to_wire["assistant"]}
     path = adapter.response_message
+    if layout.items is not None:
+        _put(wire, path, turns)  # the message is the item list
+        return fidelity.apply_envelope(ctx, adapter.format, response, wire, "message")
+    turn = turns[0] if turns else {layout.role: layout.roles_to_wire["assistant"]}
     if not path:
         wire = {**turn, **wire}
     else:
@@ -174,6 +182,7 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     envelope = decode(ctx, _without(wire, path, layout.role, layout.content, layout), "")
     if envelope is ABSENT:
         envelope = {}
+    _read_stop_detail(adapter, wire, envelope)
     ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
     if "model" not in envelope:
         # A canonical response names its model; this body does not (the request said it).
@@ -202,7 +211,10 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     seed = envelope.get("id")
     if seed is None and adapter.response_call_seed is not None:
         seed = wire.get(adapter.response_call_seed)  # the body has no id: another field seeds
-    messages = decode_turn(ctx, adapter, turn, at, False, seed=pairing.response_seed(seed))
+    if layout.items is not None:
+        messages = [items.decode_response(ctx, adapter, turn, at)]
+    else:
+        messages = decode_turn(ctx, adapter, turn, at, False, seed=pairing.response_seed(seed))
     if len(messages) != 1 or messages[0]["role"] != "assistant":
         raise ConversionError("wrong_role", at, "a response holds one assistant message")
     message = messages[0]
@@ -224,6 +236,31 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             canonical_key="message",
         )
     return response
+
+
+def _read_stop_detail(adapter: Adapter, wire: dict[str, Any], envelope: dict[str, Any]) -> None:
+    """The stop reason as the field refining it says, where it says one (stop_reasons.detail:
+    Responses' `incomplete_details.reason` beside its `status`)."""
+    if adapter.stop_detail is None:
+        return
+    path, to_canonical, _ = adapter.stop_detail
+    value = get(wire, path)
+    if isinstance(value, str) and value in to_canonical:
+        envelope["stop_reason"] = to_canonical[value]
+
+
+def _put_stop_detail(adapter: Adapter, stop: Any, wire: dict[str, Any]) -> None:
+    """The refining field of a stop reason that has one, beside the table's value."""
+    if adapter.stop_detail is None:
+        return
+    path, _, from_canonical = adapter.stop_detail
+    if stop in from_canonical:
+        node = wire
+        for key in path[:-1]:
+            child = node.get(key)
+            node[key] = dict(child) if type(child) is dict else {}  # over the template's null
+            node = node[key]
+        node[path[-1]] = from_canonical[stop]
 
 
 def _declare_called_tools(
@@ -326,7 +363,7 @@ def _without_any(node: Any, path: tuple[str | int, ...], turn_keys: tuple[str, .
     return node
 
 
-def _put(wire: dict[str, Any], path: tuple[str | int, ...], turn: dict[str, Any]) -> None:
+def _put(wire: dict[str, Any], path: tuple[str | int, ...], turn: Any) -> None:
     """Put the turn at ``path``, over whatever defaults the template wrote there."""
     node: Any = wire
     for key in path[:-1]:

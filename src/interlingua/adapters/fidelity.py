@@ -99,10 +99,14 @@ def _copy(node: Any) -> Any:
     return dict(node) if type(node) is dict else list(node) if type(node) is list else node
 
 
-def _keep(target: dict[str, Any], fmt: str, entry: dict[str, Any]) -> None:
+def keep(target: dict[str, Any], fmt: str, entry: dict[str, Any]) -> None:
+    """Add ``entry`` to the round-trip data ``target`` keeps for ``fmt``."""
     raw = dict(target.get("provider_raw") or {})
     raw[fmt] = {**raw.get(fmt, {}), **entry}
     target["provider_raw"] = raw
+
+
+_keep = keep
 
 
 def attach(
@@ -111,8 +115,11 @@ def attach(
     messages: list[dict[str, Any]],
     turn: dict[str, Any],
     merged_with_previous: bool,
+    *,
+    whole: list[Any] | None = None,
 ) -> None:
-    """Record on the first of ``messages`` how to get ``turn`` back from them exactly."""
+    """Record on the first of ``messages`` how to get ``turn`` back from them exactly (or, in
+    an item layout, the list items ``whole``)."""
     from interlingua.adapters.layout import encode_messages  # noqa: PLC0415 (layout imports this)
 
     fmt = adapter.format
@@ -120,7 +127,11 @@ def attach(
     if merged_with_previous:
         entry["boundary"] = True  # the input kept this turn apart from the one before
     again, _ = encode_messages(ctx.scratch(), adapter, messages, "")
-    if again != [turn]:
+    if whole is not None:
+        if again != whole:
+            entry["patch"] = _patch(again, whole)
+            entry["digest"] = digest(messages)
+    elif again != [turn]:
         produced = again[0] if len(again) == 1 else {}
         entry["patch"] = _patch(produced, turn)
         entry["digest"] = digest(messages)
@@ -146,6 +157,14 @@ def apply(
         return turn
     patched: dict[str, Any] = _apply(turn, entry["patch"])
     return patched
+
+
+def restores(fmt: str, message: dict[str, Any]) -> bool:
+    """Whether ``message`` keeps a patch for ``fmt`` that still fits it: its turn goes out even
+    when nothing in it could be encoded (a lone block kept verbatim), for the patch to fill."""
+    raw = message.get("provider_raw")
+    entry = raw.get(fmt) if raw else None
+    return bool(entry and "patch" in entry and entry.get("digest") == digest([message]))
 
 
 def note_foreign(ctx: Context, raw: dict[str, Any], fmt: str, at: str) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua.adapters import fidelity, pairing
+from interlingua.adapters import fidelity, items, pairing
 from interlingua.adapters.runtime import MISS, Adapter, Layout, escape, unread
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
@@ -515,7 +515,7 @@ def encode_messages(
     )
     for i, message in enumerate(messages):
         mat = at if single else f"{at}/{i}"
-        role = message["role"]
+        role = ctx.role = message["role"]
         raw = message.get("provider_raw")
         if raw:
             fidelity.note_foreign(ctx, raw, layout.format, mat)
@@ -546,10 +546,11 @@ def encode_messages(
                     continue
         wire_role = layout.roles_to_wire[role]
         if layout.roles_from_wire.get(wire_role) != role and not (
-            role == "tool" and layout.tool_results == "user_blocks"
+            (role == "tool" and layout.tool_results == "user_blocks")
+            or (role == "system" and layout.system == "hoist")  # hoisted: no wire role
         ):
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
-        if layout.system == "hoist" and role in ("system", "developer"):
+        if layout.system == "hoist" and role in layout.hoist_roles:
             if out:
                 ctx.loss(mat, "moved", f"{ctx.adapter} takes system prompts only at the top")
             elif hoisted and role == "system":  # (a developer prompt says role_changed)
@@ -613,7 +614,14 @@ def encode_messages(
             and bool(parts)
             and all(_plain_text(p) and p["text"] == "" for p in parts)
         )
-        if len(turn) <= 2 and empty and message["content"] and not blank and not single:
+        if (
+            len(turn) <= 2
+            and empty
+            and message["content"]
+            and not blank
+            and not single
+            and not fidelity.restores(layout.format, message)
+        ):
             # Everything in it was dropped (and reported): no empty turn goes out.
             ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
             continue
@@ -652,11 +660,17 @@ def encode_messages(
                 out.append(after)
                 groups.append([i + 1, i + 1])
         previous_role = role
+    ctx.role = "system"
+    hoist = _system(ctx, layout, system, hoisted) if system or hoisted else ABSENT
     for k, (start, end) in enumerate(groups):
+        if layout.items is not None:
+            out[k] = items.spread(ctx, layout, out[k])  # type: ignore[call-overload]
         if start < end:
             where = at if single else f"{at}/{start}"
             out[k] = fidelity.apply(ctx, layout.format, messages[start:end], out[k], where)
-    return out, _system(ctx, layout, system, hoisted) if system or hoisted else ABSENT
+    if layout.items is not None:
+        return items.flatten(ctx, layout, messages, out), hoist
+    return out, hoist
 
 
 _MESSAGE_KEYS = frozenset({"role", "content", "provider_raw"})
@@ -900,6 +914,8 @@ def _split_results(parts: list[Part]) -> list[dict[str, Any]]:
 
 def decode_messages(ctx: Context, adapter: Adapter, turns: Any, at: str) -> list[dict[str, Any]]:
     layout = adapter.layout
+    if layout.items is not None:
+        return items.decode(ctx, adapter, turns, at)
     if type(turns) is not list:
         raise ConversionError("wrong_type", at, "expected a list of turns")
     out: list[dict[str, Any]] = []

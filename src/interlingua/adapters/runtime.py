@@ -97,6 +97,11 @@ class Layout:
     # message -> wire turn fields, and wire turn -> message fields. None: a turn carries none.
     encode_turn: Codec | None = None
     decode_turn: Codec | None = None
+    # An item layout (see items.py): wire block tag -> canonical role of the blocks that are
+    # list items of their own; None: the list holds turns.
+    items: Mapping[str, str] | None = None
+    item_message: Mapping[str, Any] = field(default_factory=dict)  # a response's message items
+    hoist_roles: frozenset[str] = frozenset({"system", "developer"})  # hoist: roles hoisted
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,9 @@ class Adapter:
     text: str | None = None
     # What a response body that gives no stop reason means (the mapping's stop_reasons.missing).
     missing_stop: str = "other"
+    # A second wire field refining the stop reason (the mapping's stop_reasons.detail): its
+    # path, wire value -> canonical reason, canonical reason -> wire value.
+    stop_detail: tuple[tuple[str, ...], Mapping[str, str], Mapping[str, str]] | None = None
 
 
 def escape(key: str) -> str:
@@ -161,9 +169,10 @@ def unread(
     part_type: str | None,
 ) -> None:
     """Report every field of a wire object that reading did not take (when no round-trip
-    data keeps it: the conversion goes to another format). A null carries nothing to lose."""
+    data keeps it: the conversion goes to another format). A null, or an empty list (no
+    annotations), carries nothing to lose."""
     for key in sorted(value.keys() - known):
-        if value[key] is None:
+        if value[key] is None or value[key] == []:
             continue
         ctx.loss(
             f"{at}/{escape(key)}",

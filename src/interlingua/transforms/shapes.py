@@ -307,6 +307,45 @@ EFFORT_OR_SWITCH = Transform(
 )
 
 
+# --- one text as a list of tagged text paragraphs -----------------------------------------
+
+
+def _paragraphs_encode(ctx: Context, at: str, tag: Any, text: Any) -> Any:
+    if text is ABSENT:
+        return ABSENT
+    return [] if text == "" else [{"type": tag, "text": text}]
+
+
+def _paragraphs_decode(ctx: Context, wire: Any, at: str, tag: Any) -> tuple[None, str]:
+    if type(wire) is not list:
+        raise ConversionError("wrong_type", at, "expected a list")
+    texts = []
+    for i, item in enumerate(wire):
+        if (
+            type(item) is not dict
+            or item.get("type") != tag
+            or not isinstance(item.get("text"), str)
+        ):
+            raise ConversionError("unknown_variant", f"{at}/{i}", f"expected a {tag} paragraph")
+        texts.append(item["text"])
+    if len(texts) > 1 and not ctx.fidelity:
+        ctx.loss(at, "parts_merged", f"{ctx.adapter}: the paragraphs are joined into one text")
+    return None, "\n\n".join(texts)
+
+
+PARAGRAPHS = Transform(
+    "paragraphs",
+    2,
+    _paragraphs_encode,
+    _paragraphs_decode,
+    'A text as a list of paragraphs tagged alike (`{"@paragraphs": [summary_text, $text]}`: '
+    '`[{"type": "summary_text", "text": ...}]`): an empty text is an empty list; several '
+    "paragraphs read as one text joined by a blank line (round-trip data keeps the split; "
+    "reported as parts_merged when converting elsewhere).",
+    literals=True,
+)
+
+
 SHAPE_TRANSFORMS: Mapping[str, Transform] = {
     t.name: t
     for t in (
@@ -317,5 +356,6 @@ SHAPE_TRANSFORMS: Mapping[str, Transform] = {
         EFFORT_LEVEL,
         AUTO_COUNT,
         EFFORT_OR_SWITCH,
+        PARAGRAPHS,
     )
 }

@@ -1,0 +1,246 @@
+"""Item layouts: a conversation held as a flat list of items rather than role turns.
+
+Where a mapping declares `layout.items` (OpenAI Responses' `input` and `output`), the list
+holds message items `{role, content}` and, standing on their own, items of the tags the
+mapping names, each belonging to a canonical role (a function call and reasoning to the
+model's message, a call's output to a tool message).
+
+Writing lays turns out as usual (item-tagged parts are encoded as blocks), then *spreads* each
+turn: an item-tagged block becomes a list item of its own, in place; each run of the other
+blocks becomes a message item; a tool result written as a message of its own is an item
+already, and loses its role. Reading *groups* consecutive list items back into messages: a
+message item with the owned items of its role around it (a second message item of that role
+starts a new message), each tool item a tool message of its own, an item of an unknown tag an
+unknown part of the model's message. Positions, and so a reasoning item's place right
+before the item that followed it, are kept because spreading and grouping keep order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interlingua.adapters import fidelity
+from interlingua.adapters.runtime import MISS, Layout, unread
+from interlingua.conversion import Context, ConversionError
+from interlingua.transforms.base import ABSENT
+
+if TYPE_CHECKING:
+    from interlingua.adapters.runtime import Adapter
+
+Part = dict[str, Any]
+
+
+def _tag(layout: Layout, value: dict[str, Any]) -> Any:
+    return value.get(layout.decode_tag) if layout.decode_tag is not None else None
+
+
+def _is_message(layout: Layout, value: dict[str, Any]) -> bool:
+    """A message item: it has a role, or the tag message items carry."""
+    tag = layout.decode_tag
+    return layout.role in value or (
+        tag is not None
+        and tag in layout.item_message
+        and value.get(tag) == layout.item_message[tag]
+    )
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+
+def spread(ctx: Context, layout: Layout, turn: Any) -> list[Any]:
+    """The list items of one wire turn, in order."""
+    assert layout.items is not None
+    if _tag(layout, turn) in layout.items:
+        # A turn that is an item itself (a tool result written as a message of its own).
+        return [{k: v for k, v in turn.items() if k != layout.role}]
+    content = turn.get(layout.content)
+    if not isinstance(content, list):
+        # A bare string is one message item; no content at all is no message item.
+        return [] if content is None else [_message(ctx, layout, turn, content)]
+    out: list[Any] = []
+    run: list[Any] = []
+    for block in content:
+        if type(block) is dict and _tag(layout, block) in layout.items:
+            if run:
+                out.append(_message(ctx, layout, turn, run))
+                run = []
+            out.append(block)
+        else:
+            run.append(block)
+    if run:
+        out.append(_message(ctx, layout, turn, run))
+    return out
+
+
+def _message(ctx: Context, layout: Layout, turn: dict[str, Any], content: Any) -> dict[str, Any]:
+    constants = layout.item_message if ctx.kind == "response" else {}
+    others = {k: v for k, v in turn.items() if k not in (layout.role, layout.content)}
+    return {**constants, layout.role: turn[layout.role], layout.content: content, **others}
+
+
+def flatten(ctx: Context, layout: Layout, messages: list[dict[str, Any]], groups: list[Any]) -> Any:
+    """The item list of the spread turns; a conversation read from a bare string, still one
+    user message of that text, is written back as the string."""
+    out = [item for group in groups for item in group]
+    if len(messages) == 1 and len(out) == 1:
+        raw = messages[0].get("provider_raw") or {}
+        entry = raw.get(layout.format) or {}
+        text = out[0].get(layout.content)
+        if (
+            entry.get("bare")
+            and entry.get("digest") == fidelity.digest(messages)
+            and isinstance(text, str)
+        ):
+            return text
+    return out
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def decode(
+    ctx: Context, adapter: Adapter, value: Any, at: str, *, single: bool = False
+) -> list[dict[str, Any]]:
+    """The canonical messages of an item list (or of a bare string: one user message);
+    ``single``: ``value`` is one item, at ``at`` itself."""
+    layout = adapter.layout
+    if isinstance(value, str):
+        message: dict[str, Any] = {"role": "user", "content": [{"type": "text", "text": value}]}
+        if ctx.fidelity:
+            fidelity.keep(
+                message, layout.format, {"bare": True, "digest": fidelity.digest([message])}
+            )
+        return [message]
+    if single:
+        value = [value]
+    elif type(value) is not list:
+        raise ConversionError("wrong_type", at, "expected a string or a list of items")
+    out: list[dict[str, Any]] = []
+    places = [at] if single else [f"{at}/{j}" for j in range(len(value))]
+    for role, members in _groups(ctx, layout, list(zip(places, value, strict=True))):
+        out += decode_group(ctx, adapter, role, members)
+    return out
+
+
+def decode_response(ctx: Context, adapter: Adapter, value: Any, at: str) -> dict[str, Any]:
+    """The one assistant message of a response's item list."""
+    layout = adapter.layout
+    if type(value) is not list:
+        raise ConversionError("wrong_type", at, "expected a list of items")
+    members = []
+    messages = 0  # message items so far
+    for j, item in enumerate(value):
+        where = f"{at}/{j}"
+        _check_object(item, where)
+        if _is_message(layout, item):
+            if layout.roles_from_wire.get(item.get(layout.role)) != "assistant":
+                raise ConversionError(
+                    "wrong_role", f"{where}/{layout.role}", "a response holds the model's items"
+                )
+            messages += 1
+            if messages > 1 and not ctx.fidelity:
+                # Round-trip data keeps the boundary for this format; elsewhere it is gone.
+                ctx.loss(
+                    where,
+                    "turns_merged",
+                    f"{ctx.adapter}: a response is one message; joined to the message before it",
+                )
+        if layout.items is not None and layout.items.get(_tag(layout, item)) == "tool":
+            raise ConversionError("wrong_role", where, "a response holds the model's items")
+        members.append((where, item))
+    return decode_group(ctx, adapter, "assistant", members)[0]
+
+
+def _check_object(item: Any, at: str) -> None:
+    if type(item) is not dict:
+        raise ConversionError("wrong_type", at, "an item is an object")
+
+
+Members = list[tuple[str, dict[str, Any]]]  # items, each with where it was read
+
+
+def _groups(
+    ctx: Context, layout: Layout, value: list[tuple[str, Any]]
+) -> list[tuple[str, Members]]:
+    """Consecutive items grouped by the message they belong to, each with its canonical role."""
+    assert layout.items is not None
+    groups: list[tuple[str, Members]] = []
+    has_message = False  # the last group holds a message item already
+    for where, item in value:
+        _check_object(item, where)
+        if _is_message(layout, item):
+            role = _role(layout, item, where)
+            joins = bool(groups) and groups[-1][0] == role and not has_message
+            has_message = True
+        else:
+            owner = layout.items.get(_tag(layout, item))
+            if owner == "tool":
+                groups.append(("tool", [(where, item)]))
+                has_message = False
+                continue
+            # An item of an unknown kind is the model's (a built-in tool's call, say): kept
+            # verbatim as an unknown part of the model's message.
+            role = owner or "assistant"
+            joins = bool(groups) and groups[-1][0] == role
+            if not joins:
+                has_message = False
+        if joins:
+            groups[-1][1].append((where, item))
+        else:
+            groups.append((role, [(where, item)]))
+    return groups
+
+
+def _role(layout: Layout, item: dict[str, Any], at: str) -> str:
+    wire = item.get(layout.role, ABSENT)
+    role = layout.roles_from_wire.get(wire) if isinstance(wire, str) else None
+    if role is None:
+        if wire is ABSENT:
+            raise ConversionError("missing_field", f"{at}/{layout.role}", "a message needs a role")
+        raise ConversionError("not_in_enum", f"{at}/{layout.role}", f"unknown role {wire!r}")
+    return role
+
+
+def decode_group(
+    ctx: Context,
+    adapter: Adapter,
+    role: str,
+    members: Members,
+) -> list[dict[str, Any]]:
+    """One canonical message of a group of items (each with where it was read)."""
+    from interlingua.adapters.layout import decode_block, decode_content_taking  # noqa: PLC0415
+
+    layout = adapter.layout
+    parts: list[Part] = []
+    if role == "tool":
+        ((where, item),) = members
+        decode_tool = layout.decode_tool_message
+        assert decode_tool is not None
+        part = decode_tool(ctx, item, where)
+        if part is MISS:
+            raise ConversionError("unknown_variant", where, "not a tool result this format knows")
+        parts.append(part)
+    for where, item in members if role != "tool" else ():
+        if _is_message(layout, item):
+            content = item.get(layout.content, ABSENT)
+            found, _ = decode_content_taking(
+                ctx, layout, content, f"{where}/{layout.content}", None
+            )
+            parts += found
+            if not ctx.fidelity:
+                # A field holding the value every message item of a response has says nothing.
+                constant = {k for k, v in layout.item_message.items() if item.get(k) == v}
+                known = frozenset({layout.role, layout.content, *constant})
+                unread(ctx, item, known, where, part_type=None)
+        else:
+            parts.append(decode_block(ctx, layout, item, where))
+    if len(parts) > 1 and any(p.get("type") == "text" and p.get("text") == "" for p in parts):
+        # An empty text beside other parts says nothing; round-trip data restores it.
+        parts = [p for p in parts if not (p.get("type") == "text" and p.get("text") == "")]
+    out = [{"role": role, "content": parts}]
+    if ctx.fidelity:
+        fidelity.attach(ctx, adapter, out, {}, False, whole=[item for _, item in members])
+    return out
+
+
+__all__ = ["decode", "decode_group", "decode_response", "flatten", "spread"]
