@@ -311,6 +311,7 @@ def render_adapters(
             "slots_first": [],
             "lone_block": False,
             "text_separator": "\n",
+            "response_text": "blocks",
             "items": None,
             "hoist_roles": ["system", "developer"],
             **data["layout"],

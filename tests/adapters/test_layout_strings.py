@@ -202,3 +202,37 @@ def test_calls_of_successive_responses_get_distinct_ids() -> None:
     assert first.startswith("ollama_call_") and first.endswith("_0")
     assert first != second  # seeded by created_at, as the body has no id
     assert call_id(response(None)) == "ollama_call_r_0"
+
+
+def response(*parts: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "schema_version": 1,
+        "model": "m",
+        "stop_reason": "end",
+        "message": {"role": "assistant", "content": list(parts)},
+    }
+
+
+def test_a_response_holds_its_text_as_one_string_where_the_first_text_stood() -> None:
+    """`response_text: string` (OpenAI Chat): texts concatenated, the join reported once and
+    each field the join leaves behind reported where it was."""
+    call = {"type": "tool_call", "id": "c1", "name": "f", "arguments": {}}
+    hinted = {**text(" world"), "cache_hint": {"type": "ephemeral"}}
+    result = convert(response(call, text("hello"), hinted), "canonical", "openai-chat", "response")
+    message = result.output["choices"][0]["message"]
+    assert message["content"] == "hello world"
+    assert [c["id"] for c in message["tool_calls"]] == ["c1"]
+    assert ("/message/content", "parts_merged") in losses(result)
+    assert ("/message/content/2/cache_hint", "field_dropped") in losses(result)
+
+
+def test_requests_and_a_lone_response_text_are_not_joined() -> None:
+    one = convert(response(text("hello")), "canonical", "openai-chat", "response")
+    assert one.output["choices"][0]["message"]["content"] == "hello"
+    assert all(loss.code != "parts_merged" for loss in one.losses)
+    request = convert(
+        conversation({"role": "user", "content": [text("a"), text("b")]}),
+        "canonical",
+        "openai-chat",
+    )
+    assert request.output["messages"][0]["content"] == [text("a"), text("b")]

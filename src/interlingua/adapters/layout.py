@@ -279,9 +279,12 @@ def _turn(
     where: list[str] | None = None,
 ) -> dict[str, Any]:
     """One wire turn of ``parts`` (read from ``at``, or each from ``where``)."""
+    if layout.response_text == "string" and ctx.kind == "response":
+        places = where if where is not None else [f"{at}/{j}" for j in range(len(parts))]
+        parts, where = _one_text(ctx, layout, parts, places, at)
     blocks: list[Any] = []
     turn: dict[str, Any] = {layout.role: role}
-    first: Part | None = None  # the first part not left out as blank: the shorthand's
+    first: Part | None = None  # the part of the first content block: the shorthand's
     signature: str | None = None  # of a signature-only thinking part, for the next block
     order = _read_order(layout)
     latest = -1  # the read-back rank of the parts written so far (see _read_order)
@@ -298,7 +301,6 @@ def _turn(
                     blocks.append(held[1])
             signature = whole["signature"]
             continue
-        first = whole if first is None else first
         hint, part = _marked(layout, whole)
         result = encode_part(ctx, layout, part, here)
         if result is MISS:
@@ -318,6 +320,7 @@ def _turn(
             )
         latest = max(latest, rank)
         if slot is None:
+            first = whole if first is None else first
             blocks.append(wire)
         elif slot in turn:
             if type(turn[slot]) is list:
@@ -357,6 +360,32 @@ def _turn(
     if layout.content in turn:
         turn = {layout.role: role, layout.content: turn[layout.content], **turn}
     return turn
+
+
+def _one_text(
+    ctx: Context, layout: Layout, parts: list[Part], where: list[str], at: str
+) -> tuple[list[Part], list[str]]:
+    """The parts with every text part joined into one, where the first stood (a format whose
+    responses hold their text as one string): reported once at ``at`` when several were
+    joined, with each field of theirs beyond the text that the join leaves behind."""
+    texts = [(p, w) for p, w in zip(parts, where, strict=True) if p.get("type") == "text"]
+    if len(texts) < 2:
+        return parts, where
+    ctx.loss(
+        at,
+        "parts_merged",
+        f"{ctx.adapter} holds a response's text as one string; {len(texts)} text parts joined",
+        "text",
+    )
+    for part, here in texts:
+        for key in sorted(set(part) - {"type", "text"}):
+            ctx.loss(f"{here}/{escape(key)}", "field_dropped", "lost in the join", "text")
+    joined = {"type": "text", "text": layout.text_separator.join(p["text"] for p, _ in texts)}
+    first = texts[0][0]
+    kept = [(p, w) for p, w in zip(parts, where, strict=True) if p.get("type") != "text"]
+    at_first = next(i for i, p in enumerate(parts) if p is first)
+    kept.insert(sum(1 for p in parts[:at_first] if p.get("type") != "text"), (joined, texts[0][1]))
+    return [p for p, _ in kept], [w for _, w in kept]
 
 
 def _read_order(layout: Layout) -> dict[str | None, int]:

@@ -92,7 +92,8 @@ class Layout:
     role_optional: bool = False  # a turn may leave its role out (the user's, the model's)
     slots_first: frozenset[str] = frozenset()  # slots whose parts read back before the content
     lone_block: bool = False  # a turn's one block is written bare; a bare block reads as a list
-    text_separator: str = "\n"  # `text_shorthand: always`: what joins a turn's text parts
+    text_separator: str = "\n"  # what joins a turn's text parts where content is one string
+    response_text: str = "blocks"  # "string": a response turn's text parts are one string
     # The message fields beside role and content a turn carries (the mapping's `turn`):
     # message -> wire turn fields, and wire turn -> message fields. None: a turn carries none.
     encode_turn: Codec | None = None
