@@ -380,12 +380,21 @@ def _one_text(
     for part, here in texts:
         for key in sorted(set(part) - {"type", "text"}):
             ctx.loss(f"{here}/{escape(key)}", "field_dropped", "lost in the join", "text")
-    joined = {"type": "text", "text": layout.text_separator.join(p["text"] for p, _ in texts)}
-    first = texts[0][0]
-    kept = [(p, w) for p, w in zip(parts, where, strict=True) if p.get("type") != "text"]
-    at_first = next(i for i, p in enumerate(parts) if p is first)
-    kept.insert(sum(1 for p in parts[:at_first] if p.get("type") != "text"), (joined, texts[0][1]))
-    return [p for p, _ in kept], [w for _, w in kept]
+    joined: Part | None = {
+        "type": "text",
+        "text": layout.text_separator.join(p["text"] for p, _ in texts),
+    }
+    out: list[Part] = []
+    places: list[str] = []
+    for part, here in zip(parts, where, strict=True):
+        if part.get("type") != "text":
+            out.append(part)
+            places.append(here)
+        elif joined is not None:  # the first text: the joined one takes its place
+            out.append(joined)
+            places.append(here)
+            joined = None
+    return out, places
 
 
 def _read_order(layout: Layout) -> dict[str | None, int]:
