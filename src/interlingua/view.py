@@ -12,9 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
 from collections.abc import Iterable, Iterator, Mapping
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -32,6 +30,7 @@ from interlingua.generated.view_tables import (
     PartView,
     Path,
 )
+from interlingua.globs import glob_match
 
 _MISSING: Any = object()
 _TOOL_KINDS = frozenset({"tool_call", "tool_result"})
@@ -65,14 +64,6 @@ def _get(value: Any, path: Path) -> Any:
             return _MISSING
         value = value[step]
     return value
-
-
-@lru_cache(maxsize=1024)
-def _glob(pattern: str) -> re.Pattern[str]:
-    """`*` matches within one path segment, `**` across segments; everything else is literal."""
-    parts = re.split(r"(\*\*|\*)", pattern)
-    regex = "".join(".*" if p == "**" else "[^/]*" if p == "*" else re.escape(p) for p in parts)
-    return re.compile(regex, re.DOTALL)
 
 
 def _decoded_size(data: str) -> int | None:
@@ -332,9 +323,10 @@ class MessageView(ContextAccessors):
         return args is not None and name in args
 
     def matches_uri_pattern(self, pattern: str) -> bool:
-        """Glob match on the URI: `*` within a segment, `**` across; all else is literal."""
+        """Glob match on the URI: `*` within a segment, `**` across; all else is literal.
+        Linear in the URI's length, whatever the pattern (see `interlingua.globs`)."""
         uri = self.uri
-        return uri is not None and _glob(pattern).fullmatch(uri) is not None
+        return uri is not None and glob_match(pattern, uri)
 
     def has_content(self) -> bool:
         return bool(self.content)
