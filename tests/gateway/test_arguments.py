@@ -246,3 +246,42 @@ def test_dry_run_quota() -> None:
     with pytest.raises(GatewayError) as raised:
         validator.dry_run(tool_id, {"amount": 1}, quota=lambda _: False)
     assert (raised.value.code, raised.value.retryable) == ("RATE_LIMITED", True)
+
+
+def test_trust_checks_bound_and_vet_patterns() -> None:
+    """Issue 22: patterns are bounded in length and must run on the linear-time engine."""
+    assert reason({"pattern": "a" * 1000}) is None
+    assert reason({"pattern": "a" * 1001}) == "pattern_too_long"
+    assert reason({"patternProperties": {"k" * 1001: {}}}) == "pattern_too_long"
+    assert reason({"pattern": "a" * 1001}, SchemaLimits(max_pattern_length=2000)) is None
+    assert reason({"pattern": "(unclosed"}) == "meta_invalid"
+    assert reason({"properties": {"a": {"pattern": "(?=x)"}}}) == "pattern_unsupported"
+    assert reason({"patternProperties": {"(a)\\1": {}}}) == "pattern_unsupported"
+    assert reason({"pattern": "^\\p{L}+\\z"}) is None  # RE2 syntax is accepted
+    # Regression: Python's parser raised RecursionError out of meta-validation on this.
+    assert reason({"pattern": "(" * 600 + ")" * 600}) == "pattern_too_long"
+
+
+def test_a_catastrophic_pattern_does_not_hang_validation() -> None:
+    """Regression: `^(a+)+$` on 29+ characters hung python-jsonschema's `re` matching."""
+    validator = ArgumentValidator()
+    schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}
+    validator.register("t:p@1", "p", schema)
+    with pytest.raises(GatewayError) as raised:
+        validator.validate("t:p@1", {"s": "a" * 29 + "b"})
+    assert raised.value.code == "ARGS_INVALID"
+    assert validator.validate("t:p@1", {"s": "a" * 10_000}).args == {"s": "a" * 10_000}
+
+
+def test_a_pattern_met_only_at_validation_is_schema_invalid() -> None:
+    validator = ArgumentValidator()
+    ref = {"type": "object", "properties": {"a": {"$ref": "#/default"}}}
+    validator.register("t:la@1", "la", {**ref, "default": {"pattern": "(?<=x)"}})
+    with pytest.raises(GatewayError) as raised:
+        validator.validate("t:la@1", {"a": "x"})
+    assert raised.value.code == "SCHEMA_INVALID"
+    assert raised.value.details == {"tool_id": "t:la@1", "reason": "pattern_unsupported"}
+    validator.register("t:bad@1", "bad", {**ref, "default": {"required": 5}})
+    with pytest.raises(GatewayError) as raised:
+        validator.validate("t:bad@1", {"a": {}})
+    assert raised.value.details == {"tool_id": "t:bad@1", "reason": "meta_invalid"}

@@ -3,10 +3,12 @@
 An :class:`ArgumentValidator` holds the input schema of every catalogued tool. Schemas are
 trust-checked when registered (SCHEMA_INVALID: raised in ``raise`` mode, otherwise recorded in
 ``findings`` and reported when the tool is executed), and each tool's validator is compiled
-once, on first use, and kept under its tool id. Validation failures are ARGS_INVALID and never
-reach upstream; an id that is not (or no longer) in the catalog is HYDRATE_FAILED, so a renamed
-or removed tool fails closed. Tolerant normalization (§4.4) is opt-in per call, and its repairs
-come back with the arguments.
+once, on first use, and kept under its tool id. Patterns in the schemas are matched by RE2 in
+linear time (:mod:`interlingua.gateway.linear_validator`), never by Python's backtracking
+``re``; one RE2 cannot run is SCHEMA_INVALID (``pattern_unsupported``). Validation failures
+are ARGS_INVALID and never reach upstream; an id that is not (or no longer) in the catalog is
+HYDRATE_FAILED, so a renamed or removed tool fails closed. Tolerant normalization (§4.4) is
+opt-in per call, and its repairs come back with the arguments.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from jsonschema import Draft202012Validator
+from jsonschema.exceptions import UnknownType
 from referencing.exceptions import Unresolvable
 
 from interlingua.gateway._text import cap, shown
 from interlingua.gateway.errors import GatewayError
+from interlingua.gateway.linear_validator import LinearValidator
 from interlingua.gateway.normalize import normalize_arguments
+from interlingua.gateway.patterns import PatternRefused
 from interlingua.gateway.schema_trust import DEFAULT_LIMITS, SchemaLimits, check_schema_trust
 from interlingua.gateway.tool_id import tool_id_of
 from interlingua.generated.models import (
@@ -48,7 +52,7 @@ class _Tool:
     input_schema: Mapping[str, Any]
     annotations: ToolAnnotations | None
     problem: GatewayError | None
-    validator: Draft202012Validator | None = None
+    validator: Any = None  # a LinearValidator, compiled on first use
 
 
 class ArgumentValidator:
@@ -116,9 +120,9 @@ class ArgumentValidator:
             )
         return tool
 
-    def _compiled(self, tool: _Tool) -> Draft202012Validator:
+    def _compiled(self, tool: _Tool) -> Any:
         if tool.validator is None:
-            tool.validator = Draft202012Validator(tool.input_schema)
+            tool.validator = LinearValidator(tool.input_schema)
             self.compilations += 1
         return tool.validator
 
@@ -138,6 +142,20 @@ class ArgumentValidator:
             raise GatewayError(
                 "SCHEMA_INVALID",
                 f"the input schema of {tool_id} has a reference that cannot be resolved: {exc}",
+                details={"tool_id": tool_id, "reason": "meta_invalid"},
+            ) from None
+        except PatternRefused as refused:
+            raise GatewayError(
+                "SCHEMA_INVALID",
+                f"the input schema of {tool_id} has a pattern that cannot run: {refused.message}",
+                details={"tool_id": tool_id, "reason": refused.reason},
+            ) from None
+        except (TypeError, AttributeError, LookupError, ValueError, UnknownType) as exc:
+            # Only a `$ref` into data (a `const` or `default` holding a malformed "schema")
+            # reaches this: meta-validation vetted every real subschema at ingest.
+            raise GatewayError(
+                "SCHEMA_INVALID",
+                f"the input schema of {tool_id} cannot be evaluated: {type(exc).__name__}",
                 details={"tool_id": tool_id, "reason": "meta_invalid"},
             ) from None
         except RecursionError:

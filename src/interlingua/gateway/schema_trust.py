@@ -1,10 +1,12 @@
 """Trust limits on upstream input schemas, checked at catalog ingest (seed 002 §4.4).
 
 Upstream schemas are untrusted. Before one is used, it must be a JSON object within
-configurable bounds on nesting depth, serialized size and total property count, and must pass
-JSON Schema meta-validation. Any failure is SCHEMA_INVALID with ``details.reason`` one of the
-schema's ``SchemaTrustReason`` values. The checks run in that order and stop at the first
-failure; depth comes first because measuring the others walks the whole value.
+configurable bounds on nesting depth, serialized size, total property count and pattern length,
+must pass JSON Schema meta-validation, and every pattern in it must run on RE2, the linear-time
+engine argument validation matches with (:mod:`interlingua.gateway.patterns`). Any failure
+is SCHEMA_INVALID with ``details.reason`` one of the schema's ``SchemaTrustReason`` values. The
+checks run in that order and stop at the first failure; depth comes first because measuring the
+others walks the whole value.
 
 Definitions (choices; the seed names the bounds but not how they are measured):
 
@@ -14,8 +16,13 @@ Definitions (choices; the seed names the bounds but not how they are measured):
 - property count: the entries of every ``properties`` object of every subschema, reached
   through the schema keywords of draft 2020-12 (and draft-07's ``definitions`` and array
   ``items``), so a property that happens to be named ``properties`` is not miscounted.
+- pattern length: characters of each ``pattern`` value and ``patternProperties`` key found
+  through the same keywords, checked before meta-validation so no long pattern is parsed.
 - meta-validation: draft 2020-12, the default dialect of MCP tool schemas, whatever
-  ``$schema`` says.
+  ``$schema`` says; the ``regex`` format accepts what RE2 or Python's parser accepts
+  (``(unclosed`` is ``meta_invalid``).
+- patterns: a regex RE2 cannot compile (lookaround, backreferences) is
+  ``pattern_unsupported``: a valid regex, refused rather than run by a backtracking engine.
 """
 
 from __future__ import annotations
@@ -29,29 +36,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from interlingua.gateway.errors import GatewayError
+from interlingua.gateway.linear_validator import META_FORMATS
+from interlingua.gateway.patterns import PatternRefused, compile_linear, schema_patterns, subschemas
 from interlingua.generated.models import SchemaTrustReason
-
-_ONE_SCHEMA: Final = (
-    "additionalProperties",
-    "items",
-    "additionalItems",
-    "contains",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-)
-_SCHEMA_LISTS: Final = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
-_SCHEMA_MAPS: Final = (
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-)
 
 
 @dataclass(frozen=True)
@@ -61,6 +48,9 @@ class SchemaLimits:
     max_depth: int = 64
     max_bytes: int = 256 * 1024
     max_properties: int = 1024
+    #: Characters in one ``pattern`` or ``patternProperties`` key (RE2 compiles in time and
+    #: memory that grow with the pattern; real tools use a few dozen characters).
+    max_pattern_length: int = 1000
 
 
 DEFAULT_LIMITS: Final = SchemaLimits()
@@ -85,22 +75,11 @@ def json_depth(value: Any) -> int:
 
 def property_count(schema: Mapping[str, Any]) -> int:
     """Entries of every ``properties`` object of every subschema of ``schema``."""
-    count = 0
-    stack: list[Any] = [schema]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, Mapping):
-            continue
-        if isinstance(node.get("properties"), Mapping):
-            count += len(node["properties"])
-        stack.extend(node[k] for k in _ONE_SCHEMA if k in node)
-        for key in _SCHEMA_LISTS:
-            if isinstance(node.get(key), list):
-                stack.extend(node[key])
-        for key in _SCHEMA_MAPS:
-            if isinstance(node.get(key), Mapping):
-                stack.extend(node[key].values())
-    return count
+    return sum(
+        len(node["properties"])
+        for node in subschemas(schema)
+        if isinstance(node.get("properties"), Mapping)
+    )
 
 
 def _fail(reason: SchemaTrustReason, message: str) -> GatewayError:
@@ -132,8 +111,20 @@ def check_schema_trust(schema: object, limits: SchemaLimits = DEFAULT_LIMITS) ->
             "too_many_properties",
             f"the schema declares {count} properties; the limit is {limits.max_properties}",
         )
+    for pattern in schema_patterns(schema):
+        if len(pattern) > limits.max_pattern_length:
+            raise _fail(
+                "pattern_too_long",
+                f"a pattern has {len(pattern)} characters; the limit is "
+                f"{limits.max_pattern_length}",
+            )
     try:
-        Draft202012Validator.check_schema(schema)
+        Draft202012Validator.check_schema(schema, format_checker=META_FORMATS)
     except SchemaError as exc:
         where = "/" + "/".join(str(p) for p in exc.absolute_path)
         raise _fail("meta_invalid", f"not a valid JSON Schema at {where}: {exc.message}") from None
+    for pattern in schema_patterns(schema):
+        try:
+            compile_linear(pattern)
+        except PatternRefused as refused:
+            raise _fail(refused.reason, refused.message) from None
