@@ -364,6 +364,8 @@ def property_notes(schema: Json, defs: dict[str, Json], page: PurePosixPath) -> 
     if "x-sensitive-keys" in schema:
         keys = ", ".join(code(k) for k in schema["x-sensitive-keys"])
         notes.append(f"never serialised: {keys}")
+    if schema.get("x-sensitive-nested"):
+        notes.append("sensitive header entries removed at any depth when serialised")
     if "x-open" in schema:
         notes.append("open: " + md_text(schema["x-open"], cell=True))
     seeds = schema.get("x-seed", [])
@@ -718,6 +720,7 @@ class Renderer:
             (code("extensions." + ".".join(path)), ", ".join(code(k) for k in sorted(keys)))
             for path, keys in tables["sensitive"].items()
         ]
+        nested = [code("extensions." + ".".join(path)) for path in tables["sensitive_nested"]]
         tiers = [
             (code(".".join(path)), code(tier), code(write) if write else "")
             for path, tier, write in viewplan.tier_rules(self.bundle)
@@ -730,6 +733,7 @@ class Renderer:
             accessors=accessors,
             gates=gates,
             sensitive=sensitive,
+            nested=nested,
             tiers=tiers,
             view_kind=type_link("ViewKind", page),
             view=type_link("View", page),

@@ -2,7 +2,8 @@
 
 Sources: `x-view` on each part type (how a part becomes a view), `x-kinds` and
 `x-role-direction` on ViewKind (action and direction per kind and role), `x-capability`,
-`x-accessor` and `x-sensitive-keys` under Extensions (what a consumer may read), and
+`x-accessor`, `x-sensitive-keys` and `x-sensitive-nested` under Extensions (what a consumer may
+read), and
 `x-mutability` / `x-write-capability` under Message (what a processing step may change).
 """
 
@@ -138,6 +139,7 @@ def context_tables(bundle: dict[str, Json]) -> dict[str, Json]:
     accessor_docs: list[dict[str, str]] = []
     gates: list[tuple[tuple[str, ...], str]] = []
     sensitive: dict[tuple[str, ...], frozenset[str]] = {}
+    nested: list[tuple[str, ...]] = []
     for path, schema, capability in _walk(defs, {"$ref": "#/$defs/Extensions"}, (), None):
         if "x-accessor" in schema:
             accessors[schema["x-accessor"]] = (capability, path)
@@ -158,11 +160,17 @@ def context_tables(bundle: dict[str, Json]) -> dict[str, Json]:
             gates.append((path, own))
         if "x-sensitive-keys" in schema:
             sensitive[path] = frozenset(k.lower() for k in schema["x-sensitive-keys"])
+        target = defs[def_name_of(schema["$ref"])] if "$ref" in schema else {}
+        if schema.get("x-sensitive-nested", target.get("x-sensitive-nested")):
+            nested.append(path)
+    # An open map may hold a header map of its own: it is scrubbed of every sensitive name.
+    every_name = frozenset().union(*sensitive.values())
     return {
         "accessors": accessors,
         "accessor_docs": accessor_docs,
         "gates": tuple(gates),
         "sensitive": sensitive,
+        "sensitive_nested": dict.fromkeys(nested, every_name),
     }
 
 

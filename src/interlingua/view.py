@@ -25,12 +25,14 @@ from interlingua.generated.view_tables import (
     IS_PRE,
     PART_VIEWS,
     SENSITIVE_KEYS,
+    SENSITIVE_NESTED,
     UNKNOWN_PART,
     ContextAccessors,
     PartView,
     Path,
 )
 from interlingua.globs import glob_match
+from interlingua.headers import header_key, is_sensitive, scrub
 
 _MISSING: Any = object()
 _TOOL_KINDS = frozenset({"tool_call", "tool_result"})
@@ -304,12 +306,13 @@ class MessageView(ContextAccessors):
         return labels is not None and label in labels
 
     def get_header(self, name: str) -> str | None:
-        """A header value by case-insensitive name (needs `read_headers`)."""
+        """A header value by name, compared as a server reads names (`header_key`: case,
+        whitespace, control characters, a trailing `:`); needs `read_headers`."""
         headers = self.headers
         if headers is None:
             return None
-        wanted = name.lower()
-        return next((v for k, v in headers.items() if k.lower() == wanted), None)
+        wanted = header_key(name)
+        return next((v for k, v in headers.items() if header_key(k) == wanted), None)
 
     def has_header(self, name: str) -> bool:
         return self.get_header(name) is not None
@@ -333,7 +336,8 @@ class MessageView(ContextAccessors):
 
     # --- serialisation --------------------------------------------------------------------
     def granted_extensions(self) -> dict[str, Any]:
-        """The message's extensions, reduced to what is granted, sensitive keys removed."""
+        """The message's extensions, reduced to what is granted, sensitive keys removed (by
+        their normalised names, see `interlingua.headers`), also from nested open maps."""
         data = thaw(self._context_data)
         for path, capability in GATES:
             if capability not in self._granted:
@@ -342,8 +346,10 @@ class MessageView(ContextAccessors):
         for path, keys in SENSITIVE_KEYS.items():
             mapping = _get(data, path)
             if isinstance(mapping, dict):
-                for key in [k for k in mapping if k.lower() in keys]:
+                for key in [k for k in mapping if is_sensitive(k, keys)]:
                     del mapping[key]
+        for path, keys in SENSITIVE_NESTED.items():
+            scrub(_get(data, path), keys)
         result: dict[str, Any] = data
         return result
 

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -477,3 +478,86 @@ def test_views_cli(tmp_path: Any) -> None:
         check=False,
     )
     assert done.returncode == 2 and json.loads(done.stderr)["code"] == "invalid_json"
+
+
+DODGES = [" Authorization", "authorization:", "Cookie\t", "\ufeffX-API-Key", "X-API-Key\x00"]
+SECRETS: dict[str, Any] = {
+    "http": {"headers": {**dict.fromkeys(DODGES, "secret"), "X-Trace": "t1"}},
+    "custom": {
+        "Authorization": "secret",
+        "upstream": {"headers": {"cookie:": "secret", "accept": "*/*"}},
+        "raw": [["X_API_KEY", "secret"], ["Accept", "*/*"]],
+    },
+    "framework": {
+        "framework": "langgraph",
+        "metadata": {"request": {"HTTP_AUTHORIZATION": "secret", "path": "/"}},
+    },
+    "security": {"subject": {"id": "u", "type": "user", "claims": {"cookie": "secret"}}},
+    "mcp": {
+        "metadata": {
+            "tool": {"name": "t", "annotations": {"headers": [{"name": "Cookie", "value": "s"}]}}
+        }
+    },
+}
+
+
+def test_sensitive_headers_cannot_hide_behind_spelling_or_nesting() -> None:
+    """Regression (issue 22): names with whitespace, a tab, `:`, NUL or a BOM, and the same
+    headers under `extensions.custom` or framework metadata, reached the OPA input."""
+    message = {"role": "assistant", "content": [CALL], "extensions": SECRETS}
+    record = next(interlingua.views(message, ALL)).to_opa_input()["input"]
+    assert "secret" not in json.dumps(record)
+    extensions = record["extensions"]
+    assert extensions["http"]["headers"] == {"X-Trace": "t1"}
+    assert extensions["custom"] == {
+        "upstream": {"headers": {"accept": "*/*"}},
+        "raw": [["Accept", "*/*"]],
+    }
+    assert extensions["framework"]["metadata"] == {"request": {"path": "/"}}
+    assert extensions["security"]["subject"]["claims"] == {}
+    assert extensions["mcp"]["metadata"]["tool"]["annotations"] == {"headers": []}
+    view = next(interlingua.views(message, ALL))
+    assert view.get_header("authorization") == "secret"  # in-process, with read_headers
+    assert view.get_header("x-trace:") == "t1"
+    assert SECRETS["custom"]["Authorization"] == "secret"  # the message itself is intact
+
+
+def test_views_cli_opa_strips_dodged_headers(tmp_path: Any) -> None:
+    path = tmp_path / "c.json"
+    message = {"role": "assistant", "content": [CALL], "extensions": SECRETS}
+    path.write_text(json.dumps({"schema_version": 1, "messages": [message]}))
+    output = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "interlingua",
+            "views",
+            "--opa",
+            "--capabilities",
+            "read_headers",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "secret" not in output and "X-Trace" in output
+
+
+def test_every_open_map_in_extensions_is_scrubbed_or_a_schema() -> None:
+    """Every open map under extensions could carry a header map: it declares
+    `x-sensitive-nested`, unless it is a JSON Schema (whose property names are no headers)."""
+    from interlingua.generated.view_tables import SENSITIVE_NESTED
+
+    path = Path(__file__).resolve().parents[2] / "schemas/v1/extensions.json"
+    definitions = json.loads(path.read_text())["$defs"]
+    open_maps: dict[str, bool] = {}
+    for def_name, definition in definitions.items():
+        if "x-open" in definition:
+            open_maps[def_name] = definition.get("x-sensitive-nested", False)
+        for name, sub in definition.get("properties", {}).items():
+            if "x-open" in sub:
+                open_maps[f"{def_name}.{name}"] = sub.get("x-sensitive-nested", False)
+    unscrubbed = {name for name, scrubbed in open_maps.items() if not scrubbed}
+    assert unscrubbed == {"ToolMetadata.input_schema", "ToolMetadata.output_schema"}
+    assert len(SENSITIVE_NESTED) == len(open_maps) - len(unscrubbed)
