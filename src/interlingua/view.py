@@ -68,6 +68,12 @@ def _get(value: Any, path: Path) -> Any:
     return value
 
 
+def _utf8_size(text: str) -> int:
+    """Bytes of ``text`` in UTF-8. A lone surrogate (possible in a Python string, never in
+    JSON read by interlingua) counts 3 bytes, as its replacement character U+FFFD would."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def _decoded_size(data: str) -> int | None:
     try:
         return len(base64.b64decode(data, validate=True))
@@ -233,11 +239,11 @@ class MessageView(ContextAccessors):
             if rule == "field" and isinstance(value, int):
                 return value
             if rule == "utf8" and isinstance(value, str):
-                return len(value.encode())
+                return _utf8_size(value)
             if rule == "base64" and isinstance(value, str):
                 return _decoded_size(value)
         content = self.content
-        return len(content.encode()) if content is not None else None
+        return _utf8_size(content) if content is not None else None
 
     @property
     def properties(self) -> Mapping[str, Any]:

@@ -3,6 +3,8 @@
 import argparse
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -173,3 +175,23 @@ def test_card_bad_input(
 def test_card_with_a_non_finite_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     exit_code, _, err = run(["card", write(tmp_path, "t.json", TOOL), "--score", "nan"], capsys)
     assert (exit_code, error_of(err)["error"]) == (2, "ARGS_INVALID")
+
+
+def test_tool_id_with_a_non_utf8_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression (issue 22): a name of undecodable bytes (a lone surrogate once Python has
+    decoded argv) crashed `tool-id` with UnicodeEncodeError."""
+    schema = write(tmp_path, "s.json", SCHEMA)
+    code, out, err = run(["tool-id", "read\udcff", "--schema", schema], capsys)
+    assert (code, out) == (2, "")
+    assert error_of(err)["error"] == "TOOL_ID_INVALID"
+
+
+def test_tool_id_process_with_non_utf8_argv(tmp_path: Path) -> None:
+    schema = write(tmp_path, "s.json", SCHEMA)
+    done = subprocess.run(
+        [sys.executable, "-m", "interlingua", "tool-id", b"read\xff", "--schema", schema],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert error_of(done.stderr.decode())["error"] == "TOOL_ID_INVALID"

@@ -81,3 +81,18 @@ def test_malformed_primitive_ids(bad: object) -> None:
     with pytest.raises(GatewayError) as raised:
         parse_primitive_id(bad)
     assert raised.value.code == "TOOL_ID_INVALID"
+
+
+def test_lone_surrogates_and_wrong_types_are_tool_id_invalid() -> None:
+    for call in (
+        lambda: derive_resource_id("r", "file:///\ud800"),
+        lambda: derive_resource_id("r", 5),  # type: ignore[arg-type]
+        lambda: derive_prompt_id("p\udcff", []),
+        lambda: derive_prompt_id("p", "ab"),
+        lambda: derive_prompt_id("p", [1]),  # type: ignore[list-item]
+    ):
+        with pytest.raises(GatewayError) as raised:
+            call()
+        assert raised.value.code == "TOOL_ID_INVALID"
+    # Argument names are hashed as JSON, where a lone surrogate is an escape: defined.
+    assert derive_prompt_id("p", ["\ud800"]) == derive_prompt_id("p", ["\ud800"])

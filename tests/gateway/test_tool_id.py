@@ -204,3 +204,32 @@ def test_collision_names_both_indexes() -> None:
     assert raised.value.code == "TOOL_ID_COLLISION"
     assert raised.value.details == {"tool_id": "a:x@1", "indexes": [0, 2]}
     assert json.loads(json.dumps(raised.value.as_json()))["retryable"] is False
+
+
+def code_of(call: Any) -> str | None:
+    try:
+        call()
+    except GatewayError as error:
+        return error.code
+    return None
+
+
+def test_a_name_with_a_lone_surrogate_is_tool_id_invalid() -> None:
+    """Regression (issue 22): `hash8` raised UnicodeEncodeError on a name that is not valid
+    Unicode (undecodable command-line bytes arrive as lone surrogates)."""
+    assert code_of(lambda: hash8("read\udcff", {})) == "TOOL_ID_INVALID"
+    assert code_of(lambda: derive_tool_id("fs.\ud800", {})) == "TOOL_ID_INVALID"
+    assert code_of(lambda: derive_tool_id("x", {}, "1", "\udcff")) == "TOOL_ID_INVALID"
+    assert code_of(lambda: hash8(b"read", {})) == "TOOL_ID_INVALID"  # type: ignore[arg-type]
+    assert code_of(lambda: derive_tool_id("x", {}, None, 5)) == "TOOL_ID_INVALID"  # type: ignore[arg-type]
+    # A property name is data of the shape, written as a JSON escape: hashed, deterministic.
+    schema = {"type": "object", "properties": {"\ud800": {}}}
+    assert hash8("read", schema) == hash8("read", dict(schema))
+
+
+@given(
+    st.text(st.characters(exclude_categories=()), min_size=1, max_size=20),
+    st.one_of(st.none(), st.text(st.characters(exclude_categories=()), max_size=5)),
+)
+def test_any_text_derives_or_is_coded(name: str, server: str | None) -> None:
+    assert code_of(lambda: derive_tool_id(name, {}, None, server)) in (None, "TOOL_ID_INVALID")

@@ -561,3 +561,22 @@ def test_every_open_map_in_extensions_is_scrubbed_or_a_schema() -> None:
     unscrubbed = {name for name, scrubbed in open_maps.items() if not scrubbed}
     assert unscrubbed == {"ToolMetadata.input_schema", "ToolMetadata.output_schema"}
     assert len(SENSITIVE_NESTED) == len(open_maps) - len(unscrubbed)
+
+
+def test_lone_surrogates_never_raise() -> None:
+    """Regression (issue 22): a lone surrogate in a Python string raised UnicodeEncodeError
+    from `size_bytes` (so from `to_dict` and `to_opa_input`)."""
+    message = {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "a\ud800"},
+            {"type": "tool_call", "id": "c", "name": "t\udcff", "arguments": {"k\ud800": "v"}},
+        ],
+        "extensions": {"http": {"headers": {"\ud800": "x", "Cookie\udcff": "y"}}},
+    }
+    text, call = interlingua.views(message, ["read_headers"])
+    assert text.size_bytes == 4  # a lone surrogate counts 3 bytes, as U+FFFD would
+    assert text.to_opa_input()["input"]["size_bytes"] == 4
+    record = call.to_dict()
+    assert record["uri"] == "tool://t\udcff" and call.matches_uri_pattern("tool://t*")
+    assert record["extensions"]["http"]["headers"] == {"\ud800": "x", "Cookie\udcff": "y"}

@@ -29,6 +29,7 @@ from interlingua.gateway.tool_id import (
     make_parts,
     parse_tool_id,
     split_upstream_name,
+    utf8,
 )
 from interlingua.generated.models import PrimitiveIdParts
 
@@ -64,17 +65,24 @@ def parse_primitive_id(text: object) -> PrimitiveIdParts:
 
 
 def _sha8(canonical: str) -> str:
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:8]
+    return hashlib.sha256(utf8(canonical, "the resource or prompt")).hexdigest()[:8]
 
 
 def resource_hash8(uri: str) -> str:
     """Shape hash of a resource: its URI, the resource's stable MCP identity (§9.2)."""
+    if not isinstance(uri, str):
+        raise GatewayError("TOOL_ID_INVALID", f"a resource URI is a string, not {shown(uri)}")
     return _sha8("resource\n" + uri)
 
 
 def prompt_hash8(name: str, argument_names: Sequence[str]) -> str:
     """Shape hash of a prompt: its name and sorted argument names (§9.2); descriptions and the
     rendered messages take no part."""
+    if isinstance(argument_names, str) or not all(isinstance(a, str) for a in argument_names):
+        raise GatewayError(
+            "TOOL_ID_INVALID",
+            f"prompt argument names are a list of strings, not {shown(argument_names)}",
+        )
     arguments = json.dumps(sorted(argument_names), separators=(",", ":"))
     return _sha8("prompt\n" + name + "\n" + arguments)
 

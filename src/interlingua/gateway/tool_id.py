@@ -69,14 +69,36 @@ def canonical_shape(input_schema: object) -> str:
     )
 
 
+def utf8(text: str, what: str) -> bytes:
+    """``text`` in UTF-8, or TOOL_ID_INVALID when it holds a lone surrogate.
+
+    A name from a JSON document is always valid Unicode; a lone surrogate means the name was
+    never text (undecodable bytes from a command line, which Python carries as surrogates, or
+    a broken upstream). No encoding of it would be reproducible by a client that speaks JSON,
+    so it gets a coded error rather than a hash.
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise GatewayError(
+            "TOOL_ID_INVALID",
+            f"{what} {shown(text)} is not valid Unicode text (it holds a lone surrogate)",
+        ) from None
+
+
 def hash8(upstream_name: str, input_schema: object) -> str:
     """First 8 hex digits of sha256 over ``upstream_name + "\\n" + canonical_shape`` (§1.3).
 
     ``upstream_name`` is the name as the upstream server reports it, before any prefix is
-    stripped, so tools sharing a shape in different namespaces still hash apart.
+    stripped, so tools sharing a shape in different namespaces still hash apart. A name that
+    is not a string, or not valid Unicode, is TOOL_ID_INVALID.
     """
-    canonical = upstream_name + "\n" + canonical_shape(input_schema)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:8]
+    if not isinstance(upstream_name, str):
+        raise GatewayError(
+            "TOOL_ID_INVALID", f"an upstream tool name is a string, not {shown(upstream_name)}"
+        )
+    name = utf8(upstream_name, "the upstream tool name")
+    return hashlib.sha256(name + b"\n" + canonical_shape(input_schema).encode()).hexdigest()[:8]
 
 
 def _lower_namespace(prefix: str) -> str:
@@ -89,6 +111,10 @@ def split_upstream_name(upstream_name: str, server_name: str | None = None) -> t
     The results are not yet checked against the grammar; :func:`derive_tool_id` does that.
     """
     if server_name is not None:
+        if not isinstance(server_name, str):
+            raise GatewayError(
+                "TOOL_ID_INVALID", f"a server name is a string, not {shown(server_name)}"
+            )
         return _lower_namespace(server_name), upstream_name
     cut = min((i for i in (upstream_name.find("."), upstream_name.find("/")) if i >= 0), default=0)
     if cut > 0:
