@@ -1,5 +1,7 @@
 """Primitive ids and collision keys (seed 002 §9)."""
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -84,13 +86,14 @@ def test_malformed_primitive_ids(bad: object) -> None:
 
 
 def test_lone_surrogates_and_wrong_types_are_tool_id_invalid() -> None:
-    for call in (
+    calls: list[Callable[[], str]] = [
         lambda: derive_resource_id("r", "file:///\ud800"),
         lambda: derive_resource_id("r", 5),  # type: ignore[arg-type]
         lambda: derive_prompt_id("p\udcff", []),
         lambda: derive_prompt_id("p", "ab"),
         lambda: derive_prompt_id("p", [1]),  # type: ignore[list-item]
-    ):
+    ]
+    for call in calls:
         with pytest.raises(GatewayError) as raised:
             call()
         assert raised.value.code == "TOOL_ID_INVALID"
