@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/views.py
 	$(PY) benchmarks/convert.py
 	$(PY) benchmarks/stream.py
+	$(PY) benchmarks/linear.py
 
 generate: $(STAMP)
 	$(PY) -m generator

@@ -1,0 +1,34 @@
+"""benchmarks/linear.py times what it claims: worst cases that do not match, on the engines
+the runtime uses, against the former backtracking regexes. Nothing here times anything."""
+
+import sys
+
+import pytest
+
+from .test_convert_bench import bench_module
+
+
+def test_the_cases_are_the_worst_cases_and_fail_to_match() -> None:
+    linear = bench_module("linear")
+    from interlingua.gateway.arguments import ArgumentValidator
+    from interlingua.globs import glob_match
+
+    uri = "tool://" + "a" * 40
+    assert not glob_match(linear.GLOB, uri)
+    assert linear.backtracking_glob(linear.GLOB).fullmatch(uri) is None  # same answer
+    assert linear.backtracking_glob("tool://*/x").fullmatch("tool://a/x") is not None
+    validator = ArgumentValidator()
+    validator.register("bench:evil@1", "evil", linear.SCHEMA)
+    assert not linear.validate(validator, "a" * 40 + "b")
+    assert linear.validate(validator, "a" * 40)
+
+
+def test_the_script_prints_a_ratio_per_size(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    linear = bench_module("linear")
+    monkeypatch.setattr(sys, "argv", ["linear.py", "--sizes", "10", "100", "--repeat", "1"])
+    linear.main()
+    lines = capsys.readouterr().out.splitlines()
+    assert sum("length x10 " in line for line in lines) == 3
+    assert sum("baseline" in line for line in lines) == 2
