@@ -255,6 +255,7 @@ def test_trust_checks_bound_and_vet_patterns() -> None:
     assert reason({"patternProperties": {"k" * 1001: {}}}) == "pattern_too_long"
     assert reason({"pattern": "a" * 1001}, SchemaLimits(max_pattern_length=2000)) is None
     assert reason({"pattern": "(unclosed"}) == "meta_invalid"
+    assert reason({"pattern": 5}) == reason({"patternProperties": []}) == "meta_invalid"
     assert reason({"properties": {"a": {"pattern": "(?=x)"}}}) == "pattern_unsupported"
     assert reason({"patternProperties": {"(a)\\1": {}}}) == "pattern_unsupported"
     assert reason({"pattern": "^\\p{L}+\\z"}) is None  # RE2 syntax is accepted

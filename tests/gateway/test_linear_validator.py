@@ -121,6 +121,7 @@ def test_meta_validation_regex_format() -> None:
     assert meta_ok("\\p{L}+\\z")  # RE2 syntax Python's re lacks
     assert meta_ok("(?=lookahead)")  # a regex (refused later as pattern_unsupported)
     assert not meta_ok("(unclosed")
+    assert META_FORMATS.conforms(5, "regex")  # a format asserts nothing about other types
     assert meta_ok("(" * 600 + ")" * 600)  # RE2 parses deep nesting
     # RE2 refuses, and Python's parser raises RecursionError: caught, not a regex
     assert not meta_ok("(" * 600 + "(?=a)" + ")" * 600)
