@@ -318,7 +318,9 @@ class MessageView(ContextAccessors):
         if headers is None:
             return None
         wanted = header_key(name)
-        return next((v for k, v in headers.items() if header_key(k) == wanted), None)
+        return next(
+            (v for k, v in headers.items() if isinstance(k, str) and header_key(k) == wanted), None
+        )
 
     def has_header(self, name: str) -> bool:
         return self.get_header(name) is not None
