@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conformance.cases import CaseFileError, load_cases
 from conformance.protocol import External, InProcess
+from conformance.real import load_real_cases
 from conformance.run import (
     Implementation,
     load_expected_failures,
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cases = [
             c
-            for c in load_cases()
+            for c in [*load_cases(), *load_real_cases()]
             if (args.group is None or c.group.startswith(args.group))
             and (args.format is None or c.format == args.format)
         ]
