@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conformance.cases import CaseFileError, load_cases
 from conformance.protocol import External, InProcess
-from conformance.real import load_real_cases
+from conformance.real import load_real_cases, quiet_losses
 from conformance.run import (
     Implementation,
     load_expected_failures,
@@ -23,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def main(argv: list[str] | None = None) -> int:
+    quiet_losses()
     parser = argparse.ArgumentParser(prog="python -m conformance", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the suite")

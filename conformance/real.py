@@ -15,6 +15,7 @@ reading fails the run.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -62,6 +63,12 @@ class Body:
     def document(self) -> str:
         """The kind of document `convert` takes for it (a stream reassembles a response)."""
         return "response" if self.kind == "stream" else self.kind
+
+
+def quiet_losses() -> None:
+    """Keep the loss log off the console: a run reports losses in its results, and the corpus
+    alone would print tens of thousands of them."""
+    logging.getLogger("interlingua").addHandler(logging.NullHandler())
 
 
 def load_manifest(root: Path = REAL) -> list[Body]:
