@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
@@ -110,31 +111,14 @@ def payload(body: Body, root: Path = REAL) -> Any:
 def load_real_cases(root: Path = REAL) -> list[Case]:
     """Every check of every body, as cases of kind `real` (group `real/<format>/<kind>`)."""
     from interlingua.converter import formats, kinds  # noqa: PLC0415 - the runner's own use
-    from interlingua.streams import stream_formats  # noqa: PLC0415
 
     cases = []
     for body in load_manifest(root):
         wire = payload(body, root)
-        others = [f for f in formats() if f not in ("canonical", body.format)]
+        others = [f for f in formats() if f != "canonical" and body.document in kinds(f)]
+        others.remove(body.format)
         for check in CHECKS[body.kind]:
-            function, arguments = "convert_many", {"kind": body.document}
-            if body.kind == "stream":
-                targets = ["canonical"] if check == "read" else stream_formats()[1:]
-                function = "translate_stream"
-                framing = "sse" if body.ext == "sse" else "ndjson"
-                arguments = {"text": wire, "framing": framing}
-            elif check == "roundtrip":
-                function, arguments = "roundtrip", {"format": body.format, "kind": body.kind}
-                arguments["wire"] = wire
-            else:
-                targets = (
-                    ["canonical"]
-                    if check == "read"
-                    else [f for f in others if body.document in kinds(f)]
-                )
-                arguments["payload"] = wire
-            if function != "roundtrip":
-                arguments = {"source": body.format, "targets": targets, **arguments}
+            function, arguments = _call(body, check, wire, others)
             cases.append(
                 Case(
                     id=f"real.{body.format}.{body.kind}.{body.name}.{check}",
@@ -150,6 +134,30 @@ def load_real_cases(root: Path = REAL) -> list[Case]:
                 )
             )
     return cases
+
+
+def _call(body: Body, check: str, wire: Any, others: list[str]) -> tuple[str, dict[str, Any]]:
+    """The function one check calls, and its input."""
+    from interlingua.streams import stream_formats  # noqa: PLC0415
+
+    if check == "roundtrip":
+        return "roundtrip", {"format": body.format, "kind": body.kind, "wire": wire}
+    if body.kind == "stream":
+        framing = "sse" if body.ext == "sse" else "ndjson"
+        targets = ["canonical"] if check == "read" else stream_formats()[1:]
+        return "translate_stream", {
+            "source": body.format,
+            "targets": targets,
+            "text": wire,
+            "framing": framing,
+        }
+    targets = ["canonical"] if check == "read" else others
+    return "convert_many", {
+        "source": body.format,
+        "targets": targets,
+        "kind": body.document,
+        "payload": wire,
+    }
 
 
 def judge(case: Case, outcome: Outcome) -> tuple[bool, str]:
@@ -222,7 +230,7 @@ def _stream_problem(answer: dict[str, Any], target: str) -> str:
         return ""
     validator = _chunk_validator(target)
     for index, raw in enumerate(payloads):
-        error = next(iter(validator.iter_errors(json.loads(raw))), None)
+        error = best_match(validator.iter_errors(json.loads(raw)))
         if error is not None:
             where = "".join(f"/{p}" for p in error.absolute_path) or "/"
             return f"invalid_output: chunk {index}: {error.validator} at {where}"

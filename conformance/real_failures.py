@@ -47,9 +47,8 @@ def first_code(detail: str, known: dict[str, str]) -> str:
 
 def current(root: Path = REAL) -> list[Result]:
     """Every check of every body, run in-process, judged without any expected-failure list."""
-    from interlingua.contract import FUNCTIONS, ContractError  # noqa: PLC0415
-
     from conformance.protocol import InProcess  # noqa: PLC0415
+    from interlingua.contract import FUNCTIONS, ContractError  # noqa: PLC0415
 
     implementation = InProcess(dict(FUNCTIONS), ContractError)
     results = []
@@ -97,7 +96,9 @@ def summary(results: list[Result], known: dict[str, str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     quiet_losses()
-    parser = argparse.ArgumentParser(prog="python -m conformance.real_failures", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.real_failures", description=__doc__
+    )
     parser.add_argument("--write", action="store_true", help=f"refresh the section in {LIST}")
     args = parser.parse_args(argv)
     known = meanings()

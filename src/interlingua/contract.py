@@ -85,7 +85,9 @@ def _lines(text: str, framing: str, source: str) -> list[str]:
     chunk per line (``ndjson``) is framed as server-sent events when the source sends those."""
     lines = text.splitlines(keepends=True)
     if framing == "ndjson" and source != "canonical" and spec(source).framing == "sse":
-        return [framed for line in lines if line.strip() for framed in (f"data: {line.strip()}\n", "\n")]
+        return [
+            framed for line in lines if line.strip() for framed in (f"data: {line.strip()}\n", "\n")
+        ]
     return lines
 
 
