@@ -225,7 +225,7 @@ def _stream_problem(answer: dict[str, Any], target: str) -> str:
     payloads = [p for line in text.splitlines(keepends=True) for p in chunks.feed(line)]
     payloads = [p for p in [*payloads, *chunks.close()] if p != done]
     if answer["failed"]:
-        return _stream_error(target, payloads)
+        return _error(answer["error"]) if "error" in answer else _stream_error(target, payloads)
     if target == "canonical":
         return ""
     validator = _chunk_validator(target)

@@ -7,6 +7,7 @@ vector expects); validation reports findings as its output instead of raising.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -93,7 +94,8 @@ def _lines(text: str, framing: str, source: str) -> list[str]:
 
 def translate_stream_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """`translate_stream`: a raw stream (``text`` in ``framing``) translated to each of
-    ``targets``; per target the raw text written and whether the translation failed."""
+    ``targets``; per target the raw text written, whether the translation failed, and, when
+    it failed in reading the source, the coded error reading met."""
     source = arguments["source"]
     lines = _lines(arguments["text"], arguments.get("framing", ""), source)
     answers: dict[str, Any] = {}
@@ -101,7 +103,27 @@ def translate_stream_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
         translator = StreamTranslator(source, target)
         text = "".join(translator.feed(line) for line in lines) + translator.close()
         answers[target] = {"text": text, "failed": translator.failed}
+    if any(answer["failed"] for answer in answers.values()):
+        reading = _reading_error(lines, source)
+        for answer in answers.values():
+            if answer["failed"] and reading is not None:
+                answer["error"] = reading
     return answers
+
+
+def _reading_error(lines: list[str], source: str) -> dict[str, Any] | None:
+    """The error event reading the source stream ends with, as a coded error, if it does."""
+    translator = StreamTranslator(source, "canonical")
+    text = "".join(translator.feed(line) for line in lines) + translator.close()
+    for line in text.splitlines():
+        event = json.loads(line)
+        if event.get("type") == "error":
+            error = event["error"]
+            return {
+                "code": error.get("code"),
+                "details": {"path": error.get("path", ""), "message": error.get("message", "")},
+            }
+    return None
 
 
 FUNCTIONS: Final[Mapping[str, Callable[[Mapping[str, Any]], Any]]] = {

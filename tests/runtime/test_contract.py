@@ -76,3 +76,17 @@ def test_translate_stream_frames_a_chunk_per_line_transcript_as_the_source_strea
     )
     assert cut["canonical"]["failed"] is True
     assert '"stream_truncated"' in cut["canonical"]["text"]
+
+
+def test_translate_stream_names_the_error_reading_met() -> None:
+    import json
+
+    lines = (
+        json.dumps(CHAT_STREAM[0]) + "\n" + json.dumps({"error": {"message": "overloaded"}}) + "\n"
+    )
+    answers = FUNCTIONS["translate_stream"](
+        {"source": "openai-chat", "targets": ["anthropic"], "text": lines, "framing": "ndjson"}
+    )
+    assert answers["anthropic"]["failed"] is True
+    assert answers["anthropic"]["error"]["code"] == "provider_error"
+    assert answers["anthropic"]["error"]["details"]["message"] == "overloaded"
