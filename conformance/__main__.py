@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conformance.cases import CaseFileError, load_cases
 from conformance.protocol import External, InProcess
+from conformance.real import load_real_cases, quiet_losses
 from conformance.run import (
     Implementation,
     load_expected_failures,
@@ -22,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def main(argv: list[str] | None = None) -> int:
+    quiet_losses()
     parser = argparse.ArgumentParser(prog="python -m conformance", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the suite")
@@ -52,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cases = [
             c
-            for c in load_cases()
+            for c in [*load_cases(), *load_real_cases()]
             if (args.group is None or c.group.startswith(args.group))
             and (args.format is None or c.format == args.format)
         ]

@@ -32,6 +32,7 @@ class Case:
     expected: Any = None
     expected_error: dict[str, Any] | None = None
     format: str = ""  # conversion cases: the format they are about
+    check: str = ""  # real-traffic cases: which check of the body (read, roundtrip, cross, stream)
 
     def as_json(self) -> dict[str, Any]:
         """The case as the protocol sends it to an external implementation."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from conformance import real
 from conformance.cases import Case
 from conformance.compare import same
 from conformance.protocol import Outcome
@@ -31,6 +32,8 @@ class Result:
 
 def judge(case: Case, outcome: Outcome) -> tuple[bool, str]:
     """Whether the outcome is what the case expects, and if not, why."""
+    if case.kind == "real":
+        return real.judge(case, outcome)
     if outcome.broken:
         return False, f"implementation error: {outcome.broken}"
     if outcome.skipped:
@@ -125,21 +128,40 @@ def report(implementation: str, results: list[Result]) -> dict[str, Any]:
 
 
 def matrix(implementation: str, results: list[Result]) -> str:
-    """A Markdown table: per group, passed over total at each level."""
+    """A Markdown table: per group, passed over total at each level, and how many cases are
+    listed as expected failures; then the real-traffic corpus in bodies."""
     counts: dict[str, Counter[str]] = {}
     for r in results:
         bucket = counts.setdefault(r.case.group, Counter())
         bucket[f"{r.case.level}_total"] += 1
         bucket[f"{r.case.level}_pass"] += r.status in ("pass", "xpass")
+        bucket["expected"] += r.status == "xfail"
     lines = [
         f"# Conformance: {implementation}",
         "",
-        "| group | required | recommended |",
-        "|---|---:|---:|",
+        "| group | required | recommended | expected failures |",
+        "|---|---:|---:|---:|",
     ]
     for group, c in sorted(counts.items()):
         lines.append(
             f"| {group} | {c['required_pass']}/{c['required_total']} "
-            f"| {c['recommended_pass']}/{c['recommended_total']} |"
+            f"| {c['recommended_pass']}/{c['recommended_total']} | {c['expected']} |"
         )
+    bodies: dict[str, set[str]] = {"all": set(), "xfail": set(), "unread": set()}
+    for r in results:
+        if r.case.kind != "real":
+            continue
+        body = r.case.id.rsplit(".", 1)[0]
+        bodies["all"].add(body)
+        if r.status == "xfail":
+            bodies["xfail"].add(body)
+            if r.case.check == "read":
+                bodies["unread"].add(body)
+    if bodies["all"]:
+        lines += [
+            "",
+            f"Real-traffic corpus (`conformance/real/`): {len(bodies['all'])} bodies, "
+            f"{len(bodies['xfail'])} with at least one expected failure, "
+            f"{len(bodies['unread'])} of them listed as not reading.",
+        ]
     return "\n".join(lines) + "\n"

@@ -1135,8 +1135,9 @@ def matrix_page(matrix: str, source: str, capabilities: str = "") -> str:
     title, body = (lines[0], lines[1:]) if lines and lines[0].startswith("# ") else ("", lines)
     intro = (
         "The latest conformance run of the Python implementation: per group of cases, how many "
-        "passed out of how many, at each level. [Conformance](index.md) says how to run the "
-        "suite against another implementation."
+        "passed out of how many, at each level, and how many are listed as expected failures "
+        "(the `real/` groups are the real-traffic corpus, each body checked by several cases). "
+        "[Conformance](index.md) says how to run the suite against another implementation."
     )
     page = "\n".join([note, title or "# Conformance matrix", "", intro, *body]) + "\n"
     if capabilities:

@@ -7,6 +7,7 @@ vector expects); validation reports findings as its output instead of raising.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -15,7 +16,7 @@ from interlingua.conversion import Context, ConversionError
 from interlingua.converter import convert
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.vectors import FUNCTIONS as GATEWAY_FUNCTIONS
-from interlingua.streams import read_stream, reassemble
+from interlingua.streams import StreamTranslator, read_stream, reassemble, spec
 from interlingua.validation import validate
 
 ContractError = (GatewayError, ConversionError)
@@ -67,10 +68,70 @@ def stream_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
     return {"events": events, "canonical": reassemble(events, fmt), "losses": losses}
 
 
+def convert_many_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """`convert_many`: one body converted to each of ``targets``; per target the output and
+    losses as `convert` gives them, or the coded error (with its path and message)."""
+    answers: dict[str, Any] = {}
+    for target in arguments["targets"]:
+        try:
+            answers[target] = convert_case({**arguments, "target": target})
+        except ConversionError as exc:
+            details = {**exc.details, "message": exc.message}
+            answers[target] = {"error": {"code": exc.code, "details": details}}
+    return answers
+
+
+def _lines(text: str, framing: str, source: str) -> list[str]:
+    """The lines of a raw stream, in the framing ``source`` streams in: a transcript kept one
+    chunk per line (``ndjson``) is framed as server-sent events when the source sends those."""
+    lines = text.splitlines(keepends=True)
+    if framing == "ndjson" and source != "canonical" and spec(source).framing == "sse":
+        return [
+            framed for line in lines if line.strip() for framed in (f"data: {line.strip()}\n", "\n")
+        ]
+    return lines
+
+
+def translate_stream_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """`translate_stream`: a raw stream (``text`` in ``framing``) translated to each of
+    ``targets``; per target the raw text written, whether the translation failed, and, when
+    it failed in reading the source, the coded error reading met."""
+    source = arguments["source"]
+    lines = _lines(arguments["text"], arguments.get("framing", ""), source)
+    answers: dict[str, Any] = {}
+    for target in arguments["targets"]:
+        translator = StreamTranslator(source, target)
+        text = "".join(translator.feed(line) for line in lines) + translator.close()
+        answers[target] = {"text": text, "failed": translator.failed}
+    if any(answer["failed"] for answer in answers.values()):
+        reading = _reading_error(lines, source)
+        for answer in answers.values():
+            if answer["failed"] and reading is not None:
+                answer["error"] = reading
+    return answers
+
+
+def _reading_error(lines: list[str], source: str) -> dict[str, Any] | None:
+    """The error event reading the source stream ends with, as a coded error, if it does."""
+    translator = StreamTranslator(source, "canonical")
+    text = "".join(translator.feed(line) for line in lines) + translator.close()
+    for line in text.splitlines():
+        event = json.loads(line)
+        if event.get("type") == "error":
+            error = event["error"]
+            return {
+                "code": error.get("code"),
+                "details": {"path": error.get("path", ""), "message": error.get("message", "")},
+            }
+    return None
+
+
 FUNCTIONS: Final[Mapping[str, Callable[[Mapping[str, Any]], Any]]] = {
     **GATEWAY_FUNCTIONS,
     "validate": validate_findings,
     "convert": convert_case,
     "roundtrip": roundtrip_case,
     "stream": stream_case,
+    "convert_many": convert_many_case,
+    "translate_stream": translate_stream_case,
 }

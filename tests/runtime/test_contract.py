@@ -1,0 +1,92 @@
+"""The functions the conformance cases call: the ones that take several targets at once."""
+
+from interlingua.contract import FUNCTIONS
+
+BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+CHAT_STREAM = [
+    {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {"index": 0, "delta": {"role": "assistant", "content": "Hi"}, "finish_reason": None}
+        ],
+    },
+    {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+    },
+]
+
+
+def test_convert_many_answers_per_target_with_output_or_coded_error() -> None:
+    answers = FUNCTIONS["convert_many"](
+        {
+            "source": "openai-chat",
+            "targets": ["anthropic", "canonical"],
+            "kind": "request",
+            "payload": BODY,
+        }
+    )
+    assert answers["anthropic"]["output"]["messages"] == [{"role": "user", "content": "hi"}]
+    assert answers["canonical"]["losses"] == []
+    refused = FUNCTIONS["convert_many"](
+        {"source": "openai-chat", "targets": ["gemini"], "kind": "request", "payload": {"x": 1}}
+    )
+    error = refused["gemini"]["error"]
+    assert error["code"] == "missing_field" and error["details"]["path"]
+    assert "required property" in error["details"]["message"]
+
+
+def test_translate_stream_frames_a_chunk_per_line_transcript_as_the_source_streams() -> None:
+    import json
+
+    lines = "".join(json.dumps(c) + "\n" for c in CHAT_STREAM)
+    sse = "".join(f"data: {json.dumps(c)}\n\n" for c in CHAT_STREAM) + "data: [DONE]\n\n"
+    as_lines = FUNCTIONS["translate_stream"](
+        {
+            "source": "openai-chat",
+            "targets": ["anthropic", "canonical"],
+            "text": lines,
+            "framing": "ndjson",
+        }
+    )
+    as_sse = FUNCTIONS["translate_stream"](
+        {
+            "source": "openai-chat",
+            "targets": ["anthropic", "canonical"],
+            "text": sse,
+            "framing": "sse",
+        }
+    )
+    assert as_lines == as_sse
+    assert as_lines["anthropic"]["failed"] is False
+    assert "event: message_stop" in as_lines["anthropic"]["text"]
+    cut = FUNCTIONS["translate_stream"](
+        {
+            "source": "openai-chat",
+            "targets": ["canonical"],
+            "text": lines.splitlines()[0] + "\n",
+            "framing": "ndjson",
+        }
+    )
+    assert cut["canonical"]["failed"] is True
+    assert '"stream_truncated"' in cut["canonical"]["text"]
+
+
+def test_translate_stream_names_the_error_reading_met() -> None:
+    import json
+
+    lines = (
+        json.dumps(CHAT_STREAM[0]) + "\n" + json.dumps({"error": {"message": "overloaded"}}) + "\n"
+    )
+    answers = FUNCTIONS["translate_stream"](
+        {"source": "openai-chat", "targets": ["anthropic"], "text": lines, "framing": "ndjson"}
+    )
+    assert answers["anthropic"]["failed"] is True
+    assert answers["anthropic"]["error"]["code"] == "provider_error"
+    assert answers["anthropic"]["error"]["details"]["message"] == "overloaded"
