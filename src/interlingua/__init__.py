@@ -5,7 +5,10 @@
 []
 >>> body = {
 ...     "model": "m",
-...     "messages": [{"role": "developer", "content": "be brief"}, {"role": "user", "content": "hi"}],
+...     "messages": [
+...         {"role": "developer", "content": "be brief"},
+...         {"role": "user", "content": "hi"},
+...     ],
 ...     "max_completion_tokens": 50,
 ... }
 >>> interlingua.detect(body).format  # max_completion_tokens is particular to openai-chat

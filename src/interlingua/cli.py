@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO
 
+from interlingua import __version__
 from interlingua.conversion import ConversionError, ConversionResult, Loss, LossyConversionError
 from interlingua.converter import (
     CANONICAL,
@@ -32,6 +33,7 @@ from interlingua.converter import (
 from interlingua.detector import Detection, detect, readings
 from interlingua.exchanges import PAIRED, tool_exchanges
 from interlingua.gateway import cli as gateway_cli
+from interlingua.generated import SCHEMA_VERSION
 from interlingua.generated.validators import VALIDATORS
 from interlingua.reading import (
     DEFAULT_MAX_BYTES,
@@ -702,6 +704,11 @@ def _register_conversion(commands: Any) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="interlingua", description="Work with interlingua documents."
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"interlingua {__version__} (schema v{SCHEMA_VERSION})",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
