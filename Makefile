@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
-# pytest-xdist workers: one per core by default (JOBS=1 make test runs them in one process).
+# pytest-xdist workers: one per core by default (`make test JOBS=0` runs the tests in one process).
 JOBS   ?= auto
 
 .PHONY: run test generate check lint types pytest bench docs clean
@@ -49,6 +49,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/views.py
 	$(PY) benchmarks/convert.py
 	$(PY) benchmarks/stream.py
+	$(PY) benchmarks/startup.py
+	$(PY) benchmarks/batch.py
 
 generate: $(STAMP)
 	$(PY) -m generator

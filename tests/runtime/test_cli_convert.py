@@ -414,13 +414,13 @@ def test_jsonl_converts_line_by_line_and_goes_on_past_bad_lines(
         }
     }
     assert json.loads(out_lines[4])["error"]["line"] == 5
-    losses = Counter(
+    counted = Counter(
         loss.code
         for body in (GOOD_1, LOSSY, GOOD_2)
         for loss in convert(body, "openai-chat", "anthropic").losses
     )
-    assert losses["parameter_dropped"] == 1
-    by_code = ", ".join(f"{code} {n}" for code, n in sorted(losses.items()))
+    assert counted["parameter_dropped"] == 1
+    by_code = ", ".join(f"{code} {n}" for code, n in sorted(counted.items()))
     assert err.splitlines()[-1] == f"summary: 5 lines, 3 converted, 2 failed; losses: {by_code}"
     errors = [line for line in err.splitlines() if line.startswith("error: ")]
     assert errors == [
