@@ -84,8 +84,9 @@ def _canonical_document(args: argparse.Namespace) -> Any:
     its format's adapter (``auto``: the detected one); _UNREADABLE after its coded error."""
     if not _check_format(args.source, auto=True):
         return _UNREADABLE
-    payload = _read_payload(args.file, args.max_bytes)
-    if payload is _UNREADABLE or args.source == CANONICAL:
+    canonical = args.source == CANONICAL  # canonical documents are JSON, never text
+    payload = _read_payload(args.file, args.max_bytes, json_only=canonical)
+    if payload is _UNREADABLE or canonical:
         return payload
     from interlingua.converter import to_canonical  # noqa: PLC0415
     from interlingua.detector import detect  # noqa: PLC0415
@@ -548,12 +549,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return outcome.status
 
 
-def _read_payload(source: str, max_bytes: int, *, text: bool = False) -> Any:
+def _read_payload(
+    source: str, max_bytes: int, *, text: bool = False, json_only: bool = False
+) -> Any:
     """The parsed body, or _UNREADABLE after printing its coded error on stderr.
 
     ``text``: the input is a text format's document, read as a string. Otherwise an input
     that is not JSON and does not open like JSON is read as text too (a ChatML text, say:
-    detection and the text formats tell whether it is one)."""
+    detection and the text formats tell whether it is one), unless ``json_only``."""
     try:
         data = _read_source(source, max_bytes)
         if text:
@@ -561,7 +564,7 @@ def _read_payload(source: str, max_bytes: int, *, text: bool = False) -> Any:
         try:
             return read_json(data, max_bytes=max_bytes)
         except InputError as exc:
-            if exc.code != "invalid_json" or looks_like_json(data):
+            if json_only or exc.code != "invalid_json" or looks_like_json(data):
                 raise
             return read_text(data, max_bytes=max_bytes)
     except InputError as exc:

@@ -132,6 +132,15 @@ def test_validate_and_views_read_any_format_through_its_adapter(
     assert HUMAN.match(capsys.readouterr().err.splitlines()[0])
 
 
+def test_a_canonical_document_is_json_never_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = tmp_path / "t.txt"
+    text.write_text("hello")
+    assert main(["validate", str(text)]) == 2
+    assert capsys.readouterr().err.startswith("error: invalid_json at /: ")
+
+
 def test_a_body_no_format_accepts_is_unknown_format(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -68,6 +68,12 @@ def test_every_exported_name_resolves_on_first_use() -> None:
         _ = interlingua.nothing
 
 
+def test_the_command_lines_names_are_the_libraries() -> None:
+    from interlingua import cli, converter
+
+    assert cli.CANONICAL == converter.CANONICAL  # cli names it to stay light at start-up
+
+
 def test_the_package_logger_has_a_null_handler() -> None:
     import logging
 
