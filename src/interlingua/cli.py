@@ -11,7 +11,8 @@ pointer and a message, ``error: CODE at POINTER: MESSAGE``, or with ``--json`` o
 per line, ``{"error": {"code": ..., "path": ..., "message": ...}}`` (``"line": N`` added for
 JSON Lines input). Losses take the same two shapes (``loss: ...`` / ``{"loss": {...}}``). The
 human form is the default whether or not stderr is a terminal: it is stable, one line per
-problem, and ``--json`` is there for programs.
+problem, and ``--json`` is there for programs. The gateway's ``tool-id`` and ``card`` are the
+exception: they answer with the gateway's error envelope (seed 002 §3.4), as its callers read it.
 
 The commands import what they use when they run: ``interlingua --help`` loads no adapter,
 validator or model.
