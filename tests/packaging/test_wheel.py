@@ -25,9 +25,20 @@ from tests.streams.helpers import framed
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "schemas" / "formats"
-#: Not part of any distribution, and large or volatile: never copied into the build tree.
+#: Not part of any distribution, and large or volatile (coverage data files come and go while
+#: parallel workers run): never copied into the build tree.
 _SKIP = shutil.ignore_patterns(
-    ".git", ".venv", "build", "dist", "site", ".hypothesis", "*_cache", "__pycache__", "*.egg-info"
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "site",
+    ".hypothesis",
+    "*_cache",
+    "__pycache__",
+    "*.egg-info",
+    ".coverage*",
+    "htmlcov",
 )
 
 pytestmark = pytest.mark.slow
