@@ -110,7 +110,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _files(folder: Path) -> set[Path]:
-    return {p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    """Every file under ``folder``, through its links (``interlingua/generated`` is one)."""
+    return {
+        Path(top, name)
+        for top, _, names in os.walk(folder, followlinks=True)
+        if "__pycache__" not in Path(top).parts
+        for name in names
+    }
 
 
 def test_the_wheel_carries_every_file_of_its_packages(installed: Path) -> None:
