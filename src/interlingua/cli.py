@@ -21,7 +21,6 @@ validator or model.
 from __future__ import annotations
 
 import argparse
-import difflib
 import io
 import json
 import logging
@@ -29,12 +28,9 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from interlingua import __version__
-from interlingua.conversion import ConversionError, ConversionResult, Loss, LossyConversionError
-from interlingua.exchanges import PAIRED, tool_exchanges
 from interlingua.gateway import cli as gateway_cli
 from interlingua.generated import SCHEMA_VERSION
 from interlingua.reading import (
@@ -46,10 +42,12 @@ from interlingua.reading import (
 )
 
 if TYPE_CHECKING:
+    from interlingua.conversion import Loss
     from interlingua.detector import Detection
 
 # Adapters, validators and models load when a command needs them (imported inside it), so
-# `interlingua --help` and `--version` start fast. These names need no import.
+# `interlingua --help` and `--version` start fast; so do the modules that use dataclasses
+# (importing `dataclasses` loads `inspect` and `ast`). These names need no import.
 CANONICAL = "canonical"
 AUTO = "auto"
 
@@ -89,6 +87,7 @@ def _canonical_document(args: argparse.Namespace) -> Any:
     payload = _read_payload(args.file, args.max_bytes, json_only=canonical)
     if payload is _UNREADABLE or canonical:
         return payload
+    from interlingua.conversion import ConversionError  # noqa: PLC0415
     from interlingua.converter import to_canonical  # noqa: PLC0415
     from interlingua.detector import detect  # noqa: PLC0415
 
@@ -111,6 +110,8 @@ def _canonical_document(args: argparse.Namespace) -> Any:
 
 def _closest(name: str, known: Iterable[str]) -> str:
     """`` (did you mean X?)`` for the known name closest to ``name``, or nothing."""
+    import difflib  # noqa: PLC0415  # only when a name is wrong
+
     known = list(known)
     close = [k for k in known if k.startswith(name)] or difflib.get_close_matches(
         name, known, n=1, cutoff=0.5
@@ -276,8 +277,7 @@ def _undetected(found: Detection, line: int | None = None) -> None:
             print(f"  {rejection}", file=sys.stderr)
 
 
-@dataclass
-class _Outcome:
+class _Outcome(NamedTuple):
     status: int
     output: Any = None
     report: dict[str, Any] | None = None
@@ -287,6 +287,11 @@ class _Outcome:
 
 def _convert_one(payload: Any, args: argparse.Namespace, line: int | None = None) -> _Outcome:
     """Convert one body; every problem is reported on stderr, never raised."""
+    from interlingua.conversion import (  # noqa: PLC0415
+        ConversionError,
+        ConversionResult,
+        LossyConversionError,
+    )
     from interlingua.converter import convert  # noqa: PLC0415
     from interlingua.detector import detect  # noqa: PLC0415
 
@@ -352,14 +357,12 @@ def _open_input(source: str) -> BinaryIO:
         ) from None
 
 
-@dataclass
 class _Tally:
     """What a JSON Lines batch did, for its summary."""
 
-    lines: int = 0
-    converted: int = 0
-    failed: int = 0
-    losses: Counter[str] = field(default_factory=Counter)
+    def __init__(self) -> None:
+        self.lines = self.converted = self.failed = 0
+        self.losses: Counter[str] = Counter()
 
     def summary(self) -> None:
         if _Stderr.json:
@@ -678,8 +681,10 @@ def _pairs_one(payload: Any, args: argparse.Namespace, line: int | None = None) 
 
     Unless --from and --kind say it, each reading the payload validates as is tried in turn
     (best first): pairing needs one that reads all of it."""
+    from interlingua.conversion import ConversionError  # noqa: PLC0415
     from interlingua.converter import to_canonical  # noqa: PLC0415
     from interlingua.detector import detect, readings  # noqa: PLC0415
+    from interlingua.exchanges import PAIRED, tool_exchanges  # noqa: PLC0415
 
     source, kind = args.source, args.kind
     among = None if source == AUTO else [source]
