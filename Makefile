@@ -7,13 +7,16 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+# pytest-xdist workers: one per core by default (`make test JOBS=0` runs the tests in one process).
+JOBS   ?= auto
 
 .PHONY: run test generate check lint types pytest bench docs clean
 
-$(STAMP): pyproject.toml
+# pyproject.toml says which packages (compatible ranges); constraints.txt pins their exact versions.
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --upgrade pip -c constraints.txt
+	$(PY) -m pip install --quiet -e '.[dev]' -c constraints.txt
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -31,7 +34,7 @@ run: $(STAMP)
 
 test: $(STAMP) /usr/bin/chromium lint types
 	$(PY) -m generator --check
-	$(PY) -m pytest --cov --cov-report=term --cov-fail-under=96
+	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -n $(JOBS) --cov --cov-report=term --cov-fail-under=96
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
@@ -47,6 +50,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/convert.py
 	$(PY) benchmarks/stream.py
 	$(PY) benchmarks/linear.py
+	$(PY) benchmarks/startup.py
+	$(PY) benchmarks/batch.py
 
 generate: $(STAMP)
 	$(PY) -m generator

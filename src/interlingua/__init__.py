@@ -3,25 +3,83 @@
 >>> import interlingua
 >>> interlingua.validate({"role": "user", "content": [{"type": "text", "text": "hi"}]})
 []
->>> body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
->>> interlingua.detector(body).format
+>>> body = {
+...     "model": "m",
+...     "messages": [
+...         {"role": "developer", "content": "be brief"},
+...         {"role": "user", "content": "hi"},
+...     ],
+...     "max_completion_tokens": 50,
+... }
+>>> interlingua.detect(body).format  # max_completion_tokens is particular to openai-chat
 'openai-chat'
->>> interlingua.converter(body, source="openai-chat", target="anthropic").output["max_tokens"]
-4096
+>>> interlingua.convert(body, source="openai-chat", target="anthropic").output["system"]
+'be brief'
 
-``interlingua.converter`` is the function; the module it lives in stays importable as
-``from interlingua.converter import ...``.
+Every name below is imported from its module on first use, so ``import interlingua`` loads no
+model, validator or adapter until one is asked for. The library logs each conversion loss as
+a WARN line on the ``interlingua`` logger, which carries a :class:`logging.NullHandler`: an
+application sees them only when it configures logging.
 """
 
-from interlingua.conversion import ConversionError, ConversionResult, Loss, LossyConversionError
-from interlingua.converter import convert, from_canonical, to_canonical
-from interlingua.detector import Detection, detect
-from interlingua.exchanges import ToolExchange, tool_exchanges
-from interlingua.generated import SCHEMA_ID, SCHEMA_VERSION
-from interlingua.generated.models import Conversation, Message, Response, ValidationError
-from interlingua.reading import InputError, read_json
-from interlingua.validation import DocumentError, detect_document, dump, load, validate
-from interlingua.view import MessageView, views
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from interlingua._lazy import lazy_exports
+
+#: The package version (pyproject.toml reads it from here).
+__version__ = "0.1.0"
+
+logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+if TYPE_CHECKING:
+    from interlingua.conversion import (
+        ConversionError,
+        ConversionResult,
+        Loss,
+        LossyConversionError,
+    )
+    from interlingua.converter import convert, from_canonical, to_canonical
+    from interlingua.detector import Detection, detect
+    from interlingua.exchanges import ToolExchange, tool_exchanges
+    from interlingua.generated import SCHEMA_ID, SCHEMA_VERSION
+    from interlingua.generated.models import Conversation, Message, Response, ValidationError
+    from interlingua.reading import InputError, read_json
+    from interlingua.validation import DocumentError, detect_document, dump, load, validate
+    from interlingua.view import MessageView, views
+
+_WHERE = {
+    "ConversionError": "interlingua.conversion",
+    "ConversionResult": "interlingua.conversion",
+    "Loss": "interlingua.conversion",
+    "LossyConversionError": "interlingua.conversion",
+    "convert": "interlingua.converter",
+    "from_canonical": "interlingua.converter",
+    "to_canonical": "interlingua.converter",
+    "Detection": "interlingua.detector",
+    "detect": "interlingua.detector",
+    "ToolExchange": "interlingua.exchanges",
+    "tool_exchanges": "interlingua.exchanges",
+    "SCHEMA_ID": "interlingua.generated",
+    "SCHEMA_VERSION": "interlingua.generated",
+    "Conversation": "interlingua.generated.models",
+    "Message": "interlingua.generated.models",
+    "Response": "interlingua.generated.models",
+    "ValidationError": "interlingua.generated.models",
+    "InputError": "interlingua.reading",
+    "read_json": "interlingua.reading",
+    "DocumentError": "interlingua.validation",
+    "detect_document": "interlingua.validation",
+    "dump": "interlingua.validation",
+    "load": "interlingua.validation",
+    "validate": "interlingua.validation",
+    "MessageView": "interlingua.view",
+    "views": "interlingua.view",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)
 
 __all__ = [
     "SCHEMA_ID",
@@ -39,6 +97,7 @@ __all__ = [
     "Response",
     "ToolExchange",
     "ValidationError",
+    "__version__",
     "convert",
     "detect",
     "detect_document",

@@ -1,9 +1,21 @@
 """The `interlingua` command line.
 
-``validate`` and ``views`` work on canonical documents; ``convert``, ``detect`` and
-``formats`` on request and response bodies of every format (see :mod:`interlingua.converter`).
+``validate`` and ``views`` work on canonical documents, or on any format's body read through
+its adapter (``--from``); ``convert``, ``detect`` and ``formats`` on request and response bodies
+of every format (see :mod:`interlingua.converter`).
 Exit codes: 0 done, 1 invalid document (``validate``) or a loss in strict mode
 (``convert --strict``), 2 input that cannot be read or used (a coded error on stderr).
+
+Every command reports a problem with its input the same way, on stderr: a stable code, a JSON
+pointer and a message, ``error: CODE at POINTER: MESSAGE``, or with ``--json`` one JSON object
+per line, ``{"error": {"code": ..., "path": ..., "message": ...}}`` (``"line": N`` added for
+JSON Lines input). Losses take the same two shapes (``loss: ...`` / ``{"loss": {...}}``). The
+human form is the default whether or not stderr is a terminal: it is stable, one line per
+problem, and ``--json`` is there for programs. The gateway's ``tool-id`` and ``card`` are the
+exception: they answer with the gateway's error envelope (seed 002 §3.4), as its callers read it.
+
+The commands import what they use when they run: ``interlingua --help`` loads no adapter,
+validator or model.
 """
 
 from __future__ import annotations
@@ -15,24 +27,12 @@ import logging
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import IO, Any, BinaryIO
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
-from interlingua.conversion import ConversionError, ConversionResult, Loss, LossyConversionError
-from interlingua.converter import (
-    CANONICAL,
-    KINDS,
-    adapter,
-    convert,
-    formats,
-    text_format,
-    to_canonical,
-)
-from interlingua.detector import Detection, detect, readings
-from interlingua.exchanges import PAIRED, tool_exchanges
+from interlingua import __version__
 from interlingua.gateway import cli as gateway_cli
-from interlingua.generated.validators import VALIDATORS
+from interlingua.generated import SCHEMA_VERSION
 from interlingua.reading import (
     DEFAULT_MAX_BYTES,
     InputError,
@@ -40,9 +40,16 @@ from interlingua.reading import (
     read_json,
     read_text,
 )
-from interlingua.streams import StreamTranslator, stream_formats
-from interlingua.validation import detect_document, is_error, validate
-from interlingua.view import views
+
+if TYPE_CHECKING:
+    from interlingua.conversion import Loss
+    from interlingua.detector import Detection
+
+# Adapters, validators and models load when a command needs them (imported inside it), so
+# `interlingua --help` and `--version` start fast; so do the modules that use dataclasses
+# (importing `dataclasses` loads `inspect` and `ast`). These names need no import.
+CANONICAL = "canonical"
+AUTO = "auto"
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 EXIT_LOSSY = 1  # convert --strict: the conversion would lose something
@@ -71,17 +78,68 @@ def _read_source(source: str, limit: int) -> bytes:
 _UNREADABLE: Any = object()
 
 
-def _read_document(source: str, max_bytes: int) -> Any:
-    """The parsed document, or _UNREADABLE after printing its coded error on stderr."""
+def _canonical_document(args: argparse.Namespace) -> Any:
+    """The input as a canonical document: as it is with ``--from canonical``, else read through
+    its format's adapter (``auto``: the detected one); _UNREADABLE after its coded error."""
+    if not _check_format(args.source, auto=True):
+        return _UNREADABLE
+    canonical = args.source == CANONICAL  # canonical documents are JSON, never text
+    payload = _read_payload(args.file, args.max_bytes, json_only=canonical)
+    if payload is _UNREADABLE or canonical:
+        return payload
+    from interlingua.conversion import ConversionError  # noqa: PLC0415
+    from interlingua.converter import to_canonical  # noqa: PLC0415
+    from interlingua.detector import detect  # noqa: PLC0415
+
+    source, kind = args.source, None
+    found = detect(payload, among=None if source == AUTO else [source])
+    if found.detected:
+        source, kind = found.format, found.kind
+    elif source == AUTO:
+        _undetected(found)
+        return _UNREADABLE
+    if source == CANONICAL:
+        return payload
+    _quiet_library()
     try:
-        return read_json(_read_source(source, max_bytes), max_bytes=max_bytes)
-    except InputError as exc:
-        print(json.dumps(exc.as_dict(), ensure_ascii=False), file=sys.stderr)
+        return to_canonical(payload, source, kind or "request").output
+    except ConversionError as exc:
+        _error(exc.code, exc.pointer, exc.message)
         return _UNREADABLE
 
 
+def _closest(name: str, known: Iterable[str]) -> str:
+    """`` (did you mean X?)`` for the known name closest to ``name``, or nothing."""
+    import difflib  # noqa: PLC0415  # only when a name is wrong
+
+    known = list(known)
+    close = [k for k in known if k.startswith(name)] or difflib.get_close_matches(
+        name, known, n=1, cutoff=0.5
+    )
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def _check_choice(what: str, name: str | None, known: Iterable[str]) -> bool:
+    """Whether ``name`` is one of ``known``; else its coded error (not_in_enum), with the
+    closest name and the list."""
+    known = sorted(known)
+    if name is None or name in known:
+        return True
+    _error(
+        "not_in_enum",
+        "",
+        f"unknown {what} {name!r}{_closest(name, known)}; known: {', '.join(known)}",
+    )
+    return False
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
-    document = _read_document(args.file, args.max_bytes)
+    from interlingua.generated.validators import VALIDATORS  # noqa: PLC0415
+    from interlingua.validation import is_error, validate  # noqa: PLC0415
+
+    if not _check_choice("type", args.type, VALIDATORS):
+        return EXIT_UNREADABLE
+    document = _canonical_document(args)
     if document is _UNREADABLE:
         return EXIT_UNREADABLE
     findings = validate(document, args.type)
@@ -96,7 +154,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _messages(document: Any) -> list[Any]:
-    """The messages of a Conversation, Response or Message document."""
+    """The messages of a Conversation, Response or Message document (or a list of Messages)."""
+    from interlingua.validation import detect_document  # noqa: PLC0415
+
+    if isinstance(document, list):
+        return document
     kind = detect_document(document)
     if kind == "Conversation":
         return list(document["messages"])
@@ -105,18 +167,37 @@ def _messages(document: Any) -> list[Any]:
     return [document]
 
 
+def _capabilities() -> tuple[str, ...]:
+    """Every capability name the schemas define."""
+    from typing import get_args  # noqa: PLC0415
+
+    from interlingua.generated.models import Capability  # noqa: PLC0415
+
+    names: tuple[str, ...] = get_args(get_args(Capability.__value__)[0])
+    return names
+
+
 def cmd_views(args: argparse.Namespace) -> int:
-    document = _read_document(args.file, DEFAULT_MAX_BYTES)
+    from interlingua.validation import is_error, validate  # noqa: PLC0415
+    from interlingua.view import views  # noqa: PLC0415
+
+    capabilities = [c.strip() for c in args.capabilities.split(",") if c.strip()]
+    known = _capabilities()
+    if not all(_check_choice("capability", c, known) for c in capabilities):
+        return EXIT_UNREADABLE
+    document = _canonical_document(args)
     if document is _UNREADABLE:
         return EXIT_UNREADABLE
-    errors = [f for f in validate(document) if is_error(f)]
+    errors = [
+        f
+        for message in (document if isinstance(document, list) else [document])
+        for f in validate(message)
+        if is_error(f)
+    ]
     if errors:
-        print(
-            json.dumps([f.model_dump(mode="json", exclude_none=True) for f in errors], indent=2),
-            file=sys.stderr,
-        )
+        for finding in errors:
+            _error(finding.code, finding.path, finding.message)
         return EXIT_INVALID
-    capabilities = [c.strip() for c in args.capabilities.split(",") if c.strip()]
     rows = []
     for number, message in enumerate(_messages(document)):
         for view in views(message, capabilities):
@@ -156,43 +237,70 @@ def _where(line: int | None) -> str:
     return "" if line is None else f"line {line}: "
 
 
+class _Stderr:
+    """How problems are written to stderr: human lines, or with --json JSON objects."""
+
+    json = False
+
+
+def _record(code: str, path: str, message: str, line: int | None = None) -> dict[str, Any]:
+    record: dict[str, Any] = {"code": code, "path": path, "message": message}
+    if line is not None:
+        record["line"] = line
+    return record
+
+
+def _problem(what: str, code: str, path: str, message: str, line: int | None) -> None:
+    if _Stderr.json:
+        text = json.dumps({what: _record(code, path, message, line)}, ensure_ascii=False)
+    else:
+        text = f"{what}: {_where(line)}{code} at {path or '/'}: {message}"
+    print(text, file=sys.stderr)
+
+
 def _error(code: str, path: str, message: str, line: int | None = None) -> None:
-    print(f"error: {_where(line)}{code} at {path or '/'}: {message}", file=sys.stderr)
+    _problem("error", code, path, message, line)
 
 
 def _losses(losses: tuple[Loss, ...] | list[Loss], line: int | None = None) -> None:
     for loss in losses:
-        print(
-            f"loss: {_where(line)}{loss.code} at {loss.pointer or '/'}: {loss.reason}",
-            file=sys.stderr,
-        )
+        _problem("loss", loss.code, loss.pointer, loss.reason, line)
 
 
 def _undetected(found: Detection, line: int | None = None) -> None:
     """The coded error for a body ``--from auto`` cannot place, with each schema's reason."""
     why = found.summary if found.status == "unknown" else found.reason
-    _error("unknown_format", "", f"cannot tell the format: {why}", line)
-    for rejection in found.rejections:
-        print(f"  {rejection}", file=sys.stderr)
-    if found.status == "ambiguous":
-        print("  name the format with --from", file=sys.stderr)
+    hint = "; name the format with --from" if found.status == "ambiguous" else ""
+    _error("unknown_format", "", f"cannot tell the format: {why}{hint}", line)
+    if not _Stderr.json:
+        for rejection in found.rejections:
+            print(f"  {rejection}", file=sys.stderr)
 
 
-@dataclass
-class _Outcome:
+class _Outcome(NamedTuple):
     status: int
     output: Any = None
     report: dict[str, Any] | None = None
+    #: The coded error that stopped it: (code, pointer, message).
+    error: tuple[str, str, str] | None = None
 
 
 def _convert_one(payload: Any, args: argparse.Namespace, line: int | None = None) -> _Outcome:
     """Convert one body; every problem is reported on stderr, never raised."""
+    from interlingua.conversion import (  # noqa: PLC0415
+        ConversionError,
+        ConversionResult,
+        LossyConversionError,
+    )
+    from interlingua.converter import convert  # noqa: PLC0415
+    from interlingua.detector import detect  # noqa: PLC0415
+
     source, kind, checked = args.source, args.kind, False
-    if source == "auto":
+    if source == AUTO:
         found = detect(payload, kind=kind)
         if not found.detected:
             _undetected(found, line)
-            return _Outcome(EXIT_UNREADABLE)
+            return _Outcome(EXIT_UNREADABLE, error=("unknown_format", "", found.reason))
         source, kind, checked = found.format, found.kind, True
     elif kind is None:
         found = detect(payload, among=[source])
@@ -211,10 +319,11 @@ def _convert_one(payload: Any, args: argparse.Namespace, line: int | None = None
         _losses(exc.losses, line)
         _error(exc.code, exc.pointer, exc.message, line)
         failed = ConversionResult(None, tuple(exc.losses), source, args.target, kind)
-        return _Outcome(EXIT_LOSSY, report=failed.report())
+        error = (exc.code, exc.pointer, exc.message)
+        return _Outcome(EXIT_LOSSY, report=failed.report(), error=error)
     except ConversionError as exc:
         _error(exc.code, exc.pointer, exc.message, line)
-        return _Outcome(EXIT_UNREADABLE)
+        return _Outcome(EXIT_UNREADABLE, error=(exc.code, exc.pointer, exc.message))
     if args.report is None:
         _losses(result.losses, line)
     return _Outcome(EXIT_VALID, result.output, result.report())
@@ -248,13 +357,67 @@ def _open_input(source: str) -> BinaryIO:
         ) from None
 
 
-def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
-    """JSON Lines: one output line per converted input line, flushed as it is written.
+class _Tally:
+    """What a JSON Lines batch did, for its summary."""
 
-    A line that cannot be read or converted is reported on stderr with its number and
-    skipped (no output line), and the stream goes on; blank lines are skipped silently.
-    The exit status is the worst seen: 2 for any bad line, else 1 for any loss in strict
-    mode. With ``--report`` the file gets one ConversionReport per output line, in step.
+    def __init__(self) -> None:
+        self.lines = self.converted = self.failed = 0
+        self.losses: Counter[str] = Counter()
+
+    def summary(self) -> None:
+        if _Stderr.json:
+            text = json.dumps(
+                {
+                    "summary": {
+                        "lines": self.lines,
+                        "converted": self.converted,
+                        "failed": self.failed,
+                        "losses": dict(sorted(self.losses.items())),
+                    }
+                }
+            )
+        else:
+            losses = ", ".join(f"{code} {n}" for code, n in sorted(self.losses.items()))
+            text = (
+                f"summary: {self.lines} lines, {self.converted} converted, {self.failed} failed"
+                f"; losses: {losses or 'none'}"
+            )
+        print(text, file=sys.stderr)
+
+
+def _progress(stream: BinaryIO) -> Any:
+    """A progress bar over the input's bytes on a terminal (tqdm), else None."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm  # type: ignore[import-untyped]  # noqa: PLC0415  # ships no types
+
+    try:
+        total: int | None = os.fstat(stream.fileno()).st_size or None
+    except (OSError, ValueError):
+        total = None
+    return tqdm(total=total, unit="B", unit_scale=True, leave=False, file=sys.stderr)
+
+
+def _batch_kind(payload: Any, args: argparse.Namespace) -> argparse.Namespace:
+    """With --from and no --kind, the kind of the batch's first body holds for every line
+    (detected once, among the one format), so no line is run through detection."""
+    if args.source == AUTO or args.kind is not None:
+        return args
+    from interlingua.detector import detect  # noqa: PLC0415
+
+    found = detect(payload, among=[args.source])
+    return argparse.Namespace(**{**vars(args), "kind": found.kind or "request"})
+
+
+def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
+    """JSON Lines: output line N answers input line N, flushed as it is written.
+
+    A line that cannot be read or converted gets, in its place, the error record
+    ``{"error": {"code", "path", "message", "line"}}`` (and the coded error on stderr, with its
+    line number); a blank line stays blank. The exit status is the worst seen: 2 for any bad
+    line, else 1 for any loss in strict mode. With ``--report`` the file gets one line per
+    output line, in step: the ConversionReport, or the same error record. A summary (lines,
+    converted, failed, losses by code) ends stderr; on a terminal a progress bar runs.
     """
     status = EXIT_VALID
     try:
@@ -262,27 +425,51 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
     except InputError as exc:
         _error(exc.code, exc.path, exc.message)
         return EXIT_UNREADABLE
+    tally, bar = _Tally(), _progress(stream)
+
+    def emit(output: str, line_report: str) -> None:
+        print(output, flush=True)
+        if report is not None:
+            print(line_report, file=report, flush=True)
+
     try:
         for number, data in _read_lines(stream, args.max_bytes):
+            if bar is not None:
+                bar.update(len(data) if isinstance(data, bytes) else args.max_bytes)
             if isinstance(data, bytes) and not data.strip():
+                emit("", "")
                 continue
+            tally.lines += 1
             try:
                 if isinstance(data, InputError):
                     raise data
                 payload = read_json(data.rstrip(b"\r\n"), max_bytes=args.max_bytes)
             except InputError as exc:
                 _error(exc.code, exc.path, exc.message, number)
-                status = EXIT_UNREADABLE
-                continue
-            outcome = _convert_one(payload, args, number)
+                outcome = _Outcome(EXIT_UNREADABLE, error=(exc.code, exc.path, exc.message))
+            else:
+                args = _batch_kind(payload, args)
+                outcome = _convert_one(payload, args, number)
             status = max(status, outcome.status)
             if outcome.status == EXIT_VALID:
-                print(json.dumps(outcome.output, ensure_ascii=False), flush=True)
-                if report is not None:
-                    print(json.dumps(outcome.report, ensure_ascii=False), file=report, flush=True)
+                tally.converted += 1
+                assert outcome.report is not None
+                tally.losses.update(loss["code"] for loss in outcome.report["losses"])
+                emit(
+                    json.dumps(outcome.output, ensure_ascii=False),
+                    json.dumps(outcome.report, ensure_ascii=False),
+                )
+            else:
+                tally.failed += 1
+                code, path, message = outcome.error or ("unreadable_input", "", "failed")
+                record = json.dumps({"error": _record(code, path, message, number)})
+                emit(record, record)
     finally:
+        if bar is not None:
+            bar.close()
         if stream is not sys.stdin.buffer:
             stream.close()
+    tally.summary()
     return status
 
 
@@ -302,15 +489,24 @@ def _write_report(path: str, report: dict[str, Any]) -> bool:
     return True
 
 
-def _check_format(name: str, auto: bool = False) -> bool:
-    if (auto and name == "auto") or name == CANONICAL:
+def _check_format(name: str, auto: bool = False, known: Iterable[str] | None = None) -> bool:
+    """Whether ``name`` is a format (of ``known``, default every format); else the coded error
+    unknown_format, with the closest name."""
+    if (auto and name == AUTO) or name == CANONICAL:
         return True
-    try:
-        adapter(name)
-    except ConversionError as exc:
-        _error(exc.code, exc.pointer, exc.message)
-        return False
-    return True
+    if known is None:
+        from interlingua.converter import formats  # noqa: PLC0415
+
+        known = formats()
+    known = list(known)
+    if name in known:
+        return True
+    _error(
+        "unknown_format",
+        "",
+        f"no format {name!r}{_closest(name, known)}; known: {', '.join(known)}",
+    )
+    return False
 
 
 def _quiet_library() -> None:
@@ -321,7 +517,13 @@ def _quiet_library() -> None:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    if not (_check_format(args.source, auto=True) and _check_format(args.target)):
+    from interlingua.converter import KINDS, text_format  # noqa: PLC0415
+
+    if not (
+        _check_format(args.source, auto=True)
+        and _check_format(args.target)
+        and _check_choice("kind", args.kind, KINDS)
+    ):
         return EXIT_UNREADABLE
     _quiet_library()
     if args.jsonl or args.input.endswith(".jsonl"):
@@ -333,7 +535,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
             return _unwritable(args.report, exc)
         with report:
             return _convert_stream(args, report)
-    text = args.source != "auto" and text_format(args.source)
+    text = args.source != AUTO and text_format(args.source)
     payload = _read_payload(args.input, args.max_bytes, text=text)
     if payload is _UNREADABLE:
         return EXIT_UNREADABLE
@@ -351,12 +553,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return outcome.status
 
 
-def _read_payload(source: str, max_bytes: int, *, text: bool = False) -> Any:
+def _read_payload(
+    source: str, max_bytes: int, *, text: bool = False, json_only: bool = False
+) -> Any:
     """The parsed body, or _UNREADABLE after printing its coded error on stderr.
 
     ``text``: the input is a text format's document, read as a string. Otherwise an input
     that is not JSON and does not open like JSON is read as text too (a ChatML text, say:
-    detection and the text formats tell whether it is one)."""
+    detection and the text formats tell whether it is one), unless ``json_only``."""
     try:
         data = _read_source(source, max_bytes)
         if text:
@@ -364,7 +568,7 @@ def _read_payload(source: str, max_bytes: int, *, text: bool = False) -> Any:
         try:
             return read_json(data, max_bytes=max_bytes)
         except InputError as exc:
-            if exc.code != "invalid_json" or looks_like_json(data):
+            if json_only or exc.code != "invalid_json" or looks_like_json(data):
                 raise
             return read_text(data, max_bytes=max_bytes)
     except InputError as exc:
@@ -373,6 +577,10 @@ def _read_payload(source: str, max_bytes: int, *, text: bool = False) -> Any:
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
+    from interlingua.converter import KINDS  # noqa: PLC0415
+
+    if not _check_choice("kind", args.kind, KINDS):
+        return EXIT_UNREADABLE
     if args.jsonl or args.input.endswith(".jsonl"):
         lines: list[Any] = []
         worst, unreadable = _each_line(
@@ -400,6 +608,8 @@ def _print_detection(
     kind: str | None = None,
     label: str | None = None,
 ) -> int:
+    from interlingua.detector import detect  # noqa: PLC0415
+
     found = detect(payload, kind=kind or args.kind)
     if args.json and (line is not None or label is not None):
         where = {"line": line} if line is not None else {"lines": "all"}
@@ -414,6 +624,8 @@ def _print_detection(
 
 
 def cmd_formats(args: argparse.Namespace) -> int:
+    from interlingua.converter import adapter, formats  # noqa: PLC0415
+
     rows = [(CANONICAL, "interlingua canonical documents (Conversation, Response)")]
     rows += [(name, adapter(name).title) for name in formats() if name != CANONICAL]
     if args.json:
@@ -426,17 +638,16 @@ def cmd_formats(args: argparse.Namespace) -> int:
 
 
 def cmd_stream(args: argparse.Namespace) -> int:
+    from interlingua.streams import StreamTranslator, stream_formats  # noqa: PLC0415
+
     known = stream_formats()
     for name in (args.source, args.target):
-        if name not in known:
-            _error(
-                "unknown_format", "", f"no streaming format {name!r} (known: {', '.join(known)})"
-            )
+        if not _check_format(name, known=known[1:]):
             return EXIT_UNREADABLE
     try:
         raw = _open_input(args.input)
     except InputError as exc:
-        _error(exc.code, "", exc.message)
+        _error(exc.code, exc.path, exc.message)
         return EXIT_UNREADABLE
     _quiet_library()
     translator = StreamTranslator(args.source, args.target)
@@ -470,10 +681,15 @@ def _pairs_one(payload: Any, args: argparse.Namespace, line: int | None = None) 
 
     Unless --from and --kind say it, each reading the payload validates as is tried in turn
     (best first): pairing needs one that reads all of it."""
+    from interlingua.conversion import ConversionError  # noqa: PLC0415
+    from interlingua.converter import to_canonical  # noqa: PLC0415
+    from interlingua.detector import detect, readings  # noqa: PLC0415
+    from interlingua.exchanges import PAIRED, tool_exchanges  # noqa: PLC0415
+
     source, kind = args.source, args.kind
-    among = None if source == "auto" else [source]
+    among = None if source == AUTO else [source]
     tries = (
-        [(source, kind)] if source != "auto" and kind else readings(payload, kind=kind, among=among)
+        [(source, kind)] if source != AUTO and kind else readings(payload, kind=kind, among=among)
     )
     if not tries:
         _undetected(detect(payload, kind=kind, among=among), line)
@@ -509,7 +725,9 @@ def _print_pairs(output: dict[str, Any], label: str) -> None:
 
 
 def cmd_pairs(args: argparse.Namespace) -> int:
-    if not _check_format(args.source, auto=True):
+    from interlingua.converter import KINDS  # noqa: PLC0415
+
+    if not (_check_format(args.source, auto=True) and _check_choice("kind", args.kind, KINDS)):
         return EXIT_UNREADABLE
     _quiet_library()
     if args.jsonl or args.input.endswith(".jsonl"):
@@ -585,8 +803,10 @@ def _register_pairs(commands: Any) -> None:
     audit.add_argument(
         "--from", dest="source", default="auto", metavar="FMT", help="format (default: auto)"
     )
-    audit.add_argument("--kind", choices=KINDS, help="which document (default: detected)")
-    audit.add_argument("--json", action="store_true", help="print the exchanges as JSON")
+    audit.add_argument("--kind", metavar="KIND", help=_KIND_HELP)
+    audit.add_argument(
+        "--json", action="store_true", help="print the exchanges, and any error, as JSON"
+    )
     audit.add_argument("--jsonl", action="store_true", help="read one document per line")
     audit.add_argument(
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger inputs"
@@ -595,12 +815,12 @@ def _register_pairs(commands: Any) -> None:
 
 
 def _register_stream(commands: Any) -> None:
-    names = ", ".join(stream_formats())
     flow = commands.add_parser(
         "stream",
         help="translate a streamed response between formats",
-        description=f"Read a raw streamed response (SSE or NDJSON, as the source format streams; "
-        f"formats: {names}) and write it in the target format's stream, each piece as soon as "
+        description="Read a raw streamed response (SSE or NDJSON, as the source format streams: "
+        "an unknown format is refused with the list of those that stream) and write it in the "
+        "target format's stream, each piece as soon as "
         "its input arrives. `canonical` streams are canonical events, one JSON object per line. "
         "Every loss goes to stderr as `loss: CODE at POINTER: REASON` (pointers are "
         "/<chunk>/...), or with --report to FILE. Exit 0 when the stream completed, 1 when it "
@@ -611,23 +831,26 @@ def _register_stream(commands: Any) -> None:
     flow.add_argument("--from", dest="source", required=True, metavar="FMT", help="source format")
     flow.add_argument("--to", dest="target", required=True, metavar="FMT", help="target format")
     flow.add_argument("--report", metavar="FILE", help="write the losses as JSON to FILE")
+    flow.add_argument("--json", action="store_true", help=_JSON_ERRORS_HELP)
     flow.set_defaults(run=cmd_stream)
 
 
 def _register_conversion(commands: Any) -> None:
-    names = ", ".join(formats())
     change = commands.add_parser(
         "convert",
         help="convert a request or response body between formats",
-        description=f"Convert a request or response body from one format to another (formats: "
-        f"{names}). The output goes to stdout (a text format such as chatml is read and "
-        "written as text); every loss to stderr as `loss: CODE at POINTER: "
+        description="Convert a request or response body from one format to another "
+        "(`interlingua formats` lists them). The output goes to stdout (a text format such as "
+        "chatml is read and written as text); every loss to stderr as `loss: CODE at POINTER: "
         "REASON`, or with --report to FILE as a ConversionReport. Exit 0 when converted, 1 when "
         "--strict refused a lossy conversion (its losses on stderr), 2 when the input cannot be "
         "read or is not a valid body (`error: CODE at PATH: MESSAGE` on stderr). With --jsonl, "
-        "or an input named *.jsonl, every line is a body: one output line per line, flushed as "
-        "it is written; a bad line is reported with its number and skipped, and the exit status "
-        "is the worst seen.",
+        "or an input named *.jsonl, every line is a body: output line N answers input line N, "
+        "flushed as it is written; a bad line gets the record "
+        '`{"error": {"code", "path", "message", "line"}}` in its place (and its coded error on '
+        "stderr); a summary (lines, converted, failed, losses by code) ends stderr, a progress "
+        "bar runs on a terminal, and the exit status is the worst seen. With --from, the first "
+        "line's kind (or --kind) holds for every line: no line is run through detection.",
     )
     change.add_argument(
         "input",
@@ -647,8 +870,8 @@ def _register_conversion(commands: Any) -> None:
     )
     change.add_argument(
         "--kind",
-        choices=KINDS,
-        help="request or response (default: what detection says, else request)",
+        metavar="KIND",
+        help=f"{_KINDS} (default: what detection says, else request)",
     )
     change.add_argument(
         "--strict", action="store_true", help="fail (exit 1) rather than lose anything"
@@ -663,6 +886,7 @@ def _register_conversion(commands: Any) -> None:
     change.add_argument(
         "--jsonl", action="store_true", help="the input is JSON Lines: convert each line"
     )
+    change.add_argument("--json", action="store_true", help=_JSON_ERRORS_HELP)
     change.add_argument(
         "--max-bytes",
         type=int,
@@ -682,8 +906,10 @@ def _register_conversion(commands: Any) -> None:
     find.add_argument(
         "input", nargs="?", default="-", help="a JSON (or ChatML text) file, or - for stdin"
     )
-    find.add_argument("--kind", choices=KINDS, help="only consider requests or responses")
-    find.add_argument("--json", action="store_true", help="print the detection as a JSON object")
+    find.add_argument("--kind", metavar="KIND", help=f"only consider this kind ({_KINDS})")
+    find.add_argument(
+        "--json", action="store_true", help="print the detection, and any error, as JSON"
+    )
     find.add_argument(
         "--jsonl",
         action="store_true",
@@ -699,36 +925,63 @@ def _register_conversion(commands: Any) -> None:
     listing.set_defaults(run=cmd_formats)
 
 
+_KINDS = "request, response or messages"
+_KIND_HELP = f"which document: {_KINDS} (default: detected)"
+_JSON_ERRORS_HELP = "write errors and losses to stderr as JSON objects, one per line"
+
+
+def _add_reading(command: argparse.ArgumentParser) -> None:
+    """--from, --max-bytes and --json of the commands that read a canonical document."""
+    command.add_argument(
+        "--from",
+        dest="source",
+        default=CANONICAL,
+        metavar="FMT",
+        help="format of the input: canonical (default), any format `interlingua formats` "
+        "lists (read through its adapter), or auto to detect it",
+    )
+    command.add_argument(
+        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger inputs"
+    )
+    command.add_argument("--json", action="store_true", help=_JSON_ERRORS_HELP)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="interlingua", description="Work with interlingua documents."
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"interlingua {__version__} (schema v{SCHEMA_VERSION})",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
         "validate",
         help="validate a document",
-        description="Validate a Conversation, Response or Message (or any named type). Exit 0 when "
+        description="Validate a Conversation, Response or Message (or any named type); with "
+        "--from, a body of any format read into its canonical document first. Exit 0 when "
         "valid, 1 when invalid (findings as a JSON list on stdout), 2 when the input cannot be "
-        "read as JSON (a coded error on stderr).",
+        "read or used (a coded error on stderr).",
     )
     check.add_argument("file", help="path to a JSON file, or - for standard input")
     check.add_argument(
-        "--type", choices=sorted(VALIDATORS), help="schema type (default: recognise the document)"
+        "--type", metavar="TYPE", help="schema type (default: recognise the document)"
     )
-    check.add_argument(
-        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger inputs"
-    )
+    _add_reading(check)
     check.set_defaults(run=cmd_validate)
     show = commands.add_parser(
         "views",
         help="show the policy views of a document",
-        description="Print one view per content part of a Conversation, Response or Message: "
-        "a table, or with --opa one OPA input document per line.",
+        description="Print one view per content part of a Conversation, Response or Message "
+        "(with --from, a body of any format read into its canonical document first): a table, "
+        "or with --opa one OPA input document per line. An unknown capability is refused.",
     )
     show.add_argument("file", help="path to a JSON file, or - for standard input")
     show.add_argument(
         "--capabilities", default="", help="comma-separated capabilities to grant (read_roles,…)"
     )
+    _add_reading(show)
     show.add_argument("--opa", action="store_true", help="print OPA inputs as JSON lines")
     show.set_defaults(run=cmd_views)
     _register_conversion(commands)
@@ -740,6 +993,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _Stderr.json = bool(getattr(args, "json", False))
     try:
         code: int = args.run(args)
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as Unix tools do

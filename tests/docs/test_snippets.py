@@ -5,8 +5,8 @@ one namespace, from a scratch directory where `docs/` is the repository's (so th
 paths, `docs/examples/...`, resolve and files they write land in the scratch directory).
 Every `interlingua ...` command of a fenced `sh` / `bash` block must parse with the real
 command line; one whose input files are all under `docs/examples/` also runs, and must exit
-with the status its trailing comment names (`# exit 1`), else 0. The `python -m conformance
-run --impl ...` commands that use the example harness run too.
+with the status its trailing comment names (`# exit 1`), else 0. The conformance quick start's
+`python -m conformance run` commands run as written in test_staleness.py.
 
 A block that is not meant to run says so with `<!-- not-run -->` on the line before its fence
 (a block that only includes a file with `--8<--` is not run either; the file must exist).
@@ -19,7 +19,6 @@ import json
 import os
 import re
 import shlex
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,6 @@ from typing import Any
 
 import pytest
 
-from conformance.__main__ import main as conformance_main
 from generator.paths import ROOT
 from interlingua import cli
 
@@ -203,32 +201,8 @@ def test_shell_commands_are_real(
                 )
 
 
-def test_the_example_harness_passes_what_it_implements(
-    scratch: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The quick start's harness and expected-failures file, as the page runs them."""
-    page = (DOCS / "quickstart/conformance.md").read_text(encoding="utf-8")
-    runs = [
-        argv
-        for block in blocks(page)
-        if block.lang in SHELL
-        for argv, _ in commands(block)
-        if argv[:3] == ["python", "-m", "conformance"] and EXAMPLES in " ".join(argv)
-    ]
-    assert len(runs) == 2
-    for argv in runs:
-        arguments = [
-            a.replace("python ", f"{sys.executable} ", 1) if a.startswith("python ") else a
-            for a in argv[3:]
-        ]
-        if "--expected-failures" in arguments:
-            # One format's cases: the file lists today's formats and groups, and a format
-            # added later must not fail this test before the page is updated.
-            arguments += ["--format", "anthropic"]
-        arguments += ["--report", "report.json", "--matrix", "matrix.md"]
-        assert conformance_main(arguments) == 0, capsys.readouterr().out
-        summary = capsys.readouterr().out
-        assert " fail" not in summary and (" pass" in summary or " xfail" in summary)
+# The quick start's conformance runs (the example harness and its expected failures among
+# them) run as written in tests/docs/test_staleness.py.
 
 
 # --- the checks themselves can fail ----------------------------------------------------------

@@ -74,21 +74,21 @@ def test_unknown_document_exits_1() -> None:
     ids=["truncated", "deep", "duplicate", "nan", "surrogate", "50MB-string"],
 )
 def test_hostile_input_exits_2_with_a_coded_error(stdin: bytes, code: str) -> None:
-    done = run(["validate", "-"], stdin)
+    done = run(["validate", "--json", "-"], stdin)
     assert done.returncode == 2
     assert done.stdout == b""
-    error = json.loads(done.stderr)
+    error = json.loads(done.stderr)["error"]
     assert error["code"] == code
     assert b"Traceback" not in done.stderr
 
 
 def test_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["validate", str(tmp_path / "missing.json")]) == 2
-    assert json.loads(capsys.readouterr().err)["code"] == "unreadable_input"
+    assert main(["validate", "--json", str(tmp_path / "missing.json")]) == 2
+    assert json.loads(capsys.readouterr().err)["error"]["code"] == "unreadable_input"
 
 
 def test_max_bytes_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "m.json"
     path.write_text(json.dumps(VALID))
     assert main(["validate", "--max-bytes", "10", str(path)]) == 2
-    assert json.loads(capsys.readouterr().err)["code"] == "input_too_large"
+    assert capsys.readouterr().err.startswith("error: input_too_large at /: ")

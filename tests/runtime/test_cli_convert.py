@@ -12,6 +12,7 @@ import os
 import select
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -351,7 +352,9 @@ def test_unreadable_file_and_unknown_format_exit_2(
     code, _, err = run(["convert", "--from", "openai-chat", "--to", "anthropic", missing], capsys)
     assert code == 2 and err.startswith("error: unreadable_input at /: cannot read ")
     code, _, err = run(["convert", "--from", "openai", "--to", "anthropic", missing], capsys)
-    assert code == 2 and err.startswith("error: unknown_format at /: no format 'openai' (known: ")
+    assert code == 2 and err.startswith(
+        "error: unknown_format at /: no format 'openai' (did you mean openai-chat?); known: "
+    )
     code, _, err = run(["convert", "--from", "auto", "--to", "auto", missing], capsys)
     assert code == 2 and err.startswith("error: unknown_format at /: no format 'auto'")
 
@@ -396,9 +399,29 @@ def test_jsonl_converts_line_by_line_and_goes_on_past_bad_lines(
         ["convert", "--from", "openai-chat", "--to", "anthropic", str(path)], capsys
     )
     assert code == 2  # some line was bad
-    assert [json.loads(line) for line in out.splitlines()] == [
+    out_lines = out.splitlines()
+    assert len(out_lines) == 6  # output line N answers input line N
+    assert [json.loads(out_lines[n]) for n in (0, 3, 5)] == [
         convert(body, "openai-chat", "anthropic").output for body in (GOOD_1, LOSSY, GOOD_2)
     ]
+    assert out_lines[2] == ""  # a blank line stays blank
+    assert json.loads(out_lines[1]) == {
+        "error": {
+            "code": "invalid_json",
+            "path": "",
+            "message": "Expecting value at line 1, column 29",
+            "line": 2,
+        }
+    }
+    assert json.loads(out_lines[4])["error"]["line"] == 5
+    counted = Counter(
+        loss.code
+        for body in (GOOD_1, LOSSY, GOOD_2)
+        for loss in convert(body, "openai-chat", "anthropic").losses
+    )
+    assert counted["parameter_dropped"] == 1
+    by_code = ", ".join(f"{code} {n}" for code, n in sorted(counted.items()))
+    assert err.splitlines()[-1] == f"summary: 5 lines, 3 converted, 2 failed; losses: {by_code}"
     errors = [line for line in err.splitlines() if line.startswith("error: ")]
     assert errors == [
         "error: line 2: invalid_json at /: Expecting value at line 1, column 29",
@@ -443,8 +466,10 @@ def test_jsonl_report_has_one_report_per_output_line(
     argv = ["convert", "--from", "openai-chat", "--to", "anthropic", "--report", str(report)]
     code, out, err = run([*argv, str(path)], capsys)
     assert code == 2
-    reports = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
-    assert len(reports) == len(out.splitlines()) == 3
+    lines = report.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(out.splitlines()) == 6  # in step with the output, line for line
+    reports = [json.loads(lines[n]) for n in (0, 3, 5)]
+    assert [json.loads(lines[n])["error"]["line"] for n in (1, 4)] == [2, 5]
     assert [validate(r, "ConversionReport") for r in reports] == [[], [], []]
     assert reports == [
         convert(b, "openai-chat", "anthropic").report() for b in (GOOD_1, LOSSY, GOOD_2)
@@ -466,12 +491,15 @@ def test_jsonl_strict_skips_lossy_lines_and_exits_1(
         ["convert", "--from", "openai-chat", "--to", "anthropic", "--strict", path], capsys
     )
     assert code == 1
-    lossless = [json.loads(line) for line in out.splitlines()]
-    assert lossless == [
-        r.output
-        for r in (convert(b, "openai-chat", "anthropic") for b in (GOOD_1, LOSSY, GOOD_2))
-        if not r.losses
-    ]
+    written = [json.loads(line) for line in out.splitlines()]
+    results = [convert(b, "openai-chat", "anthropic") for b in (GOOD_1, LOSSY, GOOD_2)]
+    assert len(written) == 3 and any(r.losses for r in results)
+    for number, (line, result) in enumerate(zip(written, results, strict=True), start=1):
+        if result.losses:  # the refused line's error record stands in its place
+            assert line["error"]["code"] == "lossy_conversion"
+            assert line["error"]["line"] == number
+        else:
+            assert line == result.output
     assert "error: line 2: lossy_conversion at /parameters/seed: " in err
 
 
@@ -482,7 +510,8 @@ def test_jsonl_line_too_long_is_skipped(tmp_path: Path, capsys: pytest.CaptureFi
     argv = ["convert", "--from", "openai-chat", "--to", "canonical", "--max-bytes", "1000"]
     code, out, err = run([*argv, str(path)], capsys)
     assert code == 2
-    assert len(out.splitlines()) == 2
+    assert len(out.splitlines()) == 3
+    assert json.loads(out.splitlines()[1])["error"]["code"] == "input_too_large"
     assert err.startswith("error: line 2: input_too_large at /: ")
 
 

@@ -198,7 +198,8 @@ def test_pairs_reads_one_memory_per_line(
     assert code == 2
     rows = [json.loads(line) for line in out.splitlines()]
     assert [(r["line"], r["format"]) for r in rows] == [(1, "anthropic"), (3, "openai-chat")]
-    assert "line 4: invalid_json" in err and "line 5: unknown_format" in err
+    errors = [json.loads(line)["error"] for line in err.splitlines()]  # --json: errors too
+    assert [(e["line"], e["code"]) for e in errors] == [(4, "invalid_json"), (5, "unknown_format")]
     code, out, _ = _run(["pairs", "--jsonl", "--from", "openai-chat", str(path)], capsys)
     assert out.startswith("line 1:") is False and "line 3: openai-chat messages" in out
 

@@ -471,13 +471,13 @@ def test_views_cli(tmp_path: Any) -> None:
     )
     assert done.returncode == 1 and "empty_content" in done.stderr
     done = subprocess.run(
-        [sys.executable, "-m", "interlingua", "views", "-"],
+        [sys.executable, "-m", "interlingua", "views", "--json", "-"],
         input="{",
         capture_output=True,
         text=True,
         check=False,
     )
-    assert done.returncode == 2 and json.loads(done.stderr)["code"] == "invalid_json"
+    assert done.returncode == 2 and json.loads(done.stderr)["error"]["code"] == "invalid_json"
 
 
 DODGES = [" Authorization", "authorization:", "Cookie\t", "\ufeffX-API-Key", "X-API-Key\x00"]

@@ -17,15 +17,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from interlingua.gateway.cards import build_card
-from interlingua.gateway.errors import GatewayError
-from interlingua.gateway.schema_trust import check_schema_trust
-from interlingua.gateway.tool_id import derive_tool_id
-from interlingua.generated.models import GatewayErrorCode, GatewayTool
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
-from interlingua.validation import is_error, validate
+
+# The gateway's modules load its models: imported by the commands that run, not by
+# `interlingua --help` (see `register`).
+if TYPE_CHECKING:
+    from interlingua.gateway.errors import GatewayError
+    from interlingua.generated.models import GatewayErrorCode, GatewayTool
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 #: The gateway validates arguments with a full JSON Schema validator and never shows the
@@ -35,6 +35,8 @@ _NOT_APPLICABLE: Final = frozenset({"non_portable_tool_schema"})
 
 def _read(source: str, code: GatewayErrorCode) -> Any:
     """The JSON document in file ``source`` (``-`` for stdin); ``code`` if it cannot be read."""
+    from interlingua.gateway.errors import GatewayError  # noqa: PLC0415
+
     try:
         if source == "-":
             data = sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1)
@@ -62,6 +64,10 @@ def _fail(error: GatewayError) -> int:
 
 
 def cmd_tool_id(args: argparse.Namespace) -> int:
+    from interlingua.gateway.errors import GatewayError  # noqa: PLC0415
+    from interlingua.gateway.schema_trust import check_schema_trust  # noqa: PLC0415
+    from interlingua.gateway.tool_id import derive_tool_id  # noqa: PLC0415
+
     try:
         schema = _read(args.schema, "SCHEMA_INVALID")
         check_schema_trust(schema)
@@ -73,6 +79,10 @@ def cmd_tool_id(args: argparse.Namespace) -> int:
 
 
 def _gateway_tool(document: Any) -> GatewayTool:
+    from interlingua.gateway.errors import GatewayError  # noqa: PLC0415
+    from interlingua.generated.models import GatewayTool  # noqa: PLC0415
+    from interlingua.validation import is_error, validate  # noqa: PLC0415
+
     errors = [
         f
         for f in validate(document, "GatewayTool")
@@ -91,6 +101,10 @@ def _gateway_tool(document: Any) -> GatewayTool:
 
 
 def cmd_card(args: argparse.Namespace) -> int:
+    from interlingua.gateway.cards import build_card  # noqa: PLC0415
+    from interlingua.gateway.errors import GatewayError  # noqa: PLC0415
+    from interlingua.gateway.schema_trust import check_schema_trust  # noqa: PLC0415
+
     try:
         tool = _gateway_tool(_read(args.tool, "ARGS_INVALID"))
         check_schema_trust(tool.definition.input_schema)

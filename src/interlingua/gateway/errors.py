@@ -37,6 +37,7 @@ RETRYABLE: Final[Mapping[str, bool]] = {
     "TOOL_ID_COLLISION": False,
     "CARD_TOO_LARGE": False,
     "NO_CANDIDATES": False,
+    "TOKENIZER_UNAVAILABLE": False,
 }
 
 MESSAGE_LIMIT: Final = max_length(GatewayErrorEnvelope, "message")

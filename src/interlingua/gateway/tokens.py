@@ -33,8 +33,13 @@ def _bpe() -> Any:
     0.1.4 loads them through a deprecated importlib API; that warning is not ours to act on."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        import bpe_openai  # type: ignore[import-untyped]  # noqa: PLC0415  # ships no types
-
+        try:
+            import bpe_openai  # type: ignore[import-untyped]  # noqa: PLC0415  # ships no types
+        except ImportError:
+            raise GatewayError(
+                "TOKENIZER_UNAVAILABLE",
+                "counting tokens needs the cl100k_base encoder: pip install 'interlingua[gateway]'",
+            ) from None
     return bpe_openai
 
 

@@ -1,0 +1,40 @@
+"""Suite-wide settings: hypothesis profiles, and the `slow` marker on property, mutation and
+packaging tests.
+
+Profiles (``HYPOTHESIS_PROFILE``; ``ci`` when unset, which ``make test`` also names):
+
+- ``ci``: no deadline and no ``too_slow`` health check, so a property test does not fail because
+  the machine is busy (two cores shared with other jobs); no example database, so parallel
+  workers share no state.
+- ``dev``: hypothesis's own defaults (a 200 ms deadline), to notice a slow example locally.
+
+``INTERLINGUA_PROPERTY_EXAMPLES`` sets how many examples the per-format property tests draw
+(tests/adapters/test_properties.py, tests/texts/test_chatml.py); raise it for a longer hunt.
+``pytest -m 'not slow'`` leaves out the slow tests for a quick run.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+settings.register_profile("dev")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+#: Modules whose every test is slow: mutation runs, and the wheel build.
+_SLOW_MODULES = frozenset({"test_mutations.py", "test_wheel.py"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        function = getattr(item, "obj", None)
+        if Path(str(item.fspath)).name in _SLOW_MODULES or getattr(
+            function, "is_hypothesis_test", False
+        ):
+            item.add_marker(pytest.mark.slow)
