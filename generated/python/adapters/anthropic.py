@@ -1624,6 +1624,7 @@ LAYOUT: Final = Layout(
     slots=(),
     encode_tool_message=None,
     decode_tool_message=None,
+    structured_results=False,
 )
 
 ADAPTER: Final = Adapter(

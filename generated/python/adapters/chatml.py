@@ -253,6 +253,7 @@ LAYOUT: Final = Layout(
     slots=(("tool_calls", "list", decode_slot_tool_calls),),
     encode_tool_message=enc_tool_result_0,
     decode_tool_message=dec_tool_result_0,
+    structured_results=False,
     result_pairing="name",
     text_separator="",
 )

@@ -893,6 +893,7 @@ LAYOUT: Final = Layout(
     ),
     encode_tool_message=enc_tool_result_0,
     decode_tool_message=dec_tool_result_0,
+    structured_results=False,
     result_pairing="name",
     slots_first=frozenset(["thinking"]),
 )

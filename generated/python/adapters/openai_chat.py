@@ -1533,6 +1533,7 @@ LAYOUT: Final = Layout(
     ),
     encode_tool_message=enc_tool_result_0,
     decode_tool_message=dec_tool_result_0,
+    structured_results=False,
     text_separator="",
     response_text="string",
 )

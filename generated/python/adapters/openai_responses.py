@@ -1504,6 +1504,7 @@ LAYOUT: Final = Layout(
     slots=(),
     encode_tool_message=enc_tool_result_0,
     decode_tool_message=dec_tool_result_0,
+    structured_results=False,
     items={"function_call": "assistant", "reasoning": "assistant", "function_call_output": "tool"},
     item_message={"type": "message", "status": "completed"},
     hoist_roles=frozenset(["system"]),

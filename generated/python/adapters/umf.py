@@ -511,6 +511,7 @@ LAYOUT: Final = Layout(
     slots=(),
     encode_tool_message=enc_tool_result_0,
     decode_tool_message=dec_tool_result_0,
+    structured_results=False,
     result_pairing="name",
 )
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from interlingua.adapters import fidelity, items, pairing
+from interlingua.adapters.carry import structured_as_text
 from interlingua.adapters.runtime import MISS, Adapter, Layout, escape, unread
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
@@ -558,6 +559,7 @@ def encode_messages(
         if raw:
             fidelity.note_foreign(ctx, raw, layout.format, mat)
         parts, places = replayable(ctx, layout, message["content"], f"{mat}/content")
+        parts = [structured_as_text(ctx, layout, p, h) for p, h in zip(parts, places, strict=True)]
         if writing is not None:
             parts = writing.parts(ctx, parts, f"{mat}/content")  # one for one: same places
         if layout.tool_results == "own_message" and role != "tool" and not single:
