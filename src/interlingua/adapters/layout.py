@@ -355,12 +355,20 @@ def _turn(
             turn[layout.content] = blocks[0]
         else:
             turn[layout.content] = blocks
+    elif layout.empty_content is None and len(turn) == 1 and _empty_text(ctx, layout):
+        turn[layout.content] = ""  # null stands beside tool calls; alone, it is refused
     elif layout.empty_content is not ABSENT:
         turn[layout.content] = layout.empty_content
     # The content field first, then the slots, the way people write turns.
     if layout.content in turn:
         turn = {layout.role: role, layout.content: turn[layout.content], **turn}
     return turn
+
+
+def _empty_text(ctx: Context, layout: Layout) -> bool:
+    """Whether a request turn with nothing in it is written as an empty text (a format whose
+    content may be one string), not as the format's empty content."""
+    return ctx.kind != "response" and _shorthand(ctx, layout)
 
 
 def _one_text(
