@@ -48,3 +48,28 @@ def structured_as_text(ctx: Context, layout: Layout, part: Part, at: str) -> Par
         "tool_result",
     )
     return out
+
+
+def as_text(part: Part) -> str | None:
+    """The text a part holds that a format with no block for its kind can still carry: an
+    embedded resource's text contents, a rendered prompt flattened to text (None: nothing)."""
+    if part.get("type") in ("resource", "prompt_result"):
+        text = part.get("content")
+        if isinstance(text, str) and text:
+            return text
+    return None
+
+
+def text_instead(ctx: Context, part: Part, at: str) -> Part | None:
+    """``part`` as a text part, reported as `converted_to_text`, when the format has no block
+    for its kind but it holds text; None when it holds none (the part is then dropped)."""
+    text = as_text(part)
+    if text is None:
+        return None
+    ctx.loss(
+        at,
+        "converted_to_text",
+        f"{ctx.adapter} has no block for a {part.get('type')}; its text went out as text",
+        part.get("type"),
+    )
+    return {"type": "text", "text": text}

@@ -42,6 +42,14 @@ def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any])
     envelope = adapter.encode_request_envelope(ctx, _envelope(conversation, "messages"), "")
     wire: dict[str, Any] = {} if envelope is ABSENT else envelope  # ABSENT: nothing but turns
     turns, system = encode_messages(ctx, adapter, conversation["messages"], "/messages")
+    if not turns and conversation["messages"]:
+        # Every turn left out (audio to a text-only format, say): a request with no turns is
+        # one no provider takes, so there is nothing valid to write.
+        raise ConversionError(
+            "too_few_items",
+            "/messages",
+            f"{ctx.adapter} can carry none of these messages; a request needs a turn",
+        )
     if layout.tools_for_history and not conversation.get("tools"):
         wire = _declare_called_tools(ctx, adapter, conversation["messages"], wire)
     if system is not ABSENT:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from interlingua.adapters import fidelity, items, pairing
-from interlingua.adapters.carry import structured_as_text
+from interlingua.adapters.carry import as_text, structured_as_text, text_instead
 from interlingua.adapters.runtime import MISS, Adapter, Layout, escape, unread
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
@@ -80,6 +80,9 @@ def encode_part(ctx: Context, layout: Layout, part: Part, at: str) -> Any:
         # A block of this format's own that its mapping does not know: back as it came.
         return None, {k: v for k, v in part.items() if k != "type"}
     result = MISS if encoder is None else encoder(ctx, part, at)
+    if result is MISS and as_text(part) is not None and "text" in layout.encode_part:
+        text = text_instead(ctx, part, at)  # a resource's text, say: carried as text
+        return encode_part(ctx, layout, text, at) if text is not None else MISS
     if result is MISS:
         ctx.loss(at, "part_dropped", f"{ctx.adapter} cannot carry this part", part.get("type"))
     return result
@@ -95,8 +98,11 @@ def encode_content(
     blocks = []
     for j, part in enumerate(parts):
         if allowed is not None and part.get("type") not in allowed:
-            ctx.displaced.append((part, f"{at}/{j}"))
-            continue
+            text = text_instead(ctx, part, f"{at}/{j}") if "text" in allowed else None
+            if text is None:
+                ctx.displaced.append((part, f"{at}/{j}"))
+                continue
+            part = text  # the text it holds stays in the result
         result = encode_part(ctx, layout, part, f"{at}/{j}")
         if result is not MISS:
             blocks.append(result[1])
