@@ -55,7 +55,8 @@ def problems(output: Any, fmt: str, kind: str) -> list[str]:
         return []
     validator = Draft202012Validator(_schema(fmt, kind))
     out = []
-    for error in validator.iter_errors(body):
+    for found in validator.iter_errors(body):
+        error = found
         while error.context:  # a union: the member that got furthest says what is wrong
             error = max(error.context, key=lambda e: len(list(e.absolute_path)))
         where = "".join(f"/{p}" for p in error.absolute_path)

@@ -96,11 +96,12 @@ def encode_content(
     one more wire block after them (a result's structured value)."""
     allowed = layout.tool_result_parts
     blocks = []
-    for j, part in enumerate(parts):
-        if allowed is not None and part.get("type") not in allowed:
-            text = text_instead(ctx, part, f"{at}/{j}") if "text" in allowed else None
+    for j, given in enumerate(parts):
+        part = given
+        if allowed is not None and given.get("type") not in allowed:
+            text = text_instead(ctx, given, f"{at}/{j}") if "text" in allowed else None
             if text is None:
-                ctx.displaced.append((part, f"{at}/{j}"))
+                ctx.displaced.append((given, f"{at}/{j}"))
                 continue
             part = text  # the text it holds stays in the result
         result = encode_part(ctx, layout, part, f"{at}/{j}")
@@ -604,7 +605,10 @@ def encode_messages(
             or (role == "system" and layout.system == "hoist")  # hoisted: no wire role
         ):
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
-        if layout.system == "hoist" and role in layout.hoist_roles:
+        # A system message read from a turn of this very format (OpenTelemetry allows one in
+        # the list) goes back there: its round-trip data rebuilds that turn.
+        inline = fidelity.restores(layout.format, message)
+        if layout.system == "hoist" and role in layout.hoist_roles and not inline:
             if out:
                 ctx.loss(mat, "moved", f"{ctx.adapter} takes system prompts only at the top")
             elif hoisted and role == "system":  # (a developer prompt says role_changed)

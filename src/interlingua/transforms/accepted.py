@@ -70,8 +70,9 @@ ONE_OF = Transform(
     _one_of_encode,
     _one_of_decode,
     'A value the format takes only from a list (`{"@one_of": [$media_type, "image/png '
-    'image/jpeg"]}`, the list space-separated); any other value is another variant\'s.',
+    "image/jpeg\"]}`, the list space-separated); any other value is another variant's.",
 )
+
 
 def _plain_text_encode(ctx: Context, at: str, media_type: Any, data: Any) -> Any:
     essence = media_type.partition(";")[0].strip().lower() if isinstance(media_type, str) else ""
