@@ -626,7 +626,9 @@ def encode_messages(
             fields_dropped(ctx, message, mat)
             for part, here in zip(parts, places, strict=True):
                 if part.get("type") != "tool_result":
-                    ctx.loss(here, "part_dropped", "a tool message holds results")
+                    # A tool message holds results only: the part goes in the user turn
+                    # right after the results (reported moved there), not dropped.
+                    ctx.displaced.append((part, here))
                     continue
                 wire = encode(ctx, part, here)
                 out.append({layout.role: wire_role, **wire})
