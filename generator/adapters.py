@@ -404,7 +404,8 @@ class Planner:
                 key = json.dumps([slot, sorted(map(str, literals(wire)))])
                 by_literals.setdefault(key, []).append((part_type, i, canonical, wire, slot))
         last = {id(group[-1][2]) for group in by_literals.values()}
-        encoders: dict[str, list[tuple[str, str, tuple[str, ...] | None]]] = {}
+        Encoder = tuple[str, str, tuple[str, ...] | None, tuple[str, ...] | None]
+        encoders: dict[str, list[Encoder]] = {}
         block_tag = self.mapping.data["layout"].get("block_tag")
         slot_decoders: dict[str, list[str]] = {}
         slot_kinds: dict[str, str] = {}
