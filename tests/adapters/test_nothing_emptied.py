@@ -4,7 +4,8 @@ format is in what the target's body reads back as (possibly as text: a structure
 JSON), or a loss the conversion reported names it (its place, or a place around or inside it).
 
 The conversations are the property tests' (``conversations``) with structured results added,
-first written in the source format, so the input is a body of that format.
+first written in the source format, so the input is a body of that format; for responses, the
+model's text and parallel calls, between every two formats with a response body.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interlingua.conversion import ConversionError
-from interlingua.converter import CANONICAL, convert, formats
+from interlingua.converter import CANONICAL, convert, formats, kinds
 from tests.adapters.test_all_pairs import PNG
-from tests.adapters.test_properties import conversations, json_values, names
+from tests.adapters.test_properties import conversations, ids, json_values, names, words
 
 EXAMPLES = int(os.environ.get("INTERLINGUA_PROPERTY_EXAMPLES", "250")) // 25 or 1
 PAIRS = [(a, b) for a in formats() for b in formats() if b not in (a, CANONICAL)]
+RESPONSE_PAIRS = [(a, b) for a, b in PAIRS if "response" in kinds(a) and "response" in kinds(b)]
 
 
 def _texts(value: Any) -> Iterator[str]:
@@ -51,18 +53,23 @@ def _json_values(texts: list[str]) -> list[Any]:
 
 
 def _parts(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
-    """(pointer, role, part) of every part of every message."""
+    """(pointer, role, part) of every part of every message (a response's message: role
+    `response`)."""
+    if "message" in document:
+        for j, part in enumerate(document["message"].get("content", [])):
+            yield f"/message/content/{j}", "response", part
+        return
     for i, message in enumerate(document["messages"]):
         for j, part in enumerate(message.get("content", [])):
             yield f"/messages/{i}/content/{j}", message["role"], part
 
 
 def _what_must_survive(document: dict[str, Any]) -> Iterator[tuple[str, str, Any]]:
-    """(pointer, kind, value) of every user text, non-empty argument object and non-empty
-    tool result in ``document``."""
+    """(pointer, kind, value) of every user text (a response's: the model's), non-empty
+    argument object and non-empty tool result in ``document``."""
     for at, role, part in _parts(document):
         kind = part.get("type")
-        if kind == "text" and role == "user" and part["text"].strip():
+        if kind == "text" and role in ("user", "response") and part["text"].strip():
             yield at, "text", part["text"]
         elif kind == "tool_call" and part.get("arguments"):
             yield at, "arguments", part["arguments"]
@@ -105,20 +112,44 @@ def _with_structured_results(draw: st.DrawFn, fmt: str) -> dict[str, Any]:
     return document
 
 
-def check_nothing_emptied(source: str, target: str, document: dict[str, Any]) -> None:
-    body = document if source == CANONICAL else convert(document, CANONICAL, source).output
-    given_doc = document if source == CANONICAL else convert(body, source, CANONICAL).output
+@st.composite
+def _responses(draw: st.DrawFn) -> dict[str, Any]:
+    """A model's answer: text, and parallel tool calls with their arguments."""
+    content: list[dict[str, Any]] = [
+        {"type": "text", "text": t} for t in draw(st.lists(words, max_size=2))
+    ]
+    for n, call_id in enumerate(draw(st.lists(ids, unique=True, max_size=3))):
+        arguments = draw(st.dictionaries(names, json_values, max_size=3))
+        content.append(
+            {"type": "tool_call", "id": call_id, "name": f"f{n}", "arguments": arguments}
+        )
+    if not content:
+        content = [{"type": "text", "text": draw(words)}]
+    calls = any(p["type"] == "tool_call" for p in content)
+    return {
+        "schema_version": 1,
+        "model": "m",
+        "stop_reason": "call" if calls else "end",
+        "message": {"role": "assistant", "content": content},
+    }
+
+
+def check_nothing_emptied(
+    source: str, target: str, document: dict[str, Any], kind: str = "request"
+) -> None:
+    body = document if source == CANONICAL else convert(document, CANONICAL, source, kind).output
+    given_doc = document if source == CANONICAL else convert(body, source, CANONICAL, kind).output
     try:
-        out = convert(body, source, target)
+        out = convert(body, source, target, kind)
     except ConversionError as exc:
         # A text format refuses text that would break its framing (it has no escapes).
         assert exc.code == "invalid_text", exc
         return
-    back = convert(out.output, target, CANONICAL).output
+    back = convert(out.output, target, CANONICAL, kind).output
     pointers = [loss.pointer for loss in out.losses]
-    for at, kind, value in _what_must_survive(given_doc):
-        assert _carried(kind, value, back) or _named(at, pointers), (
-            f"{source} -> {target}: the {kind} at {at} is gone with no loss naming it",
+    for at, what, value in _what_must_survive(given_doc):
+        assert _carried(what, value, back) or _named(at, pointers), (
+            f"{source} -> {target}: the {what} at {at} is gone with no loss naming it",
             value,
             [(loss.pointer, loss.code) for loss in out.losses],
         )
@@ -134,6 +165,18 @@ def test_no_text_argument_or_result_is_emptied(source: str, target: str) -> None
     @given(_with_structured_results(source))
     def run(document: dict[str, Any]) -> None:
         check_nothing_emptied(source, target, document)
+
+    run()
+
+
+@pytest.mark.parametrize(
+    ("source", "target"), RESPONSE_PAIRS, ids=[f"{a}->{b}" for a, b in RESPONSE_PAIRS]
+)
+def test_no_answer_text_or_argument_is_emptied(source: str, target: str) -> None:
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(_responses())
+    def run(document: dict[str, Any]) -> None:
+        check_nothing_emptied(source, target, document, "response")
 
     run()
 
