@@ -33,10 +33,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("ollama.roundtrip.gif_webp_and_unknown_bytes", "openai-chat"): _BYTES,
     ("ollama.roundtrip.gif_webp_and_unknown_bytes", "openai-responses"): _BYTES,
     ("ollama.roundtrip.gif_webp_and_unknown_bytes", "umf"): _BYTES,
-    ("bedrock.cross.cache_hints_without_a_place", "anthropic"): (
-        "a cache hint's ttl other than 5m or 1h is written as it is: Anthropic's parts take "
-        "the hint verbatim (`cache_control: $cache`), with no codec to settle the ttl"
-    ),
     ("ollama.cross.unsupported_settings", "anthropic"): (
         "the reasoning effort `minimal` goes to output_config.effort, which has no such level"
     ),
