@@ -404,7 +404,8 @@ class Planner:
                 key = json.dumps([slot, sorted(map(str, literals(wire)))])
                 by_literals.setdefault(key, []).append((part_type, i, canonical, wire, slot))
         last = {id(group[-1][2]) for group in by_literals.values()}
-        encoders: dict[str, list[tuple[str, str, tuple[str, ...] | None]]] = {}
+        Encoder = tuple[str, str, tuple[str, ...] | None, tuple[str, ...] | None]
+        encoders: dict[str, list[Encoder]] = {}
         block_tag = self.mapping.data["layout"].get("block_tag")
         slot_decoders: dict[str, list[str]] = {}
         slot_kinds: dict[str, str] = {}
@@ -422,8 +423,11 @@ class Planner:
                 extra_known=self._block_keys(slot),
                 block_tag=block_tag if slot == "content" and id(canonical) not in lossy else None,
             )
-            roles = self.mapping.data["parts"][part_type][i].get("roles")
-            encoders.setdefault(part_type, []).append((slot, enc, tuple(roles) if roles else None))
+            variant = self.mapping.data["parts"][part_type][i]
+            roles, kinds = variant.get("roles"), variant.get("kinds")
+            encoders.setdefault(part_type, []).append(
+                (slot, enc, tuple(roles) if roles else None, tuple(kinds) if kinds else None)
+            )
             if id(canonical) in lossy:
                 continue
             if slot == "content" and self.mapping.data["layout"].get("text_shorthand") == "always":
@@ -465,11 +469,14 @@ class Planner:
                 slot_kinds[slot] = "list" if many else "value"
         for part_type, encs in encoders.items():
             em = Emitter()
-            for slot, enc, roles in encs:
+            for slot, enc, roles, kinds in encs:
                 slot_value = "None" if slot == "content" else repr(slot)
-                if roles is not None:
-                    # Written only in messages of these roles (`roles`).
-                    em.line(f"if ctx.role in {roles!r}:")
+                # Written only in messages of these roles (`roles`), in documents of these
+                # kinds (`kinds`: a response that cannot hold an image).
+                conditions = [f"ctx.role in {roles!r}"] if roles is not None else []
+                conditions += [f"ctx.kind in {kinds!r}"] if kinds is not None else []
+                if conditions:
+                    em.line(f"if {' and '.join(conditions)}:")
                     with em.block():
                         em.line(f"r = {enc}(ctx, c, at)")
                         em.line("if r is not MISS:")

@@ -318,6 +318,12 @@ def render_adapters(
         }
         if layout["tool_result_parts"] is not None:
             layout["tool_result_parts"] = frozenset(layout["tool_result_parts"])
+        # Whether a tool result's structured value has a place of its own; where it has none,
+        # the engine carries it as JSON text (never a silent or needless drop).
+        layout["structured_results"] = any(
+            "structured_content" in variant["canonical"]
+            for variant in data["parts"].get("tool_result", [])
+        )
         out[Path(f"generated/python/adapters/{plan.mapping.module}.py")] = env.get_template(
             "python/adapter.py.j2"
         ).render(

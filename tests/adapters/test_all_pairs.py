@@ -13,6 +13,7 @@ from interlingua.adapters.fidelity import without_raw
 from interlingua.converter import convert
 from interlingua.generated.adapters import ADAPTERS
 from interlingua.validation import validate
+from tests.adapters.strict import problems
 from tests.adapters.test_properties import check_round_trip
 
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -106,6 +107,8 @@ def test_every_ordered_pair_loses_only_what_it_reports(a: str, b: str) -> None:
     back = _read(without_raw(in_b), a)
     forward = convert(convert(without_raw(in_a), "canonical", a).output, a, b)
     returned = convert(forward.output, b, a, id_map=forward.id_map, name_map=forward.name_map)
+    assert problems(forward.output, b, "request") == []  # each body written, valid for its
+    assert problems(returned.output, a, "request") == []  # target's strict wire schema
     if not forward.losses and not returned.losses:
         # Nothing reported on the way: the round trip back gives the same conversation.
         assert without_raw(convert(returned.output, a, "canonical").output) == without_raw(in_a)

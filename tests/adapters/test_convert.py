@@ -237,3 +237,23 @@ def test_a_result_in_a_user_message_goes_out_as_a_tool_message_of_its_own() -> N
         {"role": "user", "content": "and now?"},
     ]
     assert [(x.pointer, x.code) for x in result.losses] == [("/messages/2/content/0", "moved")]
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai-responses", "umf"])
+def test_a_request_none_of_whose_turns_the_target_carries_is_an_error(target: str) -> None:
+    # Regression (issue 14): an audio-only conversation became `messages: []`, which every
+    # provider refuses; now a coded error says nothing can be carried.
+    body = {
+        "model": "gpt-4o-audio-preview",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_audio", "input_audio": {"data": "SUQz", "format": "mp3"}}
+                ],
+            }
+        ],
+    }
+    with pytest.raises(ConversionError) as caught:
+        convert(body, "openai-chat", target)
+    assert (caught.value.code, caught.value.pointer) == ("too_few_items", "/messages")

@@ -22,6 +22,7 @@ from interlingua.adapters import pairing
 from interlingua.conversion import ConversionError
 from interlingua.converter import convert, text_format
 from interlingua.generated.adapters import ADAPTERS
+from tests.adapters.strict import problems
 
 # CI runs 250 examples per format (eleven formats: the suite stays well under 20 minutes on
 # two cores); INTERLINGUA_PROPERTY_EXAMPLES raises it for a longer hunt or lowers it locally.
@@ -171,6 +172,7 @@ def _synthesized_on_both_sides(fmt: str, before: Any, after: Any, path: str) -> 
 
 def check_round_trip(fmt: str, document: dict[str, Any]) -> None:
     out = convert(document, "canonical", fmt)
+    assert problems(out.output, fmt, "request") == []  # what is written, the target takes
     back = convert(out.output, fmt, "canonical").output
     losses = list(out.losses)
     before, after = _strip(document), _strip(back)

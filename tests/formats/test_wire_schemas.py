@@ -114,7 +114,6 @@ WHERE: dict[str, str] = {
     "mcp/response-stop-reason-number": "/stopReason",
     "chatml/request-unknown-role": "/messages/0",
     "chatml/request-delimiter-in-content": "/messages/0/content",
-    "chatml/request-tool-turn-without-name": "/messages/2",
     "chatml/request-arguments-as-string": "/messages/1/tool_calls/0/arguments",
     "chatml/request-empty-tool-calls": "/messages/1/tool_calls",
     "chatml/response-user-turn": "/role",

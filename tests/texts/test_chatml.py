@@ -75,9 +75,31 @@ def test_hermes_tool_response_names_its_tool() -> None:
     assert turns == [{"role": "tool", "name": "w", "content": "18C"}]
 
 
-def test_a_tool_turn_without_a_response_is_plain_content() -> None:
-    turns, _ = parse_turns(f"{START}tool\n42{END}\n")
-    assert turns == [{"role": "tool", "content": "42"}]  # the wire schema then wants a name
+def test_a_tool_turn_without_a_hermes_response_is_refused() -> None:
+    with pytest.raises(ConversionError) as caught:
+        parse_turns(f"{START}tool\n42{END}\n")
+    assert (caught.value.code, caught.value.pointer) == ("invalid_text", "/messages/0/content")
+
+
+def test_qwen_results_in_a_user_turn_are_nameless_tool_turns() -> None:
+    """Qwen2.5's chat template writes the results of consecutive tool messages as one user
+    turn of `<tool_response>` blocks, without names, a result's content as it is."""
+    body = "<tool_response>\n18C\n</tool_response>\n<tool_response>\n14:05\nCET\n</tool_response>"
+    text = f"{START}user\n{body}{END}\n"
+    turns = [{"role": "tool", "content": "18C"}, {"role": "tool", "content": "14:05\nCET"}]
+    assert parse_turns(text) == (turns, False)
+    assert render_turns(turns) == text
+
+
+def test_nameless_results_apart_from_named_ones_keep_their_own_turns() -> None:
+    turns = [
+        {"role": "tool", "content": "a"},
+        {"role": "tool", "name": "f", "content": "b"},
+        {"role": "tool", "content": "c"},
+    ]
+    text = render_turns(turns)
+    assert text.count(f"{START}user\n") == 2 and text.count(f"{START}tool\n") == 1
+    assert parse_turns(text) == (turns, False)
 
 
 def test_generation_prompt_and_missing_last_newline() -> None:

@@ -42,6 +42,14 @@ def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any])
     envelope = adapter.encode_request_envelope(ctx, _envelope(conversation, "messages"), "")
     wire: dict[str, Any] = {} if envelope is ABSENT else envelope  # ABSENT: nothing but turns
     turns, system = encode_messages(ctx, adapter, conversation["messages"], "/messages")
+    if not turns and conversation["messages"]:
+        # Every turn left out (audio to a text-only format, say): a request with no turns is
+        # one no provider takes, so there is nothing valid to write.
+        raise ConversionError(
+            "too_few_items",
+            "/messages",
+            f"{ctx.adapter} can carry none of these messages; a request needs a turn",
+        )
     if layout.tools_for_history and not conversation.get("tools"):
         wire = _declare_called_tools(ctx, adapter, conversation["messages"], wire)
     if system is not ABSENT:
@@ -168,7 +176,32 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
         wire = {**turn, **wire}
     else:
         _put(wire, path, turn)
-    return fidelity.apply_envelope(ctx, adapter.format, response, wire, "message")
+    patched = fidelity.apply_envelope(ctx, adapter.format, response, wire, "message")
+    holder = path[:-1]
+    if path and isinstance(path[-1], int) and _node(patched, holder) is not _node(wire, holder):
+        # The patch rebuilt the list holding the turn (OpenTelemetry's further output
+        # messages): the turn goes back into its item, beside what the patch put there.
+        patched = _copied_along(patched, path[:-1])
+        _put(patched, path, turn)
+    return patched
+
+
+def _node(wire: Any, path: tuple[str | int, ...]) -> Any:
+    for key in path:
+        wire = wire[key]
+    return wire
+
+
+def _copied_along(wire: dict[str, Any], path: tuple[str | int, ...]) -> dict[str, Any]:
+    """``wire`` with every container on ``path`` copied (so a put there leaves the round-trip
+    data it came from untouched)."""
+    out = dict(wire)
+    node: Any = out
+    for key in path:
+        child = node[key]
+        node[key] = list(child) if type(child) is list else dict(child)
+        node = node[key]
+    return out
 
 
 def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from interlingua.adapters import fidelity, items, pairing
+from interlingua.adapters.carry import as_text, structured_as_text, text_instead
 from interlingua.adapters.runtime import MISS, Adapter, Layout, escape, unread
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
@@ -79,6 +80,9 @@ def encode_part(ctx: Context, layout: Layout, part: Part, at: str) -> Any:
         # A block of this format's own that its mapping does not know: back as it came.
         return None, {k: v for k, v in part.items() if k != "type"}
     result = MISS if encoder is None else encoder(ctx, part, at)
+    if result is MISS and as_text(part) is not None and "text" in layout.encode_part:
+        text = text_instead(ctx, part, at)  # a resource's text, say: carried as text
+        return encode_part(ctx, layout, text, at) if text is not None else MISS
     if result is MISS:
         ctx.loss(at, "part_dropped", f"{ctx.adapter} cannot carry this part", part.get("type"))
     return result
@@ -92,10 +96,14 @@ def encode_content(
     one more wire block after them (a result's structured value)."""
     allowed = layout.tool_result_parts
     blocks = []
-    for j, part in enumerate(parts):
-        if allowed is not None and part.get("type") not in allowed:
-            ctx.displaced.append((part, f"{at}/{j}"))
-            continue
+    for j, given in enumerate(parts):
+        part = given
+        if allowed is not None and given.get("type") not in allowed:
+            text = text_instead(ctx, given, f"{at}/{j}") if "text" in allowed else None
+            if text is None:
+                ctx.displaced.append((given, f"{at}/{j}"))
+                continue
+            part = text  # the text it holds stays in the result
         result = encode_part(ctx, layout, part, f"{at}/{j}")
         if result is not MISS:
             blocks.append(result[1])
@@ -354,12 +362,20 @@ def _turn(
             turn[layout.content] = blocks[0]
         else:
             turn[layout.content] = blocks
+    elif layout.empty_content is None and len(turn) == 1 and _empty_text(ctx, layout):
+        turn[layout.content] = ""  # null stands beside tool calls; alone, it is refused
     elif layout.empty_content is not ABSENT:
         turn[layout.content] = layout.empty_content
     # The content field first, then the slots, the way people write turns.
     if layout.content in turn:
         turn = {layout.role: role, layout.content: turn[layout.content], **turn}
     return turn
+
+
+def _empty_text(ctx: Context, layout: Layout) -> bool:
+    """Whether a request turn with nothing in it is written as an empty text (a format whose
+    content may be one string), not as the format's empty content."""
+    return ctx.kind != "response" and _shorthand(ctx, layout)
 
 
 def _one_text(
@@ -558,6 +574,7 @@ def encode_messages(
         if raw:
             fidelity.note_foreign(ctx, raw, layout.format, mat)
         parts, places = replayable(ctx, layout, message["content"], f"{mat}/content")
+        parts = [structured_as_text(ctx, layout, p, h) for p, h in zip(parts, places, strict=True)]
         if writing is not None:
             parts = writing.parts(ctx, parts, f"{mat}/content")  # one for one: same places
         if layout.tool_results == "own_message" and role != "tool" and not single:
@@ -588,7 +605,10 @@ def encode_messages(
             or (role == "system" and layout.system == "hoist")  # hoisted: no wire role
         ):
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
-        if layout.system == "hoist" and role in layout.hoist_roles:
+        # A system message read from a turn of this very format (OpenTelemetry allows one in
+        # the list) goes back there: its round-trip data rebuilds that turn.
+        inline = fidelity.restores(layout.format, message)
+        if layout.system == "hoist" and role in layout.hoist_roles and not inline:
             if out:
                 ctx.loss(mat, "moved", f"{ctx.adapter} takes system prompts only at the top")
             elif hoisted and role == "system":  # (a developer prompt says role_changed)
@@ -606,7 +626,9 @@ def encode_messages(
             fields_dropped(ctx, message, mat)
             for part, here in zip(parts, places, strict=True):
                 if part.get("type") != "tool_result":
-                    ctx.loss(here, "part_dropped", "a tool message holds results")
+                    # A tool message holds results only: the part goes in the user turn
+                    # right after the results (reported moved there), not dropped.
+                    ctx.displaced.append((part, here))
                     continue
                 wire = encode(ctx, part, here)
                 out.append({layout.role: wire_role, **wire})

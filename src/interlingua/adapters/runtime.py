@@ -85,6 +85,8 @@ class Layout:
     decode_tool_message: Codec | None
     marker: Marker | None = None  # a field written as a block of its own after its part
     blank_text: str = "keep"  # keep | drop: whitespace-only text in the turns of a request
+    # A tool result's structured value has a field of its own (False: it travels as JSON text)
+    structured_results: bool = True
     tools_for_history: bool = False  # tool calls in the history need the tools declared
     replay_from: frozenset[str] = frozenset()  # other formats whose reasoning replays here
     signature_field: str | None = None  # a block's field holding the signature of its reasoning

@@ -5,7 +5,11 @@ ChatML note). Tool calls follow the Qwen2.5 chat template: an assistant body is 
 each call as ``<tool_call>\\n{"name": …, "arguments": …}\\n</tool_call>``, a newline before every
 call but one opening the body. Tool results follow Hermes 2 Pro: a ``tool`` turn per result whose
 body is ``<tool_response>\\n{"name": …, "content": …}\\n</tool_response>`` (the name is how a
-result finds its call: the convention has no call ids).
+result finds its call: the convention has no call ids). The Qwen2.5 chat template writes results
+otherwise: the results of consecutive tool messages as one ``user`` turn of
+``<tool_response>\\n{content}\\n</tool_response>`` blocks, a newline between them, without the
+tool's name; such a turn reads as one nameless tool turn per block (paired with the calls by
+order), and consecutive nameless tool turns are written back that way.
 
 :func:`parse` reads text into the JSON shape ``schemas/formats/chatml/*.json`` describe (a
 request ``{"messages": [turn, …]}``; a response one assistant turn); :func:`render` writes that
@@ -51,6 +55,9 @@ _CALLS = re.compile(
 )
 _CALL = re.compile(rf"{re.escape(CALL_OPEN)}(?P<json>[^\n]*){re.escape(CALL_CLOSE)}")
 _RESULT = re.compile(rf"\A{re.escape(RESULT_OPEN)}(?P<json>[^\n]*){re.escape(RESULT_CLOSE)}\Z")
+RESULTS_ROLE = "user"  # whose bodies hold Qwen2.5's nameless results
+_RESULTS = re.compile(rf"\A{re.escape(RESULT_OPEN)}(?P<all>[\s\S]*){re.escape(RESULT_CLOSE)}\Z")
+_BETWEEN = RESULT_CLOSE + "\n" + RESULT_OPEN  # between two results of one Qwen2.5 user turn
 
 
 def _fail(at: str, message: str) -> ConversionError:
@@ -85,7 +92,7 @@ def parse_turns(text: str) -> tuple[list[dict[str, Any]], bool]:
         role, newline, body = text[begin:end].partition("\n")
         if not newline or not role:
             raise _fail(at, f"the turn at {_line(text, pos)} has no role line")
-        turns.append(_turn(role, body, at))
+        turns.extend(_turns_of(role, body, at))
         pos = end + len(END)
         if text.startswith("\n", pos):
             pos += 1
@@ -102,6 +109,16 @@ def _json(raw: str, at: str, what: str) -> dict[str, Any]:
     if type(value) is not dict:
         raise _fail(at, f"the {what} is not a JSON object")
     return value
+
+
+def _turns_of(role: str, body: str, at: str) -> list[dict[str, Any]]:
+    """The turns one ChatML turn reads as: itself, or a Qwen2.5 user turn of results as one
+    nameless tool turn per result."""
+    if role == RESULTS_ROLE:
+        found = _RESULTS.search(body)
+        if found is not None:
+            return [{"role": RESULT_ROLE, "content": c} for c in found["all"].split(_BETWEEN)]
+    return [_turn(role, body, at)]
 
 
 def _turn(role: str, body: str, at: str) -> dict[str, Any]:
@@ -126,6 +143,8 @@ def _turn(role: str, body: str, at: str) -> dict[str, Any]:
             ):
                 raise _fail(f"{at}/content", 'a tool response is {"name", "content"}, both text')
             return {"role": role, "name": result["name"], "content": result["content"]}
+        # (A nameless result is Qwen2.5's, inside a user turn: a tool turn is Hermes'.)
+        raise _fail(f"{at}/content", "a tool turn is one <tool_response> naming its tool")
     return {"role": role, "content": body}
 
 
@@ -142,16 +161,39 @@ def render_turn(turn: dict[str, Any]) -> str:
     return f"{START}{role}\n{body}{END}\n"
 
 
+def _nameless_result(turn: dict[str, Any]) -> bool:
+    return turn.get("role") == RESULT_ROLE and "name" not in turn
+
+
+def _groups(turns: list[dict[str, Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
+    """The turns as ChatML turns take them, with the index of each group's first: a run of
+    nameless results is one (Qwen2.5's user turn of results), any other turn one of its own."""
+    out: list[tuple[int, list[dict[str, Any]]]] = []
+    for i, turn in enumerate(turns):
+        if out and _nameless_result(turn) and _nameless_result(out[-1][1][-1]):
+            out[-1][1].append(turn)
+        else:
+            out.append((i, [turn]))
+    return out
+
+
+def _render_group(group: list[dict[str, Any]]) -> str:
+    if _nameless_result(group[0]):
+        body = "\n".join(RESULT_OPEN + turn["content"] + RESULT_CLOSE for turn in group)
+        return f"{START}{RESULTS_ROLE}\n{body}{END}\n"
+    return render_turn(group[0])
+
+
 def render_turns(turns: list[dict[str, Any]], generation_prompt: bool = False) -> str:
     """The text of ``turns``; refused (``invalid_text``) when it would not read back as them."""
     pieces = []
-    for i, turn in enumerate(turns):
-        text = render_turn(turn)
+    for i, group in _groups(turns):
+        text = _render_group(group)
         try:
             back, _ = parse_turns(text)
         except ConversionError as exc:
             raise _fail(f"/messages/{i}", f"cannot be written: {exc.message}") from None
-        if back != [turn]:
+        if back != group:
             raise _fail(
                 f"/messages/{i}",
                 "cannot be written: ChatML has no escapes, and this turn would read back "

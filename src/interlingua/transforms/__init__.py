@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from interlingua.transforms.accepted import ACCEPTED_TRANSFORMS
 from interlingua.transforms.base import ABSENT, Mismatch, Transform
 from interlingua.transforms.ids import TOOL_ID, TOOL_NAME
 from interlingua.transforms.media import MEDIA_TRANSFORMS
@@ -29,6 +30,7 @@ TRANSFORMS: Mapping[str, Transform] = {
     **RESOURCE_TRANSFORMS,
     **SCHEMA_TRANSFORMS,
     **SHAPE_TRANSFORMS,
+    **ACCEPTED_TRANSFORMS,
     TOOL_ID.name: TOOL_ID,
     TOOL_NAME.name: TOOL_NAME,
 }

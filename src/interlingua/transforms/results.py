@@ -9,8 +9,8 @@ Writing: a structured value is the object itself (wrapped under the failure key 
 result failed); text joins into one string (parts separated by a newline, each join reported
 as `parts_merged`), wrapped under the
 answer key, or under the failure key when the result failed; no text is `{}`. Text beside a
-structured value is dropped (reported) unless it is the value written as JSON. Parts that are
-not text are set aside for the user turn right after the results (``ctx.displaced``).
+structured value, unless it is the value written as JSON, and parts that are not text are set
+aside for the user turn right after the results (``ctx.displaced``: carried, reported moved).
 
 Reading reverses it: an object whose only member is the answer key (or the other answer key)
 holding a string is text; one whose only member is the failure key is a failed result (text
@@ -36,6 +36,14 @@ def _mirrors(text: str, value: Any) -> bool:
         return False
 
 
+def _set_aside(ctx: Context, at: str, texts: list[tuple[int, str]], structured: Any) -> None:
+    """Text beside a structured value, which the one value cannot hold: set aside for the user
+    turn right after the results (reported there as moved), unless it is that value as JSON."""
+    for j, text in texts:
+        if not _mirrors(text, structured):
+            ctx.displaced.append(({"type": "text", "text": text}, f"{at}/{j}"))
+
+
 def _encode(  # noqa: PLR0917 (a transform takes its arguments in order)
     ctx: Context,
     at: str,
@@ -54,15 +62,7 @@ def _encode(  # noqa: PLR0917 (a transform takes its arguments in order)
             ctx.displaced.append((part, f"{at}/{j}"))
     failed = is_error is True
     if structured is not ABSENT:
-        for j, text in texts:
-            if not _mirrors(text, structured):
-                ctx.loss(
-                    f"{at}/{j}",
-                    "part_dropped",
-                    f"{ctx.adapter}: a result is one object; text beside its structured value "
-                    "has no place",
-                    "text",
-                )
+        _set_aside(ctx, at, texts, structured)
         return {failure: structured} if failed else structured
     if not texts:
         return {failure: ""} if failed else {}
@@ -136,15 +136,7 @@ def _json_encode(ctx: Context, at: str, content: Any, structured: Any) -> Any:
         else:
             ctx.displaced.append((part, f"{at}/{j}"))
     if structured is not ABSENT:
-        for j, text in texts:
-            if not _mirrors(text, structured):
-                ctx.loss(
-                    f"{at}/{j}",
-                    "part_dropped",
-                    f"{ctx.adapter}: a result is one value; text beside its structured value "
-                    "has no place",
-                    "text",
-                )
+        _set_aside(ctx, at, texts, structured)
         return structured
     for j, _ in texts[1:]:
         ctx.loss(

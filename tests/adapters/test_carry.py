@@ -1,0 +1,61 @@
+"""`interlingua.adapters.carry`: what a format has no field for, carried in a form it has."""
+
+from __future__ import annotations
+
+from interlingua.adapters.carry import as_text, structured_as_text, text_instead
+from interlingua.conversion import Context
+from interlingua.generated.adapters import ADAPTERS
+
+CHAT = ADAPTERS["openai-chat"].layout
+GEMINI = ADAPTERS["gemini"].layout
+
+
+def _result(**extra: object) -> dict[str, object]:
+    return {"type": "tool_result", "tool_call_id": "c1", "content": [], **extra}
+
+
+def test_a_structured_value_becomes_its_json_text_where_it_has_no_field() -> None:
+    ctx = Context("openai-chat")
+    part = structured_as_text(ctx, CHAT, _result(structured_content={"t": 18}), "/m/2/c/0")
+    assert part == _result(content=[{"type": "text", "text": '{"t":18}'}])
+    assert [(x.pointer, x.code) for x in ctx.losses] == [
+        ("/m/2/c/0/structured_content", "converted_to_text")
+    ]
+
+
+def test_a_text_already_holding_the_value_is_not_repeated() -> None:
+    ctx = Context("openai-chat")
+    mirror = {"type": "text", "text": '{"t": 18}'}
+    part = structured_as_text(
+        ctx, CHAT, _result(content=[mirror], structured_content={"t": 18}), ""
+    )
+    assert part == _result(content=[mirror])
+    assert [x.code for x in ctx.losses] == ["converted_to_text"]
+
+
+def test_a_format_with_a_field_for_it_keeps_it_and_other_parts_pass() -> None:
+    ctx = Context("gemini")
+    given = _result(structured_content={"t": 18})
+    assert structured_as_text(ctx, GEMINI, given, "") is given
+    text = {"type": "text", "text": "hi"}
+    assert structured_as_text(Context("openai-chat"), CHAT, text, "") is text
+    assert structured_as_text(ctx, CHAT, _result(), "") == _result()
+    assert ctx.losses == []
+
+
+def test_the_text_a_resource_or_prompt_result_holds() -> None:
+    assert as_text({"type": "resource", "uri": "file:///a", "content": "A"}) == "A"
+    assert as_text({"type": "prompt_result", "content": "Review it."}) == "Review it."
+    assert as_text({"type": "resource", "uri": "file:///a", "blob": "AAAA"}) is None
+    assert as_text({"type": "resource", "uri": "file:///a", "content": ""}) is None
+    assert as_text({"type": "video"}) is None
+
+
+def test_text_instead_reports_the_change_of_form() -> None:
+    ctx = Context("anthropic")
+    part = {"type": "resource", "uri": "file:///a", "content": "A"}
+    assert text_instead(ctx, part, "/m/0/c/1") == {"type": "text", "text": "A"}
+    assert [(x.pointer, x.code, x.part_type) for x in ctx.losses] == [
+        ("/m/0/c/1", "converted_to_text", "resource")
+    ]
+    assert text_instead(ctx, {"type": "video"}, "/x") is None

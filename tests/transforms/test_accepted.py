@@ -1,0 +1,83 @@
+"""Values a target accepts only within limits: left to another variant, or left out, reported."""
+
+from __future__ import annotations
+
+import pytest
+
+from interlingua.conversion import Context, ConversionError
+from interlingua.transforms import ABSENT, TRANSFORMS, Mismatch
+
+NON_EMPTY = TRANSFORMS["non_empty"]
+WEB_URL = TRANSFORMS["web_url"]
+ONE_OF = TRANSFORMS["one_of"]
+PLAIN_TEXT = TRANSFORMS["plain_text"]
+
+
+@pytest.fixture
+def ctx() -> Context:
+    return Context("test")
+
+
+def test_an_empty_value_is_left_out_and_reported(ctx: Context) -> None:
+    assert NON_EMPTY.encode(ctx, "/tools/0/description", "") is ABSENT
+    assert [(x.pointer, x.code) for x in ctx.losses] == [("/tools/0/description", "field_dropped")]
+
+
+def test_a_value_with_something_in_it_goes_out_as_it_is(ctx: Context) -> None:
+    assert NON_EMPTY.encode(ctx, "/d", " ") == " "
+    assert NON_EMPTY.decode(ctx, "Pings.", "/d") == "Pings."
+    assert ctx.losses == []
+
+
+@pytest.mark.parametrize("url", ["https://example.com/a.png", "HTTP://example.com/a.png"])
+def test_web_urls_are_written(ctx: Context, url: str) -> None:
+    assert WEB_URL.encode(ctx, "/u", url) == url
+    assert WEB_URL.decode(ctx, url, "/u") == url
+
+
+@pytest.mark.parametrize("url", ["s3://bucket/a.png", "gs://bucket/a.pdf", "file:///a", 7])
+def test_other_locations_are_another_variants(ctx: Context, url: object) -> None:
+    with pytest.raises(Mismatch):
+        WEB_URL.encode(ctx, "/u", url)
+
+
+def test_one_of_takes_the_listed_values_only(ctx: Context) -> None:
+    allowed = "image/jpeg image/png"
+    assert ONE_OF.encode(ctx, "/m", "image/PNG", allowed) == "image/PNG"
+    with pytest.raises(Mismatch):
+        ONE_OF.encode(ctx, "/m", "image/svg+xml", allowed)
+    with pytest.raises(Mismatch):
+        ONE_OF.encode(ctx, "/m", None, allowed)
+    assert ONE_OF.decode(ctx, "image/bmp", "/m") == ("image/bmp", None)  # reading takes any
+
+
+def test_plain_text_writes_the_text_itself(ctx: Context) -> None:
+    assert PLAIN_TEXT.encode(ctx, "/d/source/data", "text/plain", "SGVsbG8=") == "Hello"
+    assert ctx.losses == []
+    assert PLAIN_TEXT.decode(ctx, "Hello", "/d") == ("text/plain", "SGVsbG8=")
+
+
+def test_another_text_type_is_sent_as_plain_text_and_reported(ctx: Context) -> None:
+    assert PLAIN_TEXT.encode(ctx, "/d/source/data", "text/csv; charset=utf-8", "YSxi") == "a,b"
+    assert [(x.pointer, x.code) for x in ctx.losses] == [("/d/source/media_type", "field_dropped")]
+
+
+@pytest.mark.parametrize(
+    ("media_type", "data"),
+    [
+        ("application/pdf", "SGVsbG8="),
+        ("text/plain", "//79"),
+        ("text/plain", "not base64!"),
+        (None, ""),
+    ],
+)
+def test_bytes_that_are_not_text_are_another_variants(
+    ctx: Context, media_type: object, data: str
+) -> None:
+    with pytest.raises(Mismatch):
+        PLAIN_TEXT.encode(ctx, "/d", media_type, data)
+
+
+def test_plain_text_reads_text_only(ctx: Context) -> None:
+    with pytest.raises(ConversionError):
+        PLAIN_TEXT.decode(ctx, 5, "/d")
