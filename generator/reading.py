@@ -128,18 +128,18 @@ def _relax(node: Any, known: _Known) -> Any:
     if optional and isinstance(node.get("required"), list):
         node["required"] = [name for name in node["required"] if name not in optional]
     discriminator = node.get("discriminator")
-    if isinstance(discriminator, dict) and isinstance(node.get("oneOf"), list):
-        if "discriminator" not in keep:
-            tag = discriminator["propertyName"]
-            tags = sorted(known.tags.get(tag, set()))
-            node["oneOf"].append(
-                {
-                    "type": "object",
-                    "description": f"A `{tag}` this document does not know: read as it came.",
-                    "required": [tag],
-                    "properties": {tag: {"type": "string", "not": {"enum": tags}}},
-                }
-            )
+    union = node.get("oneOf")
+    if isinstance(discriminator, dict) and isinstance(union, list) and "discriminator" not in keep:
+        tag = discriminator["propertyName"]
+        tags = sorted(known.tags.get(tag, set()))
+        union.append(
+            {
+                "type": "object",
+                "description": f"A `{tag}` this document does not know: read as it came.",
+                "required": [tag],
+                "properties": {tag: {"type": "string", "not": {"enum": tags}}},
+            }
+        )
     if rule.get("keyed") and isinstance(node.get("oneOf"), list):
         # Members told apart by their one key: exactly one known key, or none of the keys
         # the document knows (a block of a kind it does not list, read as it came).

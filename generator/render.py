@@ -372,9 +372,10 @@ def render_adapters(
             target = Path("generated/python/wire_schemas") / Path(document).relative_to("formats")
             out[target] = json.dumps(marked, indent=2, ensure_ascii=False) + "\n"
             # What reading checks: the same shape, open where a body may carry more.
-            reading = {"$comment": note, **reading_schema(schema)}
+            derived = {"$comment": note}
+            derived.update(reading_schema(schema))
             out[target.with_suffix(".reading.json")] = (
-                json.dumps(reading, indent=2, ensure_ascii=False) + "\n"
+                json.dumps(derived, indent=2, ensure_ascii=False) + "\n"
             )
     # Stored messages: derived from each request schema (a generated schema, served with the rest).
     for plan in plans:
@@ -388,12 +389,11 @@ def render_adapters(
         )
         folder = Path(data["documents"]["request"]).parent.relative_to("formats")
         out[Path("generated/python/wire_schemas") / folder / "messages.json"] = text + "\n"
-        reading = json.dumps(
-            {"$comment": " ".join(context["header"].replace("#", "").split()), **reading_schema(schema)},
-            indent=2,
-            ensure_ascii=False,
+        derived = {"$comment": " ".join(context["header"].replace("#", "").split())}
+        derived.update(reading_schema(schema))
+        out[Path("generated/python/wire_schemas") / folder / "messages.reading.json"] = (
+            json.dumps(derived, indent=2, ensure_ascii=False) + "\n"
         )
-        out[Path("generated/python/wire_schemas") / folder / "messages.reading.json"] = reading + "\n"
     out[Path("generated/python/adapters/__init__.py")] = env.get_template(
         "python/adapters_init.py.j2"
     ).render(context, plans=plans)

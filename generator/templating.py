@@ -101,7 +101,9 @@ def required(node: Any) -> bool:
         if node.name in ("each", "codec", "merge"):
             return False  # a value no variant takes is left out (and reported)
         if node.name == "parts":
-            return required(node.args[0])  # the parts; an extra block comes and goes with them
+            # A result may hold no content at all (an Anthropic `tool_result` of a tool that
+            # returned nothing): read as no parts; an extra block comes and goes with them.
+            return False
         if node.builtin:
             return required(node.args[-1])
         return any(required(a) for a in node.args if isinstance(a, Var | Call | dict | list))
@@ -341,12 +343,15 @@ class Compiler:
                 em.line(side.missing.format(ptr=_pointer(base, path), name=key))
             self.match(em, sub, value, side, ptr, decode=decode)
             return
-        # An optional subtree: absent means every variable in it is absent.
+        # An optional subtree: absent means every variable in it is absent (a result's parts:
+        # none, the canonical content is a list).
         em.line(f"if {value} is ABSENT:")
         with em.block():
             em.line("pass")
+            parts = isinstance(sub, Call) and sub.name == "parts" and decode
             for var in variables(sub):
-                em.line(f"v_{var.name} = ABSENT")
+                first = parts and isinstance(sub, Call) and var is sub.args[0]
+                em.line(f"v_{var.name}{': list[Any] = []' if first else ' = ABSENT'}")
         em.line("else:")
         with em.block():
             self.pending.append([])

@@ -191,7 +191,9 @@ def check_wire(payload: Any, fmt: str, kind: str, *, strict: bool = False) -> No
         # The reading schema's member for blocks of unknown kinds fails by a `not` alone when
         # the body is of a known kind: it is not the member meant.
         known_kind = {
-            k: errs for k, errs in members.items() if not all(e.validator == "not" for e in errs)
+            k: errs
+            for k, errs in members.items()
+            if not all(e.validator == "not" and len(e.absolute_path) == depth - 1 for e in errs)
         }
         if known_kind:
             members = known_kind

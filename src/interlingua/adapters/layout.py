@@ -121,7 +121,7 @@ def decode_block(ctx: Context, layout: Layout, block: Any, at: str) -> Part:
             part = decoder(ctx, block, at)
             if part is not MISS:
                 return _bind(ctx, layout, part)
-            return unknown_part(layout, block, tag)
+            return unknown_part(layout, block, str(tag))
     else:
         missed = None  # the first known key whose decoders all missed
         for key, decoder in layout.decode_keyed:
@@ -869,7 +869,9 @@ def decode_turn(
                     part = decode(ctx, item, f"{where}/{k}")
                     if part is MISS:
                         if type(item) is not dict:
-                            raise ConversionError("unknown_variant", f"{where}/{k}", "unknown shape")
+                            raise ConversionError(
+                                "unknown_variant", f"{where}/{k}", "unknown shape"
+                            )
                         part = unknown_part(layout, item, field)
                     into.append(_bind(ctx, layout, part))
                     marks.append(f"{where}/{k}")
