@@ -88,6 +88,11 @@ class _Known:
             if isinstance(node.get("x-read"), dict) and node["x-read"].get("keyed"):
                 for member in node.get("oneOf", ()):
                     self.keys.update(_resolve(defs, member).get("required", ()))
+        self.defs = defs
+
+    def member_keys(self, member: Any) -> list[str]:
+        """The keys a keyed union's member requires (its own key)."""
+        return list(_resolve(self.defs, member).get("required", ()))
 
 
 def _resolve(defs: dict[str, Any], node: Any) -> dict[str, Any]:
@@ -143,6 +148,11 @@ def _relax(node: Any, known: _Known) -> Any:
     if rule.get("keyed") and isinstance(node.get("oneOf"), list):
         # Members told apart by their one key: exactly one known key, or none of the keys
         # the document knows (a block of a kind it does not list, read as it came).
+        own = sorted({key for member in node["oneOf"] for key in known.member_keys(member)})
+        node["not"] = {
+            "description": "Two keys of two members: one block is one kind.",
+            "anyOf": [{"required": [a, b]} for i, a in enumerate(own) for b in own[i + 1 :]],
+        }
         node["oneOf"].append(
             {
                 "type": "object",

@@ -114,7 +114,9 @@ def required(node: Any) -> bool:
         # appears exactly when $b does.
         return any(required(v) for v in node.values() if isinstance(v, Var | Call | dict | list))
     if isinstance(node, list):
-        return True
+        # A list of templates is there when one of them must be (Gemini's `candidates` holds
+        # only an optional finish reason: a blocked prompt has no candidate).
+        return not any(True for _ in variables(node)) or any(required(v) for v in node)
     return True  # a literal
 
 
