@@ -122,6 +122,9 @@ def _relax(node: Any, known: _Known) -> Any:
         node.pop(key, None)
     if node.get("additionalProperties") is False and "additionalProperties" not in keep:
         del node["additionalProperties"]
+        # Open on read, closed on write: detection counts the keys such an object does not
+        # list, to prefer the format a body fits best.
+        node["x-closed-on-write"] = True
     if "enum" in node and "enum" not in keep and isinstance(node["enum"], list):
         values = node.pop("enum")
         if "type" not in node and "const" not in node:

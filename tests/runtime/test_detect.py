@@ -465,6 +465,7 @@ def synthetic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             raise ConversionError("wrong_type", "", error.message)
 
     monkeypatch.setattr(MODULE, "_schema", schema)
+    monkeypatch.setattr(MODULE, "_reading", schema)  # the made-up formats read as written
     monkeypatch.setattr(MODULE, "check_wire", check)
     monkeypatch.setattr(MODULE, "formats", lambda: ["canonical", *SYNTHETIC])
     monkeypatch.setattr(MODULE, "adapter", lambda name: None)

@@ -268,4 +268,8 @@ def test_a_result_block_outside_a_tool_turn_is_refused_where_results_are_turns()
     memory["messages"][2]["role"] = "user"
     with pytest.raises(ConversionError) as caught:
         convert(memory, "umf", "canonical", "messages")
-    assert (caught.value.code, caught.value.pointer) == ("unknown_variant", "/messages/2/content/0")
+    # The wire schema says it: a result block sits in a tool message only.
+    assert (caught.value.code, caught.value.pointer) == (
+        "unknown_variant",
+        "/messages/2/content/0/type",
+    )
