@@ -51,9 +51,9 @@ from interlingua.converter import (
     check_canonical,
     check_wire,
     formats,
-    reading_schema,
     from_text,
     kinds,
+    reading_schema,
     text_format,
 )
 from interlingua.validation import DOCUMENT_MODELS, detect_document, is_error, validate
