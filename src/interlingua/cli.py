@@ -512,6 +512,14 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     if not _check_format(args.source, auto=True):
         return EXIT_UNREADABLE
     _quiet_library()
+    if args.memory:
+        # One memory kept a turn per line: the lines together are its list of turns.
+        turns: list[Any] = []
+        worst, unreadable = _each_line(args, lambda payload, n: EXIT_VALID, turns)
+        if unreadable:
+            return worst
+        args.kind = args.kind or "messages"
+        return _print_pairs_one(turns, args, None)
     if args.jsonl or args.input.endswith(".jsonl"):
         worst, _ = _each_line(args, lambda payload, n: _print_pairs_one(payload, args, n))
         return worst
@@ -588,6 +596,11 @@ def _register_pairs(commands: Any) -> None:
     audit.add_argument("--kind", choices=KINDS, help="which document (default: detected)")
     audit.add_argument("--json", action="store_true", help="print the exchanges as JSON")
     audit.add_argument("--jsonl", action="store_true", help="read one document per line")
+    audit.add_argument(
+        "--memory",
+        action="store_true",
+        help="JSON Lines of one memory, a turn per line: pair calls and results across lines",
+    )
     audit.add_argument(
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger inputs"
     )

@@ -726,10 +726,15 @@ def detect(
     # no format takes as a request or response body.
     if any(each != "messages" for _, each in live):
         live = [(fmt, each) for fmt, each in live if each != "messages"]
-    if not live:
+    if not live or all(each == "messages" for _, each in live):
+        # Nothing takes it as written (or only as stored turns, the last resort): what the
+        # reading schemas take; a body of a format, before that format's turns alone.
         tolerant = _detect_tolerant(scope, payload)
-        if tolerant is not None:
+        if tolerant is not None and (
+            not live or (tolerant.kind != "messages" and (tolerant.format, "messages") in live)
+        ):
             return tolerant
+    if not live:
         rejections = tuple(_rejection(fmt, each, payload) for fmt, each in scope)
         first = "; ".join(str(r) for r in rejections)
         return Detection(
