@@ -407,9 +407,10 @@ def _tolerant(
         walk = _Walk(schema)
         walk.walk(schema.root, body, "")
         listed = sum(1 for _, pinned in walk.features if pinned is None)
-        # Mostly of the format: more of its keys than keys it does not list (otherwise an
-        # open reading would take any object with a role and a content for a turn).
-        if walk.features and len(walk.unlisted) < listed:
+        # Mostly of the format: at least twice as many of its keys as keys it does not list
+        # (otherwise an open reading would take any object with a role and a content for a
+        # turn: another format's response, say).
+        if walk.features and 2 * len(walk.unlisted) <= listed:
             found[pair] = (walk.features, sorted(walk.unlisted))
     return found
 
