@@ -510,7 +510,12 @@ class Compiler:
             return self._build_call(em, node, canon_at, encode, at)
         if isinstance(node, list):
             items = [self.build(em, sub, canon_at, encode, at) for sub in node]
-            return "[" + ", ".join(items) + "]"
+            if required(node):
+                return "[" + ", ".join(items) + "]"
+            # A list of optional templates: absent when every item is.
+            out = em.temp("l")
+            em.line(f"{out} = [x for x in ({', '.join(items)},) if x is not ABSENT] or ABSENT")
+            return out
         if isinstance(node, dict):
             fixed: list[str] = []
             optional: list[tuple[str, str]] = []
