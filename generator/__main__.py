@@ -13,7 +13,8 @@ from generator.bundle import build_bundle
 from generator.examples import check_examples
 from generator.lint import lint
 from generator.load import SchemaLoadError, load
-from generator.paths import OWNED_DIRS, ROOT, SEED_COVERAGE, VERSIONS
+from generator.paths import OWNED_DIRS, ROOT, SCHEMAS, SEED_COVERAGE, VERSIONS
+from generator.reading import lint_formats
 from generator.render import COMMAND, header, render_all
 
 
@@ -23,7 +24,7 @@ def generate(root: Path) -> list[Path]:
     for version in VERSIONS:
         sources = load(version)
         bundle = build_bundle(sources, header(sources.digest, "").replace("\n ", " ").strip())
-        findings = lint(sources, bundle) + check_examples(bundle)
+        findings = lint(sources, bundle) + check_examples(bundle) + lint_formats(SCHEMAS)
         for finding in findings:
             print(finding, file=sys.stderr)
         if any(f.level == "violation" for f in findings):

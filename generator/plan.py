@@ -136,7 +136,8 @@ def compile_node(
         checked_extra = (
             isinstance(extra, dict) and compile_node(extra, defs, consts, inline)["k"] != "any"
         )
-        trivial = not (schema.get("required") or extra is False or names or checked_extra)
+        closed = extra is False or "x-forward" in schema
+        trivial = not (schema.get("required") or closed or names or checked_extra)
         trivial = trivial and all(sub["k"] == "any" for _, sub in props)
         return {
             "k": "object",
@@ -147,7 +148,9 @@ def compile_node(
             else None,
             "props": props,
             "keys_set": consts.frozenset_of([n for n, _ in props]) if props else None,
-            "closed": extra is False,
+            "closed": extra is False or "x-forward" in schema,
+            # Open for forward compatibility: unknown keys are a warning of this code.
+            "unknown_code": schema.get("x-forward", "unknown_field"),
             "extra": compile_node(extra, defs, consts, inline) if isinstance(extra, dict) else None,
             "names_pattern": consts.pattern(names) if names else None,
             "names_regex": names,

@@ -20,6 +20,7 @@ from generator.docs import render_docs
 from generator.load import Sources
 from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
 from generator.plan import build_plan
+from generator.reading import reading_schema
 from generator.stored import stored_schema
 from generator.streams import plan_stream
 
@@ -374,8 +375,13 @@ def render_adapters(
             schema = json.loads((SCHEMAS / document).read_text(encoding="utf-8"))
             note = " ".join(context["header"].replace("#", "").split())
             marked = {"$comment": note, **schema} if "$comment" not in schema else schema
-            out[Path("generated/python/wire_schemas") / Path(document).relative_to("formats")] = (
-                json.dumps(marked, indent=2, ensure_ascii=False) + "\n"
+            target = Path("generated/python/wire_schemas") / Path(document).relative_to("formats")
+            out[target] = json.dumps(marked, indent=2, ensure_ascii=False) + "\n"
+            # What reading checks: the same shape, open where a body may carry more.
+            derived = {"$comment": note}
+            derived.update(reading_schema(schema))
+            out[target.with_suffix(".reading.json")] = (
+                json.dumps(derived, indent=2, ensure_ascii=False) + "\n"
             )
     # Stored messages: derived from each request schema (a generated schema, served with the rest).
     for plan in plans:
@@ -389,6 +395,11 @@ def render_adapters(
         )
         folder = Path(data["documents"]["request"]).parent.relative_to("formats")
         out[Path("generated/python/wire_schemas") / folder / "messages.json"] = text + "\n"
+        derived = {"$comment": " ".join(context["header"].replace("#", "").split())}
+        derived.update(reading_schema(schema))
+        out[Path("generated/python/wire_schemas") / folder / "messages.reading.json"] = (
+            json.dumps(derived, indent=2, ensure_ascii=False) + "\n"
+        )
     out[Path("generated/python/adapters/__init__.py")] = env.get_template(
         "python/adapters_init.py.j2"
     ).render(context, plans=plans)

@@ -101,7 +101,9 @@ def required(node: Any) -> bool:
         if node.name in ("each", "codec", "merge"):
             return False  # a value no variant takes is left out (and reported)
         if node.name == "parts":
-            return required(node.args[0])  # the parts; an extra block comes and goes with them
+            # A result may hold no content at all (an Anthropic `tool_result` of a tool that
+            # returned nothing): read as no parts; an extra block comes and goes with them.
+            return False
         if node.builtin:
             return required(node.args[-1])
         return any(required(a) for a in node.args if isinstance(a, Var | Call | dict | list))
@@ -112,7 +114,9 @@ def required(node: Any) -> bool:
         # appears exactly when $b does.
         return any(required(v) for v in node.values() if isinstance(v, Var | Call | dict | list))
     if isinstance(node, list):
-        return True
+        # A list of templates is there when one of them must be (Gemini's `candidates` holds
+        # only an optional finish reason: a blocked prompt has no candidate).
+        return not any(True for _ in variables(node)) or any(required(v) for v in node)
     return True  # a literal
 
 
@@ -341,12 +345,15 @@ class Compiler:
                 em.line(side.missing.format(ptr=_pointer(base, path), name=key))
             self.match(em, sub, value, side, ptr, decode=decode)
             return
-        # An optional subtree: absent means every variable in it is absent.
+        # An optional subtree: absent means every variable in it is absent (a result's parts:
+        # none, the canonical content is a list).
         em.line(f"if {value} is ABSENT:")
         with em.block():
             em.line("pass")
+            parts = isinstance(sub, Call) and sub.name == "parts" and decode
             for var in variables(sub):
-                em.line(f"v_{var.name} = ABSENT")
+                first = parts and isinstance(sub, Call) and var is sub.args[0]
+                em.line(f"v_{var.name}{': list[Any] = []' if first else ' = ABSENT'}")
         em.line("else:")
         with em.block():
             self.pending.append([])
@@ -503,7 +510,12 @@ class Compiler:
             return self._build_call(em, node, canon_at, encode, at)
         if isinstance(node, list):
             items = [self.build(em, sub, canon_at, encode, at) for sub in node]
-            return "[" + ", ".join(items) + "]"
+            if required(node):
+                return "[" + ", ".join(items) + "]"
+            # A list of optional templates: absent when every item is.
+            out = em.temp("l")
+            em.line(f"{out} = [x for x in ({', '.join(items)},) if x is not ABSENT] or ABSENT")
+            return out
         if isinstance(node, dict):
             fixed: list[str] = []
             optional: list[tuple[str, str]] = []

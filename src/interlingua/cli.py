@@ -730,6 +730,14 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     if not (_check_format(args.source, auto=True) and _check_choice("kind", args.kind, KINDS)):
         return EXIT_UNREADABLE
     _quiet_library()
+    if args.memory:
+        # One memory kept a turn per line: the lines together are its list of turns.
+        turns: list[Any] = []
+        worst, unreadable = _each_line(args, lambda payload, n: EXIT_VALID, turns)
+        if unreadable:
+            return worst
+        args.kind = args.kind or "messages"
+        return _print_pairs_one(turns, args, None)
     if args.jsonl or args.input.endswith(".jsonl"):
         worst, _ = _each_line(args, lambda payload, n: _print_pairs_one(payload, args, n))
         return worst
@@ -808,6 +816,11 @@ def _register_pairs(commands: Any) -> None:
         "--json", action="store_true", help="print the exchanges, and any error, as JSON"
     )
     audit.add_argument("--jsonl", action="store_true", help="read one document per line")
+    audit.add_argument(
+        "--memory",
+        action="store_true",
+        help="JSON Lines of one memory, a turn per line: pair calls and results across lines",
+    )
     audit.add_argument(
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger inputs"
     )

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 
 from interlingua.conversion import ConversionError
@@ -52,6 +53,7 @@ from interlingua.converter import (
     formats,
     from_text,
     kinds,
+    reading_schema,
     text_format,
 )
 from interlingua.validation import DOCUMENT_MODELS, detect_document, is_error, validate
@@ -329,11 +331,30 @@ class _Schema:
     format: str
     kind: str
     root: _Node
-    validator: Draft202012Validator  # for choosing between union branches that both admit
+    validator: Draft202012Validator  # the schema, for its raw form and its errors
     keys: frozenset[str]  # the keys the root declares
+    fast: Any = None  # jsonschema-rs over the whole schema: the yes/no answer
+    nodes: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def is_valid(self, value: Any) -> bool:
+        return bool(self.fast.is_valid(value))
 
     def valid(self, node: _Node, value: Any) -> bool:
-        return bool(self.validator.evolve(schema=node.raw).is_valid(value))
+        """Whether ``value`` matches one node of the schema (jsonschema-rs: no pure-Python
+        validation runs, whatever the size of the body)."""
+        if node.always is not None:
+            return node.always
+        checker = self.nodes.get(id(node.raw))
+        if checker is None:
+            root = self.validator.schema
+            defs = root.get("$defs", {}) if isinstance(root, dict) else {}
+            checker = _fast({**node.raw, "$defs": defs} if defs else node.raw)
+            self.nodes[id(node.raw)] = checker
+        return bool(checker.is_valid(value))
+
+
+def _fast(schema: Any) -> Any:
+    return jsonschema_rs.validator_for(schema)
 
 
 @cache
@@ -356,7 +377,102 @@ def _schema(fmt: str, kind: str) -> _Schema:
 
 def _build(fmt: str, kind: str, raw: Any, validator: Draft202012Validator) -> _Schema:
     root = _Compiler(raw).node(raw)
-    return _Schema(fmt, kind, root, validator, frozenset(root.declared()))
+    return _Schema(fmt, kind, root, validator, frozenset(root.declared()), _fast(raw))
+
+
+@cache
+def _reading(fmt: str, kind: str) -> _Schema:
+    """The reading schema of a wire format's document (generator/reading.py)."""
+    validator = _wire_validator(reading_schema(adapter(fmt).schemas[kind]))
+    return _build(fmt, kind, validator.schema, validator)
+
+
+def _tolerant(
+    scope: list[tuple[str, str]], shaped: Mapping[tuple[str, str], Any]
+) -> dict[tuple[str, str], tuple[dict[Feature, int], list[str]]]:
+    """The (format, kind) pairs whose reading schema takes the payload, with evidence and the
+    keys each leaves unlisted: tried when no schema takes it as written."""
+    found = {}
+    for pair in scope:
+        body = shaped[pair]
+        if pair[0] == CANONICAL or body is _ABSENT:
+            continue
+        schema = _reading(*pair)
+        if not schema.root.admits(body) or (
+            isinstance(body, dict) and schema.keys and schema.keys.isdisjoint(body)
+        ):
+            continue
+        if not schema.is_valid(body):
+            continue
+        walk = _Walk(schema)
+        walk.walk(schema.root, body, "")
+        listed = sum(1 for _, pinned in walk.features if pinned is None)
+        # Mostly of the format: at least twice as many of its keys as keys it does not list
+        # (otherwise an open reading would take any object with a role and a content for a
+        # turn: another format's response, say).
+        if walk.features and 2 * len(walk.unlisted) <= listed:
+            found[pair] = (walk.features, sorted(walk.unlisted))
+    return found
+
+
+def _detect_tolerant(scope: list[tuple[str, str]], payload: Any) -> Detection | None:
+    """Detection through the reading schemas: the format whose schema leaves the fewest keys
+    unlisted wins (then the evidence rules); None when no reading schema takes it either."""
+    shaped = {pair: _shaped(*pair, payload) for pair in scope}
+    found = _tolerant(scope, shaped)
+    if any(kind != "messages" for _, kind in found):
+        found = {pair: v for pair, v in found.items() if pair[1] != "messages"}
+    if not found:
+        return None
+    fewest = min(len(unlisted) for _, unlisted in found.values())
+    tied = [pair for pair, (_, unlisted) in found.items() if len(unlisted) == fewest]
+    evidence = {pair: found[pair][0] for pair in tied}
+    distinct = {
+        pair: _distinct(evidence[pair], (evidence[o] for o in tied if o != pair)) for pair in tied
+    }
+    best = {pair: max(distinct[pair].values(), default=0) for pair in tied}
+    leaders = [pair for pair in tied if best[pair] == max(best.values())]
+    others = ", ".join(
+        f"{fmt} {kind} {len(found[(fmt, kind)][1])}"
+        for fmt, kind in found
+        if (fmt, kind) not in leaders
+    )
+    also = f"; keys unlisted by the others: {others}" if others else ""
+    if len(leaders) > 1:
+        candidates = tuple(
+            Candidate(fmt, kind, _describe(distinct[(fmt, kind)] or evidence[(fmt, kind)]))
+            for fmt, kind in leaders
+        )
+        summary = (
+            "no schema takes it as written; read tolerantly, each takes it alike "
+            f"({fewest} key(s) unlisted){also}"
+        )
+        return Detection(
+            "ambiguous",
+            f"ambiguous between {_names(leaders)}: {summary}",
+            summary,
+            candidates=candidates,
+        )
+    winner = leaders[0]
+    unlisted = found[winner][1]
+    named = ", ".join(f"`{key}`" for key in unlisted[:_MAX_SHOWN])
+    more = f" and {len(unlisted) - _MAX_SHOWN} more" if len(unlisted) > _MAX_SHOWN else ""
+    shown = _describe(distinct[winner] or evidence[winner])
+    keys = (
+        f"{len(unlisted)} key(s) its schema does not list ({named}{more})"
+        if unlisted
+        else "it breaks only value rules of the schema (lengths, ranges, enums)"
+    )
+    summary = f"{', '.join(shown)}; no schema takes it as written, read tolerantly: {keys}{also}"
+    fmt, kind = winner
+    return Detection(
+        "detected",
+        f"readable {fmt} {kind}: {summary}",
+        summary,
+        fmt,
+        kind,
+        candidates=(Candidate(fmt, kind, shown),),
+    )
 
 
 def _plausible(fmt: str, kind: str, payload: Any) -> bool:
@@ -375,7 +491,7 @@ def _valid(fmt: str, kind: str, payload: Any) -> bool:
             and not any(is_error(f) for f in validate(d, DOCUMENT_TYPES[kind]))
             for d in documents
         )
-    return bool(_schema(fmt, kind).validator.is_valid(payload))
+    return _schema(fmt, kind).is_valid(payload)
 
 
 def _rejection(fmt: str, kind: str, payload: Any) -> Rejection:
@@ -435,6 +551,7 @@ class _Walk:
     def __init__(self, schema: _Schema) -> None:
         self.schema = schema
         self.features: dict[Feature, int] = {}
+        self.unlisted: set[str] = set()  # keys of objects closed on write that list them not
 
     def add(self, feature: Feature, rank: int) -> None:
         if self.features.get(feature, 0) < rank:
@@ -485,6 +602,8 @@ class _Walk:
                 self.walk(sub, item, child, depth + 1)
             elif extra is not None:
                 self.walk(extra, item, _child(path, "*"), depth + 1)
+            elif isinstance(node.raw, dict) and node.raw.get("x-closed-on-write"):
+                self.unlisted.add(_child(path, key))
 
 
 def _evidence(fmt: str, kind: str, payload: Any) -> dict[Feature, int]:
@@ -608,6 +727,14 @@ def detect(
     # no format takes as a request or response body.
     if any(each != "messages" for _, each in live):
         live = [(fmt, each) for fmt, each in live if each != "messages"]
+    if not live or all(each == "messages" for _, each in live):
+        # Nothing takes it as written (or only as stored turns, the last resort): what the
+        # reading schemas take; a body of a format, before that format's turns alone.
+        tolerant = _detect_tolerant(scope, payload)
+        if tolerant is not None and (
+            not live or (tolerant.kind != "messages" and (tolerant.format, "messages") in live)
+        ):
+            return tolerant
     if not live:
         rejections = tuple(_rejection(fmt, each, payload) for fmt, each in scope)
         first = "; ".join(str(r) for r in rejections)

@@ -2,9 +2,12 @@
 
 Each format in ``schemas/formats/<format>/`` has a request and a response schema (JSON Schema
 2020-12), realistic bodies in ``examples/{request,response}/`` that must validate, and bodies the
-provider rejects in ``invalid/<kind>-<case>.json`` that must not. Every invalid case names, in
-``WHERE`` below, the JSON pointer at or under which the schema must complain, so a case cannot
-pass by failing for an unrelated reason.
+provider rejects that must not: ``invalid/<kind>-<case>.json`` are malformed where the mapping
+reads (reading refuses them with a coded error), ``tolerated/<kind>-<case>.json`` break only a
+provider rule or list a value the schema does not (reading takes them: liberal in what we read,
+exact in what we write). Every such case names, in ``WHERE`` below, the JSON pointer at or under
+which the (strict, writing) schema must complain, so a case cannot pass by failing for an
+unrelated reason.
 """
 
 import json
@@ -167,6 +170,12 @@ INVALID = [
     for fmt in FORMATS
     for path in sorted((FORMATS_DIR / fmt / "invalid").glob("*.json"))
 ]
+TOLERATED = [
+    (fmt, path.stem.split("-", 1)[0], path)
+    for fmt in FORMATS
+    for path in sorted((FORMATS_DIR / fmt / "tolerated").glob("*.json"))
+]
+REJECTED = INVALID + TOLERATED  # what the provider rejects: never written
 
 
 MAPS = ("$defs", "properties", "patternProperties", "dependentSchemas")
@@ -333,12 +342,78 @@ def test_example_is_valid(fmt: str, kind: str, path: Path) -> None:
 
 
 def test_every_invalid_case_says_where_it_is_wrong() -> None:
-    cases = {f"{fmt}/{path.stem}" for fmt, _, path in INVALID}
-    assert sorted(cases ^ set(WHERE)) == []
+    cases = [f"{fmt}/{path.stem}" for fmt, _, path in REJECTED]
+    assert len(cases) == len(set(cases)), "a case is both invalid and tolerated"
+    assert sorted(set(cases) ^ set(WHERE)) == []
+
+
+def _on_one_path(pointer: str, other: str) -> bool:
+    return pointer == other or pointer.startswith(other + "/") or other.startswith(pointer + "/")
 
 
 @pytest.mark.parametrize(
     ("fmt", "kind", "path"), INVALID, ids=[f"{f}/{p.stem}" for f, _, p in INVALID]
+)
+def test_reading_refuses_an_invalid_case_with_a_code_where_it_is_wrong(
+    fmt: str, kind: str, path: Path
+) -> None:
+    from interlingua import ConversionError, convert
+
+    with pytest.raises(ConversionError) as caught:
+        convert(_load(path), fmt, "canonical", kind)
+    where = WHERE[f"{fmt}/{path.stem}"]
+    assert where == "" or _on_one_path(caught.value.pointer, where), caught.value
+
+
+# Read, but not given back exactly (each a known issue of another part, named here).
+NOT_EXACT = {
+    "anthropic/request-tool-use-id-with-dots": "a result naming a rewritten call id is rewritten "
+    "again on the way back (id maps, transforms/ids.py)",
+    "chatml/request-empty-tool-calls": "ChatML text cannot hold an empty tool-call list; the "
+    "JSON shape never comes from a text",
+}
+
+
+@pytest.mark.parametrize(
+    ("fmt", "kind", "path"),
+    [
+        pytest.param(
+            *case,
+            marks=pytest.mark.xfail(strict=True, reason=NOT_EXACT[f"{case[0]}/{case[2].stem}"]),
+        )
+        if f"{case[0]}/{case[2].stem}" in NOT_EXACT
+        else case
+        for case in TOLERATED
+    ],
+    ids=[f"{f}/{p.stem}" for f, _, p in TOLERATED],
+)
+def test_reading_takes_a_tolerated_case_and_gives_it_back_exactly(
+    fmt: str, kind: str, path: Path
+) -> None:
+    from interlingua import convert
+
+    body = _load(path)
+    canonical = convert(body, fmt, "canonical", kind).output
+    # (checked as a body, not as a conversation: a tolerated body may pair its calls oddly)
+    assert convert(canonical, "canonical", fmt, kind, validate_input=False).output == body
+
+
+@pytest.mark.parametrize(
+    ("fmt", "kind", "path"), EXAMPLES, ids=[f"{f}/{k}/{p.stem}" for f, k, p in EXAMPLES]
+)
+def test_every_example_reads_and_comes_back_exactly(fmt: str, kind: str, path: Path) -> None:
+    from interlingua import convert
+    from interlingua.converter import from_text, to_text
+
+    body = _load(path)
+    canonical = convert(to_text(body, fmt, kind), fmt, "canonical", kind).output
+    # (an empty response, a blocked prompt, reads as a canonical document no invariant takes)
+    again = convert(canonical, "canonical", fmt, kind, validate_input=False).output
+    assert from_text(again, fmt, kind) == body
+
+
+@pytest.mark.parametrize(
+    ("fmt", "kind", "path"), REJECTED, ids=[f"{f}/{p.stem}" for f, _, p in REJECTED]
 )
 def test_invalid_case_is_rejected_where_it_is_wrong(fmt: str, kind: str, path: Path) -> None:
     assert kind in kinds_of(fmt), f"{path.name}: name must start with request- or response-"

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 # `interlingua.detector` is the function (the package exports it), so a dotted path such as
 # "interlingua.detector._valid" would resolve through it: patch the module object instead.
-from interlingua import ConversionError, detect
+from interlingua import ConversionError, convert, detect
 from interlingua.converter import (
     KINDS,
     check_canonical,
@@ -465,6 +465,7 @@ def synthetic(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             raise ConversionError("wrong_type", "", error.message)
 
     monkeypatch.setattr(MODULE, "_schema", schema)
+    monkeypatch.setattr(MODULE, "_reading", schema)  # the made-up formats read as written
     monkeypatch.setattr(MODULE, "check_wire", check)
     monkeypatch.setattr(MODULE, "formats", lambda: ["canonical", *SYNTHETIC])
     monkeypatch.setattr(MODULE, "adapter", lambda name: None)
@@ -577,3 +578,57 @@ def test_responses_items_are_not_taken_for_openai_chat() -> None:
     assert 'object "response"' in found.reason
     items = [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}]
     assert (detect(items).format, detect(items).kind) == ("openai-responses", "messages")
+
+
+# --- tolerant detection: bodies no schema takes as written -----------------------------------
+
+TOLERATED_EXAMPLES = _examples("formats/*/tolerated/*.json")
+
+
+@pytest.mark.parametrize("path", TOLERATED_EXAMPLES, ids=_id)
+def test_a_tolerated_body_is_its_own_format_unless_another_takes_it_as_written(path: Path) -> None:
+    fmt, kind = path.parts[-3], path.stem.split("-")[0]
+    if text_format(fmt):
+        pytest.skip("a text format's tolerated JSON shape has no text")
+    payload = load(path)
+    found = detect(payload)
+    if found.detected and (found.format, found.kind) == (fmt, kind):
+        assert "read tolerantly" in found.reason
+        return
+    # Another format takes it exactly as written (a stricter reading wins first).
+    assert found.status in ("detected", "ambiguous"), found.reason
+    for candidate in found.candidates:
+        check_wire(payload, candidate.format, candidate.kind, strict=True)
+
+
+def test_a_body_with_fields_no_schema_lists_is_read_tolerantly_and_says_which() -> None:
+    body = {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [{"text": "Hi", "brand_new_field": 1}]},
+                "finishReason": "STOP",
+            }
+        ],
+        "modelVersion": "gemini-2.5-flash",
+    }
+    with pytest.raises(ConversionError):
+        check_wire(body, "gemini", "response", strict=True)
+    found = detect(body)
+    assert (found.status, found.format, found.kind) == ("detected", "gemini", "response")
+    assert found.reason.startswith("readable gemini response: ")
+    assert (
+        "read tolerantly: 1 key(s) its schema does not list "
+        "(`candidates[].content.parts[].brand_new_field`)" in found.reason
+    )
+    # ... and reading keeps it for the way back, and reports it on the way elsewhere.
+    canonical = convert(body, "gemini", "canonical", "response").output
+    assert convert(canonical, "canonical", "gemini", "response").output == body
+    losses = convert(body, "gemini", "openai-chat", "response").losses
+    lost = {(x.pointer, x.code) for x in losses}
+    assert ("/candidates/0/content/parts/0/brand_new_field", "field_dropped") in lost
+
+
+def test_tolerance_does_not_take_any_object_with_a_role_for_a_turn() -> None:
+    response = load(ROOT / "formats/anthropic/examples/response/parallel_tool_use.json")
+    for fmt in ("openai-chat", "ollama", "umf"):
+        assert detect(response, among=[fmt]).status == "unknown", fmt

@@ -269,4 +269,60 @@ def test_a_result_block_outside_a_tool_turn_is_refused_where_results_are_turns()
     memory["messages"][2]["role"] = "user"
     with pytest.raises(ConversionError) as caught:
         convert(memory, "umf", "canonical", "messages")
-    assert (caught.value.code, caught.value.pointer) == ("unknown_variant", "/messages/2/content/0")
+    # The wire schema says it: a result block sits in a tool message only.
+    assert (caught.value.code, caught.value.pointer) == (
+        "unknown_variant",
+        "/messages/2/content/0/type",
+    )
+
+
+# --- a memory kept one turn per line (seed 003) ---------------------------------------------
+
+SEED_003_TURNS = [
+    {"role": "user", "content": "Process this order"},
+    {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "I'll process the order"},
+            {"type": "tool_use", "id": "toolu_abc123", "name": "create_invoice", "input": {"a": 1}},
+        ],
+    },
+    {
+        "role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": "toolu_abc123", "content": "{}"}],
+    },
+]
+
+
+def test_pairs_reads_the_lines_as_one_memory_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "memory.jsonl"
+    path.write_text("".join(json.dumps(turn) + "\n" for turn in SEED_003_TURNS))
+    code, out, _ = _run(["pairs", str(path)], capsys)
+    assert code == 1 and "orphan" in out  # line by line, the result's call is on another line
+    code, out, _ = _run(["pairs", "--memory", "--json", str(path)], capsys)
+    assert code == 0
+    found = json.loads(out)
+    assert (found["format"], found["kind"]) == ("anthropic", "messages")
+    assert [(x["status"], x["call"], x["result"]) for x in found["exchanges"]] == [
+        ("answered", "/1/content/1", "/2/content/0")
+    ]
+    path.write_text(json.dumps(SEED_003_TURNS[0]) + "\n{broken\n")
+    code, _, err = _run(["pairs", "--memory", str(path)], capsys)
+    assert code == 2 and "line 2: invalid_json" in err
+
+
+def test_seed_003_anthropic_memory_is_anthropic_stored_messages_and_converts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    memory = {"messages": SEED_003_TURNS}
+    found = detect(memory)
+    assert (found.status, found.format, found.kind) == ("detected", "anthropic", "messages")
+    path = tmp_path / "memory.json"
+    path.write_text(json.dumps(memory))
+    code, out, _ = _run(["convert", "--from", "auto", "--to", "openai-chat", str(path)], capsys)
+    assert code == 0
+    turns = json.loads(out)["messages"]
+    assert [t["role"] for t in turns] == ["user", "assistant", "tool"]
+    assert turns[2]["tool_call_id"] == "toolu_abc123"

@@ -172,6 +172,10 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
         _put(wire, path, turns)  # the message is the item list
         return fidelity.apply_envelope(ctx, adapter.format, response, wire, "message")
     turn = turns[0] if turns else {layout.role: layout.roles_to_wire["assistant"]}
+    raw = response.get("provider_raw") or {}
+    if raw.get(adapter.format, {}).get("no_message") and not message["content"]:
+        # Read from a body holding no message (a blocked prompt or candidate): none again.
+        return fidelity.apply_envelope(ctx, adapter.format, response, wire, "message")
     if not path:
         wire = {**turn, **wire}
     else:
@@ -208,7 +212,17 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     layout = adapter.layout
     wire = _object(wire)
     path = adapter.response_message
-    turn, at = _at(wire, path)
+    absent = False
+    try:
+        turn, at = _at(wire, path)
+    except ConversionError:
+        if layout.items is not None or not path:
+            raise
+        # No message where the body keeps it (a Gemini candidate blocked for safety, or no
+        # candidate at all for a blocked prompt): an assistant message with nothing in it.
+        turn, at = {layout.role: layout.roles_to_wire["assistant"]}, ""
+        if ctx.fidelity:
+            absent = True  # written back without one (round-trip data says so below)
     decode = adapter.decode_response_envelope
     if decode is None:
         raise ConversionError("unknown_document", "", f"{adapter.format} has no response body")
@@ -258,6 +272,8 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     ):
         envelope["stop_reason"] = "call"
     response = {"schema_version": SCHEMA_VERSION, **envelope, "message": message}
+    if absent and not message["content"]:
+        fidelity.keep(response, adapter.format, {"no_message": True})
     if ctx.fidelity:
         fidelity.envelope(
             ctx,

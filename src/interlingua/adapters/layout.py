@@ -129,12 +129,17 @@ def decode_block(ctx: Context, layout: Layout, block: Any, at: str) -> Part:
             part = decoder(ctx, block, at)
             if part is not MISS:
                 return _bind(ctx, layout, part)
+            return unknown_part(layout, block, str(tag))
     else:
+        missed = None  # the first known key whose decoders all missed
         for key, decoder in layout.decode_keyed:
             if key in block:
                 part = decoder(ctx, block, at)
                 if part is not MISS:
                     return _bind(ctx, layout, part)
+                missed = missed or key
+        if missed is not None:
+            return unknown_part(layout, block, missed)
         tag = next(iter(block), None)
     if not isinstance(tag, str) or not tag or tag in PART_TYPES:
         raise ConversionError("unknown_variant", at, "the block matches no known shape")
@@ -142,6 +147,14 @@ def decode_block(ctx: Context, layout: Layout, block: Any, at: str) -> Part:
     if layout.decode_tag == "type":
         return dict(block)
     return {"type": tag, **block}
+
+
+def unknown_part(layout: Layout, block: dict[str, Any], tag: str) -> Part:
+    """A block of a kind the format knows, in a variant its mapping does not read (a document
+    from a text source, a custom tool call): kept verbatim as an unknown part whose type
+    names the format and the kind, restored by the round-trip data on the way back and
+    reported as dropped elsewhere."""
+    return {**block, "type": f"{layout.format}.{tag}"}
 
 
 def _own_unknown(layout: Layout, part: Part) -> bool:
@@ -877,7 +890,11 @@ def decode_turn(
                 for k, item in enumerate(value):
                     part = decode(ctx, item, f"{where}/{k}")
                     if part is MISS:
-                        raise ConversionError("unknown_variant", f"{where}/{k}", "unknown shape")
+                        if type(item) is not dict:
+                            raise ConversionError(
+                                "unknown_variant", f"{where}/{k}", "unknown shape"
+                            )
+                        part = unknown_part(layout, item, field)
                     into.append(_bind(ctx, layout, part))
                     marks.append(f"{where}/{k}")
             else:

@@ -218,21 +218,43 @@ def each_decode(
     ctx: Context, codec: Codec, values: Any, at: str, *, marker: Marker | None = None
 ) -> Any:
     """Each item through ``codec``; a ``marker`` item sets its field on the item before it.
-    A marker with nothing before it to carry it is left to the round-trip data."""
+    A marker with nothing before it to carry it is left to the round-trip data.
+
+    An item of a kind the mapping does not read (a provider's server or custom tool: no
+    variant matches, or it lacks a field every variant needs) is not a reason to refuse the
+    body: it is left to the round-trip data, and reported when the body crosses to another
+    format. An item that is not an object is still an error."""
     if values is ABSENT:
         return ABSENT
     if type(values) is not list:
         raise ConversionError("wrong_type", at, "expected a list")
     out: list[Any] = []
     for i, value in enumerate(values):
+        here = f"{at}/{i}"
         if marker is not None and marker.matches(value):
-            hint = marker.decode(ctx, value, f"{at}/{i}")
+            hint = marker.decode(ctx, value, here)
             if hint is not MISS and out and marker.field not in out[-1]:
                 out[-1][marker.field] = hint
             continue
-        canonical = codec(ctx, value, f"{at}/{i}")
+        try:
+            canonical = codec(ctx, value, here)
+        except ConversionError as exc:
+            if exc.code != "missing_field" or exc.pointer.count("/") != here.count("/") + 1:
+                raise
+            canonical = MISS
         if canonical is MISS:
-            raise ConversionError("unknown_variant", f"{at}/{i}", "matches no known shape")
+            if type(value) is not dict:
+                raise ConversionError("unknown_variant", here, "matches no known shape")
+            if not ctx.fidelity:
+                kind = value.get("type")
+                ctx.loss(
+                    here,
+                    "field_dropped",
+                    f"{ctx.adapter}: no canonical home for this"
+                    + (f" {kind!r}" if isinstance(kind, str) else "")
+                    + " item; not carried",
+                )
+            continue
         out.append(canonical)
     return out
 
