@@ -146,8 +146,9 @@ def runnable(argv: list[str]) -> bool:
 
 @pytest.fixture
 def scratch(tmp_path: Path) -> Iterator[Path]:
-    """A working directory whose `docs/` is the repository's."""
+    """A working directory whose `docs/` and `conformance/` are the repository's."""
     (tmp_path / "docs").symlink_to(DOCS, target_is_directory=True)
+    (tmp_path / "conformance").symlink_to(DOCS.parent / "conformance", target_is_directory=True)
     previous = Path.cwd()
     os.chdir(tmp_path)
     try:
