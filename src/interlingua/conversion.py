@@ -81,6 +81,9 @@ class Context:
     losses: list[Loss] = field(default_factory=list)
     id_map: dict[str, str] = field(default_factory=dict)
     name_map: dict[str, str] = field(default_factory=dict)
+    # The same rewrites the other way (input → output), so a repeated id is found at once.
+    id_sent: dict[str, str] = field(default_factory=dict)
+    name_sent: dict[str, str] = field(default_factory=dict)
     # Reverse maps given by the caller (from an earlier conversion's result): wire → canonical.
     known_ids: Mapping[str, str] = field(default_factory=dict)
     known_names: Mapping[str, str] = field(default_factory=dict)

@@ -439,7 +439,11 @@ def _shorthand(ctx: Context, layout: Layout) -> bool:
     )
 
 
-def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
+def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any], owned: set[int]) -> None:
+    """Append ``turn``'s blocks (and list fields) to ``into``'s. ``owned`` holds the ids of the
+    turns whose lists an earlier merge built: those grow in place, so merging N turns into one
+    costs N, not N² (N tool results in one user turn)."""
+
     def blocks(value: Any) -> list[Any]:
         if value is ABSENT or value is None:
             return []
@@ -449,12 +453,19 @@ def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
             return [value]
         return list(value)
 
-    into[layout.content] = blocks(into.get(layout.content, ABSENT)) + blocks(
-        turn.get(layout.content, ABSENT)
-    )
+    if id(into) not in owned:  # its lists may be shared: copied once, then grown in place
+        into[layout.content] = blocks(into.get(layout.content, ABSENT))
+        for key, value in into.items():
+            if type(value) is list and key != layout.content:
+                into[key] = list(value)
+    into[layout.content] += blocks(turn.get(layout.content, ABSENT))
     for key, value in turn.items():
         if key not in (layout.role, layout.content):
-            into[key] = into.get(key, []) + value if type(value) is list else value
+            if type(value) is list and type(into.get(key)) is list:
+                into[key] += value
+            else:
+                into[key] = list(value) if type(value) is list else value
+    owned.add(id(into))
 
 
 def _system(
@@ -546,6 +557,7 @@ def encode_messages(
     system: list[tuple[Part, str]] = []
     hoisted: list[str] = []  # pointers of the system messages hoisted
     previous_role = None
+    owned: set[int] = set()  # ids of the turns whose lists a merge built (see `_merge`)
     writing = (
         pairing.Writing(layout.format, by_name=layout.result_pairing == "name")
         if layout.result_pairing in ("name", "call_name")
@@ -681,7 +693,7 @@ def encode_messages(
                     "turns_merged",
                     f"{ctx.adapter} needs alternating turns; merged with the previous message",
                 )
-            _merge(layout, out[-1], turn)
+            _merge(layout, out[-1], turn, owned)
             groups[-1][1] = i + 1
         else:
             out.append(turn)
@@ -693,7 +705,7 @@ def encode_messages(
             if _empty(layout, after):
                 pass  # all of it dropped (and reported): no turn
             elif layout.alternate and out[-1][layout.role] == after[layout.role]:
-                _merge(layout, out[-1], after)
+                _merge(layout, out[-1], after, owned)
             else:
                 out.append(after)
                 groups.append([i + 1, i + 1])
