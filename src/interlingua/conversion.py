@@ -76,7 +76,9 @@ class Context:
     adapter: str
     strict: bool = False
     thinking: str = "drop"  # what becomes of reasoning another provider issued: drop | text
+    # Reading: the model the body names; writing: the model the document is for.
     model: str | None = None
+    model_written: bool = False  # writing: the output names ``model`` (read back, it is known)
     kind: str = "request"  # the document converted: request | response
     losses: list[Loss] = field(default_factory=list)
     id_map: dict[str, str] = field(default_factory=dict)

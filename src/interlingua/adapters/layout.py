@@ -7,9 +7,9 @@ whether a lone text part may be a bare string, and which parts travel outside th
 list (OpenAI's `tool_calls`). This module is that one strategy, parameterised; the parts
 themselves are encoded by the compiled codecs the layout points to.
 
-Reasoning is bound to the provider that issued it: a thinking part decoded here gets an
-`origin`, and is replayed only to that format; elsewhere the context's thinking policy drops
-it or turns it into text, and the loss is reported.
+Reasoning is bound to the provider and model that issued it: a thinking part decoded here
+gets an `origin`, and is replayed only to that format and model; elsewhere the context's
+thinking policy drops it or turns it into text, and the loss is reported.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from interlingua.adapters import fidelity, items, pairing
+from interlingua.adapters.models import same_model
 from interlingua.adapters.runtime import MISS, Adapter, Layout, escape, unread
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
@@ -47,7 +48,10 @@ def replayable(
             places.append(f"{at}/{j}")
             continue
         origin = part.get("origin")
-        if origin is None or origin.get("format") in (layout.format, *layout.replay_from):
+        if origin is None or (
+            origin.get("format") in (layout.format, *layout.replay_from)
+            and same_model(origin.get("model"), ctx.model)
+        ):
             out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
             carried = part["type"] in layout.encode_part  # else reported as dropped anyway
             if origin is not None and origin.get("format") != layout.format and carried:
@@ -59,9 +63,21 @@ def replayable(
                     "read back, it is bound to this format",
                     part["type"],
                 )
+            elif origin is not None and "model" in origin and carried and not ctx.model_written:
+                # The body names no model (Gemini's is in the URL): read back, the reasoning
+                # no longer says which model it is bound to.
+                ctx.loss(
+                    f"{at}/{j}/origin/model",
+                    "field_dropped",
+                    f"{ctx.adapter}: this body names no model; read back, the reasoning's "
+                    f"model ({origin['model']!r}) is unknown",
+                    part["type"],
+                )
             places.append(f"{at}/{j}")
             continue
         issuer = origin.get("format")
+        if issuer in (layout.format, *layout.replay_from):  # another model of this provider
+            issuer = f"{issuer} model {origin.get('model')!r}, not {ctx.model!r},"
         text = part.get("text")
         if ctx.thinking == "text" and text:
             out.append({"type": "text", "text": text})
