@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from interlingua.adapters.runtime import escape
-from interlingua.conversion import Context
+from interlingua.conversion import Context, Loss
 
 if TYPE_CHECKING:
     from interlingua.adapters.runtime import Adapter
@@ -264,10 +264,20 @@ def apply_envelope(
         )
         return wire
     patched: dict[str, Any] = _apply(wire, entry["patch"])
-    # The patch puts back what the input had where placeholders went: nothing was invented.
-    ctx.losses[:] = [
-        loss
-        for loss in ctx.losses
-        if loss.code != "placeholder_inserted" or loss.pointer.startswith(("/messages", "/message"))
-    ]
+    # The patch puts back what the input had where placeholders went: nothing was invented;
+    # and the empty system prompts it was read with (the digest covers them).
+    ctx.losses[:] = [loss for loss in ctx.losses if not _restored(loss, canonical, canonical_key)]
     return patched
+
+
+def _restored(loss: Loss, canonical: dict[str, Any], canonical_key: str) -> bool:
+    if loss.code == "placeholder_inserted":
+        return not loss.pointer.startswith(("/messages", "/message"))
+    if loss.code != "message_dropped" or not loss.pointer.startswith(f"/{canonical_key}/"):
+        return False
+    messages = canonical.get(canonical_key)
+    index = loss.pointer.rsplit("/", 1)[-1]
+    if not isinstance(messages, list) or not index.isdigit() or int(index) >= len(messages):
+        return False
+    message = messages[int(index)]
+    return message.get("role") in ("system", "developer") and not message.get("content")

@@ -624,6 +624,8 @@ def encode_messages(
             system += list(zip(parts, places, strict=True))
             if message["content"]:
                 hoisted.append(mat)
+            else:  # (round-trip data of the envelope may put it back: see fidelity)
+                ctx.loss(mat, "message_dropped", f"{ctx.adapter}: an empty system prompt is none")
             fields_dropped(ctx, message, mat)
             continue
         if role == "tool" and layout.tool_results == "own_message":
@@ -672,8 +674,34 @@ def encode_messages(
         ):
             # Results are blocks of a user turn, each read back as a tool message of its own.
             ctx.loss(mat, "turn_split", f"{ctx.adapter} reads each tool result as its own turn")
+        if (
+            role == "tool"
+            and layout.tool_results == "user_blocks"
+            and wire_role == layout.roles_to_wire["user"]
+        ):
+            for part, here in zip(parts, places, strict=True):
+                if not _is_result(part):
+                    # Beside the results in the user turn: read back, it is the user's.
+                    ctx.loss(
+                        here,
+                        "role_changed",
+                        f"{ctx.adapter} has no tool turn; a tool message's {part.get('type')} "
+                        "goes in the user turn of the results and reads back as the user's",
+                        part.get("type"),
+                    )
         turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content", where=places)
         empty = turn.get(layout.content) in (None, "", [])
+        if not message["content"] and not fidelity.restores(layout.format, message):
+            # An empty prompt (the one message the canonical form lets be empty).
+            if turn.get(layout.content) is None:  # no content is no prompt
+                ctx.loss(mat, "message_dropped", f"{ctx.adapter}: an empty prompt has no turn")
+                continue
+            if turn[layout.content] == "":  # read back, "" is one empty text
+                ctx.loss(
+                    f"{mat}/content",
+                    "placeholder_inserted",
+                    f"{ctx.adapter}: an empty prompt is written as an empty string",
+                )
         # Text with no characters, where blank text is kept, is carried: an empty turn.
         blank = (
             layout.blank_text == "keep"
