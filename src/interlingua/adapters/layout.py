@@ -634,6 +634,7 @@ def encode_messages(
             if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
                 ctx.loss(mat, "turn_split", f"{ctx.adapter} holds one tool result per message")
             fields_dropped(ctx, message, mat)
+            written = 0
             for part, here in zip(parts, places, strict=True):
                 if part.get("type") != "tool_result":
                     ctx.loss(here, "part_dropped", "a tool message holds results")
@@ -641,6 +642,9 @@ def encode_messages(
                 wire = encode(ctx, part, here)
                 out.append({layout.role: wire_role, **wire})
                 groups.append([i, i + 1])
+                written += 1
+            if not written:  # no result in it: the message is gone (the later ones move up)
+                ctx.loss(mat, "message_dropped", f"{ctx.adapter}: a tool message holds results")
             following = messages[i + 1]["role"] if i + 1 < len(messages) else None
             if ctx.displaced and following != "tool":
                 moved = ctx.displaced
