@@ -1,14 +1,20 @@
 """Property tests: canonical → wire → canonical equals the input, except where a loss says.
 
 The strategies build valid canonical conversations (checked against the schema first): system
-prompts, user text and images, assistant text, thinking, parallel tool calls and their results.
+prompts (empty ones too), user text (with cache hints), images and media of every kind,
+assistant text, thinking (from this provider or another, by this model or another), parallel
+tool calls and their results (hints nested in them), and tool messages holding only text.
 For every format, whatever the round trip changes must sit under a reported loss pointer; a
 conversion that reports nothing must give the input back exactly (`provider_raw` aside).
+Responses holding several answers (choices, candidates) come back whole in their own format.
 """
 
 from __future__ import annotations
 
+import copy
+import json
 import os
+from pathlib import Path
 from typing import Any
 
 import jsonpatch
@@ -306,5 +312,46 @@ def test_rewritten_ids_and_names_map_back(fmt: str) -> None:
         codes = {loss.code for loss in out.losses}
         assert ("id_rewritten" in codes) == bool(out.id_map)
         assert ("name_rewritten" in codes) == bool(out.name_map)
+
+    run()
+
+
+# Formats whose responses may hold several answers (`n`, `candidateCount`): a response example
+# of each and the list the answers sit in. The canonical response is the first answer; the
+# others travel as round-trip data.
+SEVERAL_ANSWERS = {
+    "openai-chat": ("text_stop.json", "choices"),
+    "gemini": ("parallel_function_calls.json", "candidates"),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(SEVERAL_ANSWERS))
+def test_responses_with_several_answers_come_back_whole(fmt: str) -> None:
+    name, key = SEVERAL_ANSWERS[fmt]
+    path = Path(__file__).resolve().parents[2] / "schemas/formats" / fmt / "examples/response"
+    example = json.loads((path / name).read_text())
+
+    @settings(max_examples=max(EXAMPLES // 5, 20), deadline=None)
+    @given(st.lists(words, min_size=1, max_size=4), st.booleans())
+    def run(texts: list[str], shuffled_fields: bool) -> None:
+        body = copy.deepcopy(example)
+        first = body[key][0]
+        for n, text in enumerate(texts, start=1):
+            answer = copy.deepcopy(first)
+            answer["index"] = n
+            if key == "choices":
+                answer["message"]["content"] = text
+            else:
+                answer["content"]["parts"] = [{"text": text}]
+            if shuffled_fields:
+                answer = dict(reversed(answer.items()))
+            body[key].append(answer)
+        canonical = convert(body, fmt, "canonical", kind="response")
+        again = convert(canonical.output, "canonical", fmt, kind="response")
+        assert (again.output, again.losses) == (body, ())
+        # Written elsewhere, the other answers are reported, not lost silently.
+        elsewhere = convert(canonical.output, "canonical", "anthropic", kind="response")
+        dropped = [x for x in elsewhere.losses if x.pointer == f"/provider_raw/{fmt}"]
+        assert dropped and f"/{key}/1" in dropped[0].reason
 
     run()
