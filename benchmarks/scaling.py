@@ -5,6 +5,8 @@ call, then one tool message per result):
 
 * **round trip**: a body in its own format read into canonical form and written back (the
   round-trip patches kept on the way in and applied on the way out), for each format named;
+  `openai-chat+spaced` writes every call's arguments with spaces, so the assistant turn's
+  patch holds one operation per call;
 * **rewritten ids**: a canonical conversation whose call ids break Anthropic's id rules
   (`call.N/x`), so every id is rewritten and looked up again for its result.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import logging
 import sys
 import time
@@ -77,8 +80,22 @@ def _best(work: Callable[[], object], repeat: int) -> float:
     return best
 
 
+def spaced(body: Json) -> Json:
+    """An OpenAI Chat body whose call arguments are JSON written with spaces (as most clients
+    write it): each differs from what writing produces, so each call needs a patch op."""
+    for message in body["messages"]:
+        for call in message.get("tool_calls") or ():
+            function = call["function"]
+            function["arguments"] = json.dumps(json.loads(function["arguments"]))
+    return body
+
+
 def round_trip(fmt: str, calls: int) -> Callable[[], object]:
-    body = convert(conversation(calls, lambda n: f"call_{n}"), "canonical", fmt).output
+    name, _, variant = fmt.partition("+")
+    body = convert(conversation(calls, lambda n: f"call_{n}"), "canonical", name).output
+    if variant == "spaced":
+        body = spaced(body)
+    fmt = name
 
     def work() -> object:
         canonical = convert(body, fmt, "canonical").output
@@ -118,7 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 40_000])
     parser.add_argument(
-        "--formats", nargs="+", default=["openai-chat", "anthropic", "gemini", "openai-responses"]
+        "--formats",
+        nargs="+",
+        default=["openai-chat", "openai-chat+spaced", "anthropic", "gemini", "openai-responses"],
+        help="formats to round-trip (openai-chat+spaced: arguments written with spaces)",
     )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
