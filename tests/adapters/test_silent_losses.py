@@ -3,6 +3,7 @@ either carries the data back or names it in a loss."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -109,3 +110,46 @@ def test_an_empty_system_prompt_changes_nothing_unreported(fmt: str) -> None:
     pointers = {loss.pointer for loss in out.losses}
     if back["messages"] != EMPTY_SYSTEM["messages"]:
         assert pointers & {"/messages/0", "/messages/0/content"}
+
+
+@pytest.mark.parametrize("fmt", ["openai-chat", "ollama", "chatml", "umf"])
+def test_a_tool_message_with_no_result_that_goes_nowhere_is_reported(fmt: str) -> None:
+    tool_text = {"role": "tool", "content": [{"type": "text", "text": "note"}]}
+    document = _document(
+        [_user("a"), CALL, _result({"type": "text", "text": "r"}), tool_text, _user("b")]
+    )
+    losses = _losses(document, fmt)
+    assert {("/messages/3/content/0", "part_dropped"), ("/messages/3", "message_dropped")} <= losses
+
+
+def test_merging_many_turns_into_one_leaves_the_input_alone() -> None:
+
+    results = [
+        {
+            "role": "tool",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_call_id": f"call_{n}",
+                    "content": [{"type": "text", "text": f"r{n}"}],
+                }
+            ],
+        }
+        for n in range(5)
+    ]
+    calls = {
+        "role": "assistant",
+        "content": [
+            {"type": "tool_call", "id": f"call_{n}", "name": "f", "arguments": {}} for n in range(5)
+        ],
+    }
+    document = _document([_user("a"), calls, *results, _user("b"), _user("c")])
+    before = copy.deepcopy(document)
+    out = convert(document, "canonical", "anthropic").output
+    assert document == before
+    merged = out["messages"][2]["content"]
+    assert [b.get("tool_use_id") or b.get("text") for b in merged] == [
+        *(f"call_{n}" for n in range(5)),
+        "b",
+        "c",
+    ]
