@@ -22,6 +22,7 @@ load on the machine moves single numbers, not the shape).
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import logging
@@ -149,10 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {sys.version.split()[0]}; best of {args.repeat}\n")
     print("| workload | tool calls | time | per call | per-call ratio (× smallest) |")
     print("|---|---:|---:|---:|---:|")
-    worst = {}
+    worst: dict[str, float] = {}
     for fmt in args.formats:
         worst[f"round trip {fmt}"] = report(
-            f"round trip {fmt}", args.sizes, lambda n, f=fmt: round_trip(f, n), args.repeat
+            f"round trip {fmt}", args.sizes, functools.partial(round_trip, fmt), args.repeat
         )
     worst["rewritten ids (anthropic)"] = report(
         "rewritten ids (anthropic)", args.sizes, rewritten_ids, args.repeat
