@@ -19,6 +19,13 @@ from interlingua.converter import convert
         ("claude-opus-4-1", "claude-sonnet-4-5", False),
         ("gpt-4o", "gpt-4o-mini", False),
         ("qwen3:8b", "qwen3:14b", False),  # an Ollama tag is part of the name
+        ("llama3:latest", "mistral:latest", False),
+        ("claude-sonnet-4-5-20250929", "claude-sonnet-4-5", True),  # a snapshot and its alias
+        ("gpt-5-2025-08-07", "gpt-5", True),
+        ("gemini-2.0-flash-001", "gemini-2.0-flash", True),
+        ("claude-sonnet-4-5-20250929", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", True),
+        ("claude-sonnet-4-5", "claude-opus-4-5", False),
+        ("gpt-4.1", "gpt-4.1-mini", False),
         (None, "claude-sonnet-4-5", True),  # unknown: cannot be told apart
         ("claude-sonnet-4-5", None, True),
     ],
