@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-# Peeled off in this order, each when present: a canonical provider prefix (`anthropic:`; not
-# an Ollama name before its tag, `qwen3:8b`, `llama3:latest`), a resource path, vendor prefixes (`us.anthropic.`),
-# a cloud version suffix (`-v1:0`), a snapshot date or number (`-20250929`, `-2025-08-07`,
-# `-001`, `-latest`).
+# Peeled off in this order, each when present: a canonical provider prefix (`anthropic:`;
+# not an Ollama name before its tag, `qwen3:8b`, `llama3:latest`), a resource path, vendor
+# prefixes (`us.anthropic.`), a cloud version suffix (`-v1:0`), a snapshot date or number
+# (`-20250929`, `-2025-08-07`, `-001`, `-latest`).
 _PEEL = (
     re.compile(r"^[a-z][a-z0-9_-]*:(?=[a-z][^:]*[-\d][^:]*$)"),
     re.compile(r"^.*/"),
