@@ -91,3 +91,28 @@ def test_a_second_choice_is_reported_where_another_format_writes_the_response() 
     out = convert(canonical, "canonical", "anthropic", kind="response")
     (dropped,) = [loss for loss in out.losses if loss.pointer == "/provider_raw/openai-chat"]
     assert dropped.code == "provider_raw_dropped" and "/choices/1," in dropped.reason
+
+
+def test_merging_turns_copies_shared_lists_once_then_grows_them() -> None:
+    from interlingua.adapters.layout import _merge
+    from interlingua.generated.adapters import ADAPTERS
+
+    layout = ADAPTERS["anthropic"].layout
+    shared = [1]
+    into: dict[str, Any] = {"role": "user", "content": "a", "extra": shared}
+    owned: set[int] = set()
+    _merge(layout, into, {"role": "user", "content": [{"type": "text", "text": "b"}]}, owned)
+    _merge(layout, into, {"role": "user", "content": "c", "extra": [2], "more": [3]}, owned)
+    _merge(layout, into, {"role": "user", "content": "", "extra": [4], "flag": True}, owned)
+    assert into == {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "a"},
+            {"type": "text", "text": "b"},
+            {"type": "text", "text": "c"},
+        ],
+        "extra": [1, 2, 4],
+        "more": [3],
+        "flag": True,
+    }
+    assert shared == [1]  # the list the first turn shared is not the one that grew
