@@ -76,11 +76,16 @@ class Context:
     adapter: str
     strict: bool = False
     thinking: str = "drop"  # what becomes of reasoning another provider issued: drop | text
+    # Reading: the model the body names; writing: the model the document is for.
     model: str | None = None
+    model_written: bool = False  # writing: the output names ``model`` (read back, it is known)
     kind: str = "request"  # the document converted: request | response
     losses: list[Loss] = field(default_factory=list)
     id_map: dict[str, str] = field(default_factory=dict)
     name_map: dict[str, str] = field(default_factory=dict)
+    # The same rewrites the other way (input → output), so a repeated id is found at once.
+    id_sent: dict[str, str] = field(default_factory=dict)
+    name_sent: dict[str, str] = field(default_factory=dict)
     # Reverse maps given by the caller (from an earlier conversion's result): wire → canonical.
     known_ids: Mapping[str, str] = field(default_factory=dict)
     known_names: Mapping[str, str] = field(default_factory=dict)

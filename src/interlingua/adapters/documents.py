@@ -39,7 +39,9 @@ def _object(value: Any, at: str = "") -> dict[str, Any]:
 
 def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> dict[str, Any]:
     layout = adapter.layout
+    before = len(ctx.losses)
     envelope = adapter.encode_request_envelope(ctx, _envelope(conversation, "messages"), "")
+    _target_model(ctx, conversation, before)
     wire: dict[str, Any] = {} if envelope is ABSENT else envelope  # ABSENT: nothing but turns
     turns, system = encode_messages(ctx, adapter, conversation["messages"], "/messages")
     if not turns and conversation["messages"]:
@@ -57,6 +59,16 @@ def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any])
         wire[layout.system_field] = system
     wire[layout.messages] = turns
     return fidelity.apply_envelope(ctx, adapter.format, conversation, wire, "messages")
+
+
+def _target_model(ctx: Context, document: dict[str, Any], before: int) -> None:
+    """Note the model ``document`` is for (reasoning is replayed only to the model that
+    issued it) and whether the body names it: not when its envelope reported it dropped."""
+    model = document.get("model")
+    ctx.model = model if isinstance(model, str) else None
+    ctx.model_written = ctx.model is not None and not any(
+        loss.pointer == "/model" for loss in ctx.losses[before:]
+    )
 
 
 def decode_request(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
@@ -164,7 +176,9 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
     encode = adapter.encode_response_envelope
     if encode is None:
         raise ConversionError("unknown_document", "", f"{adapter.format} has no response body")
+    before = len(ctx.losses)
     wire = encode(ctx, envelope, "")
+    _target_model(ctx, response, before)
     _put_stop_detail(adapter, stop, wire)
     turns, _ = encode_messages(ctx, adapter, [message], "/message", single=True)
     path = adapter.response_message

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from interlingua.adapters.runtime import escape
-from interlingua.conversion import Context
+from interlingua.conversion import Context, Loss
 
 if TYPE_CHECKING:
     from interlingua.adapters.runtime import Adapter
@@ -41,10 +41,12 @@ def digest(value: Any) -> str:
 def _patch(produced: Any, original: Any, path: str = "") -> list[dict[str, Any]]:
     """RFC 6902 operations turning ``produced`` into ``original``.
 
-    Objects are compared key by key and lists of equal length item by item; anything else
-    that differs is replaced whole. Coarser than a minimal diff (jsonpatch's `make_patch`
-    searches list moves and costs 50 times more), and patches are small in practice: the
-    fields a format has beyond the canonical form.
+    Objects are compared key by key and lists item by item over their common length, the
+    longer one's tail added or removed (never the whole list replaced: a list whose first
+    item holds a turn, say a response's choices, keeps that item for the turn to fill);
+    anything else that differs is replaced whole. Coarser than a minimal diff (jsonpatch's
+    `make_patch` searches list moves and costs 50 times more), and patches are small in
+    practice: the fields a format has beyond the canonical form.
     """
     if type(produced) is dict and type(original) is dict:
         ops: list[dict[str, Any]] = []
@@ -60,34 +62,53 @@ def _patch(produced: Any, original: Any, path: str = "") -> list[dict[str, Any]]
             if key not in original
         ]
         return ops
-    if type(produced) is list and type(original) is list and len(produced) == len(original):
-        return [
+    if type(produced) is list and type(original) is list:
+        common = min(len(produced), len(original))
+        ops = [
             op
-            for i, (a, b) in enumerate(zip(produced, original, strict=True))
+            for i, (a, b) in enumerate(zip(produced[:common], original[:common], strict=True))
             if a != b or type(a) is not type(b)
             for op in _patch(a, b, f"{path}/{i}")
         ]
+        ops += [
+            {"op": "add", "path": f"{path}/{i}", "value": original[i]}
+            for i in range(common, len(original))
+        ]
+        # From the end, so each index still names the item it removes.
+        ops += [
+            {"op": "remove", "path": f"{path}/{i}"} for i in reversed(range(common, len(produced)))
+        ]
+        return ops
     return [{"op": "replace", "path": path, "value": original}]
 
 
 def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
+    return token.replace("~1", "/").replace("~0", "~") if "~" in token else token
 
 
 def _apply(document: Any, ops: list[dict[str, Any]]) -> Any:
-    """``document`` with ``ops`` applied, copying only the containers on each op's path."""
+    """``document`` with ``ops`` applied, copying only the containers on the ops' paths, each
+    once however many ops pass through it (so a patch costs what its ops touch, not ops times
+    the size of the lists they sit in)."""
+    fresh: set[int] = set()  # ids of the containers this call made: its own to change
     for op in ops:
         tokens = [_unescape(t) for t in op["path"].split("/")[1:]]
         if not tokens:
             document = op["value"]
+            fresh.clear()
             continue
-        document = _copy(document)
+        document = _own(document, fresh)
         node = document
         for token in tokens[:-1]:
             key: Any = int(token) if type(node) is list else token
-            node[key] = _copy(node[key])
+            node[key] = _own(node[key], fresh)
             node = node[key]
-        last: Any = int(tokens[-1]) if type(node) is list else tokens[-1]
+        last: Any = tokens[-1]
+        if type(node) is list:
+            last = len(node) if last == "-" else int(last)
+            if op["op"] == "add":
+                node.insert(last, op["value"])
+                continue
         if op["op"] == "remove":
             del node[last]
         else:
@@ -95,8 +116,13 @@ def _apply(document: Any, ops: list[dict[str, Any]]) -> Any:
     return document
 
 
-def _copy(node: Any) -> Any:
-    return dict(node) if type(node) is dict else list(node) if type(node) is list else node
+def _own(node: Any, fresh: set[int]) -> Any:
+    """``node`` if this apply made it, else a shallow copy of it that it now owns."""
+    if id(node) in fresh or type(node) not in (dict, list):
+        return node
+    copy = dict(node) if type(node) is dict else list(node)
+    fresh.add(id(copy))
+    return copy
 
 
 def keep(target: dict[str, Any], fmt: str, entry: dict[str, Any]) -> None:
@@ -238,10 +264,20 @@ def apply_envelope(
         )
         return wire
     patched: dict[str, Any] = _apply(wire, entry["patch"])
-    # The patch puts back what the input had where placeholders went: nothing was invented.
-    ctx.losses[:] = [
-        loss
-        for loss in ctx.losses
-        if loss.code != "placeholder_inserted" or loss.pointer.startswith(("/messages", "/message"))
-    ]
+    # The patch puts back what the input had where placeholders went: nothing was invented;
+    # and the empty system prompts it was read with (the digest covers them).
+    ctx.losses[:] = [loss for loss in ctx.losses if not _restored(loss, canonical, canonical_key)]
     return patched
+
+
+def _restored(loss: Loss, canonical: dict[str, Any], canonical_key: str) -> bool:
+    if loss.code == "placeholder_inserted":
+        return not loss.pointer.startswith(("/messages", "/message"))
+    if loss.code != "message_dropped" or not loss.pointer.startswith(f"/{canonical_key}/"):
+        return False
+    messages = canonical.get(canonical_key)
+    index = loss.pointer.rsplit("/", 1)[-1]
+    if not isinstance(messages, list) or not index.isdigit() or int(index) >= len(messages):
+        return False
+    message = messages[int(index)]
+    return message.get("role") in ("system", "developer") and not message.get("content")

@@ -7,9 +7,9 @@ whether a lone text part may be a bare string, and which parts travel outside th
 list (OpenAI's `tool_calls`). This module is that one strategy, parameterised; the parts
 themselves are encoded by the compiled codecs the layout points to.
 
-Reasoning is bound to the provider that issued it: a thinking part decoded here gets an
-`origin`, and is replayed only to that format; elsewhere the context's thinking policy drops
-it or turns it into text, and the loss is reported.
+Reasoning is bound to the provider and model that issued it: a thinking part decoded here
+gets an `origin`, and is replayed only to that format and model; elsewhere the context's
+thinking policy drops it or turns it into text, and the loss is reported.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from interlingua.adapters import fidelity, items, pairing
 from interlingua.adapters.carry import as_text, structured_as_text, text_instead
+from interlingua.adapters.models import same_model
 from interlingua.adapters.runtime import MISS, Adapter, Layout, escape, unread
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
@@ -48,7 +49,10 @@ def replayable(
             places.append(f"{at}/{j}")
             continue
         origin = part.get("origin")
-        if origin is None or origin.get("format") in (layout.format, *layout.replay_from):
+        if origin is None or (
+            origin.get("format") in (layout.format, *layout.replay_from)
+            and same_model(origin.get("model"), ctx.model)
+        ):
             out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
             carried = part["type"] in layout.encode_part  # else reported as dropped anyway
             if origin is not None and origin.get("format") != layout.format and carried:
@@ -60,9 +64,21 @@ def replayable(
                     "read back, it is bound to this format",
                     part["type"],
                 )
+            elif origin is not None and "model" in origin and carried and not ctx.model_written:
+                # The body names no model (Gemini's is in the URL): read back, the reasoning
+                # no longer says which model it is bound to.
+                ctx.loss(
+                    f"{at}/{j}/origin/model",
+                    "field_dropped",
+                    f"{ctx.adapter}: this body names no model; read back, the reasoning's "
+                    f"model ({origin['model']!r}) is unknown",
+                    part["type"],
+                )
             places.append(f"{at}/{j}")
             continue
         issuer = origin.get("format")
+        if issuer in (layout.format, *layout.replay_from):  # another model of this provider
+            issuer = f"{issuer} model {origin.get('model')!r}, not {ctx.model!r},"
         text = part.get("text")
         if ctx.thinking == "text" and text:
             out.append({"type": "text", "text": text})
@@ -468,7 +484,11 @@ def _shorthand(ctx: Context, layout: Layout) -> bool:
     )
 
 
-def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
+def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any], owned: set[int]) -> None:
+    """Append ``turn``'s blocks (and list fields) to ``into``'s. ``owned`` holds the ids of the
+    turns whose lists an earlier merge built: those grow in place, so merging N turns into one
+    costs N, not N² (N tool results in one user turn)."""
+
     def blocks(value: Any) -> list[Any]:
         if value is ABSENT or value is None:
             return []
@@ -478,12 +498,19 @@ def _merge(layout: Layout, into: dict[str, Any], turn: dict[str, Any]) -> None:
             return [value]
         return list(value)
 
-    into[layout.content] = blocks(into.get(layout.content, ABSENT)) + blocks(
-        turn.get(layout.content, ABSENT)
-    )
+    if id(into) not in owned:  # its lists may be shared: copied once, then grown in place
+        into[layout.content] = blocks(into.get(layout.content, ABSENT))
+        for key, value in into.items():
+            if type(value) is list and key != layout.content:
+                into[key] = list(value)
+    into[layout.content] += blocks(turn.get(layout.content, ABSENT))
     for key, value in turn.items():
         if key not in (layout.role, layout.content):
-            into[key] = into.get(key, []) + value if type(value) is list else value
+            if type(value) is list and type(into.get(key)) is list:
+                into[key] += value
+            else:
+                into[key] = list(value) if type(value) is list else value
+    owned.add(id(into))
 
 
 def _system(
@@ -575,6 +602,7 @@ def encode_messages(
     system: list[tuple[Part, str]] = []
     hoisted: list[str] = []  # pointers of the system messages hoisted
     previous_role = None
+    owned: set[int] = set()  # ids of the turns whose lists a merge built (see `_merge`)
     writing = (
         pairing.Writing(layout.format, by_name=layout.result_pairing == "name")
         if layout.result_pairing in ("name", "call_name")
@@ -629,6 +657,8 @@ def encode_messages(
             system += list(zip(parts, places, strict=True))
             if message["content"]:
                 hoisted.append(mat)
+            else:  # (round-trip data of the envelope may put it back: see fidelity)
+                ctx.loss(mat, "message_dropped", f"{ctx.adapter}: an empty system prompt is none")
             fields_dropped(ctx, message, mat)
             continue
         if role == "tool" and layout.tool_results == "own_message":
@@ -637,6 +667,7 @@ def encode_messages(
             if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
                 ctx.loss(mat, "turn_split", f"{ctx.adapter} holds one tool result per message")
             fields_dropped(ctx, message, mat)
+            written = 0
             for part, here in zip(parts, places, strict=True):
                 if part.get("type") != "tool_result":
                     # A tool message holds results only: the part goes in the user turn
@@ -646,6 +677,9 @@ def encode_messages(
                 wire = encode(ctx, part, here)
                 out.append({layout.role: wire_role, **wire})
                 groups.append([i, i + 1])
+                written += 1
+            if not written:  # no result in it: the message is gone (the later ones move up)
+                ctx.loss(mat, "message_dropped", f"{ctx.adapter}: a tool message holds results")
             following = messages[i + 1]["role"] if i + 1 < len(messages) else None
             if ctx.displaced and following != "tool":
                 moved = ctx.displaced
@@ -679,8 +713,34 @@ def encode_messages(
         ):
             # Results are blocks of a user turn, each read back as a tool message of its own.
             ctx.loss(mat, "turn_split", f"{ctx.adapter} reads each tool result as its own turn")
+        if (
+            role == "tool"
+            and layout.tool_results == "user_blocks"
+            and wire_role == layout.roles_to_wire["user"]
+        ):
+            for part, here in zip(parts, places, strict=True):
+                if not _is_result(part):
+                    # Beside the results in the user turn: read back, it is the user's.
+                    ctx.loss(
+                        here,
+                        "role_changed",
+                        f"{ctx.adapter} has no tool turn; a tool message's {part.get('type')} "
+                        "goes in the user turn of the results and reads back as the user's",
+                        part.get("type"),
+                    )
         turn = _turn(ctx, layout, wire_role, parts, f"{mat}/content", where=places)
         empty = turn.get(layout.content) in (None, "", [])
+        if not message["content"] and not fidelity.restores(layout.format, message):
+            # An empty prompt (the one message the canonical form lets be empty).
+            if turn.get(layout.content) is None:  # no content is no prompt
+                ctx.loss(mat, "message_dropped", f"{ctx.adapter}: an empty prompt has no turn")
+                continue
+            if turn[layout.content] == "":  # read back, "" is one empty text
+                ctx.loss(
+                    f"{mat}/content",
+                    "placeholder_inserted",
+                    f"{ctx.adapter}: an empty prompt is written as an empty string",
+                )
         # Text with no characters, where blank text is kept, is carried: an empty turn.
         blank = (
             layout.blank_text == "keep"
@@ -716,7 +776,7 @@ def encode_messages(
                     "turns_merged",
                     f"{ctx.adapter} needs alternating turns; merged with the previous message",
                 )
-            _merge(layout, out[-1], turn)
+            _merge(layout, out[-1], turn, owned)
             groups[-1][1] = i + 1
         else:
             out.append(turn)
@@ -728,7 +788,7 @@ def encode_messages(
             if _empty(layout, after):
                 pass  # all of it dropped (and reported): no turn
             elif layout.alternate and out[-1][layout.role] == after[layout.role]:
-                _merge(layout, out[-1], after)
+                _merge(layout, out[-1], after, owned)
             else:
                 out.append(after)
                 groups.append([i + 1, i + 1])

@@ -44,18 +44,20 @@ def conform(value: str, rule: tuple[str, str, int], taken: dict[str, str]) -> st
 
 def _rewriter(kind: str, code: str) -> Transform:
     rule_attr, map_attr, known_attr = f"{kind}_rule", f"{kind}_map", f"known_{kind}s"
+    sent_attr = f"{kind}_sent"
 
     def encode(ctx: Context, at: str, value: Any) -> Any:
         rule = getattr(ctx, rule_attr)
         if rule is None:
             return value
         mapping: dict[str, str] = getattr(ctx, map_attr)
-        for out, original in mapping.items():
-            if original == value:
-                return out
+        sent: dict[str, str] = getattr(ctx, sent_attr)  # the reverse of ``mapping``
+        if value in sent:
+            return sent[value]
         out = conform(value, rule, mapping)
         if out != value:
             mapping[out] = value
+            sent[value] = out
             ctx.loss(
                 at,
                 code,

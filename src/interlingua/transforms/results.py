@@ -44,6 +44,26 @@ def _set_aside(ctx: Context, at: str, texts: list[tuple[int, str]], structured: 
             ctx.displaced.append(({"type": "text", "text": text}, f"{at}/{j}"))
 
 
+def _texts_of(ctx: Context, at: str, content: Any) -> list[tuple[int, str]]:
+    """The text parts of ``content`` by place, each part's other fields (a cache hint) reported
+    as dropped: the result holds their text only. Other parts are set aside for the user turn
+    after the results (``ctx.displaced``)."""
+    texts: list[tuple[int, str]] = []
+    for j, part in enumerate(content if isinstance(content, list) else []):
+        if isinstance(part, dict) and part.get("type") == "text":
+            texts.append((j, part.get("text", "")))
+            for key in part.keys() - {"type", "text"}:
+                ctx.loss(
+                    f"{at}/{j}/{key}",
+                    "field_dropped",
+                    f"{ctx.adapter}: a result holds the text of its parts, not their {key!r}",
+                    "text",
+                )
+        else:
+            ctx.displaced.append((part, f"{at}/{j}"))
+    return texts
+
+
 def _encode(  # noqa: PLR0917 (a transform takes its arguments in order)
     ctx: Context,
     at: str,
@@ -54,12 +74,7 @@ def _encode(  # noqa: PLR0917 (a transform takes its arguments in order)
     failure: Any,
     also: Any,
 ) -> Any:
-    texts: list[tuple[int, str]] = []
-    for j, part in enumerate(content if isinstance(content, list) else []):
-        if isinstance(part, dict) and part.get("type") == "text":
-            texts.append((j, part.get("text", "")))
-        else:
-            ctx.displaced.append((part, f"{at}/{j}"))
+    texts = _texts_of(ctx, at, content)
     failed = is_error is True
     if structured is not ABSENT:
         _set_aside(ctx, at, texts, structured)
@@ -129,12 +144,7 @@ def _value_encode(ctx: Context, at: str, content: Any, structured: Any, is_error
 
 
 def _json_encode(ctx: Context, at: str, content: Any, structured: Any) -> Any:
-    texts: list[tuple[int, str]] = []
-    for j, part in enumerate(content if isinstance(content, list) else []):
-        if isinstance(part, dict) and part.get("type") == "text":
-            texts.append((j, part.get("text", "")))
-        else:
-            ctx.displaced.append((part, f"{at}/{j}"))
+    texts = _texts_of(ctx, at, content)
     if structured is not ABSENT:
         _set_aside(ctx, at, texts, structured)
         return structured

@@ -79,6 +79,16 @@ def kind_of(media_type: str) -> str:
 
 
 def _media_kind_encode(ctx: Context, at: str, kind: Any, media_type: Any) -> Any:
+    if isinstance(media_type, str) and kind_of(media_type) != kind:
+        # The media type is all that tells the kind here (an image sent as
+        # `application/octet-stream`): read back, the part is of another type.
+        ctx.loss(
+            at,
+            "field_dropped",
+            f"{ctx.adapter}: the media type is what tells a {kind} here, and {media_type!r} "
+            f"does not; it reads back as a {kind_of(media_type)}",
+            str(kind),
+        )
     return media_type
 
 

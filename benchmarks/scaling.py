@@ -1,0 +1,169 @@
+"""Scaling: conversion cost per tool call as the number of calls grows (flat = linear).
+
+Two workloads, each at 1,000, 10,000 and 40,000 tool calls (one assistant turn making every
+call, then one tool message per result):
+
+* **round trip**: a body in its own format read into canonical form and written back (the
+  round-trip patches kept on the way in and applied on the way out), for each format named;
+  `openai-chat+spaced` writes every call's arguments with spaces, so the assistant turn's
+  patch holds one operation per call;
+* **rewritten ids**: a canonical conversation whose call ids break Anthropic's id rules
+  (`call.N/x`), so every id is rewritten and looked up again for its result.
+
+The report gives, per workload, the time per call at each size and its ratio to the time per
+call at the smallest size: ≈ 1 means linear; a quadratic path shows as a ratio near the size
+ratio (10, 40). Each size is timed ``--repeat`` times and the best kept (one process; other
+load on the machine moves single numbers, not the shape).
+
+    python benchmarks/scaling.py [--sizes 1000 10000 40000] [--formats openai-chat gemini]
+                                 [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gc
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from interlingua.converter import convert
+
+Json = dict[str, Any]
+
+
+def conversation(calls: int, call_id: Callable[[int], str]) -> Json:
+    """A canonical conversation of one turn making ``calls`` calls, and their results."""
+    ids = [call_id(i) for i in range(calls)]
+    messages: list[Json] = [
+        {"role": "user", "content": [{"type": "text", "text": "go"}]},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "tool_call", "id": i, "name": "lookup", "arguments": {"n": n}}
+                for n, i in enumerate(ids)
+            ],
+        },
+    ]
+    messages += [
+        {
+            "role": "tool",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_call_id": i,
+                    "content": [{"type": "text", "text": f"result {n}"}],
+                }
+            ],
+        }
+        for n, i in enumerate(ids)
+    ]
+    messages.append({"role": "user", "content": [{"type": "text", "text": "thanks"}]})
+    return {
+        "schema_version": 1,
+        "model": "m",
+        "parameters": {"max_output_tokens": 64},
+        "messages": messages,
+    }
+
+
+def _best(work: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def spaced(body: Json) -> Json:
+    """An OpenAI Chat body whose call arguments are JSON written with spaces (as most clients
+    write it): each differs from what writing produces, so each call needs a patch op."""
+    for message in body["messages"]:
+        for call in message.get("tool_calls") or ():
+            function = call["function"]
+            function["arguments"] = json.dumps(json.loads(function["arguments"]))
+    return body
+
+
+def round_trip(fmt: str, calls: int) -> Callable[[], object]:
+    name, _, variant = fmt.partition("+")
+    body = convert(conversation(calls, lambda n: f"call_{n}"), "canonical", name).output
+    if variant == "spaced":
+        body = spaced(body)
+    fmt = name
+
+    def work() -> object:
+        canonical = convert(body, fmt, "canonical").output
+        again = convert(canonical, "canonical", fmt).output
+        assert again == body, f"{fmt}: the round trip of {calls} calls is not exact"
+        return again
+
+    return work
+
+
+def rewritten_ids(calls: int) -> Callable[[], object]:
+    document = conversation(calls, lambda n: f"call.{n}/x")
+
+    def work() -> object:
+        out = convert(document, "canonical", "anthropic")
+        assert len(out.id_map) == calls
+        return out
+
+    return work
+
+
+def report(
+    name: str, sizes: list[int], make: Callable[[int], Callable[[], object]], repeat: int
+) -> float:
+    """Print one workload's rows; return its largest per-call ratio."""
+    per_call: list[float] = []
+    for size in sizes:
+        seconds = _best(make(size), repeat)
+        per_call.append(seconds / size)
+        ratio = per_call[-1] / per_call[0]
+        micro = per_call[-1] * 1e6
+        print(f"| {name} | {size:,} | {seconds:.3f} s | {micro:.1f} µs | {ratio:.2f} |", flush=True)
+    return max(p / per_call[0] for p in per_call)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 40_000])
+    parser.add_argument(
+        "--formats",
+        nargs="+",
+        default=["openai-chat", "openai-chat+spaced", "anthropic", "gemini", "openai-responses"],
+        help="formats to round-trip (openai-chat+spaced: arguments written with spaces)",
+    )
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--limit", type=float, default=2.0, help="largest per-call ratio that counts as linear"
+    )
+    args = parser.parse_args(argv)
+    logging.disable(logging.WARNING)  # one WARN line per loss would time the logging
+    print(f"python {sys.version.split()[0]}; best of {args.repeat}\n")
+    print("| workload | tool calls | time | per call | per-call ratio (× smallest) |")
+    print("|---|---:|---:|---:|---:|")
+    worst: dict[str, float] = {}
+    for fmt in args.formats:
+        worst[f"round trip {fmt}"] = report(
+            f"round trip {fmt}", args.sizes, functools.partial(round_trip, fmt), args.repeat
+        )
+    worst["rewritten ids (anthropic)"] = report(
+        "rewritten ids (anthropic)", args.sizes, rewritten_ids, args.repeat
+    )
+    bad = {name: ratio for name, ratio in worst.items() if ratio > args.limit}
+    print()
+    for name, ratio in bad.items():
+        print(f"NOT LINEAR: {name}: per-call cost grew {ratio:.1f}×")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,155 @@
+"""Regression tests for losses the fuzz campaign found unreported (issue 22): each conversion
+either carries the data back or names it in a loss."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from interlingua.adapters.fidelity import without_raw
+from interlingua.converter import convert
+from interlingua.generated.adapters import ADAPTERS
+
+
+def _document(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "schema_version": 1,
+        "model": "m",
+        "parameters": {"max_output_tokens": 16},
+        "messages": messages,
+    }
+
+
+def _user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": [{"type": "text", "text": text}]}
+
+
+CALL = {
+    "role": "assistant",
+    "content": [{"type": "tool_call", "id": "call_1", "name": "f", "arguments": {}}],
+}
+
+
+def _result(*content: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "role": "tool",
+        "content": [{"type": "tool_result", "tool_call_id": "call_1", "content": list(content)}],
+    }
+
+
+def _losses(document: Any, fmt: str) -> set[tuple[str, str]]:
+    return {(loss.pointer, loss.code) for loss in convert(document, "canonical", fmt).losses}
+
+
+@pytest.mark.parametrize("fmt", ["cmf", "gemini", "otel"])
+def test_a_cache_hint_inside_a_tool_result_is_reported(fmt: str) -> None:
+    hinted = {"type": "text", "text": "r", "cache_hint": {"type": "ephemeral"}}
+    document = _document([_user("a"), CALL, _result(hinted), _user("b")])
+    assert ("/messages/2/content/0/content/0/cache_hint", "field_dropped") in _losses(document, fmt)
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "bedrock", "gemini", "mcp"])
+def test_text_in_a_tool_message_is_reported_as_the_users(fmt: str) -> None:
+    tool_text = {"role": "tool", "content": [{"type": "text", "text": "note"}]}
+    document = _document(
+        [_user("a"), CALL, _result({"type": "text", "text": "r"}), tool_text, _user("b")]
+    )
+    assert ("/messages/3/content/0", "role_changed") in _losses(document, fmt)
+    back = convert(convert(document, "canonical", fmt).output, fmt, "canonical").output
+    assert all(
+        m["role"] != "tool" or m["content"][0]["type"] == "tool_result" for m in back["messages"]
+    )
+
+
+def test_an_image_whose_media_type_tells_another_kind_is_reported() -> None:
+    image = {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "application/octet-stream", "data": "AAAA"},
+    }
+    document = _document([{"role": "user", "content": [{"type": "text", "text": "see"}, image]}])
+    out = convert(document, "canonical", "gemini")
+    assert ("/messages/0/content/1", "field_dropped") in {(x.pointer, x.code) for x in out.losses}
+    back = convert(out.output, "gemini", "canonical").output
+    assert back["messages"][0]["content"][1]["type"] == "document"  # what the loss announced
+
+
+EMPTY_SYSTEM = _document([{"role": "system", "content": []}, _user("b")])
+
+
+@pytest.mark.parametrize(
+    "fmt", ["anthropic", "bedrock", "gemini", "mcp", "openai-responses", "otel", "openai-chat"]
+)
+def test_an_empty_system_prompt_that_goes_nowhere_is_reported(fmt: str) -> None:
+    assert ("/messages/0", "message_dropped") in _losses(EMPTY_SYSTEM, fmt)
+    assert len(convert(EMPTY_SYSTEM, "canonical", fmt).output.get("messages", [1])) <= 1
+
+
+@pytest.mark.parametrize("fmt", ["chatml", "ollama", "umf"])
+def test_an_empty_system_prompt_written_as_an_empty_string_is_reported(fmt: str) -> None:
+    assert ("/messages/0/content", "placeholder_inserted") in _losses(EMPTY_SYSTEM, fmt)
+
+
+def test_an_empty_system_prompt_read_from_the_format_comes_back_without_a_loss() -> None:
+    body = {
+        "model": "m",
+        "max_tokens": 5,
+        "system": [],
+        "messages": [{"role": "user", "content": "a"}],
+    }
+    canonical = convert(body, "anthropic", "canonical").output
+    again = convert(canonical, "canonical", "anthropic")
+    assert (again.output, again.losses) == (body, ())
+
+
+@pytest.mark.parametrize("fmt", sorted(ADAPTERS))
+def test_an_empty_system_prompt_changes_nothing_unreported(fmt: str) -> None:
+    out = convert(EMPTY_SYSTEM, "canonical", fmt)
+    back = without_raw(convert(out.output, fmt, "canonical").output)
+    pointers = {loss.pointer for loss in out.losses}
+    if back["messages"] != EMPTY_SYSTEM["messages"]:
+        assert pointers & {"/messages/0", "/messages/0/content"}
+
+
+@pytest.mark.parametrize("fmt", ["openai-chat", "ollama", "chatml", "umf"])
+def test_a_tool_message_with_no_result_that_goes_nowhere_is_reported(fmt: str) -> None:
+    tool_text = {"role": "tool", "content": [{"type": "text", "text": "note"}]}
+    document = _document(
+        [_user("a"), CALL, _result({"type": "text", "text": "r"}), tool_text, _user("b")]
+    )
+    losses = _losses(document, fmt)
+    assert {("/messages/3/content/0", "part_dropped"), ("/messages/3", "message_dropped")} <= losses
+
+
+def test_merging_many_turns_into_one_leaves_the_input_alone() -> None:
+
+    results = [
+        {
+            "role": "tool",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_call_id": f"call_{n}",
+                    "content": [{"type": "text", "text": f"r{n}"}],
+                }
+            ],
+        }
+        for n in range(5)
+    ]
+    calls = {
+        "role": "assistant",
+        "content": [
+            {"type": "tool_call", "id": f"call_{n}", "name": "f", "arguments": {}} for n in range(5)
+        ],
+    }
+    document = _document([_user("a"), calls, *results, _user("b"), _user("c")])
+    before = copy.deepcopy(document)
+    out = convert(document, "canonical", "anthropic").output
+    assert document == before
+    merged = out["messages"][2]["content"]
+    assert [b.get("tool_use_id") or b.get("text") for b in merged] == [
+        *(f"call_{n}" for n in range(5)),
+        "b",
+        "c",
+    ]

@@ -1,0 +1,29 @@
+"""The scaling benchmark runs and checks what it times (exact round trips, every id mapped).
+
+Nothing here times anything: the ratio limit is set out of reach."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.benchmarks.test_convert_bench import bench_module
+
+
+def test_the_scaling_report_runs_on_small_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    scaling = bench_module("scaling")
+    argv = ["--sizes", "5", "10", "--repeat", "1", "--formats", "openai-chat", "gemini"]
+    assert scaling.main([*argv, "--limit", "1e9"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = [line for line in out if line.startswith(("| round trip", "| rewritten"))]
+    assert len(rows) == 3 * 2  # three workloads at two sizes
+    assert not [line for line in out if line.startswith("NOT LINEAR")]
+
+
+def test_a_workload_checks_its_result() -> None:
+    scaling = bench_module("scaling")
+    document = scaling.conversation(3, lambda n: f"call.{n}")
+    assert [m["role"] for m in document["messages"]] == ["user", "assistant"] + ["tool"] * 3 + [
+        "user"
+    ]
+    scaling.rewritten_ids(3)()  # asserts every id was rewritten and mapped
+    scaling.round_trip("anthropic", 3)()  # asserts the round trip is exact
