@@ -23,13 +23,41 @@ _EMPTY = (
     "Response the empty_content invariant refuses: relaxing it is the canonical contract's call"
 )
 _BYTES = (
-    "Ollama's unsniffable image bytes read as application/octet-stream, which no image field "
-    "takes: issue 22's octet-stream images (branch `losses`)"
+    "image bytes of no known image type read as application/octet-stream, which no image "
+    "field of these targets takes: writing them as a document (or dropping them, reported) "
+    "is not built yet"
+)
+_RANGE = (
+    "a tolerated input's value beyond the target's range (more stop sequences, a higher "
+    "temperature) passes through: clamping or dropping it with a report is not built yet"
+)
+_NO_TURNS = (
+    "a request with no messages at all (UMF takes one) written for a target that needs a turn: "
+    "the writer should refuse it with too_few_items, which needs each target's minimum number "
+    "of turns in its mapping"
 )
 KNOWN: dict[tuple[str, str], str] = {
+    **{("umf.tolerated.empty_messages", t): _NO_TURNS for t in ("anthropic", "cmf", "gemini")},
+    ("umf.tolerated.empty_messages", "openai-chat"): _NO_TURNS,
+    ("openai-chat/request/custom_tool_with_grammar", "canonical"): (
+        "a custom (free-form input) tool call reads as an unknown part, so the result answering "
+        "it answers no canonical call: tool calls with text input are issue 20's work"
+    ),
     ("anthropic/response/refusal_with_details", "canonical"): _EMPTY,
     ("gemini/response/max_tokens_with_empty_content", "canonical"): _EMPTY,
     ("anthropic.cross.response_image_left_out#out", "canonical"): _EMPTY,
+    ("anthropic/response/refusal_with_details", "openai-chat"): _EMPTY,
+    ("anthropic.cross.response_image_left_out#out", "openai-chat"): _EMPTY,
+    ("gemini/response/candidate_blocked_by_safety", "canonical"): _EMPTY,
+    ("gemini/response/candidate_blocked_by_safety", "openai-chat"): _EMPTY,
+    ("gemini/response/max_tokens_with_empty_content", "openai-chat"): _EMPTY,
+    ("gemini/response/prompt_blocked", "canonical"): _EMPTY,
+    ("gemini/response/prompt_blocked", "openai-chat"): _EMPTY,
+    ("gemini.cross.image_as_octet_stream", "openai-chat"): _BYTES,
+    ("gemini.cross.image_as_octet_stream", "openai-responses"): _BYTES,
+    ("gemini.cross.image_as_octet_stream", "umf"): _BYTES,
+    ("bedrock.tolerated.five_stop_sequences", "openai-chat"): _RANGE,
+    ("bedrock.tolerated.temperature_above_one", "anthropic"): _RANGE,
     ("ollama.roundtrip.gif_webp_and_unknown_bytes", "openai-chat"): _BYTES,
     ("ollama.roundtrip.gif_webp_and_unknown_bytes", "openai-responses"): _BYTES,
     ("ollama.roundtrip.gif_webp_and_unknown_bytes", "umf"): _BYTES,
@@ -92,6 +120,8 @@ def test_every_shipped_body_converts_into_a_valid_body_of_every_format(
             output = convert(body, source, target, kind).output
         except ConversionError:
             continue  # refused input: issue 14's tolerant reading, not this test's
+        if target == source and ".tolerated." in label:
+            continue  # a body the provider refuses that reading takes comes back as it came
         found = problems(output, target, kind)
         if (label, target) in KNOWN:
             if not found:
