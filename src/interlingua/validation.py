@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from interlingua.generated.codes import SEVERITY
 from interlingua.generated.models import Conversation, Message, Response, ValidationError
 from interlingua.generated.validators import DOCUMENT_KEYS, VALIDATORS, check
-from interlingua.reading import read_json
+from interlingua.reading import InputError, check_value, read_json
 
 logger = logging.getLogger("interlingua")
 
@@ -53,6 +53,10 @@ def validate(document: Any, type: str | None = None) -> list[ValidationError]:
     ``type`` names the schema type to check against; by default the document's own kind is
     recognised from its keys.
     """
+    try:
+        check_value(document)
+    except InputError as exc:
+        return [_finding(exc.code, exc.path, exc.message)]
     name = type or detect_document(document)
     if name is None:
         kinds = ", ".join(f"{n} (has {k!r})" for k, n in DOCUMENT_KEYS.items())
