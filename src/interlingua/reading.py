@@ -22,8 +22,10 @@ from typing import Any, Final
 DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
 DEFAULT_MAX_DEPTH: Final = 256
 
-# A lone surrogate can only enter through a \uD800-\uDFFF escape (raw UTF-8 cannot encode one).
+# A lone surrogate can only enter through a \uD800-\uDFFF escape (raw UTF-8 cannot encode one),
+# or, in text handed over as a Python string, as itself.
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89abcdefABCDEF]")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 class InputError(Exception):
@@ -99,7 +101,11 @@ def _marking_object(pairs: list[tuple[str, Any]]) -> Any:
 def _locate(text: str, **hooks: Any) -> str:
     """Parse again with hooks that leave markers, and return the pointer of the first marker."""
     hooks = {"parse_int": _safe_int, "parse_constant": _safe_int, **hooks}
-    found = _find(json.loads(text, **hooks), lambda v: isinstance(v, _Marker))
+    try:
+        parsed = json.loads(text, **hooks)
+    except ValueError:  # the text is broken further on, too: the whole of it is the place
+        return ""
+    found = _find(parsed, lambda v: isinstance(v, _Marker))
     if found is None:
         return ""
     pointer, marker = found
@@ -166,6 +172,8 @@ def read_json(
             ) from None
     else:
         text = data
+        if not text.isascii() and _SURROGATE.search(text):
+            raise InputError("invalid_unicode", "the text holds a lone UTF-16 surrogate")
     text = text.removeprefix("\ufeff")
     try:
         value = json.loads(text, object_pairs_hook=_strict_object, parse_constant=_refuse_constant)

@@ -308,11 +308,18 @@ def _mutate_once(root: Any, rng: random.Random) -> Any:
 
 
 def mutate_stream(chunks: tuple[Any, ...], rng: random.Random) -> list[Any]:
-    """The chunks of a stream after one fault: cut short, started late, reordered, repeated,
-    one chunk corrupted (mutated, not JSON, nested very deep), or extra chunks."""
+    """The chunks of a stream after one fault (or, one time in four, two or three): cut short,
+    started late, reordered, repeated, one chunk corrupted (mutated, not JSON, nested very
+    deep), or extra chunks."""
     out = [clone(c) for c in chunks]
+    for _ in range(1 if rng.random() < 0.75 else rng.randrange(2, 4)):
+        out = _fault(out, rng)
+    return out
+
+
+def _fault(out: list[Any], rng: random.Random) -> list[Any]:
     n = len(out)
-    op = rng.randrange(9)
+    op = rng.randrange(8)
     if op == 0 and n:  # ends early
         return out[: rng.randrange(n)]
     if op == 1 and n:  # starts late
@@ -351,13 +358,41 @@ def mutate_stream(chunks: tuple[Any, ...], rng: random.Random) -> list[Any]:
             ),
         )
         return out
-    if op == 7 and n:  # a chunk nested very deep
+    if n:  # a chunk nested very deep (as text: no encoder writes it)
         i = rng.randrange(n)
-        out[i] = {"type": _type_of(out[i]), "x": deep(rng.choice((1_100, 20_000)), "dict")}
-        return out
-    # Several faults at once.
-    for _ in range(rng.randrange(2, 4)):
-        out = mutate_stream(tuple(out), rng)
+        depth = rng.choice((300, 1_100, 100_000))
+        head = json.dumps({"type": _type_of(out[i])})[:-1]
+        out[i] = head + ', "x": ' + '{"k": ' * depth + "1" + "}" * depth + "}"
+    return out
+
+
+def payload_text(chunk: Any) -> str:
+    """A chunk as the text of its payload, whatever Python values a mutation put in it: a value
+    JSON has no room for is written as its `str`, NaN and infinities as Python writes them, a
+    structure too deep for the encoder as deep JSON text, an integer too long as its digits."""
+    if isinstance(chunk, str):
+        return chunk
+    try:
+        return json.dumps(chunk, ensure_ascii=False, default=str)
+    except RecursionError:
+        return "[" * 20_000 + "]" * 20_000
+    except ValueError:
+        return '{"n": ' + "9" * 5_000 + "}"
+
+
+def stream_lines(framing: str, chunks: list[Any], event_field: str | None) -> list[str]:
+    """The chunks as the lines of raw stream text (strings are payloads as they are)."""
+    out: list[str] = []
+    for chunk in chunks:
+        text = payload_text(chunk)
+        if framing == "ndjson":
+            out.append(text.replace("\n", " ") + "\n")
+            continue
+        name = chunk.get(event_field) if event_field and isinstance(chunk, dict) else None
+        if isinstance(name, str) and name.isprintable():
+            out.append(f"event: {name}\n")
+        out.extend(f"data: {piece}\n" for piece in text.split("\n"))
+        out.append("\n")
     return out
 
 

@@ -1123,7 +1123,7 @@ def dec_usage(ctx: Context, w: Any, at: str) -> Any:
     v = get(w, ("input_tokens",))
     if v is not ABSENT:
         out["input_tokens"] = check_count(
-            v
+            check_count(v, at)
             + number_or_zero(get(w, ("cache_read_input_tokens",)), at)
             + number_or_zero(get(w, ("cache_creation_input_tokens",)), at),
             at,

@@ -1950,7 +1950,7 @@ def dec_usage(ctx: Context, w: Any, at: str) -> Any:
     v = get(w, ("inputTokens",))
     if v is not ABSENT:
         out["input_tokens"] = check_count(
-            v
+            check_count(v, at)
             + number_or_zero(get(w, ("cacheReadInputTokens",)), at)
             + number_or_zero(get(w, ("cacheWriteInputTokens",)), at),
             at,

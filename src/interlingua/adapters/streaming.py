@@ -40,11 +40,15 @@ from interlingua.adapters import pairing
 from interlingua.adapters.layout import decode_content, encode_part, replayable
 from interlingua.adapters.runtime import MISS, Adapter
 from interlingua.conversion import Context, ConversionError
+from interlingua.generated.models import Usage
 from interlingua.generated.parts import BOUND_PART_TYPES
 from interlingua.transforms import TRANSFORMS
 
 Event = dict[str, Any]
 Writer = Callable[[dict[str, Any]], list[Any]]
+
+# The counts a canonical Usage always has.
+USAGE_REQUIRED = tuple(name for name, f in Usage.model_fields.items() if f.is_required())
 
 
 def at(value: Any, path: tuple[str | int, ...]) -> Any:
@@ -100,6 +104,12 @@ def _text(value: Any, ptr: str) -> str:
     return value
 
 
+def _check_key(key: Any, ptr: str) -> None:
+    """A wire part key (a block or call index) is a number or a string, or absent."""
+    if key is not None and type(key) not in (int, str):
+        raise ConversionError("wrong_type", ptr, "a part's index is a number or a string")
+
+
 class StreamReader:
     """Wire chunks in, canonical events out: `feed` each chunk, then `finish` at the end."""
 
@@ -118,6 +128,7 @@ class StreamReader:
         self._id: str | None = None
         self._wire_usage: dict[str, Any] = {}
         self._usage: Any = None
+        self._placeholders: set[str] = set()
         self._stop: str | None = None
 
     # --- driving ------------------------------------------------------------------------
@@ -190,6 +201,7 @@ class StreamReader:
             self.start(id=None, model=None, ptr="")
 
     def _index(self, family: str, key: Any, kind: str, ptr: str) -> int:
+        _check_key(key, ptr)
         if key is None:
             if self._last is not None and self._kinds[self._last] == kind:
                 return self._last
@@ -225,6 +237,7 @@ class StreamReader:
         self.ctx.loss(ptr, "field_dropped", f"{self.spec.format}: {reason}")
 
     def _delta(self, kind: str, key: Any, text: str, ptr: str) -> None:
+        _check_key(key, ptr)
         if not text and (key is None or ("block", key) in self._keys):
             return  # an empty delta adds nothing (it only opens a keyed part, at its start)
         index = self._index("block", key, kind, ptr)
@@ -276,6 +289,7 @@ class StreamReader:
         )
 
     def call_delta(self, *, part: Any, arguments: Any, ptr: str) -> None:
+        _check_key(part, ptr)
         index = self._keys.get(("call", part))
         if index is None and ("block", part) in self._keys:
             # Input for a part that arrived whole (a server tool block): the part keeps the
@@ -291,6 +305,7 @@ class StreamReader:
             )
 
     def end(self, *, part: Any, ptr: str) -> None:
+        _check_key(part, ptr)
         index = self._keys.get(("call", part))
         if index is not None and index in self._open_calls:
             del self._open_calls[index]
@@ -345,6 +360,21 @@ class StreamReader:
             raise ConversionError("wrong_type", ptr, "usage is an object")
         _merge(self._wire_usage, value)
         usage = self.spec.decode_usage(self.ctx, self._wire_usage, ptr)
+        if type(usage) is not dict:
+            return  # no count the format maps: nothing to say yet
+        missing = [k for k in USAGE_REQUIRED if k not in usage]
+        if missing:
+            # A stream that started late (its first usage chunk lost): a count the canonical
+            # Usage requires and the stream never gave is a reported zero, never a crash.
+            usage = {**usage, **dict.fromkeys(missing, 0)}
+            if not self._placeholders.issuperset(missing):
+                self._placeholders.update(missing)
+                self.ctx.loss(
+                    ptr,
+                    "placeholder_inserted",
+                    f"{self.spec.format}: the stream has given no {', '.join(missing)}; "
+                    "0 until it does",
+                )
         if usage != self._usage:
             self._usage = usage
             self._ensure_started()
