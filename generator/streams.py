@@ -256,6 +256,9 @@ def plan_stream(mapping: Mapping) -> StreamPlan | None:
     if "part" in write:
         plan.part_types = list(write["part"]["types"])
         writer.templates("part", "part", write["part"]["chunks"], "/stream/write/part/chunks")
+    starts = [r for r in section["read"] if any(a == "start" or "start" in a for a in r["do"])]
+    if section.get("explicit_start") and not starts:
+        raise _error(mapping, "/stream/explicit_start", "no read rule has a `start` action")
     if plan.whole_calls and "tool_call" not in plan.part_types:
         raise _error(mapping, "/stream/write/part/types", "whole calls are written as parts")
     return plan

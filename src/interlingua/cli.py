@@ -9,7 +9,6 @@ Exit codes: 0 done, 1 invalid document (``validate``) or a loss in strict mode
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import logging
 import os
@@ -31,6 +30,7 @@ from interlingua.converter import (
 )
 from interlingua.detector import Detection, detect, readings
 from interlingua.exchanges import PAIRED, tool_exchanges
+from interlingua.framing import lines
 from interlingua.gateway import cli as gateway_cli
 from interlingua.generated.validators import VALIDATORS
 from interlingua.reading import (
@@ -439,10 +439,10 @@ def cmd_stream(args: argparse.Namespace) -> int:
         _error(exc.code, "", exc.message)
         return EXIT_UNREADABLE
     _quiet_library()
-    translator = StreamTranslator(args.source, args.target)
+    translator = StreamTranslator(args.source, args.target, max_bytes=args.max_bytes)
     shown = 0
-    with io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="") as lines:
-        for line in lines:
+    with raw:
+        for line in lines(raw, args.max_bytes):  # bounded: a line with no end is refused
             text = translator.feed(line)
             if text:
                 sys.stdout.write(text)
@@ -450,6 +450,8 @@ def cmd_stream(args: argparse.Namespace) -> int:
             if len(translator.losses) > shown:
                 _losses(translator.losses[shown:])
                 shown = len(translator.losses)
+            if translator.ended:
+                break  # what follows an error is not read (it may never end)
         sys.stdout.write(translator.close())
         sys.stdout.flush()
     _losses(translator.losses[shown:])
@@ -611,6 +613,9 @@ def _register_stream(commands: Any) -> None:
     flow.add_argument("--from", dest="source", required=True, metavar="FMT", help="source format")
     flow.add_argument("--to", dest="target", required=True, metavar="FMT", help="target format")
     flow.add_argument("--report", metavar="FILE", help="write the losses as JSON to FILE")
+    flow.add_argument(
+        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse longer lines and chunks"
+    )
     flow.set_defaults(run=cmd_stream)
 
 

@@ -73,7 +73,7 @@ def read_stream(chunks: Iterable[Any], source: str, ctx: Context | None = None) 
             else:
                 check_value(chunk)
         except InputError as exc:
-            yield from reader.fail(exc.code, exc.message)
+            yield from reader.fail(exc.code, _message(exc))
             return
         yield from reader.feed(chunk)
         if reader.done:
@@ -102,6 +102,11 @@ def event_error(event: Any, n: int) -> dict[str, str] | None:
         return None
     first = errors[0]
     return {"code": first.code, "path": f"/{n}{first.path}", "message": first.message}
+
+
+def _message(exc: InputError) -> str:
+    """What a stream says of a chunk the reader refused."""
+    return "the chunk is not JSON" if exc.code == "invalid_json" else exc.message
 
 
 def reassemble(events: Iterable[Mapping[str, Any]], origin: str | None = None) -> dict[str, Any]:
@@ -208,7 +213,7 @@ class StreamTranslator:
         try:
             chunk = read_json(payload, max_bytes=self.max_bytes)
         except InputError as exc:
-            return self._fail(exc.code, exc.message)
+            return self._fail(exc.code, _message(exc))
         if self._reader is None:
             problem = event_error(chunk, self._events)
             if problem is not None:

@@ -84,6 +84,7 @@ class StreamSpec:
     stop_to_canonical: Mapping[str, str]
     stop_from_canonical: Mapping[str, str]
     stop_approximate: frozenset[str]
+    explicit_start: bool = False  # the stream opens with a start chunk of its own
 
     @property
     def format(self) -> str:
@@ -119,6 +120,7 @@ class StreamReader:
         self.events: list[Event] = []
         self.done = False
         self._chunks = 0
+        self._ptr = ""  # the chunk at hand
         self._keys: dict[tuple[str, Any], int] = {}
         self._kinds: list[str] = []  # kind of each canonical part, by index
         self._last: int | None = None  # the part text without a key continues
@@ -135,7 +137,7 @@ class StreamReader:
 
     def feed(self, chunk: Any) -> list[Event]:
         """The canonical events one wire chunk yields."""
-        ptr = f"/{self._chunks}"
+        ptr = self._ptr = f"/{self._chunks}"
         self._chunks += 1
         if self.done:
             self._fail("stream_out_of_order", ptr, "a chunk after the end of the stream")
@@ -198,6 +200,12 @@ class StreamReader:
 
     def _ensure_started(self) -> None:
         if not self._started:
+            if self.spec.explicit_start:
+                raise ConversionError(
+                    "stream_out_of_order",
+                    self._ptr,
+                    "the stream did not open with its start chunk (it started late)",
+                )
             self.start(id=None, model=None, ptr="")
 
     def _index(self, family: str, key: Any, kind: str, ptr: str) -> int:
@@ -358,6 +366,8 @@ class StreamReader:
     def usage(self, value: Any, ptr: str) -> None:
         if type(value) is not dict:
             raise ConversionError("wrong_type", ptr, "usage is an object")
+        if self.spec.explicit_start:
+            self._ensure_started()  # before anything is read of it
         _merge(self._wire_usage, value)
         usage = self.spec.decode_usage(self.ctx, self._wire_usage, ptr)
         if type(usage) is not dict:
