@@ -248,7 +248,6 @@ class StreamTranslator:
         return text
 
 
-
 def translate_stream(lines: Iterable[str], source: str, target: str) -> Iterator[str]:
     """The text of ``lines`` (a raw stream in ``source``'s framing) translated to ``target``,
     as soon as each piece is known."""

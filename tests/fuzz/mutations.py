@@ -77,7 +77,11 @@ def seeds() -> tuple[Seed, ...]:
         text = path.read_text(encoding="utf-8")
         body = json.loads(text) if path.suffix == ".json" else text
         out.append(Seed(str(path.relative_to(ROOT)), path.parts[-4], kind, body))
-    for name, kind in (("Conversation", "request"), ("Response", "response"), ("Message", "messages")):
+    for name, kind in (
+        ("Conversation", "request"),
+        ("Response", "response"),
+        ("Message", "messages"),
+    ):
         for path in sorted((ROOT / "schemas" / "examples" / name).glob("*.json")):
             body = json.loads(path.read_text(encoding="utf-8"))
             out.append(Seed(str(path.relative_to(ROOT)), "canonical", kind, body))

@@ -42,6 +42,7 @@ from interlingua.adapters.runtime import MISS, Adapter
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.models import Usage
 from interlingua.generated.parts import BOUND_PART_TYPES
+from interlingua.reading import InputError, read_json
 from interlingua.transforms import TRANSFORMS
 
 Event = dict[str, Any]
@@ -688,10 +689,10 @@ class StreamWriter:
             return
         tool_id, name, text = pending
         try:
-            arguments = json.loads(text) if text.strip() else {}
-        except ValueError:
+            arguments = read_json(text) if text.strip() else {}
+        except InputError as exc:
             raise ConversionError(
-                "invalid_json", ptr, "the call's arguments are not JSON"
+                exc.code, ptr, f"the call's arguments are not JSON: {exc.message}"
             ) from None
         part = {"type": "tool_call", "id": tool_id, "name": name, "arguments": arguments}
         self._part(index, part, ptr, out)
