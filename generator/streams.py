@@ -132,6 +132,9 @@ class _Reader:
             if arg == "code_is":
                 values["code"] = repr(text)
                 continue
+            if arg == "piece":  # the field names of one argument piece: a literal table
+                values["keys"] = repr(dict(sorted(text.items())))
+                continue
             path, optional = _path(text)
             values[arg] = f"a_{arg}"
             em.line(f"a_{arg} = at(c, {path!r})")

@@ -38,6 +38,7 @@ from typing import Any
 
 from interlingua.adapters import pairing
 from interlingua.adapters.layout import decode_content, encode_part, replayable
+from interlingua.adapters.pieces import ArgumentPieces
 from interlingua.adapters.runtime import MISS, Adapter
 from interlingua.conversion import Context, ConversionError
 from interlingua.generated.models import Usage
@@ -132,6 +133,7 @@ class StreamReader:
         self._wire_usage: dict[str, Any] = {}
         self._usage: Any = None
         self._placeholders: set[str] = set()
+        self._pieces: tuple[int, ArgumentPieces] | None = None  # a call streamed in pieces
         self._stop: str | None = None
 
     # --- driving ------------------------------------------------------------------------
@@ -313,6 +315,53 @@ class StreamReader:
                 {"type": "tool_call_delta", "index": index, "arguments_delta": fragment}
             )
 
+    def call_pieces(
+        self,
+        *,
+        keys: Mapping[str, str],
+        name: Any = None,
+        id: Any = None,
+        pieces: Any = None,
+        more: Any = None,
+        ptr: str,
+    ) -> None:
+        """A call whose arguments stream as typed pieces at JSON paths: ``name`` opens it (a
+        part of its own), each chunk's ``pieces`` build its arguments, and it is complete at
+        the first chunk whose ``more`` is not true; the arguments go out whole then."""
+        if self._pieces is None:
+            if name is None:
+                raise ConversionError("stream_out_of_order", ptr, "argument pieces, no call open")
+            index = self._last = self._new("tool_call")
+            self._open(index, id, _text(name, ptr), ptr)
+            self._pieces = (index, ArgumentPieces(keys))
+        elif name is not None:
+            raise ConversionError(
+                "stream_out_of_order", ptr, "a call begins before the last one is complete"
+            )
+        if pieces is not None:
+            if type(pieces) is not list:
+                raise ConversionError("wrong_type", ptr, "the argument pieces are a list")
+            for k, piece in enumerate(pieces):
+                self._pieces[1].add(piece, f"{ptr}/{k}")
+        if more is not True:
+            self._flush_pieces()
+
+    def _flush_pieces(self) -> None:
+        if self._pieces is None:
+            return
+        index, built = self._pieces
+        self._pieces = None
+        if built.arguments:
+            self.events.append(
+                {
+                    "type": "tool_call_delta",
+                    "index": index,
+                    "arguments_delta": json.dumps(built.arguments, ensure_ascii=False),
+                }
+            )
+        self._open_calls.pop(index, None)
+        self.events.append({"type": "tool_call_end", "index": index})
+
     def end(self, *, part: Any, ptr: str) -> None:
         _check_key(part, ptr)
         index = self._keys.get(("call", part))
@@ -404,6 +453,7 @@ class StreamReader:
         self._close_calls()
 
     def _close_calls(self) -> None:
+        self._flush_pieces()
         for index in list(self._open_calls):
             self.events.append({"type": "tool_call_end", "index": index})
         self._open_calls.clear()
