@@ -83,11 +83,13 @@ def test_a_string_continued_at_its_path_is_extended_and_values_are_set() -> None
     }
 
 
-def test_a_string_not_said_to_continue_is_replaced() -> None:
+def test_a_value_not_said_to_continue_is_replaced() -> None:
     assert _fold(
         {"jsonPath": "$.a", "stringValue": "first"},
         {"jsonPath": "$.a", "stringValue": "second"},
-    ) == {"a": "second"}
+        {"jsonPath": "$.l[0]", "numberValue": 1},
+        {"jsonPath": "$.l[0]", "numberValue": 2},
+    ) == {"a": "second", "l": [2]}
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,11 @@
 """Untrusted input: every refusal has a code and, where it can, a pointer."""
 
+from pathlib import Path
+
 import pytest
 
 from interlingua import InputError, read_json
+from interlingua.cli import main
 from interlingua.reading import check_value, looks_like_json, read_text
 
 
@@ -151,3 +154,34 @@ def test_check_value_refuses_what_a_reader_would(value: object, code: str, path:
 def test_check_value_takes_json_data() -> None:
     check_value({"a": [1, 2.5, "é", None, True, 10**4_000, "😀"], "b": {}})
     check_value(_nested(127))
+
+
+# --- every reading command of the CLI ---------------------------------------------------------
+
+
+BIG = '{"model": "m", "messages": [{"role": "user", "content": "hi"}], "n": ' + "9" * 5_000 + "}"
+COMMANDS = [
+    ["validate"],
+    ["convert", "--from", "openai-chat", "--to", "anthropic"],
+    ["convert", "--from", "auto", "--to", "canonical"],
+    ["detect"],
+    ["pairs"],
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c[:2]))
+@pytest.mark.parametrize("body", [BIG, BIG.replace("9" * 5_000, "1e999")], ids=["long", "1e999"])
+def test_every_reading_command_refuses_numbers_with_a_code(
+    command: list[str], body: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Regression: a 5,000-digit integer crashed every reading command with a traceback.
+    path = tmp_path / "in.json"
+    path.write_text(body, encoding="utf-8")
+    assert main([*command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "number_out_of_range" in err and "Traceback" not in err
+    lines = tmp_path / "in.jsonl"
+    lines.write_text(body + "\n", encoding="utf-8")
+    if command[0] in ("convert", "detect", "pairs"):
+        assert main([*command, "--jsonl", str(lines)]) == 2
+        assert "number_out_of_range" in capsys.readouterr().err

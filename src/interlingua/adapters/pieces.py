@@ -107,13 +107,12 @@ class ArgumentPieces:
 
     @staticmethod
     def _put(node: Any, step: Step, value: Any, ptr: str, *, keep: bool = False) -> None:
-        if type(node) is dict:
-            if type(step) is not str:
-                raise ConversionError("wrong_type", ptr, "an object is indexed by name")
+        """Set ``step`` of ``node`` (`_parent` made it an object for a name, a list for a
+        number); ``keep`` leaves an item that is there already."""
+        if type(step) is str:
             node[step] = value
             return
-        if type(step) is not int:
-            raise ConversionError("wrong_type", ptr, "a list is indexed by number")
+        assert type(step) is int
         if step == len(node):
             node.append(value)
         elif step < len(node):
