@@ -89,6 +89,12 @@ def _refuse_constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
+# One decoder for every read (``json.loads`` with hooks builds a new one per call).
+_DECODER: Final = json.JSONDecoder(
+    object_pairs_hook=_strict_object, parse_constant=_refuse_constant
+)
+
+
 def _marking_object(pairs: list[tuple[str, Any]]) -> Any:
     seen: set[str] = set()
     for key, _ in pairs:
@@ -129,19 +135,30 @@ def _find(root: Any, predicate: Any) -> tuple[str, Any] | None:
     return None
 
 
+_INFINITIES: Final = (math.inf, -math.inf)
+
+
 def _depth_exceeding(root: Any, limit: int) -> tuple[str, str] | None:
     """The first container nested past ``limit``, or the first float that overflowed to
-    infinity (a literal past the largest double): its code and pointer."""
-    stack: list[tuple[Any, int, str]] = [(root, 0, "")]
+    infinity (a literal past the largest double): its code and pointer. Pointers are built
+    only for what is found (a trail of (parent, key) pairs), so a clean document costs one
+    pass over its containers."""
+    kind = type(root)
+    if kind is float and root in _INFINITIES:
+        return "number_out_of_range", ""
+    if kind is not dict and kind is not list:
+        return None
+    stack: list[tuple[Any, int, tuple[Any, ...]]] = [(root, 0, ())]
     while stack:
-        value, depth, pointer = stack.pop()
-        if isinstance(value, dict | list):
-            if depth >= limit:
-                return "nesting_too_deep", pointer
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            stack.extend((v, depth + 1, f"{pointer}/{_esc(str(k))}") for k, v in items)
-        elif type(value) is float and math.isinf(value):
-            return "number_out_of_range", pointer
+        value, depth, trail = stack.pop()
+        if depth >= limit:
+            return "nesting_too_deep", _pointer(trail)
+        for key, item in value.items() if type(value) is dict else enumerate(value):
+            kind = type(item)
+            if kind is dict or kind is list:
+                stack.append((item, depth + 1, (trail, key)))
+            elif kind is float and item in _INFINITIES:
+                return "number_out_of_range", _pointer((trail, key))
     return None
 
 
@@ -176,7 +193,7 @@ def read_json(
             raise InputError("invalid_unicode", "the text holds a lone UTF-16 surrogate")
     text = text.removeprefix("\ufeff")
     try:
-        value = json.loads(text, object_pairs_hook=_strict_object, parse_constant=_refuse_constant)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             "invalid_json", f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
@@ -242,62 +259,76 @@ def check_value(value: Any, *, max_depth: int = DEFAULT_MAX_DEPTH) -> None:
     """Raise :class:`InputError` unless ``value`` is JSON data a reader could have produced:
     objects with string keys, lists, strings without lone surrogates, finite numbers (integers
     of at most 4,300 digits), booleans and null, nested at most ``max_depth`` deep. The walk is
-    iterative, so no nesting makes it fail with anything but the coded error."""
-    Trail = tuple[Any, ...]  # (parent trail, key): the pointer, built only for an error
-    stack: list[tuple[Any, int, Trail]] = [(value, 0, ())]
+    iterative, so no nesting makes it fail with anything but the coded error; pointers are
+    built only for what is refused."""
+    if not isinstance(value, dict | list):
+        _check_scalar(value, ())
+        return
+    many_bits = _digits_limit() * 3  # fewer bits than this: too few for too many digits
+    stack: list[tuple[Any, int, tuple[Any, ...]]] = [(value, 0, ())]
     while stack:
-        item, depth, trail = stack.pop()
-        if isinstance(item, str):
-            if not item.isascii() and _has_lone_surrogate(item):
-                raise InputError(
-                    "invalid_unicode", "string holds a lone UTF-16 surrogate", _pointer(trail)
-                )
-        elif isinstance(item, dict):
-            if depth >= max_depth:
-                raise InputError(
-                    "nesting_too_deep",
-                    f"nesting is deeper than the limit of {max_depth}",
-                    _pointer(trail),
-                )
-            for key, sub in item.items():
-                if not isinstance(key, str):
-                    raise InputError(
-                        "wrong_type",
-                        f"an object key is a {type(key).__name__}, not a string",
-                        _pointer(trail),
-                    )
-                if not key.isascii() and _has_lone_surrogate(key):
-                    raise InputError(
-                        "invalid_unicode", "a key holds a lone UTF-16 surrogate", _pointer(trail)
-                    )
-                stack.append((sub, depth + 1, (trail, key)))
-        elif isinstance(item, list):
-            if depth >= max_depth:
-                raise InputError(
-                    "nesting_too_deep",
-                    f"nesting is deeper than the limit of {max_depth}",
-                    _pointer(trail),
-                )
-            stack.extend((sub, depth + 1, (trail, i)) for i, sub in enumerate(item))
-        elif item is None or isinstance(item, bool):
-            continue
-        elif isinstance(item, int):
-            if _too_many_digits(item):
-                raise InputError(
-                    "number_out_of_range",
-                    f"an integer has more than {_digits_limit()} digits; no reader carries it "
-                    "exactly",
-                    _pointer(trail),
-                )
-        elif isinstance(item, float):
-            if not math.isfinite(item):
-                raise InputError(
-                    "non_finite_number", f"{item!r} is not a JSON number", _pointer(trail)
-                )
-        else:
+        node, depth, trail = stack.pop()
+        if depth >= max_depth:
             raise InputError(
-                "wrong_type", f"a {type(item).__name__} is not JSON data", _pointer(trail)
+                "nesting_too_deep",
+                f"nesting is deeper than the limit of {max_depth}",
+                _pointer(trail),
             )
+        is_object = isinstance(node, dict)
+        for key, item in node.items() if is_object else enumerate(node):
+            if is_object and (
+                type(key) is not str or (not key.isascii() and _has_lone_surrogate(key))
+            ):
+                _check_key(key, trail)
+            kind = type(item)
+            if kind is str:
+                if not item.isascii() and _has_lone_surrogate(item):
+                    _check_scalar(item, (trail, key))
+            elif kind is dict or kind is list:
+                stack.append((item, depth + 1, (trail, key)))
+            elif kind is int:
+                if item.bit_length() >= many_bits:
+                    _check_scalar(item, (trail, key))
+            elif kind is float:
+                if not math.isfinite(item):
+                    _check_scalar(item, (trail, key))
+            elif item is not None and kind is not bool:
+                if isinstance(item, dict | list):  # a subclass: walked like its base
+                    stack.append((item, depth + 1, (trail, key)))
+                else:
+                    _check_scalar(item, (trail, key))
+
+
+def _check_key(key: Any, trail: tuple[Any, ...]) -> None:
+    if not isinstance(key, str):
+        raise InputError(
+            "wrong_type", f"an object key is a {type(key).__name__}, not a string", _pointer(trail)
+        )
+    if not key.isascii() and _has_lone_surrogate(key):
+        raise InputError("invalid_unicode", "a key holds a lone UTF-16 surrogate", _pointer(trail))
+
+
+def _check_scalar(item: Any, trail: tuple[Any, ...]) -> None:
+    """Raise the coded error of a value that is not a JSON scalar, or one JSON cannot carry."""
+    if isinstance(item, str):
+        if not item.isascii() and _has_lone_surrogate(item):
+            raise InputError(
+                "invalid_unicode", "string holds a lone UTF-16 surrogate", _pointer(trail)
+            )
+    elif item is None or isinstance(item, bool):
+        return
+    elif isinstance(item, int):
+        if _too_many_digits(item):
+            raise InputError(
+                "number_out_of_range",
+                f"an integer has more than {_digits_limit()} digits; no reader carries it exactly",
+                _pointer(trail),
+            )
+    elif isinstance(item, float):
+        if not math.isfinite(item):
+            raise InputError("non_finite_number", f"{item!r} is not a JSON number", _pointer(trail))
+    else:
+        raise InputError("wrong_type", f"a {type(item).__name__} is not JSON data", _pointer(trail))
 
 
 def _too_many_digits(number: int) -> bool:
