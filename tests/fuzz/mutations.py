@@ -400,8 +400,9 @@ def stream_lines(framing: str, chunks: list[Any], event_field: str | None) -> li
     return out
 
 
-def _type_of(chunk: Any) -> Any:
-    return chunk.get("type") if isinstance(chunk, dict) else None
+def _type_of(chunk: Any) -> str | None:
+    kind = chunk.get("type") if isinstance(chunk, dict) else None
+    return kind if isinstance(kind, str) and kind.isascii() else None
 
 
 def iter_sample(items: tuple[Any, ...], rng: random.Random, count: int) -> Iterator[Any]:
