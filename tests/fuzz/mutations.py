@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -403,8 +402,3 @@ def stream_lines(framing: str, chunks: list[Any], event_field: str | None) -> li
 def _type_of(chunk: Any) -> str | None:
     kind = chunk.get("type") if isinstance(chunk, dict) else None
     return kind if isinstance(kind, str) and kind.isascii() else None
-
-
-def iter_sample(items: tuple[Any, ...], rng: random.Random, count: int) -> Iterator[Any]:
-    for _ in range(count):
-        yield rng.choice(items)
