@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic import ValidationError as ModelError
 
 from interlingua.generated.codes import SEVERITY
 from interlingua.generated.models import Conversation, Message, Response, ValidationError
@@ -97,7 +98,12 @@ def load(document: Any, type: str | None = None) -> Document:
     model = DOCUMENT_MODELS.get(name or "")
     if model is None:
         raise ValueError(f"load() builds documents ({', '.join(DOCUMENT_MODELS)}), not {name!r}")
-    return model.model_validate(document)
+    try:
+        return model.model_validate(document)
+    except ModelError as exc:  # valid JSON the model cannot hold (1e308 as a token count)
+        first = exc.errors()[0]
+        path = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in first["loc"])
+        raise DocumentError([_finding("wrong_type", path, first["msg"])]) from None
 
 
 def dump(model: BaseModel) -> Any:

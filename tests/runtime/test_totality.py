@@ -135,3 +135,21 @@ def test_call_arguments_past_the_reading_rules_are_coded_errors() -> None:
         with pytest.raises(ConversionError) as caught:
             convert(body, "openai-chat", "anthropic")
         assert caught.value.code == code, arguments
+
+
+def test_load_refuses_a_value_the_model_cannot_hold_with_a_coded_error() -> None:
+    # Regression (long fuzz run): 1e308 validates as an integer token count but the model
+    # cannot hold it; load raised pydantic's ValidationError.
+    response = {
+        "schema_version": 1,
+        "model": "m",
+        "stop_reason": "end",
+        "usage": {"input_tokens": 1e308, "output_tokens": 1},
+        "message": {"role": "assistant", "content": [{"type": "text", "text": "hi"}]},
+    }
+    with pytest.raises(DocumentError) as caught:
+        load(response)
+    assert (caught.value.errors[0].code, caught.value.errors[0].path) == (
+        "wrong_type",
+        "/usage/input_tokens",
+    )
