@@ -656,7 +656,9 @@ class Planner:
             dec.line(f"v = {terms[0]}")
             dec.line("if v is not ABSENT:")
             with dec.block():
-                total = " + ".join(["v", *(f"number_or_zero({t}, at)" for t in terms[1:])])
+                # Each term is checked before the sum: a wrong type is a coded error, not a crash.
+                first = "check_count(v, at)" if len(terms) > 1 else "v"
+                total = " + ".join([first, *(f"number_or_zero({t}, at)" for t in terms[1:])])
                 dec.line(f"out[{name!r}] = check_count({total}, at)")
         known = "frozenset({" + ", ".join(repr(k) for k in sorted(table)) + "})"
         enc.line(f"if not {known}.issuperset(c):")

@@ -431,6 +431,7 @@ def render_streams(
             schema=section.get("schema"),
             writers=plan.writers,
             whole_calls=plan.whole_calls,
+            explicit_start=bool(section.get("explicit_start", False)),
             part_types=sorted(plan.part_types),
             defaults=plan.defaults,
         )

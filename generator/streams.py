@@ -132,6 +132,9 @@ class _Reader:
             if arg == "code_is":
                 values["code"] = repr(text)
                 continue
+            if arg == "piece":  # the field names of one argument piece: a literal table
+                values["keys"] = repr(dict(sorted(text.items())))
+                continue
             path, optional = _path(text)
             values[arg] = f"a_{arg}"
             em.line(f"a_{arg} = at(c, {path!r})")
@@ -256,6 +259,9 @@ def plan_stream(mapping: Mapping) -> StreamPlan | None:
     if "part" in write:
         plan.part_types = list(write["part"]["types"])
         writer.templates("part", "part", write["part"]["chunks"], "/stream/write/part/chunks")
+    starts = [r for r in section["read"] if any(a == "start" or "start" in a for a in r["do"])]
+    if section.get("explicit_start") and not starts:
+        raise _error(mapping, "/stream/explicit_start", "no read rule has a `start` action")
     if plan.whole_calls and "tool_call" not in plan.part_types:
         raise _error(mapping, "/stream/write/part/types", "whole calls are written as parts")
     return plan

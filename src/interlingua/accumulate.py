@@ -9,7 +9,6 @@ finding, so a broken stream is never silently repaired into a plausible message.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +17,7 @@ from pydantic import BaseModel
 from interlingua.adapters.documents import SCHEMA_VERSION, UNKNOWN_MODEL
 from interlingua.generated.models import Message, ValidationError
 from interlingua.generated.parts import BOUND_PART_TYPES
+from interlingua.reading import InputError, read_json
 from interlingua.validation import is_error, validate
 
 _KIND_OF_EVENT = {
@@ -129,10 +129,12 @@ class Accumulator:
         self._open_calls.discard(index)
         text = self._arguments[index].strip()
         try:
-            arguments = json.loads(text) if text else {}
-        except ValueError:
+            arguments = read_json(text) if text else {}
+        except InputError as exc:
             raise StreamError(
-                "invalid_json", f"/content/{index}/arguments", "the arguments are not JSON"
+                exc.code,
+                f"/content/{index}/arguments",
+                "the arguments are not JSON: " + exc.message,
             ) from None
         if not isinstance(arguments, dict):
             raise StreamError(

@@ -21,7 +21,6 @@ validator or model.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import logging
 import os
@@ -638,6 +637,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
 
 
 def cmd_stream(args: argparse.Namespace) -> int:
+    from interlingua.framing import lines as bounded_lines  # noqa: PLC0415
     from interlingua.streams import StreamTranslator, stream_formats  # noqa: PLC0415
 
     known = stream_formats()
@@ -650,10 +650,10 @@ def cmd_stream(args: argparse.Namespace) -> int:
         _error(exc.code, exc.path, exc.message)
         return EXIT_UNREADABLE
     _quiet_library()
-    translator = StreamTranslator(args.source, args.target)
+    translator = StreamTranslator(args.source, args.target, max_bytes=args.max_bytes)
     shown = 0
-    with io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="") as lines:
-        for line in lines:
+    with raw:
+        for line in bounded_lines(raw, args.max_bytes):  # bounded: a line with no end is refused
             text = translator.feed(line)
             if text:
                 sys.stdout.write(text)
@@ -661,6 +661,8 @@ def cmd_stream(args: argparse.Namespace) -> int:
             if len(translator.losses) > shown:
                 _losses(translator.losses[shown:])
                 shown = len(translator.losses)
+            if translator.ended:
+                break  # what follows an error is not read (it may never end)
         sys.stdout.write(translator.close())
         sys.stdout.flush()
     _losses(translator.losses[shown:])
@@ -845,6 +847,9 @@ def _register_stream(commands: Any) -> None:
     flow.add_argument("--to", dest="target", required=True, metavar="FMT", help="target format")
     flow.add_argument("--report", metavar="FILE", help="write the losses as JSON to FILE")
     flow.add_argument("--json", action="store_true", help=_JSON_ERRORS_HELP)
+    flow.add_argument(
+        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse longer lines and chunks"
+    )
     flow.set_defaults(run=cmd_stream)
 
 

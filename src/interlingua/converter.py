@@ -41,6 +41,7 @@ from interlingua.conversion import (
     LossyConversionError,
 )
 from interlingua.generated.adapters import ADAPTERS
+from interlingua.reading import InputError, check_value
 from interlingua.texts import TEXTS
 from interlingua.validation import validate
 
@@ -260,6 +261,16 @@ def _discriminated(error: Any, members: dict[Any, list[Any]]) -> list[Any]:
     return []
 
 
+def check_data(payload: Any) -> None:
+    """Raise a coded error unless ``payload`` is JSON data (see `reading.check_value`): a
+    caller's Python objects meet the limits a file read meets (nesting, lone surrogates,
+    numbers JSON cannot carry, values JSON has no type for)."""
+    try:
+        check_value(payload)
+    except InputError as exc:
+        raise ConversionError(exc.code, exc.path, exc.message) from None
+
+
 def canonical_messages(document: Any) -> list[Any]:
     """The messages of a canonical `messages` document: a list of Messages, one Message, or a
     Conversation holding them."""
@@ -331,6 +342,7 @@ def convert(
     for name in (source, target):
         if kind not in kinds(name):
             raise ConversionError("unknown_document", "", f"{name} has no {kind} body")
+    check_data(payload)
     reading = Context(
         source,
         kind=kind,

@@ -49,6 +49,7 @@ from interlingua.converter import (
     adapter,
     canonical_messages,
     check_canonical,
+    check_data,
     check_wire,
     formats,
     from_text,
@@ -717,8 +718,11 @@ def detect(
     format such as ChatML) is.
 
     ``kind`` restricts the answer to requests or responses; ``among`` to some formats
-    (default: every format :func:`interlingua.converter.formats` lists).
+    (default: every format :func:`interlingua.converter.formats` lists). A payload that is not
+    JSON data at all (nested too deep, a lone surrogate, a number JSON cannot carry) raises
+    :class:`ConversionError` with its code.
     """
+    check_data(payload)
     scope = list(_scope(kind, among))
     shaped = {pair: _shaped(*pair, payload) for pair in scope}
     evidence = _live(scope, payload)

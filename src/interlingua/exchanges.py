@@ -104,7 +104,8 @@ def _answer(
 ) -> list[ToolExchange]:
     """Pair a result with its call in ``found``; the exchanges to add when it pairs with none."""
     call_id: str = part["tool_call_id"]
-    content = tuple(part.get("content") or ())
+    parts = part.get("content")
+    content = tuple(parts) if isinstance(parts, list) else ()  # a malformed result: no parts
     index = open_calls.get(call_id)
     if index is None:
         return [ToolExchange(call_id, "orphan", name=part.get("name"), result=at, content=content)]

@@ -2,21 +2,30 @@
 
 Everything refused gets a stable code and, where it can be located, a JSON pointer:
 malformed or truncated JSON, invalid UTF-8 and lone surrogates, duplicate keys (parsers
-disagree on which value wins), NaN and infinities (not JSON), nesting past a limit, and
-input past a byte limit (checked before anything is parsed, so a huge input costs nothing).
+disagree on which value wins), NaN and infinities (not JSON), numbers no reader carries
+exactly (an integer of more than 4,300 digits, a literal such as ``1e999`` that would read as
+infinity), nesting past a limit, and input past a byte limit (checked before anything is
+parsed, so a huge input costs nothing).
+
+:func:`check_value` holds a Python value (a caller's document, never parsed here) to the same
+rules, so an API call on hostile objects gets the same codes as a file would.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
+import sys
 from typing import Any, Final
 
 DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
 DEFAULT_MAX_DEPTH: Final = 256
 
-# A lone surrogate can only enter through a \uD800-\uDFFF escape (raw UTF-8 cannot encode one).
+# A lone surrogate can only enter through a \uD800-\uDFFF escape (raw UTF-8 cannot encode one),
+# or, in text handed over as a Python string, as itself.
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89abcdefABCDEF]")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 class InputError(Exception):
@@ -48,6 +57,23 @@ class _NonFinite(Exception):
     pass
 
 
+def _digits_limit() -> int:
+    """The most digits an integer literal may have (Python refuses to convert more)."""
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+    return limit or 4_300
+
+
+def _marking_int(text: str) -> Any:
+    if len(text.lstrip("-")) > _digits_limit():
+        return _Marker("a long integer")
+    return 0
+
+
+def _safe_int(text: str) -> Any:
+    """An integer literal in a locating parse, where its value does not matter."""
+    return 0
+
+
 def _esc(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
@@ -63,6 +89,12 @@ def _refuse_constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
+# One decoder for every read (``json.loads`` with hooks builds a new one per call).
+_DECODER: Final = json.JSONDecoder(
+    object_pairs_hook=_strict_object, parse_constant=_refuse_constant
+)
+
+
 def _marking_object(pairs: list[tuple[str, Any]]) -> Any:
     seen: set[str] = set()
     for key, _ in pairs:
@@ -74,7 +106,12 @@ def _marking_object(pairs: list[tuple[str, Any]]) -> Any:
 
 def _locate(text: str, **hooks: Any) -> str:
     """Parse again with hooks that leave markers, and return the pointer of the first marker."""
-    found = _find(json.loads(text, **hooks), lambda v: isinstance(v, _Marker))
+    hooks = {"parse_int": _safe_int, "parse_constant": _safe_int, **hooks}
+    try:
+        parsed = json.loads(text, **hooks)
+    except ValueError:  # the text is broken further on, too: the whole of it is the place
+        return ""
+    found = _find(parsed, lambda v: isinstance(v, _Marker))
     if found is None:
         return ""
     pointer, marker = found
@@ -98,15 +135,30 @@ def _find(root: Any, predicate: Any) -> tuple[str, Any] | None:
     return None
 
 
-def _depth_exceeding(root: Any, limit: int) -> str | None:
-    stack: list[tuple[Any, int, str]] = [(root, 0, "")]
+_INFINITIES: Final = (math.inf, -math.inf)
+
+
+def _depth_exceeding(root: Any, limit: int) -> tuple[str, str] | None:
+    """The first container nested past ``limit``, or the first float that overflowed to
+    infinity (a literal past the largest double): its code and pointer. Pointers are built
+    only for what is found (a trail of (parent, key) pairs), so a clean document costs one
+    pass over its containers."""
+    kind = type(root)
+    if kind is float and root in _INFINITIES:
+        return "number_out_of_range", ""
+    if kind is not dict and kind is not list:
+        return None
+    stack: list[tuple[Any, int, tuple[Any, ...]]] = [(root, 0, ())]
     while stack:
-        value, depth, pointer = stack.pop()
-        if isinstance(value, dict | list):
-            if depth >= limit:
-                return pointer
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            stack.extend((v, depth + 1, f"{pointer}/{_esc(str(k))}") for k, v in items)
+        value, depth, trail = stack.pop()
+        if depth >= limit:
+            return "nesting_too_deep", _pointer(trail)
+        for key, item in value.items() if type(value) is dict else enumerate(value):
+            kind = type(item)
+            if kind is dict or kind is list:
+                stack.append((item, depth + 1, (trail, key)))
+            elif kind is float and item in _INFINITIES:
+                return "number_out_of_range", _pointer((trail, key))
     return None
 
 
@@ -137,12 +189,21 @@ def read_json(
             ) from None
     else:
         text = data
+        if not text.isascii() and _SURROGATE.search(text):
+            raise InputError("invalid_unicode", "the text holds a lone UTF-16 surrogate")
     text = text.removeprefix("\ufeff")
     try:
-        value = json.loads(text, object_pairs_hook=_strict_object, parse_constant=_refuse_constant)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             "invalid_json", f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except ValueError:  # an integer literal with more digits than Python converts
+        pointer = _locate(text, parse_int=_marking_int)
+        raise InputError(
+            "number_out_of_range",
+            f"an integer has more than {_digits_limit()} digits; no reader carries it exactly",
+            pointer,
         ) from None
     except RecursionError:
         raise InputError(
@@ -156,11 +217,15 @@ def read_json(
         raise InputError(
             "non_finite_number", f"{exc.args[0]} is not a JSON number", pointer
         ) from None
-    deep = _depth_exceeding(value, max_depth)
-    if deep is not None:
-        raise InputError(
-            "nesting_too_deep", f"nesting is deeper than the limit of {max_depth}", deep
+    found_at = _depth_exceeding(value, max_depth)
+    if found_at is not None:
+        code, pointer = found_at
+        message = (
+            f"nesting is deeper than the limit of {max_depth}"
+            if code == "nesting_too_deep"
+            else "the number is past the largest double; it would read as infinity"
         )
+        raise InputError(code, message, pointer)
     if _SURROGATE_ESCAPE.search(text):
         found = _find(value, _has_lone_surrogate)
         if found is not None:
@@ -188,3 +253,97 @@ def looks_like_json(data: bytes) -> bool:
     JSON errors in it are reported as such rather than read as text."""
     head = data.lstrip()[:1]
     return head in (b"{", b"[", b'"') or not head
+
+
+def check_value(value: Any, *, max_depth: int = DEFAULT_MAX_DEPTH) -> None:
+    """Raise :class:`InputError` unless ``value`` is JSON data a reader could have produced:
+    objects with string keys, lists, strings without lone surrogates, finite numbers (integers
+    of at most 4,300 digits), booleans and null, nested at most ``max_depth`` deep. The walk is
+    iterative, so no nesting makes it fail with anything but the coded error; pointers are
+    built only for what is refused."""
+    if not isinstance(value, dict | list):
+        _check_scalar(value, ())
+        return
+    many_bits = _digits_limit() * 3  # fewer bits than this: too few for too many digits
+    stack: list[tuple[Any, int, tuple[Any, ...]]] = [(value, 0, ())]
+    while stack:
+        node, depth, trail = stack.pop()
+        if depth >= max_depth:
+            raise InputError(
+                "nesting_too_deep",
+                f"nesting is deeper than the limit of {max_depth}",
+                _pointer(trail),
+            )
+        is_object = isinstance(node, dict)
+        for key, item in node.items() if is_object else enumerate(node):
+            if is_object and (
+                type(key) is not str or (not key.isascii() and _has_lone_surrogate(key))
+            ):
+                _check_key(key, trail)
+            kind = type(item)
+            if kind is str:
+                if not item.isascii() and _has_lone_surrogate(item):
+                    _check_scalar(item, (trail, key))
+            elif kind is dict or kind is list:
+                stack.append((item, depth + 1, (trail, key)))
+            elif kind is int:
+                if item.bit_length() >= many_bits:
+                    _check_scalar(item, (trail, key))
+            elif kind is float:
+                if not math.isfinite(item):
+                    _check_scalar(item, (trail, key))
+            elif item is not None and kind is not bool:
+                if isinstance(item, dict | list):  # a subclass: walked like its base
+                    stack.append((item, depth + 1, (trail, key)))
+                else:
+                    _check_scalar(item, (trail, key))
+
+
+def _check_key(key: Any, trail: tuple[Any, ...]) -> None:
+    if not isinstance(key, str):
+        raise InputError(
+            "wrong_type", f"an object key is a {type(key).__name__}, not a string", _pointer(trail)
+        )
+    if not key.isascii() and _has_lone_surrogate(key):
+        raise InputError("invalid_unicode", "a key holds a lone UTF-16 surrogate", _pointer(trail))
+
+
+def _check_scalar(item: Any, trail: tuple[Any, ...]) -> None:
+    """Raise the coded error of a value that is not a JSON scalar, or one JSON cannot carry."""
+    if isinstance(item, str):
+        if not item.isascii() and _has_lone_surrogate(item):
+            raise InputError(
+                "invalid_unicode", "string holds a lone UTF-16 surrogate", _pointer(trail)
+            )
+    elif item is None or isinstance(item, bool):
+        return
+    elif isinstance(item, int):
+        if _too_many_digits(item):
+            raise InputError(
+                "number_out_of_range",
+                f"an integer has more than {_digits_limit()} digits; no reader carries it exactly",
+                _pointer(trail),
+            )
+    elif isinstance(item, float):
+        if not math.isfinite(item):
+            raise InputError("non_finite_number", f"{item!r} is not a JSON number", _pointer(trail))
+    else:
+        raise InputError("wrong_type", f"a {type(item).__name__} is not JSON data", _pointer(trail))
+
+
+def _too_many_digits(number: int) -> bool:
+    if number.bit_length() < _digits_limit() * 3:  # too few bits for that many digits
+        return False
+    try:
+        str(number)
+    except ValueError:
+        return True
+    return False
+
+
+def _pointer(trail: tuple[Any, ...]) -> str:
+    keys: list[str] = []
+    while trail:
+        trail, key = trail
+        keys.append(_esc(str(key)))
+    return "".join("/" + k for k in reversed(keys))

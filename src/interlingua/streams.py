@@ -21,19 +21,25 @@
 ``canonical`` is a stream format too: its chunks are the canonical events themselves (one JSON
 object per line). `StreamTranslator` works on raw text, line by line, and keeps no more than
 the state of the chunk at hand, so memory stays flat whatever the length of the stream.
+
+Whatever the stream holds, translation never raises: a chunk the reading rules refuse (not
+JSON, nested too deep, a number no reader carries, a line past the length limit), a stream that
+starts late, ends early, repeats or reorders its chunks all end the output with the target's
+error chunk, after what was translated up to the fault.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from interlingua.accumulate import Accumulator
 from interlingua.adapters.streaming import Event, StreamReader, StreamSpec, StreamWriter
 from interlingua.conversion import Context, ConversionError, Loss
-from interlingua.framing import dumps, frame, parser
+from interlingua.framing import dumps, frame, parser, too_long
 from interlingua.generated.streams import STREAMS
+from interlingua.reading import DEFAULT_MAX_BYTES, InputError, check_value, read_json
+from interlingua.validation import validate
 
 CANONICAL = "canonical"
 
@@ -59,14 +65,16 @@ def read_stream(chunks: Iterable[Any], source: str, ctx: Context | None = None) 
     stream = spec(source)
     reader = StreamReader(stream, ctx)
     for chunk in chunks:
-        if isinstance(chunk, str):  # a payload as sent: the end marker, or not JSON at all
-            if chunk == stream.done:
-                break
-            try:
-                chunk = json.loads(chunk)  # noqa: PLW2901
-            except ValueError:
-                yield from reader.fail("invalid_json", "the chunk is not JSON")
-                return
+        if isinstance(chunk, str) and chunk == stream.done:
+            break
+        try:
+            if isinstance(chunk, str | bytes):  # a payload as sent
+                chunk = read_json(chunk)  # noqa: PLW2901
+            else:
+                check_value(chunk)
+        except InputError as exc:
+            yield from reader.fail(exc.code, _message(exc))
+            return
         yield from reader.feed(chunk)
         if reader.done:
             return
@@ -76,10 +84,29 @@ def read_stream(chunks: Iterable[Any], source: str, ctx: Context | None = None) 
 def write_stream(
     events: Iterable[Mapping[str, Any]], target: str, ctx: Context | None = None
 ) -> Iterator[Any]:
-    """The wire chunks of a stream of canonical events."""
+    """The wire chunks of a stream of canonical events; an event that is not a valid canonical
+    stream event raises :class:`ConversionError` (its pointer starts at the event's index)."""
     writer = StreamWriter(spec(target), ctx)
-    for event in events:
+    for n, event in enumerate(events):
+        problem = event_error(event, n)
+        if problem is not None:
+            raise ConversionError(problem["code"], problem["path"], problem["message"])
         yield from writer.feed(event)
+
+
+def event_error(event: Any, n: int) -> dict[str, str] | None:
+    """The coded error of an event that is not a valid canonical stream event (number ``n``
+    of its stream), or None."""
+    errors = [f for f in validate(event, "StreamEvent") if f.severity != "warning"]
+    if not errors:
+        return None
+    first = errors[0]
+    return {"code": first.code, "path": f"/{n}{first.path}", "message": first.message}
+
+
+def _message(exc: InputError) -> str:
+    """What a stream says of a chunk the reader refused."""
+    return "the chunk is not JSON" if exc.code == "invalid_json" else exc.message
 
 
 def reassemble(events: Iterable[Mapping[str, Any]], origin: str | None = None) -> dict[str, Any]:
@@ -98,11 +125,14 @@ class StreamTranslator:
     error chunk and set `failed`. Every loss is in `losses` (and logged as it happens).
     """
 
-    def __init__(self, source: str, target: str) -> None:
+    def __init__(self, source: str, target: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        """``max_bytes`` bounds one line and one chunk: past it, the stream fails with
+        `input_too_large`."""
         self.ctx = Context(f"{source}->{target}", kind="response", fidelity=False)
         self.source = None if source == CANONICAL else spec(source)
         self.target = None if target == CANONICAL else spec(target)
-        self._parser = parser(self.source.framing if self.source else "ndjson")
+        self.max_bytes = max_bytes
+        self._parser = parser(self.source.framing if self.source else "ndjson", max_bytes)
         self._reader = StreamReader(self.source, self.ctx) if self.source else None
         self._writer = (
             StreamWriter(self.target, self.ctx, origin=None if source == CANONICAL else source)
@@ -117,8 +147,31 @@ class StreamTranslator:
     def losses(self) -> list[Loss]:
         return self.ctx.losses
 
-    def feed(self, line: str) -> str:
-        return "".join(self._payload(p) for p in self._parser.feed(line))
+    def feed(self, line: str | bytes) -> str:
+        """The text one line of input (text, or bytes in UTF-8) gives at once."""
+        if self.ended:
+            return ""
+        problem = too_long(line, self.max_bytes)
+        if problem is not None:
+            return self._fail(problem.code, problem.message)
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return self._fail("invalid_unicode", f"not UTF-8: byte {exc.start} of a line")
+        try:
+            payloads = self._parser.feed(line)
+        except InputError as exc:
+            return self._fail(exc.code, exc.message)
+        return "".join(self._payload(p) for p in payloads)
+
+    def _fail(self, code: str, message: str, path: str | None = None) -> str:
+        """End the stream with an error: the input at hand cannot be read."""
+        if self._reader is not None:
+            return self._events_out(self._reader.fail(code, message))
+        self._events += 1
+        error = {"code": code, "path": path or f"/{self._events - 1}", "message": message}
+        return self._events_out([{"type": "error", "error": error}])
 
     def close(self) -> str:
         """The text the end of the input implies."""
@@ -158,27 +211,15 @@ class StreamTranslator:
             assert self._reader is not None
             return self._events_out(self._reader.finish()) + self._done()
         try:
-            chunk = json.loads(payload)
-        except ValueError:
-            chunk = _UNREADABLE
+            chunk = read_json(payload, max_bytes=self.max_bytes)
+        except InputError as exc:
+            return self._fail(exc.code, _message(exc))
         if self._reader is None:
+            problem = event_error(chunk, self._events)
+            if problem is not None:
+                return self._fail(problem["code"], problem["message"], problem["path"])
             self._events += 1
-            if chunk is _UNREADABLE or type(chunk) is not dict or "type" not in chunk:
-                return self._events_out(
-                    [
-                        {
-                            "type": "error",
-                            "error": {
-                                "code": "invalid_json",
-                                "path": f"/{self._events - 1}",
-                                "message": "not a canonical stream event",
-                            },
-                        }
-                    ]
-                )
             return self._events_out([chunk])
-        if chunk is _UNREADABLE:
-            return self._events_out(self._reader.fail("invalid_json", "the chunk is not JSON"))
         return self._events_out(self._reader.feed(chunk))
 
     def _events_out(self, events: list[Event]) -> str:
@@ -205,9 +246,6 @@ class StreamTranslator:
         ):
             text += self._done()
         return text
-
-
-_UNREADABLE = object()
 
 
 def translate_stream(lines: Iterable[str], source: str, target: str) -> Iterator[str]:

@@ -6,11 +6,12 @@ import logging
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic import ValidationError as ModelError
 
 from interlingua.generated.codes import SEVERITY
 from interlingua.generated.models import Conversation, Message, Response, ValidationError
 from interlingua.generated.validators import DOCUMENT_KEYS, VALIDATORS, check
-from interlingua.reading import read_json
+from interlingua.reading import InputError, check_value, read_json
 
 logger = logging.getLogger("interlingua")
 
@@ -53,6 +54,10 @@ def validate(document: Any, type: str | None = None) -> list[ValidationError]:
     ``type`` names the schema type to check against; by default the document's own kind is
     recognised from its keys.
     """
+    try:
+        check_value(document)
+    except InputError as exc:
+        return [_finding(exc.code, exc.path, exc.message)]
     name = type or detect_document(document)
     if name is None:
         kinds = ", ".join(f"{n} (has {k!r})" for k, n in DOCUMENT_KEYS.items())
@@ -93,7 +98,12 @@ def load(document: Any, type: str | None = None) -> Document:
     model = DOCUMENT_MODELS.get(name or "")
     if model is None:
         raise ValueError(f"load() builds documents ({', '.join(DOCUMENT_MODELS)}), not {name!r}")
-    return model.model_validate(document)
+    try:
+        return model.model_validate(document)
+    except ModelError as exc:  # valid JSON the model cannot hold (1e308 as a token count)
+        first = exc.errors()[0]
+        path = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in first["loc"])
+        raise DocumentError([_finding("wrong_type", path, first["msg"])]) from None
 
 
 def dump(model: BaseModel) -> Any:

@@ -86,3 +86,30 @@ def test_nested_each_rules_compile_to_their_own_function() -> None:
     source = "\n".join(_plan(data).functions)
     assert "def _each1(s: StreamReader, c: Any, ptr: str) -> bool:" in source
     assert "at(c, ())" in source
+
+
+def test_an_explicit_start_needs_a_rule_that_starts() -> None:
+    data = _anthropic()
+    data["stream"]["read"] = [r for r in data["stream"]["read"] if "start" not in str(r["do"])]
+    with pytest.raises(SchemaLoadError, match="start"):
+        _plan(data)
+    del data["stream"]["explicit_start"]
+    assert _plan(data) is not None
+
+
+def test_argument_pieces_pass_their_field_names_as_a_table() -> None:
+    data = _anthropic()
+    piece = {
+        "path": "p",
+        "more": "m",
+        "string": "s",
+        "number": "n",
+        "boolean": "b",
+        "null": "z",
+    }
+    data["stream"]["read"].insert(
+        0, {"has": ["pieces"], "do": [{"call_pieces": {"pieces": "pieces", "piece": piece}}]}
+    )
+    source = "\n".join(_plan(data).functions)
+    assert "keys={'boolean': 'b', 'more': 'm'," in source.replace("\n", "").replace("    ", "")
+    assert "if a_pieces is not None:" in source

@@ -1,9 +1,12 @@
 """Untrusted input: every refusal has a code and, where it can, a pointer."""
 
+from pathlib import Path
+
 import pytest
 
 from interlingua import InputError, read_json
-from interlingua.reading import looks_like_json, read_text
+from interlingua.cli import main
+from interlingua.reading import check_value, looks_like_json, read_text
 
 
 def refusal(data: bytes | str, **limits: int) -> tuple[str, str]:
@@ -88,3 +91,97 @@ def test_read_text_refuses_with_a_code(data: bytes, code: str) -> None:
 )
 def test_what_opens_like_json_is_read_as_json(data: bytes, json_like: bool) -> None:
     assert looks_like_json(data) is json_like
+
+
+# --- numbers no reader carries exactly -----------------------------------------------------
+
+
+def test_an_integer_past_4300_digits_is_a_coded_error_with_its_pointer() -> None:
+    # Regression: ValueError out of json.loads crashed every reading command.
+    assert refusal('{"a": [1, ' + "9" * 4_301 + "]}") == ("number_out_of_range", "/a/1")
+    assert refusal("-" + "9" * 5_000) == ("number_out_of_range", "")
+    assert read_json("9" * 4_300) == int("9" * 4_300)  # at the limit: kept exactly
+
+
+@pytest.mark.parametrize("literal", ["1e999", "-1e999", "1.5E+400"])
+def test_a_literal_past_the_largest_double_is_refused_not_read_as_infinity(literal: str) -> None:
+    # Regression: 1e999 was accepted and written back as Infinity, which is not JSON.
+    assert refusal(f'{{"t": [0, {literal}]}}') == ("number_out_of_range", "/t/1")
+    assert read_json("[1e308, 5e-324]") == [1e308, 5e-324]
+
+
+def test_the_first_refusal_in_document_order_wins() -> None:
+    assert refusal('{"a": NaN, "b": ' + "9" * 5_000 + "}")[0] == "non_finite_number"
+    assert refusal('{"b": ' + "9" * 5_000 + ', "a": NaN}') == ("number_out_of_range", "/b")
+    assert refusal("NaN x") == ("non_finite_number", "")  # broken further on too
+
+
+def test_a_lone_surrogate_in_text_given_as_a_string_is_refused() -> None:
+    assert refusal('"a\ud800"') == ("invalid_unicode", "")
+
+
+# --- Python values held to the same rules ----------------------------------------------------
+
+
+def _nested(depth: int) -> object:
+    value: object = "bottom"
+    for _ in range(depth):
+        value = {"k": [value]}
+    return value
+
+
+@pytest.mark.parametrize(
+    ("value", "code", "path"),
+    [
+        ({"a": 10**4_400}, "number_out_of_range", "/a"),
+        ({"a": [float("inf")]}, "non_finite_number", "/a/0"),
+        ({"a": float("nan")}, "non_finite_number", "/a"),
+        ({"a": {1: 2}}, "wrong_type", "/a"),
+        ({"a": "\ud800"}, "invalid_unicode", "/a"),
+        ({"\udfff": 1}, "invalid_unicode", ""),
+        ({"a": (1, 2)}, "wrong_type", "/a"),
+        ({"a/~": {1}}, "wrong_type", "/a~1~0"),
+        ({"a": b"x"}, "wrong_type", "/a"),
+        (_nested(100_000), "nesting_too_deep", "/k/0" * 128),
+    ],
+)
+def test_check_value_refuses_what_a_reader_would(value: object, code: str, path: str) -> None:
+    with pytest.raises(InputError) as caught:
+        check_value(value)
+    assert (caught.value.code, caught.value.path) == (code, path)
+
+
+def test_check_value_takes_json_data() -> None:
+    check_value({"a": [1, 2.5, "é", None, True, 10**4_000, "😀"], "b": {}})
+    check_value(_nested(127))
+
+
+# --- every reading command of the CLI ---------------------------------------------------------
+
+
+BIG = '{"model": "m", "messages": [{"role": "user", "content": "hi"}], "n": ' + "9" * 5_000 + "}"
+COMMANDS = [
+    ["validate"],
+    ["convert", "--from", "openai-chat", "--to", "anthropic"],
+    ["convert", "--from", "auto", "--to", "canonical"],
+    ["detect"],
+    ["pairs"],
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c[:2]))
+@pytest.mark.parametrize("body", [BIG, BIG.replace("9" * 5_000, "1e999")], ids=["long", "1e999"])
+def test_every_reading_command_refuses_numbers_with_a_code(
+    command: list[str], body: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Regression: a 5,000-digit integer crashed every reading command with a traceback.
+    path = tmp_path / "in.json"
+    path.write_text(body, encoding="utf-8")
+    assert main([*command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "number_out_of_range" in err and "Traceback" not in err
+    lines = tmp_path / "in.jsonl"
+    lines.write_text(body + "\n", encoding="utf-8")
+    if command[0] in ("convert", "detect", "pairs"):
+        assert main([*command, "--jsonl", str(lines)]) == 2
+        assert "number_out_of_range" in capsys.readouterr().err

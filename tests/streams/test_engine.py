@@ -96,6 +96,7 @@ def test_values_of_the_wrong_type_end_the_stream_with_a_coded_error(chunk: dict[
 
 def test_an_unknown_stop_reason_reads_as_other_and_is_reported() -> None:
     reader = StreamReader(ANTHROPIC)
+    reader.feed(_start())
     reader.feed({"type": "message_delta", "delta": {"stop_reason": "new_reason"}, "usage": {}})
     events = reader.feed({"type": "message_stop"})
     assert events[-1]["stop_reason"] == "other"

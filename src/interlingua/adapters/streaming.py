@@ -38,13 +38,19 @@ from typing import Any
 
 from interlingua.adapters import pairing
 from interlingua.adapters.layout import decode_content, encode_part, replayable
+from interlingua.adapters.pieces import ArgumentPieces
 from interlingua.adapters.runtime import MISS, Adapter
 from interlingua.conversion import Context, ConversionError
+from interlingua.generated.models import Usage
 from interlingua.generated.parts import BOUND_PART_TYPES
+from interlingua.reading import InputError, read_json
 from interlingua.transforms import TRANSFORMS
 
 Event = dict[str, Any]
 Writer = Callable[[dict[str, Any]], list[Any]]
+
+# The counts a canonical Usage always has.
+USAGE_REQUIRED = tuple(name for name, f in Usage.model_fields.items() if f.is_required())
 
 
 def at(value: Any, path: tuple[str | int, ...]) -> Any:
@@ -80,6 +86,7 @@ class StreamSpec:
     stop_to_canonical: Mapping[str, str]
     stop_from_canonical: Mapping[str, str]
     stop_approximate: frozenset[str]
+    explicit_start: bool = False  # the stream opens with a start chunk of its own
 
     @property
     def format(self) -> str:
@@ -100,6 +107,12 @@ def _text(value: Any, ptr: str) -> str:
     return value
 
 
+def _check_key(key: Any, ptr: str) -> None:
+    """A wire part key (a block or call index) is a number or a string, or absent."""
+    if key is not None and type(key) not in (int, str):
+        raise ConversionError("wrong_type", ptr, "a part's index is a number or a string")
+
+
 class StreamReader:
     """Wire chunks in, canonical events out: `feed` each chunk, then `finish` at the end."""
 
@@ -109,6 +122,7 @@ class StreamReader:
         self.events: list[Event] = []
         self.done = False
         self._chunks = 0
+        self._ptr = ""  # the chunk at hand
         self._keys: dict[tuple[str, Any], int] = {}
         self._kinds: list[str] = []  # kind of each canonical part, by index
         self._last: int | None = None  # the part text without a key continues
@@ -118,13 +132,15 @@ class StreamReader:
         self._id: str | None = None
         self._wire_usage: dict[str, Any] = {}
         self._usage: Any = None
+        self._placeholders: set[str] = set()
+        self._pieces: tuple[int, ArgumentPieces] | None = None  # a call streamed in pieces
         self._stop: str | None = None
 
     # --- driving ------------------------------------------------------------------------
 
     def feed(self, chunk: Any) -> list[Event]:
         """The canonical events one wire chunk yields."""
-        ptr = f"/{self._chunks}"
+        ptr = self._ptr = f"/{self._chunks}"
         self._chunks += 1
         if self.done:
             self._fail("stream_out_of_order", ptr, "a chunk after the end of the stream")
@@ -187,9 +203,16 @@ class StreamReader:
 
     def _ensure_started(self) -> None:
         if not self._started:
+            if self.spec.explicit_start:
+                raise ConversionError(
+                    "stream_out_of_order",
+                    self._ptr,
+                    "the stream did not open with its start chunk (it started late)",
+                )
             self.start(id=None, model=None, ptr="")
 
     def _index(self, family: str, key: Any, kind: str, ptr: str) -> int:
+        _check_key(key, ptr)
         if key is None:
             if self._last is not None and self._kinds[self._last] == kind:
                 return self._last
@@ -225,6 +248,7 @@ class StreamReader:
         self.ctx.loss(ptr, "field_dropped", f"{self.spec.format}: {reason}")
 
     def _delta(self, kind: str, key: Any, text: str, ptr: str) -> None:
+        _check_key(key, ptr)
         if not text and (key is None or ("block", key) in self._keys):
             return  # an empty delta adds nothing (it only opens a keyed part, at its start)
         index = self._index("block", key, kind, ptr)
@@ -276,6 +300,7 @@ class StreamReader:
         )
 
     def call_delta(self, *, part: Any, arguments: Any, ptr: str) -> None:
+        _check_key(part, ptr)
         index = self._keys.get(("call", part))
         if index is None and ("block", part) in self._keys:
             # Input for a part that arrived whole (a server tool block): the part keeps the
@@ -290,7 +315,55 @@ class StreamReader:
                 {"type": "tool_call_delta", "index": index, "arguments_delta": fragment}
             )
 
+    def call_pieces(
+        self,
+        *,
+        keys: Mapping[str, str],
+        name: Any = None,
+        id: Any = None,
+        pieces: Any = None,
+        more: Any = None,
+        ptr: str,
+    ) -> None:
+        """A call whose arguments stream as typed pieces at JSON paths: ``name`` opens it (a
+        part of its own), each chunk's ``pieces`` build its arguments, and it is complete at
+        the first chunk whose ``more`` is not true; the arguments go out whole then."""
+        if self._pieces is None:
+            if name is None:
+                raise ConversionError("stream_out_of_order", ptr, "argument pieces, no call open")
+            index = self._last = self._new("tool_call")
+            self._open(index, id, _text(name, ptr), ptr)
+            self._pieces = (index, ArgumentPieces(keys))
+        elif name is not None:
+            raise ConversionError(
+                "stream_out_of_order", ptr, "a call begins before the last one is complete"
+            )
+        if pieces is not None:
+            if type(pieces) is not list:
+                raise ConversionError("wrong_type", ptr, "the argument pieces are a list")
+            for k, piece in enumerate(pieces):
+                self._pieces[1].add(piece, f"{ptr}/{k}")
+        if more is not True:
+            self._flush_pieces()
+
+    def _flush_pieces(self) -> None:
+        if self._pieces is None:
+            return
+        index, built = self._pieces
+        self._pieces = None
+        if built.arguments:
+            self.events.append(
+                {
+                    "type": "tool_call_delta",
+                    "index": index,
+                    "arguments_delta": json.dumps(built.arguments, ensure_ascii=False),
+                }
+            )
+        self._open_calls.pop(index, None)
+        self.events.append({"type": "tool_call_end", "index": index})
+
     def end(self, *, part: Any, ptr: str) -> None:
+        _check_key(part, ptr)
         index = self._keys.get(("call", part))
         if index is not None and index in self._open_calls:
             del self._open_calls[index]
@@ -343,8 +416,25 @@ class StreamReader:
     def usage(self, value: Any, ptr: str) -> None:
         if type(value) is not dict:
             raise ConversionError("wrong_type", ptr, "usage is an object")
+        if self.spec.explicit_start:
+            self._ensure_started()  # before anything is read of it
         _merge(self._wire_usage, value)
         usage = self.spec.decode_usage(self.ctx, self._wire_usage, ptr)
+        if type(usage) is not dict:
+            return  # no count the format maps: nothing to say yet
+        missing = [k for k in USAGE_REQUIRED if k not in usage]
+        if missing:
+            # A stream that started late (its first usage chunk lost): a count the canonical
+            # Usage requires and the stream never gave is a reported zero, never a crash.
+            usage = {**usage, **dict.fromkeys(missing, 0)}
+            if not self._placeholders.issuperset(missing):
+                self._placeholders.update(missing)
+                self.ctx.loss(
+                    ptr,
+                    "placeholder_inserted",
+                    f"{self.spec.format}: the stream has given no {', '.join(missing)}; "
+                    "0 until it does",
+                )
         if usage != self._usage:
             self._usage = usage
             self._ensure_started()
@@ -363,6 +453,7 @@ class StreamReader:
         self._close_calls()
 
     def _close_calls(self) -> None:
+        self._flush_pieces()
         for index in list(self._open_calls):
             self.events.append({"type": "tool_call_end", "index": index})
         self._open_calls.clear()
@@ -648,10 +739,10 @@ class StreamWriter:
             return
         tool_id, name, text = pending
         try:
-            arguments = json.loads(text) if text.strip() else {}
-        except ValueError:
+            arguments = read_json(text) if text.strip() else {}
+        except InputError as exc:
             raise ConversionError(
-                "invalid_json", ptr, "the call's arguments are not JSON"
+                exc.code, ptr, f"the call's arguments are not JSON: {exc.message}"
             ) from None
         part = {"type": "tool_call", "id": tool_id, "name": name, "arguments": arguments}
         self._part(index, part, ptr, out)

@@ -37,6 +37,7 @@ import re
 from typing import Any
 
 from interlingua.conversion import ConversionError
+from interlingua.reading import InputError, read_json
 
 START = "<|im_start|>"
 END = "<|im_end|>"
@@ -103,9 +104,9 @@ def parse_turns(text: str) -> tuple[list[dict[str, Any]], bool]:
 
 def _json(raw: str, at: str, what: str) -> dict[str, Any]:
     try:
-        value = json.loads(raw)
-    except ValueError:
-        raise _fail(at, f"the {what} is not JSON") from None
+        value = read_json(raw)
+    except InputError as exc:
+        raise _fail(at, f"the {what} is not JSON: {exc.message}") from None
     if type(value) is not dict:
         raise _fail(at, f"the {what} is not a JSON object")
     return value

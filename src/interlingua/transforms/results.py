@@ -25,14 +25,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua.conversion import Context, ConversionError
+from interlingua.reading import InputError, read_json
 from interlingua.transforms.base import ABSENT, Transform
 
 
 def _mirrors(text: str, value: Any) -> bool:
     """Whether ``text`` is ``value`` written as JSON (the way MCP results repeat it)."""
     try:
-        return bool(json.loads(text) == value)
-    except ValueError:
+        return bool(read_json(text) == value)
+    except InputError:
         return False
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua.conversion import Context, ConversionError
+from interlingua.reading import InputError, read_json
 from interlingua.transforms.base import ABSENT, Mismatch, Transform
 
 
@@ -22,9 +23,9 @@ def _json_string_decode(ctx: Context, wire: Any, at: str) -> Any:
     if not wire.strip():
         return {}  # a tool with no parameters, streamed: "" means {}
     try:
-        value = json.loads(wire)
-    except ValueError as exc:
-        raise ConversionError("invalid_json", at, f"not JSON: {exc}") from None
+        value = read_json(wire)  # the reading rules: depth, numbers, duplicates, surrogates
+    except InputError as exc:
+        raise ConversionError(exc.code, at, f"not JSON: {exc.message}") from None
     if not isinstance(value, dict):
         raise ConversionError("wrong_type", at, "the JSON text must hold an object")
     return value
