@@ -26,7 +26,7 @@ def body_of_size(size: int) -> dict[str, Any]:
     written, i = 0, 0
     while written < size:
         call = f"call_{i}"
-        turn = [
+        turn: list[dict[str, Any]] = [
             {"role": "user", "content": f"question {i} " + "lorem ipsum " * 20},
             {
                 "role": "assistant",
