@@ -269,6 +269,10 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
         # holding the turn and, say, its finish reason): the envelope reads the rest.
         keys = (layout.role, layout.content, *(field for field, _, _ in layout.slots))
         turn = {k: v for k, v in turn.items() if k in keys}
+    # The keys the turn was read with: its round-trip data gives them back. Any other key the
+    # envelope's template writes in the turn's object (OpenAI's `refusal: null`) is the
+    # envelope's to keep or leave out.
+    read = frozenset(turn) if type(turn) is dict else frozenset()
     seed = envelope.get("id")
     if seed is None and adapter.response_call_seed is not None:
         seed = wire.get(adapter.response_call_seed)  # the body has no id: another field seeds
@@ -295,7 +299,9 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             response,
             wire,
             encode=lambda c, doc: encode_response(c, adapter, doc),
-            without_messages=lambda doc: _without(doc, path, layout.role, layout.content, layout),
+            without_messages=lambda doc: _without(
+                doc, path, layout.role, layout.content, layout, read=read
+            ),
             canonical_key="message",
         )
     return response
@@ -393,24 +399,33 @@ def _without(
     role: str,
     content: str,
     layout: Any = None,
+    *,
+    read: frozenset[str] | None = None,
 ) -> dict[str, Any]:
     """A shallow copy of ``wire`` without the turn at ``path`` (without its role, content and,
-    given the layout, slots when the turn is the body itself)."""
+    given the layout, slots when the turn is the body itself). ``read``: the keys of the
+    turn's object that were read as the turn; its other keys stay (a turn object of its own
+    is otherwise left out whole)."""
     if not path:
         slots = tuple(field for field, _, _ in layout.slots) if layout is not None else ()
         return {k: v for k, v in wire.items() if k not in (role, content, *slots)}
-    out: dict[str, Any] = _without_any(wire, path, (role, content))
+    out: dict[str, Any] = _without_any(wire, path, (role, content), read)
     return out
 
 
-def _without_any(node: Any, path: tuple[str | int, ...], turn_keys: tuple[str, ...]) -> Any:
+def _without_any(
+    node: Any,
+    path: tuple[str | int, ...],
+    turn_keys: tuple[str, ...],
+    read: frozenset[str] | None = None,
+) -> Any:
     head, rest = path[0], path[1:]
     if isinstance(node, list):
         if not isinstance(head, int) or head >= len(node):
             return node
         out_list = list(node)
         if rest:
-            out_list[head] = _without_any(node[head], rest, turn_keys)
+            out_list[head] = _without_any(node[head], rest, turn_keys, read)
         elif isinstance(node[head], dict):
             # The turn is an item of a list (OpenTelemetry's output messages): the item stays,
             # without the turn's own keys; its other members are the envelope's.
@@ -418,10 +433,14 @@ def _without_any(node: Any, path: tuple[str | int, ...], turn_keys: tuple[str, .
         return out_list
     if isinstance(node, dict):
         out = dict(node)
+        turn = node.get(head)
         if not rest:
-            out.pop(head, None)
+            if read is not None and type(turn) is dict:
+                out[head] = {k: v for k, v in turn.items() if k not in read}
+            else:
+                out.pop(head, None)
         elif head in node:
-            out[head] = _without_any(node[head], rest, turn_keys)
+            out[head] = _without_any(turn, rest, turn_keys, read)
         return out
     return node
 
