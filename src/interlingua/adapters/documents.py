@@ -127,9 +127,16 @@ def encode_stored(ctx: Context, adapter: Adapter, document: Any) -> Any:
         return {layout.system_field: system, layout.messages: turns}
     if holder:
         return {layout.messages: turns}
-    if type(document) is dict and len(turns) == 1:
+    if len(turns) == 1 and (type(document) is dict or _read_from_one_turn(adapter, messages)):
         return turns[0]
     return turns
+
+
+def _read_from_one_turn(adapter: Adapter, messages: list[Any]) -> bool:
+    """Whether ``messages`` were read from one turn of this format, not from a list."""
+    raw = messages[0].get("provider_raw") if messages and type(messages[0]) is dict else None
+    entry = raw.get(adapter.format) if type(raw) is dict else None
+    return type(entry) is dict and entry.get("one_turn") is True
 
 
 def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
@@ -148,7 +155,13 @@ def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
     if layout.messages not in wire:
         reading = pairing.reading(layout.format, layout.result_pairing)
         messages = decode_turn(ctx, adapter, wire, "", False, seed="0", reading=reading)
-        return messages[0] if len(messages) == 1 else messages
+        if len(messages) == 1:
+            return messages[0]
+        if ctx.fidelity:
+            # One turn read as several messages (results sharing a user turn): round-trip
+            # data says it was one turn, not a list of them.
+            fidelity.keep(messages[0], adapter.format, {"one_turn": True})
+        return messages
     messages = []
     known = {layout.messages}
     if layout.system == "hoist":
