@@ -40,7 +40,7 @@ def _object(value: Any, at: str = "") -> dict[str, Any]:
 def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> dict[str, Any]:
     layout = adapter.layout
     before = len(ctx.losses)
-    envelope = adapter.encode_request_envelope(ctx, _envelope(conversation, "messages"), "")
+    envelope = adapter.encode_request_envelope(ctx, _choosable(ctx, adapter, conversation), "")
     _target_model(ctx, conversation, before)
     wire: dict[str, Any] = {} if envelope is ABSENT else envelope  # ABSENT: nothing but turns
     turns, system = encode_messages(ctx, adapter, conversation["messages"], "/messages")
@@ -59,6 +59,29 @@ def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any])
         wire[layout.system_field] = system
     wire[layout.messages] = turns
     return fidelity.apply_envelope(ctx, adapter.format, conversation, wire, "messages")
+
+
+def _choosable(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> dict[str, Any]:
+    """The envelope to write, without its tool choice when the tools it chooses among are
+    given and none of them goes out (an empty list: server tools reading had no home for, or
+    tools the target has no block for): a choice among no tools is refused by every format
+    that takes one (Bedrock requires the tools beside it)."""
+    envelope = _envelope(conversation, "messages")
+    tools = envelope.get("tools")
+    if tools is None or "tool_choice" not in envelope:
+        return envelope
+    if fidelity.envelope_fits(adapter.format, conversation, "messages"):
+        return envelope  # the body it was read from comes back, its tools with it
+    scratch = ctx.scratch()
+    encode = adapter.encode_request_envelope
+    if encode(scratch, {"tools": tools}, "") != encode(scratch, {}, ""):
+        return envelope
+    ctx.loss(
+        "/tool_choice",
+        "field_dropped",
+        f"{ctx.adapter}: none of the tools offered goes out, so there is none to choose",
+    )
+    return {k: v for k, v in envelope.items() if k != "tool_choice"}
 
 
 def _target_model(ctx: Context, document: dict[str, Any], before: int) -> None:
