@@ -133,6 +133,7 @@ WHERE: dict[str, str] = {
     "cmf/request-resource-content-and-blob": "/messages/0/content/0",
     "cmf/request-null-channel": "/messages/0/channel",
     "openai-chat/response-null-for-absent": "/choices/0/message/tool_calls",
+    "openai-chat/response-file-annotation": "/choices/0/message/annotations/0",
     "openai-chat/request-null-for-absent": "/messages/0/name",
     "openai-responses/request-null-for-absent": "/tools/0/description",
     "cmf/request-missing-content-type": "/messages/0/content/0",
