@@ -221,7 +221,7 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
     if layout.items is not None:
         _put(wire, path, turns)  # the message is the item list
         return fidelity.apply_envelope(ctx, adapter.format, response, wire, "message")
-    turn = turns[0] if turns else {layout.role: layout.roles_to_wire["assistant"]}
+    turn = turns[0] if turns else _empty_turn(layout)
     raw = response.get("provider_raw") or {}
     if raw.get(adapter.format, {}).get("no_message") and not message["content"]:
         # Read from a body holding no message (a blocked prompt or candidate): none again.
@@ -238,6 +238,15 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
         patched = _copied_along(patched, path[:-1])
         _put(patched, path, turn)
     return patched
+
+
+def _empty_turn(layout: Any) -> dict[str, Any]:
+    """The model's turn with nothing in it (a refusal, a blocked prompt): its role, and the
+    format's empty content where the format has one (OpenAI's `content: null`)."""
+    turn = {layout.role: layout.roles_to_wire["assistant"]}
+    if layout.empty_content is not ABSENT:
+        turn[layout.content] = layout.empty_content
+    return turn
 
 
 def _node(wire: Any, path: tuple[str | int, ...]) -> Any:
