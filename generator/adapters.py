@@ -619,8 +619,9 @@ class Planner:
                         f"{other!r} must also map a canonical field on its own",
                     )
             value = f"c[{name!r}]"
-            for other in others:
-                value += f" - c.get({direct[other]!r}, 0)"
+            if others:
+                parts = ", ".join(f"c.get({direct[other]!r}, 0)" for other in others)
+                value = f"remainder(c[{name!r}], {parts})"
             target = _segments(primary)
             derived = "c['input_tokens'] + c['output_tokens']"
             if omits_zero:

@@ -395,6 +395,12 @@ def invariant_text(inv: Json, page: PurePosixPath) -> str:
             rule += ", unless " + " or ".join(
                 f"{_path(u['field'])} is {json_code(u['equals'])}" for u in inv["unless"]
             )
+    elif kind == "waives":
+        values = " or ".join(json_code(v) for v in inv["when"]["in"])
+        rule = (
+            f"the rule that {_path(inv['field'])} breaks with this code does not hold when "
+            f"{_path(inv['when']['field'])} is {values}"
+        )
     elif kind == "required_when":
         when = " and ".join(f"{_path(k)} is {json_code(v)}" for k, v in inv["when"].items())
         rule = f"when {when}: " + ", ".join(_path(r) for r in inv["require"]) + " must be set"

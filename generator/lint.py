@@ -340,6 +340,8 @@ def _invariant_paths(inv: dict[str, Json]) -> list[str]:
         return [inv["field"]] + [u["field"] for u in inv.get("unless", [])]
     if kind == "required_when":
         return list(inv["when"]) + list(inv["require"])
+    if kind == "waives":
+        return [inv["field"], inv["when"]["field"]]
     if kind in ("equals", "portable_schema"):
         return [inv["field"]]
     return [inv["path"][0]]  # unique / answers: the first step must be a property

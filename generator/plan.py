@@ -247,6 +247,9 @@ def compile_invariant(inv: Json, consts: Constants) -> Node:
             {"steps": _steps(u["field"]), "read": getter("x", _steps(u["field"])), **u}
             for u in inv.get("unless", [])
         ]
+    elif kind == "waives":
+        node["read"] = getter("x", _steps(inv["when"]["field"]))
+        node["allowed"] = consts.frozenset_of(inv["when"]["in"])
     elif kind == "required_when":
         node["when_steps"] = [(_steps(k), v) for k, v in sorted(inv["when"].items())]
         node["require_steps"] = [_steps(r) for r in inv["require"]]

@@ -14,6 +14,11 @@ drops the rest:
   admission policy, they change over time and per model, and reading a body breaking one
   puts nothing malformed in the canonical form;
 - an untagged ``oneOf`` becomes an ``anyOf`` (with open members, two may now match);
+- an optional property may be ``null``: servers and SDKs write an absent field as null
+  (pydantic models dumped without ``exclude_none``, Go pointers, Jackson defaults, OpenAI's
+  own `refusal: null`); it says no more than the absence, so the decoder reads it as absent
+  and round-trip data gives it back. A required property is never null on read unless the
+  strict schema says so (a `text: null` is malformed, not absent);
 - types, ``const`` tags, ``required`` keys, ``not`` and ``if`` conditions stay.
 
 What must stay strict on read is said in the wire schema with ``x-read`` (see
@@ -56,6 +61,8 @@ KEEPABLE = RELAXED | {"additionalProperties", "enum", "oneOf", "discriminator"}
 _SINGLE = ("items", "additionalProperties", "then", "else", "contains")
 _MAPS = ("$defs", "properties", "patternProperties", "dependentSchemas")
 _LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+# Keywords that would still refuse a null once the type takes it.
+_COMBINATORS = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if", "enum", "const"})
 _JSON_TYPES = {bool: "boolean", str: "string", int: "integer", float: "number", type(None): "null"}
 
 
@@ -135,6 +142,12 @@ def _relax(node: Any, known: _Known) -> Any:
     optional = set(rule.get("optional", ()))
     if optional and isinstance(node.get("required"), list):
         node["required"] = [name for name in node["required"] if name not in optional]
+    properties = node.get("properties")
+    if isinstance(properties, dict):
+        needed = set(node.get("required", ()))
+        for name, sub in properties.items():
+            if name not in needed:
+                properties[name] = _nullable(sub)
     discriminator = node.get("discriminator")
     union = node.get("oneOf")
     if isinstance(discriminator, dict) and isinstance(union, list) and "discriminator" not in keep:
@@ -168,6 +181,20 @@ def _relax(node: Any, known: _Known) -> Any:
         # may now both match, and a member for unknown tags may overlap an open one.
         node["anyOf"] = node.pop("oneOf")
     return node
+
+
+def _nullable(node: Any) -> Any:
+    """``node``, taking ``null`` too (an optional property: null is read as absent)."""
+    if not isinstance(node, dict):
+        return node  # `true` takes null already; `false` takes nothing, not even null
+    types = node.get("type")
+    names = [types] if isinstance(types, str) else list(types) if isinstance(types, list) else []
+    if "null" in names:
+        return node
+    if names and _COMBINATORS.isdisjoint(node):
+        # Typed and nothing else that would refuse null: the type list grows.
+        return {**node, "type": [*names, "null"]}
+    return {"anyOf": [{"type": "null"}, node]}
 
 
 def rules(strict: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], Any]]:

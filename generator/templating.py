@@ -93,6 +93,15 @@ def variables(node: Any) -> Iterator[Var]:
             yield from variables(v)
 
 
+def _null_is_absent(em: Emitter, value: str) -> None:
+    """Emit: an optional wire field that is null reads as absent (real servers write absent
+    fields as null; the reading schema takes it, generator/reading.py, and round-trip data
+    gives it back)."""
+    em.line(f"if {value} is None:")
+    with em.block():
+        em.line(f"{value} = ABSENT")
+
+
 def required(node: Any) -> bool:
     """Whether a subtree must be present: it holds a literal or a required variable."""
     if isinstance(node, Var):
@@ -310,6 +319,8 @@ class Compiler:
         base, path = ptr
         if isinstance(sub, Var):
             em.line(f"v_{sub.name} = {parent}.get({key!r}, ABSENT)")
+            if decode and sub.optional:
+                _null_is_absent(em, f"v_{sub.name}")
             if not sub.optional:
                 em.line(f"if v_{sub.name} is ABSENT:")
                 with em.block():
@@ -330,7 +341,7 @@ class Compiler:
             if decode and isinstance(sub, Call):
                 # A placeholder's field holds a value the canonical form has no place for (a
                 # creation time): round-trip data keeps it; read for another format, reported.
-                em.line(f"if not ctx.fidelity and {parent}.get({key!r}, ABSENT) is not ABSENT:")
+                em.line(f"if not ctx.fidelity and {parent}.get({key!r}) is not None:")
                 with em.block():
                     em.line(
                         f"ctx.loss({_pointer(base, path)}, 'field_dropped', "
@@ -339,6 +350,8 @@ class Compiler:
             return  # written, never read (a placeholder, a default): round-trip data keeps it
         value = em.temp("m")
         em.line(f"{value} = {parent}.get({key!r}, ABSENT)")
+        if decode and not required(sub):
+            _null_is_absent(em, value)
         if required(sub):
             em.line(f"if {value} is ABSENT:")
             with em.block():

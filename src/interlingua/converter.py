@@ -179,6 +179,9 @@ def check_wire(payload: Any, fmt: str, kind: str, *, strict: bool = False) -> No
         members: dict[Any, list[Any]] = {}
         for sub in error.context:
             members.setdefault(sub.relative_schema_path[0], []).append(sub)
+        # The null an optional field may be on read (generator/reading.py) is not the member
+        # meant by a value that is not null.
+        members = {k: errs for k, errs in members.items() if not _null_only(errs)} or members
         depth = len(list(error.absolute_path)) + 1
         # A member of another JSON type (stored messages: a list, one turn or an object
         # holding the list) is not the one meant, when some member is of the body's type.
@@ -241,6 +244,12 @@ def check_wire(payload: Any, fmt: str, kind: str, *, strict: bool = False) -> No
         missing = str(error.message).split("'")[1] if "'" in str(error.message) else ""
         at = f"{at}/{missing}" if missing else at
     raise ConversionError(code, at, f"not a valid {fmt} {kind}: {error.message}")
+
+
+def _null_only(errors: list[Any]) -> bool:
+    """A union member's errors are those of the null alternative alone."""
+    (only,) = errors if len(errors) == 1 else (None,)
+    return only is not None and only.validator == "type" and only.validator_value == "null"
 
 
 def _discriminated(error: Any, members: dict[Any, list[Any]]) -> list[Any]:

@@ -76,6 +76,7 @@ def _writes(schema: dict[str, Any], body: Any) -> bool:
         {"type": "text", "text": "hi", "mode": "c"},  # an enum value it does not list
         {"type": "call", "name": "f"},  # a field servers leave out (x-read optional)
         {"type": "sticker", "id": 1},  # a block of a kind the document does not know
+        {"type": "text", "text": "hi", "mode": None},  # null for an absent optional field
     ],
 )
 def test_reading_takes_what_writing_refuses(block: dict[str, Any]) -> None:
@@ -91,6 +92,8 @@ def test_reading_takes_what_writing_refuses(block: dict[str, Any]) -> None:
         {"type": "text", "text": 3},  # a wrong type where a value is read
         {"type": "text", "text": "hi", "data": "abc"},  # a pattern kept with x-read
         {"type": "result"},  # a kind the document knows, misplaced here
+        {"type": "text", "text": None},  # a required field is not absent when null
+        {"type": None, "text": "hi"},  # nor is a tag
     ],
 )
 def test_reading_refuses_what_the_mapping_cannot_read(block: dict[str, Any]) -> None:
@@ -170,3 +173,29 @@ def test_the_shipped_wire_schemas_lint_clean_and_a_bad_annotation_is_a_violation
         "violation",
         "schemas/formats/f/request.json#/",
     )
+
+
+def test_an_optional_field_may_be_null_whatever_its_schema() -> None:
+    """A typed node takes null in its type list; any other (a reference, a kept enum, a
+    union) is offered null beside it, so its own errors stay as they were."""
+    schema = {
+        "$defs": {"Point": {"type": "object", "required": ["x"], "properties": {"x": {}}}},
+        "type": "object",
+        "required": ["id"],
+        "properties": {
+            "id": {"type": "string"},
+            "where": {"$ref": "#/$defs/Point"},
+            "role": {"enum": ["a", "b"], "x-read": {"keep": ["enum"]}},
+            "size": {"type": "integer", "minimum": 0},
+        },
+    }
+    reading = reading_schema(schema)
+    properties = reading["properties"]
+    assert properties["size"] == {"type": ["integer", "null"]}
+    assert properties["where"] == {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/Point"}]}
+    assert properties["id"] == {"type": "string"}  # required: never null
+    for key in ("where", "role", "size"):
+        assert _reads(schema, {"id": "1", key: None}), key
+    assert not _reads(schema, {"id": None})
+    assert not _reads(schema, {"id": "1", "role": "c"})  # the kept enum still holds
+    assert not _reads(schema, {"id": "1", "where": {}})  # and the referenced shape

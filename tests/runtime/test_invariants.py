@@ -35,6 +35,24 @@ def test_empty_content_is_allowed_only_for_system() -> None:
     assert codes({"role": "user", "content": []}) == [("empty_content", "/content")]
 
 
+@pytest.mark.parametrize("stop", ["max_tokens", "content_filter", "refusal", "error"])
+def test_a_response_stopped_early_may_have_an_empty_message(stop: str) -> None:
+    """Refused, filtered, cut at its token limit or failed: the provider gave no content."""
+    empty = {"role": "assistant", "content": []}
+    response = {"schema_version": 1, "model": "m", "message": empty, "stop_reason": stop}
+    assert codes(response) == []
+    # The waiver is the Response's: the message alone, or a Response that ended normally, or
+    # one whose message is malformed otherwise, are still held to the rule.
+    assert codes(empty) == [("empty_content", "/content")]
+    for finished in ("end", "call", "stop_sequence", "other"):
+        assert codes({**response, "stop_reason": finished}) == [
+            ("empty_content", "/message/content")
+        ]
+    assert codes({**response, "message": {"role": "assistant", "content": [], "id": 3}}) == [
+        ("wrong_type", "/message/id")
+    ]
+
+
 def test_tool_results_answer_earlier_calls_once() -> None:
     good = conversation(
         {"role": "assistant", "content": [call("a"), call("b")]},

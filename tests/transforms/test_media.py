@@ -110,6 +110,15 @@ def test_base64_text(ctx: Context) -> None:
         t.decode(ctx, ["text"], "/w")
 
 
+def test_base64_reads_either_alphabet_as_the_standard_one(ctx: Context) -> None:
+    t = TRANSFORMS["base64"]
+    assert t.decode(ctx, "JVBERi0xLjQK-__-", "/w") == "JVBERi0xLjQK+//+"
+    assert t.decode(ctx, "JVBERi0xLjQK+//+", "/w") == "JVBERi0xLjQK+//+"
+    assert t.encode(ctx, "/d", "JVBERi0xLjQK+//+") == "JVBERi0xLjQK+//+"
+    with pytest.raises(ConversionError):
+        t.decode(ctx, 3, "/w")
+
+
 # Leading bytes of real files, base64-encoded (1×1 images, and a WAV header).
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 JPEG = "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8U"

@@ -40,7 +40,7 @@ def _object(value: Any, at: str = "") -> dict[str, Any]:
 def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> dict[str, Any]:
     layout = adapter.layout
     before = len(ctx.losses)
-    envelope = adapter.encode_request_envelope(ctx, _envelope(conversation, "messages"), "")
+    envelope = adapter.encode_request_envelope(ctx, _choosable(ctx, adapter, conversation), "")
     _target_model(ctx, conversation, before)
     wire: dict[str, Any] = {} if envelope is ABSENT else envelope  # ABSENT: nothing but turns
     turns, system = encode_messages(ctx, adapter, conversation["messages"], "/messages")
@@ -59,6 +59,29 @@ def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any])
         wire[layout.system_field] = system
     wire[layout.messages] = turns
     return fidelity.apply_envelope(ctx, adapter.format, conversation, wire, "messages")
+
+
+def _choosable(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> dict[str, Any]:
+    """The envelope to write, without its tool choice when the tools it chooses among are
+    given and none of them goes out (an empty list: server tools reading had no home for, or
+    tools the target has no block for): a choice among no tools is refused by every format
+    that takes one (Bedrock requires the tools beside it)."""
+    envelope = _envelope(conversation, "messages")
+    tools = envelope.get("tools")
+    if tools is None or "tool_choice" not in envelope:
+        return envelope
+    if fidelity.envelope_fits(adapter.format, conversation, "messages"):
+        return envelope  # the body it was read from comes back, its tools with it
+    scratch = ctx.scratch()
+    encode = adapter.encode_request_envelope
+    if encode(scratch, {"tools": tools}, "") != encode(scratch, {}, ""):
+        return envelope
+    ctx.loss(
+        "/tool_choice",
+        "field_dropped",
+        f"{ctx.adapter}: none of the tools offered goes out, so there is none to choose",
+    )
+    return {k: v for k, v in envelope.items() if k != "tool_choice"}
 
 
 def _target_model(ctx: Context, document: dict[str, Any], before: int) -> None:
@@ -127,9 +150,16 @@ def encode_stored(ctx: Context, adapter: Adapter, document: Any) -> Any:
         return {layout.system_field: system, layout.messages: turns}
     if holder:
         return {layout.messages: turns}
-    if type(document) is dict and len(turns) == 1:
+    if len(turns) == 1 and (type(document) is dict or _read_from_one_turn(adapter, messages)):
         return turns[0]
     return turns
+
+
+def _read_from_one_turn(adapter: Adapter, messages: list[Any]) -> bool:
+    """Whether ``messages`` were read from one turn of this format, not from a list."""
+    raw = messages[0].get("provider_raw") if messages and type(messages[0]) is dict else None
+    entry = raw.get(adapter.format) if type(raw) is dict else None
+    return type(entry) is dict and entry.get("one_turn") is True
 
 
 def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
@@ -148,7 +178,13 @@ def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
     if layout.messages not in wire:
         reading = pairing.reading(layout.format, layout.result_pairing)
         messages = decode_turn(ctx, adapter, wire, "", False, seed="0", reading=reading)
-        return messages[0] if len(messages) == 1 else messages
+        if len(messages) == 1:
+            return messages[0]
+        if ctx.fidelity:
+            # One turn read as several messages (results sharing a user turn): round-trip
+            # data says it was one turn, not a list of them.
+            fidelity.keep(messages[0], adapter.format, {"one_turn": True})
+        return messages
     messages = []
     known = {layout.messages}
     if layout.system == "hoist":
@@ -185,7 +221,7 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
     if layout.items is not None:
         _put(wire, path, turns)  # the message is the item list
         return fidelity.apply_envelope(ctx, adapter.format, response, wire, "message")
-    turn = turns[0] if turns else {layout.role: layout.roles_to_wire["assistant"]}
+    turn = turns[0] if turns else _empty_turn(layout)
     raw = response.get("provider_raw") or {}
     if raw.get(adapter.format, {}).get("no_message") and not message["content"]:
         # Read from a body holding no message (a blocked prompt or candidate): none again.
@@ -202,6 +238,15 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
         patched = _copied_along(patched, path[:-1])
         _put(patched, path, turn)
     return patched
+
+
+def _empty_turn(layout: Any) -> dict[str, Any]:
+    """The model's turn with nothing in it (a refusal, a blocked prompt): its role, and the
+    format's empty content where the format has one (OpenAI's `content: null`)."""
+    turn = {layout.role: layout.roles_to_wire["assistant"]}
+    if layout.empty_content is not ABSENT:
+        turn[layout.content] = layout.empty_content
+    return turn
 
 
 def _node(wire: Any, path: tuple[str | int, ...]) -> Any:
@@ -269,6 +314,10 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
         # holding the turn and, say, its finish reason): the envelope reads the rest.
         keys = (layout.role, layout.content, *(field for field, _, _ in layout.slots))
         turn = {k: v for k, v in turn.items() if k in keys}
+    # The keys the turn was read with: its round-trip data gives them back. Any other key the
+    # envelope's template writes in the turn's object (OpenAI's `refusal: null`) is the
+    # envelope's to keep or leave out.
+    read = frozenset(turn) if type(turn) is dict else frozenset()
     seed = envelope.get("id")
     if seed is None and adapter.response_call_seed is not None:
         seed = wire.get(adapter.response_call_seed)  # the body has no id: another field seeds
@@ -295,7 +344,9 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
             response,
             wire,
             encode=lambda c, doc: encode_response(c, adapter, doc),
-            without_messages=lambda doc: _without(doc, path, layout.role, layout.content, layout),
+            without_messages=lambda doc: _without(
+                doc, path, layout.role, layout.content, layout, read=read
+            ),
             canonical_key="message",
         )
     return response
@@ -393,24 +444,33 @@ def _without(
     role: str,
     content: str,
     layout: Any = None,
+    *,
+    read: frozenset[str] | None = None,
 ) -> dict[str, Any]:
     """A shallow copy of ``wire`` without the turn at ``path`` (without its role, content and,
-    given the layout, slots when the turn is the body itself)."""
+    given the layout, slots when the turn is the body itself). ``read``: the keys of the
+    turn's object that were read as the turn; its other keys stay (a turn object of its own
+    is otherwise left out whole)."""
     if not path:
         slots = tuple(field for field, _, _ in layout.slots) if layout is not None else ()
         return {k: v for k, v in wire.items() if k not in (role, content, *slots)}
-    out: dict[str, Any] = _without_any(wire, path, (role, content))
+    out: dict[str, Any] = _without_any(wire, path, (role, content), read)
     return out
 
 
-def _without_any(node: Any, path: tuple[str | int, ...], turn_keys: tuple[str, ...]) -> Any:
+def _without_any(
+    node: Any,
+    path: tuple[str | int, ...],
+    turn_keys: tuple[str, ...],
+    read: frozenset[str] | None = None,
+) -> Any:
     head, rest = path[0], path[1:]
     if isinstance(node, list):
         if not isinstance(head, int) or head >= len(node):
             return node
         out_list = list(node)
         if rest:
-            out_list[head] = _without_any(node[head], rest, turn_keys)
+            out_list[head] = _without_any(node[head], rest, turn_keys, read)
         elif isinstance(node[head], dict):
             # The turn is an item of a list (OpenTelemetry's output messages): the item stays,
             # without the turn's own keys; its other members are the envelope's.
@@ -418,10 +478,14 @@ def _without_any(node: Any, path: tuple[str | int, ...], turn_keys: tuple[str, .
         return out_list
     if isinstance(node, dict):
         out = dict(node)
+        turn = node.get(head)
         if not rest:
-            out.pop(head, None)
+            if read is not None and type(turn) is dict:
+                out[head] = {k: v for k, v in turn.items() if k not in read}
+            else:
+                out.pop(head, None)
         elif head in node:
-            out[head] = _without_any(node[head], rest, turn_keys)
+            out[head] = _without_any(turn, rest, turn_keys, read)
         return out
     return node
 

@@ -242,6 +242,18 @@ def _envelope_content(canonical: dict[str, Any], canonical_key: str) -> Any:
     return content
 
 
+def envelope_fits(fmt: str, canonical: dict[str, Any], canonical_key: str) -> bool:
+    """Whether ``canonical`` keeps an envelope patch for ``fmt`` that still fits it (the body
+    it was read from comes back)."""
+    raw = canonical.get("provider_raw")
+    entry = raw.get(fmt) if raw else None
+    return bool(
+        entry
+        and "patch" in entry
+        and entry.get("digest") == digest(_envelope_content(canonical, canonical_key))
+    )
+
+
 def apply_envelope(
     ctx: Context,
     fmt: str,

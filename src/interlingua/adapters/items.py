@@ -35,13 +35,14 @@ def _tag(layout: Layout, value: dict[str, Any]) -> Any:
 
 
 def _is_message(layout: Layout, value: dict[str, Any]) -> bool:
-    """A message item: it has a role, or the tag message items carry."""
+    """A message item: the tag message items carry, or a role and no other tag (an item of
+    another kind may have a role too: Responses' `additional_tools`, a developer's)."""
     tag = layout.decode_tag
-    return layout.role in value or (
-        tag is not None
-        and tag in layout.item_message
-        and value.get(tag) == layout.item_message[tag]
-    )
+    if tag is None or tag not in layout.item_message:
+        return layout.role in value
+    if tag in value:
+        return bool(value[tag] == layout.item_message[tag])
+    return layout.role in value
 
 
 # --- writing -----------------------------------------------------------------------------------
@@ -178,9 +179,11 @@ def _groups(
                 groups.append(("tool", [(where, item)]))
                 has_message = False
                 continue
-            # An item of an unknown kind is the model's (a built-in tool's call, say): kept
-            # verbatim as an unknown part of the model's message.
-            role = owner or "assistant"
+            # An item of an unknown kind is kept verbatim as an unknown part of the message of
+            # the role it names, or else of the model's (a built-in tool's call, say).
+            wire_role = item.get(layout.role)
+            named = layout.roles_from_wire.get(wire_role) if isinstance(wire_role, str) else None
+            role = owner or named or "assistant"
             joins = bool(groups) and groups[-1][0] == role
             if not joins:
                 has_message = False

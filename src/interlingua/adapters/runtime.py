@@ -316,6 +316,14 @@ def number_or_zero(value: Any, at: str) -> int:
     return check_count(value, at)
 
 
+def remainder(whole: int, *parts: int) -> int:
+    """A count written as ``whole`` less the ``parts`` counted on their own (Gemini's
+    candidates beside its thoughts): ``whole`` itself when the parts exceed it, as from a
+    provider whose output count leaves its reasoning out (xAI), never a negative count."""
+    rest = whole - sum(parts)
+    return rest if rest >= 0 else whole
+
+
 def check_count(value: Any, at: str) -> int:
     if type(value) is not int or value < 0:
         raise ConversionError("wrong_type", at, "token counts are non-negative integers")
@@ -338,6 +346,7 @@ __all__ = [
     "merge_values",
     "number_or_zero",
     "put",
+    "remainder",
     "table_encode",
     "unread",
 ]

@@ -175,6 +175,32 @@ BASE64_TEXT = Transform(
 )
 
 
+# --- base64 in either alphabet ------------------------------------------------------------
+
+# The URL-safe alphabet's two letters, as the standard alphabet writes them.
+_STANDARD = str.maketrans("-_", "+/")
+
+
+def _base64_encode(ctx: Context, at: str, data: Any) -> Any:
+    return data
+
+
+def _base64_decode(ctx: Context, wire: Any, at: str) -> str:
+    if not isinstance(wire, str):
+        raise ConversionError("wrong_type", at, "expected base64 text")
+    return wire.translate(_STANDARD)
+
+
+BASE64 = Transform(
+    "base64",
+    1,
+    _base64_encode,
+    _base64_decode,
+    "Bytes as base64 in either alphabet (standard, or URL-safe as proto3 JSON may write "
+    "`bytes`): read in the standard alphabet the canonical form holds, written as they are.",
+)
+
+
 # --- images as bare base64, their media type told by their bytes ---------------------------
 
 UNKNOWN_MEDIA_TYPE = "application/octet-stream"
@@ -253,6 +279,7 @@ MEDIA_TRANSFORMS: Mapping[str, Transform] = {
         AUDIO_FORMAT_WORD,
         URL_SCHEME,
         BASE64_TEXT,
+        BASE64,
         SNIFFED_IMAGE,
     )
 }
