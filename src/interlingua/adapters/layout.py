@@ -49,8 +49,9 @@ def replayable(
             places.append(f"{at}/{j}")
             continue
         origin = part.get("origin")
-        if origin is None or (
-            origin.get("format") in (layout.format, *layout.replay_from)
+        if (origin is None and not layout.own_reasoning) or (
+            origin is not None
+            and origin.get("format") in (layout.format, *layout.replay_from)
             and same_model(origin.get("model"), ctx.model)
         ):
             out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
@@ -76,8 +77,9 @@ def replayable(
                 )
             places.append(f"{at}/{j}")
             continue
-        issuer = origin.get("format")
-        if issuer in (layout.format, *layout.replay_from):  # another model of this provider
+        # No origin where only this format's own reasoning is written: no known issuer.
+        issuer = "no known provider" if origin is None else origin.get("format")
+        if origin is not None and issuer in (layout.format, *layout.replay_from):  # another model of this provider
             issuer = f"{issuer} model {origin.get('model')!r}, not {ctx.model!r},"
         text = part.get("text")
         if ctx.thinking == "text" and text:
