@@ -79,7 +79,8 @@ def replayable(
             continue
         # No origin where only this format's own reasoning is written: no known issuer.
         issuer = "no known provider" if origin is None else origin.get("format")
-        if origin is not None and issuer in (layout.format, *layout.replay_from):  # another model of this provider
+        if origin is not None and issuer in (layout.format, *layout.replay_from):
+            # another model of this provider
             issuer = f"{issuer} model {origin.get('model')!r}, not {ctx.model!r},"
         text = part.get("text")
         if ctx.thinking == "text" and text:
