@@ -93,3 +93,19 @@ def test_another_providers_reasoning_never_becomes_a_reasoning_field() -> None:
     result = convert(body, "anthropic", CHAT)
     assert "greet" not in str(result.output)
     assert "thinking_not_replayable" in [loss.code for loss in result.losses]
+
+
+def test_both_spellings_with_one_value_read_as_one_part_and_come_back() -> None:
+    # vLLM sent both while it moved from `reasoning_content` to `reasoning`.
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": "a", "reasoning_content": "r", "reasoning": "r"},
+        ],
+    }
+    message = convert(body, CHAT, "canonical").output["messages"][1]
+    assert [p["type"] for p in message["content"]] == ["thinking", "text"]
+    back = convert(body, CHAT, CHAT)
+    assert back.output == body
+    assert back.losses == ()

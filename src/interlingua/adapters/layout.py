@@ -940,6 +940,7 @@ def decode_turn(
             parts, _ = decode_content_taking(ctx, layout, content, where, None, pointers=pointers)
         before: list[Part] = []  # the parts of the slots read before the content
         ahead: list[str] = []
+        singles: list[Part] = []  # the parts read from the value slots
         for field, kind, decode in layout.slots:
             value = turn.get(field)
             if value is None:
@@ -964,7 +965,14 @@ def decode_turn(
                 part = decode(ctx, value, where)
                 if part is MISS:
                     raise ConversionError("unknown_variant", where, "unknown shape")
-                into.append(_bind(ctx, layout, part))
+                part = _bind(ctx, layout, part)
+                if part in singles:
+                    # Two spellings of one field (a server sending both `reasoning_content`
+                    # and `reasoning`) holding the same value: one part; the round-trip data
+                    # keeps the second field.
+                    continue
+                singles.append(part)
+                into.append(part)
                 marks.append(where)
         if before:
             parts, pointers = before + parts, ahead + pointers
