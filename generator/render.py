@@ -306,6 +306,7 @@ def render_adapters(
             "blank_text": "keep",
             "tools_for_history": False,
             "replay_from": [],
+            "own_reasoning": False,
             "signature_field": None,
             "result_pairing": "id",
             "role_optional": False,

@@ -116,3 +116,15 @@ def test_merging_turns_copies_shared_lists_once_then_grows_them() -> None:
         "flag": True,
     }
     assert shared == [1]  # the list the first turn shared is not the one that grew
+
+
+def test_a_value_written_under_another_key_is_moved_not_copied() -> None:
+    produced = {"role": "assistant", "reasoning_content": "long reasoning", "n": 1}
+    original = {"role": "assistant", "reasoning": "long reasoning", "m": True}
+    ops = fidelity._patch(produced, original)
+    assert {"op": "move", "from": "/reasoning_content", "path": "/reasoning"} in ops
+    assert "long reasoning" not in json.dumps(ops)  # the text is not kept twice
+    # 1 and True are equal in Python but not in JSON: no move between them.
+    assert {"op": "add", "path": "/m", "value": True} in ops
+    assert fidelity._apply(produced, ops) == original
+    assert produced["reasoning_content"] == "long reasoning"  # the input is left alone

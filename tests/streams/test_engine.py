@@ -135,19 +135,30 @@ def test_an_event_after_the_end_and_an_unknown_event_are_reported() -> None:
     assert _codes(writer.ctx.losses) == ["field_dropped"]
 
 
-def test_reasoning_a_format_cannot_stream_is_reported_once_with_its_signature() -> None:
-    out, writer = _write(
-        "openai-chat",
-        [
-            {"type": "message_start", "id": "r", "model": "m"},
-            {"type": "thinking_delta", "index": 0, "text": "a"},
-            {"type": "thinking_delta", "index": 0, "text": "b"},
-            {"type": "signature", "index": 0, "signature": "S"},
-            {"type": "message_complete", "stop_reason": "end"},
-        ],
-    )
-    assert _codes(writer.ctx.losses).count("part_dropped") == 1
-    assert "thinking" not in str(out)
+_REASONING = [
+    {"type": "message_start", "id": "r", "model": "m"},
+    {"type": "thinking_delta", "index": 0, "text": "a"},
+    {"type": "thinking_delta", "index": 0, "text": "b"},
+    {"type": "signature", "index": 0, "signature": "S"},
+    {"type": "message_complete", "stop_reason": "end"},
+]
+
+
+def test_reasoning_of_no_known_issuer_is_reported_once_with_its_signature() -> None:
+    # OpenAI Chat streams reasoning only as a dialect of its own (`own_reasoning`): reasoning
+    # that names no issuer is not written, and reported once, its signature with it.
+    out, writer = _write("openai-chat", _REASONING)
+    assert _codes(writer.ctx.losses).count("thinking_not_replayable") == 1
+    assert "signature" not in str(writer.ctx.losses)
+    assert "reasoning" not in str(out)
+
+
+def test_reasoning_read_from_openai_chat_streams_back_as_reasoning_content() -> None:
+    writer = StreamWriter(STREAMS["openai-chat"], origin="openai-chat")
+    out = [chunk for event in _REASONING[:3] for chunk in writer.feed(event)]
+    deltas = [c["choices"][0]["delta"] for c in out if c.get("choices")]
+    assert [d.get("reasoning_content") for d in deltas if "reasoning_content" in d] == ["a", "b"]
+    assert "thinking_not_replayable" not in _codes(writer.ctx.losses)
 
 
 def test_text_for_a_block_already_closed_is_reported() -> None:

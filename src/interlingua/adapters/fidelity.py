@@ -50,17 +50,22 @@ def _patch(produced: Any, original: Any, path: str = "") -> list[dict[str, Any]]
     """
     if type(produced) is dict and type(original) is dict:
         ops: list[dict[str, Any]] = []
+        # Keys written that the original lacks: one holding exactly a value the original has
+        # under another key is a spelling the original chose (`reasoning` where the writer
+        # says `reasoning_content`), moved rather than copied into the patch.
+        extra = [key for key in produced if key not in original]
         for key, value in original.items():
             at = f"{path}/{escape(key)}"
             if key not in produced:
-                ops.append({"op": "add", "path": at, "value": value})
+                renamed = next((k for k in extra if _same(produced[k], value)), None)
+                if renamed is None:
+                    ops.append({"op": "add", "path": at, "value": value})
+                else:
+                    extra.remove(renamed)
+                    ops.append({"op": "move", "from": f"{path}/{escape(renamed)}", "path": at})
             elif produced[key] != value or type(produced[key]) is not type(value):
                 ops += _patch(produced[key], value, at)
-        ops += [
-            {"op": "remove", "path": f"{path}/{escape(key)}"}
-            for key in produced
-            if key not in original
-        ]
+        ops += [{"op": "remove", "path": f"{path}/{escape(key)}"} for key in extra]
         return ops
     if type(produced) is list and type(original) is list:
         common = min(len(produced), len(original))
@@ -80,6 +85,11 @@ def _patch(produced: Any, original: Any, path: str = "") -> list[dict[str, Any]]
         ]
         return ops
     return [{"op": "replace", "path": path, "value": original}]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON (``1 == True`` and ``1 == 1.0`` are not), for a string or a number."""
+    return type(a) is type(b) and type(a) in (str, int, float) and a == b
 
 
 def _unescape(token: str) -> str:
@@ -111,6 +121,8 @@ def _apply(document: Any, ops: list[dict[str, Any]]) -> Any:
                 continue
         if op["op"] == "remove":
             del node[last]
+        elif op["op"] == "move":  # between keys of one object (see _patch)
+            node[last] = node.pop(_unescape(op["from"].rsplit("/", 1)[1]))
         else:
             node[last] = op["value"]
     return document

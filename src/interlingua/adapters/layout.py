@@ -49,8 +49,9 @@ def replayable(
             places.append(f"{at}/{j}")
             continue
         origin = part.get("origin")
-        if origin is None or (
-            origin.get("format") in (layout.format, *layout.replay_from)
+        if (origin is None and not layout.own_reasoning) or (
+            origin is not None
+            and origin.get("format") in (layout.format, *layout.replay_from)
             and same_model(origin.get("model"), ctx.model)
         ):
             out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
@@ -76,8 +77,10 @@ def replayable(
                 )
             places.append(f"{at}/{j}")
             continue
-        issuer = origin.get("format")
-        if issuer in (layout.format, *layout.replay_from):  # another model of this provider
+        # No origin where only this format's own reasoning is written: no known issuer.
+        issuer = "no known provider" if origin is None else origin.get("format")
+        if origin is not None and issuer in (layout.format, *layout.replay_from):
+            # another model of this provider
             issuer = f"{issuer} model {origin.get('model')!r}, not {ctx.model!r},"
         text = part.get("text")
         if ctx.thinking == "text" and text:
@@ -937,6 +940,7 @@ def decode_turn(
             parts, _ = decode_content_taking(ctx, layout, content, where, None, pointers=pointers)
         before: list[Part] = []  # the parts of the slots read before the content
         ahead: list[str] = []
+        singles: list[Part] = []  # the parts read from the value slots
         for field, kind, decode in layout.slots:
             value = turn.get(field)
             if value is None:
@@ -961,7 +965,14 @@ def decode_turn(
                 part = decode(ctx, value, where)
                 if part is MISS:
                     raise ConversionError("unknown_variant", where, "unknown shape")
-                into.append(_bind(ctx, layout, part))
+                part = _bind(ctx, layout, part)
+                if part in singles:
+                    # Two spellings of one field (a server sending both `reasoning_content`
+                    # and `reasoning`) holding the same value: one part; the round-trip data
+                    # keeps the second field.
+                    continue
+                singles.append(part)
+                into.append(part)
                 marks.append(where)
         if before:
             parts, pointers = before + parts, ahead + pointers

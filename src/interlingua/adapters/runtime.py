@@ -89,6 +89,7 @@ class Layout:
     structured_results: bool = True
     tools_for_history: bool = False  # tool calls in the history need the tools declared
     replay_from: frozenset[str] = frozenset()  # other formats whose reasoning replays here
+    own_reasoning: bool = False  # reasoning naming no issuer is not written (a dialect)
     signature_field: str | None = None  # a block's field holding the signature of its reasoning
     result_pairing: str = "id"  # id | name: how a result names the call it answers
     role_optional: bool = False  # a turn may leave its role out (the user's, the model's)

@@ -646,7 +646,7 @@ class StreamWriter:
     def _replayable(self, index: int, ptr: str) -> bool:
         """Whether streamed reasoning from ``origin`` may be written here (reported if not)."""
         layout = self.spec.adapter.layout
-        if self.origin is None or self.origin == layout.format:
+        if self.origin == layout.format or (self.origin is None and not layout.own_reasoning):
             return True
         if self.origin in layout.replay_from:
             self.ctx.loss(
@@ -661,7 +661,8 @@ class StreamWriter:
         self.ctx.loss(
             ptr,
             "thinking_not_replayable",
-            f"{self.spec.format}: reasoning issued by {self.origin} cannot be replayed; dropped",
+            f"{self.spec.format}: reasoning issued by {self.origin or 'no known provider'} "
+            "cannot be replayed; dropped",
             "thinking",
         )
         return False

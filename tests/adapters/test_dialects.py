@@ -1,0 +1,111 @@
+"""Provider dialects read as what they mean: OpenAI-compatible servers' reasoning fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from interlingua.converter import convert
+
+CHAT = "openai-chat"
+
+
+def _response(**message: Any) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "deepseek-reasoner",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "3", "refusal": None, **message},
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
+def test_a_reasoning_field_reads_as_thinking_bound_to_openai_chat(field: str) -> None:
+    body = _response(**{field: "count the r's"})
+    message = convert(body, CHAT, "canonical", "response").output["message"]
+    assert message["content"][0] == {
+        "type": "thinking",
+        "text": "count the r's",
+        "origin": {"format": CHAT, "model": "deepseek-reasoner"},
+    }
+    assert convert(body, CHAT, CHAT, "response").output == body
+
+
+def test_a_null_reasoning_field_reads_as_no_part_and_comes_back() -> None:
+    body = _response(reasoning=None)
+    message = convert(body, CHAT, "canonical", "response").output["message"]
+    assert [p["type"] for p in message["content"]] == ["text"]
+    assert convert(body, CHAT, CHAT, "response").output == body
+
+
+def test_reasoning_going_to_another_provider_is_reported_not_lost_silently() -> None:
+    result = convert(_response(reasoning_content="why"), CHAT, "anthropic", "response")
+    assert "why" not in str(result.output)
+    assert ("/message/content/0", "thinking_not_replayable") in [
+        (loss.pointer, loss.code) for loss in result.losses
+    ]
+
+
+def test_reasoning_of_no_known_issuer_is_not_written_but_can_go_as_text() -> None:
+    document = {
+        "schema_version": 1,
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "Hi"}]},
+            {
+                "role": "assistant",
+                "content": [{"type": "thinking", "text": "greet"}, {"type": "text", "text": "Hi!"}],
+            },
+        ],
+    }
+    dropped = convert(document, "canonical", CHAT)
+    assert "reasoning_content" not in str(dropped.output)
+    assert [loss.code for loss in dropped.losses] == ["thinking_not_replayable"]
+    as_text = convert(document, "canonical", CHAT, thinking="text")
+    assert "greet" in str(as_text.output["messages"][1]["content"])
+    assert "reasoning_content" not in str(as_text.output)
+
+
+def test_another_providers_reasoning_never_becomes_a_reasoning_field() -> None:
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": "Hi"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "greet", "signature": "sig"},
+                    {"type": "text", "text": "Hello"},
+                ],
+            },
+        ],
+    }
+    result = convert(body, "anthropic", CHAT)
+    assert "greet" not in str(result.output)
+    assert "thinking_not_replayable" in [loss.code for loss in result.losses]
+
+
+def test_both_spellings_with_one_value_read_as_one_part_and_come_back() -> None:
+    # vLLM sent both while it moved from `reasoning_content` to `reasoning`.
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": "a", "reasoning_content": "r", "reasoning": "r"},
+        ],
+    }
+    message = convert(body, CHAT, "canonical").output["messages"][1]
+    assert [p["type"] for p in message["content"]] == ["thinking", "text"]
+    back = convert(body, CHAT, CHAT)
+    assert back.output == body
+    assert back.losses == ()
