@@ -139,7 +139,9 @@ def context_tables(bundle: dict[str, Json]) -> dict[str, Json]:
     accessor_docs: list[dict[str, str]] = []
     gates: list[tuple[tuple[str, ...], str]] = []
     sensitive: dict[tuple[str, ...], frozenset[str]] = {}
-    nested: list[tuple[str, ...]] = []
+    # The extensions block itself is open (forward compatibility): a namespace a later version
+    # adds may hold a header map, so the whole block is scrubbed when it says so.
+    nested: list[tuple[str, ...]] = [()] if defs["Extensions"].get("x-sensitive-nested") else []
     for path, schema, capability in _walk(defs, {"$ref": "#/$defs/Extensions"}, (), None):
         if "x-accessor" in schema:
             accessors[schema["x-accessor"]] = (capability, path)

@@ -44,20 +44,9 @@ KNOWN: dict[tuple[str, str], str] = {
         "it answers no canonical call: tool calls with text input are issue 20's work"
     ),
     ("anthropic.cross.response_image_left_out#out", "canonical"): _EMPTY,
-    ("anthropic/response/refusal_with_details", "openai-chat"): _EMPTY,
-    ("anthropic.cross.response_image_left_out#out", "openai-chat"): _EMPTY,
-    ("gemini/response/candidate_blocked_by_safety", "canonical"): _EMPTY,
-    ("gemini/response/candidate_blocked_by_safety", "openai-chat"): _EMPTY,
-    ("gemini/response/max_tokens_with_empty_content", "openai-chat"): _EMPTY,
-    ("gemini/response/prompt_blocked", "canonical"): _EMPTY,
-    ("gemini/response/prompt_blocked", "openai-chat"): _EMPTY,
-    ("gemini.cross.image_as_octet_stream", "openai-chat"): _BYTES,
-    ("gemini.cross.image_as_octet_stream", "openai-responses"): _BYTES,
     ("gemini.cross.image_as_octet_stream", "umf"): _BYTES,
     ("bedrock.tolerated.five_stop_sequences", "openai-chat"): _RANGE,
     ("bedrock.tolerated.temperature_above_one", "anthropic"): _RANGE,
-    ("ollama.roundtrip.gif_webp_and_unknown_bytes", "openai-chat"): _BYTES,
-    ("ollama.roundtrip.gif_webp_and_unknown_bytes", "openai-responses"): _BYTES,
     ("ollama.roundtrip.gif_webp_and_unknown_bytes", "umf"): _BYTES,
     ("ollama.cross.unsupported_settings", "anthropic"): (
         "the reasoning effort `minimal` goes to output_config.effort, which has no such level"
