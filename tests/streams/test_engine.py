@@ -135,7 +135,7 @@ def test_an_event_after_the_end_and_an_unknown_event_are_reported() -> None:
     assert _codes(writer.ctx.losses) == ["field_dropped"]
 
 
-_REASONING = [
+_REASONING: list[dict[str, Any]] = [
     {"type": "message_start", "id": "r", "model": "m"},
     {"type": "thinking_delta", "index": 0, "text": "a"},
     {"type": "thinking_delta", "index": 0, "text": "b"},
