@@ -14,7 +14,7 @@ Bad input raises :class:`ConversionError` with a stable code and a JSON pointer.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib.resources import files
 from typing import Any, Literal
@@ -181,26 +181,18 @@ def check_wire(payload: Any, fmt: str, kind: str, *, strict: bool = False) -> No
             members.setdefault(sub.relative_schema_path[0], []).append(sub)
         # The null an optional field may be on read (generator/reading.py) is not the member
         # meant by a value that is not null.
-        members = {k: errs for k, errs in members.items() if not _null_only(errs)} or members
+        members = _unless(members, _null_only)
         depth = len(list(error.absolute_path)) + 1
+
+        def at_union(e: Any, keyword: str, depth: int = depth) -> bool:
+            return bool(e.validator == keyword and len(e.absolute_path) == depth - 1)
+
         # A member of another JSON type (stored messages: a list, one turn or an object
         # holding the list) is not the one meant, when some member is of the body's type.
-        of_type = {
-            k: errs
-            for k, errs in members.items()
-            if not any(e.validator == "type" and len(e.absolute_path) == depth - 1 for e in errs)
-        }
-        if of_type:
-            members = of_type
+        members = _unless(members, lambda errs: any(at_union(e, "type") for e in errs))
         # The reading schema's member for blocks of unknown kinds fails by a `not` alone when
         # the body is of a known kind: it is not the member meant.
-        known_kind = {
-            k: errs
-            for k, errs in members.items()
-            if not all(e.validator == "not" and len(e.absolute_path) == depth - 1 for e in errs)
-        }
-        if known_kind:
-            members = known_kind
+        members = _unless(members, lambda errs: all(at_union(e, "not") for e in errs))
         chosen = _discriminated(error, members)
         if chosen:
             # The union names its member by a tag the body carries: that member is meant.
@@ -244,6 +236,14 @@ def check_wire(payload: Any, fmt: str, kind: str, *, strict: bool = False) -> No
         missing = str(error.message).split("'")[1] if "'" in str(error.message) else ""
         at = f"{at}/{missing}" if missing else at
     raise ConversionError(code, at, f"not a valid {fmt} {kind}: {error.message}")
+
+
+def _unless(
+    members: dict[Any, list[Any]], excluded: Callable[[list[Any]], bool]
+) -> dict[Any, list[Any]]:
+    """The union members whose errors ``excluded`` does not rule out; all of them when it rules
+    out every one (nothing better to point at)."""
+    return {k: errs for k, errs in members.items() if not excluded(errs)} or members
 
 
 def _null_only(errors: list[Any]) -> bool:
