@@ -417,11 +417,35 @@ def views(
         if isinstance(message, BaseModel)
         else message
     )
+    if not _viewable(data):
+        _refuse(data)
     granted = frozenset(capabilities)
     context = freeze(data.get("extensions", {}))
     role = data["role"]
     for index, part in enumerate(data.get("content", [])):
         yield MessageView(part, index, role, context, granted)
+
+
+def _viewable(data: Any) -> bool:
+    """The shape views read: a role, a list of part objects, an extensions object if any.
+
+    Only this much is checked on the way in (views are on the gateway's hot path); a message
+    that fails it is validated in full so the caller gets the coded findings.
+    """
+    return (
+        isinstance(data, Mapping)
+        and isinstance(data.get("role"), str)
+        and isinstance(data.get("content", []), list)
+        and all(isinstance(part, Mapping) for part in data.get("content", []))
+        and isinstance(data.get("extensions", {}), Mapping)
+    )
+
+
+def _refuse(data: Any) -> None:
+    from interlingua.validation import DocumentError, is_error, validate  # noqa: PLC0415 - views load lean
+
+    errors = [finding for finding in validate(data, "Message") if is_error(finding)]
+    raise DocumentError(errors)
 
 
 __all__ = ["MessageView", "PartView", "freeze", "thaw", "views"]

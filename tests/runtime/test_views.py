@@ -10,7 +10,8 @@ import pytest
 
 import interlingua
 from generator.examples import iter_examples
-from interlingua.view import freeze, thaw
+from interlingua.validation import DocumentError
+from interlingua.view import freeze, thaw, views
 
 EXTENSIONS: dict[str, Any] = {
     "request": {"environment": "production", "request_id": "req-1"},
@@ -580,3 +581,22 @@ def test_lone_surrogates_never_raise() -> None:
     record = call.to_dict()
     assert record["uri"] == "tool://t\udcff" and call.matches_uri_pattern("tool://t*")
     assert record["extensions"]["http"]["headers"] == {"\ud800": "x", "Cookie\udcff": "y"}
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "path"),
+    [
+        ({"content": []}, "missing_field", "/role"),
+        ({"role": "user", "content": [5]}, "wrong_type", "/content/0"),
+        ({"role": "user", "content": "hi"}, "wrong_type", "/content"),
+        ({"role": "user", "content": [], "extensions": []}, "wrong_type", "/extensions"),
+        (5, "wrong_type", ""),
+    ],
+)
+def test_a_message_views_cannot_read_is_refused_with_its_coded_finding(
+    message: Any, code: str, path: str
+) -> None:
+    # Regression: a message without a role raised KeyError, a non-object part AttributeError.
+    with pytest.raises(DocumentError) as refused:
+        list(views(message))
+    assert (refused.value.errors[0].code, refused.value.errors[0].path) == (code, path)
