@@ -435,6 +435,9 @@ def render_streams(
             explicit_start=bool(section.get("explicit_start", False)),
             part_types=sorted(plan.part_types),
             defaults=plan.defaults,
+            sequence=plan.sequence,
+            whole_response=plan.whole_response,
+            whole_blocks=plan.whole_blocks,
         )
     out[Path("generated/python/streams/__init__.py")] = env.get_template(
         "python/streams_init.py.j2"

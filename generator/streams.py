@@ -22,15 +22,21 @@ _VAR = re.compile(r"^\$([a-z][a-z0-9_]*)(\?)?$")
 
 # Variables the engine hands each template list (plus the mapping's `defaults`).
 COMMON = {"id", "model", "usage"}
+# Every block: its wire index, and an id unique in the stream (`<message id>_<index>`) for
+# formats whose blocks are items with ids of their own (OpenAI Responses).
+BLOCK = COMMON | {"index", "block_id"}
 VARIABLES = {
     "start": COMMON,
-    "open": COMMON | {"index", "call", "tool_id", "name"},
-    "delta": COMMON | {"index", "call", "text", "arguments", "signature"},
-    "signature": COMMON | {"index", "signature"},
-    "close": COMMON | {"index", "call"},
-    "part": COMMON | {"index", "block"},
+    "open": BLOCK | {"call", "tool_id", "name"},
+    "delta": BLOCK | {"call", "tool_id", "name", "text", "arguments", "signature"},
+    "signature": BLOCK | {"signature"},
+    # At the end of a block, its whole text, arguments and signature: for formats that repeat
+    # the finished block (Responses' `.done` events).
+    "close": BLOCK | {"call", "tool_id", "name", "text", "arguments", "signature"},
+    "part": BLOCK | {"block"},
     "usage": COMMON,
-    "complete": COMMON | {"stop_reason"},
+    # `$response`: the whole response the stream carried, as this format's response body.
+    "complete": COMMON | {"stop_reason", "response"},
     "error": COMMON | {"code", "message"},
 }
 
@@ -45,6 +51,9 @@ class StreamPlan:
     whole_calls: bool = False
     part_types: list[str] = field(default_factory=list)
     defaults: dict[str, Any] = field(default_factory=dict)
+    sequence: str | None = None  # the chunk field numbering every chunk written
+    whole_blocks: bool = False  # a `close` template uses the block's whole text or arguments
+    whole_response: bool = False  # a `complete` template uses `$response`
 
 
 def _path(text: str) -> tuple[tuple[str | int, ...], bool]:
@@ -98,7 +107,7 @@ class _Reader:
             em.line("s.complete()")
             return
         ((kind, args),) = action.items()
-        if kind in ("usage", "stop"):
+        if kind in ("usage", "stop", "stop_detail"):
             path, _ = _path(args)
             em.line(f"x = at(c, {path!r})")
             em.line("if x is not None:")
@@ -241,9 +250,22 @@ def plan_stream(mapping: Mapping) -> StreamPlan | None:
     write = section["write"]
     plan.defaults = dict(write.get("defaults", {}))
     writer = _Writer(mapping, plan)
-    for key in ("start", "usage", "complete", "error"):
+    plan.sequence = write.get("sequence")
+    for key in ("start", "usage", "error"):
         if key in write:
             writer.templates(key, key, write[key], f"/stream/write/{key}")
+    complete = write.get("complete", [])
+    if isinstance(complete, dict):  # templates by the wire stop reason, and a `default`
+        for reason, templates in complete.items():
+            key = "complete" if reason == "default" else f"complete.{reason}"
+            writer.templates(key, "complete", templates, f"/stream/write/complete/{reason}")
+    elif complete:
+        writer.templates("complete", "complete", complete, "/stream/write/complete")
+    plan.whole_response = "$response" in repr(complete)
+    plan.whole_blocks = any(
+        re.search(r"'\$(text|arguments|signature)\??'", repr(write.get(kind, {}).get("close", [])))
+        for kind in ("text", "thinking", "refusal", "tool_call")
+    )
     for kind in ("text", "thinking", "refusal", "tool_call"):
         block = write.get(kind, {})
         if block.get("whole"):

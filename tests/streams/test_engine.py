@@ -279,3 +279,58 @@ def _peak(deltas: int) -> int:
 def test_memory_stays_flat_whatever_the_length_of_the_stream() -> None:
     short, long = _peak(1_000), _peak(10_000)
     assert long < short * 1.5, (short, long)
+
+
+RESPONSES = STREAMS["openai-responses"]
+A_CALL: list[dict[str, Any]] = [
+    {"type": "message_start", "id": "resp_9", "model": "gpt-5"},
+    {"type": "text_delta", "index": 0, "text": "Let me "},
+    {"type": "text_delta", "index": 0, "text": "look."},
+    {"type": "tool_call_start", "index": 1, "id": "call_1", "name": "lookup"},
+    {"type": "tool_call_delta", "index": 1, "arguments_delta": '{"q": '},
+    {"type": "tool_call_delta", "index": 1, "arguments_delta": '"x"}'},
+    {"type": "tool_call_end", "index": 1},
+    {
+        "type": "message_complete",
+        "stop_reason": "call",
+        "usage": {"input_tokens": 3, "output_tokens": 4},
+    },
+]
+
+
+def test_responses_chunks_are_numbered_and_end_with_the_whole_response() -> None:
+    chunks = list(write_stream(A_CALL, "openai-responses"))
+    assert [c["sequence_number"] for c in chunks] == list(range(len(chunks)))
+    done = {c["type"]: c for c in chunks if c["type"].endswith(".done")}
+    assert done["response.output_text.done"]["text"] == "Let me look."
+    assert done["response.function_call_arguments.done"]["arguments"] == '{"q": "x"}'
+    last = chunks[-1]
+    assert last["type"] == "response.completed"
+    assert last["response"]["id"] == "resp_9"
+    assert [item["type"] for item in last["response"]["output"]] == ["message", "function_call"]
+    assert last["response"]["usage"]["output_tokens"] == 4
+    ids = {c["item_id"] for c in chunks if "item_id" in c}
+    assert ids == {"resp_9_0", "resp_9_1"}  # one id per block, unique in the stream
+
+
+def test_a_responses_stream_cut_short_by_the_filter_ends_with_response_incomplete() -> None:
+    events = [*A_CALL[:3], {"type": "message_complete", "stop_reason": "content_filter"}]
+    last = list(write_stream(events, "openai-responses"))[-1]
+    assert last["type"] == "response.incomplete"
+    assert last["response"]["incomplete_details"] == {"reason": "content_filter"}
+    back = list(read_stream(list(write_stream(events, "openai-responses")), "openai-responses"))
+    assert back[-1]["stop_reason"] == "content_filter"
+
+
+def test_events_the_whole_response_cannot_fold_are_a_coded_error() -> None:
+    writer = StreamWriter(RESPONSES)
+    writer.feed(A_CALL[0])
+    with pytest.raises(ConversionError) as raised:
+        writer.feed({"type": "tool_call_delta", "index": 7, "arguments_delta": "{}"})
+    assert raised.value.code == "stream_out_of_order"
+    assert raised.value.pointer == "/1"
+
+
+def test_only_formats_that_repeat_a_block_keep_its_text() -> None:
+    assert RESPONSES.whole_blocks and RESPONSES.whole_response
+    assert not any(spec.whole_blocks or spec.whole_response for spec in (ANTHROPIC, OPENAI))

@@ -36,7 +36,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from interlingua.accumulate import Accumulator, StreamError
 from interlingua.adapters import pairing
+from interlingua.adapters.documents import encode_response
 from interlingua.adapters.layout import decode_content, encode_part, replayable
 from interlingua.adapters.pieces import ArgumentPieces
 from interlingua.adapters.runtime import MISS, Adapter
@@ -87,6 +89,11 @@ class StreamSpec:
     stop_from_canonical: Mapping[str, str]
     stop_approximate: frozenset[str]
     explicit_start: bool = False  # the stream opens with a start chunk of its own
+    sequence: str | None = None  # the chunk field numbering every chunk written
+    whole_response: bool = False  # the last chunk holds the whole response (`$response`)
+    # A block's end repeats its whole text or arguments (`$text` in `close`): kept as it grows
+    # (only then: other formats stream in constant memory).
+    whole_blocks: bool = False
 
     @property
     def format(self) -> str:
@@ -452,6 +459,12 @@ class StreamReader:
         self._stop = reason
         self._close_calls()
 
+    def stop_detail(self, value: Any, ptr: str) -> None:
+        """A refinement of the stop reason (`stop_reasons.detail`), where its table knows it."""
+        detail = self.spec.adapter.stop_detail
+        if detail is not None and isinstance(value, str) and value in detail[1]:
+            self._stop = detail[1][value]
+
     def _close_calls(self) -> None:
         self._flush_pieces()
         for index in list(self._open_calls):
@@ -514,6 +527,9 @@ class StreamWriter:
         # Where signatures ride on the next block (`layout.signature_field`): the signature of
         # a signature-only thinking part, held back until that block is written.
         self._held: str | None = None
+        self._sequence = 0
+        # Formats whose last chunk repeats the whole response fold the events as they pass.
+        self._whole = Accumulator() if spec.whole_response else None
 
     def feed(self, event: Mapping[str, Any]) -> list[Any]:
         """The wire chunks one canonical event becomes."""
@@ -524,6 +540,11 @@ class StreamWriter:
         if self.done:
             self.ctx.loss(ptr, "field_dropped", "an event after the end of the stream")
             return out
+        if self._whole is not None and kind != "error":
+            try:
+                self._whole.feed(event)
+            except StreamError as exc:
+                raise ConversionError(exc.error.code, ptr, exc.error.message) from None
         if kind == "message_start":
             for key in ("id", "model"):
                 if key in event:
@@ -539,6 +560,8 @@ class StreamWriter:
                 if self._held is not None and block[0] != "thinking":
                     extra["signature"], self._held = self._held, None
                 self._write(f"{block[0]}.delta", extra, out)
+                if self.spec.whole_blocks:
+                    block[1]["text"] += event["text"]
         elif kind == "signature":
             self._signature(event, ptr, out)
         elif kind == "tool_call_start":
@@ -562,7 +585,15 @@ class StreamWriter:
     def _write(self, key: str, extra: dict[str, Any], out: list[Any]) -> None:
         writer = self.spec.writers.get(key)
         if writer is not None:
-            out.extend(writer({**self._v, **extra}))
+            self._emit(writer({**self._v, **extra}), out)
+
+    def _emit(self, chunks: list[Any], out: list[Any]) -> None:
+        field = self.spec.sequence
+        if field is not None:
+            for chunk in chunks:
+                chunk[field] = self._sequence
+                self._sequence += 1
+        out.extend(chunks)
 
     def _default(self, key: str, ptr: str) -> None:
         if key in self._v or key not in self.spec.defaults:
@@ -592,7 +623,7 @@ class StreamWriter:
             if filled != chunks:  # the start needs a usage the stream has not given yet
                 self._report_default("usage", ptr)
                 chunks = filled
-        out.extend(chunks)
+        self._emit(chunks, out)
 
     def _report_default(self, key: str, ptr: str) -> None:
         if key not in self._defaulted:
@@ -637,7 +668,9 @@ class StreamWriter:
         self._close(out)
         if kind in ("thinking", "tool_call"):
             self._unhold(out)  # it cannot ride on these: its own block first
-        block = {"index": self._blocks, **(extra or {})}
+        block = {"index": self._blocks, "block_id": self._block_id(), **(extra or {})}
+        if self.spec.whole_blocks:
+            block["arguments" if kind == "tool_call" else "text"] = ""
         self._blocks += 1
         self._open = (index, kind, block)
         self._write(f"{kind}.open", block, out)
@@ -698,12 +731,18 @@ class StreamWriter:
         block = self._block(index, "thinking", ptr, out)
         if block is not None:
             self._write("thinking.signature", {**block[1], "signature": event["signature"]}, out)
+            block[1]["signature"] = event["signature"]
 
     def _unhold(self, out: list[Any]) -> None:
         """A held signature with no block to ride on: on an empty text block of its own."""
         if self._held is None:
             return
-        block = {"index": self._blocks, "text": "", "signature": self._held}
+        block = {
+            "index": self._blocks,
+            "block_id": self._block_id(),
+            "text": "",
+            "signature": self._held,
+        }
         self._blocks += 1
         self._held = None
         for role in ("open", "delta", "close"):
@@ -726,9 +765,10 @@ class StreamWriter:
             self._pending[index][2] += event["arguments_delta"]
             return
         if self._open is not None and self._open[0] == index:
-            self._write(
-                "tool_call.delta", {**self._open[2], "arguments": event["arguments_delta"]}, out
-            )
+            block = self._open[2]
+            self._write("tool_call.delta", {**block, "arguments": event["arguments_delta"]}, out)
+            if self.spec.whole_blocks:
+                block["arguments"] += event["arguments_delta"]
         elif index not in self._dropped:
             self.ctx.loss(ptr, "field_dropped", f"arguments for call {index}, which is not open")
 
@@ -782,10 +822,13 @@ class StreamWriter:
         if self._held is not None and type(wire) is dict and field not in wire:
             wire, self._held = {**wire, str(field): self._held}, None
         self._unhold(out)
-        block = {"index": self._blocks, "block": wire}
+        block = {"index": self._blocks, "block_id": self._block_id(), "block": wire}
         self._blocks += 1
         self._closed.add(index)
         self._write("part", block, out)
+
+    def _block_id(self) -> str:
+        return f"{self._v.get('id', self.spec.format)}_{self._blocks}"
 
     def _complete(self, event: Mapping[str, Any], ptr: str, out: list[Any]) -> None:
         self._ensure_started(ptr, out)
@@ -810,8 +853,28 @@ class StreamWriter:
         elif "usage" in self.spec.defaults and "usage" not in self._v:
             self._report_default("usage", ptr)
             self._v["usage"] = self.spec.defaults["usage"]
-        self._write("complete", {"stop_reason": self.spec.stop_from_canonical[stop]}, out)
+        wire_stop = self.spec.stop_from_canonical[stop]
+        extra: dict[str, Any] = {"stop_reason": wire_stop}
+        if self._whole is not None:
+            extra["response"] = self._response()
+        key = f"complete.{wire_stop}"
+        self._write(key if key in self.spec.writers else "complete", extra, out)
         self.done = True
+
+    def _response(self) -> Any:
+        """The whole response the stream carried, as this format's response body.
+
+        Its parts went out in the stream's own chunks, which reported what could not be
+        carried; writing them again here reports the same losses, so this context is not kept.
+        """
+        assert self._whole is not None
+        response = self._whole.response(self.origin)
+        if "id" in self._v:
+            response["id"] = self._v["id"]
+        if "model" in self._v:
+            response["model"] = self._v["model"]
+        ctx = Context(self.spec.format, kind="response", thinking=self.ctx.thinking)
+        return encode_response(ctx, self.spec.adapter, response)
 
     def _error(self, event: Mapping[str, Any], out: list[Any]) -> None:
         if self._held is not None:
