@@ -43,6 +43,7 @@ CODEC_TYPES = {
     "tool_choice": "ToolChoice",
     "response_format": "ResponseFormat",
     "cache_hint": "CacheHint",
+    "citation": "Citation",
     "request_envelope": "Conversation",
     "response_envelope": "Response",
 }
@@ -165,11 +166,14 @@ def _calls(node: Any) -> list[Call]:
     return []
 
 
-def optional_variables(bundle: dict[str, Json], template: Any, type_name: str) -> set[str]:
+def optional_variables(
+    bundle: dict[str, Json], template: Any, type_name: str, nonempty: set[str] | None = None
+) -> set[str]:
     """Variables that sit (at any depth) in a field the canonical schema does not require.
 
     Also checks that the template names only fields the type has: a mapping cannot refer to
-    a canonical field that does not exist.
+    a canonical field that does not exist. ``nonempty`` collects the variables that stand for
+    a list the schema requires to have items (a wire list that is empty reads as absent).
     """
     defs = bundle["$defs"]
     optional: set[str] = set()
@@ -197,6 +201,8 @@ def optional_variables(bundle: dict[str, Json], template: Any, type_name: str) -
         if isinstance(node, Var):
             if above:
                 optional.add(node.name)
+            if nonempty is not None and resolve(schema).get("minItems", 0) >= 1:
+                nonempty.add(node.name)
             return
         if isinstance(node, dict):
             chosen = member(schema, node, where)
@@ -278,7 +284,9 @@ class Planner:
         """Compile one variant into an encoder and a decoder; return their names."""
         _check_template(self.mapping, where, canonical, wire)
         try:
-            optional = optional_variables(self.bundle, canonical, type_name)
+            nonempty: set[str] = set()
+            optional = optional_variables(self.bundle, canonical, type_name, nonempty)
+            self.compiler.nonempty = nonempty
         except TemplateError as exc:
             raise _error(self.mapping, f"{where}/canonical", str(exc)) from None
         # `$name?` in either template: optional on both sides, the layout completes it.

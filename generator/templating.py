@@ -239,6 +239,7 @@ class Compiler:
         self.decode_dispatched: str | None = None
         self.block_tag: str | None = None  # the layout's block tag (None: member-keyed blocks)
         self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
+        self.nonempty: set[str] = set()  # variables of lists the schema says are never empty
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
         # The template object built whole even when none of its variables is there (a turn's
         # fields: its literals, a schema version, go on every turn).
@@ -417,6 +418,10 @@ class Compiler:
             em.line(
                 f"v_{var.name} = each_decode(ctx, {self.prefix}dec_{codec}, {expr}, {at}{marker})"
             )
+            if var.name in self.nonempty:  # nothing in it: absent (round-trip data keeps it)
+                em.line(f"if not v_{var.name}:")
+                with em.block():
+                    em.line(f"v_{var.name} = ABSENT")
         elif call.name == "codec":
             codec, var = call.args
             em.line(f"v_{var.name} = {self.prefix}dec_{codec}(ctx, {expr}, {at})")

@@ -35,6 +35,16 @@ def _plain_text(part: Part) -> bool:
     return part.get("type") == "text" and len(part) == 2
 
 
+def _written_plain(layout: Layout, part: Part, block: Any) -> bool:
+    """A text part whose block went out as plain text: what the format could not carry of it
+    (citations, say) was left out and reported, so the text shorthand loses nothing more."""
+    return _plain_text(part) or (
+        part.get("type") == "text"
+        and type(block) is dict
+        and block == {layout.decode_tag: "text", "text": part["text"]}
+    )
+
+
 def replayable(
     ctx: Context, layout: Layout, parts: list[Part], at: str
 ) -> tuple[list[Part], list[str]]:
@@ -131,7 +141,7 @@ def encode_content(
     if layout.text_shorthand == "always":
         return _joined(ctx, layout, blocks, at)
     if _shorthand(ctx, layout):
-        if len(parts) == 1 and len(blocks) == 1 and _plain_text(parts[0]):
+        if len(parts) == 1 and len(blocks) == 1 and _written_plain(layout, parts[0], blocks[0]):
             return parts[0]["text"]
         if not blocks:
             return ""
@@ -388,7 +398,12 @@ def _turn(
     if blocks and layout.text_shorthand == "always":
         turn[layout.content] = _joined(ctx, layout, blocks, at)
     elif blocks:
-        if _shorthand(ctx, layout) and len(blocks) == 1 and first and _plain_text(first):
+        if (
+            _shorthand(ctx, layout)
+            and len(blocks) == 1
+            and first
+            and _written_plain(layout, first, blocks[0])
+        ):
             turn[layout.content] = first["text"]
         elif layout.lone_block and len(blocks) == 1:
             turn[layout.content] = blocks[0]

@@ -175,7 +175,35 @@ DEFAULT = Transform(
 )
 
 
+def _or_null_encode(ctx: Context, at: str, value: Any) -> Any:
+    return None if value is ABSENT else value
+
+
+def _or_null_decode(ctx: Context, wire: Any, at: str) -> Any:
+    return wire  # null never gets here: it reads as absent
+
+
+OR_NULL = Transform(
+    "or_null",
+    1,
+    _or_null_encode,
+    _or_null_decode,
+    "A key the format requires even when it has no value (Anthropic citations' "
+    "`document_title`): null when the canonical form has none, which reads back as none. "
+    "Nothing is invented, so nothing is reported.",
+)
+
+
 VALUE_TRANSFORMS: Mapping[str, Transform] = {
     t.name: t
-    for t in (JSON_STRING, DATA_URL, ONE_OR_MANY, NEGATE, AUDIO_FORMAT, DEFAULT, PLACEHOLDER)
+    for t in (
+        JSON_STRING,
+        DATA_URL,
+        ONE_OR_MANY,
+        NEGATE,
+        AUDIO_FORMAT,
+        DEFAULT,
+        PLACEHOLDER,
+        OR_NULL,
+    )
 }
