@@ -274,6 +274,40 @@ def _rule(spec: dict[str, Any] | None) -> tuple[str, str, int] | None:
     return (spec["chars"], spec.get("first", spec["chars"]), spec["max_length"])
 
 
+def turn_facts(
+    fmt: str,
+    layout: dict[str, Any],
+    tables: dict[str, Any],
+    slots: list[tuple[str, str, str]],
+    marker: Any,
+) -> dict[str, Any]:
+    """What the turn template needs beyond the layout keys, worked out once here: the formats
+    whose reasoning replays in this one, the read-back rank of each slot, the wire roles of
+    the user and of tool results, the turn keys a reader knows, how a marker block looks."""
+    roles = tables["ROLES_TO_WIRE"]
+    first = [f for f, _, _ in slots if f in layout["slots_first"]]
+    others = [f for f, _, _ in slots if f not in layout["slots_first"]]
+    slot_is_list: dict[str, bool] = {}
+    for field, kind, _ in slots:
+        slot_is_list.setdefault(field, kind == "list")
+    tag = layout.get("block_tag")
+    marker_test = None
+    if marker:
+        marker_test = f"block.get({tag!r}) == {marker[1]!r}" if tag else f"{marker[1]!r} in block"
+    return {
+        "replays": (fmt, *sorted(layout["replay_from"])),
+        "read_order": {name: rank for rank, name in enumerate([*first, None, *others])},
+        "slot_is_list": slot_is_list,
+        "user": roles["user"],
+        "tool": roles["tool"],
+        "tool_is_user": roles["tool"] == roles["user"],
+        "known_turn_keys": frozenset(
+            {layout["role"], layout["content"], *(f for f, _, _ in slots)}
+        ),
+        "marker_test": marker_test,
+    }
+
+
 def render_adapters(
     bundle: dict[str, Json], env: jinja2.Environment, context: dict[str, Any]
 ) -> dict[Path, str]:
@@ -326,6 +360,7 @@ def render_adapters(
             "structured_content" in variant["canonical"]
             for variant in data["parts"].get("tool_result", [])
         )
+        wire = turn_facts(data["format"], layout, plan.tables, plan.slots, plan.marker)
         out[Path(f"generated/python/adapters/{plan.mapping.module}.py")] = env.get_template(
             "python/adapter.py.j2"
         ).render(
@@ -338,6 +373,7 @@ def render_adapters(
             tables=plan.tables,
             functions=plan.functions,
             layout=layout,
+            wire=wire,
             encode_parts=plan.encode_parts,
             block_tag=layout.get("block_tag"),
             decode_tags=plan.decode_tags,

@@ -432,8 +432,8 @@ class Compiler:
             var, extra = call.args
             taken = em.temp("x")
             em.line(
-                f"v_{var.name}, {taken} = decode_content_taking("
-                f"ctx, LAYOUT, {expr}, {at}, {self.block_kind(extra)!r})"
+                f"v_{var.name}, {taken} = {self.prefix}decode_content_taking("
+                f"ctx, {expr}, {at}, {self.block_kind(extra)!r})"
             )
             em.line(f"if {taken} is ABSENT:")
             with em.block():
@@ -447,12 +447,12 @@ class Compiler:
                 self.flush_drops(em, decode=decode)
         elif call.name == "parts":
             (var,) = call.args
-            em.line(f"v_{var.name} = decode_content(ctx, LAYOUT, {expr}, {at})")
+            em.line(f"v_{var.name} = {self.prefix}decode_content(ctx, {expr}, {at})")
         elif call.name == "messages":
             # Turns nested in a value (a rendered prompt's messages): read with this very
             # layout, so a nested turn is read exactly like a top-level one.
             (var,) = call.args
-            em.line(f"v_{var.name} = decode_nested(ctx, ADAPTER, {expr}, {at})")
+            em.line(f"v_{var.name} = {self.prefix}decode_nested(ctx, {expr}, {at})")
         elif call.name == "merge":
             # Each member reads only its own keys (the first also every key nobody names), so
             # none of them reports another's keys as unread.
@@ -588,14 +588,13 @@ class Compiler:
         elif call.name == "parts":
             var, *extra = call.args
             block = "".join(f", {self.build(em, e, canon_at, encode, at)}" for e in extra)
-            em.line(
-                f"{out} = encode_content(ctx, LAYOUT, v_{var.name}, {canon_at[var.name]}{block})"
-            )
+            content = f"v_{var.name}, {canon_at[var.name]}{block}"
+            em.line(f"{out} = {self.prefix}encode_content(ctx, {content})")
         elif call.name == "messages":
             (var,) = call.args
             em.line(
                 f"{out} = ABSENT if v_{var.name} is ABSENT else "
-                f"encode_nested(ctx, ADAPTER, v_{var.name}, {canon_at[var.name]})"
+                f"{self.prefix}encode_nested(ctx, v_{var.name}, {canon_at[var.name]})"
             )
         elif call.name == "merge":
             # Members with variables are merged; a member without any is the base used when

@@ -15,14 +15,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from interlingua.adapters.layout import decode_content, decode_content_taking, encode_content
+from interlingua.adapters import fidelity, items, pairing
+from interlingua.adapters.carry import as_text, structured_as_text, text_instead
+from interlingua.adapters.models import same_model
 from interlingua.adapters.runtime import (
     ABSENT,
     MISS,
     Adapter,
+    Codec,
     Layout,
     Marker,
     Mismatch,
+    Turns,
     check_count,
     codec_encode,
     dropped,
@@ -36,7 +40,28 @@ from interlingua.adapters.runtime import (
     table_encode,
     unread,
 )
+from interlingua.adapters.turns import (
+    Part,
+    bind,
+    blank,
+    empty_turn,
+    fields_dropped,
+    is_result,
+    joined,
+    marked,
+    merge_turn,
+    messages_dropped,
+    one_text,
+    plain_text,
+    signature_of,
+    signature_only,
+    split_results,
+    system_string,
+    unknown_part,
+    without_empty_text,
+)
 from interlingua.conversion import Context, ConversionError
+from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
 from interlingua.transforms import TRANSFORMS
 
 T_audio_format_word = TRANSFORMS["audio_format_word"]
@@ -1165,7 +1190,7 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     if v_structured is not ABSENT:
         _d3["json"] = v_structured
     _o4 = _d3 if v_structured is not ABSENT else ABSENT
-    _c2 = encode_content(ctx, LAYOUT, v_content, at + "/content", _o4)
+    _c2 = encode_content(ctx, v_content, at + "/content", _o4)
     _d5: dict[str, Any] = {"status": "error", "toolUseId": _c1}
     if _c2 is not ABSENT:
         _d5["content"] = _c2
@@ -1211,7 +1236,7 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         v_content: list[Any] = []
         v_structured = ABSENT
     else:
-        v_content, _x5 = decode_content_taking(ctx, LAYOUT, _m4, at + "/toolResult/content", "json")
+        v_content, _x5 = decode_content_taking(ctx, _m4, at + "/toolResult/content", "json")
         if _x5 is ABSENT:
             v_structured = ABSENT
         else:
@@ -1269,7 +1294,7 @@ def enc_tool_result_1(ctx: Context, c: Any, at: str) -> Any:
     if v_structured is not ABSENT:
         _d3["json"] = v_structured
     _o4 = _d3 if v_structured is not ABSENT else ABSENT
-    _c2 = encode_content(ctx, LAYOUT, v_content, at + "/content", _o4)
+    _c2 = encode_content(ctx, v_content, at + "/content", _o4)
     _d5: dict[str, Any] = {"status": "success", "toolUseId": _c1}
     if _c2 is not ABSENT:
         _d5["content"] = _c2
@@ -1315,7 +1340,7 @@ def dec_tool_result_1(ctx: Context, w: Any, at: str) -> Any:
         v_content: list[Any] = []
         v_structured = ABSENT
     else:
-        v_content, _x5 = decode_content_taking(ctx, LAYOUT, _m4, at + "/toolResult/content", "json")
+        v_content, _x5 = decode_content_taking(ctx, _m4, at + "/toolResult/content", "json")
         if _x5 is ABSENT:
             v_structured = ABSENT
         else:
@@ -1371,7 +1396,7 @@ def enc_tool_result_2(ctx: Context, c: Any, at: str) -> Any:
     if v_structured is not ABSENT:
         _d3["json"] = v_structured
     _o4 = _d3 if v_structured is not ABSENT else ABSENT
-    _c2 = encode_content(ctx, LAYOUT, v_content, at + "/content", _o4)
+    _c2 = encode_content(ctx, v_content, at + "/content", _o4)
     _d5: dict[str, Any] = {"toolUseId": _c1}
     if _c2 is not ABSENT:
         _d5["content"] = _c2
@@ -1413,7 +1438,7 @@ def dec_tool_result_2(ctx: Context, w: Any, at: str) -> Any:
         v_content: list[Any] = []
         v_structured = ABSENT
     else:
-        v_content, _x5 = decode_content_taking(ctx, LAYOUT, _m4, at + "/toolResult/content", "json")
+        v_content, _x5 = decode_content_taking(ctx, _m4, at + "/toolResult/content", "json")
         if _x5 is ABSENT:
             v_structured = ABSENT
         else:
@@ -2452,6 +2477,568 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     return _d4
 
 
+# --- turns: the layout of bedrock, fixed at generation time -----------------------------
+
+FORMAT: Final = "bedrock"
+REPLAYS: Final = ("bedrock", "anthropic")  # formats whose reasoning is replayed here
+ENCODE_PART: Final[dict[str, Codec]] = {
+    "text": encode_text,
+    "refusal": encode_refusal,
+    "thinking": encode_thinking,
+    "redacted_thinking": encode_redacted_thinking,
+    "image": encode_image,
+    "document": encode_document,
+    "video": encode_video,
+    "audio": encode_audio,
+    "tool_call": encode_tool_call,
+    "tool_result": encode_tool_result,
+}
+TOOL_RESULT_PARTS: Final = frozenset({"document", "image", "text", "video"})
+HOIST_ROLES: Final = ["system", "developer"]
+KNOWN_TURN_KEYS: Final = frozenset({"content", "role"})
+WIRE_USER: Final = "user"
+WIRE_TOOL: Final = "user"
+MARKER_TYPES: Final = frozenset(["document", "image", "text", "tool_call", "tool_result"])
+
+
+def replayable(ctx: Context, parts: list[Part], at: str) -> tuple[list[Part], list[str]]:
+    """Parts with provider-bound ones settled: replayed (without `origin`) when they came from
+    this format, otherwise dropped or turned into text, and reported; with where each part
+    kept was read (a dropped part moves the ones after it up, not their pointers)."""
+    out: list[Part] = []
+    places: list[str] = []
+    for j, part in enumerate(parts):
+        if part.get("type") not in BOUND_PART_TYPES:
+            out.append(part)
+            places.append(f"{at}/{j}")
+            continue
+        origin = part.get("origin")
+        if origin is None or (
+            origin.get("format") in REPLAYS and same_model(origin.get("model"), ctx.model)
+        ):
+            out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
+            carried = part["type"] in ENCODE_PART  # else reported as dropped anyway
+            if origin is not None and origin.get("format") != FORMAT and carried:
+                # Replayed where it is accepted, but read back it is this format's reasoning.
+                ctx.loss(
+                    f"{at}/{j}/origin",
+                    "field_dropped",
+                    f"{ctx.adapter}: reasoning issued by {origin.get('format')} is replayed; "
+                    "read back, it is bound to this format",
+                    part["type"],
+                )
+            elif origin is not None and "model" in origin and carried and not ctx.model_written:
+                # The body names no model (Gemini's is in the URL): read back, the reasoning
+                # no longer says which model it is bound to.
+                ctx.loss(
+                    f"{at}/{j}/origin/model",
+                    "field_dropped",
+                    f"{ctx.adapter}: this body names no model; read back, the reasoning's "
+                    f"model ({origin['model']!r}) is unknown",
+                    part["type"],
+                )
+            places.append(f"{at}/{j}")
+            continue
+        # No origin where only this format's own reasoning is written: no known issuer.
+        issuer = "no known provider" if origin is None else origin.get("format")
+        if origin is not None and issuer in REPLAYS:
+            # another model of this provider
+            issuer = f"{issuer} model {origin.get('model')!r}, not {ctx.model!r},"
+        text = part.get("text")
+        if ctx.thinking == "text" and text:
+            out.append({"type": "text", "text": text})
+            places.append(f"{at}/{j}")
+            reason = f"{ctx.adapter}: reasoning issued by {issuer} sent as plain text"
+        else:
+            reason = f"{ctx.adapter}: reasoning issued by {issuer} cannot be replayed; dropped"
+        ctx.loss(f"{at}/{j}", "thinking_not_replayable", reason, part["type"])
+    return out, places
+
+
+def encode_part(ctx: Context, part: Part, at: str) -> Any:
+    """A part as ``(slot or None, wire value)``, or MISS (reported)."""
+    encoder = ENCODE_PART.get(part.get("type", ""))
+    result = MISS if encoder is None else encoder(ctx, part, at)
+    if result is MISS and as_text(part) is not None:
+        text = text_instead(ctx, part, at)  # a resource's text, say: carried as text
+        return encode_part(ctx, text, at) if text is not None else MISS
+    if result is MISS:
+        ctx.loss(at, "part_dropped", f"{ctx.adapter} cannot carry this part", part.get("type"))
+    return result
+
+
+def encode_content(ctx: Context, parts: list[Part], at: str, extra: Any = ABSENT) -> Any:
+    """A tool result's content: the parts the format allows there; the others are set aside
+    for a user turn right after the results (``ctx.displaced``). ``extra``, when present, is
+    one more wire block after them (a result's structured value)."""
+    blocks = []
+    for j, given in enumerate(parts):
+        part = given
+        if given.get("type") not in TOOL_RESULT_PARTS:
+            text = text_instead(ctx, given, f"{at}/{j}")
+            if text is None:
+                ctx.displaced.append((given, f"{at}/{j}"))
+                continue
+            part = text  # the text it holds stays in the result
+        result = encode_part(ctx, part, f"{at}/{j}")
+        if result is not MISS:
+            blocks.append(result[1])
+    if extra is not ABSENT:
+        return [*blocks, extra]
+    return blocks
+
+
+def decode_block(ctx: Context, block: Any, at: str) -> Part:
+    """One content block as a canonical part (an unknown part when the mapping reads no
+    variant of it)."""
+    if type(block) is not dict:
+        raise ConversionError("wrong_type", at, "a content block is an object")
+    missed: str | None = None  # the first known key whose decoders all missed
+    if "text" in block:
+        part = dec_text_0(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "text"
+    if "reasoningContent" in block:
+        part = dec_thinking_0(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "reasoningContent"
+    if "reasoningContent" in block:
+        part = dec_redacted_thinking_0(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "reasoningContent"
+    if "image" in block:
+        part = dec_image_0(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "image"
+    if "image" in block:
+        part = dec_image_1(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "image"
+    if "document" in block:
+        part = dec_document_0(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "document"
+    if "document" in block:
+        part = dec_document_1(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "document"
+    if "document" in block:
+        part = dec_document_2(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "document"
+    if "document" in block:
+        part = dec_document_3(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "document"
+    if "video" in block:
+        part = dec_video_0(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "video"
+    if "video" in block:
+        part = dec_video_1(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "video"
+    if "audio" in block:
+        part = dec_audio_0(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "audio"
+    if "audio" in block:
+        part = dec_audio_1(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "audio"
+    if "toolUse" in block:
+        part = dec_tool_call_0(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "toolUse"
+    if "toolResult" in block:
+        part = dec_tool_result_0(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "toolResult"
+    if "toolResult" in block:
+        part = dec_tool_result_1(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "toolResult"
+    if "toolResult" in block:
+        part = dec_tool_result_2(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        missed = missed or "toolResult"
+    if missed is not None:
+        return unknown_part(FORMAT, block, missed)
+    tag = next(iter(block), None)
+    if not isinstance(tag, str) or not tag or tag in PART_TYPES:
+        raise ConversionError("unknown_variant", at, "the block matches no known shape")
+    # A block this format's mapping does not know: kept verbatim as an unknown part.
+    return {"type": tag, **block}
+
+
+def decode_content(ctx: Context, value: Any, at: str) -> list[Part]:
+    return decode_content_taking(ctx, value, at, None)[0]
+
+
+def decode_content_taking(
+    ctx: Context, value: Any, at: str, key: str | None, pointers: list[str] | None = None
+) -> tuple[list[Part], Any]:
+    """The parts of a content value, and the first block of kind ``key`` taken out of it
+    (ABSENT when there is none, or no key): a tool result's structured value, say.
+    ``pointers``, when given, gets where each part was read."""
+    if value is ABSENT or value is None:
+        return [], ABSENT
+    if isinstance(value, str):
+        raise ConversionError("wrong_type", at, "content is a list of blocks here")
+    if type(value) is not list:
+        raise ConversionError("wrong_type", at, "content is a string or a list of blocks")
+    parts: list[Part] = []
+    taken: Any = ABSENT
+    for i, block in enumerate(value):
+        if key is not None and taken is ABSENT and type(block) is dict and key in block:
+            taken = block
+            continue
+        # A marker block sets its field on the part right before it; one that has no such
+        # part is kept as an unknown part, like any block the mapping does not know.
+        if type(block) is dict and "cachePoint" in block and parts:
+            before = parts[-1]
+            if before.get("type") in MARKER_TYPES and "cache_hint" not in before:
+                hint = dec_cache_hint(ctx, block, f"{at}/{i}")
+                if hint is not MISS:
+                    before["cache_hint"] = hint
+                    continue
+        part = decode_block(ctx, block, f"{at}/{i}")
+        parts.append(part)
+        if pointers is not None:
+            pointers.append(f"{at}/{i}")
+    return parts, taken
+
+
+def _marker_block(ctx: Context, value: Any, at: str) -> Any:
+    """The marker block for ``value`` (the `cache_hint` at ``at``), or MISS, reported."""
+    wire = enc_cache_hint(ctx, value, at)
+    if wire is MISS:
+        ctx.loss(at, "field_dropped", f"{ctx.adapter} cannot express this `cache_hint`")
+    return wire
+
+
+def _turn(
+    ctx: Context, role: str, parts: list[Part], at: str, where: list[str] | None = None
+) -> dict[str, Any]:
+    """One wire turn of ``parts`` (read from ``at``, or each from ``where``)."""
+    blocks: list[Any] = []
+    turn: dict[str, Any] = {"role": role}
+    first: Part | None = None  # the part of the first content block: the shorthand's
+    latest = -1  # the read-back rank of the parts written so far
+    for j, whole in enumerate(parts):
+        here = where[j] if where is not None else f"{at}/{j}"
+        if ctx.kind != "response" and blank(ctx, whole, here):
+            continue
+        hint, part = marked(whole, "cache_hint", MARKER_TYPES)
+        result = encode_part(ctx, part, here)
+        if result is MISS:
+            continue
+        slot, wire = result
+        rank = 0 if slot is None else 1
+        if rank < latest:
+            ctx.loss(
+                here,
+                "moved",
+                f"{ctx.adapter} keeps this kind of part in a field of its own; it reads back "
+                "in another order",
+                part.get("type"),
+            )
+        latest = max(latest, rank)
+        if slot is None:
+            first = whole if first is None else first
+            blocks.append(wire)
+        elif slot in turn:
+            if type(turn[slot]) is list:
+                turn[slot].append(wire)
+            else:
+                ctx.loss(here, "part_dropped", "only one fits here", part.get("type"))
+        else:
+            turn[slot] = [wire] if type(wire) is dict else wire
+        if hint is not ABSENT:
+            field_at = f"{here}/cache_hint"
+            if slot is not None:
+                ctx.loss(field_at, "field_dropped", f"{ctx.adapter}: no block can follow this part")
+                continue
+            block = _marker_block(ctx, hint, field_at)
+            if block is not MISS:
+                blocks.append(block)
+    if blocks:
+        turn["content"] = blocks
+    else:
+        turn["content"] = []
+    # The content field first, then the slots, the way people write turns.
+    if "content" in turn:
+        turn = {"role": role, "content": turn["content"], **turn}
+    return turn
+
+
+def _system(ctx: Context, parts: list[tuple[Part, str]], messages: list[str]) -> Any:
+    """The hoisted system value of the system messages' parts (``messages``: their pointers)."""
+    blocks = []
+    carried: set[str] = set()  # the hoisted messages something of which goes out
+    kept = [
+        (p, where) for p, where in parts if not (ctx.kind != "response" and blank(ctx, p, where))
+    ]
+    for whole, where in kept:
+        hint, part = marked(whole, "cache_hint", MARKER_TYPES)
+        result = encode_part(ctx, part, where)
+        if result is not MISS:
+            carried.add(where.rsplit("/content/", 1)[0])
+            blocks.append(result[1])
+            if hint is not ABSENT:
+                block = _marker_block(ctx, hint, f"{where}/cache_hint")
+                if block is not MISS:
+                    blocks.append(block)
+    messages_dropped(ctx, messages, carried)
+    if not blocks:
+        return ABSENT
+    return blocks
+
+
+def _displaced_turn(ctx: Context, at: str) -> dict[str, Any]:
+    """A user turn of the parts tool results set aside (``ctx.displaced``), reported."""
+    moved, ctx.displaced = ctx.displaced, []
+    for part, where in moved:
+        ctx.loss(
+            where,
+            "moved",
+            f"{ctx.adapter}: a tool result cannot hold this part; sent in the user turn right "
+            "after the results",
+            part.get("type"),
+        )
+    return _turn(ctx, WIRE_USER, [p for p, _ in moved], at, [w for _, w in moved])
+
+
+def encode_messages(
+    ctx: Context, messages: list[dict[str, Any]], at: str, single: bool = False
+) -> tuple[Any, Any]:
+    """The wire turns for canonical messages, and the hoisted system value (or ABSENT).
+
+    ``single``: ``at`` points at the one message itself (a response's), not at a list.
+    """
+    out: list[Any] = []
+    groups: list[list[int]] = []  # canonical message indices [start, end) of each wire turn
+    system: list[tuple[Part, str]] = []
+    hoisted: list[str] = []  # pointers of the system messages hoisted
+    previous_role = None
+    owned: set[int] = set()  # ids of the turns whose lists a merge built (see merge_turn)
+    for i, message in enumerate(messages):
+        mat = at if single else f"{at}/{i}"
+        role = ctx.role = message["role"]
+        raw = message.get("provider_raw")
+        if raw:
+            fidelity.note_foreign(ctx, raw, FORMAT, mat)
+        parts, places = replayable(ctx, message["content"], f"{mat}/content")
+        wire_role = ROLES_TO_WIRE[role]
+        if ROLES_FROM_WIRE.get(wire_role) != role and role != "tool" and role != "system":
+            ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
+        # A system message read from a turn of this very format (OpenTelemetry allows one in
+        # the list) goes back there: its round-trip data rebuilds that turn.
+        if role in HOIST_ROLES and not (raw and fidelity.restores(FORMAT, message)):
+            if out:
+                ctx.loss(mat, "moved", f"{ctx.adapter} takes system prompts only at the top")
+            elif hoisted and role == "system":  # (a developer prompt says role_changed)
+                ctx.loss(mat, "turns_merged", f"{ctx.adapter} has one system prompt; joined")
+            system += list(zip(parts, places, strict=True))
+            if message["content"]:
+                hoisted.append(mat)
+            else:  # (round-trip data of the envelope may put it back: see fidelity)
+                ctx.loss(mat, "message_dropped", f"{ctx.adapter}: an empty system prompt is none")
+            fields_dropped(ctx, message, mat)
+            continue
+        if role == "tool" and wire_role == WIRE_USER:
+            if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
+                # Results are blocks of a user turn, each read back as a tool message of its own.
+                ctx.loss(mat, "turn_split", f"{ctx.adapter} reads each tool result as its own turn")
+            for part, here in zip(parts, places, strict=True):
+                if part.get("type") != "tool_result":
+                    # Beside the results in the user turn: read back, it is the user's.
+                    ctx.loss(
+                        here,
+                        "role_changed",
+                        f"{ctx.adapter} has no tool turn; a tool message's {part.get('type')} "
+                        "goes in the user turn of the results and reads back as the user's",
+                        part.get("type"),
+                    )
+        turn = _turn(ctx, wire_role, parts, f"{mat}/content", places)
+        content = turn.get("content")
+        if not message["content"] and not (raw and fidelity.restores(FORMAT, message)):
+            # An empty prompt (the one message the canonical form lets be empty).
+            if content is None:  # no content is no prompt
+                ctx.loss(mat, "message_dropped", f"{ctx.adapter}: an empty prompt has no turn")
+                continue
+            if content == "":  # read back, "" is one empty text
+                ctx.loss(
+                    f"{mat}/content",
+                    "placeholder_inserted",
+                    f"{ctx.adapter}: an empty prompt is written as an empty string",
+                )
+        if (
+            len(turn) <= 2
+            and content in (None, "", [])
+            and message["content"]
+            and not single
+            and not (raw and fidelity.restores(FORMAT, message))
+        ):
+            # Everything in it was dropped (and reported): no empty turn goes out.
+            ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
+            continue
+        fields_dropped(ctx, message, mat)
+        entry = raw.get(FORMAT) if raw else None
+        # Consecutive turns of one wire role merge (results share one user turn too).
+        joins = not (entry and entry.get("boundary"))
+        if joins and out and out[-1]["role"] == wire_role:
+            if previous_role == role and role != "tool":
+                ctx.loss(
+                    mat,
+                    "turns_merged",
+                    f"{ctx.adapter} needs alternating turns; merged with the previous message",
+                )
+            merge_turn(out[-1], turn, owned, "role", "content")
+            groups[-1][1] = i + 1
+        else:
+            out.append(turn)
+            groups.append([i, i + 1])
+        if (
+            role == "tool"
+            and ctx.displaced
+            and (i + 1 >= len(messages) or messages[i + 1]["role"] != "tool")
+        ):
+            # What the results could not hold goes in the user turn right after them.
+            after = _displaced_turn(ctx, mat)
+            if empty_turn(after, "content"):
+                pass  # all of it dropped (and reported): no turn
+            elif out[-1]["role"] == after["role"]:
+                merge_turn(out[-1], after, owned, "role", "content")
+            else:
+                out.append(after)
+                groups.append([i + 1, i + 1])
+        previous_role = role
+    ctx.role = "system"
+    hoist = _system(ctx, system, hoisted) if system or hoisted else ABSENT
+    for k, (start, end) in enumerate(groups):
+        if start < end and messages[start].get("provider_raw"):
+            where = at if single else f"{at}/{start}"
+            out[k] = fidelity.apply(ctx, FORMAT, messages[start:end], out[k], where)
+    return out, hoist
+
+
+def encode_nested(ctx: Context, messages: Any, at: str) -> Any:
+    """Messages nested in a value (a rendered prompt's), as this format's own turns, laid
+    out as the top-level ones are; losses point into the nested messages."""
+    turns, system = encode_messages(ctx, messages, at)
+    if system is not ABSENT:
+        ctx.loss(at, "field_dropped", f"{ctx.adapter}: nested turns have no system field")
+    return turns
+
+
+def decode_nested(ctx: Context, turns: Any, at: str) -> list[dict[str, Any]]:
+    """Turns nested in a wire value, read as the top-level turns are."""
+    return decode_messages(ctx, turns, at)
+
+
+def decode_system(ctx: Context, value: Any, at: str) -> dict[str, Any]:
+    """The system message of a hoisted system value."""
+    if isinstance(value, str):
+        raise ConversionError("wrong_type", at, "expected a list of blocks")
+    parts = decode_content(ctx, value, at)
+    return {"role": "system", "content": parts}
+
+
+def decode_turn(
+    ctx: Context,
+    turn: Any,
+    at: str,
+    merged_with_previous: bool,
+    seed: str = "0",
+    reading: pairing.Reading | None = None,
+) -> list[dict[str, Any]]:
+    """The canonical messages of one wire turn (several when results share a user turn).
+
+    ``reading`` holds the calls read so far when results pair with calls by name; ``seed``
+    is what the ids synthesized for the turn's calls are derived from.
+    """
+    if type(turn) is not dict:
+        raise ConversionError("wrong_type", at, "a turn is an object")
+    wire_role = turn.get("role", ABSENT)
+    role = ROLES_FROM_WIRE.get(wire_role) if isinstance(wire_role, str) else None
+    if role is None:
+        if wire_role is ABSENT:
+            raise ConversionError("missing_field", f"{at}/role", "a turn needs a role")
+        raise ConversionError("not_in_enum", f"{at}/role", f"unknown role {wire_role!r}")
+    out: list[dict[str, Any]]
+    out = _content_turn(ctx, turn, at, role, seed, reading)
+    if ctx.fidelity:
+        fidelity.attach(ctx, ADAPTER, out, turn, merged_with_previous)
+    elif not KNOWN_TURN_KEYS.issuperset(turn):
+        unread(ctx, turn, KNOWN_TURN_KEYS, at, part_type=None)
+    return out
+
+
+def _content_turn(
+    ctx: Context,
+    turn: dict[str, Any],
+    at: str,
+    role: str,
+    seed: str,
+    reading: pairing.Reading | None,
+) -> list[dict[str, Any]]:
+    """The canonical messages of a turn of content blocks (and slots)."""
+    pointers: list[str] = []
+    content = turn.get("content", ABSENT)
+    where = f"{at}/content"
+    parts, _ = decode_content_taking(ctx, content, where, None, pointers)
+    parts = without_empty_text(parts)
+    if role == "user":
+        return split_results(parts)
+    return [{"role": role, "content": parts}]
+
+
+def decode_messages(ctx: Context, turns: Any, at: str) -> list[dict[str, Any]]:
+    """The canonical messages of a list of wire turns."""
+    if type(turns) is not list:
+        raise ConversionError("wrong_type", at, "expected a list of turns")
+    out: list[dict[str, Any]] = []
+    previous = None
+    reading = None
+    for j, turn in enumerate(turns):
+        role = turn.get("role") if type(turn) is dict else None
+        merged = role is not None and role == previous
+        previous = role
+        out += decode_turn(ctx, turn, f"{at}/{j}", merged, str(j), reading)
+    return out
+
+
+TURNS: Final = Turns(
+    encode_messages=encode_messages,
+    decode_messages=decode_messages,
+    decode_turn=decode_turn,
+    decode_system=decode_system,
+    encode_part=encode_part,
+    decode_block=decode_block,
+    decode_content=decode_content,
+    decode_content_taking=decode_content_taking,
+    replayable=replayable,
+)
+
+
 LAYOUT: Final = Layout(
     format="bedrock",
     messages="messages",
@@ -2520,6 +3107,7 @@ ADAPTER: Final = Adapter(
     format="bedrock",
     title="Amazon Bedrock Converse",
     layout=LAYOUT,
+    turns=TURNS,
     encode_request_envelope=enc_request_envelope,
     decode_request_envelope=dec_request_envelope,
     encode_response_envelope=enc_response_envelope,

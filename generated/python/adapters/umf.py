@@ -14,13 +14,17 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from interlingua.adapters.layout import decode_content, encode_content
+from interlingua.adapters import fidelity, items, pairing
+from interlingua.adapters.carry import as_text, structured_as_text, text_instead
+from interlingua.adapters.models import same_model
 from interlingua.adapters.runtime import (
     ABSENT,
     MISS,
     Adapter,
+    Codec,
     Layout,
     Mismatch,
+    Turns,
     check_count,
     codec_encode,
     dropped,
@@ -34,7 +38,28 @@ from interlingua.adapters.runtime import (
     table_encode,
     unread,
 )
+from interlingua.adapters.turns import (
+    Part,
+    bind,
+    blank,
+    empty_turn,
+    fields_dropped,
+    is_result,
+    joined,
+    marked,
+    merge_turn,
+    messages_dropped,
+    one_text,
+    plain_text,
+    signature_of,
+    signature_only,
+    split_results,
+    system_string,
+    unknown_part,
+    without_empty_text,
+)
 from interlingua.conversion import Context, ConversionError
+from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
 from interlingua.transforms import TRANSFORMS
 
 ROLES_TO_WIRE: Final = {
@@ -232,7 +257,7 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     v_content = c.get("content", ABSENT)
     if v_content is ABSENT:
         return MISS
-    _c1 = encode_content(ctx, LAYOUT, v_content, at + "/content")
+    _c1 = encode_content(ctx, v_content, at + "/content")
     _d2: dict[str, Any] = {"tool_call_id": v_id}
     if v_name is not ABSENT:
         _d2["name"] = v_name
@@ -268,7 +293,7 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         pass
         v_content: list[Any] = []
     else:
-        v_content = decode_content(ctx, LAYOUT, _m1, at + "/content")
+        v_content = decode_content(ctx, _m1, at + "/content")
     _d2: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_name is not ABSENT:
         _d2["name"] = v_name
@@ -292,7 +317,7 @@ def enc_tool_result_1(ctx: Context, c: Any, at: str) -> Any:
     v_content = c.get("content", ABSENT)
     if v_content is ABSENT:
         return MISS
-    _c1 = encode_content(ctx, LAYOUT, v_content, at + "/content")
+    _c1 = encode_content(ctx, v_content, at + "/content")
     _d2: dict[str, Any] = {"type": "tool_result", "tool_use_id": v_id}
     if _c1 is not ABSENT:
         _d2["content"] = _c1
@@ -319,7 +344,7 @@ def dec_tool_result_1(ctx: Context, w: Any, at: str) -> Any:
         pass
         v_content: list[Any] = []
     else:
-        v_content = decode_content(ctx, LAYOUT, _m1, at + "/content")
+        v_content = decode_content(ctx, _m1, at + "/content")
     if not ctx.fidelity and not frozenset({"content", "tool_use_id", "type"}).issuperset(w):
         unread(ctx, w, frozenset({"content", "tool_use_id", "type"}), at, part_type="tool_result")
     return {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
@@ -498,6 +523,468 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
     return _o3
 
 
+# --- turns: the layout of umf, fixed at generation time -----------------------------
+
+FORMAT: Final = "umf"
+REPLAYS: Final = ("umf",)  # formats whose reasoning is replayed here
+ENCODE_PART: Final[dict[str, Codec]] = {
+    "text": encode_text,
+    "refusal": encode_refusal,
+    "image": encode_image,
+    "tool_call": encode_tool_call,
+    "tool_result": encode_tool_result,
+}
+DECODE_TAGS: Final[dict[str, Codec]] = {
+    "text": dec_text_0,
+    "image": decode_tag_image,
+    "tool_use": dec_tool_call_0,
+    "tool_result": dec_tool_result_1,
+}
+TOOL_RESULT_PARTS: Final = frozenset({"text"})
+KNOWN_TURN_KEYS: Final = frozenset({"content", "role"})
+WIRE_USER: Final = "user"
+WIRE_TOOL: Final = "tool"
+
+
+def replayable(ctx: Context, parts: list[Part], at: str) -> tuple[list[Part], list[str]]:
+    """Parts with provider-bound ones settled: replayed (without `origin`) when they came from
+    this format, otherwise dropped or turned into text, and reported; with where each part
+    kept was read (a dropped part moves the ones after it up, not their pointers)."""
+    out: list[Part] = []
+    places: list[str] = []
+    for j, part in enumerate(parts):
+        if part.get("type") not in BOUND_PART_TYPES:
+            out.append(part)
+            places.append(f"{at}/{j}")
+            continue
+        origin = part.get("origin")
+        if origin is None or (
+            origin.get("format") in REPLAYS and same_model(origin.get("model"), ctx.model)
+        ):
+            out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
+            carried = part["type"] in ENCODE_PART  # else reported as dropped anyway
+            if origin is not None and origin.get("format") != FORMAT and carried:
+                # Replayed where it is accepted, but read back it is this format's reasoning.
+                ctx.loss(
+                    f"{at}/{j}/origin",
+                    "field_dropped",
+                    f"{ctx.adapter}: reasoning issued by {origin.get('format')} is replayed; "
+                    "read back, it is bound to this format",
+                    part["type"],
+                )
+            elif origin is not None and "model" in origin and carried and not ctx.model_written:
+                # The body names no model (Gemini's is in the URL): read back, the reasoning
+                # no longer says which model it is bound to.
+                ctx.loss(
+                    f"{at}/{j}/origin/model",
+                    "field_dropped",
+                    f"{ctx.adapter}: this body names no model; read back, the reasoning's "
+                    f"model ({origin['model']!r}) is unknown",
+                    part["type"],
+                )
+            places.append(f"{at}/{j}")
+            continue
+        # No origin where only this format's own reasoning is written: no known issuer.
+        issuer = "no known provider" if origin is None else origin.get("format")
+        if origin is not None and issuer in REPLAYS:
+            # another model of this provider
+            issuer = f"{issuer} model {origin.get('model')!r}, not {ctx.model!r},"
+        text = part.get("text")
+        if ctx.thinking == "text" and text:
+            out.append({"type": "text", "text": text})
+            places.append(f"{at}/{j}")
+            reason = f"{ctx.adapter}: reasoning issued by {issuer} sent as plain text"
+        else:
+            reason = f"{ctx.adapter}: reasoning issued by {issuer} cannot be replayed; dropped"
+        ctx.loss(f"{at}/{j}", "thinking_not_replayable", reason, part["type"])
+    return out, places
+
+
+def encode_part(ctx: Context, part: Part, at: str) -> Any:
+    """A part as ``(slot or None, wire value)``, or MISS (reported)."""
+    encoder = ENCODE_PART.get(part.get("type", ""))
+    result = MISS if encoder is None else encoder(ctx, part, at)
+    if result is MISS and as_text(part) is not None:
+        text = text_instead(ctx, part, at)  # a resource's text, say: carried as text
+        return encode_part(ctx, text, at) if text is not None else MISS
+    if result is MISS:
+        ctx.loss(at, "part_dropped", f"{ctx.adapter} cannot carry this part", part.get("type"))
+    return result
+
+
+def encode_content(ctx: Context, parts: list[Part], at: str, extra: Any = ABSENT) -> Any:
+    """A tool result's content: the parts the format allows there; the others are set aside
+    for a user turn right after the results (``ctx.displaced``). ``extra``, when present, is
+    one more wire block after them (a result's structured value)."""
+    blocks = []
+    for j, given in enumerate(parts):
+        part = given
+        if given.get("type") not in TOOL_RESULT_PARTS:
+            text = text_instead(ctx, given, f"{at}/{j}")
+            if text is None:
+                ctx.displaced.append((given, f"{at}/{j}"))
+                continue
+            part = text  # the text it holds stays in the result
+        result = encode_part(ctx, part, f"{at}/{j}")
+        if result is not MISS:
+            blocks.append(result[1])
+    if extra is not ABSENT:
+        return [*blocks, extra]
+    if len(parts) == 1 and len(blocks) == 1 and plain_text(parts[0]):
+        return parts[0]["text"]
+    if not blocks:
+        return ""
+    return blocks
+
+
+def decode_block(ctx: Context, block: Any, at: str) -> Part:
+    """One content block as a canonical part (an unknown part when the mapping reads no
+    variant of it)."""
+    if type(block) is not dict:
+        raise ConversionError("wrong_type", at, "a content block is an object")
+    tag = block.get("type")
+    decoder = DECODE_TAGS.get(tag) if isinstance(tag, str) else None
+    if decoder is not None:
+        part = decoder(ctx, block, at)
+        if part is not MISS:
+            return bind(ctx, FORMAT, part)
+        return unknown_part(FORMAT, block, str(tag))
+    if not isinstance(tag, str) or not tag or tag in PART_TYPES:
+        raise ConversionError("unknown_variant", at, "the block matches no known shape")
+    # A block this format's mapping does not know: kept verbatim as an unknown part.
+    return dict(block)
+
+
+def decode_content(ctx: Context, value: Any, at: str) -> list[Part]:
+    return decode_content_taking(ctx, value, at, None)[0]
+
+
+def decode_content_taking(
+    ctx: Context, value: Any, at: str, key: str | None, pointers: list[str] | None = None
+) -> tuple[list[Part], Any]:
+    """The parts of a content value, and the first block of kind ``key`` taken out of it
+    (ABSENT when there is none, or no key): a tool result's structured value, say.
+    ``pointers``, when given, gets where each part was read."""
+    if value is ABSENT or value is None:
+        return [], ABSENT
+    if isinstance(value, str):
+        return [{"type": "text", "text": value}], ABSENT
+    if type(value) is not list:
+        raise ConversionError("wrong_type", at, "content is a string or a list of blocks")
+    parts: list[Part] = []
+    taken: Any = ABSENT
+    for i, block in enumerate(value):
+        if key is not None and taken is ABSENT and type(block) is dict and block.get("type") == key:
+            taken = block
+            continue
+        part = decode_block(ctx, block, f"{at}/{i}")
+        parts.append(part)
+        if pointers is not None:
+            pointers.append(f"{at}/{i}")
+    return parts, taken
+
+
+def _turn(
+    ctx: Context, role: str, parts: list[Part], at: str, where: list[str] | None = None
+) -> dict[str, Any]:
+    """One wire turn of ``parts`` (read from ``at``, or each from ``where``)."""
+    blocks: list[Any] = []
+    turn: dict[str, Any] = {"role": role}
+    first: Part | None = None  # the part of the first content block: the shorthand's
+    latest = -1  # the read-back rank of the parts written so far
+    for j, whole in enumerate(parts):
+        here = where[j] if where is not None else f"{at}/{j}"
+        part = whole
+        result = encode_part(ctx, part, here)
+        if result is MISS:
+            continue
+        slot, wire = result
+        rank = 0 if slot is None else 1
+        if rank < latest:
+            ctx.loss(
+                here,
+                "moved",
+                f"{ctx.adapter} keeps this kind of part in a field of its own; it reads back "
+                "in another order",
+                part.get("type"),
+            )
+        latest = max(latest, rank)
+        if slot is None:
+            first = whole if first is None else first
+            blocks.append(wire)
+        elif slot in turn:
+            if type(turn[slot]) is list:
+                turn[slot].append(wire)
+            else:
+                ctx.loss(here, "part_dropped", "only one fits here", part.get("type"))
+        else:
+            turn[slot] = [wire] if type(wire) is dict else wire
+    if blocks:
+        if len(blocks) == 1 and first is not None and plain_text(first):
+            turn["content"] = first["text"]
+        else:
+            turn["content"] = blocks
+    else:
+        turn["content"] = ""
+    # The content field first, then the slots, the way people write turns.
+    if "content" in turn:
+        turn = {"role": role, "content": turn["content"], **turn}
+    return turn
+
+
+def encode_messages(
+    ctx: Context, messages: list[dict[str, Any]], at: str, single: bool = False
+) -> tuple[Any, Any]:
+    """The wire turns for canonical messages, and the hoisted system value (or ABSENT).
+
+    ``single``: ``at`` points at the one message itself (a response's), not at a list.
+    """
+    out: list[Any] = []
+    groups: list[list[int]] = []  # canonical message indices [start, end) of each wire turn
+    previous_role = None
+    owned: set[int] = set()  # ids of the turns whose lists a merge built (see merge_turn)
+    writing = pairing.Writing(FORMAT, by_name=True)
+    for i, message in enumerate(messages):
+        mat = at if single else f"{at}/{i}"
+        role = ctx.role = message["role"]
+        raw = message.get("provider_raw")
+        if raw:
+            fidelity.note_foreign(ctx, raw, FORMAT, mat)
+        parts, places = replayable(ctx, message["content"], f"{mat}/content")
+        parts = [structured_as_text(ctx, p, h) for p, h in zip(parts, places, strict=True)]
+        parts = writing.parts(ctx, parts, f"{mat}/content")  # one for one: same places
+        if role != "tool" and not single and any(p.get("type") == "tool_result" for p in parts):
+            # Results in another role's message: each goes out as a tool message of its own,
+            # before the rest of the turn (reported: read back, they are messages apart).
+            for part, here in zip(parts, places, strict=True):
+                if part.get("type") != "tool_result":
+                    continue
+                ctx.loss(
+                    here,
+                    "moved",
+                    f"{ctx.adapter} holds a tool result in a tool message of its own; "
+                    "sent as one before the rest of the turn",
+                    "tool_result",
+                )
+                out.append({"role": WIRE_TOOL, **enc_tool_result_0(ctx, part, here)})
+                groups.append([i, i + 1])
+            kept = [(p, h) for p, h in zip(parts, places, strict=True) if not is_result(p)]
+            parts, places = [p for p, _ in kept], [h for _, h in kept]
+            if not parts:
+                previous_role = "tool"
+                continue
+        wire_role = ROLES_TO_WIRE[role]
+        if ROLES_FROM_WIRE.get(wire_role) != role:
+            ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
+        if role == "tool":
+            if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
+                ctx.loss(mat, "turn_split", f"{ctx.adapter} holds one tool result per message")
+            fields_dropped(ctx, message, mat)
+            written = 0
+            for part, here in zip(parts, places, strict=True):
+                if part.get("type") != "tool_result":
+                    # A tool message holds results only: the part goes in the user turn
+                    # right after the results (reported moved there), not dropped.
+                    ctx.displaced.append((part, here))
+                    continue
+                out.append({"role": wire_role, **enc_tool_result_0(ctx, part, here)})
+                groups.append([i, i + 1])
+                written += 1
+            if not written:  # no result in it: the message is gone (the later ones move up)
+                ctx.loss(mat, "message_dropped", f"{ctx.adapter}: a tool message holds results")
+            following = messages[i + 1]["role"] if i + 1 < len(messages) else None
+            if ctx.displaced and following != "tool":
+                moved = ctx.displaced
+                ctx.displaced = []
+                for part, where in moved:
+                    ctx.loss(
+                        where,
+                        "moved",
+                        "a tool result holds text only here; sent in a "
+                        "user turn right after the results",
+                        part.get("type"),
+                    )
+                turn = _turn(ctx, WIRE_USER, [p for p, _ in moved], mat, [w for _, w in moved])
+                if not empty_turn(turn, "content"):  # all of it dropped (and reported): no turn
+                    out.append(turn)
+                    groups.append([i + 1, i + 1])
+            previous_role = role
+            continue
+        turn = _turn(ctx, wire_role, parts, f"{mat}/content", places)
+        content = turn.get("content")
+        if not message["content"] and not (raw and fidelity.restores(FORMAT, message)):
+            # An empty prompt (the one message the canonical form lets be empty).
+            if content is None:  # no content is no prompt
+                ctx.loss(mat, "message_dropped", f"{ctx.adapter}: an empty prompt has no turn")
+                continue
+            if content == "":  # read back, "" is one empty text
+                ctx.loss(
+                    f"{mat}/content",
+                    "placeholder_inserted",
+                    f"{ctx.adapter}: an empty prompt is written as an empty string",
+                )
+        if (
+            len(turn) <= 2
+            and content in (None, "", [])
+            and message["content"]
+            # Text with no characters, where blank text is kept, is carried: an empty turn.
+            and not (parts and all(plain_text(p) and p["text"] == "" for p in parts))
+            and not single
+            and not (raw and fidelity.restores(FORMAT, message))
+        ):
+            # Everything in it was dropped (and reported): no empty turn goes out.
+            ctx.loss(mat, "message_dropped", f"{ctx.adapter}: nothing in it could be carried")
+            continue
+        fields_dropped(ctx, message, mat)
+        out.append(turn)
+        groups.append([i, i + 1])
+        previous_role = role
+    ctx.role = "system"
+    for k, (start, end) in enumerate(groups):
+        if start < end and messages[start].get("provider_raw"):
+            where = at if single else f"{at}/{start}"
+            out[k] = fidelity.apply(ctx, FORMAT, messages[start:end], out[k], where)
+    return out, ABSENT
+
+
+def encode_nested(ctx: Context, messages: Any, at: str) -> Any:
+    """Messages nested in a value (a rendered prompt's), as this format's own turns, laid
+    out as the top-level ones are; losses point into the nested messages."""
+    turns, system = encode_messages(ctx, messages, at)
+    if system is not ABSENT:
+        ctx.loss(at, "field_dropped", f"{ctx.adapter}: nested turns have no system field")
+    return turns
+
+
+def decode_nested(ctx: Context, turns: Any, at: str) -> list[dict[str, Any]]:
+    """Turns nested in a wire value, read as the top-level turns are."""
+    return decode_messages(ctx, turns, at)
+
+
+def decode_system(ctx: Context, value: Any, at: str) -> dict[str, Any]:
+    """The system message of a hoisted system value."""
+    parts = decode_content(ctx, value, at)
+    return {"role": "system", "content": parts}
+
+
+def _result_blocks(
+    ctx: Context, turn: dict[str, Any], at: str, wire_role: Any
+) -> tuple[list[Part], list[str]] | None:
+    """The results of a tool turn whose content is a list of result blocks (as memories keep
+    them where a format also has a result block, UMF's), with where each was read; None for
+    a turn that is itself one result. Other blocks beside result blocks are an error."""
+    content = turn.get("content")
+    if wire_role != WIRE_TOOL or type(content) is not list or not content:
+        return None
+    pointers: list[str] = []
+    parts, _ = decode_content_taking(ctx, content, f"{at}/content", None, pointers)
+    if not any(is_result(p) for p in parts):
+        return None  # the content of a tool turn that is itself one result
+    for part, here in zip(parts, pointers, strict=True):
+        if not is_result(part):
+            raise ConversionError(
+                "unknown_variant", here, "a turn of result blocks holds results only"
+            )
+    return parts, pointers
+
+
+def decode_turn(
+    ctx: Context,
+    turn: Any,
+    at: str,
+    merged_with_previous: bool,
+    seed: str = "0",
+    reading: pairing.Reading | None = None,
+) -> list[dict[str, Any]]:
+    """The canonical messages of one wire turn (several when results share a user turn).
+
+    ``reading`` holds the calls read so far when results pair with calls by name; ``seed``
+    is what the ids synthesized for the turn's calls are derived from.
+    """
+    if type(turn) is not dict:
+        raise ConversionError("wrong_type", at, "a turn is an object")
+    wire_role = turn.get("role", ABSENT)
+    role = ROLES_FROM_WIRE.get(wire_role) if isinstance(wire_role, str) else None
+    if role is None:
+        if wire_role is ABSENT:
+            raise ConversionError("missing_field", f"{at}/role", "a turn needs a role")
+        raise ConversionError("not_in_enum", f"{at}/role", f"unknown role {wire_role!r}")
+    out: list[dict[str, Any]]
+    results = _result_blocks(ctx, turn, at, wire_role)
+    if results is not None:
+        # A tool turn holding result blocks rather than being one result: each its own message.
+        reading = reading or pairing.reading(FORMAT, "name")
+        if reading is not None:
+            reading.complete(ctx, results[0], seed, results[1])
+        out = [{"role": "tool", "content": [part]} for part in results[0]]
+    elif wire_role == WIRE_TOOL:
+        part = dec_tool_result_0(ctx, turn, at)
+        if part is MISS:
+            raise ConversionError("unknown_variant", at, "not a tool result this format knows")
+        reading = reading or pairing.reading(FORMAT, "name")
+        if reading is not None:
+            reading.complete(ctx, [part], seed, [at])
+        out = [{"role": "tool", "content": [part]}]
+    else:
+        out = _content_turn(ctx, turn, at, role, seed, reading)
+    own_result = role == "tool"
+    if ctx.fidelity:
+        fidelity.attach(ctx, ADAPTER, out, turn, merged_with_previous)
+    elif not own_result and not KNOWN_TURN_KEYS.issuperset(turn):
+        unread(ctx, turn, KNOWN_TURN_KEYS, at, part_type=None)
+    return out
+
+
+def _content_turn(
+    ctx: Context,
+    turn: dict[str, Any],
+    at: str,
+    role: str,
+    seed: str,
+    reading: pairing.Reading | None,
+) -> list[dict[str, Any]]:
+    """The canonical messages of a turn of content blocks (and slots)."""
+    pointers: list[str] = []
+    content = turn.get("content", ABSENT)
+    where = f"{at}/content"
+    parts, _ = decode_content_taking(ctx, content, where, None, pointers)
+    # Results are tool turns here: a result block is read in a tool turn only.
+    for k, part in enumerate(parts):
+        if is_result(part):
+            here = pointers[k] if k < len(pointers) else at
+            raise ConversionError("unknown_variant", here, "a result belongs in a tool turn")
+    reading = reading or pairing.reading(FORMAT, "name")
+    if reading is not None:
+        reading.complete(ctx, parts, seed, pointers)
+    parts = without_empty_text(parts)
+    return [{"role": role, "content": parts}]
+
+
+def decode_messages(ctx: Context, turns: Any, at: str) -> list[dict[str, Any]]:
+    """The canonical messages of a list of wire turns."""
+    if type(turns) is not list:
+        raise ConversionError("wrong_type", at, "expected a list of turns")
+    out: list[dict[str, Any]] = []
+    reading = pairing.reading(FORMAT, "name")
+    for j, turn in enumerate(turns):
+        merged = False
+        out += decode_turn(ctx, turn, f"{at}/{j}", merged, str(j), reading)
+    return out
+
+
+TURNS: Final = Turns(
+    encode_messages=encode_messages,
+    decode_messages=decode_messages,
+    decode_turn=decode_turn,
+    decode_system=decode_system,
+    encode_part=encode_part,
+    decode_block=decode_block,
+    decode_content=decode_content,
+    decode_content_taking=decode_content_taking,
+    replayable=replayable,
+)
+
+
 LAYOUT: Final = Layout(
     format="umf",
     messages="messages",
@@ -539,6 +1026,7 @@ ADAPTER: Final = Adapter(
     format="umf",
     title="UMF",
     layout=LAYOUT,
+    turns=TURNS,
     encode_request_envelope=enc_request_envelope,
     decode_request_envelope=dec_request_envelope,
     encode_response_envelope=None,

@@ -211,8 +211,6 @@ def decode_group(
     members: Members,
 ) -> list[dict[str, Any]]:
     """One canonical message of a group of items (each with where it was read)."""
-    from interlingua.adapters.layout import decode_block, decode_content_taking  # noqa: PLC0415
-
     layout = adapter.layout
     parts: list[Part] = []
     if role == "tool":
@@ -226,8 +224,8 @@ def decode_group(
     for where, item in members if role != "tool" else ():
         if _is_message(layout, item):
             content = item.get(layout.content, ABSENT)
-            found, _ = decode_content_taking(
-                ctx, layout, content, f"{where}/{layout.content}", None
+            found, _ = adapter.turns.decode_content_taking(
+                ctx, content, f"{where}/{layout.content}", None, None
             )
             parts += found
             if not ctx.fidelity:
@@ -236,7 +234,7 @@ def decode_group(
                 known = frozenset({layout.role, layout.content, *constant})
                 unread(ctx, item, known, where, part_type=None)
         else:
-            parts.append(decode_block(ctx, layout, item, where))
+            parts.append(adapter.turns.decode_block(ctx, item, where))
     if len(parts) > 1 and any(p.get("type") == "text" and p.get("text") == "" for p in parts):
         # An empty text beside other parts says nothing; round-trip data restores it.
         parts = [p for p in parts if not (p.get("type") == "text" and p.get("text") == "")]
