@@ -223,6 +223,14 @@ class Side:
 class Compiler:
     """Turns the variants of one mapping file into function bodies."""
 
+    def key_set(self, keys: set[str] | frozenset[str]) -> str:
+        """The name of the module constant holding ``keys`` (one per distinct set)."""
+        frozen = frozenset(keys)
+        name = self.key_sets.get(frozen)
+        if name is None:
+            name = self.key_sets[frozen] = f"{self.prefix}KEYS_{len(self.key_sets)}"
+        return name
+
     def __init__(self, prefix: str = "") -> None:
         self.prefix = prefix
         self.part_type: str | None = None  # the canonical part type of the codec compiled
@@ -238,6 +246,8 @@ class Compiler:
         # The wire key the layout already dispatched a block by (its `type`), when it did.
         self.decode_dispatched: str | None = None
         self.block_tag: str | None = None  # the layout's block tag (None: member-keyed blocks)
+        # Known-key sets, each a module constant (built once at import, not on every call).
+        self.key_sets: dict[frozenset[str], str] = {}
         self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
         # The template object built whole even when none of its variables is there (a turn's
@@ -275,7 +285,7 @@ class Compiler:
                     em, key, sub, expr, side=side, ptr=(base, (*path, key)), decode=decode
                 )
             keys = set(node) | self.extra_known.get(path, set())
-            known = "frozenset({" + ", ".join(repr(k) for k in sorted(keys)) + "})"
+            known = self.key_set(keys)
             if not (decode and self.quiet):
                 self.pending[-1].append((expr, known, _pointer(base, path)))
             return

@@ -99,6 +99,68 @@ STOP_REASONS_FROM_CANONICAL: Final = {
     "other": "end_turn",
 }
 STOP_REASONS_APPROXIMATE: Final = frozenset({"content_filter", "error", "other", "return"})
+KEYS_0: Final = frozenset({"cache_hint", "text", "type"})
+KEYS_1: Final = frozenset({"cache_control", "text", "type"})
+KEYS_2: Final = frozenset({"text", "type"})
+KEYS_3: Final = frozenset({"signature", "text", "type"})
+KEYS_4: Final = frozenset({"signature", "thinking", "type"})
+KEYS_5: Final = frozenset({"data", "type"})
+KEYS_6: Final = frozenset({"data", "media_type", "type"})
+KEYS_7: Final = frozenset({"cache_hint", "source", "type"})
+KEYS_8: Final = frozenset({"cache_control", "source", "type"})
+KEYS_9: Final = frozenset({"type", "url"})
+KEYS_10: Final = frozenset({"file_id", "type"})
+KEYS_11: Final = frozenset({"cache_hint", "source", "title", "type"})
+KEYS_12: Final = frozenset({"cache_control", "source", "title", "type"})
+KEYS_13: Final = frozenset({"arguments", "cache_hint", "id", "name", "type"})
+KEYS_14: Final = frozenset({"cache_control", "id", "input", "name", "type"})
+KEYS_15: Final = frozenset({"cache_hint", "content", "is_error", "tool_call_id", "type"})
+KEYS_16: Final = frozenset({"cache_control", "content", "is_error", "tool_use_id", "type"})
+KEYS_17: Final = frozenset({"cache_hint", "description", "input_schema", "name", "strict"})
+KEYS_18: Final = frozenset({"cache_control", "description", "input_schema", "name", "strict"})
+KEYS_19: Final = frozenset({"type"})
+KEYS_20: Final = frozenset({"name", "type"})
+KEYS_21: Final = frozenset({"ttl", "type"})
+KEYS_22: Final = frozenset({"schema", "type"})
+KEYS_23: Final = frozenset(
+    {"cache_creation_input_tokens", "cached_input_tokens", "input_tokens", "output_tokens"}
+)
+KEYS_24: Final = frozenset(
+    {
+        "max_output_tokens",
+        "parallel_tool_calls",
+        "reasoning_effort",
+        "stop_sequences",
+        "temperature",
+        "thinking_budget_tokens",
+        "top_k",
+        "top_p",
+    }
+)
+KEYS_25: Final = frozenset({"model", "parameters", "response_format", "tool_choice", "tools"})
+KEYS_26: Final = frozenset({"disable_parallel_tool_use"})
+KEYS_27: Final = frozenset({"effort", "format"})
+KEYS_28: Final = frozenset({"budget_tokens", "type"})
+KEYS_29: Final = frozenset(
+    {
+        "max_tokens",
+        "messages",
+        "model",
+        "output_config",
+        "stop_sequences",
+        "system",
+        "temperature",
+        "thinking",
+        "tool_choice",
+        "tools",
+        "top_k",
+        "top_p",
+    }
+)
+KEYS_30: Final = frozenset({"id", "model", "stop_reason", "usage"})
+KEYS_31: Final = frozenset(
+    {"content", "id", "model", "role", "stop_reason", "stop_sequence", "type", "usage"}
+)
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
@@ -114,15 +176,8 @@ def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "text", "text": v_text}
     if _c1 is not ABSENT:
         _d2["cache_control"] = _c1
-    if not frozenset({"cache_hint", "text", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"cache_hint", "text", "type"}),
-            at,
-            part_type="text",
-            code="field_dropped",
-        )
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return _d2
 
 
@@ -143,8 +198,8 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "text", "text": v_text}
     if v_cache is not ABSENT:
         _d2["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset({"cache_control", "text", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"cache_control", "text", "type"}), at, part_type="text")
+    if not ctx.fidelity and not KEYS_1.issuperset(w):
+        unread(ctx, w, KEYS_1, at, part_type="text")
     return _d2
 
 
@@ -152,8 +207,8 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="refusal", code="field_dropped")
     ctx.loss(
         at,
         "converted_to_text",
@@ -170,15 +225,8 @@ def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     v_signature = c.get("signature", ABSENT)
     if v_signature is ABSENT:
         return MISS
-    if not frozenset({"signature", "text", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"signature", "text", "type"}),
-            at,
-            part_type="thinking",
-            code="field_dropped",
-        )
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="thinking", code="field_dropped")
     return {"type": "thinking", "thinking": v_text, "signature": v_signature}
 
 
@@ -189,8 +237,8 @@ def dec_thinking_0(ctx: Context, w: Any, at: str) -> Any:
     v_signature = w.get("signature", ABSENT)
     if v_signature is ABSENT:
         raise ConversionError("missing_field", at + "/signature", "signature is required here")
-    if not ctx.fidelity and not frozenset({"signature", "thinking", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"signature", "thinking", "type"}), at, part_type="thinking")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="thinking")
     return {"type": "thinking", "text": v_text, "signature": v_signature}
 
 
@@ -198,15 +246,8 @@ def enc_redacted_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     v_data = c.get("data", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not frozenset({"data", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"data", "type"}),
-            at,
-            part_type="redacted_thinking",
-            code="field_dropped",
-        )
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="redacted_thinking", code="field_dropped")
     return {"type": "redacted_thinking", "data": v_data}
 
 
@@ -214,8 +255,8 @@ def dec_redacted_thinking_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = w.get("data", ABSENT)
     if v_data is ABSENT:
         raise ConversionError("missing_field", at + "/data", "data is required here")
-    if not ctx.fidelity and not frozenset({"data", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"data", "type"}), at, part_type="redacted_thinking")
+    if not ctx.fidelity and not KEYS_5.issuperset(w):
+        unread(ctx, w, KEYS_5, at, part_type="redacted_thinking")
     return {"type": "redacted_thinking", "data": v_data}
 
 
@@ -254,24 +295,10 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     }
     if _c3 is not ABSENT:
         _d4["cache_control"] = _c3
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"cache_hint", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"cache_hint", "source", "type"}),
-            at,
-            part_type="image",
-            code="field_dropped",
-        )
+    if not KEYS_6.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_6, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_7.issuperset(c):
+        dropped(ctx, c, KEYS_7, at, part_type="image", code="field_dropped")
     return _d4
 
 
@@ -312,12 +339,10 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_cache is not ABSENT:
         _d5["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        unread(
-            ctx, _m1, frozenset({"data", "media_type", "type"}), at + "/source", part_type="image"
-        )
-    if not ctx.fidelity and not frozenset({"cache_control", "source", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"cache_control", "source", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_6.issuperset(_m1):
+        unread(ctx, _m1, KEYS_6, at + "/source", part_type="image")
+    if not ctx.fidelity and not KEYS_8.issuperset(w):
+        unread(ctx, w, KEYS_8, at, part_type="image")
     return _d5
 
 
@@ -345,24 +370,10 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     _d4: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": _c2}}
     if _c3 is not ABSENT:
         _d4["cache_control"] = _c3
-    if not frozenset({"type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"type", "url"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"cache_hint", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"cache_hint", "source", "type"}),
-            at,
-            part_type="image",
-            code="field_dropped",
-        )
+    if not KEYS_9.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_9, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_7.issuperset(c):
+        dropped(ctx, c, KEYS_7, at, part_type="image", code="field_dropped")
     return _d4
 
 
@@ -395,10 +406,10 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
     _d5: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": v_url}}
     if v_cache is not ABSENT:
         _d5["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset({"type", "url"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"type", "url"}), at + "/source", part_type="image")
-    if not ctx.fidelity and not frozenset({"cache_control", "source", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"cache_control", "source", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_9.issuperset(_m1):
+        unread(ctx, _m1, KEYS_9, at + "/source", part_type="image")
+    if not ctx.fidelity and not KEYS_8.issuperset(w):
+        unread(ctx, w, KEYS_8, at, part_type="image")
     return _d5
 
 
@@ -422,24 +433,10 @@ def enc_image_2(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "image", "source": {"type": "file", "file_id": v_file_id}}
     if _c2 is not ABSENT:
         _d3["cache_control"] = _c2
-    if not frozenset({"file_id", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"file_id", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"cache_hint", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"cache_hint", "source", "type"}),
-            at,
-            part_type="image",
-            code="field_dropped",
-        )
+    if not KEYS_10.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_10, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_7.issuperset(c):
+        dropped(ctx, c, KEYS_7, at, part_type="image", code="field_dropped")
     return _d3
 
 
@@ -467,10 +464,10 @@ def dec_image_2(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "image", "source": {"type": "file", "file_id": v_file_id}}
     if v_cache is not ABSENT:
         _d3["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset({"file_id", "type"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"file_id", "type"}), at + "/source", part_type="image")
-    if not ctx.fidelity and not frozenset({"cache_control", "source", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"cache_control", "source", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_10.issuperset(_m1):
+        unread(ctx, _m1, KEYS_10, at + "/source", part_type="image")
+    if not ctx.fidelity and not KEYS_8.issuperset(w):
+        unread(ctx, w, KEYS_8, at, part_type="image")
     return _d3
 
 
@@ -502,24 +499,10 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
         _d3["title"] = v_title
     if _c2 is not ABSENT:
         _d3["cache_control"] = _c2
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"cache_hint", "source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"cache_hint", "source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_6.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_6, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_11.issuperset(c):
+        dropped(ctx, c, KEYS_11, at, part_type="document", code="field_dropped")
     return _d3
 
 
@@ -557,24 +540,10 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
         _d3["title"] = v_title
     if v_cache is not ABSENT:
         _d3["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-        )
-    if not ctx.fidelity and not frozenset({"cache_control", "source", "title", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx,
-            w,
-            frozenset({"cache_control", "source", "title", "type"}),
-            at,
-            part_type="document",
-        )
+    if not ctx.fidelity and not KEYS_6.issuperset(_m1):
+        unread(ctx, _m1, KEYS_6, at + "/source", part_type="document")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="document")
     return _d3
 
 
@@ -611,24 +580,10 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
         _d4["title"] = v_title
     if _c3 is not ABSENT:
         _d4["cache_control"] = _c3
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"cache_hint", "source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"cache_hint", "source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_6.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_6, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_11.issuperset(c):
+        dropped(ctx, c, KEYS_11, at, part_type="document", code="field_dropped")
     return _d4
 
 
@@ -672,24 +627,10 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
         _d5["title"] = v_title
     if v_cache is not ABSENT:
         _d5["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-        )
-    if not ctx.fidelity and not frozenset({"cache_control", "source", "title", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx,
-            w,
-            frozenset({"cache_control", "source", "title", "type"}),
-            at,
-            part_type="document",
-        )
+    if not ctx.fidelity and not KEYS_6.issuperset(_m1):
+        unread(ctx, _m1, KEYS_6, at + "/source", part_type="document")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="document")
     return _d5
 
 
@@ -720,24 +661,10 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
         _d4["title"] = v_title
     if _c3 is not ABSENT:
         _d4["cache_control"] = _c3
-    if not frozenset({"type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"type", "url"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"cache_hint", "source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"cache_hint", "source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_9.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_9, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_11.issuperset(c):
+        dropped(ctx, c, KEYS_11, at, part_type="document", code="field_dropped")
     return _d4
 
 
@@ -775,18 +702,10 @@ def dec_document_2(ctx: Context, w: Any, at: str) -> Any:
         _d5["title"] = v_title
     if v_cache is not ABSENT:
         _d5["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset({"type", "url"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"type", "url"}), at + "/source", part_type="document")
-    if not ctx.fidelity and not frozenset({"cache_control", "source", "title", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx,
-            w,
-            frozenset({"cache_control", "source", "title", "type"}),
-            at,
-            part_type="document",
-        )
+    if not ctx.fidelity and not KEYS_9.issuperset(_m1):
+        unread(ctx, _m1, KEYS_9, at + "/source", part_type="document")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="document")
     return _d5
 
 
@@ -813,24 +732,10 @@ def enc_document_3(ctx: Context, c: Any, at: str) -> Any:
         _d3["title"] = v_title
     if _c2 is not ABSENT:
         _d3["cache_control"] = _c2
-    if not frozenset({"file_id", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"file_id", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"cache_hint", "source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"cache_hint", "source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_10.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_10, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_11.issuperset(c):
+        dropped(ctx, c, KEYS_11, at, part_type="document", code="field_dropped")
     return _d3
 
 
@@ -863,18 +768,10 @@ def dec_document_3(ctx: Context, w: Any, at: str) -> Any:
         _d3["title"] = v_title
     if v_cache is not ABSENT:
         _d3["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset({"file_id", "type"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"file_id", "type"}), at + "/source", part_type="document")
-    if not ctx.fidelity and not frozenset({"cache_control", "source", "title", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx,
-            w,
-            frozenset({"cache_control", "source", "title", "type"}),
-            at,
-            part_type="document",
-        )
+    if not ctx.fidelity and not KEYS_10.issuperset(_m1):
+        unread(ctx, _m1, KEYS_10, at + "/source", part_type="document")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="document")
     return _d3
 
 
@@ -905,15 +802,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     _d4: dict[str, Any] = {"type": "tool_use", "id": _c1, "name": _c2, "input": v_arguments}
     if _c3 is not ABSENT:
         _d4["cache_control"] = _c3
-    if not frozenset({"arguments", "cache_hint", "id", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "cache_hint", "id", "name", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_13.issuperset(c):
+        dropped(ctx, c, KEYS_13, at, part_type="tool_call", code="field_dropped")
     return _d4
 
 
@@ -955,16 +845,8 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_cache is not ABSENT:
         _d6["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset(
-        {"cache_control", "id", "input", "name", "type"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"cache_control", "id", "input", "name", "type"}),
-            at,
-            part_type="tool_call",
-        )
+    if not ctx.fidelity and not KEYS_14.issuperset(w):
+        unread(ctx, w, KEYS_14, at, part_type="tool_call")
     return _d6
 
 
@@ -994,15 +876,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         _d4["is_error"] = v_is_error
     if _c3 is not ABSENT:
         _d4["cache_control"] = _c3
-    if not frozenset({"cache_hint", "content", "is_error", "tool_call_id", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"cache_hint", "content", "is_error", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_15.issuperset(c):
+        dropped(ctx, c, KEYS_15, at, part_type="tool_result", code="field_dropped")
     return _d4
 
 
@@ -1041,16 +916,8 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         _d5["is_error"] = v_is_error
     if v_cache is not ABSENT:
         _d5["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset(
-        {"cache_control", "content", "is_error", "tool_use_id", "type"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"cache_control", "content", "is_error", "tool_use_id", "type"}),
-            at,
-            part_type="tool_result",
-        )
+    if not ctx.fidelity and not KEYS_16.issuperset(w):
+        unread(ctx, w, KEYS_16, at, part_type="tool_result")
     return _d5
 
 
@@ -1187,15 +1054,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _d3["strict"] = v_strict
     if _c2 is not ABSENT:
         _d3["cache_control"] = _c2
-    if not frozenset({"cache_hint", "description", "input_schema", "name", "strict"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"cache_hint", "description", "input_schema", "name", "strict"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_17.issuperset(c):
+        dropped(ctx, c, KEYS_17, at, part_type=None, code="field_dropped")
     return _d3
 
 
@@ -1238,16 +1098,8 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
         _d4["strict"] = v_strict
     if v_cache is not ABSENT:
         _d4["cache_hint"] = v_cache
-    if not ctx.fidelity and not frozenset(
-        {"cache_control", "description", "input_schema", "name", "strict"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"cache_control", "description", "input_schema", "name", "strict"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_18.issuperset(w):
+        unread(ctx, w, KEYS_18, at, part_type=None)
     return _d4
 
 
@@ -1268,8 +1120,8 @@ def dec_tool(ctx: Context, w: Any, at: str) -> Any:
 def enc_tool_choice_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "auto":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_19.issuperset(c):
+        dropped(ctx, c, KEYS_19, at, part_type=None, code="field_dropped")
     return {"type": "auto"}
 
 
@@ -1278,16 +1130,16 @@ def dec_tool_choice_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("type") != "auto":
         return MISS
-    if not ctx.fidelity and not frozenset({"type"}).issuperset(w):
-        unread(ctx, w, frozenset({"type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_19.issuperset(w):
+        unread(ctx, w, KEYS_19, at, part_type=None)
     return {"type": "auto"}
 
 
 def enc_tool_choice_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "none":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_19.issuperset(c):
+        dropped(ctx, c, KEYS_19, at, part_type=None, code="field_dropped")
     return {"type": "none"}
 
 
@@ -1296,16 +1148,16 @@ def dec_tool_choice_1(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("type") != "none":
         return MISS
-    if not ctx.fidelity and not frozenset({"type"}).issuperset(w):
-        unread(ctx, w, frozenset({"type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_19.issuperset(w):
+        unread(ctx, w, KEYS_19, at, part_type=None)
     return {"type": "none"}
 
 
 def enc_tool_choice_2(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "required":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_19.issuperset(c):
+        dropped(ctx, c, KEYS_19, at, part_type=None, code="field_dropped")
     return {"type": "any"}
 
 
@@ -1314,8 +1166,8 @@ def dec_tool_choice_2(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("type") != "any":
         return MISS
-    if not ctx.fidelity and not frozenset({"type"}).issuperset(w):
-        unread(ctx, w, frozenset({"type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_19.issuperset(w):
+        unread(ctx, w, KEYS_19, at, part_type=None)
     return {"type": "required"}
 
 
@@ -1329,8 +1181,8 @@ def enc_tool_choice_3(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    if not frozenset({"name", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"name", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type=None, code="field_dropped")
     return {"type": "tool", "name": _c1}
 
 
@@ -1347,8 +1199,8 @@ def dec_tool_choice_3(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_name = _t2
-    if not ctx.fidelity and not frozenset({"name", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"name", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_20.issuperset(w):
+        unread(ctx, w, KEYS_20, at, part_type=None)
     return {"type": "tool", "name": v_name}
 
 
@@ -1389,8 +1241,8 @@ def enc_cache_hint_0(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     if c.get("ttl") != "5m":
         return MISS
-    if not frozenset({"ttl", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"ttl", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_21.issuperset(c):
+        dropped(ctx, c, KEYS_21, at, part_type=None, code="field_dropped")
     return {"type": "ephemeral", "ttl": "5m"}
 
 
@@ -1401,8 +1253,8 @@ def dec_cache_hint_0(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     if w.get("ttl") != "5m":
         return MISS
-    if not ctx.fidelity and not frozenset({"ttl", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"ttl", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_21.issuperset(w):
+        unread(ctx, w, KEYS_21, at, part_type=None)
     return {"type": "ephemeral", "ttl": "5m"}
 
 
@@ -1411,8 +1263,8 @@ def enc_cache_hint_1(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     if c.get("ttl") != "1h":
         return MISS
-    if not frozenset({"ttl", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"ttl", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_21.issuperset(c):
+        dropped(ctx, c, KEYS_21, at, part_type=None, code="field_dropped")
     return {"type": "ephemeral", "ttl": "1h"}
 
 
@@ -1423,16 +1275,16 @@ def dec_cache_hint_1(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     if w.get("ttl") != "1h":
         return MISS
-    if not ctx.fidelity and not frozenset({"ttl", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"ttl", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_21.issuperset(w):
+        unread(ctx, w, KEYS_21, at, part_type=None)
     return {"type": "ephemeral", "ttl": "1h"}
 
 
 def enc_cache_hint_2(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "ephemeral":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_19.issuperset(c):
+        dropped(ctx, c, KEYS_19, at, part_type=None, code="field_dropped")
     return {"type": "ephemeral"}
 
 
@@ -1441,8 +1293,8 @@ def dec_cache_hint_2(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("type") != "ephemeral":
         return MISS
-    if not ctx.fidelity and not frozenset({"type"}).issuperset(w):
-        unread(ctx, w, frozenset({"type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_19.issuperset(w):
+        unread(ctx, w, KEYS_19, at, part_type=None)
     return {"type": "ephemeral"}
 
 
@@ -1478,8 +1330,8 @@ def enc_response_format_0(ctx: Context, c: Any, at: str) -> Any:
     v_schema = c.get("schema", ABSENT)
     if v_schema is ABSENT:
         return MISS
-    if not frozenset({"schema", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"schema", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_22.issuperset(c):
+        dropped(ctx, c, KEYS_22, at, part_type=None, code="field_dropped")
     return {"type": "json_schema", "schema": v_schema}
 
 
@@ -1491,8 +1343,8 @@ def dec_response_format_0(ctx: Context, w: Any, at: str) -> Any:
     v_schema = w.get("schema", ABSENT)
     if v_schema is ABSENT:
         raise ConversionError("missing_field", at + "/schema", "schema is required here")
-    if not ctx.fidelity and not frozenset({"schema", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"schema", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_22.issuperset(w):
+        unread(ctx, w, KEYS_22, at, part_type=None)
     return {"type": "json_schema", "schema": v_schema}
 
 
@@ -1528,24 +1380,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
         put(out, ("cache_read_input_tokens",), c["cached_input_tokens"])
     if "cache_creation_input_tokens" in c:
         put(out, ("cache_creation_input_tokens",), c["cache_creation_input_tokens"])
-    if not frozenset(
-        {"cache_creation_input_tokens", "cached_input_tokens", "input_tokens", "output_tokens"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {
-                    "cache_creation_input_tokens",
-                    "cached_input_tokens",
-                    "input_tokens",
-                    "output_tokens",
-                }
-            ),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_23.issuperset(c):
+        dropped(ctx, c, KEYS_23, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -1600,37 +1436,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         v_parallel_tool_calls = _m1.get("parallel_tool_calls", ABSENT)
         v_effort = _m1.get("reasoning_effort", ABSENT)
         v_budget = _m1.get("thinking_budget_tokens", ABSENT)
-        if not frozenset(
-            {
-                "max_output_tokens",
-                "parallel_tool_calls",
-                "reasoning_effort",
-                "stop_sequences",
-                "temperature",
-                "thinking_budget_tokens",
-                "top_k",
-                "top_p",
-            }
-        ).issuperset(_m1):
-            dropped(
-                ctx,
-                _m1,
-                frozenset(
-                    {
-                        "max_output_tokens",
-                        "parallel_tool_calls",
-                        "reasoning_effort",
-                        "stop_sequences",
-                        "temperature",
-                        "thinking_budget_tokens",
-                        "top_k",
-                        "top_p",
-                    }
-                ),
-                at + "/parameters",
-                part_type=None,
-                code="parameter_dropped",
-            )
+        if not KEYS_24.issuperset(_m1):
+            dropped(ctx, _m1, KEYS_24, at + "/parameters", part_type=None, code="parameter_dropped")
     try:
         _c2 = T_default.encode(ctx, at + "/model", v_model, "unknown")
     except Mismatch:
@@ -1708,17 +1515,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         or v_stop is not ABSENT
         else ABSENT
     )
-    if not frozenset({"model", "parameters", "response_format", "tool_choice", "tools"}).issuperset(
-        c
-    ):
-        dropped(
-            ctx,
-            c,
-            frozenset({"model", "parameters", "response_format", "tool_choice", "tools"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_25.issuperset(c):
+        dropped(ctx, c, KEYS_25, at, part_type=None, code="parameter_dropped")
     return _o16
 
 
@@ -1792,14 +1590,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             except Mismatch:
                 return MISS
             v_parallel_tool_calls = _t10
-        if not ctx.fidelity and not frozenset({"disable_parallel_tool_use"}).issuperset(_v8):
-            unread(
-                ctx,
-                _v8,
-                frozenset({"disable_parallel_tool_use"}),
-                at + "/tool_choice",
-                part_type=None,
-            )
+        if not ctx.fidelity and not KEYS_26.issuperset(_v8):
+            unread(ctx, _v8, KEYS_26, at + "/tool_choice", part_type=None)
     _m11 = w.get("output_config", ABSENT)
     if _m11 is None:
         _m11 = ABSENT
@@ -1823,10 +1615,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_effort = _m11.get("effort", ABSENT)
         if v_effort is None:
             v_effort = ABSENT
-        if not ctx.fidelity and not frozenset({"effort", "format"}).issuperset(_m11):
-            unread(
-                ctx, _m11, frozenset({"effort", "format"}), at + "/output_config", part_type=None
-            )
+        if not ctx.fidelity and not KEYS_27.issuperset(_m11):
+            unread(ctx, _m11, KEYS_27, at + "/output_config", part_type=None)
     _m13 = w.get("thinking", ABSENT)
     if _m13 is None:
         _m13 = ABSENT
@@ -1839,10 +1629,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_budget = _m13.get("budget_tokens", ABSENT)
         if v_budget is None:
             v_budget = ABSENT
-        if not ctx.fidelity and not frozenset({"budget_tokens", "type"}).issuperset(_m13):
-            unread(
-                ctx, _m13, frozenset({"budget_tokens", "type"}), at + "/thinking", part_type=None
-            )
+        if not ctx.fidelity and not KEYS_28.issuperset(_m13):
+            unread(ctx, _m13, KEYS_28, at + "/thinking", part_type=None)
     v_temperature = w.get("temperature", ABSENT)
     if v_temperature is None:
         v_temperature = ABSENT
@@ -1904,44 +1692,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or _o15 is not ABSENT
         else ABSENT
     )
-    if not ctx.fidelity and not frozenset(
-        {
-            "max_tokens",
-            "messages",
-            "model",
-            "output_config",
-            "stop_sequences",
-            "system",
-            "temperature",
-            "thinking",
-            "tool_choice",
-            "tools",
-            "top_k",
-            "top_p",
-        }
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset(
-                {
-                    "max_tokens",
-                    "messages",
-                    "model",
-                    "output_config",
-                    "stop_sequences",
-                    "system",
-                    "temperature",
-                    "thinking",
-                    "tool_choice",
-                    "tools",
-                    "top_k",
-                    "top_p",
-                }
-            ),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_29.issuperset(w):
+        unread(ctx, w, KEYS_29, at, part_type=None)
     return _o17
 
 
@@ -1984,15 +1736,8 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
     }
     if _c1 is not ABSENT:
         _d5["id"] = _c1
-    if not frozenset({"id", "model", "stop_reason", "usage"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"id", "model", "stop_reason", "usage"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_30.issuperset(c):
+        dropped(ctx, c, KEYS_30, at, part_type=None, code="parameter_dropped")
     return _d5
 
 
@@ -2033,18 +1778,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         _d6["id"] = v_id
     if v_usage is not ABSENT:
         _d6["usage"] = v_usage
-    if not ctx.fidelity and not frozenset(
-        {"content", "id", "model", "role", "stop_reason", "stop_sequence", "type", "usage"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset(
-                {"content", "id", "model", "role", "stop_reason", "stop_sequence", "type", "usage"}
-            ),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_31.issuperset(w):
+        unread(ctx, w, KEYS_31, at, part_type=None)
     return _d6
 
 

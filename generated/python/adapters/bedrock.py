@@ -110,14 +110,98 @@ STOP_REASONS_FROM_CANONICAL: Final = {
     "other": "end_turn",
 }
 STOP_REASONS_APPROXIMATE: Final = frozenset({"other", "pause", "refusal", "return"})
+KEYS_0: Final = frozenset({"text", "type"})
+KEYS_1: Final = frozenset({"text"})
+KEYS_2: Final = frozenset({"signature", "text", "type"})
+KEYS_3: Final = frozenset({"signature", "text"})
+KEYS_4: Final = frozenset({"reasoningText"})
+KEYS_5: Final = frozenset({"reasoningContent"})
+KEYS_6: Final = frozenset({"data", "type"})
+KEYS_7: Final = frozenset({"redactedContent"})
+KEYS_8: Final = frozenset({"data", "media_type", "type"})
+KEYS_9: Final = frozenset({"source", "type"})
+KEYS_10: Final = frozenset({"bytes"})
+KEYS_11: Final = frozenset({"format", "source"})
+KEYS_12: Final = frozenset({"image"})
+KEYS_13: Final = frozenset({"media_type", "type", "url"})
+KEYS_14: Final = frozenset({"uri"})
+KEYS_15: Final = frozenset({"s3Location"})
+KEYS_16: Final = frozenset({"source", "title", "type"})
+KEYS_17: Final = frozenset({"format", "name", "source"})
+KEYS_18: Final = frozenset({"document"})
+KEYS_19: Final = frozenset({"name", "source"})
+KEYS_20: Final = frozenset({"video"})
+KEYS_21: Final = frozenset({"audio"})
+KEYS_22: Final = frozenset({"arguments", "id", "name", "type"})
+KEYS_23: Final = frozenset({"input", "name", "toolUseId"})
+KEYS_24: Final = frozenset({"toolUse"})
+KEYS_25: Final = frozenset({"content", "is_error", "structured_content", "tool_call_id", "type"})
+KEYS_26: Final = frozenset({"json"})
+KEYS_27: Final = frozenset({"content", "status", "toolUseId"})
+KEYS_28: Final = frozenset({"toolResult"})
+KEYS_29: Final = frozenset({"content", "structured_content", "tool_call_id", "type"})
+KEYS_30: Final = frozenset({"content", "toolUseId"})
+KEYS_31: Final = frozenset({"description", "input_schema", "name", "strict"})
+KEYS_32: Final = frozenset({"description", "inputSchema", "name", "strict"})
+KEYS_33: Final = frozenset({"toolSpec"})
+KEYS_34: Final = frozenset({"type"})
+KEYS_35: Final = frozenset()
+KEYS_36: Final = frozenset({"auto"})
+KEYS_37: Final = frozenset({"any"})
+KEYS_38: Final = frozenset({"name", "type"})
+KEYS_39: Final = frozenset({"name"})
+KEYS_40: Final = frozenset({"tool"})
+KEYS_41: Final = frozenset({"ttl", "type"})
+KEYS_42: Final = frozenset({"cachePoint"})
+KEYS_43: Final = frozenset({"description", "name", "schema", "type"})
+KEYS_44: Final = frozenset({"description", "name", "schema"})
+KEYS_45: Final = frozenset({"jsonSchema"})
+KEYS_46: Final = frozenset({"structure", "type"})
+KEYS_47: Final = frozenset(
+    {
+        "cache_creation_input_tokens",
+        "cached_input_tokens",
+        "input_tokens",
+        "output_tokens",
+        "total_tokens",
+    }
+)
+KEYS_48: Final = frozenset(
+    {
+        "max_output_tokens",
+        "stop_sequences",
+        "temperature",
+        "thinking_budget_tokens",
+        "top_k",
+        "top_p",
+    }
+)
+KEYS_49: Final = frozenset({"parameters", "response_format", "tool_choice", "tools"})
+KEYS_50: Final = frozenset({"toolChoice", "tools"})
+KEYS_51: Final = frozenset({"maxTokens", "stopSequences", "temperature", "topP"})
+KEYS_52: Final = frozenset({"budget_tokens", "type"})
+KEYS_53: Final = frozenset({"thinking", "top_k"})
+KEYS_54: Final = frozenset({"textFormat"})
+KEYS_55: Final = frozenset(
+    {
+        "additionalModelRequestFields",
+        "inferenceConfig",
+        "messages",
+        "outputConfig",
+        "system",
+        "toolConfig",
+    }
+)
+KEYS_56: Final = frozenset({"stop_reason", "usage"})
+KEYS_57: Final = frozenset({"metrics", "output", "stopReason", "usage"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return {"text": v_text}
 
 
@@ -127,8 +211,8 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not ctx.fidelity and not frozenset({"text"}).issuperset(w):
-        unread(ctx, w, frozenset({"text"}), at, part_type="text")
+    if not ctx.fidelity and not KEYS_1.issuperset(w):
+        unread(ctx, w, KEYS_1, at, part_type="text")
     return {"type": "text", "text": v_text}
 
 
@@ -136,8 +220,8 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="refusal", code="field_dropped")
     ctx.loss(
         at,
         "converted_to_text",
@@ -155,15 +239,8 @@ def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"text": v_text}
     if v_signature is not ABSENT:
         _d1["signature"] = v_signature
-    if not frozenset({"signature", "text", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"signature", "text", "type"}),
-            at,
-            part_type="thinking",
-            code="field_dropped",
-        )
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="thinking", code="field_dropped")
     return {"reasoningContent": {"reasoningText": _d1}}
 
 
@@ -191,20 +268,12 @@ def dec_thinking_0(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "thinking", "text": v_text}
     if v_signature is not ABSENT:
         _d3["signature"] = v_signature
-    if not ctx.fidelity and not frozenset({"signature", "text"}).issuperset(_m2):
-        unread(
-            ctx,
-            _m2,
-            frozenset({"signature", "text"}),
-            at + "/reasoningContent/reasoningText",
-            part_type="thinking",
-        )
-    if not ctx.fidelity and not frozenset({"reasoningText"}).issuperset(_m1):
-        unread(
-            ctx, _m1, frozenset({"reasoningText"}), at + "/reasoningContent", part_type="thinking"
-        )
-    if not ctx.fidelity and not frozenset({"reasoningContent"}).issuperset(w):
-        unread(ctx, w, frozenset({"reasoningContent"}), at, part_type="thinking")
+    if not ctx.fidelity and not KEYS_3.issuperset(_m2):
+        unread(ctx, _m2, KEYS_3, at + "/reasoningContent/reasoningText", part_type="thinking")
+    if not ctx.fidelity and not KEYS_4.issuperset(_m1):
+        unread(ctx, _m1, KEYS_4, at + "/reasoningContent", part_type="thinking")
+    if not ctx.fidelity and not KEYS_5.issuperset(w):
+        unread(ctx, w, KEYS_5, at, part_type="thinking")
     return _d3
 
 
@@ -212,15 +281,8 @@ def enc_redacted_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     v_data = c.get("data", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not frozenset({"data", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"data", "type"}),
-            at,
-            part_type="redacted_thinking",
-            code="field_dropped",
-        )
+    if not KEYS_6.issuperset(c):
+        dropped(ctx, c, KEYS_6, at, part_type="redacted_thinking", code="field_dropped")
     return {"reasoningContent": {"redactedContent": v_data}}
 
 
@@ -235,16 +297,10 @@ def dec_redacted_thinking_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = _m1.get("redactedContent", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not ctx.fidelity and not frozenset({"redactedContent"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"redactedContent"}),
-            at + "/reasoningContent",
-            part_type="redacted_thinking",
-        )
-    if not ctx.fidelity and not frozenset({"reasoningContent"}).issuperset(w):
-        unread(ctx, w, frozenset({"reasoningContent"}), at, part_type="redacted_thinking")
+    if not ctx.fidelity and not KEYS_7.issuperset(_m1):
+        unread(ctx, _m1, KEYS_7, at + "/reasoningContent", part_type="redacted_thinking")
+    if not ctx.fidelity and not KEYS_5.issuperset(w):
+        unread(ctx, w, KEYS_5, at, part_type="redacted_thinking")
     return {"type": "redacted_thinking", "data": v_data}
 
 
@@ -266,17 +322,10 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_image_format_word.encode(ctx, at + "/source/media_type", v_media_type)
     except Mismatch:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_9.issuperset(c):
+        dropped(ctx, c, KEYS_9, at, part_type="image", code="field_dropped")
     return {"image": {"format": _c2, "source": {"bytes": v_data}}}
 
 
@@ -304,12 +353,12 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = _m4.get("bytes", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not ctx.fidelity and not frozenset({"bytes"}).issuperset(_m4):
-        unread(ctx, _m4, frozenset({"bytes"}), at + "/image/source", part_type="image")
-    if not ctx.fidelity and not frozenset({"format", "source"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"format", "source"}), at + "/image", part_type="image")
-    if not ctx.fidelity and not frozenset({"image"}).issuperset(w):
-        unread(ctx, w, frozenset({"image"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_10.issuperset(_m4):
+        unread(ctx, _m4, KEYS_10, at + "/image/source", part_type="image")
+    if not ctx.fidelity and not KEYS_11.issuperset(_m1):
+        unread(ctx, _m1, KEYS_11, at + "/image", part_type="image")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="image")
     return {
         "type": "image",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -338,17 +387,10 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_url_scheme.encode(ctx, at, "s3", v_url)
     except Mismatch:
         return MISS
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_13.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_13, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_9.issuperset(c):
+        dropped(ctx, c, KEYS_9, at, part_type="image", code="field_dropped")
     return {"image": {"format": _c2, "source": {"s3Location": {"uri": _c3}}}}
 
 
@@ -386,14 +428,14 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_url = _t7[1]
-    if not ctx.fidelity and not frozenset({"uri"}).issuperset(_m5):
-        unread(ctx, _m5, frozenset({"uri"}), at + "/image/source/s3Location", part_type="image")
-    if not ctx.fidelity and not frozenset({"s3Location"}).issuperset(_m4):
-        unread(ctx, _m4, frozenset({"s3Location"}), at + "/image/source", part_type="image")
-    if not ctx.fidelity and not frozenset({"format", "source"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"format", "source"}), at + "/image", part_type="image")
-    if not ctx.fidelity and not frozenset({"image"}).issuperset(w):
-        unread(ctx, w, frozenset({"image"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_14.issuperset(_m5):
+        unread(ctx, _m5, KEYS_14, at + "/image/source/s3Location", part_type="image")
+    if not ctx.fidelity and not KEYS_15.issuperset(_m4):
+        unread(ctx, _m4, KEYS_15, at + "/image/source", part_type="image")
+    if not ctx.fidelity and not KEYS_11.issuperset(_m1):
+        unread(ctx, _m1, KEYS_11, at + "/image", part_type="image")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="image")
     return {"type": "image", "source": {"type": "url", "url": v_url, "media_type": v_media_type}}
 
 
@@ -423,24 +465,10 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
     _d4: dict[str, Any] = {"format": _c2, "source": {"bytes": v_data}}
     if _c3 is not ABSENT:
         _d4["name"] = _c3
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_16.issuperset(c):
+        dropped(ctx, c, KEYS_16, at, part_type="document", code="field_dropped")
     return {"document": _d4}
 
 
@@ -486,18 +514,12 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_title is not ABSENT:
         _d7["title"] = v_title
-    if not ctx.fidelity and not frozenset({"bytes"}).issuperset(_m6):
-        unread(ctx, _m6, frozenset({"bytes"}), at + "/document/source", part_type="document")
-    if not ctx.fidelity and not frozenset({"format", "name", "source"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"format", "name", "source"}),
-            at + "/document",
-            part_type="document",
-        )
-    if not ctx.fidelity and not frozenset({"document"}).issuperset(w):
-        unread(ctx, w, frozenset({"document"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_10.issuperset(_m6):
+        unread(ctx, _m6, KEYS_10, at + "/document/source", part_type="document")
+    if not ctx.fidelity and not KEYS_17.issuperset(_m1):
+        unread(ctx, _m1, KEYS_17, at + "/document", part_type="document")
+    if not ctx.fidelity and not KEYS_18.issuperset(w):
+        unread(ctx, w, KEYS_18, at, part_type="document")
     return _d7
 
 
@@ -531,24 +553,10 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
     _d5: dict[str, Any] = {"format": _c2, "source": {"s3Location": {"uri": _c4}}}
     if _c3 is not ABSENT:
         _d5["name"] = _c3
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_13.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_13, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_16.issuperset(c):
+        dropped(ctx, c, KEYS_16, at, part_type="document", code="field_dropped")
     return {"document": _d5}
 
 
@@ -606,22 +614,14 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_title is not ABSENT:
         _d10["title"] = v_title
-    if not ctx.fidelity and not frozenset({"uri"}).issuperset(_m7):
-        unread(
-            ctx, _m7, frozenset({"uri"}), at + "/document/source/s3Location", part_type="document"
-        )
-    if not ctx.fidelity and not frozenset({"s3Location"}).issuperset(_m6):
-        unread(ctx, _m6, frozenset({"s3Location"}), at + "/document/source", part_type="document")
-    if not ctx.fidelity and not frozenset({"format", "name", "source"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"format", "name", "source"}),
-            at + "/document",
-            part_type="document",
-        )
-    if not ctx.fidelity and not frozenset({"document"}).issuperset(w):
-        unread(ctx, w, frozenset({"document"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_14.issuperset(_m7):
+        unread(ctx, _m7, KEYS_14, at + "/document/source/s3Location", part_type="document")
+    if not ctx.fidelity and not KEYS_15.issuperset(_m6):
+        unread(ctx, _m6, KEYS_15, at + "/document/source", part_type="document")
+    if not ctx.fidelity and not KEYS_17.issuperset(_m1):
+        unread(ctx, _m1, KEYS_17, at + "/document", part_type="document")
+    if not ctx.fidelity and not KEYS_18.issuperset(w):
+        unread(ctx, w, KEYS_18, at, part_type="document")
     return _d10
 
 
@@ -650,24 +650,10 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
     _d4: dict[str, Any] = {"source": {"text": _c3}}
     if _c2 is not ABSENT:
         _d4["name"] = _c2
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_16.issuperset(c):
+        dropped(ctx, c, KEYS_16, at, part_type="document", code="field_dropped")
     return {"document": _d4}
 
 
@@ -710,12 +696,12 @@ def dec_document_2(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_title is not ABSENT:
         _d7["title"] = v_title
-    if not ctx.fidelity and not frozenset({"text"}).issuperset(_m4):
-        unread(ctx, _m4, frozenset({"text"}), at + "/document/source", part_type="document")
-    if not ctx.fidelity and not frozenset({"name", "source"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"name", "source"}), at + "/document", part_type="document")
-    if not ctx.fidelity and not frozenset({"document"}).issuperset(w):
-        unread(ctx, w, frozenset({"document"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_1.issuperset(_m4):
+        unread(ctx, _m4, KEYS_1, at + "/document/source", part_type="document")
+    if not ctx.fidelity and not KEYS_19.issuperset(_m1):
+        unread(ctx, _m1, KEYS_19, at + "/document", part_type="document")
+    if not ctx.fidelity and not KEYS_18.issuperset(w):
+        unread(ctx, w, KEYS_18, at, part_type="document")
     return _d7
 
 
@@ -740,24 +726,10 @@ def enc_document_3(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"source": {"bytes": v_data}}
     if _c2 is not ABSENT:
         _d3["name"] = _c2
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_16.issuperset(c):
+        dropped(ctx, c, KEYS_16, at, part_type="document", code="field_dropped")
     return {"document": _d3}
 
 
@@ -795,12 +767,12 @@ def dec_document_3(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_title is not ABSENT:
         _d5["title"] = v_title
-    if not ctx.fidelity and not frozenset({"bytes"}).issuperset(_m4):
-        unread(ctx, _m4, frozenset({"bytes"}), at + "/document/source", part_type="document")
-    if not ctx.fidelity and not frozenset({"name", "source"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"name", "source"}), at + "/document", part_type="document")
-    if not ctx.fidelity and not frozenset({"document"}).issuperset(w):
-        unread(ctx, w, frozenset({"document"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_10.issuperset(_m4):
+        unread(ctx, _m4, KEYS_10, at + "/document/source", part_type="document")
+    if not ctx.fidelity and not KEYS_19.issuperset(_m1):
+        unread(ctx, _m1, KEYS_19, at + "/document", part_type="document")
+    if not ctx.fidelity and not KEYS_18.issuperset(w):
+        unread(ctx, w, KEYS_18, at, part_type="document")
     return _d5
 
 
@@ -822,17 +794,10 @@ def enc_video_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_video_format_word.encode(ctx, at + "/source/media_type", v_media_type)
     except Mismatch:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="video",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="video", code="field_dropped")
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="video", code="field_dropped")
+    if not KEYS_9.issuperset(c):
+        dropped(ctx, c, KEYS_9, at, part_type="video", code="field_dropped")
     return {"video": {"format": _c2, "source": {"bytes": v_data}}}
 
 
@@ -860,12 +825,12 @@ def dec_video_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = _m4.get("bytes", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not ctx.fidelity and not frozenset({"bytes"}).issuperset(_m4):
-        unread(ctx, _m4, frozenset({"bytes"}), at + "/video/source", part_type="video")
-    if not ctx.fidelity and not frozenset({"format", "source"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"format", "source"}), at + "/video", part_type="video")
-    if not ctx.fidelity and not frozenset({"video"}).issuperset(w):
-        unread(ctx, w, frozenset({"video"}), at, part_type="video")
+    if not ctx.fidelity and not KEYS_10.issuperset(_m4):
+        unread(ctx, _m4, KEYS_10, at + "/video/source", part_type="video")
+    if not ctx.fidelity and not KEYS_11.issuperset(_m1):
+        unread(ctx, _m1, KEYS_11, at + "/video", part_type="video")
+    if not ctx.fidelity and not KEYS_20.issuperset(w):
+        unread(ctx, w, KEYS_20, at, part_type="video")
     return {
         "type": "video",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -894,17 +859,10 @@ def enc_video_1(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_url_scheme.encode(ctx, at, "s3", v_url)
     except Mismatch:
         return MISS
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="video",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="video", code="field_dropped")
+    if not KEYS_13.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_13, at + "/source", part_type="video", code="field_dropped")
+    if not KEYS_9.issuperset(c):
+        dropped(ctx, c, KEYS_9, at, part_type="video", code="field_dropped")
     return {"video": {"format": _c2, "source": {"s3Location": {"uri": _c3}}}}
 
 
@@ -942,14 +900,14 @@ def dec_video_1(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_url = _t7[1]
-    if not ctx.fidelity and not frozenset({"uri"}).issuperset(_m5):
-        unread(ctx, _m5, frozenset({"uri"}), at + "/video/source/s3Location", part_type="video")
-    if not ctx.fidelity and not frozenset({"s3Location"}).issuperset(_m4):
-        unread(ctx, _m4, frozenset({"s3Location"}), at + "/video/source", part_type="video")
-    if not ctx.fidelity and not frozenset({"format", "source"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"format", "source"}), at + "/video", part_type="video")
-    if not ctx.fidelity and not frozenset({"video"}).issuperset(w):
-        unread(ctx, w, frozenset({"video"}), at, part_type="video")
+    if not ctx.fidelity and not KEYS_14.issuperset(_m5):
+        unread(ctx, _m5, KEYS_14, at + "/video/source/s3Location", part_type="video")
+    if not ctx.fidelity and not KEYS_15.issuperset(_m4):
+        unread(ctx, _m4, KEYS_15, at + "/video/source", part_type="video")
+    if not ctx.fidelity and not KEYS_11.issuperset(_m1):
+        unread(ctx, _m1, KEYS_11, at + "/video", part_type="video")
+    if not ctx.fidelity and not KEYS_20.issuperset(w):
+        unread(ctx, w, KEYS_20, at, part_type="video")
     return {"type": "video", "source": {"type": "url", "url": v_url, "media_type": v_media_type}}
 
 
@@ -971,17 +929,10 @@ def enc_audio_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_audio_format_word.encode(ctx, at + "/source/media_type", v_media_type)
     except Mismatch:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="audio", code="field_dropped")
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_9.issuperset(c):
+        dropped(ctx, c, KEYS_9, at, part_type="audio", code="field_dropped")
     return {"audio": {"format": _c2, "source": {"bytes": v_data}}}
 
 
@@ -1009,12 +960,12 @@ def dec_audio_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = _m4.get("bytes", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not ctx.fidelity and not frozenset({"bytes"}).issuperset(_m4):
-        unread(ctx, _m4, frozenset({"bytes"}), at + "/audio/source", part_type="audio")
-    if not ctx.fidelity and not frozenset({"format", "source"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"format", "source"}), at + "/audio", part_type="audio")
-    if not ctx.fidelity and not frozenset({"audio"}).issuperset(w):
-        unread(ctx, w, frozenset({"audio"}), at, part_type="audio")
+    if not ctx.fidelity and not KEYS_10.issuperset(_m4):
+        unread(ctx, _m4, KEYS_10, at + "/audio/source", part_type="audio")
+    if not ctx.fidelity and not KEYS_11.issuperset(_m1):
+        unread(ctx, _m1, KEYS_11, at + "/audio", part_type="audio")
+    if not ctx.fidelity and not KEYS_21.issuperset(w):
+        unread(ctx, w, KEYS_21, at, part_type="audio")
     return {
         "type": "audio",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -1043,17 +994,10 @@ def enc_audio_1(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_url_scheme.encode(ctx, at, "s3", v_url)
     except Mismatch:
         return MISS
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="audio", code="field_dropped")
+    if not KEYS_13.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_13, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_9.issuperset(c):
+        dropped(ctx, c, KEYS_9, at, part_type="audio", code="field_dropped")
     return {"audio": {"format": _c2, "source": {"s3Location": {"uri": _c3}}}}
 
 
@@ -1091,14 +1035,14 @@ def dec_audio_1(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_url = _t7[1]
-    if not ctx.fidelity and not frozenset({"uri"}).issuperset(_m5):
-        unread(ctx, _m5, frozenset({"uri"}), at + "/audio/source/s3Location", part_type="audio")
-    if not ctx.fidelity and not frozenset({"s3Location"}).issuperset(_m4):
-        unread(ctx, _m4, frozenset({"s3Location"}), at + "/audio/source", part_type="audio")
-    if not ctx.fidelity and not frozenset({"format", "source"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"format", "source"}), at + "/audio", part_type="audio")
-    if not ctx.fidelity and not frozenset({"audio"}).issuperset(w):
-        unread(ctx, w, frozenset({"audio"}), at, part_type="audio")
+    if not ctx.fidelity and not KEYS_14.issuperset(_m5):
+        unread(ctx, _m5, KEYS_14, at + "/audio/source/s3Location", part_type="audio")
+    if not ctx.fidelity and not KEYS_15.issuperset(_m4):
+        unread(ctx, _m4, KEYS_15, at + "/audio/source", part_type="audio")
+    if not ctx.fidelity and not KEYS_11.issuperset(_m1):
+        unread(ctx, _m1, KEYS_11, at + "/audio", part_type="audio")
+    if not ctx.fidelity and not KEYS_21.issuperset(w):
+        unread(ctx, w, KEYS_21, at, part_type="audio")
     return {"type": "audio", "source": {"type": "url", "url": v_url, "media_type": v_media_type}}
 
 
@@ -1120,15 +1064,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    if not frozenset({"arguments", "id", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "id", "name", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_22.issuperset(c):
+        dropped(ctx, c, KEYS_22, at, part_type="tool_call", code="field_dropped")
     return {"toolUse": {"toolUseId": _c1, "name": _c2, "input": v_arguments}}
 
 
@@ -1159,16 +1096,10 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     v_arguments = _m1.get("input", ABSENT)
     if v_arguments is ABSENT:
         return MISS
-    if not ctx.fidelity and not frozenset({"input", "name", "toolUseId"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"input", "name", "toolUseId"}),
-            at + "/toolUse",
-            part_type="tool_call",
-        )
-    if not ctx.fidelity and not frozenset({"toolUse"}).issuperset(w):
-        unread(ctx, w, frozenset({"toolUse"}), at, part_type="tool_call")
+    if not ctx.fidelity and not KEYS_23.issuperset(_m1):
+        unread(ctx, _m1, KEYS_23, at + "/toolUse", part_type="tool_call")
+    if not ctx.fidelity and not KEYS_24.issuperset(w):
+        unread(ctx, w, KEYS_24, at, part_type="tool_call")
     return {"type": "tool_call", "id": v_id, "name": v_name, "arguments": v_arguments}
 
 
@@ -1194,17 +1125,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     _d5: dict[str, Any] = {"status": "error", "toolUseId": _c1}
     if _c2 is not ABSENT:
         _d5["content"] = _c2
-    if not frozenset(
-        {"content", "is_error", "structured_content", "tool_call_id", "type"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "is_error", "structured_content", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_25.issuperset(c):
+        dropped(ctx, c, KEYS_25, at, part_type="tool_result", code="field_dropped")
     return {"toolResult": _d5}
 
 
@@ -1247,14 +1169,8 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
             v_structured = _x5.get("json", ABSENT)
             if v_structured is None:
                 v_structured = ABSENT
-            if not ctx.fidelity and not frozenset({"json"}).issuperset(_x5):
-                unread(
-                    ctx,
-                    _x5,
-                    frozenset({"json"}),
-                    at + "/toolResult/content",
-                    part_type="tool_result",
-                )
+            if not ctx.fidelity and not KEYS_26.issuperset(_x5):
+                unread(ctx, _x5, KEYS_26, at + "/toolResult/content", part_type="tool_result")
     _d6: dict[str, Any] = {
         "type": "tool_result",
         "tool_call_id": v_id,
@@ -1263,16 +1179,10 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_structured is not ABSENT:
         _d6["structured_content"] = v_structured
-    if not ctx.fidelity and not frozenset({"content", "status", "toolUseId"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"content", "status", "toolUseId"}),
-            at + "/toolResult",
-            part_type="tool_result",
-        )
-    if not ctx.fidelity and not frozenset({"toolResult"}).issuperset(w):
-        unread(ctx, w, frozenset({"toolResult"}), at, part_type="tool_result")
+    if not ctx.fidelity and not KEYS_27.issuperset(_m1):
+        unread(ctx, _m1, KEYS_27, at + "/toolResult", part_type="tool_result")
+    if not ctx.fidelity and not KEYS_28.issuperset(w):
+        unread(ctx, w, KEYS_28, at, part_type="tool_result")
     return _d6
 
 
@@ -1298,17 +1208,8 @@ def enc_tool_result_1(ctx: Context, c: Any, at: str) -> Any:
     _d5: dict[str, Any] = {"status": "success", "toolUseId": _c1}
     if _c2 is not ABSENT:
         _d5["content"] = _c2
-    if not frozenset(
-        {"content", "is_error", "structured_content", "tool_call_id", "type"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "is_error", "structured_content", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_25.issuperset(c):
+        dropped(ctx, c, KEYS_25, at, part_type="tool_result", code="field_dropped")
     return {"toolResult": _d5}
 
 
@@ -1351,14 +1252,8 @@ def dec_tool_result_1(ctx: Context, w: Any, at: str) -> Any:
             v_structured = _x5.get("json", ABSENT)
             if v_structured is None:
                 v_structured = ABSENT
-            if not ctx.fidelity and not frozenset({"json"}).issuperset(_x5):
-                unread(
-                    ctx,
-                    _x5,
-                    frozenset({"json"}),
-                    at + "/toolResult/content",
-                    part_type="tool_result",
-                )
+            if not ctx.fidelity and not KEYS_26.issuperset(_x5):
+                unread(ctx, _x5, KEYS_26, at + "/toolResult/content", part_type="tool_result")
     _d6: dict[str, Any] = {
         "type": "tool_result",
         "tool_call_id": v_id,
@@ -1367,16 +1262,10 @@ def dec_tool_result_1(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_structured is not ABSENT:
         _d6["structured_content"] = v_structured
-    if not ctx.fidelity and not frozenset({"content", "status", "toolUseId"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"content", "status", "toolUseId"}),
-            at + "/toolResult",
-            part_type="tool_result",
-        )
-    if not ctx.fidelity and not frozenset({"toolResult"}).issuperset(w):
-        unread(ctx, w, frozenset({"toolResult"}), at, part_type="tool_result")
+    if not ctx.fidelity and not KEYS_27.issuperset(_m1):
+        unread(ctx, _m1, KEYS_27, at + "/toolResult", part_type="tool_result")
+    if not ctx.fidelity and not KEYS_28.issuperset(w):
+        unread(ctx, w, KEYS_28, at, part_type="tool_result")
     return _d6
 
 
@@ -1400,15 +1289,8 @@ def enc_tool_result_2(ctx: Context, c: Any, at: str) -> Any:
     _d5: dict[str, Any] = {"toolUseId": _c1}
     if _c2 is not ABSENT:
         _d5["content"] = _c2
-    if not frozenset({"content", "structured_content", "tool_call_id", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "structured_content", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_29.issuperset(c):
+        dropped(ctx, c, KEYS_29, at, part_type="tool_result", code="field_dropped")
     return {"toolResult": _d5}
 
 
@@ -1449,27 +1331,15 @@ def dec_tool_result_2(ctx: Context, w: Any, at: str) -> Any:
             v_structured = _x5.get("json", ABSENT)
             if v_structured is None:
                 v_structured = ABSENT
-            if not ctx.fidelity and not frozenset({"json"}).issuperset(_x5):
-                unread(
-                    ctx,
-                    _x5,
-                    frozenset({"json"}),
-                    at + "/toolResult/content",
-                    part_type="tool_result",
-                )
+            if not ctx.fidelity and not KEYS_26.issuperset(_x5):
+                unread(ctx, _x5, KEYS_26, at + "/toolResult/content", part_type="tool_result")
     _d6: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_structured is not ABSENT:
         _d6["structured_content"] = v_structured
-    if not ctx.fidelity and not frozenset({"content", "toolUseId"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"content", "toolUseId"}),
-            at + "/toolResult",
-            part_type="tool_result",
-        )
-    if not ctx.fidelity and not frozenset({"toolResult"}).issuperset(w):
-        unread(ctx, w, frozenset({"toolResult"}), at, part_type="tool_result")
+    if not ctx.fidelity and not KEYS_30.issuperset(_m1):
+        unread(ctx, _m1, KEYS_30, at + "/toolResult", part_type="tool_result")
+    if not ctx.fidelity and not KEYS_28.issuperset(w):
+        unread(ctx, w, KEYS_28, at, part_type="tool_result")
     return _d6
 
 
@@ -1589,15 +1459,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _d3["description"] = _c2
     if v_strict is not ABSENT:
         _d3["strict"] = v_strict
-    if not frozenset({"description", "input_schema", "name", "strict"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "input_schema", "name", "strict"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_31.issuperset(c):
+        dropped(ctx, c, KEYS_31, at, part_type=None, code="field_dropped")
     return {"toolSpec": _d3}
 
 
@@ -1649,20 +1512,12 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
         _d7["description"] = v_description
     if v_strict is not ABSENT:
         _d7["strict"] = v_strict
-    if not ctx.fidelity and not frozenset({"json"}).issuperset(_m6):
-        unread(ctx, _m6, frozenset({"json"}), at + "/toolSpec/inputSchema", part_type=None)
-    if not ctx.fidelity and not frozenset(
-        {"description", "inputSchema", "name", "strict"}
-    ).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"description", "inputSchema", "name", "strict"}),
-            at + "/toolSpec",
-            part_type=None,
-        )
-    if not ctx.fidelity and not frozenset({"toolSpec"}).issuperset(w):
-        unread(ctx, w, frozenset({"toolSpec"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_26.issuperset(_m6):
+        unread(ctx, _m6, KEYS_26, at + "/toolSpec/inputSchema", part_type=None)
+    if not ctx.fidelity and not KEYS_32.issuperset(_m1):
+        unread(ctx, _m1, KEYS_32, at + "/toolSpec", part_type=None)
+    if not ctx.fidelity and not KEYS_33.issuperset(w):
+        unread(ctx, w, KEYS_33, at, part_type=None)
     return _d7
 
 
@@ -1683,8 +1538,8 @@ def dec_tool(ctx: Context, w: Any, at: str) -> Any:
 def enc_tool_choice_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "auto":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_34.issuperset(c):
+        dropped(ctx, c, KEYS_34, at, part_type=None, code="field_dropped")
     return {"auto": {}}
 
 
@@ -1696,18 +1551,18 @@ def dec_tool_choice_0(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     if type(_m1) is not dict:
         raise ConversionError("wrong_type", at + "/auto", "expected an object")
-    if not ctx.fidelity and not frozenset({}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({}), at + "/auto", part_type=None)
-    if not ctx.fidelity and not frozenset({"auto"}).issuperset(w):
-        unread(ctx, w, frozenset({"auto"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_35.issuperset(_m1):
+        unread(ctx, _m1, KEYS_35, at + "/auto", part_type=None)
+    if not ctx.fidelity and not KEYS_36.issuperset(w):
+        unread(ctx, w, KEYS_36, at, part_type=None)
     return {"type": "auto"}
 
 
 def enc_tool_choice_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "required":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_34.issuperset(c):
+        dropped(ctx, c, KEYS_34, at, part_type=None, code="field_dropped")
     return {"any": {}}
 
 
@@ -1719,10 +1574,10 @@ def dec_tool_choice_1(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     if type(_m1) is not dict:
         raise ConversionError("wrong_type", at + "/any", "expected an object")
-    if not ctx.fidelity and not frozenset({}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({}), at + "/any", part_type=None)
-    if not ctx.fidelity and not frozenset({"any"}).issuperset(w):
-        unread(ctx, w, frozenset({"any"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_35.issuperset(_m1):
+        unread(ctx, _m1, KEYS_35, at + "/any", part_type=None)
+    if not ctx.fidelity and not KEYS_37.issuperset(w):
+        unread(ctx, w, KEYS_37, at, part_type=None)
     return {"type": "required"}
 
 
@@ -1736,8 +1591,8 @@ def enc_tool_choice_2(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    if not frozenset({"name", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"name", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_38.issuperset(c):
+        dropped(ctx, c, KEYS_38, at, part_type=None, code="field_dropped")
     return {"tool": {"name": _c1}}
 
 
@@ -1757,10 +1612,10 @@ def dec_tool_choice_2(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_name = _t3
-    if not ctx.fidelity and not frozenset({"name"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"name"}), at + "/tool", part_type=None)
-    if not ctx.fidelity and not frozenset({"tool"}).issuperset(w):
-        unread(ctx, w, frozenset({"tool"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_39.issuperset(_m1):
+        unread(ctx, _m1, KEYS_39, at + "/tool", part_type=None)
+    if not ctx.fidelity and not KEYS_40.issuperset(w):
+        unread(ctx, w, KEYS_40, at, part_type=None)
     return {"type": "tool", "name": v_name}
 
 
@@ -1795,8 +1650,8 @@ def enc_cache_hint_0(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     if c.get("ttl") != "5m":
         return MISS
-    if not frozenset({"ttl", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"ttl", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_41.issuperset(c):
+        dropped(ctx, c, KEYS_41, at, part_type=None, code="field_dropped")
     return {"cachePoint": {"type": "default", "ttl": "5m"}}
 
 
@@ -1812,10 +1667,10 @@ def dec_cache_hint_0(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     if _m1.get("ttl") != "5m":
         return MISS
-    if not ctx.fidelity and not frozenset({"ttl", "type"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"ttl", "type"}), at + "/cachePoint", part_type=None)
-    if not ctx.fidelity and not frozenset({"cachePoint"}).issuperset(w):
-        unread(ctx, w, frozenset({"cachePoint"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_41.issuperset(_m1):
+        unread(ctx, _m1, KEYS_41, at + "/cachePoint", part_type=None)
+    if not ctx.fidelity and not KEYS_42.issuperset(w):
+        unread(ctx, w, KEYS_42, at, part_type=None)
     return {"type": "ephemeral", "ttl": "5m"}
 
 
@@ -1824,8 +1679,8 @@ def enc_cache_hint_1(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     if c.get("ttl") != "1h":
         return MISS
-    if not frozenset({"ttl", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"ttl", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_41.issuperset(c):
+        dropped(ctx, c, KEYS_41, at, part_type=None, code="field_dropped")
     return {"cachePoint": {"type": "default", "ttl": "1h"}}
 
 
@@ -1841,18 +1696,18 @@ def dec_cache_hint_1(ctx: Context, w: Any, at: str) -> Any:
         return MISS
     if _m1.get("ttl") != "1h":
         return MISS
-    if not ctx.fidelity and not frozenset({"ttl", "type"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"ttl", "type"}), at + "/cachePoint", part_type=None)
-    if not ctx.fidelity and not frozenset({"cachePoint"}).issuperset(w):
-        unread(ctx, w, frozenset({"cachePoint"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_41.issuperset(_m1):
+        unread(ctx, _m1, KEYS_41, at + "/cachePoint", part_type=None)
+    if not ctx.fidelity and not KEYS_42.issuperset(w):
+        unread(ctx, w, KEYS_42, at, part_type=None)
     return {"type": "ephemeral", "ttl": "1h"}
 
 
 def enc_cache_hint_2(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "ephemeral":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_34.issuperset(c):
+        dropped(ctx, c, KEYS_34, at, part_type=None, code="field_dropped")
     return {"cachePoint": {"type": "default"}}
 
 
@@ -1866,10 +1721,10 @@ def dec_cache_hint_2(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at + "/cachePoint", "expected an object")
     if _m1.get("type") != "default":
         return MISS
-    if not ctx.fidelity and not frozenset({"type"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"type"}), at + "/cachePoint", part_type=None)
-    if not ctx.fidelity and not frozenset({"cachePoint"}).issuperset(w):
-        unread(ctx, w, frozenset({"cachePoint"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_34.issuperset(_m1):
+        unread(ctx, _m1, KEYS_34, at + "/cachePoint", part_type=None)
+    if not ctx.fidelity and not KEYS_42.issuperset(w):
+        unread(ctx, w, KEYS_42, at, part_type=None)
     return {"type": "ephemeral"}
 
 
@@ -1916,15 +1771,8 @@ def enc_response_format_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["name"] = v_name
     if v_description is not ABSENT:
         _d2["description"] = v_description
-    if not frozenset({"description", "name", "schema", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "name", "schema", "type"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_43.issuperset(c):
+        dropped(ctx, c, KEYS_43, at, part_type=None, code="field_dropped")
     return {"type": "json_schema", "structure": {"jsonSchema": _d2}}
 
 
@@ -1966,18 +1814,12 @@ def dec_response_format_0(ctx: Context, w: Any, at: str) -> Any:
         _d5["name"] = v_name
     if v_description is not ABSENT:
         _d5["description"] = v_description
-    if not ctx.fidelity and not frozenset({"description", "name", "schema"}).issuperset(_m2):
-        unread(
-            ctx,
-            _m2,
-            frozenset({"description", "name", "schema"}),
-            at + "/structure/jsonSchema",
-            part_type=None,
-        )
-    if not ctx.fidelity and not frozenset({"jsonSchema"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"jsonSchema"}), at + "/structure", part_type=None)
-    if not ctx.fidelity and not frozenset({"structure", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"structure", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_44.issuperset(_m2):
+        unread(ctx, _m2, KEYS_44, at + "/structure/jsonSchema", part_type=None)
+    if not ctx.fidelity and not KEYS_45.issuperset(_m1):
+        unread(ctx, _m1, KEYS_45, at + "/structure", part_type=None)
+    if not ctx.fidelity and not KEYS_46.issuperset(w):
+        unread(ctx, w, KEYS_46, at, part_type=None)
     return _d5
 
 
@@ -2017,31 +1859,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
         put(out, ("cacheReadInputTokens",), c["cached_input_tokens"])
     if "cache_creation_input_tokens" in c:
         put(out, ("cacheWriteInputTokens",), c["cache_creation_input_tokens"])
-    if not frozenset(
-        {
-            "cache_creation_input_tokens",
-            "cached_input_tokens",
-            "input_tokens",
-            "output_tokens",
-            "total_tokens",
-        }
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {
-                    "cache_creation_input_tokens",
-                    "cached_input_tokens",
-                    "input_tokens",
-                    "output_tokens",
-                    "total_tokens",
-                }
-            ),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_47.issuperset(c):
+        dropped(ctx, c, KEYS_47, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -2094,33 +1913,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         v_top_k = _m1.get("top_k", ABSENT)
         v_stop = _m1.get("stop_sequences", ABSENT)
         v_budget = _m1.get("thinking_budget_tokens", ABSENT)
-        if not frozenset(
-            {
-                "max_output_tokens",
-                "stop_sequences",
-                "temperature",
-                "thinking_budget_tokens",
-                "top_k",
-                "top_p",
-            }
-        ).issuperset(_m1):
-            dropped(
-                ctx,
-                _m1,
-                frozenset(
-                    {
-                        "max_output_tokens",
-                        "stop_sequences",
-                        "temperature",
-                        "thinking_budget_tokens",
-                        "top_k",
-                        "top_p",
-                    }
-                ),
-                at + "/parameters",
-                part_type=None,
-                code="parameter_dropped",
-            )
+        if not KEYS_48.issuperset(_m1):
+            dropped(ctx, _m1, KEYS_48, at + "/parameters", part_type=None, code="parameter_dropped")
     _c2 = (
         ABSENT
         if v_tools is ABSENT
@@ -2189,15 +1983,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         if _o5 is not ABSENT or _o7 is not ABSENT or _o11 is not ABSENT or _o14 is not ABSENT
         else ABSENT
     )
-    if not frozenset({"parameters", "response_format", "tool_choice", "tools"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"parameters", "response_format", "tool_choice", "tools"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_49.issuperset(c):
+        dropped(ctx, c, KEYS_49, at, part_type=None, code="parameter_dropped")
     return _o16
 
 
@@ -2234,8 +2021,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_tool_choice = dec_tool_choice(ctx, _m3, at + "/toolConfig/toolChoice")
             if v_tool_choice is MISS:
                 v_tool_choice = ABSENT
-        if not ctx.fidelity and not frozenset({"toolChoice", "tools"}).issuperset(_m1):
-            unread(ctx, _m1, frozenset({"toolChoice", "tools"}), at + "/toolConfig", part_type=None)
+        if not ctx.fidelity and not KEYS_50.issuperset(_m1):
+            unread(ctx, _m1, KEYS_50, at + "/toolConfig", part_type=None)
     _m4 = w.get("inferenceConfig", ABSENT)
     if _m4 is None:
         _m4 = ABSENT
@@ -2260,16 +2047,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_stop = _m4.get("stopSequences", ABSENT)
         if v_stop is None:
             v_stop = ABSENT
-        if not ctx.fidelity and not frozenset(
-            {"maxTokens", "stopSequences", "temperature", "topP"}
-        ).issuperset(_m4):
-            unread(
-                ctx,
-                _m4,
-                frozenset({"maxTokens", "stopSequences", "temperature", "topP"}),
-                at + "/inferenceConfig",
-                part_type=None,
-            )
+        if not ctx.fidelity and not KEYS_51.issuperset(_m4):
+            unread(ctx, _m4, KEYS_51, at + "/inferenceConfig", part_type=None)
     _m5 = w.get("additionalModelRequestFields", ABSENT)
     if _m5 is None:
         _m5 = ABSENT
@@ -2298,25 +2077,15 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_budget = _m6.get("budget_tokens", ABSENT)
             if v_budget is None:
                 v_budget = ABSENT
-            if not ctx.fidelity and not frozenset({"budget_tokens", "type"}).issuperset(_m6):
+            if not ctx.fidelity and not KEYS_52.issuperset(_m6):
                 unread(
-                    ctx,
-                    _m6,
-                    frozenset({"budget_tokens", "type"}),
-                    at + "/additionalModelRequestFields/thinking",
-                    part_type=None,
+                    ctx, _m6, KEYS_52, at + "/additionalModelRequestFields/thinking", part_type=None
                 )
         v_top_k = _m5.get("top_k", ABSENT)
         if v_top_k is None:
             v_top_k = ABSENT
-        if not ctx.fidelity and not frozenset({"thinking", "top_k"}).issuperset(_m5):
-            unread(
-                ctx,
-                _m5,
-                frozenset({"thinking", "top_k"}),
-                at + "/additionalModelRequestFields",
-                part_type=None,
-            )
+        if not ctx.fidelity and not KEYS_53.issuperset(_m5):
+            unread(ctx, _m5, KEYS_53, at + "/additionalModelRequestFields", part_type=None)
     _m7 = w.get("outputConfig", ABSENT)
     if _m7 is None:
         _m7 = ABSENT
@@ -2336,8 +2105,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_response_format = dec_response_format(ctx, _m8, at + "/outputConfig/textFormat")
             if v_response_format is MISS:
                 v_response_format = ABSENT
-        if not ctx.fidelity and not frozenset({"textFormat"}).issuperset(_m7):
-            unread(ctx, _m7, frozenset({"textFormat"}), at + "/outputConfig", part_type=None)
+        if not ctx.fidelity and not KEYS_54.issuperset(_m7):
+            unread(ctx, _m7, KEYS_54, at + "/outputConfig", part_type=None)
     _d9: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d9["max_output_tokens"] = v_max_tokens
@@ -2378,32 +2147,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or _o10 is not ABSENT
         else ABSENT
     )
-    if not ctx.fidelity and not frozenset(
-        {
-            "additionalModelRequestFields",
-            "inferenceConfig",
-            "messages",
-            "outputConfig",
-            "system",
-            "toolConfig",
-        }
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset(
-                {
-                    "additionalModelRequestFields",
-                    "inferenceConfig",
-                    "messages",
-                    "outputConfig",
-                    "system",
-                    "toolConfig",
-                }
-            ),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_55.issuperset(w):
+        unread(ctx, w, KEYS_55, at, part_type=None)
     return _o12
 
 
@@ -2438,15 +2183,8 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
     _d5: dict[str, Any] = {}
     if _c4 is not ABSENT:
         _d5["latencyMs"] = _c4
-    if not frozenset({"stop_reason", "usage"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"stop_reason", "usage"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_56.issuperset(c):
+        dropped(ctx, c, KEYS_56, at, part_type=None, code="parameter_dropped")
     return {"output": {}, "stopReason": _c1, "usage": _c2, "metrics": _d5}
 
 
@@ -2470,10 +2208,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     _d4: dict[str, Any] = {"stop_reason": v_stop_reason}
     if v_usage is not ABSENT:
         _d4["usage"] = v_usage
-    if not ctx.fidelity and not frozenset({"metrics", "output", "stopReason", "usage"}).issuperset(
-        w
-    ):
-        unread(ctx, w, frozenset({"metrics", "output", "stopReason", "usage"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_57.issuperset(w):
+        unread(ctx, w, KEYS_57, at, part_type=None)
     return _d4
 
 

@@ -99,14 +99,22 @@ STOP_REASONS_APPROXIMATE: Final = frozenset(
         "stop_sequence",
     }
 )
+KEYS_0: Final = frozenset({"text", "type"})
+KEYS_1: Final = frozenset({"arguments", "name", "type"})
+KEYS_2: Final = frozenset({"arguments", "name"})
+KEYS_3: Final = frozenset({"content", "name", "type"})
+KEYS_4: Final = frozenset({"content", "name", "role"})
+KEYS_5: Final = frozenset()
+KEYS_6: Final = frozenset({"messages"})
+KEYS_7: Final = frozenset({"content", "role"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return v_text
 
 
@@ -122,15 +130,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     v_arguments = c.get("arguments", ABSENT)
     if v_arguments is ABSENT:
         return MISS
-    if not frozenset({"arguments", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "name", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_1.issuperset(c):
+        dropped(ctx, c, KEYS_1, at, part_type="tool_call", code="field_dropped")
     return {"name": v_name, "arguments": v_arguments}
 
 
@@ -143,8 +144,8 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     v_arguments = w.get("arguments", ABSENT)
     if v_arguments is ABSENT:
         raise ConversionError("missing_field", at + "/arguments", "arguments is required here")
-    if not ctx.fidelity and not frozenset({"arguments", "name"}).issuperset(w):
-        unread(ctx, w, frozenset({"arguments", "name"}), at, part_type="tool_call")
+    if not ctx.fidelity and not KEYS_2.issuperset(w):
+        unread(ctx, w, KEYS_2, at, part_type="tool_call")
     return {"type": "tool_call", "name": v_name, "arguments": v_arguments}
 
 
@@ -160,15 +161,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     if _c1 is not ABSENT:
         _d2["content"] = _c1
     _o3 = _d2 if v_name is not ABSENT or _c1 is not ABSENT else ABSENT
-    if not frozenset({"content", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "name", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="tool_result", code="field_dropped")
     return _o3
 
 
@@ -189,8 +183,8 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "tool_result", "content": v_content}
     if v_name is not ABSENT:
         _d2["name"] = v_name
-    if not ctx.fidelity and not frozenset({"content", "name", "role"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "name", "role"}), at, part_type="tool_result")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="tool_result")
     return _d2
 
 
@@ -224,8 +218,8 @@ def decode_slot_tool_calls(ctx: Context, w: Any, at: str) -> Any:
 
 def enc_usage(ctx: Context, c: Any, at: str) -> Any:
     out: dict[str, Any] = {}
-    if not frozenset({}).issuperset(c):
-        dropped(ctx, c, frozenset({}), at, part_type=None, code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -237,30 +231,30 @@ def dec_usage(ctx: Context, w: Any, at: str) -> Any:
 
 
 def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
-    if not frozenset({}).issuperset(c):
-        dropped(ctx, c, frozenset({}), at, part_type=None, code="parameter_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type=None, code="parameter_dropped")
     return {}
 
 
 def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
     if type(w) is not dict:
         raise ConversionError("wrong_type", at, "expected an object")
-    if not ctx.fidelity and not frozenset({"messages"}).issuperset(w):
-        unread(ctx, w, frozenset({"messages"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_6.issuperset(w):
+        unread(ctx, w, KEYS_6, at, part_type=None)
     return {}
 
 
 def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
-    if not frozenset({}).issuperset(c):
-        dropped(ctx, c, frozenset({}), at, part_type=None, code="parameter_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type=None, code="parameter_dropped")
     return {}
 
 
 def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     if type(w) is not dict:
         raise ConversionError("wrong_type", at, "expected an object")
-    if not ctx.fidelity and not frozenset({"content", "role"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "role"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_7.issuperset(w):
+        unread(ctx, w, KEYS_7, at, part_type=None)
     return {}
 
 

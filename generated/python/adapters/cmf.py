@@ -103,14 +103,148 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"content_filter", "error", "other", "pause", "refusal"}
 )
+KEYS_0: Final = frozenset({"text", "type"})
+KEYS_1: Final = frozenset({"content_type", "text"})
+KEYS_2: Final = frozenset({"arguments", "id", "name", "namespace", "type"})
+KEYS_3: Final = frozenset({"arguments", "name", "namespace", "tool_call_id"})
+KEYS_4: Final = frozenset({"content", "content_type"})
+KEYS_5: Final = frozenset(
+    {"content", "is_error", "name", "structured_content", "tool_call_id", "type"}
+)
+KEYS_6: Final = frozenset({"content", "is_error", "tool_call_id", "tool_name"})
+KEYS_7: Final = frozenset(
+    {
+        "annotations",
+        "content",
+        "description",
+        "mime_type",
+        "name",
+        "resource_request_id",
+        "resource_type",
+        "size_bytes",
+        "type",
+        "uri",
+        "version",
+    }
+)
+KEYS_8: Final = frozenset(
+    {
+        "annotations",
+        "content",
+        "description",
+        "mime_type",
+        "name",
+        "resource_request_id",
+        "resource_type",
+        "size_bytes",
+        "uri",
+        "version",
+    }
+)
+KEYS_9: Final = frozenset(
+    {
+        "annotations",
+        "blob",
+        "description",
+        "mime_type",
+        "name",
+        "resource_request_id",
+        "resource_type",
+        "size_bytes",
+        "type",
+        "uri",
+        "version",
+    }
+)
+KEYS_10: Final = frozenset(
+    {
+        "annotations",
+        "blob",
+        "description",
+        "mime_type",
+        "name",
+        "resource_request_id",
+        "resource_type",
+        "size_bytes",
+        "uri",
+        "version",
+    }
+)
+KEYS_11: Final = frozenset(
+    {
+        "name",
+        "range_end",
+        "range_start",
+        "resource_request_id",
+        "resource_type",
+        "selector",
+        "type",
+        "uri",
+    }
+)
+KEYS_12: Final = frozenset(
+    {"name", "range_end", "range_start", "resource_request_id", "resource_type", "selector", "uri"}
+)
+KEYS_13: Final = frozenset({"arguments", "name", "prompt_request_id", "server_id", "type"})
+KEYS_14: Final = frozenset({"arguments", "name", "prompt_request_id", "server_id"})
+KEYS_15: Final = frozenset(
+    {"content", "error_message", "is_error", "messages", "name", "prompt_request_id", "type"}
+)
+KEYS_16: Final = frozenset(
+    {"content", "error_message", "is_error", "messages", "prompt_name", "prompt_request_id"}
+)
+KEYS_17: Final = frozenset({"media_type", "type", "url"})
+KEYS_18: Final = frozenset({"source", "type"})
+KEYS_19: Final = frozenset({"data", "media_type", "type"})
+KEYS_20: Final = frozenset({"duration_ms", "source", "type"})
+KEYS_21: Final = frozenset({"data", "duration_ms", "media_type", "type"})
+KEYS_22: Final = frozenset({"source", "title", "type"})
+KEYS_23: Final = frozenset({"data", "media_type", "title", "type"})
+KEYS_24: Final = frozenset({"history", "summary", "topics"})
+KEYS_25: Final = frozenset(
+    {
+        "agent_id",
+        "conversation",
+        "conversation_id",
+        "input",
+        "parent_agent_id",
+        "session_id",
+        "turn",
+    }
+)
+KEYS_26: Final = frozenset({"input_tokens", "output_tokens", "total_tokens"})
+KEYS_27: Final = frozenset(
+    {"created_at", "latency_ms", "model", "raw_format", "stop_reason", "usage"}
+)
+KEYS_28: Final = frozenset(
+    {
+        "agent",
+        "completion",
+        "custom",
+        "framework",
+        "http",
+        "llm",
+        "mcp",
+        "provenance",
+        "request",
+        "security",
+    }
+)
+KEYS_29: Final = frozenset({"channel", "content", "extensions", "role"})
+KEYS_30: Final = frozenset(
+    {"created_at", "latency_ms", "model", "raw_format", "stop_reason", "tokens"}
+)
+KEYS_31: Final = frozenset({"channel", "content", "extensions", "role", "schema_version"})
+KEYS_32: Final = frozenset()
+KEYS_33: Final = frozenset({"messages"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return {"content_type": "text", "text": v_text}
 
 
@@ -118,8 +252,8 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("text", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/text", "text is required here")
-    if not ctx.fidelity and not frozenset({"content_type", "text"}).issuperset(w):
-        unread(ctx, w, frozenset({"content_type", "text"}), at, part_type="text")
+    if not ctx.fidelity and not KEYS_1.issuperset(w):
+        unread(ctx, w, KEYS_1, at, part_type="text")
     return {"type": "text", "text": v_text}
 
 
@@ -127,8 +261,8 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="refusal", code="field_dropped")
     ctx.loss(
         at,
         "converted_to_text",
@@ -142,8 +276,8 @@ def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="thinking", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="thinking", code="field_dropped")
     return {"content_type": "thinking", "text": v_text}
 
 
@@ -151,8 +285,8 @@ def dec_thinking_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("text", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/text", "text is required here")
-    if not ctx.fidelity and not frozenset({"content_type", "text"}).issuperset(w):
-        unread(ctx, w, frozenset({"content_type", "text"}), at, part_type="thinking")
+    if not ctx.fidelity and not KEYS_1.issuperset(w):
+        unread(ctx, w, KEYS_1, at, part_type="thinking")
     return {"type": "thinking", "text": v_text}
 
 
@@ -170,15 +304,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"tool_call_id": v_id, "name": v_name, "arguments": v_arguments}
     if v_namespace is not ABSENT:
         _d1["namespace"] = v_namespace
-    if not frozenset({"arguments", "id", "name", "namespace", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "id", "name", "namespace", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="tool_call", code="field_dropped")
     return {"content_type": "tool_call", "content": _d1}
 
 
@@ -212,18 +339,10 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_namespace is not ABSENT:
         _d2["namespace"] = v_namespace
-    if not ctx.fidelity and not frozenset(
-        {"arguments", "name", "namespace", "tool_call_id"}
-    ).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"arguments", "name", "namespace", "tool_call_id"}),
-            at + "/content",
-            part_type="tool_call",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="tool_call")
+    if not ctx.fidelity and not KEYS_3.issuperset(_m1):
+        unread(ctx, _m1, KEYS_3, at + "/content", part_type="tool_call")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="tool_call")
     return _d2
 
 
@@ -250,19 +369,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         _d3["tool_name"] = _c1
     if v_is_error is not ABSENT:
         _d3["is_error"] = v_is_error
-    if not frozenset(
-        {"content", "is_error", "name", "structured_content", "tool_call_id", "type"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {"content", "is_error", "name", "structured_content", "tool_call_id", "type"}
-            ),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="tool_result", code="field_dropped")
     return {"content_type": "tool_result", "content": _d3}
 
 
@@ -308,18 +416,10 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         _d6["structured_content"] = v_structured
     if v_is_error is not ABSENT:
         _d6["is_error"] = v_is_error
-    if not ctx.fidelity and not frozenset(
-        {"content", "is_error", "tool_call_id", "tool_name"}
-    ).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"content", "is_error", "tool_call_id", "tool_name"}),
-            at + "/content",
-            part_type="tool_result",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="tool_result")
+    if not ctx.fidelity and not KEYS_6.issuperset(_m1):
+        unread(ctx, _m1, KEYS_6, at + "/content", part_type="tool_result")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="tool_result")
     return _d6
 
 
@@ -359,43 +459,8 @@ def enc_resource_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["annotations"] = v_annotations
     if v_version is not ABSENT:
         _d2["version"] = v_version
-    if not frozenset(
-        {
-            "annotations",
-            "content",
-            "description",
-            "mime_type",
-            "name",
-            "resource_request_id",
-            "resource_type",
-            "size_bytes",
-            "type",
-            "uri",
-            "version",
-        }
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {
-                    "annotations",
-                    "content",
-                    "description",
-                    "mime_type",
-                    "name",
-                    "resource_request_id",
-                    "resource_type",
-                    "size_bytes",
-                    "type",
-                    "uri",
-                    "version",
-                }
-            ),
-            at,
-            part_type="resource",
-            code="field_dropped",
-        )
+    if not KEYS_7.issuperset(c):
+        dropped(ctx, c, KEYS_7, at, part_type="resource", code="field_dropped")
     return {"content_type": "resource", "content": _d2}
 
 
@@ -464,42 +529,10 @@ def dec_resource_0(ctx: Context, w: Any, at: str) -> Any:
         _d4["annotations"] = v_annotations
     if v_version is not ABSENT:
         _d4["version"] = v_version
-    if not ctx.fidelity and not frozenset(
-        {
-            "annotations",
-            "content",
-            "description",
-            "mime_type",
-            "name",
-            "resource_request_id",
-            "resource_type",
-            "size_bytes",
-            "uri",
-            "version",
-        }
-    ).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset(
-                {
-                    "annotations",
-                    "content",
-                    "description",
-                    "mime_type",
-                    "name",
-                    "resource_request_id",
-                    "resource_type",
-                    "size_bytes",
-                    "uri",
-                    "version",
-                }
-            ),
-            at + "/content",
-            part_type="resource",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="resource")
+    if not ctx.fidelity and not KEYS_8.issuperset(_m1):
+        unread(ctx, _m1, KEYS_8, at + "/content", part_type="resource")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="resource")
     return _d4
 
 
@@ -539,43 +572,8 @@ def enc_resource_1(ctx: Context, c: Any, at: str) -> Any:
         _d2["annotations"] = v_annotations
     if v_version is not ABSENT:
         _d2["version"] = v_version
-    if not frozenset(
-        {
-            "annotations",
-            "blob",
-            "description",
-            "mime_type",
-            "name",
-            "resource_request_id",
-            "resource_type",
-            "size_bytes",
-            "type",
-            "uri",
-            "version",
-        }
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {
-                    "annotations",
-                    "blob",
-                    "description",
-                    "mime_type",
-                    "name",
-                    "resource_request_id",
-                    "resource_type",
-                    "size_bytes",
-                    "type",
-                    "uri",
-                    "version",
-                }
-            ),
-            at,
-            part_type="resource",
-            code="field_dropped",
-        )
+    if not KEYS_9.issuperset(c):
+        dropped(ctx, c, KEYS_9, at, part_type="resource", code="field_dropped")
     return {"content_type": "resource", "content": _d2}
 
 
@@ -646,42 +644,10 @@ def dec_resource_1(ctx: Context, w: Any, at: str) -> Any:
         _d4["annotations"] = v_annotations
     if v_version is not ABSENT:
         _d4["version"] = v_version
-    if not ctx.fidelity and not frozenset(
-        {
-            "annotations",
-            "blob",
-            "description",
-            "mime_type",
-            "name",
-            "resource_request_id",
-            "resource_type",
-            "size_bytes",
-            "uri",
-            "version",
-        }
-    ).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset(
-                {
-                    "annotations",
-                    "blob",
-                    "description",
-                    "mime_type",
-                    "name",
-                    "resource_request_id",
-                    "resource_type",
-                    "size_bytes",
-                    "uri",
-                    "version",
-                }
-            ),
-            at + "/content",
-            part_type="resource",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="resource")
+    if not ctx.fidelity and not KEYS_10.issuperset(_m1):
+        unread(ctx, _m1, KEYS_10, at + "/content", part_type="resource")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="resource")
     return _d4
 
 
@@ -712,37 +678,8 @@ def enc_resource_ref_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["range_end"] = v_end
     if v_selector is not ABSENT:
         _d2["selector"] = v_selector
-    if not frozenset(
-        {
-            "name",
-            "range_end",
-            "range_start",
-            "resource_request_id",
-            "resource_type",
-            "selector",
-            "type",
-            "uri",
-        }
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {
-                    "name",
-                    "range_end",
-                    "range_start",
-                    "resource_request_id",
-                    "resource_type",
-                    "selector",
-                    "type",
-                    "uri",
-                }
-            ),
-            at,
-            part_type="resource_ref",
-            code="field_dropped",
-        )
+    if not KEYS_11.issuperset(c):
+        dropped(ctx, c, KEYS_11, at, part_type="resource_ref", code="field_dropped")
     return {"content_type": "resource_ref", "content": _d2}
 
 
@@ -795,36 +732,10 @@ def dec_resource_ref_0(ctx: Context, w: Any, at: str) -> Any:
         _d4["range_end"] = v_end
     if v_selector is not ABSENT:
         _d4["selector"] = v_selector
-    if not ctx.fidelity and not frozenset(
-        {
-            "name",
-            "range_end",
-            "range_start",
-            "resource_request_id",
-            "resource_type",
-            "selector",
-            "uri",
-        }
-    ).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset(
-                {
-                    "name",
-                    "range_end",
-                    "range_start",
-                    "resource_request_id",
-                    "resource_type",
-                    "selector",
-                    "uri",
-                }
-            ),
-            at + "/content",
-            part_type="resource_ref",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="resource_ref")
+    if not ctx.fidelity and not KEYS_12.issuperset(_m1):
+        unread(ctx, _m1, KEYS_12, at + "/content", part_type="resource_ref")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="resource_ref")
     return _d4
 
 
@@ -842,15 +753,8 @@ def enc_prompt_request_0(ctx: Context, c: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"prompt_request_id": v_id, "name": v_name, "arguments": v_arguments}
     if v_server_id is not ABSENT:
         _d1["server_id"] = v_server_id
-    if not frozenset({"arguments", "name", "prompt_request_id", "server_id", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "name", "prompt_request_id", "server_id", "type"}),
-            at,
-            part_type="prompt_request",
-            code="field_dropped",
-        )
+    if not KEYS_13.issuperset(c):
+        dropped(ctx, c, KEYS_13, at, part_type="prompt_request", code="field_dropped")
     return {"content_type": "prompt_request", "content": _d1}
 
 
@@ -884,18 +788,10 @@ def dec_prompt_request_0(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_server_id is not ABSENT:
         _d2["server_id"] = v_server_id
-    if not ctx.fidelity and not frozenset(
-        {"arguments", "name", "prompt_request_id", "server_id"}
-    ).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"arguments", "name", "prompt_request_id", "server_id"}),
-            at + "/content",
-            part_type="prompt_request",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="prompt_request")
+    if not ctx.fidelity and not KEYS_14.issuperset(_m1):
+        unread(ctx, _m1, KEYS_14, at + "/content", part_type="prompt_request")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="prompt_request")
     return _d2
 
 
@@ -920,27 +816,8 @@ def enc_prompt_result_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["is_error"] = v_is_error
     if v_error_message is not ABSENT:
         _d2["error_message"] = v_error_message
-    if not frozenset(
-        {"content", "error_message", "is_error", "messages", "name", "prompt_request_id", "type"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {
-                    "content",
-                    "error_message",
-                    "is_error",
-                    "messages",
-                    "name",
-                    "prompt_request_id",
-                    "type",
-                }
-            ),
-            at,
-            part_type="prompt_result",
-            code="field_dropped",
-        )
+    if not KEYS_15.issuperset(c):
+        dropped(ctx, c, KEYS_15, at, part_type="prompt_result", code="field_dropped")
     return {"content_type": "prompt_result", "content": _d2}
 
 
@@ -987,27 +864,10 @@ def dec_prompt_result_0(ctx: Context, w: Any, at: str) -> Any:
         _d3["is_error"] = v_is_error
     if v_error_message is not ABSENT:
         _d3["error_message"] = v_error_message
-    if not ctx.fidelity and not frozenset(
-        {"content", "error_message", "is_error", "messages", "prompt_name", "prompt_request_id"}
-    ).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset(
-                {
-                    "content",
-                    "error_message",
-                    "is_error",
-                    "messages",
-                    "prompt_name",
-                    "prompt_request_id",
-                }
-            ),
-            at + "/content",
-            part_type="prompt_result",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="prompt_result")
+    if not ctx.fidelity and not KEYS_16.issuperset(_m1):
+        unread(ctx, _m1, KEYS_16, at + "/content", part_type="prompt_result")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="prompt_result")
     return _d3
 
 
@@ -1026,17 +886,10 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "url", "data": v_url}
     if v_media_type is not ABSENT:
         _d2["media_type"] = v_media_type
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_17.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_17, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type="image", code="field_dropped")
     return {"content_type": "image", "content": _d2}
 
 
@@ -1057,12 +910,10 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d2["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        unread(
-            ctx, _m1, frozenset({"data", "media_type", "type"}), at + "/content", part_type="image"
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_19.issuperset(_m1):
+        unread(ctx, _m1, KEYS_19, at + "/content", part_type="image")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="image")
     return {"type": "image", "source": _d2}
 
 
@@ -1080,17 +931,10 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     v_media_type = _m1.get("media_type", ABSENT)
     if v_media_type is ABSENT:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_19.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_19, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type="image", code="field_dropped")
     return {
         "content_type": "image",
         "content": {"type": "base64", "data": v_data, "media_type": v_media_type},
@@ -1113,12 +957,10 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError(
             "missing_field", at + "/content/media_type", "media_type is required here"
         )
-    if not ctx.fidelity and not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        unread(
-            ctx, _m1, frozenset({"data", "media_type", "type"}), at + "/content", part_type="image"
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_19.issuperset(_m1):
+        unread(ctx, _m1, KEYS_19, at + "/content", part_type="image")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="image")
     return {
         "type": "image",
         "source": {"type": "base64", "data": v_data, "media_type": v_media_type},
@@ -1143,24 +985,10 @@ def enc_video_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["media_type"] = v_media_type
     if v_duration_ms is not ABSENT:
         _d2["duration_ms"] = v_duration_ms
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="video",
-            code="field_dropped",
-        )
-    if not frozenset({"duration_ms", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"duration_ms", "source", "type"}),
-            at,
-            part_type="video",
-            code="field_dropped",
-        )
+    if not KEYS_17.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_17, at + "/source", part_type="video", code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type="video", code="field_dropped")
     return {"content_type": "video", "content": _d2}
 
 
@@ -1187,18 +1015,10 @@ def dec_video_0(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "video", "source": _d2}
     if v_duration_ms is not ABSENT:
         _d3["duration_ms"] = v_duration_ms
-    if not ctx.fidelity and not frozenset({"data", "duration_ms", "media_type", "type"}).issuperset(
-        _m1
-    ):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"data", "duration_ms", "media_type", "type"}),
-            at + "/content",
-            part_type="video",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="video")
+    if not ctx.fidelity and not KEYS_21.issuperset(_m1):
+        unread(ctx, _m1, KEYS_21, at + "/content", part_type="video")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="video")
     return _d3
 
 
@@ -1220,24 +1040,10 @@ def enc_video_1(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "base64", "data": v_data, "media_type": v_media_type}
     if v_duration_ms is not ABSENT:
         _d2["duration_ms"] = v_duration_ms
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="video",
-            code="field_dropped",
-        )
-    if not frozenset({"duration_ms", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"duration_ms", "source", "type"}),
-            at,
-            part_type="video",
-            code="field_dropped",
-        )
+    if not KEYS_19.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_19, at + "/source", part_type="video", code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type="video", code="field_dropped")
     return {"content_type": "video", "content": _d2}
 
 
@@ -1266,18 +1072,10 @@ def dec_video_1(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_duration_ms is not ABSENT:
         _d2["duration_ms"] = v_duration_ms
-    if not ctx.fidelity and not frozenset({"data", "duration_ms", "media_type", "type"}).issuperset(
-        _m1
-    ):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"data", "duration_ms", "media_type", "type"}),
-            at + "/content",
-            part_type="video",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="video")
+    if not ctx.fidelity and not KEYS_21.issuperset(_m1):
+        unread(ctx, _m1, KEYS_21, at + "/content", part_type="video")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="video")
     return _d2
 
 
@@ -1299,24 +1097,10 @@ def enc_audio_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["media_type"] = v_media_type
     if v_duration_ms is not ABSENT:
         _d2["duration_ms"] = v_duration_ms
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"duration_ms", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"duration_ms", "source", "type"}),
-            at,
-            part_type="audio",
-            code="field_dropped",
-        )
+    if not KEYS_17.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_17, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type="audio", code="field_dropped")
     return {"content_type": "audio", "content": _d2}
 
 
@@ -1343,18 +1127,10 @@ def dec_audio_0(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "audio", "source": _d2}
     if v_duration_ms is not ABSENT:
         _d3["duration_ms"] = v_duration_ms
-    if not ctx.fidelity and not frozenset({"data", "duration_ms", "media_type", "type"}).issuperset(
-        _m1
-    ):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"data", "duration_ms", "media_type", "type"}),
-            at + "/content",
-            part_type="audio",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="audio")
+    if not ctx.fidelity and not KEYS_21.issuperset(_m1):
+        unread(ctx, _m1, KEYS_21, at + "/content", part_type="audio")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="audio")
     return _d3
 
 
@@ -1376,24 +1152,10 @@ def enc_audio_1(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "base64", "data": v_data, "media_type": v_media_type}
     if v_duration_ms is not ABSENT:
         _d2["duration_ms"] = v_duration_ms
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"duration_ms", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"duration_ms", "source", "type"}),
-            at,
-            part_type="audio",
-            code="field_dropped",
-        )
+    if not KEYS_19.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_19, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type="audio", code="field_dropped")
     return {"content_type": "audio", "content": _d2}
 
 
@@ -1422,18 +1184,10 @@ def dec_audio_1(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_duration_ms is not ABSENT:
         _d2["duration_ms"] = v_duration_ms
-    if not ctx.fidelity and not frozenset({"data", "duration_ms", "media_type", "type"}).issuperset(
-        _m1
-    ):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"data", "duration_ms", "media_type", "type"}),
-            at + "/content",
-            part_type="audio",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="audio")
+    if not ctx.fidelity and not KEYS_21.issuperset(_m1):
+        unread(ctx, _m1, KEYS_21, at + "/content", part_type="audio")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="audio")
     return _d2
 
 
@@ -1455,24 +1209,10 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["media_type"] = v_media_type
     if v_title is not ABSENT:
         _d2["title"] = v_title
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_17.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_17, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_22.issuperset(c):
+        dropped(ctx, c, KEYS_22, at, part_type="document", code="field_dropped")
     return {"content_type": "document", "content": _d2}
 
 
@@ -1499,16 +1239,10 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "document", "source": _d2}
     if v_title is not ABSENT:
         _d3["title"] = v_title
-    if not ctx.fidelity and not frozenset({"data", "media_type", "title", "type"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "title", "type"}),
-            at + "/content",
-            part_type="document",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_23.issuperset(_m1):
+        unread(ctx, _m1, KEYS_23, at + "/content", part_type="document")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="document")
     return _d3
 
 
@@ -1530,24 +1264,10 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "base64", "data": v_data, "media_type": v_media_type}
     if v_title is not ABSENT:
         _d2["title"] = v_title
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_19.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_19, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_22.issuperset(c):
+        dropped(ctx, c, KEYS_22, at, part_type="document", code="field_dropped")
     return {"content_type": "document", "content": _d2}
 
 
@@ -1576,16 +1296,10 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_title is not ABSENT:
         _d2["title"] = v_title
-    if not ctx.fidelity and not frozenset({"data", "media_type", "title", "type"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "title", "type"}),
-            at + "/content",
-            part_type="document",
-        )
-    if not ctx.fidelity and not frozenset({"content", "content_type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "content_type"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_23.issuperset(_m1):
+        unread(ctx, _m1, KEYS_23, at + "/content", part_type="document")
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="document")
     return _d2
 
 
@@ -1812,40 +1526,20 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
                 v_history = _m3.get("history", ABSENT)
                 v_summary = _m3.get("summary", ABSENT)
                 v_topics = _m3.get("topics", ABSENT)
-                if not frozenset({"history", "summary", "topics"}).issuperset(_m3):
+                if not KEYS_24.issuperset(_m3):
                     dropped(
                         ctx,
                         _m3,
-                        frozenset({"history", "summary", "topics"}),
+                        KEYS_24,
                         at + "/extensions/agent/conversation",
                         part_type=None,
                         code="field_dropped",
                     )
-            if not frozenset(
-                {
-                    "agent_id",
-                    "conversation",
-                    "conversation_id",
-                    "input",
-                    "parent_agent_id",
-                    "session_id",
-                    "turn",
-                }
-            ).issuperset(_m2):
+            if not KEYS_25.issuperset(_m2):
                 dropped(
                     ctx,
                     _m2,
-                    frozenset(
-                        {
-                            "agent_id",
-                            "conversation",
-                            "conversation_id",
-                            "input",
-                            "parent_agent_id",
-                            "session_id",
-                            "turn",
-                        }
-                    ),
+                    KEYS_25,
                     at + "/extensions/agent",
                     part_type=None,
                     code="field_dropped",
@@ -1880,11 +1574,11 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
                 v_input_tokens = _m5.get("input_tokens", ABSENT)
                 v_output_tokens = _m5.get("output_tokens", ABSENT)
                 v_total_tokens = _m5.get("total_tokens", ABSENT)
-                if not frozenset({"input_tokens", "output_tokens", "total_tokens"}).issuperset(_m5):
+                if not KEYS_26.issuperset(_m5):
                     dropped(
                         ctx,
                         _m5,
-                        frozenset({"input_tokens", "output_tokens", "total_tokens"}),
+                        KEYS_26,
                         at + "/extensions/completion/usage",
                         part_type=None,
                         code="field_dropped",
@@ -1893,15 +1587,11 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
             v_raw_format = _m4.get("raw_format", ABSENT)
             v_completion_created_at = _m4.get("created_at", ABSENT)
             v_latency_ms = _m4.get("latency_ms", ABSENT)
-            if not frozenset(
-                {"created_at", "latency_ms", "model", "raw_format", "stop_reason", "usage"}
-            ).issuperset(_m4):
+            if not KEYS_27.issuperset(_m4):
                 dropped(
                     ctx,
                     _m4,
-                    frozenset(
-                        {"created_at", "latency_ms", "model", "raw_format", "stop_reason", "usage"}
-                    ),
+                    KEYS_27,
                     at + "/extensions/completion",
                     part_type=None,
                     code="field_dropped",
@@ -1910,41 +1600,8 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
         v_llm = _m1.get("llm", ABSENT)
         v_framework = _m1.get("framework", ABSENT)
         v_custom = _m1.get("custom", ABSENT)
-        if not frozenset(
-            {
-                "agent",
-                "completion",
-                "custom",
-                "framework",
-                "http",
-                "llm",
-                "mcp",
-                "provenance",
-                "request",
-                "security",
-            }
-        ).issuperset(_m1):
-            dropped(
-                ctx,
-                _m1,
-                frozenset(
-                    {
-                        "agent",
-                        "completion",
-                        "custom",
-                        "framework",
-                        "http",
-                        "llm",
-                        "mcp",
-                        "provenance",
-                        "request",
-                        "security",
-                    }
-                ),
-                at + "/extensions",
-                part_type=None,
-                code="field_dropped",
-            )
+        if not KEYS_28.issuperset(_m1):
+            dropped(ctx, _m1, KEYS_28, at + "/extensions", part_type=None, code="field_dropped")
     _c6 = (
         ABSENT
         if v_history is ABSENT
@@ -2073,15 +1730,8 @@ def enc_turn(ctx: Context, c: Any, at: str) -> Any:
         _d18["channel"] = v_channel
     if _o17 is not ABSENT:
         _d18["extensions"] = _o17
-    if not frozenset({"channel", "content", "extensions", "role"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"channel", "content", "extensions", "role"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_29.issuperset(c):
+        dropped(ctx, c, KEYS_29, at, part_type=None, code="field_dropped")
     return _d18
 
 
@@ -2191,44 +1841,10 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
                 v_topics = _m3.get("topics", ABSENT)
                 if v_topics is None:
                     v_topics = ABSENT
-                if not ctx.fidelity and not frozenset({"history", "summary", "topics"}).issuperset(
-                    _m3
-                ):
-                    unread(
-                        ctx,
-                        _m3,
-                        frozenset({"history", "summary", "topics"}),
-                        at + "/extensions/agent/conversation",
-                        part_type=None,
-                    )
-            if not ctx.fidelity and not frozenset(
-                {
-                    "agent_id",
-                    "conversation",
-                    "conversation_id",
-                    "input",
-                    "parent_agent_id",
-                    "session_id",
-                    "turn",
-                }
-            ).issuperset(_m2):
-                unread(
-                    ctx,
-                    _m2,
-                    frozenset(
-                        {
-                            "agent_id",
-                            "conversation",
-                            "conversation_id",
-                            "input",
-                            "parent_agent_id",
-                            "session_id",
-                            "turn",
-                        }
-                    ),
-                    at + "/extensions/agent",
-                    part_type=None,
-                )
+                if not ctx.fidelity and not KEYS_24.issuperset(_m3):
+                    unread(ctx, _m3, KEYS_24, at + "/extensions/agent/conversation", part_type=None)
+            if not ctx.fidelity and not KEYS_25.issuperset(_m2):
+                unread(ctx, _m2, KEYS_25, at + "/extensions/agent", part_type=None)
         v_http = _m1.get("http", ABSENT)
         if v_http is None:
             v_http = ABSENT
@@ -2286,16 +1902,8 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
                 v_total_tokens = _m7.get("total_tokens", ABSENT)
                 if v_total_tokens is None:
                     v_total_tokens = ABSENT
-                if not ctx.fidelity and not frozenset(
-                    {"input_tokens", "output_tokens", "total_tokens"}
-                ).issuperset(_m7):
-                    unread(
-                        ctx,
-                        _m7,
-                        frozenset({"input_tokens", "output_tokens", "total_tokens"}),
-                        at + "/extensions/completion/tokens",
-                        part_type=None,
-                    )
+                if not ctx.fidelity and not KEYS_26.issuperset(_m7):
+                    unread(ctx, _m7, KEYS_26, at + "/extensions/completion/tokens", part_type=None)
             v_model = _m5.get("model", ABSENT)
             if v_model is None:
                 v_model = ABSENT
@@ -2308,18 +1916,8 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
             v_latency_ms = _m5.get("latency_ms", ABSENT)
             if v_latency_ms is None:
                 v_latency_ms = ABSENT
-            if not ctx.fidelity and not frozenset(
-                {"created_at", "latency_ms", "model", "raw_format", "stop_reason", "tokens"}
-            ).issuperset(_m5):
-                unread(
-                    ctx,
-                    _m5,
-                    frozenset(
-                        {"created_at", "latency_ms", "model", "raw_format", "stop_reason", "tokens"}
-                    ),
-                    at + "/extensions/completion",
-                    part_type=None,
-                )
+            if not ctx.fidelity and not KEYS_30.issuperset(_m5):
+                unread(ctx, _m5, KEYS_30, at + "/extensions/completion", part_type=None)
         v_provenance = _m1.get("provenance", ABSENT)
         if v_provenance is None:
             v_provenance = ABSENT
@@ -2332,40 +1930,8 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
         v_custom = _m1.get("custom", ABSENT)
         if v_custom is None:
             v_custom = ABSENT
-        if not ctx.fidelity and not frozenset(
-            {
-                "agent",
-                "completion",
-                "custom",
-                "framework",
-                "http",
-                "llm",
-                "mcp",
-                "provenance",
-                "request",
-                "security",
-            }
-        ).issuperset(_m1):
-            unread(
-                ctx,
-                _m1,
-                frozenset(
-                    {
-                        "agent",
-                        "completion",
-                        "custom",
-                        "framework",
-                        "http",
-                        "llm",
-                        "mcp",
-                        "provenance",
-                        "request",
-                        "security",
-                    }
-                ),
-                at + "/extensions",
-                part_type=None,
-            )
+        if not ctx.fidelity and not KEYS_28.issuperset(_m1):
+            unread(ctx, _m1, KEYS_28, at + "/extensions", part_type=None)
     _d8: dict[str, Any] = {}
     if v_history is not ABSENT:
         _d8["history"] = v_history
@@ -2482,23 +2048,15 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
     if _o17 is not ABSENT:
         _d18["extensions"] = _o17
     _o19 = _d18 if v_channel is not ABSENT or _o17 is not ABSENT else ABSENT
-    if not ctx.fidelity and not frozenset(
-        {"channel", "content", "extensions", "role", "schema_version"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"channel", "content", "extensions", "role", "schema_version"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_31.issuperset(w):
+        unread(ctx, w, KEYS_31, at, part_type=None)
     return _o19
 
 
 def enc_usage(ctx: Context, c: Any, at: str) -> Any:
     out: dict[str, Any] = {}
-    if not frozenset({}).issuperset(c):
-        dropped(ctx, c, frozenset({}), at, part_type=None, code="field_dropped")
+    if not KEYS_32.issuperset(c):
+        dropped(ctx, c, KEYS_32, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -2510,16 +2068,16 @@ def dec_usage(ctx: Context, w: Any, at: str) -> Any:
 
 
 def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
-    if not frozenset({}).issuperset(c):
-        dropped(ctx, c, frozenset({}), at, part_type=None, code="parameter_dropped")
+    if not KEYS_32.issuperset(c):
+        dropped(ctx, c, KEYS_32, at, part_type=None, code="parameter_dropped")
     return {}
 
 
 def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
     if type(w) is not dict:
         raise ConversionError("wrong_type", at, "expected an object")
-    if not ctx.fidelity and not frozenset({"messages"}).issuperset(w):
-        unread(ctx, w, frozenset({"messages"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_33.issuperset(w):
+        unread(ctx, w, KEYS_33, at, part_type=None)
     return {}
 
 

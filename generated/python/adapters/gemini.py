@@ -118,6 +118,74 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"error", "pause", "refusal", "return", "stop_sequence"}
 )
+KEYS_0: Final = frozenset({"signature", "text", "type"})
+KEYS_1: Final = frozenset({"text", "thought", "thoughtSignature"})
+KEYS_2: Final = frozenset({"text", "type"})
+KEYS_3: Final = frozenset({"text", "thoughtSignature"})
+KEYS_4: Final = frozenset({"data", "media_type", "type"})
+KEYS_5: Final = frozenset({"source", "type"})
+KEYS_6: Final = frozenset({"data", "mimeType"})
+KEYS_7: Final = frozenset({"inlineData", "thoughtSignature"})
+KEYS_8: Final = frozenset({"media_type", "type", "url"})
+KEYS_9: Final = frozenset({"fileData", "thoughtSignature"})
+KEYS_10: Final = frozenset({"arguments", "id", "name", "type"})
+KEYS_11: Final = frozenset({"args", "id", "name"})
+KEYS_12: Final = frozenset({"functionCall", "thoughtSignature"})
+KEYS_13: Final = frozenset(
+    {"content", "is_error", "name", "structured_content", "tool_call_id", "type"}
+)
+KEYS_14: Final = frozenset({"id", "name", "response"})
+KEYS_15: Final = frozenset({"functionResponse", "thoughtSignature"})
+KEYS_16: Final = frozenset({"description", "input_schema", "name", "output_schema"})
+KEYS_17: Final = frozenset({"description", "name"})
+KEYS_18: Final = frozenset({"type"})
+KEYS_19: Final = frozenset({"mode"})
+KEYS_20: Final = frozenset({"name", "type"})
+KEYS_21: Final = frozenset({"allowedFunctionNames", "mode"})
+KEYS_22: Final = frozenset({"schema", "type"})
+KEYS_23: Final = frozenset({"responseJsonSchema", "responseMimeType"})
+KEYS_24: Final = frozenset({"responseMimeType", "responseSchema"})
+KEYS_25: Final = frozenset({"responseMimeType"})
+KEYS_26: Final = frozenset(
+    {"cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
+)
+KEYS_27: Final = frozenset(
+    {
+        "frequency_penalty",
+        "max_output_tokens",
+        "presence_penalty",
+        "reasoning_effort",
+        "seed",
+        "stop_sequences",
+        "temperature",
+        "thinking_budget_tokens",
+        "top_k",
+        "top_p",
+    }
+)
+KEYS_28: Final = frozenset({"parameters", "response_format", "tool_choice", "tools"})
+KEYS_29: Final = frozenset({"functionDeclarations"})
+KEYS_30: Final = frozenset({"functionCallingConfig"})
+KEYS_31: Final = frozenset({"thinkingBudget", "thinkingLevel"})
+KEYS_32: Final = frozenset(
+    {
+        "frequencyPenalty",
+        "maxOutputTokens",
+        "presencePenalty",
+        "seed",
+        "stopSequences",
+        "temperature",
+        "thinkingConfig",
+        "topK",
+        "topP",
+    }
+)
+KEYS_33: Final = frozenset(
+    {"contents", "generationConfig", "systemInstruction", "toolConfig", "tools"}
+)
+KEYS_34: Final = frozenset({"id", "model", "stop_reason", "usage"})
+KEYS_35: Final = frozenset({"content", "finishReason"})
+KEYS_36: Final = frozenset({"candidates", "modelVersion", "responseId", "usageMetadata"})
 
 
 def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
@@ -128,15 +196,8 @@ def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"text": v_text, "thought": True}
     if v_signature is not ABSENT:
         _d1["thoughtSignature"] = v_signature
-    if not frozenset({"signature", "text", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"signature", "text", "type"}),
-            at,
-            part_type="thinking",
-            code="field_dropped",
-        )
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="thinking", code="field_dropped")
     return _d1
 
 
@@ -154,8 +215,8 @@ def dec_thinking_0(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "thinking", "text": v_text}
     if v_signature is not ABSENT:
         _d1["signature"] = v_signature
-    if not ctx.fidelity and not frozenset({"text", "thought", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"text", "thought", "thoughtSignature"}), at, part_type="thinking")
+    if not ctx.fidelity and not KEYS_1.issuperset(w):
+        unread(ctx, w, KEYS_1, at, part_type="thinking")
     return _d1
 
 
@@ -163,8 +224,8 @@ def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="text", code="field_dropped")
     return {"text": v_text}
 
 
@@ -174,8 +235,8 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not ctx.fidelity and not frozenset({"text", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"text", "thoughtSignature"}), at, part_type="text")
+    if not ctx.fidelity and not KEYS_3.issuperset(w):
+        unread(ctx, w, KEYS_3, at, part_type="text")
     return {"type": "text", "text": v_text}
 
 
@@ -183,8 +244,8 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="refusal", code="field_dropped")
     ctx.loss(
         at,
         "converted_to_text",
@@ -216,17 +277,10 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_base64.encode(ctx, at + "/source/data", v_data)
     except Mismatch:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_4.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_4, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="image", code="field_dropped")
     return {"inlineData": {"mimeType": _c2, "data": _c3}}
 
 
@@ -254,10 +308,10 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_data = _t5
-    if not ctx.fidelity and not frozenset({"data", "mimeType"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"data", "mimeType"}), at + "/inlineData", part_type="image")
-    if not ctx.fidelity and not frozenset({"inlineData", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"inlineData", "thoughtSignature"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_6.issuperset(_m1):
+        unread(ctx, _m1, KEYS_6, at + "/inlineData", part_type="image")
+    if not ctx.fidelity and not KEYS_7.issuperset(w):
+        unread(ctx, w, KEYS_7, at, part_type="image")
     return {
         "type": "image",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -280,17 +334,10 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_file_ref.encode(ctx, at, "mimeType", "fileUri", "image", v_media_type, v_url)
     except Mismatch:
         return MISS
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="image", code="field_dropped")
     return {"fileData": _c2}
 
 
@@ -309,8 +356,8 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d3["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"fileData", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"fileData", "thoughtSignature"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_9.issuperset(w):
+        unread(ctx, w, KEYS_9, at, part_type="image")
     return {"type": "image", "source": _d3}
 
 
@@ -336,17 +383,10 @@ def enc_audio_0(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_base64.encode(ctx, at + "/source/data", v_data)
     except Mismatch:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="audio", code="field_dropped")
+    if not KEYS_4.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_4, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="audio", code="field_dropped")
     return {"inlineData": {"mimeType": _c2, "data": _c3}}
 
 
@@ -374,10 +414,10 @@ def dec_audio_0(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_data = _t5
-    if not ctx.fidelity and not frozenset({"data", "mimeType"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"data", "mimeType"}), at + "/inlineData", part_type="audio")
-    if not ctx.fidelity and not frozenset({"inlineData", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"inlineData", "thoughtSignature"}), at, part_type="audio")
+    if not ctx.fidelity and not KEYS_6.issuperset(_m1):
+        unread(ctx, _m1, KEYS_6, at + "/inlineData", part_type="audio")
+    if not ctx.fidelity and not KEYS_7.issuperset(w):
+        unread(ctx, w, KEYS_7, at, part_type="audio")
     return {
         "type": "audio",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -400,17 +440,10 @@ def enc_audio_1(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_file_ref.encode(ctx, at, "mimeType", "fileUri", "audio", v_media_type, v_url)
     except Mismatch:
         return MISS
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="audio", code="field_dropped")
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="audio", code="field_dropped")
     return {"fileData": _c2}
 
 
@@ -429,8 +462,8 @@ def dec_audio_1(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d3["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"fileData", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"fileData", "thoughtSignature"}), at, part_type="audio")
+    if not ctx.fidelity and not KEYS_9.issuperset(w):
+        unread(ctx, w, KEYS_9, at, part_type="audio")
     return {"type": "audio", "source": _d3}
 
 
@@ -456,17 +489,10 @@ def enc_video_0(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_base64.encode(ctx, at + "/source/data", v_data)
     except Mismatch:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="video",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="video", code="field_dropped")
+    if not KEYS_4.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_4, at + "/source", part_type="video", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="video", code="field_dropped")
     return {"inlineData": {"mimeType": _c2, "data": _c3}}
 
 
@@ -494,10 +520,10 @@ def dec_video_0(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_data = _t5
-    if not ctx.fidelity and not frozenset({"data", "mimeType"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"data", "mimeType"}), at + "/inlineData", part_type="video")
-    if not ctx.fidelity and not frozenset({"inlineData", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"inlineData", "thoughtSignature"}), at, part_type="video")
+    if not ctx.fidelity and not KEYS_6.issuperset(_m1):
+        unread(ctx, _m1, KEYS_6, at + "/inlineData", part_type="video")
+    if not ctx.fidelity and not KEYS_7.issuperset(w):
+        unread(ctx, w, KEYS_7, at, part_type="video")
     return {
         "type": "video",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -520,17 +546,10 @@ def enc_video_1(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_file_ref.encode(ctx, at, "mimeType", "fileUri", "video", v_media_type, v_url)
     except Mismatch:
         return MISS
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="video",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="video", code="field_dropped")
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="video", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="video", code="field_dropped")
     return {"fileData": _c2}
 
 
@@ -549,8 +568,8 @@ def dec_video_1(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d3["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"fileData", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"fileData", "thoughtSignature"}), at, part_type="video")
+    if not ctx.fidelity and not KEYS_9.issuperset(w):
+        unread(ctx, w, KEYS_9, at, part_type="video")
     return {"type": "video", "source": _d3}
 
 
@@ -576,19 +595,10 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_base64.encode(ctx, at + "/source/data", v_data)
     except Mismatch:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(
-            ctx, c, frozenset({"source", "type"}), at, part_type="document", code="field_dropped"
-        )
+    if not KEYS_4.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_4, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="document", code="field_dropped")
     return {"inlineData": {"mimeType": _c2, "data": _c3}}
 
 
@@ -616,10 +626,10 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_data = _t5
-    if not ctx.fidelity and not frozenset({"data", "mimeType"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"data", "mimeType"}), at + "/inlineData", part_type="document")
-    if not ctx.fidelity and not frozenset({"inlineData", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"inlineData", "thoughtSignature"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_6.issuperset(_m1):
+        unread(ctx, _m1, KEYS_6, at + "/inlineData", part_type="document")
+    if not ctx.fidelity and not KEYS_7.issuperset(w):
+        unread(ctx, w, KEYS_7, at, part_type="document")
     return {
         "type": "document",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -642,19 +652,10 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_file_ref.encode(ctx, at, "mimeType", "fileUri", "document", v_media_type, v_url)
     except Mismatch:
         return MISS
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(
-            ctx, c, frozenset({"source", "type"}), at, part_type="document", code="field_dropped"
-        )
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="document", code="field_dropped")
     return {"fileData": _c2}
 
 
@@ -673,8 +674,8 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d3["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"fileData", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"fileData", "thoughtSignature"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_9.issuperset(w):
+        unread(ctx, w, KEYS_9, at, part_type="document")
     return {"type": "document", "source": _d3}
 
 
@@ -693,15 +694,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["id"] = v_id
     if v_arguments is not ABSENT:
         _d2["args"] = v_arguments
-    if not frozenset({"arguments", "id", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "id", "name", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_10.issuperset(c):
+        dropped(ctx, c, KEYS_10, at, part_type="tool_call", code="field_dropped")
     return {"functionCall": _d2}
 
 
@@ -732,12 +726,10 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
         _d4["id"] = v_id
     if v_arguments is not ABSENT:
         _d4["arguments"] = v_arguments
-    if not ctx.fidelity and not frozenset({"args", "id", "name"}).issuperset(_m1):
-        unread(
-            ctx, _m1, frozenset({"args", "id", "name"}), at + "/functionCall", part_type="tool_call"
-        )
-    if not ctx.fidelity and not frozenset({"functionCall", "thoughtSignature"}).issuperset(w):
-        unread(ctx, w, frozenset({"functionCall", "thoughtSignature"}), at, part_type="tool_call")
+    if not ctx.fidelity and not KEYS_11.issuperset(_m1):
+        unread(ctx, _m1, KEYS_11, at + "/functionCall", part_type="tool_call")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="tool_call")
     return _d4
 
 
@@ -764,19 +756,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"name": _c1, "response": _c2}
     if v_id is not ABSENT:
         _d3["id"] = v_id
-    if not frozenset(
-        {"content", "is_error", "name", "structured_content", "tool_call_id", "type"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {"content", "is_error", "name", "structured_content", "tool_call_id", "type"}
-            ),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_13.issuperset(c):
+        dropped(ctx, c, KEYS_13, at, part_type="tool_result", code="field_dropped")
     return {"functionResponse": _d3}
 
 
@@ -824,18 +805,10 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         _d6["structured_content"] = v_structured
     if v_is_error is not ABSENT:
         _d6["is_error"] = v_is_error
-    if not ctx.fidelity and not frozenset({"id", "name", "response"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"id", "name", "response"}),
-            at + "/functionResponse",
-            part_type="tool_result",
-        )
-    if not ctx.fidelity and not frozenset({"functionResponse", "thoughtSignature"}).issuperset(w):
-        unread(
-            ctx, w, frozenset({"functionResponse", "thoughtSignature"}), at, part_type="tool_result"
-        )
+    if not ctx.fidelity and not KEYS_14.issuperset(_m1):
+        unread(ctx, _m1, KEYS_14, at + "/functionResponse", part_type="tool_result")
+    if not ctx.fidelity and not KEYS_15.issuperset(w):
+        unread(ctx, w, KEYS_15, at, part_type="tool_result")
     return _d6
 
 
@@ -941,15 +914,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     _c1 = merge_values(None, _d3, _c4, _c5)
-    if not frozenset({"description", "input_schema", "name", "output_schema"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "input_schema", "name", "output_schema"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_16.issuperset(c):
+        dropped(ctx, c, KEYS_16, at, part_type=None, code="field_dropped")
     return _c1
 
 
@@ -1002,8 +968,8 @@ def dec_tool(ctx: Context, w: Any, at: str) -> Any:
 def enc_tool_choice_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "auto":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type=None, code="field_dropped")
     return {"mode": "AUTO"}
 
 
@@ -1012,16 +978,16 @@ def dec_tool_choice_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("mode") != "AUTO":
         return MISS
-    if not ctx.fidelity and not frozenset({"mode"}).issuperset(w):
-        unread(ctx, w, frozenset({"mode"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_19.issuperset(w):
+        unread(ctx, w, KEYS_19, at, part_type=None)
     return {"type": "auto"}
 
 
 def enc_tool_choice_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "none":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type=None, code="field_dropped")
     return {"mode": "NONE"}
 
 
@@ -1030,8 +996,8 @@ def dec_tool_choice_1(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("mode") != "NONE":
         return MISS
-    if not ctx.fidelity and not frozenset({"mode"}).issuperset(w):
-        unread(ctx, w, frozenset({"mode"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_19.issuperset(w):
+        unread(ctx, w, KEYS_19, at, part_type=None)
     return {"type": "none"}
 
 
@@ -1049,8 +1015,8 @@ def enc_tool_choice_2(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_only_item.encode(ctx, at, _c2)
     except Mismatch:
         return MISS
-    if not frozenset({"name", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"name", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type=None, code="field_dropped")
     return {"mode": "ANY", "allowedFunctionNames": _c1}
 
 
@@ -1071,16 +1037,16 @@ def dec_tool_choice_2(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_name = _t3
-    if not ctx.fidelity and not frozenset({"allowedFunctionNames", "mode"}).issuperset(w):
-        unread(ctx, w, frozenset({"allowedFunctionNames", "mode"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_21.issuperset(w):
+        unread(ctx, w, KEYS_21, at, part_type=None)
     return {"type": "tool", "name": v_name}
 
 
 def enc_tool_choice_3(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "required":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type=None, code="field_dropped")
     return {"mode": "ANY"}
 
 
@@ -1089,8 +1055,8 @@ def dec_tool_choice_3(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("mode") != "ANY":
         return MISS
-    if not ctx.fidelity and not frozenset({"mode"}).issuperset(w):
-        unread(ctx, w, frozenset({"mode"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_19.issuperset(w):
+        unread(ctx, w, KEYS_19, at, part_type=None)
     return {"type": "required"}
 
 
@@ -1132,8 +1098,8 @@ def enc_response_format_0(ctx: Context, c: Any, at: str) -> Any:
     v_schema = c.get("schema", ABSENT)
     if v_schema is ABSENT:
         return MISS
-    if not frozenset({"schema", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"schema", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_22.issuperset(c):
+        dropped(ctx, c, KEYS_22, at, part_type=None, code="field_dropped")
     return {"responseMimeType": "application/json", "responseJsonSchema": v_schema}
 
 
@@ -1145,8 +1111,8 @@ def dec_response_format_0(ctx: Context, w: Any, at: str) -> Any:
     v_schema = w.get("responseJsonSchema", ABSENT)
     if v_schema is ABSENT:
         return MISS
-    if not ctx.fidelity and not frozenset({"responseJsonSchema", "responseMimeType"}).issuperset(w):
-        unread(ctx, w, frozenset({"responseJsonSchema", "responseMimeType"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_23.issuperset(w):
+        unread(ctx, w, KEYS_23, at, part_type=None)
     return {"type": "json_schema", "schema": v_schema}
 
 
@@ -1160,8 +1126,8 @@ def enc_response_format_1(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_openapi_schema.encode(ctx, at + "/schema", v_schema)
     except Mismatch:
         return MISS
-    if not frozenset({"schema", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"schema", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_22.issuperset(c):
+        dropped(ctx, c, KEYS_22, at, part_type=None, code="field_dropped")
     return {"responseMimeType": "application/json", "responseSchema": _c1}
 
 
@@ -1178,16 +1144,16 @@ def dec_response_format_1(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_schema = _t2
-    if not ctx.fidelity and not frozenset({"responseMimeType", "responseSchema"}).issuperset(w):
-        unread(ctx, w, frozenset({"responseMimeType", "responseSchema"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_24.issuperset(w):
+        unread(ctx, w, KEYS_24, at, part_type=None)
     return {"type": "json_schema", "schema": v_schema}
 
 
 def enc_response_format_2(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "json_object":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type=None, code="field_dropped")
     return {"responseMimeType": "application/json"}
 
 
@@ -1196,16 +1162,16 @@ def dec_response_format_2(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("responseMimeType") != "application/json":
         return MISS
-    if not ctx.fidelity and not frozenset({"responseMimeType"}).issuperset(w):
-        unread(ctx, w, frozenset({"responseMimeType"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_25.issuperset(w):
+        unread(ctx, w, KEYS_25, at, part_type=None)
     return {"type": "json_object"}
 
 
 def enc_response_format_3(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "text":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type=None, code="field_dropped")
     return {"responseMimeType": "text/plain"}
 
 
@@ -1214,8 +1180,8 @@ def dec_response_format_3(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("responseMimeType") != "text/plain":
         return MISS
-    if not ctx.fidelity and not frozenset({"responseMimeType"}).issuperset(w):
-        unread(ctx, w, frozenset({"responseMimeType"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_25.issuperset(w):
+        unread(ctx, w, KEYS_25, at, part_type=None)
     return {"type": "text"}
 
 
@@ -1268,25 +1234,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
     n = c["reasoning_tokens"] if "reasoning_tokens" in c else 0
     if n:
         put(out, ("thoughtsTokenCount",), n)
-    if not frozenset(
-        {"cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {
-                    "cached_input_tokens",
-                    "input_tokens",
-                    "output_tokens",
-                    "reasoning_tokens",
-                    "total_tokens",
-                }
-            ),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_26.issuperset(c):
+        dropped(ctx, c, KEYS_26, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -1343,41 +1292,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         v_frequency_penalty = _m1.get("frequency_penalty", ABSENT)
         v_effort = _m1.get("reasoning_effort", ABSENT)
         v_budget = _m1.get("thinking_budget_tokens", ABSENT)
-        if not frozenset(
-            {
-                "frequency_penalty",
-                "max_output_tokens",
-                "presence_penalty",
-                "reasoning_effort",
-                "seed",
-                "stop_sequences",
-                "temperature",
-                "thinking_budget_tokens",
-                "top_k",
-                "top_p",
-            }
-        ).issuperset(_m1):
-            dropped(
-                ctx,
-                _m1,
-                frozenset(
-                    {
-                        "frequency_penalty",
-                        "max_output_tokens",
-                        "presence_penalty",
-                        "reasoning_effort",
-                        "seed",
-                        "stop_sequences",
-                        "temperature",
-                        "thinking_budget_tokens",
-                        "top_k",
-                        "top_p",
-                    }
-                ),
-                at + "/parameters",
-                part_type=None,
-                code="parameter_dropped",
-            )
+        if not KEYS_27.issuperset(_m1):
+            dropped(ctx, _m1, KEYS_27, at + "/parameters", part_type=None, code="parameter_dropped")
     _c3 = (
         ABSENT if v_tools is ABSENT else each_encode(ctx, enc_tool, v_tools, at + "/tools", "tool")
     )
@@ -1460,15 +1376,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
     if _c9 is not ABSENT:
         _d17["generationConfig"] = _c9
     _o18 = _d17 if _c2 is not ABSENT or _o8 is not ABSENT or _c9 is not ABSENT else ABSENT
-    if not frozenset({"parameters", "response_format", "tool_choice", "tools"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"parameters", "response_format", "tool_choice", "tools"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_28.issuperset(c):
+        dropped(ctx, c, KEYS_28, at, part_type=None, code="parameter_dropped")
     return _o18
 
 
@@ -1496,8 +1405,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_tools = ABSENT
         else:
             v_tools = each_decode(ctx, dec_tool, _m3, at + "/tools/functionDeclarations")
-        if not ctx.fidelity and not frozenset({"functionDeclarations"}).issuperset(_t2):
-            unread(ctx, _t2, frozenset({"functionDeclarations"}), at + "/tools", part_type=None)
+        if not ctx.fidelity and not KEYS_29.issuperset(_t2):
+            unread(ctx, _t2, KEYS_29, at + "/tools", part_type=None)
     _m4 = w.get("toolConfig", ABSENT)
     if _m4 is None:
         _m4 = ABSENT
@@ -1517,10 +1426,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_tool_choice = dec_tool_choice(ctx, _m5, at + "/toolConfig/functionCallingConfig")
             if v_tool_choice is MISS:
                 v_tool_choice = ABSENT
-        if not ctx.fidelity and not frozenset({"functionCallingConfig"}).issuperset(_m4):
-            unread(
-                ctx, _m4, frozenset({"functionCallingConfig"}), at + "/toolConfig", part_type=None
-            )
+        if not ctx.fidelity and not KEYS_30.issuperset(_m4):
+            unread(ctx, _m4, KEYS_30, at + "/toolConfig", part_type=None)
     _m6 = w.get("generationConfig", ABSENT)
     if _m6 is None:
         _m6 = ABSENT
@@ -1617,16 +1524,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
                 except Mismatch:
                     return MISS
                 v_budget = _t12
-            if not ctx.fidelity and not frozenset({"thinkingBudget", "thinkingLevel"}).issuperset(
-                _m8
-            ):
-                unread(
-                    ctx,
-                    _m8,
-                    frozenset({"thinkingBudget", "thinkingLevel"}),
-                    at + "/generationConfig/thinkingConfig",
-                    part_type=None,
-                )
+            if not ctx.fidelity and not KEYS_31.issuperset(_m8):
+                unread(ctx, _m8, KEYS_31, at + "/generationConfig/thinkingConfig", part_type=None)
         _v13 = (
             {
                 k: _m6[k]
@@ -1639,38 +1538,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_response_format = dec_response_format(ctx, _v13, at + "/generationConfig")
         if v_response_format is MISS:
             v_response_format = ABSENT
-        if not ctx.fidelity and not frozenset(
-            {
-                "frequencyPenalty",
-                "maxOutputTokens",
-                "presencePenalty",
-                "seed",
-                "stopSequences",
-                "temperature",
-                "thinkingConfig",
-                "topK",
-                "topP",
-            }
-        ).issuperset(_v7):
-            unread(
-                ctx,
-                _v7,
-                frozenset(
-                    {
-                        "frequencyPenalty",
-                        "maxOutputTokens",
-                        "presencePenalty",
-                        "seed",
-                        "stopSequences",
-                        "temperature",
-                        "thinkingConfig",
-                        "topK",
-                        "topP",
-                    }
-                ),
-                at + "/generationConfig",
-                part_type=None,
-            )
+        if not ctx.fidelity and not KEYS_32.issuperset(_v7):
+            unread(ctx, _v7, KEYS_32, at + "/generationConfig", part_type=None)
     _d14: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d14["max_output_tokens"] = v_max_tokens
@@ -1723,16 +1592,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or _o15 is not ABSENT
         else ABSENT
     )
-    if not ctx.fidelity and not frozenset(
-        {"contents", "generationConfig", "systemInstruction", "toolConfig", "tools"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"contents", "generationConfig", "systemInstruction", "toolConfig", "tools"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_33.issuperset(w):
+        unread(ctx, w, KEYS_33, at, part_type=None)
     return _o17
 
 
@@ -1777,15 +1638,8 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         if v_id is not ABSENT or v_model is not ABSENT or _l4 is not ABSENT or _c5 is not ABSENT
         else ABSENT
     )
-    if not frozenset({"id", "model", "stop_reason", "usage"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"id", "model", "stop_reason", "usage"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_34.issuperset(c):
+        dropped(ctx, c, KEYS_34, at, part_type=None, code="parameter_dropped")
     return _o7
 
 
@@ -1825,14 +1679,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_stop_reason = ABSENT
         else:
             v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m4, "other")
-        if not ctx.fidelity and not frozenset({"content", "finishReason"}).issuperset(_i3):
-            unread(
-                ctx,
-                _i3,
-                frozenset({"content", "finishReason"}),
-                at + "/candidates/0",
-                part_type=None,
-            )
+        if not ctx.fidelity and not KEYS_35.issuperset(_i3):
+            unread(ctx, _i3, KEYS_35, at + "/candidates/0", part_type=None)
     _m5 = w.get("usageMetadata", ABSENT)
     if _m5 is None:
         _m5 = ABSENT
@@ -1860,16 +1708,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         or v_usage is not ABSENT
         else ABSENT
     )
-    if not ctx.fidelity and not frozenset(
-        {"candidates", "modelVersion", "responseId", "usageMetadata"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"candidates", "modelVersion", "responseId", "usageMetadata"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_36.issuperset(w):
+        unread(ctx, w, KEYS_36, at, part_type=None)
     return _o7
 
 

@@ -94,14 +94,41 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"content_filter", "error", "other", "pause", "refusal", "return"}
 )
+KEYS_0: Final = frozenset({"text", "type"})
+KEYS_1: Final = frozenset({"data", "media_type", "type"})
+KEYS_2: Final = frozenset({"source", "type"})
+KEYS_3: Final = frozenset({"data", "mimeType", "type"})
+KEYS_4: Final = frozenset({"annotations", "content", "mime_type", "resource_type", "type", "uri"})
+KEYS_5: Final = frozenset({"mimeType", "text", "uri"})
+KEYS_6: Final = frozenset({"annotations", "resource", "type"})
+KEYS_7: Final = frozenset({"annotations", "blob", "mime_type", "resource_type", "type", "uri"})
+KEYS_8: Final = frozenset({"blob", "mimeType", "uri"})
+KEYS_9: Final = frozenset({"description", "mime_type", "name", "resource_type", "type", "uri"})
+KEYS_10: Final = frozenset({"description", "mimeType", "name", "type", "uri"})
+KEYS_11: Final = frozenset({"arguments", "id", "name", "type"})
+KEYS_12: Final = frozenset({"id", "input", "name", "type"})
+KEYS_13: Final = frozenset({"content", "is_error", "structured_content", "tool_call_id", "type"})
+KEYS_14: Final = frozenset({"content", "isError", "structuredContent", "toolUseId", "type"})
+KEYS_15: Final = frozenset({"description", "input_schema", "name", "output_schema"})
+KEYS_16: Final = frozenset({"description", "inputSchema", "name", "outputSchema"})
+KEYS_17: Final = frozenset({"type"})
+KEYS_18: Final = frozenset({"mode"})
+KEYS_19: Final = frozenset()
+KEYS_20: Final = frozenset({"max_output_tokens", "stop_sequences", "temperature"})
+KEYS_21: Final = frozenset({"parameters", "tool_choice", "tools"})
+KEYS_22: Final = frozenset(
+    {"maxTokens", "messages", "stopSequences", "systemPrompt", "temperature", "toolChoice", "tools"}
+)
+KEYS_23: Final = frozenset({"model", "stop_reason"})
+KEYS_24: Final = frozenset({"content", "model", "role", "stopReason"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return {"type": "text", "text": v_text}
 
 
@@ -109,8 +136,8 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("text", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/text", "text is required here")
-    if not ctx.fidelity and not frozenset({"text", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"text", "type"}), at, part_type="text")
+    if not ctx.fidelity and not KEYS_0.issuperset(w):
+        unread(ctx, w, KEYS_0, at, part_type="text")
     return {"type": "text", "text": v_text}
 
 
@@ -118,8 +145,8 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="refusal", code="field_dropped")
     ctx.loss(
         at,
         "converted_to_text",
@@ -143,17 +170,10 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     v_data = _m1.get("data", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_1.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_1, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="image", code="field_dropped")
     return {"type": "image", "data": v_data, "mimeType": v_media_type}
 
 
@@ -164,8 +184,8 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     v_media_type = w.get("mimeType", ABSENT)
     if v_media_type is ABSENT:
         raise ConversionError("missing_field", at + "/mimeType", "mimeType is required here")
-    if not ctx.fidelity and not frozenset({"data", "mimeType", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"data", "mimeType", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_3.issuperset(w):
+        unread(ctx, w, KEYS_3, at, part_type="image")
     return {
         "type": "image",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -186,17 +206,10 @@ def enc_audio_0(ctx: Context, c: Any, at: str) -> Any:
     v_data = _m1.get("data", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="audio", code="field_dropped")
+    if not KEYS_1.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_1, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="audio", code="field_dropped")
     return {"type": "audio", "data": v_data, "mimeType": v_media_type}
 
 
@@ -207,8 +220,8 @@ def dec_audio_0(ctx: Context, w: Any, at: str) -> Any:
     v_media_type = w.get("mimeType", ABSENT)
     if v_media_type is ABSENT:
         raise ConversionError("missing_field", at + "/mimeType", "mimeType is required here")
-    if not ctx.fidelity and not frozenset({"data", "mimeType", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"data", "mimeType", "type"}), at, part_type="audio")
+    if not ctx.fidelity and not KEYS_3.issuperset(w):
+        unread(ctx, w, KEYS_3, at, part_type="audio")
     return {
         "type": "audio",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -237,17 +250,8 @@ def enc_resource_0(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "resource", "resource": _d2}
     if v_annotations is not ABSENT:
         _d3["annotations"] = v_annotations
-    if not frozenset(
-        {"annotations", "content", "mime_type", "resource_type", "type", "uri"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"annotations", "content", "mime_type", "resource_type", "type", "uri"}),
-            at,
-            part_type="resource",
-            code="field_dropped",
-        )
+    if not KEYS_4.issuperset(c):
+        dropped(ctx, c, KEYS_4, at, part_type="resource", code="field_dropped")
     return _d3
 
 
@@ -285,12 +289,10 @@ def dec_resource_0(ctx: Context, w: Any, at: str) -> Any:
         _d4["mime_type"] = v_mime_type
     if v_annotations is not ABSENT:
         _d4["annotations"] = v_annotations
-    if not ctx.fidelity and not frozenset({"mimeType", "text", "uri"}).issuperset(_m1):
-        unread(
-            ctx, _m1, frozenset({"mimeType", "text", "uri"}), at + "/resource", part_type="resource"
-        )
-    if not ctx.fidelity and not frozenset({"annotations", "resource", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"annotations", "resource", "type"}), at, part_type="resource")
+    if not ctx.fidelity and not KEYS_5.issuperset(_m1):
+        unread(ctx, _m1, KEYS_5, at + "/resource", part_type="resource")
+    if not ctx.fidelity and not KEYS_6.issuperset(w):
+        unread(ctx, w, KEYS_6, at, part_type="resource")
     return _d4
 
 
@@ -316,17 +318,8 @@ def enc_resource_1(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "resource", "resource": _d2}
     if v_annotations is not ABSENT:
         _d3["annotations"] = v_annotations
-    if not frozenset(
-        {"annotations", "blob", "mime_type", "resource_type", "type", "uri"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"annotations", "blob", "mime_type", "resource_type", "type", "uri"}),
-            at,
-            part_type="resource",
-            code="field_dropped",
-        )
+    if not KEYS_7.issuperset(c):
+        dropped(ctx, c, KEYS_7, at, part_type="resource", code="field_dropped")
     return _d3
 
 
@@ -364,12 +357,10 @@ def dec_resource_1(ctx: Context, w: Any, at: str) -> Any:
         _d4["mime_type"] = v_mime_type
     if v_annotations is not ABSENT:
         _d4["annotations"] = v_annotations
-    if not ctx.fidelity and not frozenset({"blob", "mimeType", "uri"}).issuperset(_m1):
-        unread(
-            ctx, _m1, frozenset({"blob", "mimeType", "uri"}), at + "/resource", part_type="resource"
-        )
-    if not ctx.fidelity and not frozenset({"annotations", "resource", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"annotations", "resource", "type"}), at, part_type="resource")
+    if not ctx.fidelity and not KEYS_8.issuperset(_m1):
+        unread(ctx, _m1, KEYS_8, at + "/resource", part_type="resource")
+    if not ctx.fidelity and not KEYS_6.issuperset(w):
+        unread(ctx, w, KEYS_6, at, part_type="resource")
     return _d4
 
 
@@ -398,17 +389,8 @@ def enc_resource_ref_0(ctx: Context, c: Any, at: str) -> Any:
         _d3["description"] = v_description
     if v_mime_type is not ABSENT:
         _d3["mimeType"] = v_mime_type
-    if not frozenset(
-        {"description", "mime_type", "name", "resource_type", "type", "uri"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "mime_type", "name", "resource_type", "type", "uri"}),
-            at,
-            part_type="resource_ref",
-            code="field_dropped",
-        )
+    if not KEYS_9.issuperset(c):
+        dropped(ctx, c, KEYS_9, at, part_type="resource_ref", code="field_dropped")
     return _d3
 
 
@@ -447,16 +429,8 @@ def dec_resource_ref_0(ctx: Context, w: Any, at: str) -> Any:
         _d5["description"] = v_description
     if v_mime_type is not ABSENT:
         _d5["mime_type"] = v_mime_type
-    if not ctx.fidelity and not frozenset(
-        {"description", "mimeType", "name", "type", "uri"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"description", "mimeType", "name", "type", "uri"}),
-            at,
-            part_type="resource_ref",
-        )
+    if not ctx.fidelity and not KEYS_10.issuperset(w):
+        unread(ctx, w, KEYS_10, at, part_type="resource_ref")
     return _d5
 
 
@@ -470,15 +444,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     v_arguments = c.get("arguments", ABSENT)
     if v_arguments is ABSENT:
         return MISS
-    if not frozenset({"arguments", "id", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "id", "name", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_11.issuperset(c):
+        dropped(ctx, c, KEYS_11, at, part_type="tool_call", code="field_dropped")
     return {"type": "tool_use", "id": v_id, "name": v_name, "input": v_arguments}
 
 
@@ -492,8 +459,8 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     v_arguments = w.get("input", ABSENT)
     if v_arguments is ABSENT:
         raise ConversionError("missing_field", at + "/input", "input is required here")
-    if not ctx.fidelity and not frozenset({"id", "input", "name", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"id", "input", "name", "type"}), at, part_type="tool_call")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="tool_call")
     return {"type": "tool_call", "id": v_id, "name": v_name, "arguments": v_arguments}
 
 
@@ -514,17 +481,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["structuredContent"] = v_structured
     if v_is_error is not ABSENT:
         _d2["isError"] = v_is_error
-    if not frozenset(
-        {"content", "is_error", "structured_content", "tool_call_id", "type"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "is_error", "structured_content", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_13.issuperset(c):
+        dropped(ctx, c, KEYS_13, at, part_type="tool_result", code="field_dropped")
     return _d2
 
 
@@ -551,16 +509,8 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         _d2["structured_content"] = v_structured
     if v_is_error is not ABSENT:
         _d2["is_error"] = v_is_error
-    if not ctx.fidelity and not frozenset(
-        {"content", "isError", "structuredContent", "toolUseId", "type"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"content", "isError", "structuredContent", "toolUseId", "type"}),
-            at,
-            part_type="tool_result",
-        )
+    if not ctx.fidelity and not KEYS_14.issuperset(w):
+        unread(ctx, w, KEYS_14, at, part_type="tool_result")
     return _d2
 
 
@@ -647,15 +597,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _d1["description"] = v_description
     if v_output_schema is not ABSENT:
         _d1["outputSchema"] = v_output_schema
-    if not frozenset({"description", "input_schema", "name", "output_schema"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "input_schema", "name", "output_schema"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_15.issuperset(c):
+        dropped(ctx, c, KEYS_15, at, part_type=None, code="field_dropped")
     return _d1
 
 
@@ -679,16 +622,8 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
         _d1["description"] = v_description
     if v_output_schema is not ABSENT:
         _d1["output_schema"] = v_output_schema
-    if not ctx.fidelity and not frozenset(
-        {"description", "inputSchema", "name", "outputSchema"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"description", "inputSchema", "name", "outputSchema"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_16.issuperset(w):
+        unread(ctx, w, KEYS_16, at, part_type=None)
     return _d1
 
 
@@ -709,8 +644,8 @@ def dec_tool(ctx: Context, w: Any, at: str) -> Any:
 def enc_tool_choice_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "auto":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_17.issuperset(c):
+        dropped(ctx, c, KEYS_17, at, part_type=None, code="field_dropped")
     return {"mode": "auto"}
 
 
@@ -719,16 +654,16 @@ def dec_tool_choice_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("mode") != "auto":
         return MISS
-    if not ctx.fidelity and not frozenset({"mode"}).issuperset(w):
-        unread(ctx, w, frozenset({"mode"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_18.issuperset(w):
+        unread(ctx, w, KEYS_18, at, part_type=None)
     return {"type": "auto"}
 
 
 def enc_tool_choice_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "none":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_17.issuperset(c):
+        dropped(ctx, c, KEYS_17, at, part_type=None, code="field_dropped")
     return {"mode": "none"}
 
 
@@ -737,16 +672,16 @@ def dec_tool_choice_1(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("mode") != "none":
         return MISS
-    if not ctx.fidelity and not frozenset({"mode"}).issuperset(w):
-        unread(ctx, w, frozenset({"mode"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_18.issuperset(w):
+        unread(ctx, w, KEYS_18, at, part_type=None)
     return {"type": "none"}
 
 
 def enc_tool_choice_2(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "required":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_17.issuperset(c):
+        dropped(ctx, c, KEYS_17, at, part_type=None, code="field_dropped")
     return {"mode": "required"}
 
 
@@ -755,8 +690,8 @@ def dec_tool_choice_2(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("mode") != "required":
         return MISS
-    if not ctx.fidelity and not frozenset({"mode"}).issuperset(w):
-        unread(ctx, w, frozenset({"mode"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_18.issuperset(w):
+        unread(ctx, w, KEYS_18, at, part_type=None)
     return {"type": "required"}
 
 
@@ -788,8 +723,8 @@ def dec_tool_choice(ctx: Context, w: Any, at: str) -> Any:
 
 def enc_usage(ctx: Context, c: Any, at: str) -> Any:
     out: dict[str, Any] = {}
-    if not frozenset({}).issuperset(c):
-        dropped(ctx, c, frozenset({}), at, part_type=None, code="field_dropped")
+    if not KEYS_19.issuperset(c):
+        dropped(ctx, c, KEYS_19, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -815,15 +750,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         v_max_tokens = _m1.get("max_output_tokens", ABSENT)
         v_temperature = _m1.get("temperature", ABSENT)
         v_stop = _m1.get("stop_sequences", ABSENT)
-        if not frozenset({"max_output_tokens", "stop_sequences", "temperature"}).issuperset(_m1):
-            dropped(
-                ctx,
-                _m1,
-                frozenset({"max_output_tokens", "stop_sequences", "temperature"}),
-                at + "/parameters",
-                part_type=None,
-                code="parameter_dropped",
-            )
+        if not KEYS_20.issuperset(_m1):
+            dropped(ctx, _m1, KEYS_20, at + "/parameters", part_type=None, code="parameter_dropped")
     try:
         _c2 = T_default.encode(ctx, at + "/parameters/max_output_tokens", v_max_tokens, 4096)
     except Mismatch:
@@ -856,15 +784,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         or _c4 is not ABSENT
         else ABSENT
     )
-    if not frozenset({"parameters", "tool_choice", "tools"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"parameters", "tool_choice", "tools"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_21.issuperset(c):
+        dropped(ctx, c, KEYS_21, at, part_type=None, code="parameter_dropped")
     return _o6
 
 
@@ -929,34 +850,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
     _o8 = (
         _d7 if v_tools is not ABSENT or v_tool_choice is not ABSENT or _o6 is not ABSENT else ABSENT
     )
-    if not ctx.fidelity and not frozenset(
-        {
-            "maxTokens",
-            "messages",
-            "stopSequences",
-            "systemPrompt",
-            "temperature",
-            "toolChoice",
-            "tools",
-        }
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset(
-                {
-                    "maxTokens",
-                    "messages",
-                    "stopSequences",
-                    "systemPrompt",
-                    "temperature",
-                    "toolChoice",
-                    "tools",
-                }
-            ),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_22.issuperset(w):
+        unread(ctx, w, KEYS_22, at, part_type=None)
     return _o8
 
 
@@ -980,15 +875,8 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"model": v_model}
     if _c1 is not ABSENT:
         _d2["stopReason"] = _c1
-    if not frozenset({"model", "stop_reason"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"model", "stop_reason"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_23.issuperset(c):
+        dropped(ctx, c, KEYS_23, at, part_type=None, code="parameter_dropped")
     return _d2
 
 
@@ -1009,8 +897,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"model": v_model}
     if v_stop_reason is not ABSENT:
         _d2["stop_reason"] = v_stop_reason
-    if not ctx.fidelity and not frozenset({"content", "model", "role", "stopReason"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "model", "role", "stopReason"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_24.issuperset(w):
+        unread(ctx, w, KEYS_24, at, part_type=None)
     return _d2
 
 

@@ -96,14 +96,57 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"content_filter", "error", "other", "pause", "refusal", "return", "stop_sequence"}
 )
+KEYS_0: Final = frozenset({"text", "type"})
+KEYS_1: Final = frozenset({"data", "media_type", "type"})
+KEYS_2: Final = frozenset({"source", "type"})
+KEYS_3: Final = frozenset({"arguments", "id", "name", "type"})
+KEYS_4: Final = frozenset({"arguments", "name"})
+KEYS_5: Final = frozenset({"function", "id"})
+KEYS_6: Final = frozenset({"content", "name", "tool_call_id", "type"})
+KEYS_7: Final = frozenset({"content", "role", "tool_call_id", "tool_name"})
+KEYS_8: Final = frozenset({"description", "input_schema", "name"})
+KEYS_9: Final = frozenset({"description", "name", "parameters"})
+KEYS_10: Final = frozenset({"function", "type"})
+KEYS_11: Final = frozenset({"type"})
+KEYS_12: Final = frozenset({"schema", "type"})
+KEYS_13: Final = frozenset({"input_tokens", "output_tokens"})
+KEYS_14: Final = frozenset(
+    {
+        "frequency_penalty",
+        "max_output_tokens",
+        "presence_penalty",
+        "reasoning_effort",
+        "seed",
+        "stop_sequences",
+        "temperature",
+        "top_k",
+        "top_p",
+    }
+)
+KEYS_15: Final = frozenset({"model", "parameters", "response_format", "tools"})
+KEYS_16: Final = frozenset(
+    {
+        "frequency_penalty",
+        "num_predict",
+        "presence_penalty",
+        "seed",
+        "stop",
+        "temperature",
+        "top_k",
+        "top_p",
+    }
+)
+KEYS_17: Final = frozenset({"format", "messages", "model", "options", "think", "tools"})
+KEYS_18: Final = frozenset({"model", "stop_reason", "usage"})
+KEYS_19: Final = frozenset({"created_at", "done", "done_reason", "message", "model"})
 
 
 def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="thinking", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="thinking", code="field_dropped")
     return v_text
 
 
@@ -116,8 +159,8 @@ def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return v_text
 
 
@@ -130,8 +173,8 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="refusal", code="field_dropped")
     ctx.loss(
         at,
         "converted_to_text",
@@ -159,17 +202,10 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_sniffed_image.encode(ctx, at + "/source/media_type", v_media_type, v_data)
     except Mismatch:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_1.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_1, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="image", code="field_dropped")
     return _c2
 
 
@@ -198,15 +234,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"function": _d1}
     if v_id is not ABSENT:
         _d2["id"] = v_id
-    if not frozenset({"arguments", "id", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "id", "name", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="tool_call", code="field_dropped")
     return _d2
 
 
@@ -232,10 +261,10 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
         _d2["id"] = v_id
     if v_arguments is not ABSENT:
         _d2["arguments"] = v_arguments
-    if not ctx.fidelity and not frozenset({"arguments", "name"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"arguments", "name"}), at + "/function", part_type="tool_call")
-    if not ctx.fidelity and not frozenset({"function", "id"}).issuperset(w):
-        unread(ctx, w, frozenset({"function", "id"}), at, part_type="tool_call")
+    if not ctx.fidelity and not KEYS_4.issuperset(_m1):
+        unread(ctx, _m1, KEYS_4, at + "/function", part_type="tool_call")
+    if not ctx.fidelity and not KEYS_5.issuperset(w):
+        unread(ctx, w, KEYS_5, at, part_type="tool_call")
     return _d2
 
 
@@ -254,15 +283,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     if _c1 is not ABSENT:
         _d2["content"] = _c1
     _o3 = _d2 if v_id is not ABSENT or v_name is not ABSENT or _c1 is not ABSENT else ABSENT
-    if not frozenset({"content", "name", "tool_call_id", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "name", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_6.issuperset(c):
+        dropped(ctx, c, KEYS_6, at, part_type="tool_result", code="field_dropped")
     return _o3
 
 
@@ -288,16 +310,8 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         _d2["tool_call_id"] = v_id
     if v_name is not ABSENT:
         _d2["name"] = v_name
-    if not ctx.fidelity and not frozenset(
-        {"content", "role", "tool_call_id", "tool_name"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"content", "role", "tool_call_id", "tool_name"}),
-            at,
-            part_type="tool_result",
-        )
+    if not ctx.fidelity and not KEYS_7.issuperset(w):
+        unread(ctx, w, KEYS_7, at, part_type="tool_result")
     return _d2
 
 
@@ -375,15 +389,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"name": v_name, "parameters": v_schema}
     if v_description is not ABSENT:
         _d1["description"] = v_description
-    if not frozenset({"description", "input_schema", "name"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "input_schema", "name"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_8.issuperset(c):
+        dropped(ctx, c, KEYS_8, at, part_type=None, code="field_dropped")
     return {"type": "function", "function": _d1}
 
 
@@ -411,16 +418,10 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d2["description"] = v_description
-    if not ctx.fidelity and not frozenset({"description", "name", "parameters"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"description", "name", "parameters"}),
-            at + "/function",
-            part_type=None,
-        )
-    if not ctx.fidelity and not frozenset({"function", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"function", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_9.issuperset(_m1):
+        unread(ctx, _m1, KEYS_9, at + "/function", part_type=None)
+    if not ctx.fidelity and not KEYS_10.issuperset(w):
+        unread(ctx, w, KEYS_10, at, part_type=None)
     return _d2
 
 
@@ -441,8 +442,8 @@ def dec_tool(ctx: Context, w: Any, at: str) -> Any:
 def enc_response_format_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "json_object":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_11.issuperset(c):
+        dropped(ctx, c, KEYS_11, at, part_type=None, code="field_dropped")
     return "json"
 
 
@@ -458,8 +459,8 @@ def enc_response_format_1(ctx: Context, c: Any, at: str) -> Any:
     v_schema = c.get("schema", ABSENT)
     if v_schema is ABSENT:
         return MISS
-    if not frozenset({"schema", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"schema", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_12.issuperset(c):
+        dropped(ctx, c, KEYS_12, at, part_type=None, code="field_dropped")
     return v_schema
 
 
@@ -496,15 +497,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
     n = c["output_tokens"] if "output_tokens" in c else 0
     if n:
         put(out, ("eval_count",), n)
-    if not frozenset({"input_tokens", "output_tokens"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"input_tokens", "output_tokens"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_13.issuperset(c):
+        dropped(ctx, c, KEYS_13, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -545,39 +539,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         v_presence_penalty = _m1.get("presence_penalty", ABSENT)
         v_frequency_penalty = _m1.get("frequency_penalty", ABSENT)
         v_effort = _m1.get("reasoning_effort", ABSENT)
-        if not frozenset(
-            {
-                "frequency_penalty",
-                "max_output_tokens",
-                "presence_penalty",
-                "reasoning_effort",
-                "seed",
-                "stop_sequences",
-                "temperature",
-                "top_k",
-                "top_p",
-            }
-        ).issuperset(_m1):
-            dropped(
-                ctx,
-                _m1,
-                frozenset(
-                    {
-                        "frequency_penalty",
-                        "max_output_tokens",
-                        "presence_penalty",
-                        "reasoning_effort",
-                        "seed",
-                        "stop_sequences",
-                        "temperature",
-                        "top_k",
-                        "top_p",
-                    }
-                ),
-                at + "/parameters",
-                part_type=None,
-                code="parameter_dropped",
-            )
+        if not KEYS_14.issuperset(_m1):
+            dropped(ctx, _m1, KEYS_14, at + "/parameters", part_type=None, code="parameter_dropped")
     try:
         _c2 = T_default.encode(ctx, at + "/model", v_model, "unknown")
     except Mismatch:
@@ -649,15 +612,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         or _c8 is not ABSENT
         else ABSENT
     )
-    if not frozenset({"model", "parameters", "response_format", "tools"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"model", "parameters", "response_format", "tools"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_15.issuperset(c):
+        dropped(ctx, c, KEYS_15, at, part_type=None, code="parameter_dropped")
     return _o10
 
 
@@ -743,36 +699,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_frequency_penalty = _m5.get("frequency_penalty", ABSENT)
         if v_frequency_penalty is None:
             v_frequency_penalty = ABSENT
-        if not ctx.fidelity and not frozenset(
-            {
-                "frequency_penalty",
-                "num_predict",
-                "presence_penalty",
-                "seed",
-                "stop",
-                "temperature",
-                "top_k",
-                "top_p",
-            }
-        ).issuperset(_m5):
-            unread(
-                ctx,
-                _m5,
-                frozenset(
-                    {
-                        "frequency_penalty",
-                        "num_predict",
-                        "presence_penalty",
-                        "seed",
-                        "stop",
-                        "temperature",
-                        "top_k",
-                        "top_p",
-                    }
-                ),
-                at + "/options",
-                part_type=None,
-            )
+        if not ctx.fidelity and not KEYS_16.issuperset(_m5):
+            unread(ctx, _m5, KEYS_16, at + "/options", part_type=None)
     _m8 = w.get("think", ABSENT)
     if _m8 is None:
         _m8 = ABSENT
@@ -834,16 +762,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or _o11 is not ABSENT
         else ABSENT
     )
-    if not ctx.fidelity and not frozenset(
-        {"format", "messages", "model", "options", "think", "tools"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"format", "messages", "model", "options", "think", "tools"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_17.issuperset(w):
+        unread(ctx, w, KEYS_17, at, part_type=None)
     return _o13
 
 
@@ -880,15 +800,8 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         else codec_encode(ctx, enc_usage, v_usage, at + "/usage", "usage")
     )
     _c1 = merge_values(None, _d4, _c5)
-    if not frozenset({"model", "stop_reason", "usage"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"model", "stop_reason", "usage"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type=None, code="parameter_dropped")
     return _c1
 
 
@@ -926,16 +839,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         _d4["stop_reason"] = v_stop_reason
     if v_usage is not ABSENT:
         _d4["usage"] = v_usage
-    if not ctx.fidelity and not frozenset(
-        {"created_at", "done", "done_reason", "message", "model"}
-    ).issuperset(_v1):
-        unread(
-            ctx,
-            _v1,
-            frozenset({"created_at", "done", "done_reason", "message", "model"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_19.issuperset(_v1):
+        unread(ctx, _v1, KEYS_19, at, part_type=None)
     return _d4
 
 

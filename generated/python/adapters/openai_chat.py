@@ -107,14 +107,81 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"error", "other", "pause", "refusal", "return", "stop_sequence"}
 )
+KEYS_0: Final = frozenset({"text", "type"})
+KEYS_1: Final = frozenset({"refusal", "type"})
+KEYS_2: Final = frozenset({"data", "media_type", "type"})
+KEYS_3: Final = frozenset({"detail", "source", "type"})
+KEYS_4: Final = frozenset({"detail", "url"})
+KEYS_5: Final = frozenset({"image_url", "type"})
+KEYS_6: Final = frozenset({"type", "url"})
+KEYS_7: Final = frozenset({"source", "type"})
+KEYS_8: Final = frozenset({"data", "format"})
+KEYS_9: Final = frozenset({"input_audio", "type"})
+KEYS_10: Final = frozenset({"source", "title", "type"})
+KEYS_11: Final = frozenset({"file_data", "filename"})
+KEYS_12: Final = frozenset({"file", "type"})
+KEYS_13: Final = frozenset({"file_id", "type"})
+KEYS_14: Final = frozenset({"file_id", "filename"})
+KEYS_15: Final = frozenset({"arguments", "id", "name", "type"})
+KEYS_16: Final = frozenset({"arguments", "name"})
+KEYS_17: Final = frozenset({"function", "id", "type"})
+KEYS_18: Final = frozenset({"content", "tool_call_id", "type"})
+KEYS_19: Final = frozenset({"content", "role", "tool_call_id"})
+KEYS_20: Final = frozenset({"description", "input_schema", "name", "strict"})
+KEYS_21: Final = frozenset({"description", "name", "parameters", "strict"})
+KEYS_22: Final = frozenset({"function", "type"})
+KEYS_23: Final = frozenset({"type"})
+KEYS_24: Final = frozenset({"name", "type"})
+KEYS_25: Final = frozenset({"name"})
+KEYS_26: Final = frozenset({"description", "name", "schema", "strict", "type"})
+KEYS_27: Final = frozenset({"description", "name", "schema", "strict"})
+KEYS_28: Final = frozenset({"json_schema", "type"})
+KEYS_29: Final = frozenset(
+    {"cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
+)
+KEYS_30: Final = frozenset(
+    {
+        "frequency_penalty",
+        "max_output_tokens",
+        "parallel_tool_calls",
+        "presence_penalty",
+        "reasoning_effort",
+        "seed",
+        "stop_sequences",
+        "temperature",
+        "top_p",
+    }
+)
+KEYS_31: Final = frozenset({"model", "parameters", "response_format", "tool_choice", "tools"})
+KEYS_32: Final = frozenset(
+    {
+        "frequency_penalty",
+        "max_completion_tokens",
+        "messages",
+        "model",
+        "parallel_tool_calls",
+        "presence_penalty",
+        "reasoning_effort",
+        "response_format",
+        "seed",
+        "stop",
+        "temperature",
+        "tool_choice",
+        "tools",
+        "top_p",
+    }
+)
+KEYS_33: Final = frozenset({"id", "model", "stop_reason", "usage"})
+KEYS_34: Final = frozenset({"finish_reason", "index", "logprobs", "message"})
+KEYS_35: Final = frozenset({"choices", "created", "id", "model", "object", "usage"})
 
 
 def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="thinking", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="thinking", code="field_dropped")
     return v_text
 
 
@@ -127,8 +194,8 @@ def enc_thinking_1(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="thinking", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="thinking", code="field_dropped")
     return v_text
 
 
@@ -141,8 +208,8 @@ def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return {"type": "text", "text": v_text}
 
 
@@ -150,8 +217,8 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("text", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/text", "text is required here")
-    if not ctx.fidelity and not frozenset({"text", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"text", "type"}), at, part_type="text")
+    if not ctx.fidelity and not KEYS_0.issuperset(w):
+        unread(ctx, w, KEYS_0, at, part_type="text")
     return {"type": "text", "text": v_text}
 
 
@@ -159,8 +226,8 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="refusal", code="field_dropped")
     return v_text
 
 
@@ -173,8 +240,8 @@ def enc_refusal_1(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="refusal", code="field_dropped")
     return {"type": "refusal", "refusal": v_text}
 
 
@@ -182,8 +249,8 @@ def dec_refusal_1(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("refusal", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/refusal", "refusal is required here")
-    if not ctx.fidelity and not frozenset({"refusal", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"refusal", "type"}), at, part_type="refusal")
+    if not ctx.fidelity and not KEYS_1.issuperset(w):
+        unread(ctx, w, KEYS_1, at, part_type="refusal")
     return {"type": "refusal", "text": v_text}
 
 
@@ -218,24 +285,10 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     _d4: dict[str, Any] = {"url": _c2}
     if v_detail is not ABSENT:
         _d4["detail"] = v_detail
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"detail", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"detail", "source", "type"}),
-            at,
-            part_type="image",
-            code="field_dropped",
-        )
+    if not KEYS_2.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_2, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="image", code="field_dropped")
     return {"type": "image_url", "image_url": _d4}
 
 
@@ -267,10 +320,10 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_detail is not ABSENT:
         _d5["detail"] = v_detail
-    if not ctx.fidelity and not frozenset({"detail", "url"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"detail", "url"}), at + "/image_url", part_type="image")
-    if not ctx.fidelity and not frozenset({"image_url", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"image_url", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_4.issuperset(_m1):
+        unread(ctx, _m1, KEYS_4, at + "/image_url", part_type="image")
+    if not ctx.fidelity and not KEYS_5.issuperset(w):
+        unread(ctx, w, KEYS_5, at, part_type="image")
     return _d5
 
 
@@ -293,24 +346,10 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"url": _c2}
     if v_detail is not ABSENT:
         _d3["detail"] = v_detail
-    if not frozenset({"type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"type", "url"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"detail", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"detail", "source", "type"}),
-            at,
-            part_type="image",
-            code="field_dropped",
-        )
+    if not KEYS_6.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_6, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="image", code="field_dropped")
     return {"type": "image_url", "image_url": _d3}
 
 
@@ -334,10 +373,10 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
     _d4: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": v_url}}
     if v_detail is not ABSENT:
         _d4["detail"] = v_detail
-    if not ctx.fidelity and not frozenset({"detail", "url"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"detail", "url"}), at + "/image_url", part_type="image")
-    if not ctx.fidelity and not frozenset({"image_url", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"image_url", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_4.issuperset(_m1):
+        unread(ctx, _m1, KEYS_4, at + "/image_url", part_type="image")
+    if not ctx.fidelity and not KEYS_5.issuperset(w):
+        unread(ctx, w, KEYS_5, at, part_type="image")
     return _d4
 
 
@@ -359,17 +398,10 @@ def enc_audio_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_audio_format.encode(ctx, at + "/source/media_type", v_media_type)
     except Mismatch:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="audio", code="field_dropped")
+    if not KEYS_2.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_2, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_7.issuperset(c):
+        dropped(ctx, c, KEYS_7, at, part_type="audio", code="field_dropped")
     return {"type": "input_audio", "input_audio": {"data": v_data, "format": _c2}}
 
 
@@ -392,10 +424,10 @@ def dec_audio_0(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_media_type = _t3
-    if not ctx.fidelity and not frozenset({"data", "format"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"data", "format"}), at + "/input_audio", part_type="audio")
-    if not ctx.fidelity and not frozenset({"input_audio", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"input_audio", "type"}), at, part_type="audio")
+    if not ctx.fidelity and not KEYS_8.issuperset(_m1):
+        unread(ctx, _m1, KEYS_8, at + "/input_audio", part_type="audio")
+    if not ctx.fidelity and not KEYS_9.issuperset(w):
+        unread(ctx, w, KEYS_9, at, part_type="audio")
     return {
         "type": "audio",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -424,24 +456,10 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"file_data": _c2}
     if v_title is not ABSENT:
         _d3["filename"] = v_title
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_2.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_2, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_10.issuperset(c):
+        dropped(ctx, c, KEYS_10, at, part_type="document", code="field_dropped")
     return {"type": "file", "file": _d3}
 
 
@@ -469,10 +487,10 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_title is not ABSENT:
         _d4["title"] = v_title
-    if not ctx.fidelity and not frozenset({"file_data", "filename"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"file_data", "filename"}), at + "/file", part_type="document")
-    if not ctx.fidelity and not frozenset({"file", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"file", "type"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_11.issuperset(_m1):
+        unread(ctx, _m1, KEYS_11, at + "/file", part_type="document")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="document")
     return _d4
 
 
@@ -491,24 +509,10 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"file_id": v_file_id}
     if v_title is not ABSENT:
         _d2["filename"] = v_title
-    if not frozenset({"file_id", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"file_id", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_13.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_13, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_10.issuperset(c):
+        dropped(ctx, c, KEYS_10, at, part_type="document", code="field_dropped")
     return {"type": "file", "file": _d2}
 
 
@@ -527,10 +531,10 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "document", "source": {"type": "file", "file_id": v_file_id}}
     if v_title is not ABSENT:
         _d2["title"] = v_title
-    if not ctx.fidelity and not frozenset({"file_id", "filename"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"file_id", "filename"}), at + "/file", part_type="document")
-    if not ctx.fidelity and not frozenset({"file", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"file", "type"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_14.issuperset(_m1):
+        unread(ctx, _m1, KEYS_14, at + "/file", part_type="document")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="document")
     return _d2
 
 
@@ -556,15 +560,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_json_string.encode(ctx, at + "/arguments", v_arguments)
     except Mismatch:
         return MISS
-    if not frozenset({"arguments", "id", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "id", "name", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_15.issuperset(c):
+        dropped(ctx, c, KEYS_15, at, part_type="tool_call", code="field_dropped")
     return {"id": _c1, "type": "function", "function": {"name": _c2, "arguments": _c3}}
 
 
@@ -604,10 +601,10 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_arguments = _t7
-    if not ctx.fidelity and not frozenset({"arguments", "name"}).issuperset(_m3):
-        unread(ctx, _m3, frozenset({"arguments", "name"}), at + "/function", part_type="tool_call")
-    if not ctx.fidelity and not frozenset({"function", "id", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"function", "id", "type"}), at, part_type="tool_call")
+    if not ctx.fidelity and not KEYS_16.issuperset(_m3):
+        unread(ctx, _m3, KEYS_16, at + "/function", part_type="tool_call")
+    if not ctx.fidelity and not KEYS_17.issuperset(w):
+        unread(ctx, w, KEYS_17, at, part_type="tool_call")
     return {"type": "tool_call", "id": v_id, "name": v_name, "arguments": v_arguments}
 
 
@@ -626,15 +623,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"tool_call_id": _c1}
     if _c2 is not ABSENT:
         _d3["content"] = _c2
-    if not frozenset({"content", "tool_call_id", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type="tool_result", code="field_dropped")
     return _d3
 
 
@@ -659,8 +649,8 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         v_content: list[Any] = []
     else:
         v_content = decode_content(ctx, _m3, at + "/content")
-    if not ctx.fidelity and not frozenset({"content", "role", "tool_call_id"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "role", "tool_call_id"}), at, part_type="tool_result")
+    if not ctx.fidelity and not KEYS_19.issuperset(w):
+        unread(ctx, w, KEYS_19, at, part_type="tool_result")
     return {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
 
 
@@ -803,15 +793,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["description"] = v_description
     if v_strict is not ABSENT:
         _d2["strict"] = v_strict
-    if not frozenset({"description", "input_schema", "name", "strict"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "input_schema", "name", "strict"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type=None, code="field_dropped")
     return {"type": "function", "function": _d2}
 
 
@@ -849,18 +832,10 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
         _d4["description"] = v_description
     if v_strict is not ABSENT:
         _d4["strict"] = v_strict
-    if not ctx.fidelity and not frozenset(
-        {"description", "name", "parameters", "strict"}
-    ).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"description", "name", "parameters", "strict"}),
-            at + "/function",
-            part_type=None,
-        )
-    if not ctx.fidelity and not frozenset({"function", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"function", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_21.issuperset(_m1):
+        unread(ctx, _m1, KEYS_21, at + "/function", part_type=None)
+    if not ctx.fidelity and not KEYS_22.issuperset(w):
+        unread(ctx, w, KEYS_22, at, part_type=None)
     return _d4
 
 
@@ -881,8 +856,8 @@ def dec_tool(ctx: Context, w: Any, at: str) -> Any:
 def enc_tool_choice_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "auto":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_23.issuperset(c):
+        dropped(ctx, c, KEYS_23, at, part_type=None, code="field_dropped")
     return "auto"
 
 
@@ -895,8 +870,8 @@ def dec_tool_choice_0(ctx: Context, w: Any, at: str) -> Any:
 def enc_tool_choice_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "none":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_23.issuperset(c):
+        dropped(ctx, c, KEYS_23, at, part_type=None, code="field_dropped")
     return "none"
 
 
@@ -909,8 +884,8 @@ def dec_tool_choice_1(ctx: Context, w: Any, at: str) -> Any:
 def enc_tool_choice_2(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "required":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_23.issuperset(c):
+        dropped(ctx, c, KEYS_23, at, part_type=None, code="field_dropped")
     return "required"
 
 
@@ -930,8 +905,8 @@ def enc_tool_choice_3(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    if not frozenset({"name", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"name", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_24.issuperset(c):
+        dropped(ctx, c, KEYS_24, at, part_type=None, code="field_dropped")
     return {"type": "function", "function": {"name": _c1}}
 
 
@@ -953,10 +928,10 @@ def dec_tool_choice_3(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_name = _t3
-    if not ctx.fidelity and not frozenset({"name"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"name"}), at + "/function", part_type=None)
-    if not ctx.fidelity and not frozenset({"function", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"function", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_25.issuperset(_m1):
+        unread(ctx, _m1, KEYS_25, at + "/function", part_type=None)
+    if not ctx.fidelity and not KEYS_22.issuperset(w):
+        unread(ctx, w, KEYS_22, at, part_type=None)
     return {"type": "tool", "name": v_name}
 
 
@@ -995,8 +970,8 @@ def dec_tool_choice(ctx: Context, w: Any, at: str) -> Any:
 def enc_response_format_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "text":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_23.issuperset(c):
+        dropped(ctx, c, KEYS_23, at, part_type=None, code="field_dropped")
     return {"type": "text"}
 
 
@@ -1005,16 +980,16 @@ def dec_response_format_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("type") != "text":
         return MISS
-    if not ctx.fidelity and not frozenset({"type"}).issuperset(w):
-        unread(ctx, w, frozenset({"type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_23.issuperset(w):
+        unread(ctx, w, KEYS_23, at, part_type=None)
     return {"type": "text"}
 
 
 def enc_response_format_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "json_object":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_23.issuperset(c):
+        dropped(ctx, c, KEYS_23, at, part_type=None, code="field_dropped")
     return {"type": "json_object"}
 
 
@@ -1023,8 +998,8 @@ def dec_response_format_1(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("type") != "json_object":
         return MISS
-    if not ctx.fidelity and not frozenset({"type"}).issuperset(w):
-        unread(ctx, w, frozenset({"type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_23.issuperset(w):
+        unread(ctx, w, KEYS_23, at, part_type=None)
     return {"type": "json_object"}
 
 
@@ -1048,15 +1023,8 @@ def enc_response_format_2(ctx: Context, c: Any, at: str) -> Any:
         _d2["description"] = v_description
     if v_strict is not ABSENT:
         _d2["strict"] = v_strict
-    if not frozenset({"description", "name", "schema", "strict", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "name", "schema", "strict", "type"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_26.issuperset(c):
+        dropped(ctx, c, KEYS_26, at, part_type=None, code="field_dropped")
     return {"type": "json_schema", "json_schema": _d2}
 
 
@@ -1100,18 +1068,10 @@ def dec_response_format_2(ctx: Context, w: Any, at: str) -> Any:
         _d4["description"] = v_description
     if v_strict is not ABSENT:
         _d4["strict"] = v_strict
-    if not ctx.fidelity and not frozenset({"description", "name", "schema", "strict"}).issuperset(
-        _m1
-    ):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"description", "name", "schema", "strict"}),
-            at + "/json_schema",
-            part_type=None,
-        )
-    if not ctx.fidelity and not frozenset({"json_schema", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"json_schema", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_27.issuperset(_m1):
+        unread(ctx, _m1, KEYS_27, at + "/json_schema", part_type=None)
+    if not ctx.fidelity and not KEYS_28.issuperset(w):
+        unread(ctx, w, KEYS_28, at, part_type=None)
     return _d4
 
 
@@ -1155,25 +1115,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
         put(out, ("prompt_tokens_details", "cached_tokens"), c["cached_input_tokens"])
     if "reasoning_tokens" in c:
         put(out, ("completion_tokens_details", "reasoning_tokens"), c["reasoning_tokens"])
-    if not frozenset(
-        {"cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {
-                    "cached_input_tokens",
-                    "input_tokens",
-                    "output_tokens",
-                    "reasoning_tokens",
-                    "total_tokens",
-                }
-            ),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_29.issuperset(c):
+        dropped(ctx, c, KEYS_29, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -1228,39 +1171,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         v_frequency_penalty = _m1.get("frequency_penalty", ABSENT)
         v_parallel_tool_calls = _m1.get("parallel_tool_calls", ABSENT)
         v_reasoning_effort = _m1.get("reasoning_effort", ABSENT)
-        if not frozenset(
-            {
-                "frequency_penalty",
-                "max_output_tokens",
-                "parallel_tool_calls",
-                "presence_penalty",
-                "reasoning_effort",
-                "seed",
-                "stop_sequences",
-                "temperature",
-                "top_p",
-            }
-        ).issuperset(_m1):
-            dropped(
-                ctx,
-                _m1,
-                frozenset(
-                    {
-                        "frequency_penalty",
-                        "max_output_tokens",
-                        "parallel_tool_calls",
-                        "presence_penalty",
-                        "reasoning_effort",
-                        "seed",
-                        "stop_sequences",
-                        "temperature",
-                        "top_p",
-                    }
-                ),
-                at + "/parameters",
-                part_type=None,
-                code="parameter_dropped",
-            )
+        if not KEYS_30.issuperset(_m1):
+            dropped(ctx, _m1, KEYS_30, at + "/parameters", part_type=None, code="parameter_dropped")
     try:
         _c2 = T_default.encode(ctx, at + "/model", v_model, "unknown")
     except Mismatch:
@@ -1328,17 +1240,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         or v_reasoning_effort is not ABSENT
         else ABSENT
     )
-    if not frozenset({"model", "parameters", "response_format", "tool_choice", "tools"}).issuperset(
-        c
-    ):
-        dropped(
-            ctx,
-            c,
-            frozenset({"model", "parameters", "response_format", "tool_choice", "tools"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_31.issuperset(c):
+        dropped(ctx, c, KEYS_31, at, part_type=None, code="parameter_dropped")
     return _o8
 
 
@@ -1473,48 +1376,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or _o9 is not ABSENT
         else ABSENT
     )
-    if not ctx.fidelity and not frozenset(
-        {
-            "frequency_penalty",
-            "max_completion_tokens",
-            "messages",
-            "model",
-            "parallel_tool_calls",
-            "presence_penalty",
-            "reasoning_effort",
-            "response_format",
-            "seed",
-            "stop",
-            "temperature",
-            "tool_choice",
-            "tools",
-            "top_p",
-        }
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset(
-                {
-                    "frequency_penalty",
-                    "max_completion_tokens",
-                    "messages",
-                    "model",
-                    "parallel_tool_calls",
-                    "presence_penalty",
-                    "reasoning_effort",
-                    "response_format",
-                    "seed",
-                    "stop",
-                    "temperature",
-                    "tool_choice",
-                    "tools",
-                    "top_p",
-                }
-            ),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_32.issuperset(w):
+        unread(ctx, w, KEYS_32, at, part_type=None)
     return _o11
 
 
@@ -1561,15 +1424,8 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         _d5["created"] = _c2
     if _c4 is not ABSENT:
         _d5["usage"] = _c4
-    if not frozenset({"id", "model", "stop_reason", "usage"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"id", "model", "stop_reason", "usage"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_33.issuperset(c):
+        dropped(ctx, c, KEYS_33, at, part_type=None, code="parameter_dropped")
     return _d5
 
 
@@ -1633,26 +1489,10 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         _d8["id"] = v_id
     if v_usage is not ABSENT:
         _d8["usage"] = v_usage
-    if not ctx.fidelity and not frozenset(
-        {"finish_reason", "index", "logprobs", "message"}
-    ).issuperset(_i5):
-        unread(
-            ctx,
-            _i5,
-            frozenset({"finish_reason", "index", "logprobs", "message"}),
-            at + "/choices/0",
-            part_type=None,
-        )
-    if not ctx.fidelity and not frozenset(
-        {"choices", "created", "id", "model", "object", "usage"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"choices", "created", "id", "model", "object", "usage"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_34.issuperset(_i5):
+        unread(ctx, _i5, KEYS_34, at + "/choices/0", part_type=None)
+    if not ctx.fidelity and not KEYS_35.issuperset(w):
+        unread(ctx, w, KEYS_35, at, part_type=None)
     return _d8
 
 

@@ -107,14 +107,66 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"other", "pause", "refusal", "return", "stop_sequence"}
 )
+KEYS_0: Final = frozenset({"text", "type"})
+KEYS_1: Final = frozenset({"refusal", "type"})
+KEYS_2: Final = frozenset({"signature", "text", "type"})
+KEYS_3: Final = frozenset({"encrypted_content", "summary", "type"})
+KEYS_4: Final = frozenset({"data", "media_type", "type"})
+KEYS_5: Final = frozenset({"detail", "source", "type"})
+KEYS_6: Final = frozenset({"detail", "image_url", "type"})
+KEYS_7: Final = frozenset({"type", "url"})
+KEYS_8: Final = frozenset({"file_id", "type"})
+KEYS_9: Final = frozenset({"detail", "file_id", "type"})
+KEYS_10: Final = frozenset({"source", "title", "type"})
+KEYS_11: Final = frozenset({"file_data", "filename", "type"})
+KEYS_12: Final = frozenset({"file_id", "filename", "type"})
+KEYS_13: Final = frozenset({"file_url", "filename", "type"})
+KEYS_14: Final = frozenset({"arguments", "id", "name", "type"})
+KEYS_15: Final = frozenset({"arguments", "call_id", "name", "type"})
+KEYS_16: Final = frozenset({"content", "tool_call_id", "type"})
+KEYS_17: Final = frozenset({"call_id", "output", "role", "type"})
+KEYS_18: Final = frozenset({"description", "input_schema", "name", "strict"})
+KEYS_19: Final = frozenset({"description", "name", "parameters", "strict", "type"})
+KEYS_20: Final = frozenset({"type"})
+KEYS_21: Final = frozenset({"name", "type"})
+KEYS_22: Final = frozenset({"description", "name", "schema", "strict", "type"})
+KEYS_23: Final = frozenset(
+    {"cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
+)
+KEYS_24: Final = frozenset(
+    {"max_output_tokens", "parallel_tool_calls", "reasoning_effort", "temperature", "top_p"}
+)
+KEYS_25: Final = frozenset({"model", "parameters", "response_format", "tool_choice", "tools"})
+KEYS_26: Final = frozenset({"format"})
+KEYS_27: Final = frozenset({"effort"})
+KEYS_28: Final = frozenset(
+    {
+        "input",
+        "instructions",
+        "max_output_tokens",
+        "model",
+        "parallel_tool_calls",
+        "reasoning",
+        "temperature",
+        "text",
+        "tool_choice",
+        "tools",
+        "top_p",
+    }
+)
+KEYS_29: Final = frozenset({"id", "model", "stop_reason", "usage"})
+KEYS_30: Final = frozenset(
+    {"created_at", "error", "id", "incomplete_details", "model", "object", "output", "status"}
+)
+KEYS_31: Final = frozenset({"output", "usage"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return {"type": "output_text", "text": v_text}
 
 
@@ -122,8 +174,8 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("text", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/text", "text is required here")
-    if not ctx.fidelity and not frozenset({"text", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"text", "type"}), at, part_type="text")
+    if not ctx.fidelity and not KEYS_0.issuperset(w):
+        unread(ctx, w, KEYS_0, at, part_type="text")
     return {"type": "text", "text": v_text}
 
 
@@ -131,8 +183,8 @@ def enc_text_1(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return {"type": "input_text", "text": v_text}
 
 
@@ -140,8 +192,8 @@ def dec_text_1(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("text", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/text", "text is required here")
-    if not ctx.fidelity and not frozenset({"text", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"text", "type"}), at, part_type="text")
+    if not ctx.fidelity and not KEYS_0.issuperset(w):
+        unread(ctx, w, KEYS_0, at, part_type="text")
     return {"type": "text", "text": v_text}
 
 
@@ -149,8 +201,8 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="refusal", code="field_dropped")
     return {"type": "refusal", "refusal": v_text}
 
 
@@ -158,8 +210,8 @@ def dec_refusal_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("refusal", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/refusal", "refusal is required here")
-    if not ctx.fidelity and not frozenset({"refusal", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"refusal", "type"}), at, part_type="refusal")
+    if not ctx.fidelity and not KEYS_1.issuperset(w):
+        unread(ctx, w, KEYS_1, at, part_type="refusal")
     return {"type": "refusal", "text": v_text}
 
 
@@ -175,15 +227,8 @@ def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "reasoning", "summary": _c1}
     if v_signature is not ABSENT:
         _d2["encrypted_content"] = v_signature
-    if not frozenset({"signature", "text", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"signature", "text", "type"}),
-            at,
-            part_type="thinking",
-            code="field_dropped",
-        )
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="thinking", code="field_dropped")
     return _d2
 
 
@@ -202,10 +247,8 @@ def dec_thinking_0(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "thinking", "text": v_text}
     if v_signature is not ABSENT:
         _d3["signature"] = v_signature
-    if not ctx.fidelity and not frozenset({"encrypted_content", "summary", "type"}).issuperset(w):
-        unread(
-            ctx, w, frozenset({"encrypted_content", "summary", "type"}), at, part_type="thinking"
-        )
+    if not ctx.fidelity and not KEYS_3.issuperset(w):
+        unread(ctx, w, KEYS_3, at, part_type="thinking")
     return _d3
 
 
@@ -240,24 +283,10 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     _d4: dict[str, Any] = {"type": "input_image", "image_url": _c2}
     if v_detail is not ABSENT:
         _d4["detail"] = v_detail
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"detail", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"detail", "source", "type"}),
-            at,
-            part_type="image",
-            code="field_dropped",
-        )
+    if not KEYS_4.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_4, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="image", code="field_dropped")
     return _d4
 
 
@@ -284,8 +313,8 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_detail is not ABSENT:
         _d4["detail"] = v_detail
-    if not ctx.fidelity and not frozenset({"detail", "image_url", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"detail", "image_url", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_6.issuperset(w):
+        unread(ctx, w, KEYS_6, at, part_type="image")
     return _d4
 
 
@@ -308,24 +337,10 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "input_image", "image_url": _c2}
     if v_detail is not ABSENT:
         _d3["detail"] = v_detail
-    if not frozenset({"type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"type", "url"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"detail", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"detail", "source", "type"}),
-            at,
-            part_type="image",
-            code="field_dropped",
-        )
+    if not KEYS_7.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_7, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="image", code="field_dropped")
     return _d3
 
 
@@ -344,8 +359,8 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": v_url}}
     if v_detail is not ABSENT:
         _d3["detail"] = v_detail
-    if not ctx.fidelity and not frozenset({"detail", "image_url", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"detail", "image_url", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_6.issuperset(w):
+        unread(ctx, w, KEYS_6, at, part_type="image")
     return _d3
 
 
@@ -364,24 +379,10 @@ def enc_image_2(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "input_image", "file_id": v_file_id}
     if v_detail is not ABSENT:
         _d2["detail"] = v_detail
-    if not frozenset({"file_id", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"file_id", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"detail", "source", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"detail", "source", "type"}),
-            at,
-            part_type="image",
-            code="field_dropped",
-        )
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_5.issuperset(c):
+        dropped(ctx, c, KEYS_5, at, part_type="image", code="field_dropped")
     return _d2
 
 
@@ -395,8 +396,8 @@ def dec_image_2(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "image", "source": {"type": "file", "file_id": v_file_id}}
     if v_detail is not ABSENT:
         _d1["detail"] = v_detail
-    if not ctx.fidelity and not frozenset({"detail", "file_id", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"detail", "file_id", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_9.issuperset(w):
+        unread(ctx, w, KEYS_9, at, part_type="image")
     return _d1
 
 
@@ -422,24 +423,10 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "input_file", "file_data": _c2}
     if v_title is not ABSENT:
         _d3["filename"] = v_title
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_4.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_4, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_10.issuperset(c):
+        dropped(ctx, c, KEYS_10, at, part_type="document", code="field_dropped")
     return _d3
 
 
@@ -462,8 +449,8 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
     }
     if v_title is not ABSENT:
         _d3["title"] = v_title
-    if not ctx.fidelity and not frozenset({"file_data", "filename", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"file_data", "filename", "type"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_11.issuperset(w):
+        unread(ctx, w, KEYS_11, at, part_type="document")
     return _d3
 
 
@@ -482,24 +469,10 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "input_file", "file_id": v_file_id}
     if v_title is not ABSENT:
         _d2["filename"] = v_title
-    if not frozenset({"file_id", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"file_id", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_8.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_8, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_10.issuperset(c):
+        dropped(ctx, c, KEYS_10, at, part_type="document", code="field_dropped")
     return _d2
 
 
@@ -513,8 +486,8 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "document", "source": {"type": "file", "file_id": v_file_id}}
     if v_title is not ABSENT:
         _d1["title"] = v_title
-    if not ctx.fidelity and not frozenset({"file_id", "filename", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"file_id", "filename", "type"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type="document")
     return _d1
 
 
@@ -533,24 +506,10 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "input_file", "file_url": v_url}
     if v_title is not ABSENT:
         _d2["filename"] = v_title
-    if not frozenset({"type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"type", "url"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "title", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"source", "title", "type"}),
-            at,
-            part_type="document",
-            code="field_dropped",
-        )
+    if not KEYS_7.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_7, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_10.issuperset(c):
+        dropped(ctx, c, KEYS_10, at, part_type="document", code="field_dropped")
     return _d2
 
 
@@ -564,8 +523,8 @@ def dec_document_2(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "document", "source": {"type": "url", "url": v_url}}
     if v_title is not ABSENT:
         _d1["title"] = v_title
-    if not ctx.fidelity and not frozenset({"file_url", "filename", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"file_url", "filename", "type"}), at, part_type="document")
+    if not ctx.fidelity and not KEYS_13.issuperset(w):
+        unread(ctx, w, KEYS_13, at, part_type="document")
     return _d1
 
 
@@ -591,15 +550,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_json_string.encode(ctx, at + "/arguments", v_arguments)
     except Mismatch:
         return MISS
-    if not frozenset({"arguments", "id", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "id", "name", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_14.issuperset(c):
+        dropped(ctx, c, KEYS_14, at, part_type="tool_call", code="field_dropped")
     return {"type": "function_call", "call_id": _c1, "name": _c2, "arguments": _c3}
 
 
@@ -628,10 +580,8 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_arguments = _t6
-    if not ctx.fidelity and not frozenset({"arguments", "call_id", "name", "type"}).issuperset(w):
-        unread(
-            ctx, w, frozenset({"arguments", "call_id", "name", "type"}), at, part_type="tool_call"
-        )
+    if not ctx.fidelity and not KEYS_15.issuperset(w):
+        unread(ctx, w, KEYS_15, at, part_type="tool_call")
     return {"type": "tool_call", "id": v_id, "name": v_name, "arguments": v_arguments}
 
 
@@ -650,15 +600,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
     _d3: dict[str, Any] = {"type": "function_call_output", "call_id": _c1}
     if _c2 is not ABSENT:
         _d3["output"] = _c2
-    if not frozenset({"content", "tool_call_id", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_16.issuperset(c):
+        dropped(ctx, c, KEYS_16, at, part_type="tool_result", code="field_dropped")
     return _d3
 
 
@@ -683,10 +626,8 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         v_content: list[Any] = []
     else:
         v_content = decode_content(ctx, _m3, at + "/output")
-    if not ctx.fidelity and not frozenset({"call_id", "output", "role", "type"}).issuperset(w):
-        unread(
-            ctx, w, frozenset({"call_id", "output", "role", "type"}), at, part_type="tool_result"
-        )
+    if not ctx.fidelity and not KEYS_17.issuperset(w):
+        unread(ctx, w, KEYS_17, at, part_type="tool_result")
     return {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
 
 
@@ -805,15 +746,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["description"] = v_description
     if v_strict is not ABSENT:
         _d2["strict"] = v_strict
-    if not frozenset({"description", "input_schema", "name", "strict"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "input_schema", "name", "strict"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type=None, code="field_dropped")
     return _d2
 
 
@@ -844,16 +778,8 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
         _d3["description"] = v_description
     if v_strict is not ABSENT:
         _d3["strict"] = v_strict
-    if not ctx.fidelity and not frozenset(
-        {"description", "name", "parameters", "strict", "type"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"description", "name", "parameters", "strict", "type"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_19.issuperset(w):
+        unread(ctx, w, KEYS_19, at, part_type=None)
     return _d3
 
 
@@ -874,8 +800,8 @@ def dec_tool(ctx: Context, w: Any, at: str) -> Any:
 def enc_tool_choice_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "auto":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type=None, code="field_dropped")
     return "auto"
 
 
@@ -888,8 +814,8 @@ def dec_tool_choice_0(ctx: Context, w: Any, at: str) -> Any:
 def enc_tool_choice_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "none":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type=None, code="field_dropped")
     return "none"
 
 
@@ -902,8 +828,8 @@ def dec_tool_choice_1(ctx: Context, w: Any, at: str) -> Any:
 def enc_tool_choice_2(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "required":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type=None, code="field_dropped")
     return "required"
 
 
@@ -923,8 +849,8 @@ def enc_tool_choice_3(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    if not frozenset({"name", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"name", "type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_21.issuperset(c):
+        dropped(ctx, c, KEYS_21, at, part_type=None, code="field_dropped")
     return {"type": "function", "name": _c1}
 
 
@@ -941,8 +867,8 @@ def dec_tool_choice_3(ctx: Context, w: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     v_name = _t2
-    if not ctx.fidelity and not frozenset({"name", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"name", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_21.issuperset(w):
+        unread(ctx, w, KEYS_21, at, part_type=None)
     return {"type": "tool", "name": v_name}
 
 
@@ -981,8 +907,8 @@ def dec_tool_choice(ctx: Context, w: Any, at: str) -> Any:
 def enc_response_format_0(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "text":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type=None, code="field_dropped")
     return {"type": "text"}
 
 
@@ -991,16 +917,16 @@ def dec_response_format_0(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("type") != "text":
         return MISS
-    if not ctx.fidelity and not frozenset({"type"}).issuperset(w):
-        unread(ctx, w, frozenset({"type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_20.issuperset(w):
+        unread(ctx, w, KEYS_20, at, part_type=None)
     return {"type": "text"}
 
 
 def enc_response_format_1(ctx: Context, c: Any, at: str) -> Any:
     if c.get("type") != "json_object":
         return MISS
-    if not frozenset({"type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"type"}), at, part_type=None, code="field_dropped")
+    if not KEYS_20.issuperset(c):
+        dropped(ctx, c, KEYS_20, at, part_type=None, code="field_dropped")
     return {"type": "json_object"}
 
 
@@ -1009,8 +935,8 @@ def dec_response_format_1(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError("wrong_type", at, "expected an object")
     if w.get("type") != "json_object":
         return MISS
-    if not ctx.fidelity and not frozenset({"type"}).issuperset(w):
-        unread(ctx, w, frozenset({"type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_20.issuperset(w):
+        unread(ctx, w, KEYS_20, at, part_type=None)
     return {"type": "json_object"}
 
 
@@ -1034,15 +960,8 @@ def enc_response_format_2(ctx: Context, c: Any, at: str) -> Any:
         _d2["description"] = v_description
     if v_strict is not ABSENT:
         _d2["strict"] = v_strict
-    if not frozenset({"description", "name", "schema", "strict", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "name", "schema", "strict", "type"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_22.issuperset(c):
+        dropped(ctx, c, KEYS_22, at, part_type=None, code="field_dropped")
     return _d2
 
 
@@ -1079,16 +998,8 @@ def dec_response_format_2(ctx: Context, w: Any, at: str) -> Any:
         _d3["description"] = v_description
     if v_strict is not ABSENT:
         _d3["strict"] = v_strict
-    if not ctx.fidelity and not frozenset(
-        {"description", "name", "schema", "strict", "type"}
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset({"description", "name", "schema", "strict", "type"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_22.issuperset(w):
+        unread(ctx, w, KEYS_22, at, part_type=None)
     return _d3
 
 
@@ -1132,25 +1043,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
         put(out, ("input_tokens_details", "cached_tokens"), c["cached_input_tokens"])
     if "reasoning_tokens" in c:
         put(out, ("output_tokens_details", "reasoning_tokens"), c["reasoning_tokens"])
-    if not frozenset(
-        {"cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset(
-                {
-                    "cached_input_tokens",
-                    "input_tokens",
-                    "output_tokens",
-                    "reasoning_tokens",
-                    "total_tokens",
-                }
-            ),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_23.issuperset(c):
+        dropped(ctx, c, KEYS_23, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -1197,25 +1091,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         v_top_p = _m1.get("top_p", ABSENT)
         v_parallel_tool_calls = _m1.get("parallel_tool_calls", ABSENT)
         v_reasoning_effort = _m1.get("reasoning_effort", ABSENT)
-        if not frozenset(
-            {"max_output_tokens", "parallel_tool_calls", "reasoning_effort", "temperature", "top_p"}
-        ).issuperset(_m1):
-            dropped(
-                ctx,
-                _m1,
-                frozenset(
-                    {
-                        "max_output_tokens",
-                        "parallel_tool_calls",
-                        "reasoning_effort",
-                        "temperature",
-                        "top_p",
-                    }
-                ),
-                at + "/parameters",
-                part_type=None,
-                code="parameter_dropped",
-            )
+        if not KEYS_24.issuperset(_m1):
+            dropped(ctx, _m1, KEYS_24, at + "/parameters", part_type=None, code="parameter_dropped")
     try:
         _c2 = T_default.encode(ctx, at + "/model", v_model, "unknown")
     except Mismatch:
@@ -1275,17 +1152,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         or _o9 is not ABSENT
         else ABSENT
     )
-    if not frozenset({"model", "parameters", "response_format", "tool_choice", "tools"}).issuperset(
-        c
-    ):
-        dropped(
-            ctx,
-            c,
-            frozenset({"model", "parameters", "response_format", "tool_choice", "tools"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_25.issuperset(c):
+        dropped(ctx, c, KEYS_25, at, part_type=None, code="parameter_dropped")
     return _o11
 
 
@@ -1341,8 +1209,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_response_format = dec_response_format(ctx, _m6, at + "/text/format")
             if v_response_format is MISS:
                 v_response_format = ABSENT
-        if not ctx.fidelity and not frozenset({"format"}).issuperset(_m5):
-            unread(ctx, _m5, frozenset({"format"}), at + "/text", part_type=None)
+        if not ctx.fidelity and not KEYS_26.issuperset(_m5):
+            unread(ctx, _m5, KEYS_26, at + "/text", part_type=None)
     v_max_tokens = w.get("max_output_tokens", ABSENT)
     if v_max_tokens is None:
         v_max_tokens = ABSENT
@@ -1367,8 +1235,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_reasoning_effort = _m7.get("effort", ABSENT)
         if v_reasoning_effort is None:
             v_reasoning_effort = ABSENT
-        if not ctx.fidelity and not frozenset({"effort"}).issuperset(_m7):
-            unread(ctx, _m7, frozenset({"effort"}), at + "/reasoning", part_type=None)
+        if not ctx.fidelity and not KEYS_27.issuperset(_m7):
+            unread(ctx, _m7, KEYS_27, at + "/reasoning", part_type=None)
     _d8: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d8["max_output_tokens"] = v_max_tokens
@@ -1409,42 +1277,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         or _o9 is not ABSENT
         else ABSENT
     )
-    if not ctx.fidelity and not frozenset(
-        {
-            "input",
-            "instructions",
-            "max_output_tokens",
-            "model",
-            "parallel_tool_calls",
-            "reasoning",
-            "temperature",
-            "text",
-            "tool_choice",
-            "tools",
-            "top_p",
-        }
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset(
-                {
-                    "input",
-                    "instructions",
-                    "max_output_tokens",
-                    "model",
-                    "parallel_tool_calls",
-                    "reasoning",
-                    "temperature",
-                    "text",
-                    "tool_choice",
-                    "tools",
-                    "top_p",
-                }
-            ),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_28.issuperset(w):
+        unread(ctx, w, KEYS_28, at, part_type=None)
     return _o11
 
 
@@ -1494,15 +1328,8 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         _d7["usage"] = _c6
     _o8 = _d7 if _c6 is not ABSENT else ABSENT
     _c1 = merge_values(None, _d5, _o8)
-    if not frozenset({"id", "model", "stop_reason", "usage"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"id", "model", "stop_reason", "usage"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_29.issuperset(c):
+        dropped(ctx, c, KEYS_29, at, part_type=None, code="parameter_dropped")
     return _c1
 
 
@@ -1553,29 +1380,10 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         _d7["id"] = v_id
     if v_usage is not ABSENT:
         _d7["usage"] = v_usage
-    if not ctx.fidelity and not frozenset(
-        {"created_at", "error", "id", "incomplete_details", "model", "object", "output", "status"}
-    ).issuperset(_v1):
-        unread(
-            ctx,
-            _v1,
-            frozenset(
-                {
-                    "created_at",
-                    "error",
-                    "id",
-                    "incomplete_details",
-                    "model",
-                    "object",
-                    "output",
-                    "status",
-                }
-            ),
-            at,
-            part_type=None,
-        )
-    if not ctx.fidelity and not frozenset({"output", "usage"}).issuperset(_v5):
-        unread(ctx, _v5, frozenset({"output", "usage"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_30.issuperset(_v1):
+        unread(ctx, _v1, KEYS_30, at, part_type=None)
+    if not ctx.fidelity and not KEYS_31.issuperset(_v5):
+        unread(ctx, _v5, KEYS_31, at, part_type=None)
     return _d7
 
 

@@ -99,14 +99,63 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"other", "pause", "refusal", "return", "stop_sequence"}
 )
+KEYS_0: Final = frozenset({"text", "type"})
+KEYS_1: Final = frozenset({"content", "type"})
+KEYS_2: Final = frozenset({"data", "media_type", "type"})
+KEYS_3: Final = frozenset({"source", "type"})
+KEYS_4: Final = frozenset({"content", "mime_type", "modality", "type"})
+KEYS_5: Final = frozenset({"media_type", "type", "url"})
+KEYS_6: Final = frozenset({"mime_type", "modality", "type", "uri"})
+KEYS_7: Final = frozenset({"file_id", "media_type", "type"})
+KEYS_8: Final = frozenset({"file_id", "mime_type", "modality", "type"})
+KEYS_9: Final = frozenset({"arguments", "id", "name", "type"})
+KEYS_10: Final = frozenset({"content", "is_error", "structured_content", "tool_call_id", "type"})
+KEYS_11: Final = frozenset({"id", "response", "type"})
+KEYS_12: Final = frozenset({"description", "input_schema", "name"})
+KEYS_13: Final = frozenset({"description", "name", "parameters", "type"})
+KEYS_14: Final = frozenset({"input_tokens", "output_tokens"})
+KEYS_15: Final = frozenset(
+    {
+        "frequency_penalty",
+        "max_output_tokens",
+        "presence_penalty",
+        "seed",
+        "stop_sequences",
+        "temperature",
+        "top_k",
+        "top_p",
+    }
+)
+KEYS_16: Final = frozenset({"model", "parameters", "tools"})
+KEYS_17: Final = frozenset(
+    {
+        "gen_ai.input.messages",
+        "gen_ai.request.frequency_penalty",
+        "gen_ai.request.max_tokens",
+        "gen_ai.request.model",
+        "gen_ai.request.presence_penalty",
+        "gen_ai.request.seed",
+        "gen_ai.request.stop_sequences",
+        "gen_ai.request.temperature",
+        "gen_ai.request.top_k",
+        "gen_ai.request.top_p",
+        "gen_ai.system_instructions",
+        "gen_ai.tool.definitions",
+    }
+)
+KEYS_18: Final = frozenset({"id", "model", "stop_reason", "usage"})
+KEYS_19: Final = frozenset({"finish_reason"})
+KEYS_20: Final = frozenset(
+    {"gen_ai.output.messages", "gen_ai.response.id", "gen_ai.response.model"}
+)
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return {"type": "text", "content": v_text}
 
 
@@ -114,8 +163,8 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("content", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/content", "content is required here")
-    if not ctx.fidelity and not frozenset({"content", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "type"}), at, part_type="text")
+    if not ctx.fidelity and not KEYS_1.issuperset(w):
+        unread(ctx, w, KEYS_1, at, part_type="text")
     return {"type": "text", "text": v_text}
 
 
@@ -123,8 +172,8 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="refusal", code="field_dropped")
     ctx.loss(
         at,
         "converted_to_text",
@@ -138,8 +187,8 @@ def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="thinking", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="thinking", code="field_dropped")
     return {"type": "reasoning", "content": v_text}
 
 
@@ -147,8 +196,8 @@ def dec_thinking_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("content", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/content", "content is required here")
-    if not ctx.fidelity and not frozenset({"content", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "type"}), at, part_type="thinking")
+    if not ctx.fidelity and not KEYS_1.issuperset(w):
+        unread(ctx, w, KEYS_1, at, part_type="thinking")
     return {"type": "thinking", "text": v_text}
 
 
@@ -166,17 +215,10 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     v_data = _m1.get("data", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_2.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_2, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="image", code="field_dropped")
     return {"type": "blob", "modality": "image", "mime_type": v_media_type, "content": v_data}
 
 
@@ -189,12 +231,8 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = w.get("content", ABSENT)
     if v_data is ABSENT:
         raise ConversionError("missing_field", at + "/content", "content is required here")
-    if not ctx.fidelity and not frozenset({"content", "mime_type", "modality", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx, w, frozenset({"content", "mime_type", "modality", "type"}), at, part_type="image"
-        )
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="image")
     return {
         "type": "image",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -216,17 +254,10 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "uri", "modality": "image", "uri": v_url}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_5.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_5, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="image", code="field_dropped")
     return _d2
 
 
@@ -242,8 +273,8 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"mime_type", "modality", "type", "uri"}).issuperset(w):
-        unread(ctx, w, frozenset({"mime_type", "modality", "type", "uri"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_6.issuperset(w):
+        unread(ctx, w, KEYS_6, at, part_type="image")
     return {"type": "image", "source": _d1}
 
 
@@ -262,17 +293,10 @@ def enc_image_2(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "file", "modality": "image", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
-    if not frozenset({"file_id", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"file_id", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_7.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_7, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="image", code="field_dropped")
     return _d2
 
 
@@ -288,12 +312,8 @@ def dec_image_2(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "file", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"file_id", "mime_type", "modality", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx, w, frozenset({"file_id", "mime_type", "modality", "type"}), at, part_type="image"
-        )
+    if not ctx.fidelity and not KEYS_8.issuperset(w):
+        unread(ctx, w, KEYS_8, at, part_type="image")
     return {"type": "image", "source": _d1}
 
 
@@ -311,17 +331,10 @@ def enc_audio_0(ctx: Context, c: Any, at: str) -> Any:
     v_data = _m1.get("data", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="audio", code="field_dropped")
+    if not KEYS_2.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_2, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="audio", code="field_dropped")
     return {"type": "blob", "modality": "audio", "mime_type": v_media_type, "content": v_data}
 
 
@@ -334,12 +347,8 @@ def dec_audio_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = w.get("content", ABSENT)
     if v_data is ABSENT:
         raise ConversionError("missing_field", at + "/content", "content is required here")
-    if not ctx.fidelity and not frozenset({"content", "mime_type", "modality", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx, w, frozenset({"content", "mime_type", "modality", "type"}), at, part_type="audio"
-        )
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="audio")
     return {
         "type": "audio",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -361,17 +370,10 @@ def enc_audio_1(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "uri", "modality": "audio", "uri": v_url}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="audio", code="field_dropped")
+    if not KEYS_5.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_5, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="audio", code="field_dropped")
     return _d2
 
 
@@ -387,8 +389,8 @@ def dec_audio_1(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"mime_type", "modality", "type", "uri"}).issuperset(w):
-        unread(ctx, w, frozenset({"mime_type", "modality", "type", "uri"}), at, part_type="audio")
+    if not ctx.fidelity and not KEYS_6.issuperset(w):
+        unread(ctx, w, KEYS_6, at, part_type="audio")
     return {"type": "audio", "source": _d1}
 
 
@@ -407,17 +409,10 @@ def enc_audio_2(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "file", "modality": "audio", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
-    if not frozenset({"file_id", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"file_id", "media_type", "type"}),
-            at + "/source",
-            part_type="audio",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="audio", code="field_dropped")
+    if not KEYS_7.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_7, at + "/source", part_type="audio", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="audio", code="field_dropped")
     return _d2
 
 
@@ -433,12 +428,8 @@ def dec_audio_2(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "file", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"file_id", "mime_type", "modality", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx, w, frozenset({"file_id", "mime_type", "modality", "type"}), at, part_type="audio"
-        )
+    if not ctx.fidelity and not KEYS_8.issuperset(w):
+        unread(ctx, w, KEYS_8, at, part_type="audio")
     return {"type": "audio", "source": _d1}
 
 
@@ -456,17 +447,10 @@ def enc_video_0(ctx: Context, c: Any, at: str) -> Any:
     v_data = _m1.get("data", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="video",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="video", code="field_dropped")
+    if not KEYS_2.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_2, at + "/source", part_type="video", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="video", code="field_dropped")
     return {"type": "blob", "modality": "video", "mime_type": v_media_type, "content": v_data}
 
 
@@ -479,12 +463,8 @@ def dec_video_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = w.get("content", ABSENT)
     if v_data is ABSENT:
         raise ConversionError("missing_field", at + "/content", "content is required here")
-    if not ctx.fidelity and not frozenset({"content", "mime_type", "modality", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx, w, frozenset({"content", "mime_type", "modality", "type"}), at, part_type="video"
-        )
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="video")
     return {
         "type": "video",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -506,17 +486,10 @@ def enc_video_1(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "uri", "modality": "video", "uri": v_url}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="video",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="video", code="field_dropped")
+    if not KEYS_5.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_5, at + "/source", part_type="video", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="video", code="field_dropped")
     return _d2
 
 
@@ -532,8 +505,8 @@ def dec_video_1(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"mime_type", "modality", "type", "uri"}).issuperset(w):
-        unread(ctx, w, frozenset({"mime_type", "modality", "type", "uri"}), at, part_type="video")
+    if not ctx.fidelity and not KEYS_6.issuperset(w):
+        unread(ctx, w, KEYS_6, at, part_type="video")
     return {"type": "video", "source": _d1}
 
 
@@ -552,17 +525,10 @@ def enc_video_2(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "file", "modality": "video", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
-    if not frozenset({"file_id", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"file_id", "media_type", "type"}),
-            at + "/source",
-            part_type="video",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="video", code="field_dropped")
+    if not KEYS_7.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_7, at + "/source", part_type="video", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="video", code="field_dropped")
     return _d2
 
 
@@ -578,12 +544,8 @@ def dec_video_2(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "file", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"file_id", "mime_type", "modality", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx, w, frozenset({"file_id", "mime_type", "modality", "type"}), at, part_type="video"
-        )
+    if not ctx.fidelity and not KEYS_8.issuperset(w):
+        unread(ctx, w, KEYS_8, at, part_type="video")
     return {"type": "video", "source": _d1}
 
 
@@ -601,19 +563,10 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
     v_data = _m1.get("data", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(
-            ctx, c, frozenset({"source", "type"}), at, part_type="document", code="field_dropped"
-        )
+    if not KEYS_2.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_2, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="document", code="field_dropped")
     return {"type": "blob", "modality": "document", "mime_type": v_media_type, "content": v_data}
 
 
@@ -626,16 +579,8 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = w.get("content", ABSENT)
     if v_data is ABSENT:
         raise ConversionError("missing_field", at + "/content", "content is required here")
-    if not ctx.fidelity and not frozenset({"content", "mime_type", "modality", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx,
-            w,
-            frozenset({"content", "mime_type", "modality", "type"}),
-            at,
-            part_type="document",
-        )
+    if not ctx.fidelity and not KEYS_4.issuperset(w):
+        unread(ctx, w, KEYS_4, at, part_type="document")
     return {
         "type": "document",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -657,19 +602,10 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "uri", "modality": "document", "uri": v_url}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
-    if not frozenset({"media_type", "type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"media_type", "type", "url"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(
-            ctx, c, frozenset({"source", "type"}), at, part_type="document", code="field_dropped"
-        )
+    if not KEYS_5.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_5, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="document", code="field_dropped")
     return _d2
 
 
@@ -685,10 +621,8 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "url", "url": v_url}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"mime_type", "modality", "type", "uri"}).issuperset(w):
-        unread(
-            ctx, w, frozenset({"mime_type", "modality", "type", "uri"}), at, part_type="document"
-        )
+    if not ctx.fidelity and not KEYS_6.issuperset(w):
+        unread(ctx, w, KEYS_6, at, part_type="document")
     return {"type": "document", "source": _d1}
 
 
@@ -707,19 +641,10 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "file", "modality": "document", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
-    if not frozenset({"file_id", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"file_id", "media_type", "type"}),
-            at + "/source",
-            part_type="document",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(
-            ctx, c, frozenset({"source", "type"}), at, part_type="document", code="field_dropped"
-        )
+    if not KEYS_7.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_7, at + "/source", part_type="document", code="field_dropped")
+    if not KEYS_3.issuperset(c):
+        dropped(ctx, c, KEYS_3, at, part_type="document", code="field_dropped")
     return _d2
 
 
@@ -735,16 +660,8 @@ def dec_document_2(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "file", "file_id": v_file_id}
     if v_media_type is not ABSENT:
         _d1["media_type"] = v_media_type
-    if not ctx.fidelity and not frozenset({"file_id", "mime_type", "modality", "type"}).issuperset(
-        w
-    ):
-        unread(
-            ctx,
-            w,
-            frozenset({"file_id", "mime_type", "modality", "type"}),
-            at,
-            part_type="document",
-        )
+    if not ctx.fidelity and not KEYS_8.issuperset(w):
+        unread(ctx, w, KEYS_8, at, part_type="document")
     return {"type": "document", "source": _d1}
 
 
@@ -758,15 +675,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     v_arguments = c.get("arguments", ABSENT)
     if v_arguments is ABSENT:
         return MISS
-    if not frozenset({"arguments", "id", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "id", "name", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_9.issuperset(c):
+        dropped(ctx, c, KEYS_9, at, part_type="tool_call", code="field_dropped")
     return {"type": "tool_call", "id": v_id, "name": v_name, "arguments": v_arguments}
 
 
@@ -780,8 +690,8 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     v_arguments = w.get("arguments", ABSENT)
     if v_arguments is ABSENT:
         raise ConversionError("missing_field", at + "/arguments", "arguments is required here")
-    if not ctx.fidelity and not frozenset({"arguments", "id", "name", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"arguments", "id", "name", "type"}), at, part_type="tool_call")
+    if not ctx.fidelity and not KEYS_9.issuperset(w):
+        unread(ctx, w, KEYS_9, at, part_type="tool_call")
     return {"type": "tool_call", "id": v_id, "name": v_name, "arguments": v_arguments}
 
 
@@ -798,17 +708,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_result_value.encode(ctx, at + "/content", v_content, v_structured, v_is_error)
     except Mismatch:
         return MISS
-    if not frozenset(
-        {"content", "is_error", "structured_content", "tool_call_id", "type"}
-    ).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "is_error", "structured_content", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_10.issuperset(c):
+        dropped(ctx, c, KEYS_10, at, part_type="tool_result", code="field_dropped")
     return {"type": "tool_call_response", "id": v_id, "response": _c1}
 
 
@@ -831,8 +732,8 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         _d3["structured_content"] = v_structured
     if v_is_error is not ABSENT:
         _d3["is_error"] = v_is_error
-    if not ctx.fidelity and not frozenset({"id", "response", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"id", "response", "type"}), at, part_type="tool_result")
+    if not ctx.fidelity and not KEYS_11.issuperset(w):
+        unread(ctx, w, KEYS_11, at, part_type="tool_result")
     return _d3
 
 
@@ -982,15 +883,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"type": "function", "name": v_name, "parameters": v_schema}
     if v_description is not ABSENT:
         _d1["description"] = v_description
-    if not frozenset({"description", "input_schema", "name"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "input_schema", "name"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_12.issuperset(c):
+        dropped(ctx, c, KEYS_12, at, part_type=None, code="field_dropped")
     return _d1
 
 
@@ -1011,10 +905,8 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d1["description"] = v_description
-    if not ctx.fidelity and not frozenset({"description", "name", "parameters", "type"}).issuperset(
-        w
-    ):
-        unread(ctx, w, frozenset({"description", "name", "parameters", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_13.issuperset(w):
+        unread(ctx, w, KEYS_13, at, part_type=None)
     return _d1
 
 
@@ -1038,15 +930,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
         put(out, ("gen_ai.usage.input_tokens",), c["input_tokens"])
     if "output_tokens" in c:
         put(out, ("gen_ai.usage.output_tokens",), c["output_tokens"])
-    if not frozenset({"input_tokens", "output_tokens"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"input_tokens", "output_tokens"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_14.issuperset(c):
+        dropped(ctx, c, KEYS_14, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -1088,37 +973,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         v_seed = _m1.get("seed", ABSENT)
         v_presence_penalty = _m1.get("presence_penalty", ABSENT)
         v_frequency_penalty = _m1.get("frequency_penalty", ABSENT)
-        if not frozenset(
-            {
-                "frequency_penalty",
-                "max_output_tokens",
-                "presence_penalty",
-                "seed",
-                "stop_sequences",
-                "temperature",
-                "top_k",
-                "top_p",
-            }
-        ).issuperset(_m1):
-            dropped(
-                ctx,
-                _m1,
-                frozenset(
-                    {
-                        "frequency_penalty",
-                        "max_output_tokens",
-                        "presence_penalty",
-                        "seed",
-                        "stop_sequences",
-                        "temperature",
-                        "top_k",
-                        "top_p",
-                    }
-                ),
-                at + "/parameters",
-                part_type=None,
-                code="parameter_dropped",
-            )
+        if not KEYS_15.issuperset(_m1):
+            dropped(ctx, _m1, KEYS_15, at + "/parameters", part_type=None, code="parameter_dropped")
     _c2 = (
         ABSENT if v_tools is ABSENT else each_encode(ctx, enc_tool, v_tools, at + "/tools", "tool")
     )
@@ -1157,15 +1013,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         or v_frequency_penalty is not ABSENT
         else ABSENT
     )
-    if not frozenset({"model", "parameters", "tools"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"model", "parameters", "tools"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_16.issuperset(c):
+        dropped(ctx, c, KEYS_16, at, part_type=None, code="parameter_dropped")
     return _o4
 
 
@@ -1244,44 +1093,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
     if _o3 is not ABSENT:
         _d4["parameters"] = _o3
     _o5 = _d4 if v_model is not ABSENT or v_tools is not ABSENT or _o3 is not ABSENT else ABSENT
-    if not ctx.fidelity and not frozenset(
-        {
-            "gen_ai.input.messages",
-            "gen_ai.request.frequency_penalty",
-            "gen_ai.request.max_tokens",
-            "gen_ai.request.model",
-            "gen_ai.request.presence_penalty",
-            "gen_ai.request.seed",
-            "gen_ai.request.stop_sequences",
-            "gen_ai.request.temperature",
-            "gen_ai.request.top_k",
-            "gen_ai.request.top_p",
-            "gen_ai.system_instructions",
-            "gen_ai.tool.definitions",
-        }
-    ).issuperset(w):
-        unread(
-            ctx,
-            w,
-            frozenset(
-                {
-                    "gen_ai.input.messages",
-                    "gen_ai.request.frequency_penalty",
-                    "gen_ai.request.max_tokens",
-                    "gen_ai.request.model",
-                    "gen_ai.request.presence_penalty",
-                    "gen_ai.request.seed",
-                    "gen_ai.request.stop_sequences",
-                    "gen_ai.request.temperature",
-                    "gen_ai.request.top_k",
-                    "gen_ai.request.top_p",
-                    "gen_ai.system_instructions",
-                    "gen_ai.tool.definitions",
-                }
-            ),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_17.issuperset(w):
+        unread(ctx, w, KEYS_17, at, part_type=None)
     return _o5
 
 
@@ -1321,15 +1134,8 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         else codec_encode(ctx, enc_usage, v_usage, at + "/usage", "usage")
     )
     _c1 = merge_values(None, _o7, _c8)
-    if not frozenset({"id", "model", "stop_reason", "usage"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"id", "model", "stop_reason", "usage"}),
-            at,
-            part_type=None,
-            code="parameter_dropped",
-        )
+    if not KEYS_18.issuperset(c):
+        dropped(ctx, c, KEYS_18, at, part_type=None, code="parameter_dropped")
     return _c1
 
 
@@ -1382,14 +1188,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_stop_reason = ABSENT
         else:
             v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m5, "other")
-        if not ctx.fidelity and not frozenset({"finish_reason"}).issuperset(_i4):
-            unread(
-                ctx,
-                _i4,
-                frozenset({"finish_reason"}),
-                at + "/gen_ai.output.messages/0",
-                part_type=None,
-            )
+        if not ctx.fidelity and not KEYS_19.issuperset(_i4):
+            unread(ctx, _i4, KEYS_19, at + "/gen_ai.output.messages/0", part_type=None)
     _v6 = (
         {k: w[k] for k in ["gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"] if k in w}
         if type(w) is dict
@@ -1415,16 +1215,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         or v_usage is not ABSENT
         else ABSENT
     )
-    if not ctx.fidelity and not frozenset(
-        {"gen_ai.output.messages", "gen_ai.response.id", "gen_ai.response.model"}
-    ).issuperset(_v1):
-        unread(
-            ctx,
-            _v1,
-            frozenset({"gen_ai.output.messages", "gen_ai.response.id", "gen_ai.response.model"}),
-            at,
-            part_type=None,
-        )
+    if not ctx.fidelity and not KEYS_20.issuperset(_v1):
+        unread(ctx, _v1, KEYS_20, at, part_type=None)
     return _o8
 
 

@@ -75,14 +75,30 @@ ROLES_FROM_WIRE: Final = {
     "assistant": "assistant",
     "tool": "tool",
 }
+KEYS_0: Final = frozenset({"text", "type"})
+KEYS_1: Final = frozenset({"data", "media_type", "type"})
+KEYS_2: Final = frozenset({"source", "type"})
+KEYS_3: Final = frozenset({"type", "url"})
+KEYS_4: Final = frozenset({"arguments", "id", "name", "type"})
+KEYS_5: Final = frozenset({"id", "input", "name", "type"})
+KEYS_6: Final = frozenset({"content", "name", "tool_call_id", "type"})
+KEYS_7: Final = frozenset({"content", "name", "role", "tool_call_id"})
+KEYS_8: Final = frozenset({"content", "tool_call_id", "type"})
+KEYS_9: Final = frozenset({"content", "tool_use_id", "type"})
+KEYS_10: Final = frozenset({"description", "input_schema", "name"})
+KEYS_11: Final = frozenset({"description", "name", "parameters"})
+KEYS_12: Final = frozenset({"function", "type"})
+KEYS_13: Final = frozenset()
+KEYS_14: Final = frozenset({"tools"})
+KEYS_15: Final = frozenset({"messages", "tools"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="text", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="text", code="field_dropped")
     return {"type": "text", "text": v_text}
 
 
@@ -90,8 +106,8 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
     v_text = w.get("text", ABSENT)
     if v_text is ABSENT:
         raise ConversionError("missing_field", at + "/text", "text is required here")
-    if not ctx.fidelity and not frozenset({"text", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"text", "type"}), at, part_type="text")
+    if not ctx.fidelity and not KEYS_0.issuperset(w):
+        unread(ctx, w, KEYS_0, at, part_type="text")
     return {"type": "text", "text": v_text}
 
 
@@ -99,8 +115,8 @@ def enc_refusal_0(ctx: Context, c: Any, at: str) -> Any:
     v_text = c.get("text", ABSENT)
     if v_text is ABSENT:
         return MISS
-    if not frozenset({"text", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"text", "type"}), at, part_type="refusal", code="field_dropped")
+    if not KEYS_0.issuperset(c):
+        dropped(ctx, c, KEYS_0, at, part_type="refusal", code="field_dropped")
     ctx.loss(
         at,
         "converted_to_text",
@@ -124,17 +140,10 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     v_data = _m1.get("data", ABSENT)
     if v_data is ABSENT:
         return MISS
-    if not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"data", "media_type", "type"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_1.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_1, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="image", code="field_dropped")
     return {
         "type": "image",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -157,12 +166,10 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
     v_data = _m1.get("data", ABSENT)
     if v_data is ABSENT:
         raise ConversionError("missing_field", at + "/source/data", "data is required here")
-    if not ctx.fidelity and not frozenset({"data", "media_type", "type"}).issuperset(_m1):
-        unread(
-            ctx, _m1, frozenset({"data", "media_type", "type"}), at + "/source", part_type="image"
-        )
-    if not ctx.fidelity and not frozenset({"source", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"source", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_1.issuperset(_m1):
+        unread(ctx, _m1, KEYS_1, at + "/source", part_type="image")
+    if not ctx.fidelity and not KEYS_2.issuperset(w):
+        unread(ctx, w, KEYS_2, at, part_type="image")
     return {
         "type": "image",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -180,17 +187,10 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     v_url = _m1.get("url", ABSENT)
     if v_url is ABSENT:
         return MISS
-    if not frozenset({"type", "url"}).issuperset(_m1):
-        dropped(
-            ctx,
-            _m1,
-            frozenset({"type", "url"}),
-            at + "/source",
-            part_type="image",
-            code="field_dropped",
-        )
-    if not frozenset({"source", "type"}).issuperset(c):
-        dropped(ctx, c, frozenset({"source", "type"}), at, part_type="image", code="field_dropped")
+    if not KEYS_3.issuperset(_m1):
+        dropped(ctx, _m1, KEYS_3, at + "/source", part_type="image", code="field_dropped")
+    if not KEYS_2.issuperset(c):
+        dropped(ctx, c, KEYS_2, at, part_type="image", code="field_dropped")
     return {"type": "image", "source": {"type": "url", "url": v_url}}
 
 
@@ -205,10 +205,10 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
     v_url = _m1.get("url", ABSENT)
     if v_url is ABSENT:
         raise ConversionError("missing_field", at + "/source/url", "url is required here")
-    if not ctx.fidelity and not frozenset({"type", "url"}).issuperset(_m1):
-        unread(ctx, _m1, frozenset({"type", "url"}), at + "/source", part_type="image")
-    if not ctx.fidelity and not frozenset({"source", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"source", "type"}), at, part_type="image")
+    if not ctx.fidelity and not KEYS_3.issuperset(_m1):
+        unread(ctx, _m1, KEYS_3, at + "/source", part_type="image")
+    if not ctx.fidelity and not KEYS_2.issuperset(w):
+        unread(ctx, w, KEYS_2, at, part_type="image")
     return {"type": "image", "source": {"type": "url", "url": v_url}}
 
 
@@ -222,15 +222,8 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     v_arguments = c.get("arguments", ABSENT)
     if v_arguments is ABSENT:
         return MISS
-    if not frozenset({"arguments", "id", "name", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"arguments", "id", "name", "type"}),
-            at,
-            part_type="tool_call",
-            code="field_dropped",
-        )
+    if not KEYS_4.issuperset(c):
+        dropped(ctx, c, KEYS_4, at, part_type="tool_call", code="field_dropped")
     return {"type": "tool_use", "id": v_id, "name": v_name, "input": v_arguments}
 
 
@@ -244,8 +237,8 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     v_arguments = w.get("input", ABSENT)
     if v_arguments is ABSENT:
         raise ConversionError("missing_field", at + "/input", "input is required here")
-    if not ctx.fidelity and not frozenset({"id", "input", "name", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"id", "input", "name", "type"}), at, part_type="tool_call")
+    if not ctx.fidelity and not KEYS_5.issuperset(w):
+        unread(ctx, w, KEYS_5, at, part_type="tool_call")
     return {"type": "tool_call", "id": v_id, "name": v_name, "arguments": v_arguments}
 
 
@@ -263,15 +256,8 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         _d2["name"] = v_name
     if _c1 is not ABSENT:
         _d2["content"] = _c1
-    if not frozenset({"content", "name", "tool_call_id", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "name", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_6.issuperset(c):
+        dropped(ctx, c, KEYS_6, at, part_type="tool_result", code="field_dropped")
     return _d2
 
 
@@ -297,16 +283,8 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_name is not ABSENT:
         _d2["name"] = v_name
-    if not ctx.fidelity and not frozenset({"content", "name", "role", "tool_call_id"}).issuperset(
-        w
-    ):
-        unread(
-            ctx,
-            w,
-            frozenset({"content", "name", "role", "tool_call_id"}),
-            at,
-            part_type="tool_result",
-        )
+    if not ctx.fidelity and not KEYS_7.issuperset(w):
+        unread(ctx, w, KEYS_7, at, part_type="tool_result")
     return _d2
 
 
@@ -321,15 +299,8 @@ def enc_tool_result_1(ctx: Context, c: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"type": "tool_result", "tool_use_id": v_id}
     if _c1 is not ABSENT:
         _d2["content"] = _c1
-    if not frozenset({"content", "tool_call_id", "type"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"content", "tool_call_id", "type"}),
-            at,
-            part_type="tool_result",
-            code="field_dropped",
-        )
+    if not KEYS_8.issuperset(c):
+        dropped(ctx, c, KEYS_8, at, part_type="tool_result", code="field_dropped")
     return _d2
 
 
@@ -345,8 +316,8 @@ def dec_tool_result_1(ctx: Context, w: Any, at: str) -> Any:
         v_content: list[Any] = []
     else:
         v_content = decode_content(ctx, _m1, at + "/content")
-    if not ctx.fidelity and not frozenset({"content", "tool_use_id", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"content", "tool_use_id", "type"}), at, part_type="tool_result")
+    if not ctx.fidelity and not KEYS_9.issuperset(w):
+        unread(ctx, w, KEYS_9, at, part_type="tool_result")
     return {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
 
 
@@ -412,15 +383,8 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"name": v_name, "parameters": v_schema}
     if v_description is not ABSENT:
         _d1["description"] = v_description
-    if not frozenset({"description", "input_schema", "name"}).issuperset(c):
-        dropped(
-            ctx,
-            c,
-            frozenset({"description", "input_schema", "name"}),
-            at,
-            part_type=None,
-            code="field_dropped",
-        )
+    if not KEYS_10.issuperset(c):
+        dropped(ctx, c, KEYS_10, at, part_type=None, code="field_dropped")
     return {"type": "function", "function": _d1}
 
 
@@ -448,16 +412,10 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
     _d2: dict[str, Any] = {"name": v_name, "input_schema": v_schema}
     if v_description is not ABSENT:
         _d2["description"] = v_description
-    if not ctx.fidelity and not frozenset({"description", "name", "parameters"}).issuperset(_m1):
-        unread(
-            ctx,
-            _m1,
-            frozenset({"description", "name", "parameters"}),
-            at + "/function",
-            part_type=None,
-        )
-    if not ctx.fidelity and not frozenset({"function", "type"}).issuperset(w):
-        unread(ctx, w, frozenset({"function", "type"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_11.issuperset(_m1):
+        unread(ctx, _m1, KEYS_11, at + "/function", part_type=None)
+    if not ctx.fidelity and not KEYS_12.issuperset(w):
+        unread(ctx, w, KEYS_12, at, part_type=None)
     return _d2
 
 
@@ -477,8 +435,8 @@ def dec_tool(ctx: Context, w: Any, at: str) -> Any:
 
 def enc_usage(ctx: Context, c: Any, at: str) -> Any:
     out: dict[str, Any] = {}
-    if not frozenset({}).issuperset(c):
-        dropped(ctx, c, frozenset({}), at, part_type=None, code="field_dropped")
+    if not KEYS_13.issuperset(c):
+        dropped(ctx, c, KEYS_13, at, part_type=None, code="field_dropped")
     return out
 
 
@@ -498,8 +456,8 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
     if _c1 is not ABSENT:
         _d2["tools"] = _c1
     _o3 = _d2 if _c1 is not ABSENT else ABSENT
-    if not frozenset({"tools"}).issuperset(c):
-        dropped(ctx, c, frozenset({"tools"}), at, part_type=None, code="parameter_dropped")
+    if not KEYS_14.issuperset(c):
+        dropped(ctx, c, KEYS_14, at, part_type=None, code="parameter_dropped")
     return _o3
 
 
@@ -518,8 +476,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
     if v_tools is not ABSENT:
         _d2["tools"] = v_tools
     _o3 = _d2 if v_tools is not ABSENT else ABSENT
-    if not ctx.fidelity and not frozenset({"messages", "tools"}).issuperset(w):
-        unread(ctx, w, frozenset({"messages", "tools"}), at, part_type=None)
+    if not ctx.fidelity and not KEYS_15.issuperset(w):
+        unread(ctx, w, KEYS_15, at, part_type=None)
     return _o3
 
 
