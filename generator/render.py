@@ -16,7 +16,8 @@ from datamodel_code_generator.enums import DataModelType, InputFileType
 from generator import viewplan
 from generator.adapters import Mapping, load_mappings, plan_adapter
 from generator.bundle import bundle_id
-from generator.docs import render_docs
+from generator.docs import md_header, render_docs
+from generator.layout_docs import layout_page
 from generator.load import Sources
 from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
 from generator.plan import build_plan
@@ -139,6 +140,10 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         seeds=seed_rows(sources, bundle),
     )
     written.update(render_docs(sources, bundle, env, context))
+    meta = json.loads((SCHEMAS / "meta" / "mapping.json").read_text(encoding="utf-8"))
+    written.update(
+        {Path(page): text for page, text in layout_page(meta, md_header(sources.digest)).items()}
+    )
     written.update(render_adapters(bundle, env, context))
     for rel, text in written.items():
         path = root / rel
@@ -274,6 +279,14 @@ def _rule(spec: dict[str, Any] | None) -> tuple[str, str, int] | None:
     return (spec["chars"], spec.get("first", spec["chars"]), spec["max_length"])
 
 
+def layout_defaults() -> dict[str, Any]:
+    """Every layout key with its default from the mapping meta-schema (the one room where a
+    key's meaning and default are written), None for a key that has none."""
+    meta = json.loads((SCHEMAS / "meta" / "mapping.json").read_text(encoding="utf-8"))
+    keys = meta["properties"]["layout"]["properties"]
+    return {key: schema.get("default") for key, schema in keys.items()}
+
+
 def turn_facts(
     fmt: str,
     layout: dict[str, Any],
@@ -327,31 +340,10 @@ def render_adapters(
         context, part_types=frozenset(part_types), bound=frozenset(bound)
     )
     plans = [plan_adapter(m, bundle) for m in load_mappings()]
+    defaults = layout_defaults()
     for plan in plans:
         data = plan.mapping.data
-        layout = {
-            "text_shorthand": False,
-            "empty_content": "absent",
-            "system": "inline",
-            "system_field": None,
-            "system_form": None,
-            "tool_result_parts": None,
-            "alternate": False,
-            "blank_text": "keep",
-            "tools_for_history": False,
-            "replay_from": [],
-            "own_reasoning": False,
-            "signature_field": None,
-            "result_pairing": "id",
-            "role_optional": False,
-            "slots_first": [],
-            "lone_block": False,
-            "text_separator": "\n",
-            "response_text": "blocks",
-            "items": None,
-            "hoist_roles": ["system", "developer"],
-            **data["layout"],
-        }
+        layout = {**defaults, **data["layout"]}
         if layout["tool_result_parts"] is not None:
             layout["tool_result_parts"] = frozenset(layout["tool_result_parts"])
         # Whether a tool result's structured value has a place of its own; where it has none,
