@@ -19,7 +19,6 @@ from interlingua.transforms.base import ABSENT
 Part = dict[str, Any]
 
 _MESSAGE_KEYS = frozenset({"role", "content", "provider_raw"})
-_REASONING = ("thinking", "redacted_thinking")
 
 
 def is_result(part: Part) -> bool:
@@ -61,9 +60,9 @@ def blank(ctx: Context, part: Part, at: str) -> bool:
 
 def signature_of(block: Any, part: Part, field: str) -> str | None:
     """The signature a block carries in ``field`` beside a part of its own (not a reasoning
-    block, nor a block kept verbatim as an unknown part), if any."""
+    block, the bound kind, nor a block kept verbatim as an unknown part), if any."""
     kind = part.get("type")
-    if kind in _REASONING or kind not in PART_TYPES:
+    if kind in BOUND_PART_TYPES or kind not in PART_TYPES:
         return None
     value = block.get(field) if type(block) is dict else None
     return value if isinstance(value, str) else None
