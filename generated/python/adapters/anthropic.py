@@ -21,6 +21,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Mismatch,
     Turns,
@@ -99,33 +100,41 @@ STOP_REASONS_FROM_CANONICAL: Final = {
     "other": "end_turn",
 }
 STOP_REASONS_APPROXIMATE: Final = frozenset({"content_filter", "error", "other", "return"})
-KEYS_0: Final = frozenset({"cache_hint", "text", "type"})
-KEYS_1: Final = frozenset({"cache_control", "text", "type"})
-KEYS_2: Final = frozenset({"text", "type"})
-KEYS_3: Final = frozenset({"signature", "text", "type"})
-KEYS_4: Final = frozenset({"signature", "thinking", "type"})
-KEYS_5: Final = frozenset({"data", "type"})
-KEYS_6: Final = frozenset({"data", "media_type", "type"})
-KEYS_7: Final = frozenset({"cache_hint", "source", "type"})
-KEYS_8: Final = frozenset({"cache_control", "source", "type"})
-KEYS_9: Final = frozenset({"type", "url"})
-KEYS_10: Final = frozenset({"file_id", "type"})
-KEYS_11: Final = frozenset({"cache_hint", "source", "title", "type"})
-KEYS_12: Final = frozenset({"cache_control", "source", "title", "type"})
-KEYS_13: Final = frozenset({"arguments", "cache_hint", "id", "name", "type"})
-KEYS_14: Final = frozenset({"cache_control", "id", "input", "name", "type"})
-KEYS_15: Final = frozenset({"cache_hint", "content", "is_error", "tool_call_id", "type"})
-KEYS_16: Final = frozenset({"cache_control", "content", "is_error", "tool_use_id", "type"})
-KEYS_17: Final = frozenset({"cache_hint", "description", "input_schema", "name", "strict"})
-KEYS_18: Final = frozenset({"cache_control", "description", "input_schema", "name", "strict"})
-KEYS_19: Final = frozenset({"type"})
-KEYS_20: Final = frozenset({"name", "type"})
-KEYS_21: Final = frozenset({"ttl", "type"})
-KEYS_22: Final = frozenset({"schema", "type"})
-KEYS_23: Final = frozenset(
+KEYS_0: Final[frozenset[str]] = frozenset({"cache_hint", "text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"cache_control", "text", "type"})
+KEYS_2: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_3: Final[frozenset[str]] = frozenset({"signature", "text", "type"})
+KEYS_4: Final[frozenset[str]] = frozenset({"signature", "thinking", "type"})
+KEYS_5: Final[frozenset[str]] = frozenset({"data", "type"})
+KEYS_6: Final[frozenset[str]] = frozenset({"data", "media_type", "type"})
+KEYS_7: Final[frozenset[str]] = frozenset({"cache_hint", "source", "type"})
+KEYS_8: Final[frozenset[str]] = frozenset({"cache_control", "source", "type"})
+KEYS_9: Final[frozenset[str]] = frozenset({"type", "url"})
+KEYS_10: Final[frozenset[str]] = frozenset({"file_id", "type"})
+KEYS_11: Final[frozenset[str]] = frozenset({"cache_hint", "source", "title", "type"})
+KEYS_12: Final[frozenset[str]] = frozenset({"cache_control", "source", "title", "type"})
+KEYS_13: Final[frozenset[str]] = frozenset({"arguments", "cache_hint", "id", "name", "type"})
+KEYS_14: Final[frozenset[str]] = frozenset({"cache_control", "id", "input", "name", "type"})
+KEYS_15: Final[frozenset[str]] = frozenset(
+    {"cache_hint", "content", "is_error", "tool_call_id", "type"}
+)
+KEYS_16: Final[frozenset[str]] = frozenset(
+    {"cache_control", "content", "is_error", "tool_use_id", "type"}
+)
+KEYS_17: Final[frozenset[str]] = frozenset(
+    {"cache_hint", "description", "input_schema", "name", "strict"}
+)
+KEYS_18: Final[frozenset[str]] = frozenset(
+    {"cache_control", "description", "input_schema", "name", "strict"}
+)
+KEYS_19: Final[frozenset[str]] = frozenset({"type"})
+KEYS_20: Final[frozenset[str]] = frozenset({"name", "type"})
+KEYS_21: Final[frozenset[str]] = frozenset({"ttl", "type"})
+KEYS_22: Final[frozenset[str]] = frozenset({"schema", "type"})
+KEYS_23: Final[frozenset[str]] = frozenset(
     {"cache_creation_input_tokens", "cached_input_tokens", "input_tokens", "output_tokens"}
 )
-KEYS_24: Final = frozenset(
+KEYS_24: Final[frozenset[str]] = frozenset(
     {
         "max_output_tokens",
         "parallel_tool_calls",
@@ -137,11 +146,13 @@ KEYS_24: Final = frozenset(
         "top_p",
     }
 )
-KEYS_25: Final = frozenset({"model", "parameters", "response_format", "tool_choice", "tools"})
-KEYS_26: Final = frozenset({"disable_parallel_tool_use"})
-KEYS_27: Final = frozenset({"effort", "format"})
-KEYS_28: Final = frozenset({"budget_tokens", "type"})
-KEYS_29: Final = frozenset(
+KEYS_25: Final[frozenset[str]] = frozenset(
+    {"model", "parameters", "response_format", "tool_choice", "tools"}
+)
+KEYS_26: Final[frozenset[str]] = frozenset({"disable_parallel_tool_use"})
+KEYS_27: Final[frozenset[str]] = frozenset({"effort", "format"})
+KEYS_28: Final[frozenset[str]] = frozenset({"budget_tokens", "type"})
+KEYS_29: Final[frozenset[str]] = frozenset(
     {
         "max_tokens",
         "messages",
@@ -157,8 +168,8 @@ KEYS_29: Final = frozenset(
         "top_p",
     }
 )
-KEYS_30: Final = frozenset({"id", "model", "stop_reason", "usage"})
-KEYS_31: Final = frozenset(
+KEYS_30: Final[frozenset[str]] = frozenset({"id", "model", "stop_reason", "usage"})
+KEYS_31: Final[frozenset[str]] = frozenset(
     {"content", "id", "model", "role", "stop_reason", "stop_sequence", "type", "usage"}
 )
 

@@ -23,6 +23,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Marker,
     Mismatch,
@@ -110,54 +111,58 @@ STOP_REASONS_FROM_CANONICAL: Final = {
     "other": "end_turn",
 }
 STOP_REASONS_APPROXIMATE: Final = frozenset({"other", "pause", "refusal", "return"})
-KEYS_0: Final = frozenset({"text", "type"})
-KEYS_1: Final = frozenset({"text"})
-KEYS_2: Final = frozenset({"signature", "text", "type"})
-KEYS_3: Final = frozenset({"signature", "text"})
-KEYS_4: Final = frozenset({"reasoningText"})
-KEYS_5: Final = frozenset({"reasoningContent"})
-KEYS_6: Final = frozenset({"data", "type"})
-KEYS_7: Final = frozenset({"redactedContent"})
-KEYS_8: Final = frozenset({"data", "media_type", "type"})
-KEYS_9: Final = frozenset({"source", "type"})
-KEYS_10: Final = frozenset({"bytes"})
-KEYS_11: Final = frozenset({"format", "source"})
-KEYS_12: Final = frozenset({"image"})
-KEYS_13: Final = frozenset({"media_type", "type", "url"})
-KEYS_14: Final = frozenset({"uri"})
-KEYS_15: Final = frozenset({"s3Location"})
-KEYS_16: Final = frozenset({"source", "title", "type"})
-KEYS_17: Final = frozenset({"format", "name", "source"})
-KEYS_18: Final = frozenset({"document"})
-KEYS_19: Final = frozenset({"name", "source"})
-KEYS_20: Final = frozenset({"video"})
-KEYS_21: Final = frozenset({"audio"})
-KEYS_22: Final = frozenset({"arguments", "id", "name", "type"})
-KEYS_23: Final = frozenset({"input", "name", "toolUseId"})
-KEYS_24: Final = frozenset({"toolUse"})
-KEYS_25: Final = frozenset({"content", "is_error", "structured_content", "tool_call_id", "type"})
-KEYS_26: Final = frozenset({"json"})
-KEYS_27: Final = frozenset({"content", "status", "toolUseId"})
-KEYS_28: Final = frozenset({"toolResult"})
-KEYS_29: Final = frozenset({"content", "structured_content", "tool_call_id", "type"})
-KEYS_30: Final = frozenset({"content", "toolUseId"})
-KEYS_31: Final = frozenset({"description", "input_schema", "name", "strict"})
-KEYS_32: Final = frozenset({"description", "inputSchema", "name", "strict"})
-KEYS_33: Final = frozenset({"toolSpec"})
-KEYS_34: Final = frozenset({"type"})
-KEYS_35: Final = frozenset()
-KEYS_36: Final = frozenset({"auto"})
-KEYS_37: Final = frozenset({"any"})
-KEYS_38: Final = frozenset({"name", "type"})
-KEYS_39: Final = frozenset({"name"})
-KEYS_40: Final = frozenset({"tool"})
-KEYS_41: Final = frozenset({"ttl", "type"})
-KEYS_42: Final = frozenset({"cachePoint"})
-KEYS_43: Final = frozenset({"description", "name", "schema", "type"})
-KEYS_44: Final = frozenset({"description", "name", "schema"})
-KEYS_45: Final = frozenset({"jsonSchema"})
-KEYS_46: Final = frozenset({"structure", "type"})
-KEYS_47: Final = frozenset(
+KEYS_0: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"text"})
+KEYS_2: Final[frozenset[str]] = frozenset({"signature", "text", "type"})
+KEYS_3: Final[frozenset[str]] = frozenset({"signature", "text"})
+KEYS_4: Final[frozenset[str]] = frozenset({"reasoningText"})
+KEYS_5: Final[frozenset[str]] = frozenset({"reasoningContent"})
+KEYS_6: Final[frozenset[str]] = frozenset({"data", "type"})
+KEYS_7: Final[frozenset[str]] = frozenset({"redactedContent"})
+KEYS_8: Final[frozenset[str]] = frozenset({"data", "media_type", "type"})
+KEYS_9: Final[frozenset[str]] = frozenset({"source", "type"})
+KEYS_10: Final[frozenset[str]] = frozenset({"bytes"})
+KEYS_11: Final[frozenset[str]] = frozenset({"format", "source"})
+KEYS_12: Final[frozenset[str]] = frozenset({"image"})
+KEYS_13: Final[frozenset[str]] = frozenset({"media_type", "type", "url"})
+KEYS_14: Final[frozenset[str]] = frozenset({"uri"})
+KEYS_15: Final[frozenset[str]] = frozenset({"s3Location"})
+KEYS_16: Final[frozenset[str]] = frozenset({"source", "title", "type"})
+KEYS_17: Final[frozenset[str]] = frozenset({"format", "name", "source"})
+KEYS_18: Final[frozenset[str]] = frozenset({"document"})
+KEYS_19: Final[frozenset[str]] = frozenset({"name", "source"})
+KEYS_20: Final[frozenset[str]] = frozenset({"video"})
+KEYS_21: Final[frozenset[str]] = frozenset({"audio"})
+KEYS_22: Final[frozenset[str]] = frozenset({"arguments", "id", "name", "type"})
+KEYS_23: Final[frozenset[str]] = frozenset({"input", "name", "toolUseId"})
+KEYS_24: Final[frozenset[str]] = frozenset({"toolUse"})
+KEYS_25: Final[frozenset[str]] = frozenset(
+    {"content", "is_error", "structured_content", "tool_call_id", "type"}
+)
+KEYS_26: Final[frozenset[str]] = frozenset({"json"})
+KEYS_27: Final[frozenset[str]] = frozenset({"content", "status", "toolUseId"})
+KEYS_28: Final[frozenset[str]] = frozenset({"toolResult"})
+KEYS_29: Final[frozenset[str]] = frozenset(
+    {"content", "structured_content", "tool_call_id", "type"}
+)
+KEYS_30: Final[frozenset[str]] = frozenset({"content", "toolUseId"})
+KEYS_31: Final[frozenset[str]] = frozenset({"description", "input_schema", "name", "strict"})
+KEYS_32: Final[frozenset[str]] = frozenset({"description", "inputSchema", "name", "strict"})
+KEYS_33: Final[frozenset[str]] = frozenset({"toolSpec"})
+KEYS_34: Final[frozenset[str]] = frozenset({"type"})
+KEYS_35: Final[frozenset[str]] = frozenset()
+KEYS_36: Final[frozenset[str]] = frozenset({"auto"})
+KEYS_37: Final[frozenset[str]] = frozenset({"any"})
+KEYS_38: Final[frozenset[str]] = frozenset({"name", "type"})
+KEYS_39: Final[frozenset[str]] = frozenset({"name"})
+KEYS_40: Final[frozenset[str]] = frozenset({"tool"})
+KEYS_41: Final[frozenset[str]] = frozenset({"ttl", "type"})
+KEYS_42: Final[frozenset[str]] = frozenset({"cachePoint"})
+KEYS_43: Final[frozenset[str]] = frozenset({"description", "name", "schema", "type"})
+KEYS_44: Final[frozenset[str]] = frozenset({"description", "name", "schema"})
+KEYS_45: Final[frozenset[str]] = frozenset({"jsonSchema"})
+KEYS_46: Final[frozenset[str]] = frozenset({"structure", "type"})
+KEYS_47: Final[frozenset[str]] = frozenset(
     {
         "cache_creation_input_tokens",
         "cached_input_tokens",
@@ -166,7 +171,7 @@ KEYS_47: Final = frozenset(
         "total_tokens",
     }
 )
-KEYS_48: Final = frozenset(
+KEYS_48: Final[frozenset[str]] = frozenset(
     {
         "max_output_tokens",
         "stop_sequences",
@@ -176,13 +181,15 @@ KEYS_48: Final = frozenset(
         "top_p",
     }
 )
-KEYS_49: Final = frozenset({"parameters", "response_format", "tool_choice", "tools"})
-KEYS_50: Final = frozenset({"toolChoice", "tools"})
-KEYS_51: Final = frozenset({"maxTokens", "stopSequences", "temperature", "topP"})
-KEYS_52: Final = frozenset({"budget_tokens", "type"})
-KEYS_53: Final = frozenset({"thinking", "top_k"})
-KEYS_54: Final = frozenset({"textFormat"})
-KEYS_55: Final = frozenset(
+KEYS_49: Final[frozenset[str]] = frozenset(
+    {"parameters", "response_format", "tool_choice", "tools"}
+)
+KEYS_50: Final[frozenset[str]] = frozenset({"toolChoice", "tools"})
+KEYS_51: Final[frozenset[str]] = frozenset({"maxTokens", "stopSequences", "temperature", "topP"})
+KEYS_52: Final[frozenset[str]] = frozenset({"budget_tokens", "type"})
+KEYS_53: Final[frozenset[str]] = frozenset({"thinking", "top_k"})
+KEYS_54: Final[frozenset[str]] = frozenset({"textFormat"})
+KEYS_55: Final[frozenset[str]] = frozenset(
     {
         "additionalModelRequestFields",
         "inferenceConfig",
@@ -192,8 +199,8 @@ KEYS_55: Final = frozenset(
         "toolConfig",
     }
 )
-KEYS_56: Final = frozenset({"stop_reason", "usage"})
-KEYS_57: Final = frozenset({"metrics", "output", "stopReason", "usage"})
+KEYS_56: Final[frozenset[str]] = frozenset({"stop_reason", "usage"})
+KEYS_57: Final[frozenset[str]] = frozenset({"metrics", "output", "stopReason", "usage"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:

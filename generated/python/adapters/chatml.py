@@ -21,6 +21,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Mismatch,
     Turns,
@@ -99,14 +100,14 @@ STOP_REASONS_APPROXIMATE: Final = frozenset(
         "stop_sequence",
     }
 )
-KEYS_0: Final = frozenset({"text", "type"})
-KEYS_1: Final = frozenset({"arguments", "name", "type"})
-KEYS_2: Final = frozenset({"arguments", "name"})
-KEYS_3: Final = frozenset({"content", "name", "type"})
-KEYS_4: Final = frozenset({"content", "name", "role"})
-KEYS_5: Final = frozenset()
-KEYS_6: Final = frozenset({"messages"})
-KEYS_7: Final = frozenset({"content", "role"})
+KEYS_0: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"arguments", "name", "type"})
+KEYS_2: Final[frozenset[str]] = frozenset({"arguments", "name"})
+KEYS_3: Final[frozenset[str]] = frozenset({"content", "name", "type"})
+KEYS_4: Final[frozenset[str]] = frozenset({"content", "name", "role"})
+KEYS_5: Final[frozenset[str]] = frozenset()
+KEYS_6: Final[frozenset[str]] = frozenset({"messages"})
+KEYS_7: Final[frozenset[str]] = frozenset({"content", "role"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:

@@ -24,6 +24,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Mismatch,
     Turns,
@@ -103,16 +104,16 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"content_filter", "error", "other", "pause", "refusal"}
 )
-KEYS_0: Final = frozenset({"text", "type"})
-KEYS_1: Final = frozenset({"content_type", "text"})
-KEYS_2: Final = frozenset({"arguments", "id", "name", "namespace", "type"})
-KEYS_3: Final = frozenset({"arguments", "name", "namespace", "tool_call_id"})
-KEYS_4: Final = frozenset({"content", "content_type"})
-KEYS_5: Final = frozenset(
+KEYS_0: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"content_type", "text"})
+KEYS_2: Final[frozenset[str]] = frozenset({"arguments", "id", "name", "namespace", "type"})
+KEYS_3: Final[frozenset[str]] = frozenset({"arguments", "name", "namespace", "tool_call_id"})
+KEYS_4: Final[frozenset[str]] = frozenset({"content", "content_type"})
+KEYS_5: Final[frozenset[str]] = frozenset(
     {"content", "is_error", "name", "structured_content", "tool_call_id", "type"}
 )
-KEYS_6: Final = frozenset({"content", "is_error", "tool_call_id", "tool_name"})
-KEYS_7: Final = frozenset(
+KEYS_6: Final[frozenset[str]] = frozenset({"content", "is_error", "tool_call_id", "tool_name"})
+KEYS_7: Final[frozenset[str]] = frozenset(
     {
         "annotations",
         "content",
@@ -127,7 +128,7 @@ KEYS_7: Final = frozenset(
         "version",
     }
 )
-KEYS_8: Final = frozenset(
+KEYS_8: Final[frozenset[str]] = frozenset(
     {
         "annotations",
         "content",
@@ -141,7 +142,7 @@ KEYS_8: Final = frozenset(
         "version",
     }
 )
-KEYS_9: Final = frozenset(
+KEYS_9: Final[frozenset[str]] = frozenset(
     {
         "annotations",
         "blob",
@@ -156,7 +157,7 @@ KEYS_9: Final = frozenset(
         "version",
     }
 )
-KEYS_10: Final = frozenset(
+KEYS_10: Final[frozenset[str]] = frozenset(
     {
         "annotations",
         "blob",
@@ -170,7 +171,7 @@ KEYS_10: Final = frozenset(
         "version",
     }
 )
-KEYS_11: Final = frozenset(
+KEYS_11: Final[frozenset[str]] = frozenset(
     {
         "name",
         "range_end",
@@ -182,26 +183,28 @@ KEYS_11: Final = frozenset(
         "uri",
     }
 )
-KEYS_12: Final = frozenset(
+KEYS_12: Final[frozenset[str]] = frozenset(
     {"name", "range_end", "range_start", "resource_request_id", "resource_type", "selector", "uri"}
 )
-KEYS_13: Final = frozenset({"arguments", "name", "prompt_request_id", "server_id", "type"})
-KEYS_14: Final = frozenset({"arguments", "name", "prompt_request_id", "server_id"})
-KEYS_15: Final = frozenset(
+KEYS_13: Final[frozenset[str]] = frozenset(
+    {"arguments", "name", "prompt_request_id", "server_id", "type"}
+)
+KEYS_14: Final[frozenset[str]] = frozenset({"arguments", "name", "prompt_request_id", "server_id"})
+KEYS_15: Final[frozenset[str]] = frozenset(
     {"content", "error_message", "is_error", "messages", "name", "prompt_request_id", "type"}
 )
-KEYS_16: Final = frozenset(
+KEYS_16: Final[frozenset[str]] = frozenset(
     {"content", "error_message", "is_error", "messages", "prompt_name", "prompt_request_id"}
 )
-KEYS_17: Final = frozenset({"media_type", "type", "url"})
-KEYS_18: Final = frozenset({"source", "type"})
-KEYS_19: Final = frozenset({"data", "media_type", "type"})
-KEYS_20: Final = frozenset({"duration_ms", "source", "type"})
-KEYS_21: Final = frozenset({"data", "duration_ms", "media_type", "type"})
-KEYS_22: Final = frozenset({"source", "title", "type"})
-KEYS_23: Final = frozenset({"data", "media_type", "title", "type"})
-KEYS_24: Final = frozenset({"history", "summary", "topics"})
-KEYS_25: Final = frozenset(
+KEYS_17: Final[frozenset[str]] = frozenset({"media_type", "type", "url"})
+KEYS_18: Final[frozenset[str]] = frozenset({"source", "type"})
+KEYS_19: Final[frozenset[str]] = frozenset({"data", "media_type", "type"})
+KEYS_20: Final[frozenset[str]] = frozenset({"duration_ms", "source", "type"})
+KEYS_21: Final[frozenset[str]] = frozenset({"data", "duration_ms", "media_type", "type"})
+KEYS_22: Final[frozenset[str]] = frozenset({"source", "title", "type"})
+KEYS_23: Final[frozenset[str]] = frozenset({"data", "media_type", "title", "type"})
+KEYS_24: Final[frozenset[str]] = frozenset({"history", "summary", "topics"})
+KEYS_25: Final[frozenset[str]] = frozenset(
     {
         "agent_id",
         "conversation",
@@ -212,11 +215,11 @@ KEYS_25: Final = frozenset(
         "turn",
     }
 )
-KEYS_26: Final = frozenset({"input_tokens", "output_tokens", "total_tokens"})
-KEYS_27: Final = frozenset(
+KEYS_26: Final[frozenset[str]] = frozenset({"input_tokens", "output_tokens", "total_tokens"})
+KEYS_27: Final[frozenset[str]] = frozenset(
     {"created_at", "latency_ms", "model", "raw_format", "stop_reason", "usage"}
 )
-KEYS_28: Final = frozenset(
+KEYS_28: Final[frozenset[str]] = frozenset(
     {
         "agent",
         "completion",
@@ -230,13 +233,15 @@ KEYS_28: Final = frozenset(
         "security",
     }
 )
-KEYS_29: Final = frozenset({"channel", "content", "extensions", "role"})
-KEYS_30: Final = frozenset(
+KEYS_29: Final[frozenset[str]] = frozenset({"channel", "content", "extensions", "role"})
+KEYS_30: Final[frozenset[str]] = frozenset(
     {"created_at", "latency_ms", "model", "raw_format", "stop_reason", "tokens"}
 )
-KEYS_31: Final = frozenset({"channel", "content", "extensions", "role", "schema_version"})
-KEYS_32: Final = frozenset()
-KEYS_33: Final = frozenset({"messages"})
+KEYS_31: Final[frozenset[str]] = frozenset(
+    {"channel", "content", "extensions", "role", "schema_version"}
+)
+KEYS_32: Final[frozenset[str]] = frozenset()
+KEYS_33: Final[frozenset[str]] = frozenset({"messages"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:

@@ -24,6 +24,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Mismatch,
     Turns,
@@ -118,38 +119,38 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"error", "pause", "refusal", "return", "stop_sequence"}
 )
-KEYS_0: Final = frozenset({"signature", "text", "type"})
-KEYS_1: Final = frozenset({"text", "thought", "thoughtSignature"})
-KEYS_2: Final = frozenset({"text", "type"})
-KEYS_3: Final = frozenset({"text", "thoughtSignature"})
-KEYS_4: Final = frozenset({"data", "media_type", "type"})
-KEYS_5: Final = frozenset({"source", "type"})
-KEYS_6: Final = frozenset({"data", "mimeType"})
-KEYS_7: Final = frozenset({"inlineData", "thoughtSignature"})
-KEYS_8: Final = frozenset({"media_type", "type", "url"})
-KEYS_9: Final = frozenset({"fileData", "thoughtSignature"})
-KEYS_10: Final = frozenset({"arguments", "id", "name", "type"})
-KEYS_11: Final = frozenset({"args", "id", "name"})
-KEYS_12: Final = frozenset({"functionCall", "thoughtSignature"})
-KEYS_13: Final = frozenset(
+KEYS_0: Final[frozenset[str]] = frozenset({"signature", "text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"text", "thought", "thoughtSignature"})
+KEYS_2: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_3: Final[frozenset[str]] = frozenset({"text", "thoughtSignature"})
+KEYS_4: Final[frozenset[str]] = frozenset({"data", "media_type", "type"})
+KEYS_5: Final[frozenset[str]] = frozenset({"source", "type"})
+KEYS_6: Final[frozenset[str]] = frozenset({"data", "mimeType"})
+KEYS_7: Final[frozenset[str]] = frozenset({"inlineData", "thoughtSignature"})
+KEYS_8: Final[frozenset[str]] = frozenset({"media_type", "type", "url"})
+KEYS_9: Final[frozenset[str]] = frozenset({"fileData", "thoughtSignature"})
+KEYS_10: Final[frozenset[str]] = frozenset({"arguments", "id", "name", "type"})
+KEYS_11: Final[frozenset[str]] = frozenset({"args", "id", "name"})
+KEYS_12: Final[frozenset[str]] = frozenset({"functionCall", "thoughtSignature"})
+KEYS_13: Final[frozenset[str]] = frozenset(
     {"content", "is_error", "name", "structured_content", "tool_call_id", "type"}
 )
-KEYS_14: Final = frozenset({"id", "name", "response"})
-KEYS_15: Final = frozenset({"functionResponse", "thoughtSignature"})
-KEYS_16: Final = frozenset({"description", "input_schema", "name", "output_schema"})
-KEYS_17: Final = frozenset({"description", "name"})
-KEYS_18: Final = frozenset({"type"})
-KEYS_19: Final = frozenset({"mode"})
-KEYS_20: Final = frozenset({"name", "type"})
-KEYS_21: Final = frozenset({"allowedFunctionNames", "mode"})
-KEYS_22: Final = frozenset({"schema", "type"})
-KEYS_23: Final = frozenset({"responseJsonSchema", "responseMimeType"})
-KEYS_24: Final = frozenset({"responseMimeType", "responseSchema"})
-KEYS_25: Final = frozenset({"responseMimeType"})
-KEYS_26: Final = frozenset(
+KEYS_14: Final[frozenset[str]] = frozenset({"id", "name", "response"})
+KEYS_15: Final[frozenset[str]] = frozenset({"functionResponse", "thoughtSignature"})
+KEYS_16: Final[frozenset[str]] = frozenset({"description", "input_schema", "name", "output_schema"})
+KEYS_17: Final[frozenset[str]] = frozenset({"description", "name"})
+KEYS_18: Final[frozenset[str]] = frozenset({"type"})
+KEYS_19: Final[frozenset[str]] = frozenset({"mode"})
+KEYS_20: Final[frozenset[str]] = frozenset({"name", "type"})
+KEYS_21: Final[frozenset[str]] = frozenset({"allowedFunctionNames", "mode"})
+KEYS_22: Final[frozenset[str]] = frozenset({"schema", "type"})
+KEYS_23: Final[frozenset[str]] = frozenset({"responseJsonSchema", "responseMimeType"})
+KEYS_24: Final[frozenset[str]] = frozenset({"responseMimeType", "responseSchema"})
+KEYS_25: Final[frozenset[str]] = frozenset({"responseMimeType"})
+KEYS_26: Final[frozenset[str]] = frozenset(
     {"cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
 )
-KEYS_27: Final = frozenset(
+KEYS_27: Final[frozenset[str]] = frozenset(
     {
         "frequency_penalty",
         "max_output_tokens",
@@ -163,11 +164,13 @@ KEYS_27: Final = frozenset(
         "top_p",
     }
 )
-KEYS_28: Final = frozenset({"parameters", "response_format", "tool_choice", "tools"})
-KEYS_29: Final = frozenset({"functionDeclarations"})
-KEYS_30: Final = frozenset({"functionCallingConfig"})
-KEYS_31: Final = frozenset({"thinkingBudget", "thinkingLevel"})
-KEYS_32: Final = frozenset(
+KEYS_28: Final[frozenset[str]] = frozenset(
+    {"parameters", "response_format", "tool_choice", "tools"}
+)
+KEYS_29: Final[frozenset[str]] = frozenset({"functionDeclarations"})
+KEYS_30: Final[frozenset[str]] = frozenset({"functionCallingConfig"})
+KEYS_31: Final[frozenset[str]] = frozenset({"thinkingBudget", "thinkingLevel"})
+KEYS_32: Final[frozenset[str]] = frozenset(
     {
         "frequencyPenalty",
         "maxOutputTokens",
@@ -180,12 +183,14 @@ KEYS_32: Final = frozenset(
         "topP",
     }
 )
-KEYS_33: Final = frozenset(
+KEYS_33: Final[frozenset[str]] = frozenset(
     {"contents", "generationConfig", "systemInstruction", "toolConfig", "tools"}
 )
-KEYS_34: Final = frozenset({"id", "model", "stop_reason", "usage"})
-KEYS_35: Final = frozenset({"content", "finishReason"})
-KEYS_36: Final = frozenset({"candidates", "modelVersion", "responseId", "usageMetadata"})
+KEYS_34: Final[frozenset[str]] = frozenset({"id", "model", "stop_reason", "usage"})
+KEYS_35: Final[frozenset[str]] = frozenset({"content", "finishReason"})
+KEYS_36: Final[frozenset[str]] = frozenset(
+    {"candidates", "modelVersion", "responseId", "usageMetadata"}
+)
 
 
 def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:

@@ -22,6 +22,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Mismatch,
     Turns,
@@ -94,33 +95,43 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"content_filter", "error", "other", "pause", "refusal", "return"}
 )
-KEYS_0: Final = frozenset({"text", "type"})
-KEYS_1: Final = frozenset({"data", "media_type", "type"})
-KEYS_2: Final = frozenset({"source", "type"})
-KEYS_3: Final = frozenset({"data", "mimeType", "type"})
-KEYS_4: Final = frozenset({"annotations", "content", "mime_type", "resource_type", "type", "uri"})
-KEYS_5: Final = frozenset({"mimeType", "text", "uri"})
-KEYS_6: Final = frozenset({"annotations", "resource", "type"})
-KEYS_7: Final = frozenset({"annotations", "blob", "mime_type", "resource_type", "type", "uri"})
-KEYS_8: Final = frozenset({"blob", "mimeType", "uri"})
-KEYS_9: Final = frozenset({"description", "mime_type", "name", "resource_type", "type", "uri"})
-KEYS_10: Final = frozenset({"description", "mimeType", "name", "type", "uri"})
-KEYS_11: Final = frozenset({"arguments", "id", "name", "type"})
-KEYS_12: Final = frozenset({"id", "input", "name", "type"})
-KEYS_13: Final = frozenset({"content", "is_error", "structured_content", "tool_call_id", "type"})
-KEYS_14: Final = frozenset({"content", "isError", "structuredContent", "toolUseId", "type"})
-KEYS_15: Final = frozenset({"description", "input_schema", "name", "output_schema"})
-KEYS_16: Final = frozenset({"description", "inputSchema", "name", "outputSchema"})
-KEYS_17: Final = frozenset({"type"})
-KEYS_18: Final = frozenset({"mode"})
-KEYS_19: Final = frozenset()
-KEYS_20: Final = frozenset({"max_output_tokens", "stop_sequences", "temperature"})
-KEYS_21: Final = frozenset({"parameters", "tool_choice", "tools"})
-KEYS_22: Final = frozenset(
+KEYS_0: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"data", "media_type", "type"})
+KEYS_2: Final[frozenset[str]] = frozenset({"source", "type"})
+KEYS_3: Final[frozenset[str]] = frozenset({"data", "mimeType", "type"})
+KEYS_4: Final[frozenset[str]] = frozenset(
+    {"annotations", "content", "mime_type", "resource_type", "type", "uri"}
+)
+KEYS_5: Final[frozenset[str]] = frozenset({"mimeType", "text", "uri"})
+KEYS_6: Final[frozenset[str]] = frozenset({"annotations", "resource", "type"})
+KEYS_7: Final[frozenset[str]] = frozenset(
+    {"annotations", "blob", "mime_type", "resource_type", "type", "uri"}
+)
+KEYS_8: Final[frozenset[str]] = frozenset({"blob", "mimeType", "uri"})
+KEYS_9: Final[frozenset[str]] = frozenset(
+    {"description", "mime_type", "name", "resource_type", "type", "uri"}
+)
+KEYS_10: Final[frozenset[str]] = frozenset({"description", "mimeType", "name", "type", "uri"})
+KEYS_11: Final[frozenset[str]] = frozenset({"arguments", "id", "name", "type"})
+KEYS_12: Final[frozenset[str]] = frozenset({"id", "input", "name", "type"})
+KEYS_13: Final[frozenset[str]] = frozenset(
+    {"content", "is_error", "structured_content", "tool_call_id", "type"}
+)
+KEYS_14: Final[frozenset[str]] = frozenset(
+    {"content", "isError", "structuredContent", "toolUseId", "type"}
+)
+KEYS_15: Final[frozenset[str]] = frozenset({"description", "input_schema", "name", "output_schema"})
+KEYS_16: Final[frozenset[str]] = frozenset({"description", "inputSchema", "name", "outputSchema"})
+KEYS_17: Final[frozenset[str]] = frozenset({"type"})
+KEYS_18: Final[frozenset[str]] = frozenset({"mode"})
+KEYS_19: Final[frozenset[str]] = frozenset()
+KEYS_20: Final[frozenset[str]] = frozenset({"max_output_tokens", "stop_sequences", "temperature"})
+KEYS_21: Final[frozenset[str]] = frozenset({"parameters", "tool_choice", "tools"})
+KEYS_22: Final[frozenset[str]] = frozenset(
     {"maxTokens", "messages", "stopSequences", "systemPrompt", "temperature", "toolChoice", "tools"}
 )
-KEYS_23: Final = frozenset({"model", "stop_reason"})
-KEYS_24: Final = frozenset({"content", "model", "role", "stopReason"})
+KEYS_23: Final[frozenset[str]] = frozenset({"model", "stop_reason"})
+KEYS_24: Final[frozenset[str]] = frozenset({"content", "model", "role", "stopReason"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:

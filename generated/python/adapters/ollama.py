@@ -21,6 +21,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Mismatch,
     Turns,
@@ -96,21 +97,21 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"content_filter", "error", "other", "pause", "refusal", "return", "stop_sequence"}
 )
-KEYS_0: Final = frozenset({"text", "type"})
-KEYS_1: Final = frozenset({"data", "media_type", "type"})
-KEYS_2: Final = frozenset({"source", "type"})
-KEYS_3: Final = frozenset({"arguments", "id", "name", "type"})
-KEYS_4: Final = frozenset({"arguments", "name"})
-KEYS_5: Final = frozenset({"function", "id"})
-KEYS_6: Final = frozenset({"content", "name", "tool_call_id", "type"})
-KEYS_7: Final = frozenset({"content", "role", "tool_call_id", "tool_name"})
-KEYS_8: Final = frozenset({"description", "input_schema", "name"})
-KEYS_9: Final = frozenset({"description", "name", "parameters"})
-KEYS_10: Final = frozenset({"function", "type"})
-KEYS_11: Final = frozenset({"type"})
-KEYS_12: Final = frozenset({"schema", "type"})
-KEYS_13: Final = frozenset({"input_tokens", "output_tokens"})
-KEYS_14: Final = frozenset(
+KEYS_0: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"data", "media_type", "type"})
+KEYS_2: Final[frozenset[str]] = frozenset({"source", "type"})
+KEYS_3: Final[frozenset[str]] = frozenset({"arguments", "id", "name", "type"})
+KEYS_4: Final[frozenset[str]] = frozenset({"arguments", "name"})
+KEYS_5: Final[frozenset[str]] = frozenset({"function", "id"})
+KEYS_6: Final[frozenset[str]] = frozenset({"content", "name", "tool_call_id", "type"})
+KEYS_7: Final[frozenset[str]] = frozenset({"content", "role", "tool_call_id", "tool_name"})
+KEYS_8: Final[frozenset[str]] = frozenset({"description", "input_schema", "name"})
+KEYS_9: Final[frozenset[str]] = frozenset({"description", "name", "parameters"})
+KEYS_10: Final[frozenset[str]] = frozenset({"function", "type"})
+KEYS_11: Final[frozenset[str]] = frozenset({"type"})
+KEYS_12: Final[frozenset[str]] = frozenset({"schema", "type"})
+KEYS_13: Final[frozenset[str]] = frozenset({"input_tokens", "output_tokens"})
+KEYS_14: Final[frozenset[str]] = frozenset(
     {
         "frequency_penalty",
         "max_output_tokens",
@@ -123,8 +124,8 @@ KEYS_14: Final = frozenset(
         "top_p",
     }
 )
-KEYS_15: Final = frozenset({"model", "parameters", "response_format", "tools"})
-KEYS_16: Final = frozenset(
+KEYS_15: Final[frozenset[str]] = frozenset({"model", "parameters", "response_format", "tools"})
+KEYS_16: Final[frozenset[str]] = frozenset(
     {
         "frequency_penalty",
         "num_predict",
@@ -136,9 +137,13 @@ KEYS_16: Final = frozenset(
         "top_p",
     }
 )
-KEYS_17: Final = frozenset({"format", "messages", "model", "options", "think", "tools"})
-KEYS_18: Final = frozenset({"model", "stop_reason", "usage"})
-KEYS_19: Final = frozenset({"created_at", "done", "done_reason", "message", "model"})
+KEYS_17: Final[frozenset[str]] = frozenset(
+    {"format", "messages", "model", "options", "think", "tools"}
+)
+KEYS_18: Final[frozenset[str]] = frozenset({"model", "stop_reason", "usage"})
+KEYS_19: Final[frozenset[str]] = frozenset(
+    {"created_at", "done", "done_reason", "message", "model"}
+)
 
 
 def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:

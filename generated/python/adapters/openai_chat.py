@@ -20,6 +20,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Mismatch,
     Turns,
@@ -107,39 +108,39 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"error", "other", "pause", "refusal", "return", "stop_sequence"}
 )
-KEYS_0: Final = frozenset({"text", "type"})
-KEYS_1: Final = frozenset({"refusal", "type"})
-KEYS_2: Final = frozenset({"data", "media_type", "type"})
-KEYS_3: Final = frozenset({"detail", "source", "type"})
-KEYS_4: Final = frozenset({"detail", "url"})
-KEYS_5: Final = frozenset({"image_url", "type"})
-KEYS_6: Final = frozenset({"type", "url"})
-KEYS_7: Final = frozenset({"source", "type"})
-KEYS_8: Final = frozenset({"data", "format"})
-KEYS_9: Final = frozenset({"input_audio", "type"})
-KEYS_10: Final = frozenset({"source", "title", "type"})
-KEYS_11: Final = frozenset({"file_data", "filename"})
-KEYS_12: Final = frozenset({"file", "type"})
-KEYS_13: Final = frozenset({"file_id", "type"})
-KEYS_14: Final = frozenset({"file_id", "filename"})
-KEYS_15: Final = frozenset({"arguments", "id", "name", "type"})
-KEYS_16: Final = frozenset({"arguments", "name"})
-KEYS_17: Final = frozenset({"function", "id", "type"})
-KEYS_18: Final = frozenset({"content", "tool_call_id", "type"})
-KEYS_19: Final = frozenset({"content", "role", "tool_call_id"})
-KEYS_20: Final = frozenset({"description", "input_schema", "name", "strict"})
-KEYS_21: Final = frozenset({"description", "name", "parameters", "strict"})
-KEYS_22: Final = frozenset({"function", "type"})
-KEYS_23: Final = frozenset({"type"})
-KEYS_24: Final = frozenset({"name", "type"})
-KEYS_25: Final = frozenset({"name"})
-KEYS_26: Final = frozenset({"description", "name", "schema", "strict", "type"})
-KEYS_27: Final = frozenset({"description", "name", "schema", "strict"})
-KEYS_28: Final = frozenset({"json_schema", "type"})
-KEYS_29: Final = frozenset(
+KEYS_0: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"refusal", "type"})
+KEYS_2: Final[frozenset[str]] = frozenset({"data", "media_type", "type"})
+KEYS_3: Final[frozenset[str]] = frozenset({"detail", "source", "type"})
+KEYS_4: Final[frozenset[str]] = frozenset({"detail", "url"})
+KEYS_5: Final[frozenset[str]] = frozenset({"image_url", "type"})
+KEYS_6: Final[frozenset[str]] = frozenset({"type", "url"})
+KEYS_7: Final[frozenset[str]] = frozenset({"source", "type"})
+KEYS_8: Final[frozenset[str]] = frozenset({"data", "format"})
+KEYS_9: Final[frozenset[str]] = frozenset({"input_audio", "type"})
+KEYS_10: Final[frozenset[str]] = frozenset({"source", "title", "type"})
+KEYS_11: Final[frozenset[str]] = frozenset({"file_data", "filename"})
+KEYS_12: Final[frozenset[str]] = frozenset({"file", "type"})
+KEYS_13: Final[frozenset[str]] = frozenset({"file_id", "type"})
+KEYS_14: Final[frozenset[str]] = frozenset({"file_id", "filename"})
+KEYS_15: Final[frozenset[str]] = frozenset({"arguments", "id", "name", "type"})
+KEYS_16: Final[frozenset[str]] = frozenset({"arguments", "name"})
+KEYS_17: Final[frozenset[str]] = frozenset({"function", "id", "type"})
+KEYS_18: Final[frozenset[str]] = frozenset({"content", "tool_call_id", "type"})
+KEYS_19: Final[frozenset[str]] = frozenset({"content", "role", "tool_call_id"})
+KEYS_20: Final[frozenset[str]] = frozenset({"description", "input_schema", "name", "strict"})
+KEYS_21: Final[frozenset[str]] = frozenset({"description", "name", "parameters", "strict"})
+KEYS_22: Final[frozenset[str]] = frozenset({"function", "type"})
+KEYS_23: Final[frozenset[str]] = frozenset({"type"})
+KEYS_24: Final[frozenset[str]] = frozenset({"name", "type"})
+KEYS_25: Final[frozenset[str]] = frozenset({"name"})
+KEYS_26: Final[frozenset[str]] = frozenset({"description", "name", "schema", "strict", "type"})
+KEYS_27: Final[frozenset[str]] = frozenset({"description", "name", "schema", "strict"})
+KEYS_28: Final[frozenset[str]] = frozenset({"json_schema", "type"})
+KEYS_29: Final[frozenset[str]] = frozenset(
     {"cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
 )
-KEYS_30: Final = frozenset(
+KEYS_30: Final[frozenset[str]] = frozenset(
     {
         "frequency_penalty",
         "max_output_tokens",
@@ -152,8 +153,10 @@ KEYS_30: Final = frozenset(
         "top_p",
     }
 )
-KEYS_31: Final = frozenset({"model", "parameters", "response_format", "tool_choice", "tools"})
-KEYS_32: Final = frozenset(
+KEYS_31: Final[frozenset[str]] = frozenset(
+    {"model", "parameters", "response_format", "tool_choice", "tools"}
+)
+KEYS_32: Final[frozenset[str]] = frozenset(
     {
         "frequency_penalty",
         "max_completion_tokens",
@@ -171,9 +174,9 @@ KEYS_32: Final = frozenset(
         "top_p",
     }
 )
-KEYS_33: Final = frozenset({"id", "model", "stop_reason", "usage"})
-KEYS_34: Final = frozenset({"finish_reason", "index", "logprobs", "message"})
-KEYS_35: Final = frozenset({"choices", "created", "id", "model", "object", "usage"})
+KEYS_33: Final[frozenset[str]] = frozenset({"id", "model", "stop_reason", "usage"})
+KEYS_34: Final[frozenset[str]] = frozenset({"finish_reason", "index", "logprobs", "message"})
+KEYS_35: Final[frozenset[str]] = frozenset({"choices", "created", "id", "model", "object", "usage"})
 
 
 def enc_thinking_0(ctx: Context, c: Any, at: str) -> Any:

@@ -23,6 +23,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Mismatch,
     Turns,
@@ -107,39 +108,41 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"other", "pause", "refusal", "return", "stop_sequence"}
 )
-KEYS_0: Final = frozenset({"text", "type"})
-KEYS_1: Final = frozenset({"refusal", "type"})
-KEYS_2: Final = frozenset({"signature", "text", "type"})
-KEYS_3: Final = frozenset({"encrypted_content", "summary", "type"})
-KEYS_4: Final = frozenset({"data", "media_type", "type"})
-KEYS_5: Final = frozenset({"detail", "source", "type"})
-KEYS_6: Final = frozenset({"detail", "image_url", "type"})
-KEYS_7: Final = frozenset({"type", "url"})
-KEYS_8: Final = frozenset({"file_id", "type"})
-KEYS_9: Final = frozenset({"detail", "file_id", "type"})
-KEYS_10: Final = frozenset({"source", "title", "type"})
-KEYS_11: Final = frozenset({"file_data", "filename", "type"})
-KEYS_12: Final = frozenset({"file_id", "filename", "type"})
-KEYS_13: Final = frozenset({"file_url", "filename", "type"})
-KEYS_14: Final = frozenset({"arguments", "id", "name", "type"})
-KEYS_15: Final = frozenset({"arguments", "call_id", "name", "type"})
-KEYS_16: Final = frozenset({"content", "tool_call_id", "type"})
-KEYS_17: Final = frozenset({"call_id", "output", "role", "type"})
-KEYS_18: Final = frozenset({"description", "input_schema", "name", "strict"})
-KEYS_19: Final = frozenset({"description", "name", "parameters", "strict", "type"})
-KEYS_20: Final = frozenset({"type"})
-KEYS_21: Final = frozenset({"name", "type"})
-KEYS_22: Final = frozenset({"description", "name", "schema", "strict", "type"})
-KEYS_23: Final = frozenset(
+KEYS_0: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"refusal", "type"})
+KEYS_2: Final[frozenset[str]] = frozenset({"signature", "text", "type"})
+KEYS_3: Final[frozenset[str]] = frozenset({"encrypted_content", "summary", "type"})
+KEYS_4: Final[frozenset[str]] = frozenset({"data", "media_type", "type"})
+KEYS_5: Final[frozenset[str]] = frozenset({"detail", "source", "type"})
+KEYS_6: Final[frozenset[str]] = frozenset({"detail", "image_url", "type"})
+KEYS_7: Final[frozenset[str]] = frozenset({"type", "url"})
+KEYS_8: Final[frozenset[str]] = frozenset({"file_id", "type"})
+KEYS_9: Final[frozenset[str]] = frozenset({"detail", "file_id", "type"})
+KEYS_10: Final[frozenset[str]] = frozenset({"source", "title", "type"})
+KEYS_11: Final[frozenset[str]] = frozenset({"file_data", "filename", "type"})
+KEYS_12: Final[frozenset[str]] = frozenset({"file_id", "filename", "type"})
+KEYS_13: Final[frozenset[str]] = frozenset({"file_url", "filename", "type"})
+KEYS_14: Final[frozenset[str]] = frozenset({"arguments", "id", "name", "type"})
+KEYS_15: Final[frozenset[str]] = frozenset({"arguments", "call_id", "name", "type"})
+KEYS_16: Final[frozenset[str]] = frozenset({"content", "tool_call_id", "type"})
+KEYS_17: Final[frozenset[str]] = frozenset({"call_id", "output", "role", "type"})
+KEYS_18: Final[frozenset[str]] = frozenset({"description", "input_schema", "name", "strict"})
+KEYS_19: Final[frozenset[str]] = frozenset({"description", "name", "parameters", "strict", "type"})
+KEYS_20: Final[frozenset[str]] = frozenset({"type"})
+KEYS_21: Final[frozenset[str]] = frozenset({"name", "type"})
+KEYS_22: Final[frozenset[str]] = frozenset({"description", "name", "schema", "strict", "type"})
+KEYS_23: Final[frozenset[str]] = frozenset(
     {"cached_input_tokens", "input_tokens", "output_tokens", "reasoning_tokens", "total_tokens"}
 )
-KEYS_24: Final = frozenset(
+KEYS_24: Final[frozenset[str]] = frozenset(
     {"max_output_tokens", "parallel_tool_calls", "reasoning_effort", "temperature", "top_p"}
 )
-KEYS_25: Final = frozenset({"model", "parameters", "response_format", "tool_choice", "tools"})
-KEYS_26: Final = frozenset({"format"})
-KEYS_27: Final = frozenset({"effort"})
-KEYS_28: Final = frozenset(
+KEYS_25: Final[frozenset[str]] = frozenset(
+    {"model", "parameters", "response_format", "tool_choice", "tools"}
+)
+KEYS_26: Final[frozenset[str]] = frozenset({"format"})
+KEYS_27: Final[frozenset[str]] = frozenset({"effort"})
+KEYS_28: Final[frozenset[str]] = frozenset(
     {
         "input",
         "instructions",
@@ -154,11 +157,11 @@ KEYS_28: Final = frozenset(
         "top_p",
     }
 )
-KEYS_29: Final = frozenset({"id", "model", "stop_reason", "usage"})
-KEYS_30: Final = frozenset(
+KEYS_29: Final[frozenset[str]] = frozenset({"id", "model", "stop_reason", "usage"})
+KEYS_30: Final[frozenset[str]] = frozenset(
     {"created_at", "error", "id", "incomplete_details", "model", "object", "output", "status"}
 )
-KEYS_31: Final = frozenset({"output", "usage"})
+KEYS_31: Final[frozenset[str]] = frozenset({"output", "usage"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:
@@ -1414,6 +1417,16 @@ HOIST_ROLES: Final = ["system"]
 KNOWN_TURN_KEYS: Final = frozenset({"content", "role"})
 WIRE_USER: Final = "user"
 WIRE_TOOL: Final = "tool"
+ITEMS: Final = ItemLayout(
+    fmt=FORMAT,
+    tag="type",
+    role="role",
+    content="content",
+    owners={"function_call": "assistant", "reasoning": "assistant", "function_call_output": "tool"},
+    message={"type": "message", "status": "completed"},
+    roles_from_wire=ROLES_FROM_WIRE,
+    decode_tool=dec_tool_result_0,
+)
 
 
 def replayable(ctx: Context, parts: list[Part], at: str) -> tuple[list[Part], list[str]]:
@@ -1729,11 +1742,11 @@ def encode_messages(
     ctx.role = "system"
     hoist = _system(ctx, system, hoisted) if system or hoisted else ABSENT
     for k, (start, end) in enumerate(groups):
-        out[k] = items.spread(ctx, LAYOUT, out[k])
+        out[k] = items.spread(ctx, ITEMS, out[k])
         if start < end and messages[start].get("provider_raw"):
             where = at if single else f"{at}/{start}"
             out[k] = fidelity.apply(ctx, FORMAT, messages[start:end], out[k], where)
-    return items.flatten(ctx, LAYOUT, messages, out), hoist
+    return items.flatten(ctx, ITEMS, messages, out), hoist
 
 
 def encode_nested(ctx: Context, messages: Any, at: str) -> Any:
@@ -1857,6 +1870,7 @@ TURNS: Final = Turns(
     decode_content=decode_content,
     decode_content_taking=decode_content_taking,
     replayable=replayable,
+    items=ITEMS,
 )
 
 

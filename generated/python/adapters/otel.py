@@ -21,6 +21,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Mismatch,
     Turns,
@@ -99,22 +100,24 @@ STOP_REASONS_FROM_CANONICAL: Final = {
 STOP_REASONS_APPROXIMATE: Final = frozenset(
     {"other", "pause", "refusal", "return", "stop_sequence"}
 )
-KEYS_0: Final = frozenset({"text", "type"})
-KEYS_1: Final = frozenset({"content", "type"})
-KEYS_2: Final = frozenset({"data", "media_type", "type"})
-KEYS_3: Final = frozenset({"source", "type"})
-KEYS_4: Final = frozenset({"content", "mime_type", "modality", "type"})
-KEYS_5: Final = frozenset({"media_type", "type", "url"})
-KEYS_6: Final = frozenset({"mime_type", "modality", "type", "uri"})
-KEYS_7: Final = frozenset({"file_id", "media_type", "type"})
-KEYS_8: Final = frozenset({"file_id", "mime_type", "modality", "type"})
-KEYS_9: Final = frozenset({"arguments", "id", "name", "type"})
-KEYS_10: Final = frozenset({"content", "is_error", "structured_content", "tool_call_id", "type"})
-KEYS_11: Final = frozenset({"id", "response", "type"})
-KEYS_12: Final = frozenset({"description", "input_schema", "name"})
-KEYS_13: Final = frozenset({"description", "name", "parameters", "type"})
-KEYS_14: Final = frozenset({"input_tokens", "output_tokens"})
-KEYS_15: Final = frozenset(
+KEYS_0: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"content", "type"})
+KEYS_2: Final[frozenset[str]] = frozenset({"data", "media_type", "type"})
+KEYS_3: Final[frozenset[str]] = frozenset({"source", "type"})
+KEYS_4: Final[frozenset[str]] = frozenset({"content", "mime_type", "modality", "type"})
+KEYS_5: Final[frozenset[str]] = frozenset({"media_type", "type", "url"})
+KEYS_6: Final[frozenset[str]] = frozenset({"mime_type", "modality", "type", "uri"})
+KEYS_7: Final[frozenset[str]] = frozenset({"file_id", "media_type", "type"})
+KEYS_8: Final[frozenset[str]] = frozenset({"file_id", "mime_type", "modality", "type"})
+KEYS_9: Final[frozenset[str]] = frozenset({"arguments", "id", "name", "type"})
+KEYS_10: Final[frozenset[str]] = frozenset(
+    {"content", "is_error", "structured_content", "tool_call_id", "type"}
+)
+KEYS_11: Final[frozenset[str]] = frozenset({"id", "response", "type"})
+KEYS_12: Final[frozenset[str]] = frozenset({"description", "input_schema", "name"})
+KEYS_13: Final[frozenset[str]] = frozenset({"description", "name", "parameters", "type"})
+KEYS_14: Final[frozenset[str]] = frozenset({"input_tokens", "output_tokens"})
+KEYS_15: Final[frozenset[str]] = frozenset(
     {
         "frequency_penalty",
         "max_output_tokens",
@@ -126,8 +129,8 @@ KEYS_15: Final = frozenset(
         "top_p",
     }
 )
-KEYS_16: Final = frozenset({"model", "parameters", "tools"})
-KEYS_17: Final = frozenset(
+KEYS_16: Final[frozenset[str]] = frozenset({"model", "parameters", "tools"})
+KEYS_17: Final[frozenset[str]] = frozenset(
     {
         "gen_ai.input.messages",
         "gen_ai.request.frequency_penalty",
@@ -143,9 +146,9 @@ KEYS_17: Final = frozenset(
         "gen_ai.tool.definitions",
     }
 )
-KEYS_18: Final = frozenset({"id", "model", "stop_reason", "usage"})
-KEYS_19: Final = frozenset({"finish_reason"})
-KEYS_20: Final = frozenset(
+KEYS_18: Final[frozenset[str]] = frozenset({"id", "model", "stop_reason", "usage"})
+KEYS_19: Final[frozenset[str]] = frozenset({"finish_reason"})
+KEYS_20: Final[frozenset[str]] = frozenset(
     {"gen_ai.output.messages", "gen_ai.response.id", "gen_ai.response.model"}
 )
 

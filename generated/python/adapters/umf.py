@@ -22,6 +22,7 @@ from interlingua.adapters.runtime import (
     MISS,
     Adapter,
     Codec,
+    ItemLayout,
     Layout,
     Mismatch,
     Turns,
@@ -75,22 +76,22 @@ ROLES_FROM_WIRE: Final = {
     "assistant": "assistant",
     "tool": "tool",
 }
-KEYS_0: Final = frozenset({"text", "type"})
-KEYS_1: Final = frozenset({"data", "media_type", "type"})
-KEYS_2: Final = frozenset({"source", "type"})
-KEYS_3: Final = frozenset({"type", "url"})
-KEYS_4: Final = frozenset({"arguments", "id", "name", "type"})
-KEYS_5: Final = frozenset({"id", "input", "name", "type"})
-KEYS_6: Final = frozenset({"content", "name", "tool_call_id", "type"})
-KEYS_7: Final = frozenset({"content", "name", "role", "tool_call_id"})
-KEYS_8: Final = frozenset({"content", "tool_call_id", "type"})
-KEYS_9: Final = frozenset({"content", "tool_use_id", "type"})
-KEYS_10: Final = frozenset({"description", "input_schema", "name"})
-KEYS_11: Final = frozenset({"description", "name", "parameters"})
-KEYS_12: Final = frozenset({"function", "type"})
-KEYS_13: Final = frozenset()
-KEYS_14: Final = frozenset({"tools"})
-KEYS_15: Final = frozenset({"messages", "tools"})
+KEYS_0: Final[frozenset[str]] = frozenset({"text", "type"})
+KEYS_1: Final[frozenset[str]] = frozenset({"data", "media_type", "type"})
+KEYS_2: Final[frozenset[str]] = frozenset({"source", "type"})
+KEYS_3: Final[frozenset[str]] = frozenset({"type", "url"})
+KEYS_4: Final[frozenset[str]] = frozenset({"arguments", "id", "name", "type"})
+KEYS_5: Final[frozenset[str]] = frozenset({"id", "input", "name", "type"})
+KEYS_6: Final[frozenset[str]] = frozenset({"content", "name", "tool_call_id", "type"})
+KEYS_7: Final[frozenset[str]] = frozenset({"content", "name", "role", "tool_call_id"})
+KEYS_8: Final[frozenset[str]] = frozenset({"content", "tool_call_id", "type"})
+KEYS_9: Final[frozenset[str]] = frozenset({"content", "tool_use_id", "type"})
+KEYS_10: Final[frozenset[str]] = frozenset({"description", "input_schema", "name"})
+KEYS_11: Final[frozenset[str]] = frozenset({"description", "name", "parameters"})
+KEYS_12: Final[frozenset[str]] = frozenset({"function", "type"})
+KEYS_13: Final[frozenset[str]] = frozenset()
+KEYS_14: Final[frozenset[str]] = frozenset({"tools"})
+KEYS_15: Final[frozenset[str]] = frozenset({"messages", "tools"})
 
 
 def enc_text_0(ctx: Context, c: Any, at: str) -> Any:

@@ -109,6 +109,21 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class ItemLayout:
+    """The facts of an item layout (the mapping's `layout.items`: see adapters/items.py),
+    fixed in the generated adapter of a format that has one."""
+
+    fmt: str
+    tag: str | None  # the key that tags blocks and items
+    role: str  # a message item's role field
+    content: str  # a message item's content field
+    owners: Mapping[str, str]  # item tag -> the canonical role it belongs to
+    message: Mapping[str, Any]  # a response's message items' constant fields
+    roles_from_wire: Mapping[str, str]
+    decode_tool: Codec | None  # a tool item (a call's output) as a tool result part
+
+
+@dataclass(frozen=True)
 class Turns:
     """A format's turn reader and writer, generated with its layout fixed in the code
     (`generator/templates/python/turns.py.j2`): what bodies, streams and round-trip data call."""
@@ -128,6 +143,7 @@ class Turns:
     ]
     # (ctx, parts, at) -> (the parts replayable here, where each was read)
     replayable: Callable[[Context, list[dict[str, Any]], str], tuple[list[Any], list[str]]]
+    items: ItemLayout | None = None  # an item layout's facts (None: the list holds turns)
 
 
 @dataclass(frozen=True)
@@ -358,6 +374,7 @@ __all__ = [
     "ABSENT",
     "MISS",
     "Adapter",
+    "ItemLayout",
     "Layout",
     "Marker",
     "Mismatch",
