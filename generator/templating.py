@@ -423,7 +423,7 @@ class Compiler:
         at = _pointer(*ptr)
         if call.name == "each":
             codec, var = call.args
-            marker = ", marker=LAYOUT.marker" if codec in self.each_marker else ""
+            marker = f", marker={self.prefix}MARKER" if codec in self.each_marker else ""
             em.line(
                 f"v_{var.name} = each_decode(ctx, {self.prefix}dec_{codec}, {expr}, {at}{marker})"
             )
@@ -574,7 +574,7 @@ class Compiler:
         out = em.temp("c")
         if call.name == "each":
             codec, var = call.args
-            marker = ", marker=LAYOUT.marker" if codec in self.each_marker else ""
+            marker = f", marker={self.prefix}MARKER" if codec in self.each_marker else ""
             em.line(
                 f"{out} = ABSENT if v_{var.name} is ABSENT else "
                 f"each_encode(ctx, {self.prefix}enc_{codec}, v_{var.name}, "

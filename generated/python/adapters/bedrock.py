@@ -1925,7 +1925,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
     _c2 = (
         ABSENT
         if v_tools is ABSENT
-        else each_encode(ctx, enc_tool, v_tools, at + "/tools", "tool", marker=LAYOUT.marker)
+        else each_encode(ctx, enc_tool, v_tools, at + "/tools", "tool", marker=MARKER)
     )
     _c3 = (
         ABSENT
@@ -2015,9 +2015,7 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             pass
             v_tools = ABSENT
         else:
-            v_tools = each_decode(
-                ctx, dec_tool, _m2, at + "/toolConfig/tools", marker=LAYOUT.marker
-            )
+            v_tools = each_decode(ctx, dec_tool, _m2, at + "/toolConfig/tools", marker=MARKER)
         _m3 = _m1.get("toolChoice", ABSENT)
         if _m3 is None:
             _m3 = ABSENT
@@ -2782,6 +2780,16 @@ TURNS: Final = Turns(
 )
 
 
+# The marker of `@each` lists (the field written as an item of its own after its item).
+MARKER: Final = Marker(
+    field="cache_hint",
+    key="cachePoint",
+    tag=None,
+    types=frozenset(["document", "image", "text", "tool_call", "tool_result"]),
+    encode=enc_cache_hint,
+    decode=dec_cache_hint,
+)
+
 LAYOUT: Final = Layout(
     format="bedrock",
     messages="messages",
@@ -2833,14 +2841,7 @@ LAYOUT: Final = Layout(
     slots=(),
     encode_tool_message=None,
     decode_tool_message=None,
-    marker=Marker(
-        field="cache_hint",
-        key="cachePoint",
-        tag=None,
-        types=frozenset(["document", "image", "text", "tool_call", "tool_result"]),
-        encode=enc_cache_hint,
-        decode=dec_cache_hint,
-    ),
+    marker=MARKER,
     blank_text="drop",
     tools_for_history=True,
     replay_from=frozenset(["anthropic"]),
