@@ -298,6 +298,16 @@ def turn_facts(
     whose reasoning replays in this one, the read-back rank of each slot, the wire roles of
     the user and of tool results, the turn keys a reader knows, how a marker block looks."""
     roles = tables["ROLES_TO_WIRE"]
+    back = tables["ROLES_FROM_WIRE"]
+    # Roles written under another role's wire name (reported role_changed): not a tool result
+    # that is a user block by design, nor a hoisted system prompt (it has no wire role).
+    renamed = {
+        role
+        for role, wire in roles.items()
+        if back.get(wire) != role
+        and not (role == "tool" and layout["tool_results"] == "user_blocks")
+        and not (role == "system" and layout["system"] == "hoist")
+    }
     first = [f for f, _, _ in slots if f in layout["slots_first"]]
     others = [f for f, _, _ in slots if f not in layout["slots_first"]]
     slot_is_list: dict[str, bool] = {}
@@ -318,6 +328,7 @@ def turn_facts(
             {layout["role"], layout["content"], *(f for f, _, _ in slots)}
         ),
         "marker_test": marker_test,
+        "renamed": frozenset(renamed),
     }
 
 

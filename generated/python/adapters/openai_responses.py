@@ -1416,6 +1416,7 @@ TOOL_RESULT_PARTS: Final = frozenset({"document", "image", "text"})
 HOIST_ROLES: Final = ["system"]
 KNOWN_TURN_KEYS: Final = frozenset({"content", "role"})
 WIRE_USER: Final = "user"
+RENAMED_ROLES: Final[frozenset[str]] = frozenset()  # written as another role
 WIRE_TOOL: Final = "tool"
 ITEMS: Final = ItemLayout(
     fmt=FORMAT,
@@ -1660,7 +1661,7 @@ def encode_messages(
                 previous_role = "tool"
                 continue
         wire_role = ROLES_TO_WIRE[role]
-        if ROLES_FROM_WIRE.get(wire_role) != role and role != "system":
+        if role in RENAMED_ROLES:
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
         # A system message read from a turn of this very format (OpenTelemetry allows one in
         # the list) goes back there: its round-trip data rebuilds that turn.

@@ -1251,6 +1251,7 @@ TOOL_RESULT_PARTS: Final = frozenset({"text"})
 HOIST_ROLES: Final = ["system", "developer"]
 KNOWN_TURN_KEYS: Final = frozenset({"parts", "role"})
 WIRE_USER: Final = "user"
+RENAMED_ROLES: Final[frozenset[str]] = frozenset({"developer"})  # written as another role
 WIRE_TOOL: Final = "tool"
 
 
@@ -1485,7 +1486,7 @@ def encode_messages(
             fidelity.note_foreign(ctx, raw, FORMAT, mat)
         parts, places = replayable(ctx, message["content"], f"{mat}/content")
         wire_role = ROLES_TO_WIRE[role]
-        if ROLES_FROM_WIRE.get(wire_role) != role and role != "tool" and role != "system":
+        if role in RENAMED_ROLES:
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
         # A system message read from a turn of this very format (OpenTelemetry allows one in
         # the list) goes back there: its round-trip data rebuilds that turn.

@@ -502,6 +502,7 @@ DECODE_TAGS: Final[dict[str, Codec]] = {
 TOOL_RESULT_PARTS: Final = frozenset({"text"})
 KNOWN_TURN_KEYS: Final = frozenset({"content", "role"})
 WIRE_USER: Final = "user"
+RENAMED_ROLES: Final[frozenset[str]] = frozenset({"developer"})  # written as another role
 WIRE_TOOL: Final = "tool"
 
 
@@ -733,7 +734,7 @@ def encode_messages(
                 previous_role = "tool"
                 continue
         wire_role = ROLES_TO_WIRE[role]
-        if ROLES_FROM_WIRE.get(wire_role) != role:
+        if role in RENAMED_ROLES:
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
         if role == "tool":
             if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
