@@ -130,3 +130,9 @@ def test_a_system_prompt_as_one_string() -> None:
     kept = Context("mcp")
     assert turns.system_string(kept, parts[1:2], pointers[:1], drop_blank=False) == " "
     assert turns.system_string(Context("mcp"), [], [], drop_blank=False) is ABSENT
+
+
+def test_merging_into_a_turn_without_content_starts_its_list() -> None:
+    into: dict[str, Any] = {"role": "user", "content": None}
+    turns.merge_turn(into, {"role": "user"}, set(), "role", "content")
+    assert into == {"role": "user", "content": []}
