@@ -20,14 +20,18 @@ translation: for each provider, the steps ``litellm.completion`` takes before th
 are conservative. LiteLLM is optional at run time (``pip install -e '.[bench]'`` brings it):
 without it, its rows are skipped.
 
+Beside it, a corpus of long conversations (``long_corpus``: 30 messages and more, images,
+rounds of parallel tool calls, ≈ 28 KiB), where a converter's per-turn cost shows; the two
+corpora are timed interleaved and reported apart.
+
 Before any timing, every converter runs over the whole corpus: one that raises is reported and
 left out of the timing (the run then exits 1), and so is one that loses a tool call, a tool
 result or an image; a slice of each one's outputs is checked against the target's wire schema.
-The timing goes round robin over slices of the corpus, every converter on every slice, and
-keeps each one's best time per slice. Dict converters get freshly parsed bodies each time
+The timing goes round robin over slices of the corpora, every converter on every slice, and
+keeps each one's median time per slice. Dict converters get freshly parsed bodies each time
 (untimed), because LiteLLM's Gemini path edits the messages list it is given.
 
-    python benchmarks/convert.py [--size 2000] [--repeat 5]
+    python benchmarks/convert.py [--size 2000] [--long 200] [--repeat 5]
 """
 
 from __future__ import annotations
@@ -36,10 +40,12 @@ import argparse
 import gc
 import importlib
 import importlib.metadata
+import itertools
 import json
 import logging
 import os
 import platform
+import statistics
 import sys
 import time
 from collections import Counter
@@ -49,7 +55,7 @@ from typing import Any, Protocol, cast
 
 import jsonschema_rs
 import orjson
-from openai_corpus import corpus
+from openai_corpus import corpus, long_corpus
 
 Json = dict[str, Any]
 
@@ -219,21 +225,151 @@ def seconds(fn: Callable[[Any], object], inputs: list[Any] | list[bytes]) -> flo
     return time.perf_counter() - start
 
 
+Corpus = tuple[str, list[Json], list[bytes]]  # what it is, its bodies, their JSON lines
+
+
+def check_converters(
+    dict_converters: list[tuple[str, str, Callable[[Json], tuple[Json, tuple[Any, ...]]]]],
+    corpora: list[Corpus],
+    wire: dict[str, Any],
+    check_slice: int,
+) -> tuple[dict[str, str], dict[tuple[str, str], Counter[str]], list[str], set[str]]:
+    """Every converter on every body of every corpus, untimed: the wire-schema note of each,
+    its losses by code per corpus, what failed, and the converters left out of the timing
+    (one that raises, or loses a tool call, a tool result or an image)."""
+    notes: dict[str, str] = {}
+    losses: dict[tuple[str, str], Counter[str]] = {}
+    failed: list[str] = []
+    left_out: set[str] = set()
+    for name, target, to_wire in dict_converters:
+        for label, bodies, lines in corpora:
+            missing: Counter[str] = Counter()
+            valid = 0
+            checked = min(check_slice, len(lines))
+            counts = losses.setdefault((label, name), Counter())
+            for index, line in enumerate(lines):
+                try:
+                    output, lost = to_wire(orjson.loads(line))
+                except Exception as error:
+                    failed.append(
+                        f"{name} failed on {label} body {index}: {type(error).__name__}: {error}"
+                    )
+                    break
+                counts.update(_loss_code(loss) for loss in lost)
+                missing += carried(bodies[index]) - carried_out(target, output)
+                valid += index < checked and wire[target].is_valid(output)
+            else:
+                if not missing:
+                    notes.setdefault(name, f"{valid}/{checked} valid")
+                    continue
+                drops = ", ".join(f"{count} {what}" for what, count in missing.items())
+                failed.append(f"{name} drops {drops} ({label} corpus)")
+            left_out.add(name)
+    return notes, losses, failed, left_out
+
+
+def time_rows(
+    rows: list[tuple[str, Callable[[Any], object], bool]],
+    corpora: list[Corpus],
+    chunk: int,
+    repeat: int,
+) -> dict[tuple[str, str], float]:
+    """Bodies a second of every row on every corpus: round robin over slices of the corpora
+    (the two interleaved), every row on every slice, each slice's median over the passes (a
+    burst of machine load spoils one slice of one pass, not a row). Dict converters get freshly
+    parsed bodies each time (untimed): LiteLLM edits its input. What is alive now (LiteLLM's
+    modules, the corpora) is frozen out of the collector, and each timing starts collected."""
+    gc.collect()
+    gc.freeze()
+    per_corpus = [
+        [(label, slice(start, start + chunk)) for start in range(0, len(lines), chunk)]
+        for label, _bodies, lines in corpora
+    ]
+    slices = [s for group in itertools.zip_longest(*per_corpus) for s in group if s is not None]
+    lines_of = {label: lines for label, _bodies, lines in corpora}
+    times: dict[tuple[str, str, int], list[float]] = {}
+    for _ in range(repeat):
+        for index, (label, part) in enumerate(slices):
+            for name, fn, takes_bytes in rows:
+                inputs: list[Any] = lines_of[label][part]
+                if not takes_bytes:
+                    inputs = [orjson.loads(line) for line in inputs]
+                gc.collect()
+                times.setdefault((label, name, index), []).append(seconds(fn, inputs))
+    spent: dict[tuple[str, str], float] = {}
+    for (label, name, _index), passes in times.items():
+        spent[label, name] = spent.get((label, name), 0.0) + statistics.median(passes)
+    return {key: len(lines_of[key[0]]) / total for key, total in spent.items()}
+
+
+def report(
+    label: str,
+    corpus_line: str,
+    best: dict[str, float],
+    notes: dict[str, str],
+    litellm: tuple[str, dict[str, Callable[[Json], Json]]] | str,
+) -> None:
+    """One corpus's table and ratios."""
+    floor = best[FLOOR]
+    print(corpus_line + "\n")
+    print("| converter | bodies/s | µs/body | share of the floor | wire schema |")
+    print("|---|---:|---:|---:|---|")
+    for name, rate in best.items():
+        print(
+            f"| {name} | {rate:,.0f} | {1e6 / rate:,.1f} | {rate / floor:.1%} "
+            f"| {notes.get(name, '') if label == 'short' else ''} |"
+        )
+    print()
+    where = "" if label == "short" else f" ({label} conversations)"
+    for target in TARGETS:
+        theirs = "" if isinstance(litellm, str) else f"LiteLLM {litellm[0]} {target}, dict → dict"
+        mine = f"interlingua {target}, dict → dict"
+        if theirs in best and mine in best:
+            print(
+                f"{target}: interlingua vs LiteLLM, dict → dict{where}: "
+                f"{best[mine] / best[theirs]:.2f}x (target >= {VS_LITELLM[target]:.0f}x)"
+            )
+        elif theirs in best:
+            needed = best[theirs] * VS_LITELLM[target]
+            print(
+                f"{target}: interlingua dict → dict{where} needs >= {needed:,.0f} bodies/s "
+                f"({VS_LITELLM[target]:.0f}x LiteLLM)"
+            )
+        mine = f"interlingua {target}, bytes → bytes"
+        if mine in best:
+            print(
+                f"{target}: interlingua bytes → bytes vs the orjson floor{where}: "
+                f"{best[mine] / floor:.1%} (target >= {VS_FLOOR:.0%})"
+            )
+        else:
+            print(
+                f"{target}: interlingua bytes → bytes{where} needs >= {floor * VS_FLOOR:,.0f} "
+                f"bodies/s ({VS_FLOOR:.0%} of the floor)"
+            )
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--size", type=int, default=2000, help="request bodies in the corpus")
-    parser.add_argument("--repeat", type=int, default=5, help="best of this many passes")
+    parser.add_argument(
+        "--long", type=int, default=200, help="long conversations (>= 30 messages) beside them"
+    )
+    parser.add_argument("--repeat", type=int, default=5, help="median of this many passes")
     parser.add_argument("--chunk", type=int, default=250, help="bodies timed at a time")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the corpus")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the corpora")
     parser.add_argument(
         "--check-slice", type=int, default=200, help="outputs checked against the wire schemas"
     )
     args = parser.parse_args()
 
-    bodies = corpus(args.size, args.seed)
-    lines = [orjson.dumps(body) for body in bodies]
-    size_kb = sum(map(len, lines)) / len(lines) / 1024
-    expected = [carried(body) for body in bodies]
+    corpora: list[Corpus] = []
+    for label, bodies in (
+        ("short", corpus(args.size, args.seed)),
+        ("long", long_corpus(args.long, args.seed)),
+    ):
+        if bodies:
+            corpora.append((label, bodies, [orjson.dumps(body) for body in bodies]))
     wire = {
         target: jsonschema_rs.validator_for(
             json.loads((FORMATS_DIR / target / "request.json").read_text(encoding="utf-8"))
@@ -270,104 +406,43 @@ def main() -> None:
     # result and image (a fast converter that drops content measures nothing). The report
     # says how many of a slice of outputs the target's wire schema accepts, and counts
     # interlingua's losses by code.
-    checked = min(args.check_slice, len(lines))
-    notes: dict[str, str] = {}
-    losses: dict[str, Counter[str]] = {}
-    failed: list[str] = []
-    for name, target, to_wire in dict_converters:
-        missing: Counter[str] = Counter()
-        valid = 0
-        for index, line in enumerate(lines):
-            try:
-                output, lost = to_wire(orjson.loads(line))
-            except Exception as error:
-                failed.append(f"{name} failed on body {index}: {type(error).__name__}: {error}")
-                break
-            losses.setdefault(name, Counter()).update(_loss_code(loss) for loss in lost)
-            missing += expected[index] - carried_out(target, output)
-            valid += index < checked and wire[target].is_valid(output)
-        else:
-            if not missing:
-                notes[name] = f"{valid}/{checked} valid"
-                continue
-            drops = ", ".join(f"{count} {what}" for what, count in missing.items())
-            failed.append(f"{name} drops {drops}")
-        # Neither it nor its bytes → bytes twin is timed.
+    notes, losses, failed, left_out = check_converters(
+        dict_converters, corpora, wire, args.check_slice
+    )
+    for name in left_out:  # neither it nor its bytes → bytes twin is timed
         group = name.removesuffix("dict → dict")
         rows = [row for row in rows if not row[0].startswith(group)]
-        losses.pop(name, None)
+    rates = time_rows(rows, corpora, args.chunk, args.repeat)
 
-    # Round robin over slices of the corpus, best of the passes per slice: a burst of machine
-    # load spoils one slice of one converter, not its whole pass. Dict converters get freshly
-    # parsed bodies each time (untimed): LiteLLM edits its input. What is alive now (LiteLLM's
-    # modules, the corpus) is frozen out of the collector, and each timing starts collected.
-    gc.collect()
-    gc.freeze()
-    chunks = [slice(start, start + args.chunk) for start in range(0, len(lines), args.chunk)]
-    fastest = {name: [float("inf")] * len(chunks) for name, _fn, _takes_bytes in rows}
-    for _ in range(args.repeat):
-        for index, chunk in enumerate(chunks):
-            for name, fn, takes_bytes in rows:
-                inputs = lines[chunk]
-                if not takes_bytes:
-                    inputs = [orjson.loads(line) for line in inputs]
-                gc.collect()
-                fastest[name][index] = min(fastest[name][index], seconds(fn, inputs))
-    best = {name: len(lines) / sum(times) for name, times in fastest.items()}
-
-    floor = best[FLOOR]
     print(
         f"# Conversion throughput, {platform.python_implementation()} {platform.python_version()}"
     )
-    print(
-        f"{len(bodies)} OpenAI Chat request bodies (seed {args.seed}), mean {size_kb:.1f} KiB "
-        f"of JSON; best of {args.repeat} passes over each slice of {args.chunk}\n"
-    )
-    print(
-        f"| converter | bodies/s | µs/body | share of the floor | wire schema (first {checked}) |"
-    )
-    print("|---|---:|---:|---:|---|")
-    for name, rate in best.items():
-        print(
-            f"| {name} | {rate:,.0f} | {1e6 / rate:,.1f} | {rate / floor:.1%} "
-            f"| {notes.get(name, '')} |"
+    for label, bodies, lines in corpora:
+        size_kb = sum(map(len, lines)) / len(lines) / 1024
+        what = (
+            "OpenAI Chat request bodies"
+            if label == "short"
+            else "long OpenAI Chat conversations (images, parallel tool calls), "
+            f"{min(len(b['messages']) for b in bodies)}+ messages"
         )
+        line = (
+            f"{len(bodies)} {what} (seed {args.seed}), mean {size_kb:.1f} KiB of JSON; "
+            f"median of {args.repeat} passes over each slice of {args.chunk}, interleaved"
+        )
+        best = {name: rates[label, name] for name, _fn, _b in rows}
+        report(label, line, best, notes, litellm)
     print(
-        "\nwire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
+        "wire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
         "camelCase only;\nLiteLLM writes the snake_case proto names (system_instruction, "
         "function_response), which the API also takes.\n"
     )
     if isinstance(litellm, str):
         print(litellm)
-    for target in TARGETS:
-        theirs = "" if isinstance(litellm, str) else f"LiteLLM {litellm[0]} {target}, dict → dict"
-        mine = f"interlingua {target}, dict → dict"
-        if theirs in best and mine in best:
-            print(
-                f"{target}: interlingua vs LiteLLM, dict → dict: {best[mine] / best[theirs]:.2f}x "
-                f"(target >= {VS_LITELLM[target]:.0f}x)"
-            )
-        elif theirs in best:
-            needed = best[theirs] * VS_LITELLM[target]
-            print(
-                f"{target}: interlingua dict → dict needs >= {needed:,.0f} bodies/s "
-                f"({VS_LITELLM[target]:.0f}x LiteLLM)"
-            )
-        mine = f"interlingua {target}, bytes → bytes"
-        if mine in best:
-            print(
-                f"{target}: interlingua bytes → bytes vs the orjson floor: "
-                f"{best[mine] / floor:.1%} (target >= {VS_FLOOR:.0%})"
-            )
-        else:
-            print(
-                f"{target}: interlingua bytes → bytes needs >= {floor * VS_FLOOR:,.0f} bodies/s "
-                f"({VS_FLOOR:.0%} of the floor)"
-            )
-    for name, counts in losses.items():
-        if counts:
+    for (label, name), counts in losses.items():
+        if counts and name not in left_out:
             top = ", ".join(f"{code} {n}" for code, n in counts.most_common(6))
-            print(f"{name}: {sum(counts.values())} losses over the corpus ({top})")
+            over = "the corpus" if label == "short" else f"the {label} corpus"
+            print(f"{name}: {sum(counts.values())} losses over {over} ({top})")
     for problem in failed:
         print(problem)
     if isinstance(convert, str):

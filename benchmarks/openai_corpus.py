@@ -420,6 +420,48 @@ class _Builder:
 
     # --- the request --------------------------------------------------------------------
 
+    def long_request(self, at_least: int) -> Json:
+        """A long conversation: user turns (every third with an image), each answered by a
+        round of parallel calls and results or by text, until there are ``at_least``
+        messages and the conversation ends on the user's turn."""
+        rng = self.rng
+        model = rng.choice(MODELS)
+        tools = rng.sample(_TOOLS, rng.randint(2, 6))
+        messages: list[Json] = [self.system_message(model)]
+        turn = 0
+        while len(messages) < at_least - 1:
+            user = self.user_message()
+            if turn % 3 == 0:
+                content = user["content"]
+                parts = (
+                    content if isinstance(content, list) else [{"type": "text", "text": content}]
+                )
+                user = {"role": "user", "content": [*parts, self.image_part()]}
+            messages.append(user)
+            if turn % 2 == 0:
+                round_ = self.tool_round(tools)
+                while len(round_) < 3:  # one call and its result: again, for parallel calls
+                    round_ = self.tool_round(tools)
+                messages.extend(round_)
+            messages.append(self.assistant_text())
+            turn += 1
+        messages.append(self.user_message())
+        body: Json = {
+            "model": model,
+            "messages": messages,
+            "tools": [
+                {
+                    "type": "function",
+                    "function": {"name": name, "description": description, "parameters": params},
+                }
+                for name, description, params in tools
+            ],
+        }
+        if rng.random() < 0.7:
+            key = "max_completion_tokens" if model in DEVELOPER_MODELS else "max_tokens"
+            body[key] = rng.choice((1024, 2048, 4096, 8192))
+        return body
+
     def request(self) -> Json:
         rng = self.rng
         model = rng.choice(MODELS)
@@ -484,6 +526,14 @@ class _Builder:
         if rng.random() < 0.1:
             body["stream"] = True
         return body
+
+
+def long_corpus(size: int, seed: int = 0, messages: int = 30) -> list[Json]:
+    """``size`` long agent conversations of at least ``messages`` messages (tools always
+    declared, several rounds of parallel calls and their results, images in user turns), the
+    same for the same ``seed``: where the per-turn cost of a converter shows."""
+    builder = _Builder(seed + 1_000_003)  # a stream of its own: not the short corpus's bodies
+    return [builder.long_request(messages) for _ in range(size)]
 
 
 def corpus(size: int, seed: int = 0) -> list[Json]:

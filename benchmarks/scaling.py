@@ -10,6 +10,10 @@ call, then one tool message per result):
 * **rewritten ids**: a canonical conversation whose call ids break Anthropic's id rules
   (`call.N/x`), so every id is rewritten and looked up again for its result.
 
+A third workload grows a conversation instead, at 10, 100, 1,000 and 10,000 messages: an
+OpenAI Chat body of user turns with images, assistant turns making two parallel calls, their
+results and the model's answers, written as Anthropic and as Gemini (the cost per message).
+
 The report gives, per workload, the time per call at each size and its ratio to the time per
 call at the smallest size: ≈ 1 means linear; a quadratic path shows as a ratio near the size
 ratio (10, 40). Each size is timed ``--repeat`` times and the best kept (one process; other
@@ -69,6 +73,59 @@ def conversation(calls: int, call_id: Callable[[int], str]) -> Json:
         "parameters": {"max_output_tokens": 64},
         "messages": messages,
     }
+
+
+_IMAGE = "data:image/png;base64," + "iVBORw0KGgo" * 40
+_CYCLE = 6  # messages in one exchange: user, calls, two results, answer, user
+
+
+def chat(messages: int) -> Json:
+    """An OpenAI Chat body of ``messages`` messages (at least 2): exchanges of a user turn
+    with an image, two parallel calls, their results and the answer, ending on the user."""
+    out: list[Json] = [{"role": "system", "content": "You are terse."}]
+    n = 0
+    while len(out) < messages - 1:
+        out.append(
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": f"question {n}"},
+                    {"type": "image_url", "image_url": {"url": _IMAGE}},
+                ],
+            }
+        )
+        calls = [
+            {
+                "id": f"call_{n}_{k}",
+                "type": "function",
+                "function": {"name": "lookup", "arguments": json.dumps({"n": n, "k": k})},
+            }
+            for k in range(2)
+        ]
+        out.append({"role": "assistant", "content": None, "tool_calls": calls})
+        out += [
+            {"role": "tool", "tool_call_id": call["id"], "content": f"result {call['id']}"}
+            for call in calls
+        ]
+        out.append({"role": "assistant", "content": f"answer {n}"})
+        n += 1
+    out = out[: messages - 1]
+    if out[-1]["role"] == "assistant" and out[-1].get("tool_calls"):
+        out.pop()  # no calls left unanswered
+    while out[-1]["role"] == "tool" and len(out) > 1:
+        out.pop()
+    out.append({"role": "user", "content": "thanks"})
+    tools = [{"type": "function", "function": {"name": "lookup", "parameters": {}}}]
+    return {"model": "gpt-4o", "messages": out, "tools": tools}
+
+
+def long_conversation(target: str, messages: int) -> Callable[[], object]:
+    body = chat(messages)
+
+    def work() -> object:
+        return convert(body, "openai-chat", target).output
+
+    return work
 
 
 def _best(work: Callable[[], object], repeat: int) -> float:
@@ -141,6 +198,13 @@ def main(argv: list[str] | None = None) -> int:
         default=["openai-chat", "openai-chat+spaced", "anthropic", "gemini", "openai-responses"],
         help="formats to round-trip (openai-chat+spaced: arguments written with spaces)",
     )
+    parser.add_argument(
+        "--messages",
+        type=int,
+        nargs="+",
+        default=[10, 100, 1_000, 10_000],
+        help="conversation lengths of the per-message workload",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--limit", type=float, default=2.0, help="largest per-call ratio that counts as linear"
@@ -158,6 +222,13 @@ def main(argv: list[str] | None = None) -> int:
     worst["rewritten ids (anthropic)"] = report(
         "rewritten ids (anthropic)", args.sizes, rewritten_ids, args.repeat
     )
+    print("\n| workload | messages | time | per message | per-message ratio (× smallest) |")
+    print("|---|---:|---:|---:|---:|")
+    for target in ("anthropic", "gemini"):
+        name = f"openai-chat → {target}, long conversation"
+        worst[name] = report(
+            name, args.messages, functools.partial(long_conversation, target), args.repeat
+        )
     bad = {name: ratio for name, ratio in worst.items() if ratio > args.limit}
     print()
     for name, ratio in bad.items():

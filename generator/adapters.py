@@ -669,7 +669,7 @@ class Planner:
                 first = "check_count(v, at)" if len(terms) > 1 else "v"
                 total = " + ".join([first, *(f"number_or_zero({t}, at)" for t in terms[1:])])
                 dec.line(f"out[{name!r}] = check_count({total}, at)")
-        known = "frozenset({" + ", ".join(repr(k) for k in sorted(table)) + "})"
+        known = self.compiler.key_set(set(table))
         enc.line(f"if not {known}.issuperset(c):")
         with enc.block():
             enc.line(f"dropped(ctx, c, {known}, at, part_type=None, code='field_dropped')")
@@ -756,6 +756,8 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
     planner.envelope("request")
     if "response" in mapping.data:
         planner.envelope("response")
+    for keys, name in planner.compiler.key_sets.items():
+        planner.plan.tables[name] = keys
     return planner.plan
 
 

@@ -922,33 +922,6 @@ def _template_text(value: Json) -> str:
     return code(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
 
 
-LAYOUT_TEXT = {
-    ("system", "inline"): "System and developer prompts stay in the turn list, each with its role.",
-    (
-        "system",
-        "hoist",
-    ): "System and developer prompts are hoisted to the top-level `{system_field}` field.",
-    ("tool_results", "own_message"): "Each tool result is a turn of its own.",
-    (
-        "tool_results",
-        "user_blocks",
-    ): "Tool results are blocks of the next user turn, results first.",
-    (
-        "alternate",
-        True,
-    ): "User and assistant turns must alternate: consecutive turns of one role merge (reported).",
-    ("text_shorthand", True): "A lone text part is written as a bare string.",
-    (
-        "text_shorthand",
-        "request",
-    ): "A lone text part is written as a bare string in requests; responses hold blocks.",
-    (
-        "text_shorthand",
-        "always",
-    ): "Content is one string: the text parts of a turn are joined (`parts_merged`).",
-}
-
-
 def read_capabilities(
     names: Iterable[str], mappings: Path = SCHEMAS / "mappings"
 ) -> dict[str, dict[str, Json]]:
@@ -1000,23 +973,17 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
         return None
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     layout = data["layout"]
+    # Each key's meaning is written once, in the mapping meta-schema, and shown on the layout
+    # keys page; a format page lists the values its mapping sets, in the meta-schema's order.
+    meta = _read_json(SCHEMAS / "meta" / "mapping.json")
+    page = REFERENCE / "formats" / f"{fmt}.md"
+    keys = link("layout keys", REFERENCE / "layout.md", page)
     rules = [
-        LAYOUT_TEXT[(key, layout[key])].format(**layout)
-        for key in ("system", "tool_results", "alternate", "text_shorthand")
-        if (key, layout.get(key)) in LAYOUT_TEXT
+        f"{code(key)}: {json_code(layout[key])}"
+        for key in meta["properties"]["layout"]["properties"]
+        if key in layout
     ]
-    if layout.get("hoist_roles") and layout.get("system") == "hoist":
-        roles = " and ".join(f"`{r}`" for r in layout["hoist_roles"])
-        rules[0] = f"Only {roles} prompts are hoisted to `{layout['system_field']}`; others stay."
-    if layout.get("items"):
-        owned = ", ".join(f"`{t}` ({r})" for t, r in layout["items"]["owners"].items())
-        rules.append(
-            "The turn list is a flat list of items: message items, and items of their own "
-            f"belonging to a role: {owned}."
-        )
-    if layout.get("tool_result_parts"):
-        kinds = ", ".join(f"`{t}`" for t in layout["tool_result_parts"])
-        rules.append(f"A tool result holds {kinds}; other parts move to the user turn after it.")
+    rules.append(f"What each key means: the {keys} table.")
     framing = data["documents"].get("text")
     if framing:
         rules.insert(

@@ -16,7 +16,8 @@ from datamodel_code_generator.enums import DataModelType, InputFileType
 from generator import viewplan
 from generator.adapters import Mapping, load_mappings, plan_adapter
 from generator.bundle import bundle_id
-from generator.docs import render_docs
+from generator.docs import md_header, render_docs
+from generator.layout_docs import layout_page
 from generator.load import Sources
 from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
 from generator.plan import build_plan
@@ -139,6 +140,10 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         seeds=seed_rows(sources, bundle),
     )
     written.update(render_docs(sources, bundle, env, context))
+    meta = json.loads((SCHEMAS / "meta" / "mapping.json").read_text(encoding="utf-8"))
+    written.update(
+        {Path(page): text for page, text in layout_page(meta, md_header(sources.digest)).items()}
+    )
     written.update(render_adapters(bundle, env, context))
     for rel, text in written.items():
         path = root / rel
@@ -274,6 +279,59 @@ def _rule(spec: dict[str, Any] | None) -> tuple[str, str, int] | None:
     return (spec["chars"], spec.get("first", spec["chars"]), spec["max_length"])
 
 
+def layout_defaults() -> dict[str, Any]:
+    """Every layout key with its default from the mapping meta-schema (the one room where a
+    key's meaning and default are written), None for a key that has none."""
+    meta = json.loads((SCHEMAS / "meta" / "mapping.json").read_text(encoding="utf-8"))
+    keys = meta["properties"]["layout"]["properties"]
+    return {key: schema.get("default") for key, schema in keys.items()}
+
+
+def turn_facts(
+    fmt: str,
+    layout: dict[str, Any],
+    tables: dict[str, Any],
+    slots: list[tuple[str, str, str]],
+    marker: Any,
+) -> dict[str, Any]:
+    """What the turn template needs beyond the layout keys, worked out once here: the formats
+    whose reasoning replays in this one, the read-back rank of each slot, the wire roles of
+    the user and of tool results, the turn keys a reader knows, how a marker block looks."""
+    roles = tables["ROLES_TO_WIRE"]
+    back = tables["ROLES_FROM_WIRE"]
+    # Roles written under another role's wire name (reported role_changed): not a tool result
+    # that is a user block by design, nor a hoisted system prompt (it has no wire role).
+    renamed = {
+        role
+        for role, wire in roles.items()
+        if back.get(wire) != role
+        and not (role == "tool" and layout["tool_results"] == "user_blocks")
+        and not (role == "system" and layout["system"] == "hoist")
+    }
+    first = [f for f, _, _ in slots if f in layout["slots_first"]]
+    others = [f for f, _, _ in slots if f not in layout["slots_first"]]
+    slot_is_list: dict[str, bool] = {}
+    for field, kind, _ in slots:
+        slot_is_list.setdefault(field, kind == "list")
+    tag = layout.get("block_tag")
+    marker_test = None
+    if marker:
+        marker_test = f"block.get({tag!r}) == {marker[1]!r}" if tag else f"{marker[1]!r} in block"
+    return {
+        "replays": (fmt, *sorted(layout["replay_from"])),
+        "read_order": {name: rank for rank, name in enumerate([*first, None, *others])},
+        "slot_is_list": slot_is_list,
+        "user": roles["user"],
+        "tool": roles["tool"],
+        "tool_is_user": roles["tool"] == roles["user"],
+        "known_turn_keys": frozenset(
+            {layout["role"], layout["content"], *(f for f, _, _ in slots)}
+        ),
+        "marker_test": marker_test,
+        "renamed": frozenset(renamed),
+    }
+
+
 def render_adapters(
     bundle: dict[str, Json], env: jinja2.Environment, context: dict[str, Any]
 ) -> dict[Path, str]:
@@ -293,31 +351,10 @@ def render_adapters(
         context, part_types=frozenset(part_types), bound=frozenset(bound)
     )
     plans = [plan_adapter(m, bundle) for m in load_mappings()]
+    defaults = layout_defaults()
     for plan in plans:
         data = plan.mapping.data
-        layout = {
-            "text_shorthand": False,
-            "empty_content": "absent",
-            "system": "inline",
-            "system_field": None,
-            "system_form": None,
-            "tool_result_parts": None,
-            "alternate": False,
-            "blank_text": "keep",
-            "tools_for_history": False,
-            "replay_from": [],
-            "own_reasoning": False,
-            "signature_field": None,
-            "result_pairing": "id",
-            "role_optional": False,
-            "slots_first": [],
-            "lone_block": False,
-            "text_separator": "\n",
-            "response_text": "blocks",
-            "items": None,
-            "hoist_roles": ["system", "developer"],
-            **data["layout"],
-        }
+        layout = {**defaults, **data["layout"]}
         if layout["tool_result_parts"] is not None:
             layout["tool_result_parts"] = frozenset(layout["tool_result_parts"])
         # Whether a tool result's structured value has a place of its own; where it has none,
@@ -326,6 +363,7 @@ def render_adapters(
             "structured_content" in variant["canonical"]
             for variant in data["parts"].get("tool_result", [])
         )
+        wire = turn_facts(data["format"], layout, plan.tables, plan.slots, plan.marker)
         out[Path(f"generated/python/adapters/{plan.mapping.module}.py")] = env.get_template(
             "python/adapter.py.j2"
         ).render(
@@ -338,6 +376,7 @@ def render_adapters(
             tables=plan.tables,
             functions=plan.functions,
             layout=layout,
+            wire=wire,
             encode_parts=plan.encode_parts,
             block_tag=layout.get("block_tag"),
             decode_tags=plan.decode_tags,
@@ -345,9 +384,7 @@ def render_adapters(
             slots=plan.slots,
             tool_message=plan.tool_message,
             turn=plan.turn,
-            nested=any("_nested(ctx, ADAPTER" in f.source for f in plan.functions),
             marker=plan.marker,
-            takes_block=any("decode_content_taking(" in f.source for f in plan.functions),
             has_response="response" in data,
             response_message=tuple(data.get("response", {}).get("message", ())),
             infer_call=bool(data.get("stop_reasons", {}).get("infer_call", False)),

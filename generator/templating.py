@@ -223,6 +223,14 @@ class Side:
 class Compiler:
     """Turns the variants of one mapping file into function bodies."""
 
+    def key_set(self, keys: set[str] | frozenset[str]) -> str:
+        """The name of the module constant holding ``keys`` (one per distinct set)."""
+        frozen = frozenset(keys)
+        name = self.key_sets.get(frozen)
+        if name is None:
+            name = self.key_sets[frozen] = f"{self.prefix}KEYS_{len(self.key_sets)}"
+        return name
+
     def __init__(self, prefix: str = "") -> None:
         self.prefix = prefix
         self.part_type: str | None = None  # the canonical part type of the codec compiled
@@ -238,6 +246,8 @@ class Compiler:
         # The wire key the layout already dispatched a block by (its `type`), when it did.
         self.decode_dispatched: str | None = None
         self.block_tag: str | None = None  # the layout's block tag (None: member-keyed blocks)
+        # Known-key sets, each a module constant (built once at import, not on every call).
+        self.key_sets: dict[frozenset[str], str] = {}
         self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
         self.nonempty: set[str] = set()  # variables of lists the schema says are never empty
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
@@ -276,7 +286,7 @@ class Compiler:
                     em, key, sub, expr, side=side, ptr=(base, (*path, key)), decode=decode
                 )
             keys = set(node) | self.extra_known.get(path, set())
-            known = "frozenset({" + ", ".join(repr(k) for k in sorted(keys)) + "})"
+            known = self.key_set(keys)
             if not (decode and self.quiet):
                 self.pending[-1].append((expr, known, _pointer(base, path)))
             return
@@ -414,7 +424,7 @@ class Compiler:
         at = _pointer(*ptr)
         if call.name == "each":
             codec, var = call.args
-            marker = ", marker=LAYOUT.marker" if codec in self.each_marker else ""
+            marker = f", marker={self.prefix}MARKER" if codec in self.each_marker else ""
             em.line(
                 f"v_{var.name} = each_decode(ctx, {self.prefix}dec_{codec}, {expr}, {at}{marker})"
             )
@@ -437,8 +447,8 @@ class Compiler:
             var, extra = call.args
             taken = em.temp("x")
             em.line(
-                f"v_{var.name}, {taken} = decode_content_taking("
-                f"ctx, LAYOUT, {expr}, {at}, {self.block_kind(extra)!r})"
+                f"v_{var.name}, {taken} = {self.prefix}decode_content_taking("
+                f"ctx, {expr}, {at}, {self.block_kind(extra)!r})"
             )
             em.line(f"if {taken} is ABSENT:")
             with em.block():
@@ -452,12 +462,12 @@ class Compiler:
                 self.flush_drops(em, decode=decode)
         elif call.name == "parts":
             (var,) = call.args
-            em.line(f"v_{var.name} = decode_content(ctx, LAYOUT, {expr}, {at})")
+            em.line(f"v_{var.name} = {self.prefix}decode_content(ctx, {expr}, {at})")
         elif call.name == "messages":
             # Turns nested in a value (a rendered prompt's messages): read with this very
             # layout, so a nested turn is read exactly like a top-level one.
             (var,) = call.args
-            em.line(f"v_{var.name} = decode_nested(ctx, ADAPTER, {expr}, {at})")
+            em.line(f"v_{var.name} = {self.prefix}decode_nested(ctx, {expr}, {at})")
         elif call.name == "merge":
             # Each member reads only its own keys (the first also every key nobody names), so
             # none of them reports another's keys as unread.
@@ -569,7 +579,7 @@ class Compiler:
         out = em.temp("c")
         if call.name == "each":
             codec, var = call.args
-            marker = ", marker=LAYOUT.marker" if codec in self.each_marker else ""
+            marker = f", marker={self.prefix}MARKER" if codec in self.each_marker else ""
             em.line(
                 f"{out} = ABSENT if v_{var.name} is ABSENT else "
                 f"each_encode(ctx, {self.prefix}enc_{codec}, v_{var.name}, "
@@ -593,14 +603,13 @@ class Compiler:
         elif call.name == "parts":
             var, *extra = call.args
             block = "".join(f", {self.build(em, e, canon_at, encode, at)}" for e in extra)
-            em.line(
-                f"{out} = encode_content(ctx, LAYOUT, v_{var.name}, {canon_at[var.name]}{block})"
-            )
+            content = f"v_{var.name}, {canon_at[var.name]}{block}"
+            em.line(f"{out} = {self.prefix}encode_content(ctx, {content})")
         elif call.name == "messages":
             (var,) = call.args
             em.line(
                 f"{out} = ABSENT if v_{var.name} is ABSENT else "
-                f"encode_nested(ctx, ADAPTER, v_{var.name}, {canon_at[var.name]})"
+                f"{self.prefix}encode_nested(ctx, v_{var.name}, {canon_at[var.name]})"
             )
         elif call.name == "merge":
             # Members with variables are merged; a member without any is the base used when

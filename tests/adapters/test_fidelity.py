@@ -94,16 +94,20 @@ def test_a_second_choice_is_reported_where_another_format_writes_the_response() 
 
 
 def test_merging_turns_copies_shared_lists_once_then_grows_them() -> None:
-    from interlingua.adapters.layout import _merge
-    from interlingua.generated.adapters import ADAPTERS
+    from interlingua.adapters.turns import merge_turn
 
-    layout = ADAPTERS["anthropic"].layout
     shared = [1]
     into: dict[str, Any] = {"role": "user", "content": "a", "extra": shared}
     owned: set[int] = set()
-    _merge(layout, into, {"role": "user", "content": [{"type": "text", "text": "b"}]}, owned)
-    _merge(layout, into, {"role": "user", "content": "c", "extra": [2], "more": [3]}, owned)
-    _merge(layout, into, {"role": "user", "content": "", "extra": [4], "flag": True}, owned)
+    merge_turn(
+        into, {"role": "user", "content": [{"type": "text", "text": "b"}]}, owned, "role", "content"
+    )
+    merge_turn(
+        into, {"role": "user", "content": "c", "extra": [2], "more": [3]}, owned, "role", "content"
+    )
+    merge_turn(
+        into, {"role": "user", "content": "", "extra": [4], "flag": True}, owned, "role", "content"
+    )
     assert into == {
         "role": "user",
         "content": [

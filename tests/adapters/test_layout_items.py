@@ -129,7 +129,8 @@ def test_a_refusal_stop_is_approximated_as_content_filter() -> None:
 
 
 def test_spread_keeps_a_string_and_drops_nothing_of_an_empty_turn() -> None:
-    layout = adapter(F).layout
+    layout = adapter(F).turns.items
+    assert layout is not None
     ctx = Context(F)
     assert items.spread(ctx, layout, {"role": "user", "content": ""}) == [
         {"role": "user", "content": ""}

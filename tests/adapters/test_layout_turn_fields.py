@@ -12,10 +12,10 @@ import pytest
 
 import interlingua
 from interlingua.adapters.fidelity import without_raw
-from interlingua.adapters.layout import encode_nested, turn_fields
+from interlingua.adapters.turns import fields_dropped
 from interlingua.conversion import Context, ConversionError
 from interlingua.converter import convert
-from interlingua.generated.adapters import ADAPTERS
+from interlingua.generated.adapters import mcp as mcp_adapter
 
 
 def text(value: str) -> dict[str, Any]:
@@ -99,9 +99,8 @@ def test_fields_of_hoisted_system_prompts_and_own_tool_messages_are_reported() -
 
 def test_turn_fields_without_a_turn_template_report_and_give_nothing() -> None:
     ctx = Context(adapter="openai-chat")
-    layout = ADAPTERS["openai-chat"].layout
     message = {"role": "user", "content": [], "session_id": "s"}
-    assert turn_fields(ctx, layout, message, "/m") == {}
+    fields_dropped(ctx, message, "/m")
     assert [(loss.pointer, loss.code) for loss in ctx.losses] == [
         ("/m/session_id", "field_dropped")
     ]
@@ -175,7 +174,7 @@ def test_nested_messages_in_a_hoisting_format_report_the_system_prompt() -> None
         {"role": "system", "content": [{"type": "text", "text": "s"}]},
         {"role": "user", "content": [{"type": "text", "text": "u"}]},
     ]
-    turns = encode_nested(ctx, ADAPTERS["mcp"], messages, "/x")
+    turns = mcp_adapter.encode_nested(ctx, messages, "/x")
     assert turns == [{"role": "user", "content": {"type": "text", "text": "u"}}]
     assert ("/x", "field_dropped") in [(loss.pointer, loss.code) for loss in ctx.losses]
 

@@ -4,16 +4,14 @@ result that may leave its stop reason out, and parts nothing can carry leaving n
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
 
 from interlingua.adapters.fidelity import without_raw
-from interlingua.adapters.layout import encode_messages
-from interlingua.conversion import Context, ConversionError
+from interlingua.adapters.turns import merge_turn
+from interlingua.conversion import ConversionError
 from interlingua.converter import convert
-from interlingua.generated.adapters import ADAPTERS
 
 
 def text(value: str) -> dict[str, str]:
@@ -70,14 +68,10 @@ def test_an_error_in_a_bare_block_points_at_the_content_field() -> None:
 
 
 def test_merged_turns_join_bare_blocks_into_a_list() -> None:
-    # No format both alternates and writes lone blocks today; the engine still merges them.
-    mcp = ADAPTERS["mcp"]
-    alternating = dataclasses.replace(mcp, layout=dataclasses.replace(mcp.layout, alternate=True))
-    ctx = Context("mcp")
-    messages = [{"role": "user", "content": [text("a")]}, {"role": "user", "content": [text("b")]}]
-    turns, _ = encode_messages(ctx, alternating, messages, "/messages")
-    assert turns == [{"role": "user", "content": [text("a"), text("b")]}]
-    assert [(loss.pointer, loss.code) for loss in ctx.losses] == [("/messages/1", "turns_merged")]
+    # No format both alternates and writes lone blocks today; merging still joins them.
+    into: dict[str, Any] = {"role": "user", "content": text("a")}
+    merge_turn(into, {"role": "user", "content": text("b")}, set(), "role", "content")
+    assert into == {"role": "user", "content": [text("a"), text("b")]}
 
 
 # --- the system prompt as one string -------------------------------------------------------------

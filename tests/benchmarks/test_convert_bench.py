@@ -128,6 +128,23 @@ def test_the_mix_has_what_a_gateway_sees() -> None:
     assert 2048 < sum(sizes) / len(sizes) < 16384
 
 
+def test_long_conversations_are_long_valid_and_hold_images_and_parallel_calls() -> None:
+    module = bench_module("openai_corpus")
+    validator = Draft202012Validator(json.loads(WIRE.read_text(encoding="utf-8")))
+    long = module.long_corpus(20)
+    assert long == module.long_corpus(20)
+    for body in long:
+        assert len(body["messages"]) >= 30
+        assert list(validator.iter_errors(body)) == []
+        messages = body["messages"]
+        assert any(len(m.get("tool_calls") or ()) > 1 for m in messages)
+        assert any(
+            isinstance(m.get("content"), list)
+            and any(p["type"] == "image_url" for p in m["content"])
+            for m in messages
+        )
+
+
 def test_the_litellm_baseline_carries_every_call_result_and_image() -> None:
     pytest.importorskip("litellm")
     bench = bench_module("convert")
@@ -172,7 +189,9 @@ def test_the_report_with_a_stand_in_convert(
 
     monkeypatch.setattr(interlingua, "convert", stand_in, raising=False)
     monkeypatch.setattr(
-        sys, "argv", ["convert.py", "--size", "12", "--repeat", "1", "--check-slice", "4"]
+        sys,
+        "argv",
+        ["convert.py", "--size", "12", "--long", "2", "--repeat", "1", "--check-slice", "4"],
     )
     bench.main()
     report = capsys.readouterr().out
@@ -181,7 +200,10 @@ def test_the_report_with_a_stand_in_convert(
         assert f"| interlingua {target}, bytes → bytes |" in report
         assert f"{target}: interlingua vs LiteLLM, dict → dict: " in report
         assert f"{target}: interlingua bytes → bytes vs the orjson floor: " in report
+        assert f"{target}: interlingua vs LiteLLM, dict → dict (long conversations): " in report
     assert "dict → dict: 12 losses over the corpus (stand_in 12)" in report
+    assert "dict → dict: 2 losses over the long corpus (stand_in 2)" in report
+    assert "2 long OpenAI Chat conversations (images, parallel tool calls), 3" in report
     assert "drops" not in report
 
 
@@ -197,13 +219,14 @@ def test_a_converter_that_raises_is_reported_and_fails_the_run(
 
     monkeypatch.setattr(interlingua, "convert", broken, raising=False)
     monkeypatch.setattr(bench, "load_litellm", lambda: "LiteLLM left out")
-    monkeypatch.setattr(sys, "argv", ["convert.py", "--size", "5", "--repeat", "1"])
+    monkeypatch.setattr(sys, "argv", ["convert.py", "--size", "5", "--long", "1", "--repeat", "1"])
     with pytest.raises(SystemExit) as exit_info:
         bench.main()
     assert exit_info.value.code == 1
     report = capsys.readouterr().out
-    assert "interlingua gemini, dict → dict failed on body 0: ValueError: no format 'gemini'" in (
-        report
+    assert (
+        "interlingua gemini, dict → dict failed on short body 0: ValueError: no format 'gemini'"
+        in report
     )
     assert "| interlingua gemini" not in report
     assert "| floor: orjson loads + dumps |" in report

@@ -34,7 +34,7 @@ def test_the_marker_names_its_field_kind_and_part_types() -> None:
     assert {"text", "image", "document", "tool_call", "tool_result"} <= set(types)
     assert "thinking" not in types  # reasoning has no cache hint
     tools = next(f.source for f in plan.functions if f.name == "enc_request_envelope")
-    assert "marker=LAYOUT.marker" in tools  # the tool list carries it too
+    assert "marker=MARKER" in tools  # the tool list carries it too
 
 
 def _result_wire(data: dict[str, Any]) -> dict[str, Any]:

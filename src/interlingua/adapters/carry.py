@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from interlingua.adapters.runtime import Layout
 from interlingua.conversion import Context
 
 Part = dict[str, Any]
@@ -27,10 +26,11 @@ def _mirrors(part: Any, value: Any) -> bool:
         return False
 
 
-def structured_as_text(ctx: Context, layout: Layout, part: Part, at: str) -> Part:
-    """``part`` as the format can write it: a tool result whose structured value has no field
-    here gets that value as a text part (unless a text already holds it), reported."""
-    if layout.structured_results or part.get("type") != "tool_result":
+def structured_as_text(ctx: Context, part: Part, at: str) -> Part:
+    """``part`` as a format with no field for a tool result's structured value can write it:
+    the value as a text part (unless a text already holds it), reported. Generated writers
+    call this only for such formats."""
+    if part.get("type") != "tool_result":
         return part
     if "structured_content" not in part:
         return part

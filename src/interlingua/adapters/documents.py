@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from interlingua.adapters import fidelity, items, pairing
-from interlingua.adapters.layout import decode_messages, decode_system, decode_turn, encode_messages
 from interlingua.adapters.runtime import Adapter, escape, get
 from interlingua.conversion import Context, ConversionError
 from interlingua.transforms.base import ABSENT
@@ -20,15 +19,16 @@ SCHEMA_VERSION = 1
 UNKNOWN_MODEL = "unknown"  # a response read from a body that does not name its model
 
 
-def _hoisted_system(ctx: Context, layout: Any, wire: dict[str, Any]) -> list[dict[str, Any]]:
+def _hoisted_system(ctx: Context, adapter: Adapter, wire: dict[str, Any]) -> list[dict[str, Any]]:
     """The system message a body or stored-messages object holds in its system field."""
+    layout = adapter.layout
     if layout.system != "hoist":
         return []
     assert layout.system_field is not None
     value = wire.get(layout.system_field, ABSENT)
     if value is ABSENT:
         return []
-    return [decode_system(ctx, layout, value, "/" + layout.system_field)]
+    return [adapter.turns.decode_system(ctx, value, "/" + layout.system_field)]
 
 
 def _object(value: Any, at: str = "") -> dict[str, Any]:
@@ -43,7 +43,7 @@ def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any])
     envelope = adapter.encode_request_envelope(ctx, _choosable(ctx, adapter, conversation), "")
     _target_model(ctx, conversation, before)
     wire: dict[str, Any] = {} if envelope is ABSENT else envelope  # ABSENT: nothing but turns
-    turns, system = encode_messages(ctx, adapter, conversation["messages"], "/messages")
+    turns, system = adapter.turns.encode_messages(ctx, conversation["messages"], "/messages", False)
     if not turns and conversation["messages"]:
         # Every turn left out (audio to a text-only format, say): a request with no turns is
         # one no provider takes, so there is nothing valid to write.
@@ -104,10 +104,10 @@ def decode_request(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
     if envelope is ABSENT:
         envelope = {}  # nothing but turns
     ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
-    messages = _hoisted_system(ctx, layout, wire)
+    messages = _hoisted_system(ctx, adapter, wire)
     if layout.messages not in wire:
         raise ConversionError("missing_field", "/" + layout.messages, "a request holds turns")
-    messages += decode_messages(ctx, adapter, wire[layout.messages], "/" + layout.messages)
+    messages += adapter.turns.decode_messages(ctx, wire[layout.messages], "/" + layout.messages)
     conversation = {"schema_version": SCHEMA_VERSION, **envelope, "messages": messages}
     if ctx.fidelity:
         fidelity.envelope(
@@ -142,9 +142,8 @@ def encode_stored(ctx: Context, adapter: Adapter, document: Any) -> Any:
         messages, at, holder = document, "", False
     else:
         messages, at, holder = [document], "", False
-    turns, system = encode_messages(
-        ctx, adapter, messages, at, single=type(document) is dict and not holder
-    )
+    single = type(document) is dict and not holder
+    turns, system = adapter.turns.encode_messages(ctx, messages, at, single)
     if system is not ABSENT:
         assert layout.system_field is not None
         return {layout.system_field: system, layout.messages: turns}
@@ -169,7 +168,7 @@ def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
     a Conversation with no envelope. Other fields of such an object are reported, not read."""
     layout = adapter.layout
     if type(wire) is list:
-        return decode_messages(ctx, adapter, wire, "")
+        return adapter.turns.decode_messages(ctx, wire, "")
     wire = _object(wire)
     if layout.messages not in wire and layout.items is not None:
         # One item: the message it belongs to (an item is not a turn).
@@ -177,7 +176,7 @@ def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
         return message
     if layout.messages not in wire:
         reading = pairing.reading(layout.format, layout.result_pairing)
-        messages = decode_turn(ctx, adapter, wire, "", False, seed="0", reading=reading)
+        messages = adapter.turns.decode_turn(ctx, wire, "", False, "0", reading)
         if len(messages) == 1:
             return messages[0]
         if ctx.fidelity:
@@ -190,7 +189,7 @@ def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
     if layout.system == "hoist":
         assert layout.system_field is not None
         known.add(layout.system_field)
-    messages += _hoisted_system(ctx, layout, wire)
+    messages += _hoisted_system(ctx, adapter, wire)
     for key in wire:
         if key not in known:
             ctx.loss(
@@ -198,7 +197,7 @@ def decode_stored(ctx: Context, adapter: Adapter, wire: Any) -> Any:
                 "field_dropped",
                 f"{ctx.adapter}: stored messages keep no {key!r}",
             )
-    messages += decode_messages(ctx, adapter, wire[layout.messages], "/" + layout.messages)
+    messages += adapter.turns.decode_messages(ctx, wire[layout.messages], "/" + layout.messages)
     return {"schema_version": SCHEMA_VERSION, "messages": messages}
 
 
@@ -216,7 +215,7 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
     wire = encode(ctx, envelope, "")
     _target_model(ctx, response, before)
     _put_stop_detail(adapter, stop, wire)
-    turns, _ = encode_messages(ctx, adapter, [message], "/message", single=True)
+    turns, _ = adapter.turns.encode_messages(ctx, [message], "/message", True)
     path = adapter.response_message
     if layout.items is not None:
         _put(wire, path, turns)  # the message is the item list
@@ -324,7 +323,9 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     if layout.items is not None:
         messages = [items.decode_response(ctx, adapter, turn, at)]
     else:
-        messages = decode_turn(ctx, adapter, turn, at, False, seed=pairing.response_seed(seed))
+        messages = adapter.turns.decode_turn(
+            ctx, turn, at, False, pairing.response_seed(seed), None
+        )
     if len(messages) != 1 or messages[0]["role"] != "assistant":
         raise ConversionError("wrong_role", at, "a response holds one assistant message")
     message = messages[0]

@@ -158,13 +158,11 @@ def attach(
 ) -> None:
     """Record on the first of ``messages`` how to get ``turn`` back from them exactly (or, in
     an item layout, the list items ``whole``)."""
-    from interlingua.adapters.layout import encode_messages  # noqa: PLC0415 (layout imports this)
-
     fmt = adapter.format
     entry: dict[str, Any] = {}
     if merged_with_previous:
         entry["boundary"] = True  # the input kept this turn apart from the one before
-    again, _ = encode_messages(ctx.scratch(), adapter, messages, "")
+    again, _ = adapter.turns.encode_messages(ctx.scratch(), messages, "", False)
     if whole is not None:
         if again != whole:
             entry["patch"] = _patch(again, whole)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interlingua.adapters import fidelity
-from interlingua.adapters.runtime import MISS, Layout, unread
+from interlingua.adapters.runtime import MISS, ItemLayout, unread
 from interlingua.conversion import Context, ConversionError
 from interlingua.transforms.base import ABSENT
 
@@ -30,63 +30,70 @@ if TYPE_CHECKING:
 Part = dict[str, Any]
 
 
-def _tag(layout: Layout, value: dict[str, Any]) -> Any:
-    return value.get(layout.decode_tag) if layout.decode_tag is not None else None
+def _shape(adapter: Adapter) -> ItemLayout:
+    shape = adapter.turns.items
+    assert shape is not None, adapter.format  # only an item layout's reader calls here
+    return shape
 
 
-def _is_message(layout: Layout, value: dict[str, Any]) -> bool:
+def _tag(shape: ItemLayout, value: dict[str, Any]) -> Any:
+    return value.get(shape.tag) if shape.tag is not None else None
+
+
+def _is_message(shape: ItemLayout, value: dict[str, Any]) -> bool:
     """A message item: the tag message items carry, or a role and no other tag (an item of
     another kind may have a role too: Responses' `additional_tools`, a developer's)."""
-    tag = layout.decode_tag
-    if tag is None or tag not in layout.item_message:
-        return layout.role in value
+    tag = shape.tag
+    if tag is None or tag not in shape.message:
+        return shape.role in value
     if tag in value:
-        return bool(value[tag] == layout.item_message[tag])
-    return layout.role in value
+        return bool(value[tag] == shape.message[tag])
+    return shape.role in value
 
 
 # --- writing -----------------------------------------------------------------------------------
 
 
-def spread(ctx: Context, layout: Layout, turn: Any) -> list[Any]:
+def spread(ctx: Context, shape: ItemLayout, turn: Any) -> list[Any]:
     """The list items of one wire turn, in order."""
-    assert layout.items is not None
-    if _tag(layout, turn) in layout.items:
+    if _tag(shape, turn) in shape.owners:
         # A turn that is an item itself (a tool result written as a message of its own).
-        return [{k: v for k, v in turn.items() if k != layout.role}]
-    content = turn.get(layout.content)
+        return [{k: v for k, v in turn.items() if k != shape.role}]
+    content = turn.get(shape.content)
     if not isinstance(content, list):
         # A bare string is one message item; no content at all is no message item.
-        return [] if content is None else [_message(ctx, layout, turn, content)]
+        return [] if content is None else [_message(ctx, shape, turn, content)]
     out: list[Any] = []
     run: list[Any] = []
     for block in content:
-        if type(block) is dict and _tag(layout, block) in layout.items:
+        if type(block) is dict and _tag(shape, block) in shape.owners:
             if run:
-                out.append(_message(ctx, layout, turn, run))
+                out.append(_message(ctx, shape, turn, run))
                 run = []
             out.append(block)
         else:
             run.append(block)
     if run:
-        out.append(_message(ctx, layout, turn, run))
+        out.append(_message(ctx, shape, turn, run))
     return out
 
 
-def _message(ctx: Context, layout: Layout, turn: dict[str, Any], content: Any) -> dict[str, Any]:
-    constants = layout.item_message if ctx.kind == "response" else {}
-    others = {k: v for k, v in turn.items() if k not in (layout.role, layout.content)}
-    return {**constants, layout.role: turn[layout.role], layout.content: content, **others}
+def _message(ctx: Context, shape: ItemLayout, turn: dict[str, Any], content: Any) -> dict[str, Any]:
+    constants = shape.message if ctx.kind == "response" else {}
+    others = {k: v for k, v in turn.items() if k not in (shape.role, shape.content)}
+    return {**constants, shape.role: turn[shape.role], shape.content: content, **others}
 
 
-def flatten(ctx: Context, layout: Layout, messages: list[dict[str, Any]], groups: list[Any]) -> Any:
+def flatten(
+    ctx: Context, shape: ItemLayout, messages: list[dict[str, Any]], groups: list[Any]
+) -> Any:
     """The item list of the spread turns; a conversation read from a bare string, still one
     user message of that text, is written back as the string."""
     out = [item for group in groups for item in group]
     if len(messages) == 1 and len(out) == 1:
         raw = messages[0].get("provider_raw") or {}
-        entry = raw.get(layout.format) or {}
-        text = out[0].get(layout.content)
+        entry = raw.get(shape.fmt) or {}
+        text = out[0].get(shape.content)
         if (
             entry.get("bare")
             and entry.get("digest") == fidelity.digest(messages)
@@ -104,13 +111,11 @@ def decode(
 ) -> list[dict[str, Any]]:
     """The canonical messages of an item list (or of a bare string: one user message);
     ``single``: ``value`` is one item, at ``at`` itself."""
-    layout = adapter.layout
+    shape = _shape(adapter)
     if isinstance(value, str):
         message: dict[str, Any] = {"role": "user", "content": [{"type": "text", "text": value}]}
         if ctx.fidelity:
-            fidelity.keep(
-                message, layout.format, {"bare": True, "digest": fidelity.digest([message])}
-            )
+            fidelity.keep(message, shape.fmt, {"bare": True, "digest": fidelity.digest([message])})
         return [message]
     if single:
         value = [value]
@@ -118,14 +123,14 @@ def decode(
         raise ConversionError("wrong_type", at, "expected a string or a list of items")
     out: list[dict[str, Any]] = []
     places = [at] if single else [f"{at}/{j}" for j in range(len(value))]
-    for role, members in _groups(ctx, layout, list(zip(places, value, strict=True))):
+    for role, members in _groups(ctx, shape, list(zip(places, value, strict=True))):
         out += decode_group(ctx, adapter, role, members)
     return out
 
 
 def decode_response(ctx: Context, adapter: Adapter, value: Any, at: str) -> dict[str, Any]:
     """The one assistant message of a response's item list."""
-    layout = adapter.layout
+    shape = _shape(adapter)
     if type(value) is not list:
         raise ConversionError("wrong_type", at, "expected a list of items")
     members = []
@@ -133,10 +138,10 @@ def decode_response(ctx: Context, adapter: Adapter, value: Any, at: str) -> dict
     for j, item in enumerate(value):
         where = f"{at}/{j}"
         _check_object(item, where)
-        if _is_message(layout, item):
-            if layout.roles_from_wire.get(item.get(layout.role)) != "assistant":
+        if _is_message(shape, item):
+            if shape.roles_from_wire.get(item.get(shape.role)) != "assistant":
                 raise ConversionError(
-                    "wrong_role", f"{where}/{layout.role}", "a response holds the model's items"
+                    "wrong_role", f"{where}/{shape.role}", "a response holds the model's items"
                 )
             messages += 1
             if messages > 1 and not ctx.fidelity:
@@ -146,7 +151,7 @@ def decode_response(ctx: Context, adapter: Adapter, value: Any, at: str) -> dict
                     "turns_merged",
                     f"{ctx.adapter}: a response is one message; joined to the message before it",
                 )
-        if layout.items is not None and layout.items.get(_tag(layout, item)) == "tool":
+        if shape.owners.get(_tag(shape, item)) == "tool":
             raise ConversionError("wrong_role", where, "a response holds the model's items")
         members.append((where, item))
     return decode_group(ctx, adapter, "assistant", members)[0]
@@ -161,28 +166,27 @@ Members = list[tuple[str, dict[str, Any]]]  # items, each with where it was read
 
 
 def _groups(
-    ctx: Context, layout: Layout, value: list[tuple[str, Any]]
+    ctx: Context, shape: ItemLayout, value: list[tuple[str, Any]]
 ) -> list[tuple[str, Members]]:
     """Consecutive items grouped by the message they belong to, each with its canonical role."""
-    assert layout.items is not None
     groups: list[tuple[str, Members]] = []
     has_message = False  # the last group holds a message item already
     for where, item in value:
         _check_object(item, where)
-        if _is_message(layout, item):
-            role = _role(layout, item, where)
+        if _is_message(shape, item):
+            role = _role(shape, item, where)
             joins = bool(groups) and groups[-1][0] == role and not has_message
             has_message = True
         else:
-            owner = layout.items.get(_tag(layout, item))
+            owner = shape.owners.get(_tag(shape, item))
             if owner == "tool":
                 groups.append(("tool", [(where, item)]))
                 has_message = False
                 continue
             # An item of an unknown kind is kept verbatim as an unknown part of the message of
             # the role it names, or else of the model's (a built-in tool's call, say).
-            wire_role = item.get(layout.role)
-            named = layout.roles_from_wire.get(wire_role) if isinstance(wire_role, str) else None
+            wire_role = item.get(shape.role)
+            named = shape.roles_from_wire.get(wire_role) if isinstance(wire_role, str) else None
             role = owner or named or "assistant"
             joins = bool(groups) and groups[-1][0] == role
             if not joins:
@@ -194,13 +198,13 @@ def _groups(
     return groups
 
 
-def _role(layout: Layout, item: dict[str, Any], at: str) -> str:
-    wire = item.get(layout.role, ABSENT)
-    role = layout.roles_from_wire.get(wire) if isinstance(wire, str) else None
+def _role(shape: ItemLayout, item: dict[str, Any], at: str) -> str:
+    wire = item.get(shape.role, ABSENT)
+    role = shape.roles_from_wire.get(wire) if isinstance(wire, str) else None
     if role is None:
         if wire is ABSENT:
-            raise ConversionError("missing_field", f"{at}/{layout.role}", "a message needs a role")
-        raise ConversionError("not_in_enum", f"{at}/{layout.role}", f"unknown role {wire!r}")
+            raise ConversionError("missing_field", f"{at}/{shape.role}", "a message needs a role")
+        raise ConversionError("not_in_enum", f"{at}/{shape.role}", f"unknown role {wire!r}")
     return role
 
 
@@ -211,32 +215,30 @@ def decode_group(
     members: Members,
 ) -> list[dict[str, Any]]:
     """One canonical message of a group of items (each with where it was read)."""
-    from interlingua.adapters.layout import decode_block, decode_content_taking  # noqa: PLC0415
-
-    layout = adapter.layout
+    shape = _shape(adapter)
     parts: list[Part] = []
     if role == "tool":
         ((where, item),) = members
-        decode_tool = layout.decode_tool_message
+        decode_tool = shape.decode_tool
         assert decode_tool is not None
         part = decode_tool(ctx, item, where)
         if part is MISS:
             raise ConversionError("unknown_variant", where, "not a tool result this format knows")
         parts.append(part)
     for where, item in members if role != "tool" else ():
-        if _is_message(layout, item):
-            content = item.get(layout.content, ABSENT)
-            found, _ = decode_content_taking(
-                ctx, layout, content, f"{where}/{layout.content}", None
+        if _is_message(shape, item):
+            content = item.get(shape.content, ABSENT)
+            found, _ = adapter.turns.decode_content_taking(
+                ctx, content, f"{where}/{shape.content}", None, None
             )
             parts += found
             if not ctx.fidelity:
                 # A field holding the value every message item of a response has says nothing.
-                constant = {k for k, v in layout.item_message.items() if item.get(k) == v}
-                known = frozenset({layout.role, layout.content, *constant})
+                constant = {k for k, v in shape.message.items() if item.get(k) == v}
+                known = frozenset({shape.role, shape.content, *constant})
                 unread(ctx, item, known, where, part_type=None)
         else:
-            parts.append(decode_block(ctx, layout, item, where))
+            parts.append(adapter.turns.decode_block(ctx, item, where))
     if len(parts) > 1 and any(p.get("type") == "text" and p.get("text") == "" for p in parts):
         # An empty text beside other parts says nothing; round-trip data restores it.
         parts = [p for p in parts if not (p.get("type") == "text" and p.get("text") == "")]

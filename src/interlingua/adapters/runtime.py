@@ -109,12 +109,51 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class ItemLayout:
+    """The facts of an item layout (the mapping's `layout.items`: see adapters/items.py),
+    fixed in the generated adapter of a format that has one."""
+
+    fmt: str
+    tag: str | None  # the key that tags blocks and items
+    role: str  # a message item's role field
+    content: str  # a message item's content field
+    owners: Mapping[str, str]  # item tag -> the canonical role it belongs to
+    message: Mapping[str, Any]  # a response's message items' constant fields
+    roles_from_wire: Mapping[str, str]
+    decode_tool: Codec | None  # a tool item (a call's output) as a tool result part
+
+
+@dataclass(frozen=True)
+class Turns:
+    """A format's turn reader and writer, generated with its layout fixed in the code
+    (`generator/templates/python/turns.py.j2`): what bodies, streams and round-trip data call."""
+
+    # (ctx, messages, at, single) -> (wire turns, hoisted system value or ABSENT)
+    encode_messages: Callable[[Context, list[dict[str, Any]], str, bool], tuple[Any, Any]]
+    decode_messages: Callable[[Context, Any, str], list[dict[str, Any]]]
+    # (ctx, turn, at, merged with the previous turn, seed, pairing reading) -> messages
+    decode_turn: Callable[[Context, Any, str, bool, str, Any], list[dict[str, Any]]]
+    decode_system: Callable[[Context, Any, str], dict[str, Any]]
+    encode_part: PartEncoder
+    decode_block: Callable[[Context, Any, str], dict[str, Any]]
+    decode_content: Callable[[Context, Any, str], list[dict[str, Any]]]
+    # (ctx, content, at, block kind to take out, pointers) -> (parts, the block taken)
+    decode_content_taking: Callable[
+        [Context, Any, str, str | None, list[str] | None], tuple[list[dict[str, Any]], Any]
+    ]
+    # (ctx, parts, at) -> (the parts replayable here, where each was read)
+    replayable: Callable[[Context, list[dict[str, Any]], str], tuple[list[Any], list[str]]]
+    items: ItemLayout | None = None  # an item layout's facts (None: the list holds turns)
+
+
+@dataclass(frozen=True)
 class Adapter:
     """One format, as compiled from its mapping file."""
 
     format: str
     title: str
     layout: Layout
+    turns: Turns
     encode_request_envelope: Codec
     decode_request_envelope: Codec
     encode_response_envelope: Codec | None  # None: the format has no response body
@@ -335,9 +374,11 @@ __all__ = [
     "ABSENT",
     "MISS",
     "Adapter",
+    "ItemLayout",
     "Layout",
     "Marker",
     "Mismatch",
+    "Turns",
     "check_count",
     "codec_encode",
     "dropped",

@@ -39,7 +39,6 @@ from typing import Any
 from interlingua.accumulate import Accumulator, StreamError
 from interlingua.adapters import pairing
 from interlingua.adapters.documents import encode_response
-from interlingua.adapters.layout import decode_content, encode_part, replayable
 from interlingua.adapters.pieces import ArgumentPieces
 from interlingua.adapters.runtime import MISS, Adapter
 from interlingua.conversion import Context, ConversionError
@@ -378,7 +377,7 @@ class StreamReader:
 
     def block(self, *, part: Any, value: Any, ptr: str) -> None:
         """A whole wire block: read by the format's part codecs, then sent as events."""
-        parts = decode_content(self.ctx, self.spec.adapter.layout, [value], ptr)
+        parts = self.spec.adapter.turns.decode_content(self.ctx, [value], ptr)
         for k, whole in enumerate(parts):
             if set(whole) == {"type", "text"} and whole["type"] == "text" and not whole["text"]:
                 continue  # an empty text carries nothing (it only carried a signature)
@@ -805,7 +804,7 @@ class StreamWriter:
         if isinstance(origin, dict) and origin.get("format") == layout.format:
             part = {k: v for k, v in part.items() if k != "origin"}  # it goes home: no loss
         else:  # replayed, as text, or dropped, as a whole response's would be (reported)
-            settled, _ = replayable(self.ctx, layout, [part], ptr + "/part")
+            settled, _ = self.spec.adapter.turns.replayable(self.ctx, [part], ptr + "/part")
             if not settled or settled[0].get("type") not in self.spec.part_types:
                 return
             part = settled[0]
@@ -814,7 +813,7 @@ class StreamWriter:
         made_up = pairing.synthesized(self.spec.format, part.get("id"))
         if made_up and layout.result_pairing == "name":
             part = {k: v for k, v in part.items() if k != "id"}  # made up by reading: not sent
-        result = encode_part(self.ctx, layout, part, ptr + "/part")
+        result = self.spec.adapter.turns.encode_part(self.ctx, part, ptr + "/part")
         if result is MISS:
             return
         wire = result[1]
