@@ -33,7 +33,7 @@ import jinja2
 import yaml
 
 from generator import viewplan
-from generator.bundle import def_name_of
+from generator.bundle import def_name_of, plain_bundle
 from generator.examples import iter_examples
 from generator.load import SchemaLoadError, Sources
 from generator.paths import BASE_URI, EXAMPLES, ROOT, SCHEMAS, SEED_COVERAGE
@@ -143,6 +143,8 @@ def read_inputs(sources: Sources, bundle: dict[str, Json]) -> DocsInputs:
         (served_path(file.uri), file.contents) for file in sources.files
     ]
     served.append((served_path(bundle["$id"]), bundle))
+    plain = plain_bundle(bundle)
+    served.append((served_path(plain["$id"]), plain))
     for path in sorted((SCHEMAS / "meta").glob("*.json")):
         meta = _read_json(path)
         served.append((served_path(meta["$id"]), meta))

@@ -15,7 +15,7 @@ from datamodel_code_generator.enums import DataModelType, InputFileType
 
 from generator import viewplan
 from generator.adapters import Mapping, load_mappings, plan_adapter
-from generator.bundle import bundle_id
+from generator.bundle import bundle_id, plain_bundle
 from generator.docs import render_docs
 from generator.load import Sources
 from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
@@ -85,6 +85,9 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
 
     written[Path(f"generated/schemas/interlingua-{version}.json")] = (
         json.dumps(bundle, indent=2, ensure_ascii=False) + "\n"
+    )
+    written[Path(f"generated/schemas/interlingua-{version}.plain.json")] = (
+        json.dumps(plain_bundle(bundle), indent=2, ensure_ascii=False) + "\n"
     )
     codes = bundle["$defs"]["ErrorCode"]["x-codes"]
     context = {
