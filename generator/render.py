@@ -23,6 +23,7 @@ from generator.plan import build_plan
 from generator.reading import reading_schema
 from generator.stored import stored_schema
 from generator.streams import plan_stream
+from generator.typescript import render_typescript
 
 Json = Any
 COMMAND = "python -m generator"
@@ -143,6 +144,7 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
     )
     written.update(render_docs(sources, bundle, env, context))
     written.update(render_adapters(bundle, env, context))
+    written.update(render_typescript(bundle, env, context))
     for rel, text in written.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
