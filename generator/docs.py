@@ -1142,7 +1142,8 @@ def matrix_page(matrix: str, source: str, capabilities: str = "") -> str:
     lines = matrix.strip("\n").splitlines()
     title, body = (lines[0], lines[1:]) if lines and lines[0].startswith("# ") else ("", lines)
     intro = (
-        "The latest conformance run of the Python implementation: per group of cases, how many "
+        "The latest conformance run of the Python implementation (and, in columns of their "
+        "own, of the implementations run beside it): per group of cases, how many "
         "passed out of how many, at each level, and how many are listed as expected failures "
         "(the `real/` groups are the real-traffic corpus, each body checked by several cases). "
         "[Conformance](index.md) says how to run the suite against another implementation."

@@ -1,0 +1,45 @@
+"""The Node harness (tools/node/harness.ts on the generated package) through the conformance
+runner, exactly as another team's implementation is run: every canonical vector passes, what
+it does not implement is listed in conformance/expected-failures/node.txt, and the matrix
+shows it beside the Python implementation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conformance.__main__ import main
+from tests.typescript.toolchain import ROOT, compiled, node
+
+NODE_FAILURES = ROOT / "conformance" / "expected-failures" / "node.txt"
+
+
+def test_the_node_harness_passes_every_canonical_vector(tmp_path: Path) -> None:
+    harness = compiled() / "tools" / "node" / "harness.js"
+    report, table = tmp_path / "node.json", tmp_path / "node.md"
+    arguments = ["--report", str(report), "--matrix", str(table)]
+    command = f"{node()} {harness}"
+    assert main(["run", "--impl", command, "--expected-failures", str(NODE_FAILURES), *arguments]) == 0
+    cases = json.loads(report.read_text())["cases"]
+    canonical = [c for c in cases if c["group"].startswith("canonical/")]
+    assert len(canonical) == 65
+    assert {c["status"] for c in canonical} == {"pass"}
+    # Nothing else passes, so the list of what it skips is exact (a listed pass fails the run).
+    assert {c["status"] for c in cases if c not in canonical} == {"xfail"}
+
+    # The Python run, with the Node run's report beside it: one matrix, both implementations.
+    python_report, both = tmp_path / "python.json", tmp_path / "matrix.md"
+    beside = ["--beside", str(report), "--report", str(python_report), "--matrix", str(both)]
+    assert main(["run", "--group", "canonical", *beside]) == 0
+    lines = both.read_text().splitlines()
+    assert lines[0] == (
+        "# Conformance: interlingua (python, in-process) beside interlingua (typescript)"
+    )
+    assert "| canonical/structure | 34/34 | 0/0 | 0 | 34/34 | 0/0 | 0 |" in lines
+    # A group only the other implementation ran has dashes where this run has no numbers.
+    assert "| anthropic/cross | — | — | — | 0/25 | 0/3 | 28 |" in lines
+
+
+def test_an_unreadable_beside_report_is_a_usage_error(tmp_path: Path) -> None:
+    missing = tmp_path / "none.json"
+    assert main(["run", "--group", "canonical/valid", "--beside", str(missing)]) == 2
