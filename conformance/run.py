@@ -5,9 +5,9 @@ from __future__ import annotations
 import fnmatch
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 from conformance import real

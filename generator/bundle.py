@@ -75,7 +75,6 @@ def build_bundle(sources: Sources, comment: str) -> dict[str, Json]:
     }
 
 
-
 # Keywords whose value is one subschema, a list of them, or a name -> subschema table; every
 # other keyword's value is data (`const`, `enum`, `required` ...) and is copied untouched.
 _SUBSCHEMA = frozenset(
@@ -95,7 +94,7 @@ def plain_bundle(bundle: dict[str, Json]) -> dict[str, Json]:
     - an open union becomes `if` (a known tag) `then` (the tagged union) `else` (the fallback).
     """
     defs = bundle["$defs"]
-    plain = _plain(bundle, defs)
+    plain: dict[str, Json] = _plain(bundle, defs)
     plain["$id"] = plain_id(bundle["$id"])
     plain["title"] = bundle["title"] + " (plain JSON Schema)"
     return plain

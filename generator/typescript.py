@@ -96,8 +96,7 @@ def ts_type(schema: Json) -> str:
         return "number"
     if kind == "object" or "properties" in schema:
         fields = [
-            f"{ts_key(n)}{'' if n in schema.get('required', []) else '?'}: "
-            f"{ts_type(s)}"
+            f"{ts_key(n)}{'' if n in schema.get('required', []) else '?'}: {ts_type(s)}"
             for n, s in schema.get("properties", {}).items()
         ]
         extra = schema.get("additionalProperties", True)
@@ -137,7 +136,9 @@ def declarations(bundle: dict[str, Json]) -> list[Declaration]:
                 )
                 for field, sub in schema.get("properties", {}).items()
             )
-            out.append(Declaration(name, description, fields, "unknown" if _is_open(schema) else None))
+            out.append(
+                Declaration(name, description, fields, "unknown" if _is_open(schema) else None)
+            )
         elif "x-open-union" in schema:
             fallback = schema["x-open-union"]["fallback"]
             known = [m for m in schema["oneOf"] if def_name_of(m["$ref"]) != fallback]
@@ -233,8 +234,10 @@ def _used_sets(defs: list[Any]) -> set[str]:
     def walk(node: Json) -> None:
         if isinstance(node, dict):
             kind = node.get("k")
-            if kind == "object" and node["keys_set"] and (
-                node["closed"] or (node["extra"] and node["extra"]["k"] != "any")
+            if (
+                kind == "object"
+                and node["keys_set"]
+                and (node["closed"] or (node["extra"] and node["extra"]["k"] != "any"))
             ):
                 used.add(node["keys_set"])
             for key in ("set", "not_set", "allowed", "forbidden_set", "schema_valued_set"):

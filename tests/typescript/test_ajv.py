@@ -71,7 +71,10 @@ def test_ajv_agrees_with_us_on_every_example_and_vector(
 def test_one_typo_in_a_part_is_one_error_not_one_per_member() -> None:
     """The discriminator points Ajv at the tagged member only (the issue saw 52 errors)."""
     batch = [
-        {"type": "Message", "document": {"role": "user", "content": [{"type": "text", "txt": "hi"}]}}
+        {
+            "type": "Message",
+            "document": {"role": "user", "content": [{"type": "text", "txt": "hi"}]},
+        }
     ]
     [answer] = run_node(TOOLS / "ajv_verdicts.js", [str(PLAIN)], batch)
     paths = {error["path"] for error in answer["errors"]}
@@ -83,4 +86,3 @@ def test_the_plain_bundle_has_no_annotations() -> None:
     plain = json.loads(text)
     assert plain["$id"].endswith("/v1/interlingua.plain.json")
     assert '"mapping"' not in text and '"x-invariants"' not in text
-

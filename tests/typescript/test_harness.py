@@ -19,7 +19,9 @@ def test_the_node_harness_passes_every_canonical_vector(tmp_path: Path) -> None:
     report, table = tmp_path / "node.json", tmp_path / "node.md"
     arguments = ["--report", str(report), "--matrix", str(table)]
     command = f"{node()} {harness}"
-    assert main(["run", "--impl", command, "--expected-failures", str(NODE_FAILURES), *arguments]) == 0
+    assert (
+        main(["run", "--impl", command, "--expected-failures", str(NODE_FAILURES), *arguments]) == 0
+    )
     cases = json.loads(report.read_text())["cases"]
     canonical = [c for c in cases if c["group"].startswith("canonical/")]
     assert len(canonical) == 65

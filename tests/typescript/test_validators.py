@@ -58,11 +58,19 @@ def test_unreadable_values_get_the_readers_codes() -> None:
         deep = [deep]
     bodies: list[Body] = [
         ("too deep", "Message", {"role": "user", "content": deep}),
-        ("lone surrogate", "Message", {"role": "user", "content": [{"type": "text", "text": "\ud800"}]}),
+        (
+            "lone surrogate",
+            "Message",
+            {"role": "user", "content": [{"type": "text", "text": "\ud800"}]},
+        ),
         ("no document", None, {"hello": "world"}),
     ]
     theirs = _typescript(bodies)
-    assert [rows[0][0] for rows in theirs] == ["nesting_too_deep", "invalid_unicode", "unknown_document"]
+    assert [rows[0][0] for rows in theirs] == [
+        "nesting_too_deep",
+        "invalid_unicode",
+        "unknown_document",
+    ]
     assert theirs == [_python(document, type_name) for _, type_name, document in bodies]
 
 
