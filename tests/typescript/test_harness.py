@@ -12,9 +12,10 @@ from conformance.__main__ import main
 from tests.typescript.toolchain import ROOT, compiled, node
 
 NODE_FAILURES = ROOT / "conformance" / "expected-failures" / "node.txt"
+IMPLEMENTED = {f"canonical/{group}" for group in ("semantics", "structure", "unknown", "valid")}
 
 
-def test_the_node_harness_passes_every_canonical_vector(tmp_path: Path) -> None:
+def test_the_node_harness_passes_the_canonical_and_tool_id_vectors(tmp_path: Path) -> None:
     harness = compiled() / "tools" / "node" / "harness.js"
     report, table = tmp_path / "node.json", tmp_path / "node.md"
     arguments = ["--report", str(report), "--matrix", str(table)]
@@ -23,11 +24,11 @@ def test_the_node_harness_passes_every_canonical_vector(tmp_path: Path) -> None:
         main(["run", "--impl", command, "--expected-failures", str(NODE_FAILURES), *arguments]) == 0
     )
     cases = json.loads(report.read_text())["cases"]
-    canonical = [c for c in cases if c["group"].startswith("canonical/")]
-    assert len(canonical) == 65
-    assert {c["status"] for c in canonical} == {"pass"}
+    implemented = [c for c in cases if c["group"] in IMPLEMENTED or c["group"] == "gateway/tool_id"]
+    assert len(implemented) == 65 + 86
+    assert {c["status"] for c in implemented} == {"pass"}
     # Nothing else passes, so the list of what it skips is exact (a listed pass fails the run).
-    assert {c["status"] for c in cases if c not in canonical} == {"xfail"}
+    assert {c["status"] for c in cases if c not in implemented} == {"xfail"}
 
     # The Python run, with the Node run's report beside it: one matrix, both implementations.
     python_report, both = tmp_path / "python.json", tmp_path / "matrix.md"

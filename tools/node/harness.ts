@@ -3,11 +3,24 @@
 //   python -m conformance run --impl "node build/node/tools/node/harness.js" --group canonical
 //
 // One JSON request per line on stdin, one reply per line on stdout (conformance/protocol.py).
-// It provides `validate`; every other function is answered as skipped (a failure the runner
-// counts), so the matrix shows what this implementation covers.
+// It provides `validate` and the tool-id functions of the gateway contract (./gateway); every
+// other function is answered as skipped (a failure the runner counts), so the matrix shows
+// what this implementation covers.
 import * as readline from "node:readline";
 
 import { validate } from "../../generated/typescript/src/index";
+import { GatewayError } from "./gateway/errors";
+import {
+  type ToolIdParts,
+  canonicalShape,
+  deriveCatalogIds,
+  deriveToolId,
+  formatToolId,
+  hash8,
+  inferNamespace,
+  makeParts,
+  parseToolId,
+} from "./gateway/tool_id";
 
 const IMPLEMENTATION = { name: "interlingua (typescript)", language: "typescript", version: "0.1.0" };
 
@@ -35,8 +48,23 @@ function compare(a: [string, string], b: [string, string]): number {
   return 0;
 }
 
-const FUNCTIONS: Record<string, (input: Record<string, unknown>) => unknown> = {
+type Input = Record<string, unknown>;
+
+function formatParts(input: Input): string {
+  const parts = (input.parts ?? {}) as Partial<ToolIdParts>;
+  return formatToolId(makeParts(parts.namespace, parts.name, parts.version, parts.hash8));
+}
+
+const FUNCTIONS: Record<string, (input: Input) => unknown> = {
   validate: validateFindings,
+  // tool ids (seed 002 §1)
+  canonical_shape: (i) => canonicalShape(i.input_schema),
+  hash8: (i) => hash8(i.upstream_name, i.input_schema),
+  infer_namespace: (i) => inferNamespace(String(i.upstream_name)),
+  derive_tool_id: (i) => deriveToolId(i.upstream_name, i.input_schema, i.version, i.server_name),
+  parse_tool_id: (i) => parseToolId(i.tool_id),
+  format_tool_id: formatParts,
+  derive_catalog_ids: (i) => deriveCatalogIds(Array.isArray(i.tools) ? i.tools : []),
 };
 
 export function answer(request: Request): Reply | null {
@@ -46,7 +74,12 @@ export function answer(request: Request): Reply | null {
   const seq = request.seq;
   const fn = Object.prototype.hasOwnProperty.call(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
   if (fn === undefined) return { seq, skipped: true, message: `no function ${JSON.stringify(name)}` };
-  return { seq, output: fn(request.case?.input ?? {}) };
+  try {
+    return { seq, output: fn(request.case?.input ?? {}) };
+  } catch (error) {
+    if (error instanceof GatewayError) return { seq, error: { code: error.code, details: error.details } };
+    throw error;
+  }
 }
 
 const lines = readline.createInterface({ input: process.stdin, terminal: false });
