@@ -6,10 +6,23 @@
 // It provides `validate` and the tool-id functions of the gateway contract (./gateway); every
 // other function is answered as skipped (a failure the runner counts), so the matrix shows
 // what this implementation covers.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as readline from "node:readline";
 
 import { validate } from "../../generated/typescript/src/index";
 import { GatewayError } from "./gateway/errors";
+import { parseBrowseRequest, parsePath, resolvePath } from "./gateway/paths";
+import { redact } from "./gateway/redact";
+import {
+  deriveResourceId,
+  derivePromptId,
+  formatPrimitiveId,
+  parsePrimitiveId,
+  promptHash8,
+  resolveCollisions,
+  resourceHash8,
+} from "./gateway/primitive_id";
 import {
   type ToolIdParts,
   canonicalShape,
@@ -50,6 +63,21 @@ function compare(a: [string, string], b: [string, string]): number {
 
 type Input = Record<string, unknown>;
 
+/** A file of the repository, found from wherever the compiled harness lives. */
+function repositoryFile(relative: string): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, relative);
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`${relative} not found above ${__dirname}`);
+  }
+}
+
+/** The longest redacted message: the schema's `maxLength` of GatewayErrorEnvelope.message. */
+function messageLimit(): number {
+  const schema = JSON.parse(fs.readFileSync(repositoryFile("generated/schemas/interlingua-v1.plain.json"), "utf8"));
+  return schema.$defs.GatewayErrorEnvelope.properties.message.maxLength as number;
+}
+
 function formatParts(input: Input): string {
   const parts = (input.parts ?? {}) as Partial<ToolIdParts>;
   return formatToolId(makeParts(parts.namespace, parts.name, parts.version, parts.hash8));
@@ -65,6 +93,20 @@ const FUNCTIONS: Record<string, (input: Input) => unknown> = {
   parse_tool_id: (i) => parseToolId(i.tool_id),
   format_tool_id: formatParts,
   derive_catalog_ids: (i) => deriveCatalogIds(Array.isArray(i.tools) ? i.tools : []),
+  // primitive ids (§9)
+  parse_primitive_id: (i) => parsePrimitiveId(i.id),
+  format_primitive_id: (i) => formatPrimitiveId(i.parts),
+  resource_hash8: (i) => resourceHash8(i.uri),
+  prompt_hash8: (i) => promptHash8(i.name, i.argument_names),
+  derive_resource_id: (i) => deriveResourceId(i.name, i.uri, i.server_name),
+  derive_prompt_id: (i) => derivePromptId(i.name, i.argument_names, i.server_name),
+  resolve_collisions: (i) => resolveCollisions(Array.isArray(i.ids) ? i.ids : []),
+  // paths (§3)
+  parse_path: (i) => parsePath(i.path),
+  resolve_path: (i) => resolvePath(i.path, i.graph),
+  parse_browse_request: (i) => parseBrowseRequest(i.args),
+  // errors (§3.4): redaction (the envelope's `retryable` table is Python's alone so far)
+  redact: (i) => redact(String(i.text), typeof i.limit === "number" ? i.limit : messageLimit()),
 };
 
 export function answer(request: Request): Reply | null {
@@ -78,7 +120,8 @@ export function answer(request: Request): Reply | null {
     return { seq, output: fn(request.case?.input ?? {}) };
   } catch (error) {
     if (error instanceof GatewayError) return { seq, error: { code: error.code, details: error.details } };
-    throw error;
+    // Any other failure is this case's alone: reported, and the harness goes on.
+    return { seq, error: { code: "UNCODED", details: { message: String(error) } } };
   }
 }
 
