@@ -21,6 +21,7 @@ IMPLEMENTED = {
     "gateway/tool_id": 86,
     "gateway/primitive_id": 23,
     "gateway/paths": 48,
+    "gateway/selection": 20,
     "gateway/errors": 6,  # redaction; the envelope's retryable table is Python code
 }
 

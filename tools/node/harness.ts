@@ -14,6 +14,7 @@ import { validate } from "../../generated/typescript/src/index";
 import { GatewayError } from "./gateway/errors";
 import { parseBrowseRequest, parsePath, resolvePath } from "./gateway/paths";
 import { redact } from "./gateway/redact";
+import { selectionSchema, validateSelection } from "./gateway/selection";
 import {
   deriveResourceId,
   derivePromptId,
@@ -105,6 +106,9 @@ const FUNCTIONS: Record<string, (input: Input) => unknown> = {
   parse_path: (i) => parsePath(i.path),
   resolve_path: (i) => resolvePath(i.path, i.graph),
   parse_browse_request: (i) => parseBrowseRequest(i.args),
+  // selection (§2.6)
+  selection_schema: (i) => selectionSchema(i.candidates, i.variant ?? "json_schema"),
+  validate_selection: (i) => validateSelection(i.value, i.candidates),
   // errors (§3.4): redaction (the envelope's `retryable` table is Python's alone so far)
   redact: (i) => redact(String(i.text), typeof i.limit === "number" ? i.limit : messageLimit()),
 };
