@@ -1,8 +1,9 @@
 """Ajv, the common JavaScript validator, takes the bundled schema as-is and agrees with us.
 
 Ajv 2020 in strict mode with its discriminator option compiles the plain bundle
-(generated/schemas/interlingua-v1.plain.json), and its verdict on every example and every
-canonical validation vector equals ours: one Node process judges the whole batch.
+(generated/schemas/interlingua-v1.plain.json), and its verdict on every example, every
+canonical validation vector and thousands of broken copies (tests/typescript/corpus.py)
+equals ours: one Node process judges the whole batch.
 JSON Schema checks structure only, so "ours" is: no error-severity finding other than an
 invariant's (the invariants are annotations a generic validator does not run).
 """
@@ -14,26 +15,12 @@ from typing import Any
 
 import pytest
 
-from conformance.cases import load_cases
-from generator.examples import iter_examples
-from generator.paths import EXAMPLES
 from interlingua.generated.codes import INVARIANT_CODES
 from interlingua.validation import validate
+from tests.typescript.corpus import batch, broken_copies, examples_and_vectors
 from tests.typescript.toolchain import ROOT, TOOLS, run_node
 
 PLAIN = ROOT / "generated" / "schemas" / "interlingua-v1.plain.json"
-
-
-def _bodies() -> list[tuple[str, str | None, Any]]:
-    """(name, type or None for any document, body): every example, every canonical vector."""
-    bodies: list[tuple[str, str | None, Any]] = [
-        (f"example {path.parent.name}/{path.name}", type_name, json.loads(path.read_text()))
-        for type_name, path in iter_examples(EXAMPLES)
-    ]
-    for case in load_cases():
-        if case.function == "validate":
-            bodies.append((case.id, case.input.get("type"), case.input["document"]))
-    return bodies
 
 
 def _structurally_valid(document: Any, type_name: str | None) -> bool:
@@ -45,16 +32,15 @@ def _structurally_valid(document: Any, type_name: str | None) -> bool:
 
 @pytest.fixture(scope="module")
 def verdicts() -> list[tuple[str, bool, dict[str, Any]]]:
-    bodies = _bodies()
-    batch = [{"type": type_name, "document": body} for _, type_name, body in bodies]
-    answers = run_node(TOOLS / "ajv_verdicts.js", [str(PLAIN)], batch)
+    bodies = examples_and_vectors() + broken_copies()
+    answers = run_node(TOOLS / "ajv_verdicts.js", [str(PLAIN)], batch(bodies))
     return [
         (name, _structurally_valid(body, type_name), answer)
         for (name, type_name, body), answer in zip(bodies, answers, strict=True)
     ]
 
 
-def test_ajv_agrees_with_us_on_every_example_and_vector(
+def test_ajv_agrees_with_us_on_every_example_vector_and_broken_copy(
     verdicts: list[tuple[str, bool, dict[str, Any]]],
 ) -> None:
     disagreements = [
@@ -65,7 +51,7 @@ def test_ajv_agrees_with_us_on_every_example_and_vector(
     assert not disagreements, "\n".join(disagreements)
     # Both verdicts occur: the batch holds valid and invalid bodies alike.
     assert {ours for _, ours, _ in verdicts} == {True, False}
-    assert len(verdicts) > 200
+    assert len(verdicts) > 3000
 
 
 def test_one_typo_in_a_part_is_one_error_not_one_per_member() -> None:
