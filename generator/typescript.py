@@ -156,7 +156,12 @@ def _open_union_facts(bundle: dict[str, Json]) -> list[dict[str, Json]]:
         if union:
             tags = sorted(schema["discriminator"]["mapping"])
             facts.append(
-                {"name": name, "fallback": union["fallback"], "tags": tags, "code": union["code"]}
+                {
+                    "name": name,
+                    "fallback": union["fallback"],
+                    "tags": tags,
+                    "prop": schema["discriminator"]["propertyName"],
+                }
             )
     return facts
 
