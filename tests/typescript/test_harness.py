@@ -22,6 +22,7 @@ IMPLEMENTED = {
     "gateway/primitive_id": 23,
     "gateway/paths": 48,
     "gateway/selection": 20,
+    "gateway/arguments": 27,  # normalize_arguments
     "gateway/errors": 6,  # redaction; the envelope's retryable table is Python code
 }
 

@@ -12,6 +12,7 @@ import * as readline from "node:readline";
 
 import { validate } from "../../generated/typescript/src/index";
 import { GatewayError } from "./gateway/errors";
+import { normalizeArguments } from "./gateway/normalize";
 import { parseBrowseRequest, parsePath, resolvePath } from "./gateway/paths";
 import { redact } from "./gateway/redact";
 import { selectionSchema, validateSelection } from "./gateway/selection";
@@ -106,6 +107,8 @@ const FUNCTIONS: Record<string, (input: Input) => unknown> = {
   parse_path: (i) => parsePath(i.path),
   resolve_path: (i) => resolvePath(i.path, i.graph),
   parse_browse_request: (i) => parseBrowseRequest(i.args),
+  // arguments (§4.4): the tolerant repairs
+  normalize_arguments: (i) => normalizeArguments(i.args, i.input_schema),
   // selection (§2.6)
   selection_schema: (i) => selectionSchema(i.candidates, i.variant ?? "json_schema"),
   validate_selection: (i) => validateSelection(i.value, i.candidates),
