@@ -2,7 +2,7 @@
 // does it: a stringified object is parsed (as strictly as any document), then top-level
 // string values become the integer, number, boolean or null their schema type asks for.
 // Every repair is recorded; nothing else changes.
-import { byCodePoint, isObject } from "./errors";
+import { byCodePoint, isObject } from "./json";
 
 const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;

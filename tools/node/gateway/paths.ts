@@ -2,7 +2,8 @@
 // has them: the grammar is the schema's (BrowsePath, BrowseRequest), checked with the
 // generated validators; PATH_INVALID names why, PATH_NOT_FOUND where.
 import { check, validate } from "../../../generated/typescript/src/index";
-import { GatewayError, isObject, shown } from "./errors";
+import { GatewayError, shown } from "./errors";
+import { isObject } from "./json";
 
 const WILDCARD = "*";
 

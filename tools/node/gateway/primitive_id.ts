@@ -4,7 +4,8 @@
 import { createHash } from "node:crypto";
 
 import { check } from "../../../generated/typescript/src/index";
-import { GatewayError, byCodePoint, isObject, pythonJson, shown } from "./errors";
+import { GatewayError, shown } from "./errors";
+import { byCodePoint, isObject, pythonJson } from "./json";
 import { type ToolIdParts, formatToolId, makeParts, parseToolId, splitUpstreamName } from "./tool_id";
 
 const KIND_SEPARATOR = "::";

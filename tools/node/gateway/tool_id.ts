@@ -4,7 +4,8 @@
 import { createHash } from "node:crypto";
 
 import { check } from "../../../generated/typescript/src/index";
-import { GatewayError, byCodePoint, isObject, pythonJson, shown, truthy } from "./errors";
+import { GatewayError, shown } from "./errors";
+import { byCodePoint, isObject, pythonJson, truthy } from "./json";
 
 export const FALLBACK_NAMESPACE = "mcp";
 
