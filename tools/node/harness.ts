@@ -1,11 +1,13 @@
 // harness.ts: the generated TypeScript package behind the conformance line protocol.
 //
-//   python -m conformance run --impl "node build/node/tools/node/harness.js" --group canonical
+//   make node   # tsc: this file and the generated package into build/node
+//   python -m conformance run --impl "node build/node/tools/node/harness.js" \
+//       --expected-failures conformance/expected-failures/node.txt
 //
 // One JSON request per line on stdin, one reply per line on stdout (conformance/protocol.py).
-// It provides `validate` and the tool-id functions of the gateway contract (./gateway); every
-// other function is answered as skipped (a failure the runner counts), so the matrix shows
-// what this implementation covers.
+// It provides `validate` (the generated package) and part of the gateway contract (./gateway);
+// every other function is answered as skipped (a failure the runner counts, listed in
+// node.txt), so the matrix shows what this implementation covers.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
