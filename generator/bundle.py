@@ -89,6 +89,8 @@ def plain_bundle(bundle: dict[str, Json]) -> dict[str, Json]:
     `discriminator`): the same validation, without what only our generator reads.
 
     - annotation keywords (`x-...`) are left out: strict validators refuse unknown keywords;
+    - so is `format`: an annotation in 2020-12 that interlingua does not assert (a `pattern`
+      says what a Timestamp is), which Ajv would assert, or refuse to compile without plugins;
     - a discriminator keeps only `propertyName` (each member's `const` tag says the rest) and
       its union says `"type": "object"`;
     - an open union becomes `if` (a known tag) `then` (the tagged union) `else` (the fallback).
@@ -109,7 +111,7 @@ def _plain(node: Json, defs: dict[str, Json]) -> Json:
         return node
     out: dict[str, Json] = {}
     for key, value in node.items():
-        if key.startswith("x-"):
+        if key.startswith("x-") or (key == "format" and isinstance(value, str)):
             continue
         if key in _SUBSCHEMA:
             out[key] = _plain(value, defs)
