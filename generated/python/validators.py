@@ -580,8 +580,12 @@ _P3: Final = re.compile("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?\\Z").search
 _P4: Final = re.compile(
     "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])\\Z"
 ).search
-_P5: Final = re.compile("^[a-z0-9][a-z0-9_.-]*:[^\\s]+\\Z").search
-_P6: Final = re.compile("^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+(\\s*;.*)?\\Z").search
+_P5: Final = re.compile(
+    "^[a-z0-9][a-z0-9_.-]*:[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z"
+).search
+_P6: Final = re.compile(
+    "^[a-zA-Z0-9!#$&^_.+-]+/[a-zA-Z0-9!#$&^_.+-]+([\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*;[^\\n\\r\\u2028\\u2029]*)?\\Z"
+).search
 _P7: Final = re.compile("^[a-z][a-z0-9_-]{0,63}\\Z").search
 _P8: Final = re.compile("^[A-Za-z_][A-Za-z0-9_.-]{0,127}\\Z").search
 _P9: Final = re.compile("^[A-Za-z0-9._-]{1,32}\\Z").search
@@ -592,7 +596,9 @@ _P11: Final = re.compile(
 _P12: Final = re.compile(
     "^((resource|prompt)::)?[a-z][a-z0-9_-]{0,63}:[A-Za-z_][A-Za-z0-9_.-]{0,127}(@[A-Za-z0-9._-]{1,32}(#[0-9a-f]{8})?|#[0-9a-f]{8})\\Z"
 ).search
-_P13: Final = re.compile('^[^\\s\\u0000-\\u001f\\u007f-\\u009f{}\\[\\]"]+\\Z').search
+_P13: Final = re.compile(
+    '^[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\u0000-\\u001f\\u007f-\\u009f{}\\[\\]"]+\\Z'
+).search
 _P14: Final = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\Z").search
 _P15: Final = re.compile("^([a-z][a-z0-9_-]{0,63})?\\Z").search
 _P16: Final = re.compile(

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from generator.bundle import plain_bundle
+from generator.plan import python_regex
 from generator.typescript import ts_type
 
 
@@ -42,3 +47,15 @@ def test_the_plain_bundle_drops_annotations_not_fields_named_like_them() -> None
         "properties": {"x-api-key": {"type": "string"}},
         "not": {"required": ["x-api-key"]},
     }
+
+
+def test_patterns_become_python_with_ecma_262_classes() -> None:
+    assert python_regex("^a$") == "^a\\Z"
+    assert python_regex("[$.]") == "[$.]"
+    assert python_regex("^.$") == "^[^\\n\\r\\u2028\\u2029]\\Z"
+    assert python_regex("\\d\\D[\\w]") == "[0-9][^0-9][A-Za-z0-9_]"
+    assert python_regex("\\.\\u0041") == "\\.\\u0041"
+    assert re.fullmatch(python_regex("^[^\\s]+$"), "a\x85") is not None
+    assert re.fullmatch(python_regex("^\\S+$"), "a\ufeff") is None
+    with pytest.raises(ValueError, match="inside a class"):
+        python_regex("[\\S]")

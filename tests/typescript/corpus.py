@@ -37,5 +37,18 @@ def broken_copies() -> list[Body]:
     ]
 
 
+#: Values on which Python's `re` and ECMA-262 (what JSON Schema patterns mean, and what Ajv
+#: and the TypeScript validators run) would disagree unless the generator spells the classes
+#: out: U+FEFF is a space to ECMA-262 and U+0085, U+001C are not; `.` stops at \r and U+2028.
+PATTERN_EDGES: list[Body] = [
+    ("ModelId with U+FEFF", "ModelId", "a:b\ufeff"),
+    ("ModelId with U+0085", "ModelId", "a:b\x85"),
+    ("ModelId with U+001C", "ModelId", "a:b\x1c"),
+    ("MediaType with U+2028", "MediaType", "text/plain;\u2028x"),
+    ("MediaType with CR", "MediaType", "text/plain;\rx"),
+    ("MediaType with a parameter", "MediaType", "text/plain; charset=utf-8"),
+]
+
+
 def batch(bodies: list[Body]) -> list[dict[str, Any]]:
     return [{"type": type_name, "document": document} for _, type_name, document in bodies]

@@ -17,7 +17,7 @@ import pytest
 
 from interlingua.generated.codes import INVARIANT_CODES
 from interlingua.validation import validate
-from tests.typescript.corpus import batch, broken_copies, examples_and_vectors
+from tests.typescript.corpus import PATTERN_EDGES, batch, broken_copies, examples_and_vectors
 from tests.typescript.toolchain import ROOT, TOOLS, run_node
 
 PLAIN = ROOT / "generated" / "schemas" / "interlingua-v1.plain.json"
@@ -32,7 +32,7 @@ def _structurally_valid(document: Any, type_name: str | None) -> bool:
 
 @pytest.fixture(scope="module")
 def verdicts() -> list[tuple[str, bool, dict[str, Any]]]:
-    bodies = examples_and_vectors() + broken_copies()
+    bodies = examples_and_vectors() + broken_copies() + PATTERN_EDGES
     answers = run_node(TOOLS / "ajv_verdicts.js", [str(PLAIN)], batch(bodies))
     return [
         (name, _structurally_valid(body, type_name), answer)

@@ -15,7 +15,13 @@ import pytest
 from generator.typescript import MAX_DEPTH
 from interlingua.reading import DEFAULT_MAX_DEPTH
 from interlingua.validation import validate
-from tests.typescript.corpus import Body, batch, broken_copies, examples_and_vectors
+from tests.typescript.corpus import (
+    PATTERN_EDGES,
+    Body,
+    batch,
+    broken_copies,
+    examples_and_vectors,
+)
 from tests.typescript.toolchain import PACKAGE, compiled, run_node
 
 Row = tuple[str, str, str]
@@ -33,7 +39,7 @@ def _typescript(bodies: list[Body]) -> list[list[Row]]:
 
 @pytest.fixture(scope="module")
 def bodies() -> list[Body]:
-    return examples_and_vectors() + broken_copies()
+    return examples_and_vectors() + broken_copies() + PATTERN_EDGES
 
 
 def test_typescript_reports_what_python_reports(bodies: list[Body]) -> None:
@@ -72,6 +78,20 @@ def test_unreadable_values_get_the_readers_codes() -> None:
         "unknown_document",
     ]
     assert theirs == [_python(document, type_name) for _, type_name, document in bodies]
+
+
+def test_patterns_mean_what_ecma_262_says() -> None:
+    """Python's `re` reads `\\s` and `.` wider than ECMA-262; the generated Python validators
+    spell them out, so these verdicts are the same in both languages (and in Ajv)."""
+    ours = [_python(value, type_name) for _, type_name, value in PATTERN_EDGES]
+    assert [[code for code, _, _ in rows] for rows in ours] == [
+        ["pattern_mismatch"],
+        [],
+        [],
+        ["pattern_mismatch"],
+        ["pattern_mismatch"],
+        [],
+    ]
 
 
 def test_the_depth_limit_is_the_readers() -> None:
