@@ -147,3 +147,11 @@ def _open_union(union: dict[str, Json], defs: dict[str, Json], fallback: str) ->
     out["then"] = {"discriminator": union["discriminator"], "oneOf": known}
     out["else"] = {"$ref": fallback_ref}
     return out
+
+
+def retryable_table(bundle: dict[str, Json]) -> dict[str, bool]:
+    """Every GatewayErrorCode, in enum order, with whether its call may be retried
+    (`x-retryable` lists the codes that may)."""
+    codes = bundle["$defs"]["GatewayErrorCode"]
+    retryable = set(codes.get("x-retryable", []))
+    return {code: code in retryable for code in codes["enum"]}

@@ -669,6 +669,7 @@ class Renderer:
             finding=type_link("ValidationError", page),
             severity=type_link("Severity", page),
             gateway_codes=[code(v) for v in gateway["enum"]] if gateway else [],
+            gateway_retryable=[code(v) for v in gateway.get("x-retryable", [])] if gateway else [],
             gateway_link=type_link("GatewayErrorCode", page) if gateway else "",
             gateway_description=md_text(gateway["description"]) if gateway else "",
             envelope=type_link("GatewayErrorEnvelope", page)

@@ -15,7 +15,7 @@ from datamodel_code_generator.enums import DataModelType, InputFileType
 
 from generator import viewplan
 from generator.adapters import Mapping, load_mappings, plan_adapter
-from generator.bundle import bundle_id, plain_bundle
+from generator.bundle import bundle_id, plain_bundle, retryable_table
 from generator.docs import render_docs
 from generator.load import Sources
 from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
@@ -105,6 +105,7 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         context,
         codes=codes,
         severities=bundle["$defs"]["Severity"]["enum"],
+        retryable=retryable_table(bundle),
         invariant_codes=sorted(
             {
                 code

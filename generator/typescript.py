@@ -15,7 +15,7 @@ from typing import Any
 
 import jinja2
 
-from generator.bundle import def_name_of
+from generator.bundle import def_name_of, retryable_table
 from generator.paths import ROOT
 from generator.plan import build_plan
 
@@ -196,6 +196,7 @@ def render_typescript(
         "declarations": declarations(bundle),
         "open_unions": _open_union_facts(bundle),
         "codes": codes,
+        "retryable": retryable_table(bundle),
         "invariant_codes": invariant_codes,
         "plan": plan,
         "sets": {

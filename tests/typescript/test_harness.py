@@ -23,7 +23,7 @@ IMPLEMENTED = {
     "gateway/paths": 48,
     "gateway/selection": 20,
     "gateway/arguments": 27,  # normalize_arguments
-    "gateway/errors": 6,  # redaction; the envelope's retryable table is Python code
+    "gateway/errors": 29,  # the envelope (retryable from the schema) and redaction
 }
 
 

@@ -12,7 +12,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
 
-import { validate } from "../../generated/typescript/src/index";
+import { type GatewayErrorCode, validate } from "../../generated/typescript/src/index";
+import { errorEnvelope, type EnvelopeLimits } from "./gateway/envelope";
 import { GatewayError } from "./gateway/errors";
 import { normalizeArguments } from "./gateway/normalize";
 import { parseBrowseRequest, parsePath, resolvePath } from "./gateway/paths";
@@ -76,10 +77,21 @@ function repositoryFile(relative: string): string {
   }
 }
 
-/** The longest redacted message: the schema's `maxLength` of GatewayErrorEnvelope.message. */
-function messageLimit(): number {
-  const schema = JSON.parse(fs.readFileSync(repositoryFile("generated/schemas/interlingua-v1.plain.json"), "utf8"));
-  return schema.$defs.GatewayErrorEnvelope.properties.message.maxLength as number;
+/** The longest redacted message and path: the schema's `maxLength` on GatewayErrorEnvelope. */
+let limits: EnvelopeLimits | undefined;
+function envelopeLimits(): EnvelopeLimits {
+  if (limits === undefined) {
+    const schema = JSON.parse(fs.readFileSync(repositoryFile("generated/schemas/interlingua-v1.plain.json"), "utf8"));
+    const fields = schema.$defs.GatewayErrorEnvelope.properties;
+    limits = { message: fields.message.maxLength as number, path: fields.path.maxLength as number };
+  }
+  return limits;
+}
+
+function envelope(input: Input): unknown {
+  const details = input.details as Record<string, unknown> | undefined;
+  const path = typeof input.path === "string" ? input.path : "";
+  return errorEnvelope(input.code as GatewayErrorCode, String(input.message), path, details, envelopeLimits());
 }
 
 function formatParts(input: Input): string {
@@ -114,8 +126,9 @@ const FUNCTIONS: Record<string, (input: Input) => unknown> = {
   // selection (§2.6)
   selection_schema: (i) => selectionSchema(i.candidates, i.variant ?? "json_schema"),
   validate_selection: (i) => validateSelection(i.value, i.candidates),
-  // errors (§3.4): redaction (the envelope's `retryable` table is Python's alone so far)
-  redact: (i) => redact(String(i.text), typeof i.limit === "number" ? i.limit : messageLimit()),
+  // errors (§3.4): the envelope and its redaction
+  error_envelope: envelope,
+  redact: (i) => redact(String(i.text), typeof i.limit === "number" ? i.limit : envelopeLimits().message),
 };
 
 export function answer(request: Request): Reply | null {
