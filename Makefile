@@ -14,11 +14,13 @@ JOBS   ?= auto
 
 # The Node toolchain (tools/node: Ajv, TypeScript, locked) and the generated TypeScript package
 # compiled with the conformance harness into build/node. The tests install and build it
-# themselves when it is missing (tests/typescript/toolchain.py).
+# themselves when it is missing (tests/typescript/toolchain.py). The compiled harness finds its
+# npm packages (Ajv, re2js) through a link beside it to tools/node/node_modules.
 NODE_HARNESS := build/node/tools/node/harness.js
 node:
 	cd tools/node && npm ci --no-audit --no-fund --loglevel=error
 	node tools/node/node_modules/typescript/bin/tsc -p tools/node
+	ln -sfn ../../../../tools/node/node_modules build/node/tools/node/node_modules
 
 # pyproject.toml says which packages (compatible ranges); constraints.txt pins their exact versions.
 $(STAMP): pyproject.toml constraints.txt

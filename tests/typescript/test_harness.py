@@ -22,7 +22,7 @@ IMPLEMENTED = {
     "gateway/primitive_id": 23,
     "gateway/paths": 48,
     "gateway/selection": 20,
-    "gateway/arguments": 27,  # normalize_arguments
+    "gateway/arguments": 60,  # schema trust, normalization, validation (RE2), dry run
     "gateway/errors": 29,  # the envelope (retryable from the schema) and redaction
 }
 

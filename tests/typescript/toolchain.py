@@ -76,7 +76,16 @@ def compiled() -> Path:
         if not stamp.is_file() or stamp.read_text() != digest:
             _run([node(), str(modules / "typescript" / "bin" / "tsc"), "-p", str(TOOLS)])
             stamp.write_text(digest)
+        link_modules()
     return BUILD
+
+
+def link_modules() -> None:
+    """build/node/tools/node/node_modules -> tools/node/node_modules: the compiled harness
+    requires its npm packages (Ajv, re2js) from beside itself, as Node resolves them."""
+    link = BUILD / "tools" / "node" / "node_modules"
+    if not link.is_symlink():
+        link.symlink_to(Path("../../../../tools/node/node_modules"), target_is_directory=True)
 
 
 def run_node(script: Path, arguments: list[str], batch: Any) -> Any:

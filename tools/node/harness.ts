@@ -13,11 +13,13 @@ import * as path from "node:path";
 import * as readline from "node:readline";
 
 import { type GatewayErrorCode, validate } from "../../generated/typescript/src/index";
+import { ArgumentValidator } from "./gateway/arguments";
 import { errorEnvelope, type EnvelopeLimits } from "./gateway/envelope";
 import { GatewayError } from "./gateway/errors";
 import { normalizeArguments } from "./gateway/normalize";
 import { parseBrowseRequest, parsePath, resolvePath } from "./gateway/paths";
 import { redact } from "./gateway/redact";
+import { DEFAULT_LIMITS, checkSchemaTrust } from "./gateway/schema_trust";
 import { selectionSchema, validateSelection } from "./gateway/selection";
 import {
   deriveResourceId,
@@ -99,6 +101,21 @@ function formatParts(input: Input): string {
   return formatToolId(makeParts(parts.namespace, parts.name, parts.version, parts.hash8));
 }
 
+/** The tool id the argument vectors register their schema under. */
+const VECTOR_TOOL_ID = "vector:tool@1";
+
+function validateArguments(input: Input): unknown {
+  const validator = new ArgumentValidator();
+  validator.register(VECTOR_TOOL_ID, "tool", input.input_schema);
+  return validator.validate(VECTOR_TOOL_ID, input.args, input.tolerant === true);
+}
+
+function dryRun(input: Input): unknown {
+  const validator = new ArgumentValidator();
+  const toolId = validator.registerTool((input.tool ?? {}) as Record<string, unknown>);
+  return validator.dryRun(toolId, input.args, input.tolerant === true);
+}
+
 const FUNCTIONS: Record<string, (input: Input) => unknown> = {
   validate: validateFindings,
   // tool ids (seed 002 §1)
@@ -121,8 +138,11 @@ const FUNCTIONS: Record<string, (input: Input) => unknown> = {
   parse_path: (i) => parsePath(i.path),
   resolve_path: (i) => resolvePath(i.path, i.graph),
   parse_browse_request: (i) => parseBrowseRequest(i.args),
-  // arguments (§4.4): the tolerant repairs
+  // arguments (§4.4, §4.5): schema trust, tolerant repairs, validation, dry run
+  check_schema_trust: (i) => checkSchemaTrust(i.schema, { ...DEFAULT_LIMITS, ...(i.limits as object) }) ?? null,
   normalize_arguments: (i) => normalizeArguments(i.args, i.input_schema),
+  validate_arguments: validateArguments,
+  dry_run: dryRun,
   // selection (§2.6)
   selection_schema: (i) => selectionSchema(i.candidates, i.variant ?? "json_schema"),
   validate_selection: (i) => validateSelection(i.value, i.candidates),
