@@ -15,7 +15,7 @@ JOBS   ?= auto
 # The Node toolchain (tools/node: Ajv, TypeScript, locked) and the generated TypeScript package
 # compiled with the conformance harness into build/node. The tests install and build it
 # themselves when it is missing (tests/typescript/toolchain.py). The compiled harness finds its
-# npm packages (Ajv, re2js) through a link beside it to tools/node/node_modules.
+# npm packages (Ajv, re2js, js-tiktoken) through a link beside it to tools/node/node_modules.
 NODE_HARNESS := build/node/tools/node/harness.js
 node:
 	cd tools/node && npm ci --no-audit --no-fund --loglevel=error

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.cases import Case
-from conformance.protocol import External, InProcess, Outcome
-from interlingua.contract import FUNCTIONS, ContractError
-from tests.typescript.toolchain import compiled, node
+from tests.typescript.differential import outcomes
 
 CATASTROPHIC = "^(a+)+$"
 SLOW_TEXT = "a" * 40 + "b"
@@ -77,37 +74,11 @@ VALIDATE: list[dict[str, Any]] = [
 ]
 
 
-def _cases() -> list[Case]:
+def test_node_judges_schemas_and_arguments_as_python_does() -> None:
     rows = [("check_schema_trust", i) for i in TRUST] + [
         ("validate_arguments", i) for i in VALIDATE
     ]
-    return [
-        Case(id=f"extra.{n}", kind="vectors", group="extra", level="required", description="",
-             function=function, input=data)
-        for n, (function, data) in enumerate(rows)
-    ]  # fmt: skip
-
-
-def _verdict(outcome: Outcome) -> Any:
-    if outcome.error is not None:
-        return (outcome.error["code"], (outcome.error.get("details") or {}).get("reason"))
-    return ("ok", outcome.skipped or outcome.broken or outcome.output)
-
-
-def test_node_judges_schemas_and_arguments_as_python_does() -> None:
-    cases = _cases()
-    python = InProcess(dict(FUNCTIONS), ContractError)
-    harness = External(f"{node()} {compiled() / 'tools' / 'node' / 'harness.js'}")
-    try:
-        theirs = [_verdict(harness.run(case)) for case in cases]
-    finally:
-        harness.close()
-    ours = [_verdict(python.run(case)) for case in cases]
-    differences = [
-        f"{case.function} {case.input}: python {mine}, node {their}"
-        for case, mine, their in zip(cases, ours, theirs, strict=True)
-        if mine != their
-    ]
+    ours, differences = outcomes(rows)
     assert differences == []
     # The cases mean something: both outcomes occur, and each refusal reason at least once.
     reasons = {v[1] for v in ours if v[0] == "SCHEMA_INVALID"}

@@ -1,7 +1,8 @@
 """The Node harness (tools/node/harness.ts on the generated package) through the conformance
-runner, exactly as another team's implementation is run: every canonical vector passes, what
-it does not implement is listed in conformance/expected-failures/node.txt, and the matrix
-shows it beside the Python implementation."""
+runner, exactly as another team's implementation is run: every canonical and gateway vector
+passes, what it does not implement (conversions) is listed in
+conformance/expected-failures/node.txt, and the matrix shows it beside the Python
+implementation."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ IMPLEMENTED = {
     "gateway/selection": 20,
     "gateway/arguments": 60,  # schema trust, normalization, validation (RE2), dry run
     "gateway/errors": 29,  # the envelope (retryable from the schema) and redaction
+    "gateway/cards": 53,  # cl100k_base token counts (js-tiktoken), truncation, cards, order
 }
 
 

@@ -82,7 +82,7 @@ def compiled() -> Path:
 
 def link_modules() -> None:
     """build/node/tools/node/node_modules -> tools/node/node_modules: the compiled harness
-    requires its npm packages (Ajv, re2js) from beside itself, as Node resolves them."""
+    requires its npm packages (Ajv, re2js, js-tiktoken) from beside itself, as Node resolves them."""
     link = BUILD / "tools" / "node" / "node_modules"
     if not link.is_symlink():
         link.symlink_to(Path("../../../../tools/node/node_modules"), target_is_directory=True)

@@ -5,21 +5,24 @@
 //       --expected-failures conformance/expected-failures/node.txt
 //
 // One JSON request per line on stdin, one reply per line on stdout (conformance/protocol.py).
-// It provides `validate` (the generated package) and part of the gateway contract (./gateway);
+// It provides `validate` (the generated package) and the gateway contract (./gateway);
 // every other function is answered as skipped (a failure the runner counts, listed in
 // node.txt), so the matrix shows what this implementation covers.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
 
-import { type GatewayErrorCode, validate } from "../../generated/typescript/src/index";
+import { type ChoiceCard, type GatewayErrorCode, validate } from "../../generated/typescript/src/index";
 import { ArgumentValidator } from "./gateway/arguments";
+import { CACHE_BREAKPOINT_ID, CacheStableSession } from "./gateway/cache_stable";
+import { type CardLimits, browseBudget, buildCard, cardTokens, normalizeTags, orderCards, renderCard, safetyOf } from "./gateway/cards";
 import { errorEnvelope, type EnvelopeLimits } from "./gateway/envelope";
 import { GatewayError } from "./gateway/errors";
 import { normalizeArguments } from "./gateway/normalize";
 import { parseBrowseRequest, parsePath, resolvePath } from "./gateway/paths";
 import { redact } from "./gateway/redact";
 import { DEFAULT_LIMITS, checkSchemaTrust } from "./gateway/schema_trust";
+import { countTokens, truncateDescription } from "./gateway/tokens";
 import { selectionSchema, validateSelection } from "./gateway/selection";
 import {
   deriveResourceId,
@@ -79,15 +82,46 @@ function repositoryFile(relative: string): string {
   }
 }
 
+// The bundle is JSON of a known shape; its bounds are read by name below.
+type Defs = Record<string, any>;
+let bundleDefs: Defs | undefined;
+/** The schema's definitions (the plain bundle), read once: the bounds below are its facts. */
+function defs(): Defs {
+  bundleDefs ??= (JSON.parse(fs.readFileSync(repositoryFile("generated/schemas/interlingua-v1.plain.json"), "utf8")) as { $defs: Defs }).$defs;
+  return bundleDefs;
+}
+
 /** The longest redacted message and path: the schema's `maxLength` on GatewayErrorEnvelope. */
-let limits: EnvelopeLimits | undefined;
 function envelopeLimits(): EnvelopeLimits {
-  if (limits === undefined) {
-    const schema = JSON.parse(fs.readFileSync(repositoryFile("generated/schemas/interlingua-v1.plain.json"), "utf8"));
-    const fields = schema.$defs.GatewayErrorEnvelope.properties;
-    limits = { message: fields.message.maxLength as number, path: fields.path.maxLength as number };
+  const fields = defs().GatewayErrorEnvelope.properties;
+  return { message: fields.message.maxLength as number, path: fields.path.maxLength as number };
+}
+
+/** The most tags and the longest name a card has: the schema's bounds on ChoiceCard. */
+function cardLimits(): CardLimits {
+  const fields = defs().ChoiceCard.properties;
+  return { tags: fields.tags.maxItems as number, name: fields.name.maxLength as number };
+}
+
+interface CardSummary {
+  id: string;
+  score?: number;
+}
+
+/** Steps `{"hydrate": id, "ok": bool}` or `{"browse": [{"id", "score"?}]}`; the output is
+ * each browse's response as `{"id", "score"?}` summaries (src/interlingua/gateway/vectors.py). */
+function cacheStableSession(input: Input): unknown {
+  const session = new CacheStableSession<CardSummary>(() => ({ id: CACHE_BREAKPOINT_ID }));
+  const responses: CardSummary[][] = [];
+  for (const step of (input.steps ?? []) as Array<Record<string, unknown>>) {
+    if ("hydrate" in step) {
+      if (step.ok === true) session.recordHydration(String(step.hydrate));
+      continue;
+    }
+    const cards = (step.browse as CardSummary[]).map((c) => (typeof c.score === "number" ? { id: c.id, score: c.score } : { id: c.id }));
+    responses.push(session.order(cards));
   }
-  return limits;
+  return responses;
 }
 
 function envelope(input: Input): unknown {
@@ -134,6 +168,17 @@ const FUNCTIONS: Record<string, (input: Input) => unknown> = {
   derive_resource_id: (i) => deriveResourceId(i.name, i.uri, i.server_name),
   derive_prompt_id: (i) => derivePromptId(i.name, i.argument_names, i.server_name),
   resolve_collisions: (i) => resolveCollisions(Array.isArray(i.ids) ? i.ids : []),
+  // cards (§2, §5)
+  count_tokens: (i) => countTokens(String(i.text)),
+  truncate_description: (i) => truncateDescription(String(i.text), Number(i.budget)),
+  normalize_tags: (i) => normalizeTags(Array.isArray(i.tags) ? i.tags : [], i.annotations as Record<string, unknown> | undefined, cardLimits().tags),
+  safety_of: (i) => safetyOf(i.tags as string[]),
+  build_card: (i) => buildCard((i.tool ?? {}) as Record<string, unknown>, i.score as number | undefined, cardLimits()),
+  render_card: (i) => renderCard(i.card as ChoiceCard),
+  card_tokens: (i) => cardTokens(i.card as ChoiceCard),
+  order_cards: (i) => orderCards(i.cards as CardSummary[]).map((c) => c.id),
+  browse_budget: (i) => browseBudget(Number(i.n)),
+  cache_stable_session: cacheStableSession,
   // paths (§3)
   parse_path: (i) => parsePath(i.path),
   resolve_path: (i) => resolvePath(i.path, i.graph),
