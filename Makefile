@@ -10,7 +10,17 @@ STAMP  := $(VENV)/.installed-stamp
 # pytest-xdist workers: one per core by default (`make test JOBS=0` runs the tests in one process).
 JOBS   ?= auto
 
-.PHONY: run test generate check lint types pytest bench docs clean
+.PHONY: run test generate check lint types pytest bench docs clean node
+
+# The Node toolchain (tools/node: Ajv, TypeScript, locked) and the generated TypeScript package
+# compiled with the conformance harness into build/node. The tests install and build it
+# themselves when it is missing (tests/typescript/toolchain.py). The compiled harness finds its
+# npm packages (Ajv, re2js, js-tiktoken) through a link beside it to tools/node/node_modules.
+NODE_HARNESS := build/node/tools/node/harness.js
+node:
+	cd tools/node && npm ci --no-audit --no-fund --loglevel=error
+	node tools/node/node_modules/typescript/bin/tsc -p tools/node
+	ln -sfn ../../../../tools/node/node_modules build/node/tools/node/node_modules
 
 # pyproject.toml says which packages (compatible ranges); constraints.txt pins their exact versions.
 $(STAMP): pyproject.toml constraints.txt
@@ -23,7 +33,9 @@ run: $(STAMP)
 	$(PY) -m generator
 	$(PY) -m generator --check
 	$(PY) -m generator.examples
-	$(PY) -m conformance run
+	$(MAKE) node
+	$(PY) -m conformance run --impl "node $(NODE_HARNESS)" --expected-failures conformance/expected-failures/node.txt --report build/conformance/node.json --matrix build/conformance/node.md
+	$(PY) -m conformance run --beside build/conformance/node.json
 	$(PY) -m generator.docs
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
 
@@ -60,4 +72,4 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
 
 clean:
-	rm -rf $(VENV) build site .coverage .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build site tools/node/node_modules .coverage .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -47,9 +47,21 @@ def main(argv: list[str] | None = None) -> int:
         default=Path("build/conformance/matrix.md"),
         help="Markdown matrix path",
     )
+    run.add_argument(
+        "--beside",
+        type=Path,
+        action="append",
+        default=[],
+        help="another implementation's JSON report, shown beside this run in the matrix",
+    )
     run.add_argument("--strict", action="store_true", help="recommended cases must pass too")
     run.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each answer")
     args = parser.parse_args(argv)
+    try:
+        beside = [json.loads(path.read_text(encoding="utf-8")) for path in args.beside]
+    except (OSError, ValueError) as exc:
+        print(f"error: --beside: {exc}", file=sys.stderr)
+        return 2
 
     try:
         cases = [
@@ -81,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
 
     for path, text in (
         (args.report, json.dumps(report(implementation.name, results), indent=2)),
-        (args.matrix, matrix(implementation.name, results)),
+        (args.matrix, matrix(implementation.name, results, beside)),
     ):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -127,26 +128,55 @@ def report(implementation: str, results: list[Result]) -> dict[str, Any]:
     }
 
 
-def matrix(implementation: str, results: list[Result]) -> str:
-    """A Markdown table: per group, passed over total at each level, and how many cases are
-    listed as expected failures; then the real-traffic corpus in bodies."""
+def _counts(cases: list[tuple[str, str, str]]) -> dict[str, Counter[str]]:
+    """Per group: passed and total at each level, and the expected failures; from
+    (group, level, status) triples."""
     counts: dict[str, Counter[str]] = {}
-    for r in results:
-        bucket = counts.setdefault(r.case.group, Counter())
-        bucket[f"{r.case.level}_total"] += 1
-        bucket[f"{r.case.level}_pass"] += r.status in ("pass", "xpass")
-        bucket["expected"] += r.status == "xfail"
-    lines = [
-        f"# Conformance: {implementation}",
-        "",
-        "| group | required | recommended | expected failures |",
-        "|---|---:|---:|---:|",
-    ]
-    for group, c in sorted(counts.items()):
-        lines.append(
-            f"| {group} | {c['required_pass']}/{c['required_total']} "
-            f"| {c['recommended_pass']}/{c['recommended_total']} | {c['expected']} |"
+    for group, level, status in cases:
+        bucket = counts.setdefault(group, Counter())
+        bucket[f"{level}_total"] += 1
+        bucket[f"{level}_pass"] += status in ("pass", "xpass")
+        bucket["expected"] += status == "xfail"
+    return counts
+
+
+def _cells(c: Counter[str] | None) -> str:
+    if c is None:  # that implementation did not run the group
+        return " — | — | — |"
+    return (
+        f" {c['required_pass']}/{c['required_total']} "
+        f"| {c['recommended_pass']}/{c['recommended_total']} | {c['expected']} |"
+    )
+
+
+def matrix(
+    implementation: str, results: list[Result], beside: Sequence[dict[str, Any]] = ()
+) -> str:
+    """A Markdown table: per group, passed over total at each level, and how many cases are
+    listed as expected failures; then the real-traffic corpus in bodies. ``beside`` are the
+    JSON reports of other implementations' runs, shown in columns of their own."""
+    counts = _counts([(r.case.group, r.case.level, r.status) for r in results])
+    others = [
+        (
+            str(other["implementation"]),
+            _counts([(c["group"], c["level"], c["status"]) for c in other["cases"]]),
         )
+        for other in beside
+    ]
+    columns = "| group | required | recommended | expected failures |"
+    columns += "".join(
+        f" {name}: required | {name}: recommended | {name}: expected failures |"
+        for name, _ in others
+    )
+    lines = [
+        f"# Conformance: {' beside '.join([implementation, *(name for name, _ in others)])}",
+        "",
+        columns,
+        "|---|" + "---:|" * (3 * (1 + len(others))),
+    ]
+    for group in sorted(set(counts).union(*(c for _, c in others))):
+        row = f"| {group} |" + _cells(counts.get(group))
+        lines.append(row + "".join(_cells(c.get(group)) for _, c in others))
     bodies: dict[str, set[str]] = {"all": set(), "xfail": set(), "unread": set()}
     for r in results:
         if r.case.kind != "real":

@@ -33,7 +33,7 @@ import jinja2
 import yaml
 
 from generator import viewplan
-from generator.bundle import def_name_of
+from generator.bundle import def_name_of, plain_bundle
 from generator.examples import iter_examples
 from generator.load import SchemaLoadError, Sources
 from generator.paths import BASE_URI, EXAMPLES, ROOT, SCHEMAS, SEED_COVERAGE
@@ -143,6 +143,8 @@ def read_inputs(sources: Sources, bundle: dict[str, Json]) -> DocsInputs:
         (served_path(file.uri), file.contents) for file in sources.files
     ]
     served.append((served_path(bundle["$id"]), bundle))
+    plain = plain_bundle(bundle)
+    served.append((served_path(plain["$id"]), plain))
     for path in sorted((SCHEMAS / "meta").glob("*.json")):
         meta = _read_json(path)
         served.append((served_path(meta["$id"]), meta))
@@ -667,6 +669,7 @@ class Renderer:
             finding=type_link("ValidationError", page),
             severity=type_link("Severity", page),
             gateway_codes=[code(v) for v in gateway["enum"]] if gateway else [],
+            gateway_retryable=[code(v) for v in gateway.get("x-retryable", [])] if gateway else [],
             gateway_link=type_link("GatewayErrorCode", page) if gateway else "",
             gateway_description=md_text(gateway["description"]) if gateway else "",
             envelope=type_link("GatewayErrorEnvelope", page)
@@ -1107,7 +1110,8 @@ def matrix_page(matrix: str, source: str, capabilities: str = "") -> str:
     lines = matrix.strip("\n").splitlines()
     title, body = (lines[0], lines[1:]) if lines and lines[0].startswith("# ") else ("", lines)
     intro = (
-        "The latest conformance run of the Python implementation: per group of cases, how many "
+        "The latest conformance run of the Python implementation (and, in columns of their "
+        "own, of the implementations run beside it): per group of cases, how many "
         "passed out of how many, at each level, and how many are listed as expected failures "
         "(the `real/` groups are the real-traffic corpus, each body checked by several cases). "
         "[Conformance](index.md) says how to run the suite against another implementation."

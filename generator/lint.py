@@ -296,6 +296,14 @@ def _lint_bundle(bundle: dict[str, Json]) -> Iterator[Finding]:
             "violation",
             f"x-codes must list exactly the enum; differs on {sorted(codes ^ declared)}",
         )
+    retryable = set(defs.get("GatewayErrorCode", {}).get("x-retryable", []))
+    if stray := retryable - set(_enum_of(bundle, "GatewayErrorCode")):
+        yield Finding(
+            "bundle#/$defs/GatewayErrorCode",
+            "IL009",
+            "violation",
+            f"x-retryable names codes outside the enum: {sorted(stray)}",
+        )
     for pointer, node in _walk(bundle, ""):
         at = "bundle#" + pointer
         for key in ("x-capability", "x-write-capability"):

@@ -31,26 +31,55 @@ class Constants:
         return self.patterns.setdefault(python_regex(regex), f"_P{len(self.patterns)}")
 
 
+# ECMA-262's `\s` (WhiteSpace and LineTerminator), which JSON Schema patterns mean; Python's
+# own `\s` also takes U+001C-U+001F and U+0085 and leaves out U+FEFF.
+_ECMA_SPACE = (
+    "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+)
+# Class escapes as ECMA-262 reads them (ASCII `\d` and `\w`, even in Unicode mode), as the
+# members of a character class.
+_ECMA_CLASSES = {"s": _ECMA_SPACE, "d": "0-9", "w": "A-Za-z0-9_"}
+# What `.` matches in ECMA-262: anything but a line terminator (Python's stops only at \n).
+_ECMA_DOT = "[^\\n\\r\\u2028\\u2029]"
+
+
 def python_regex(pattern: str) -> str:
     r"""An ECMA-262 pattern as Python `re` reads it the same way.
 
-    In JSON Schema `$` matches only at the end of the string; in Python it also matches before
-    a final newline, so `"x\n"` would pass `^x$`. Every `$` outside a character class becomes
-    `\Z`, which matches only at the very end.
+    - `$` outside a character class becomes `\Z`: in JSON Schema `$` matches only at the end
+      of the string; in Python it also matches before a final newline.
+    - `.`, `\s`, `\d`, `\w` (and `\S`, `\D`, `\W` outside a class) become the explicit classes
+      ECMA-262 gives them: Python's are wider (Unicode digits and letters; `\x85` is a space,
+      `\ufeff` is not; `.` takes `\r` and `\u2028`), so the same value would pass in Python
+      and fail in JavaScript.
     """
     out: list[str] = []
     escaped = in_class = False
     for char in pattern:
         if escaped:
             escaped = False
-        elif char == "\\":
+            members = _ECMA_CLASSES.get(char.lower())
+            if members is None:
+                out.append("\\" + char)
+            elif char.islower():
+                out.append(members if in_class else f"[{members}]")
+            elif in_class:
+                raise ValueError(f"pattern {pattern!r}: \\{char} inside a class is not supported")
+            else:
+                out.append(f"[^{members}]")
+            continue
+        if char == "\\":
             escaped = True
-        elif char == "[":
+            continue
+        if char == "[":
             in_class = True
         elif char == "]":
             in_class = False
         elif char == "$" and not in_class:
             out.append("\\Z")
+            continue
+        elif char == "." and not in_class:
+            out.append(_ECMA_DOT)
             continue
         out.append(char)
     return "".join(out)

@@ -15,7 +15,7 @@ from datamodel_code_generator.enums import DataModelType, InputFileType
 
 from generator import viewplan
 from generator.adapters import Mapping, load_mappings, plan_adapter
-from generator.bundle import bundle_id
+from generator.bundle import bundle_id, plain_bundle, retryable_table
 from generator.docs import md_header, render_docs
 from generator.layout_docs import layout_page
 from generator.load import Sources
@@ -24,6 +24,7 @@ from generator.plan import build_plan
 from generator.reading import reading_schema
 from generator.stored import stored_schema
 from generator.streams import plan_stream
+from generator.typescript import render_typescript
 
 Json = Any
 COMMAND = "python -m generator"
@@ -87,6 +88,9 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
     written[Path(f"generated/schemas/interlingua-{version}.json")] = (
         json.dumps(bundle, indent=2, ensure_ascii=False) + "\n"
     )
+    written[Path(f"generated/schemas/interlingua-{version}.plain.json")] = (
+        json.dumps(plain_bundle(bundle), indent=2, ensure_ascii=False) + "\n"
+    )
     codes = bundle["$defs"]["ErrorCode"]["x-codes"]
     context = {
         "header": py_header,
@@ -102,6 +106,7 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         context,
         codes=codes,
         severities=bundle["$defs"]["Severity"]["enum"],
+        retryable=retryable_table(bundle),
         invariant_codes=sorted(
             {
                 code
@@ -145,6 +150,7 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         {Path(page): text for page, text in layout_page(meta, md_header(sources.digest)).items()}
     )
     written.update(render_adapters(bundle, env, context))
+    written.update(render_typescript(bundle, env, context))
     for rel, text in written.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

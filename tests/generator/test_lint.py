@@ -170,6 +170,21 @@ def test_error_codes_must_all_be_described() -> None:
     assert ids(findings_for({"ErrorCode": codes})) == ["IL009"]
 
 
+def test_retryable_codes_must_be_gateway_codes() -> None:
+    gateway = {
+        "title": "GatewayErrorCode",
+        "description": "g",
+        "type": "string",
+        "enum": ["RATE_LIMITED", "AUTH_FAILED"],
+        "x-retryable": ["RATE_LIMITED"],
+    }
+    assert findings_for({"GatewayErrorCode": gateway}) == []
+    gateway["x-retryable"] = ["RATE_LIMITED", "SLOW"]
+    findings = findings_for({"GatewayErrorCode": gateway})
+    assert ids(findings) == ["IL009"]
+    assert "['SLOW']" in findings[0].message
+
+
 def test_extensions_declare_a_tier() -> None:
     extensions = {
         "title": "Extensions",

@@ -14,31 +14,12 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from interlingua.gateway._text import cap, max_length, single_line
+from interlingua.generated import codes
 from interlingua.generated.models import GatewayErrorCode, GatewayErrorEnvelope
 
 #: Whether a call failing with each code may succeed if retried: transient transport failures
-#: and throttling (§3.4). A test checks the keys are exactly the schema's GatewayErrorCode enum.
-RETRYABLE: Final[Mapping[str, bool]] = {
-    "PATH_INVALID": False,
-    "PATH_NOT_FOUND": False,
-    "ARGS_INVALID": False,
-    "SCHEMA_INVALID": False,
-    "UPSTREAM_ERROR": False,
-    "UPSTREAM_TIMEOUT": True,
-    "UPSTREAM_UNAVAILABLE": True,
-    "AUTH_FAILED": False,
-    "PERMISSION_DENIED": False,
-    "RATE_LIMITED": True,
-    "HYDRATE_FAILED": False,
-    "VIEW_FAILED": False,
-    "RESOURCE_NOT_FOUND": False,
-    "PROMPT_NOT_FOUND": False,
-    "TOOL_ID_INVALID": False,
-    "TOOL_ID_COLLISION": False,
-    "CARD_TOO_LARGE": False,
-    "NO_CANDIDATES": False,
-    "TOKENIZER_UNAVAILABLE": False,
-}
+#: and throttling (§3.4). Generated from the schema's `x-retryable` on GatewayErrorCode.
+RETRYABLE: Final[Mapping[str, bool]] = codes.RETRYABLE
 
 MESSAGE_LIMIT: Final = max_length(GatewayErrorEnvelope, "message")
 PATH_LIMIT: Final = max_length(GatewayErrorEnvelope, "path")
