@@ -133,9 +133,11 @@ def _parameter(where: str, param: Mapping[str, Json], lists: Mapping[str, list[s
     return out
 
 
-def _media_schema(media: str, type_name: str | None) -> Json:
+def _media_schema(media: str, type_name: str | None, event_type: str | None = None) -> Json:
     if type_name is not None:
         return _ref(type_name)
+    if media == "text/event-stream" and event_type is not None:
+        return _ref(event_type)  # OpenAPI 3.1: an event stream's schema is one event's
     if media.endswith("json"):
         return {}  # any JSON value: the operation itself tells a usable body from another
     return {"type": "string"}
@@ -170,7 +172,10 @@ def _operation(op: Mapping[str, Json], lists: Mapping[str, list[str]]) -> Json:
     responses: dict[str, Json] = {
         "200": {
             "description": "The answer.",
-            "content": {m: {"schema": _media_schema(m, answer.get("type"))} for m in media_types},
+            "content": {
+                m: {"schema": _media_schema(m, answer.get("type"), answer.get("event_type"))}
+                for m in media_types
+            },
         }
     }
     statuses = set(op["errors"])
@@ -194,8 +199,7 @@ def type_roots(operations: Mapping[str, Json]) -> list[str]:
             if "type" in param:
                 roots.add(param["type"])
         for part in (op.get("body", {}), op["answer"]):
-            if "type" in part:
-                roots.add(part["type"])
+            roots.update(part[key] for key in ("type", "event_type") if key in part)
     return sorted(roots)
 
 

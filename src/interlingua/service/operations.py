@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interlingua.conversion import ConversionError, LossyConversionError
-from interlingua.reading import InputError, looks_like_json, read_json, read_text
+from interlingua.reading import InputError, read_json, read_text
 from interlingua.service.problems import ProblemError, input_status
 
 AUTO, CANONICAL = "auto", "canonical"
@@ -19,8 +19,8 @@ Query = dict[str, Any]
 
 def read_payload(data: bytes, media: str, max_bytes: int, *, text: bool = False) -> Any:
     """The body as the CLI reads a file: JSON, or for `text/plain` a text format's document
-    (text when the format is a text format, or when it is not JSON and does not open as JSON).
-    A body that cannot be read is a 400 problem (413 past the limit)."""
+    (text when the format is a text format, or when it is not well-formed JSON: the client
+    said it is text). A body that cannot be read is a 400 problem (413 past the limit)."""
     try:
         if media == "text/plain":
             if text:
@@ -28,7 +28,7 @@ def read_payload(data: bytes, media: str, max_bytes: int, *, text: bool = False)
             try:
                 return read_json(data, max_bytes=max_bytes)
             except InputError as exc:
-                if exc.code != "invalid_json" or looks_like_json(data):
+                if exc.code != "invalid_json":
                     raise
                 return read_text(data, max_bytes=max_bytes)
         return read_json(data, max_bytes=max_bytes)
