@@ -61,7 +61,7 @@ def load_operations() -> dict[str, Json]:
 def _local(node: Json) -> Json:
     """``node`` with every bundle ref (`#/$defs/X`) pointing into the components."""
     if isinstance(node, dict):
-        out = {}
+        out: dict[str, Json] = {}
         for key, value in node.items():
             if key == "$ref" and isinstance(value, str):
                 out[key] = value.replace("#/$defs/", _COMPONENTS)

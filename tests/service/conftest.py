@@ -44,7 +44,9 @@ class CheckedClient:
 def _operation(method: str, path: str) -> dict[str, Any] | None:
     for op in contract.operations():
         template = op.path.split("{", 1)[0]
-        if op.method == method and (path == op.path or ("{" in op.path and path.startswith(template))):
+        if op.method == method and (
+            path == op.path or ("{" in op.path and path.startswith(template))
+        ):
             return op.spec
     return None
 

@@ -33,7 +33,9 @@ def _healthy(base: str) -> bool:
 
 
 @contextmanager
-def running_service(*options: str, wait: float = 60.0) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def running_service(
+    *options: str, wait: float = 60.0
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``interlingua serve`` on a free loopback port: its base URL and process, stopped after."""
     port = free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}

@@ -255,7 +255,9 @@ def test_detect_answers_what_detect_returns(client: CheckedClient) -> None:
 
 def test_detect_reads_text(client: CheckedClient) -> None:
     text = "<|im_start|>user\nhi<|im_end|>\n"
-    answer = client.post("/v1/detect", content=text.encode(), headers={"content-type": "text/plain"})
+    answer = client.post(
+        "/v1/detect", content=text.encode(), headers={"content-type": "text/plain"}
+    )
     assert answer.json() == interlingua.detect(text).as_json()
 
 
@@ -281,7 +283,9 @@ def test_views_as_opa_inputs_of_any_format(client: CheckedClient) -> None:
 
 
 def test_views_of_a_response_and_of_a_list(client: CheckedClient) -> None:
-    response = _example("Response", next(p.stem for p in (ROOT / "schemas/examples/Response").glob("*.json")))
+    response = _example(
+        "Response", next(p.stem for p in (ROOT / "schemas/examples/Response").glob("*.json"))
+    )
     assert client.post("/v1/views", json=response).status_code == 200
     message = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
     assert len(client.post("/v1/views", json=[message, message]).json()["views"]) == 2

@@ -82,7 +82,9 @@ def test_schemathesis_finds_nothing(tmp_path: Path) -> None:
     counts = _requests_per_operation(events)
     document = json.loads((HERE.parents[1] / "generated" / "openapi.json").read_text())
     labels = {
-        f"{method.upper()} {path}" for path, methods in document["paths"].items() for method in methods
+        f"{method.upper()} {path}"
+        for path, methods in document["paths"].items()
+        for method in methods
     }
     assert set(counts) == labels - {ITSELF}  # every other operation was tested
     short = {label: n for label, n in counts.items() if label not in FIXED and n < EXAMPLES}

@@ -27,7 +27,9 @@ def _lines(fmt: str, name: str) -> list[str]:
     return framed(fmt, _case(fmt, name).input["chunks"])
 
 
-@pytest.mark.parametrize(("source", "target"), [("anthropic", "openai-chat"), ("anthropic", "canonical")])
+@pytest.mark.parametrize(
+    ("source", "target"), [("anthropic", "openai-chat"), ("anthropic", "canonical")]
+)
 def test_the_answer_is_the_translators(client: CheckedClient, source: str, target: str) -> None:
     lines = _lines(source, "text")
     answer = client.post(
@@ -42,9 +44,13 @@ def test_the_answer_is_the_translators(client: CheckedClient, source: str, targe
 def test_canonical_events_in(client: CheckedClient) -> None:
     events = _case("anthropic", "text").expected["events"]
     text = "".join(json.dumps(e) + "\n" for e in events)
-    answer = client.post("/v1/stream?from=canonical&to=gemini", content=text.encode(), headers=NDJSON)
+    answer = client.post(
+        "/v1/stream?from=canonical&to=gemini", content=text.encode(), headers=NDJSON
+    )
     assert answer.status_code == 200
-    assert answer.text == "".join(translate_stream(text.splitlines(keepends=True), "canonical", "gemini"))
+    assert answer.text == "".join(
+        translate_stream(text.splitlines(keepends=True), "canonical", "gemini")
+    )
 
 
 @pytest.mark.parametrize(
@@ -58,7 +64,9 @@ def test_canonical_events_in(client: CheckedClient) -> None:
 def test_a_stream_that_fails_before_answering_is_refused(
     client: CheckedClient, text: str, code: str
 ) -> None:
-    answer = client.post("/v1/stream?from=anthropic&to=openai-chat", content=text.encode(), headers=SSE)
+    answer = client.post(
+        "/v1/stream?from=anthropic&to=openai-chat", content=text.encode(), headers=SSE
+    )
     assert answer.status_code == 422
     assert answer.json()["code"] == code
 
@@ -77,7 +85,9 @@ def test_a_failure_after_the_answer_began_is_the_targets_error_chunk(client: Che
 def test_a_line_past_the_limit_is_refused(make_client: Any) -> None:
     small = make_client(limits=Limits(max_bytes=64))
     text = "data: " + json.dumps({"type": "message_start", "pad": "x" * 200}) + "\n\n"
-    answer = small.post("/v1/stream?from=anthropic&to=openai-chat", content=text.encode(), headers=SSE)
+    answer = small.post(
+        "/v1/stream?from=anthropic&to=openai-chat", content=text.encode(), headers=SSE
+    )
     assert (answer.status_code, answer.json()["code"]) == (422, "input_too_large")
 
 

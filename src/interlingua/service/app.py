@@ -149,8 +149,7 @@ async def _http_problem(request: Request, exc: Exception) -> Response:
 
 def create_app(*, token: str | None = None, limits: Limits | None = None) -> Starlette:
     """The service as an ASGI application (`interlingua serve` runs it with uvicorn)."""
-    app = Starlette(
+    return Starlette(
         routes=routes(limits or Limits(), token),
         exception_handlers={HTTPException: _http_problem},
     )
-    return app

@@ -38,7 +38,9 @@ def media_type(request: Request, allowed: tuple[str, ...]) -> str:
 
 
 def _too_large(limit: int) -> ProblemError:
-    return ProblemError(413, "input_too_large", f"the body is larger than the limit of {limit} bytes")
+    return ProblemError(
+        413, "input_too_large", f"the body is larger than the limit of {limit} bytes"
+    )
 
 
 async def read_body(request: Request, limit: int) -> bytes:

@@ -57,10 +57,10 @@ def convert(query: Query, payload: Any) -> dict[str, Any]:
         found = detect(payload, kind=kind)
         if not found.detected:
             raise _undetected(found.reason)
-        source, kind, checked = found.format, found.kind, True
+        source, kind, checked = str(found.format), str(found.kind), True
     elif kind is None:
         found = detect(payload, among=[source])
-        kind, checked = (found.kind, True) if found.detected else ("request", False)
+        kind, checked = (str(found.kind), True) if found.detected else ("request", False)
     try:
         result = run(
             payload,
@@ -84,16 +84,16 @@ def canonical_document(payload: Any, source: str) -> Any:
     from interlingua.converter import to_canonical  # noqa: PLC0415
     from interlingua.detector import detect  # noqa: PLC0415
 
-    kind = None
+    kind = "request"
     found = detect(payload, among=None if source == AUTO else [source])
     if found.detected:
-        source, kind = found.format, found.kind
+        source, kind = str(found.format), str(found.kind)
     elif source == AUTO:
         raise _undetected(found.reason)
     if source == CANONICAL:
         return payload
     try:
-        return to_canonical(payload, source, kind or "request").output
+        return to_canonical(payload, source, kind).output
     except ConversionError as exc:
         raise _unusable(exc) from None
 

@@ -85,7 +85,10 @@ def register(commands: Any) -> None:
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger bodies (413)"
     )
     serve.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds a request may take (408 past it)"
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help="seconds a request may take (408 past it)",
     )
     serve.add_argument(
         "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")

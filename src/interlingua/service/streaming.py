@@ -113,4 +113,3 @@ class TranslatedStream(Response):
         if self.probe is not None:
             probed += self.probe.close()
         await self._send(scope, receive, send, translator.close(), probed, more=False)
-
