@@ -152,8 +152,9 @@ def _problem(status: int) -> Json:
 
 def _operation(op: Mapping[str, Json], lists: Mapping[str, list[str]]) -> Json:
     out: dict[str, Json] = {"operationId": op["id"], "summary": op["summary"]}
-    description = op.get("description", "")
-    out["description"] = f"{description}\n\nTwin: `{op['twin']}`.".strip()
+    if "description" in op:
+        out["description"] = op["description"]
+    out["x-twin"] = op["twin"]  # the Python API call and CLI command it is the twin of
     parameters = [_parameter("query", p, lists) for p in op.get("query", [])]
     if "path_parameter" in op:
         parameters.insert(0, _parameter("path", op["path_parameter"], lists))
@@ -208,8 +209,9 @@ def build_openapi(
     lists: Mapping[str, list[str]],
     version: str,
     operations: Mapping[str, Json] | None = None,
+    comment: str = "",
 ) -> dict[str, Json]:
-    """The OpenAPI 3.1 document of the service."""
+    """The OpenAPI 3.1 document of the service (``comment``: the do-not-edit header)."""
     operations = operations if operations is not None else load_operations()
     defs = bundle["$defs"]
     paths: dict[str, dict[str, Json]] = {}
@@ -217,6 +219,7 @@ def build_openapi(
         paths.setdefault(op["path"], {})[op["method"]] = _operation(op, lists)
     components = {name: _local(defs[name]) for name in _closure(defs, type_roots(operations))}
     return {
+        "x-generated": comment,
         "openapi": "3.1.0",
         "info": {
             "title": operations["title"],
@@ -261,6 +264,8 @@ def render_openapi(
     mappings: Iterable[Mapping[str, Json]],
     served: Mapping[PurePosixPath, str],
     version: str,
+    comment: str,
+    env: Any,
 ) -> dict[PurePosixPath, str]:
     """`generated/openapi.json` and the served schemas the service answers with, by path.
 
@@ -273,6 +278,81 @@ def render_openapi(
         rel = path.relative_to("docs/schemas")
         paths.append(rel.as_posix())
         out[SERVED / rel] = text
-    document = build_openapi(bundle, name_lists(bundle, mappings, paths), version)
+    document = build_openapi(bundle, name_lists(bundle, mappings, paths), version, None, comment)
     out[OPENAPI] = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    out.update(render_page(document, env, "<!-- " + comment + " -->"))
     return out
+
+
+# --- the reference page ------------------------------------------------------------------------
+
+PAGE = PurePosixPath("docs/reference/service.md")
+SITE_COPY = PurePosixPath("docs/reference/openapi.json")
+
+
+def _values(schema: Mapping[str, Json], page: PurePosixPath) -> str:
+    from generator.docs import type_link  # noqa: PLC0415 - docs imports much; only here
+
+    schema = schema.get("items", schema)
+    if "$ref" in schema:
+        return type_link(schema["$ref"].rsplit("/", 1)[-1], page)
+    if "enum" in schema:
+        shown = schema["enum"] if len(schema["enum"]) <= 16 else [*schema["enum"][:3], "…"]
+        return ", ".join(f"`{v}`" for v in shown)
+    return str(schema.get("type", "any"))
+
+
+def _media(content: Mapping[str, Json], page: PurePosixPath) -> str:
+    shown = []
+    for media, entry in content.items():
+        schema = entry["schema"]
+        what = _values(schema, page) if schema else "any JSON"
+        shown.append(f"`{media}` ({what})")
+    return ", ".join(shown)
+
+
+def page_rows(document: Mapping[str, Json], page: PurePosixPath = PAGE) -> list[dict[str, Json]]:
+    """What the reference page shows of each operation."""
+    rows = []
+    for path, methods in document["paths"].items():
+        for method, spec in methods.items():
+            rows.append(
+                {
+                    "id": spec["operationId"],
+                    "method": method.upper(),
+                    "path": path,
+                    "summary": spec["summary"],
+                    "description": spec.get("description", ""),
+                    "twin": spec["x-twin"],
+                    "parameters": [
+                        {
+                            "name": p["name"],
+                            "where": p["in"],
+                            "required": "yes" if p["required"] else "no",
+                            "allowed": _values(p["schema"], page)
+                            + (" (repeatable)" if p.get("explode") else ""),
+                            "description": p["description"],
+                        }
+                        for p in spec.get("parameters", [])
+                    ],
+                    "body": _media(spec["requestBody"]["content"], page)
+                    if "requestBody" in spec
+                    else "",
+                    "answer": _media(spec["responses"]["200"]["content"], page),
+                    "statuses": ", ".join(s for s in spec["responses"] if s != "200"),
+                }
+            )
+    return rows
+
+
+def render_page(document: Mapping[str, Json], env: Any, header: str) -> dict[PurePosixPath, str]:
+    """The service's reference page, and the document beside it for the site to serve."""
+    from generator.docs import type_link  # noqa: PLC0415
+
+    text = env.get_template("docs/service.md.j2").render(
+        header=header,
+        openapi=document["openapi"],
+        operations=page_rows(document),
+        problem=type_link("Problem", PAGE),
+    )
+    return {PAGE: text, SITE_COPY: json.dumps(document, indent=2, ensure_ascii=False) + "\n"}
