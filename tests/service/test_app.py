@@ -282,11 +282,7 @@ def test_views_as_opa_inputs_of_any_format(client: CheckedClient) -> None:
     assert {v["input"]["kind"] for v in views} >= {"tool_call", "tool_result"}
 
 
-def test_views_of_a_response_and_of_a_list(client: CheckedClient) -> None:
-    response = _example(
-        "Response", next(p.stem for p in (ROOT / "schemas/examples/Response").glob("*.json"))
-    )
-    assert client.post("/v1/views", json=response).status_code == 200
+def test_views_of_a_list_of_messages(client: CheckedClient) -> None:
     message = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
     assert len(client.post("/v1/views", json=[message, message]).json()["views"]) == 2
 
@@ -391,3 +387,40 @@ def test_health(client: CheckedClient) -> None:
         "version": interlingua.__version__,
         "schema_version": interlingua.SCHEMA_VERSION,
     }
+
+
+@pytest.mark.parametrize("score", ["high", "inf", "nan"])
+def test_a_number_parameter_must_be_a_finite_number(client: CheckedClient, score: str) -> None:
+    tool = _example("GatewayTool", "github_versioned_network")
+    answer = client.post(f"/v1/cards?score={score}", json=tool)
+    assert (answer.status_code, answer.json()["code"], answer.json()["parameter"]) == (
+        400,
+        "wrong_type",
+        "score",
+    )
+
+
+def test_text_that_is_not_utf8_is_400(client: CheckedClient) -> None:
+    answer = client.post("/v1/detect", content=b"\xff\xfe", headers={"content-type": "text/plain"})
+    assert (answer.status_code, answer.json()["code"]) == (400, "invalid_unicode")
+
+
+def test_views_of_a_body_detected_as_canonical(client: CheckedClient) -> None:
+    conversation = _example("Conversation", "minimal")
+    answer = client.post("/v1/views?from=auto", json=conversation)
+    assert answer.status_code == 200
+    assert answer.json() == client.post("/v1/views", json=conversation).json()
+
+
+def test_views_of_a_response_are_its_messages(client: CheckedClient) -> None:
+    response = _example("Response", "refusal")
+    views = client.post("/v1/views", json=response).json()["views"]
+    assert [v["view"] for v in views] == [
+        v.to_dict() for v in interlingua.views(response["message"])
+    ]
+
+
+def test_views_of_one_message(client: CheckedClient) -> None:
+    message = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
+    views = client.post("/v1/views", json=message).json()["views"]
+    assert views == [{"message": 0, "view": v.to_dict()} for v in interlingua.views(message)]

@@ -133,3 +133,10 @@ def test_a_choice_parameter_and_a_path_parameter_render() -> None:
         True,
         ["v1/a.json"],
     )
+
+
+def test_path_parameters_are_not_read_from_the_query() -> None:
+    from interlingua.service.params import read_query
+
+    schema = next(op for op in contract.operations() if op.id == "schema")
+    assert read_query({"path": "v1/message.json"}, schema) == {}

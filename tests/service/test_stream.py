@@ -6,9 +6,11 @@ import json
 import socket
 from typing import Any
 
+import anyio
 import pytest
 
 from conformance.cases import Case
+from interlingua.service import streaming
 from interlingua.service.limits import Limits
 from interlingua.streams import StreamTranslator, translate_stream
 from tests.service.conftest import CheckedClient
@@ -43,7 +45,7 @@ def test_the_answer_is_the_translators(client: CheckedClient, source: str, targe
 
 def test_canonical_events_in(client: CheckedClient) -> None:
     events = _case("anthropic", "text").expected["events"]
-    text = "".join(json.dumps(e) + "\n" for e in events)
+    text = "\n".join(json.dumps(e) for e in events)  # the last line has no end: still read
     answer = client.post(
         "/v1/stream?from=canonical&to=gemini", content=text.encode(), headers=NDJSON
     )
@@ -150,3 +152,27 @@ def test_out_of_time_the_answer_ends_as_a_stream_cut_short() -> None:
             _open_stream(sock, first)  # and never the rest
             whole = _read_until(sock, b"data: [DONE]")
     assert b"200 OK" in whole and b"stream_truncated" in whole
+
+
+def test_a_line_past_the_limit_without_its_end_is_refused(make_client: Any) -> None:
+    small = make_client(limits=Limits(max_bytes=64))
+    text = "data: " + "x" * 200  # no newline: the line is cut at the limit, never held whole
+    answer = small.post(
+        "/v1/stream?from=anthropic&to=openai-chat", content=text.encode(), headers=SSE
+    )
+    assert (answer.status_code, answer.json()["code"]) == (422, "input_too_large")
+
+
+def test_reading_stops_when_the_client_goes_away() -> None:
+    messages = [
+        {"type": "http.request", "body": b"data: {}\n\npartial", "more_body": True},
+        {"type": "http.disconnect"},
+    ]
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0)
+
+    async def collect() -> list[bytes]:
+        return [line async for line in streaming._lines(receive, 1024)]
+
+    assert anyio.run(collect) == [b"data: {}\n", b"\n"]

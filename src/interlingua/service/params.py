@@ -49,17 +49,16 @@ def _value(name: str, raw: str, schema: Mapping[str, Any], status: int) -> Any:
                 status, "wrong_type", f"{name} must be true or false, not {raw!r}", parameter=name
             )
         return _BOOLEANS[raw]
-    if schema.get("type") == "number":
-        try:
-            number = float(raw)
-        except ValueError:
-            number = math.nan
-        if not math.isfinite(number):
-            raise ProblemError(
-                status, "wrong_type", f"{name} must be a finite number, not {raw!r}", parameter=name
-            )
-        return number
-    return raw
+    # The document's other parameters are numbers.
+    try:
+        number = float(raw)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise ProblemError(
+            status, "wrong_type", f"{name} must be a finite number, not {raw!r}", parameter=name
+        )
+    return number
 
 
 def read_query(query: Any, operation: Operation) -> dict[str, Any]:
