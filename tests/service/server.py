@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -57,7 +58,9 @@ def running_service(
             time.sleep(0.1)
         yield base, process
     finally:
-        process.terminate()
+        # Ctrl-C, as a user stops it: uvicorn shuts down and the interpreter exits normally
+        # (after SIGTERM it re-raises the signal, which skips coverage's exit handler).
+        process.send_signal(signal.SIGINT)
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
