@@ -128,6 +128,8 @@ def _parameter(where: str, param: Mapping[str, Json], lists: Mapping[str, list[s
         "description": param["description"],
         "schema": _parameter_schema(param, lists),
     }
+    if "example" in param:
+        out["example"] = param["example"]
     if param.get("array"):
         out["style"], out["explode"] = "form", True
     return out
@@ -141,6 +143,21 @@ def _media_schema(media: str, type_name: str | None, event_type: str | None = No
     if media.endswith("json"):
         return {}  # any JSON value: the operation itself tells a usable body from another
     return {"type": "string"}
+
+
+def _examples(body: Mapping[str, Json]) -> dict[str, Json]:
+    """The body's examples by name: the files it names, and every example of its type."""
+    paths = [SCHEMAS / path for path in body.get("examples", [])]
+    if "type" in body:
+        paths += sorted((SCHEMAS / "examples" / body["type"]).glob("*.json"))
+    out = {}
+    for path in paths:
+        try:
+            value = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise SchemaLoadError(f"{OPERATIONS}: example {path}: {exc}") from exc
+        out[path.stem] = {"value": value}
+    return out
 
 
 def _problem(status: int) -> Json:
@@ -162,12 +179,13 @@ def _operation(op: Mapping[str, Json], lists: Mapping[str, list[str]]) -> Json:
         out["parameters"] = parameters
     body = op.get("body")
     if body is not None:
-        out["requestBody"] = {
-            "required": True,
-            "content": {
-                media: {"schema": _media_schema(media, body.get("type"))} for media in body["media"]
-            },
+        content = {
+            media: {"schema": _media_schema(media, body.get("type"))} for media in body["media"]
         }
+        examples = _examples(body)
+        if examples:
+            content["application/json"]["examples"] = examples
+        out["requestBody"] = {"required": True, "content": content}
     answer = op["answer"]
     media_types = answer.get("media", ["application/json"])
     responses: dict[str, Json] = {
@@ -263,6 +281,7 @@ def render_openapi(
     bundle: Mapping[str, Json],
     mappings: Iterable[Mapping[str, Json]],
     served: Mapping[PurePosixPath, str],
+    *,
     version: str,
     comment: str,
     env: Any,

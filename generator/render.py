@@ -146,9 +146,9 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         bundle,
         [m.data for m in load_mappings()],
         {p: t for p, t in served.items() if p.parts[:2] == ("docs", "schemas")},
-        str(context["schema_version"]),
-        " ".join(header(sources.digest, "").split()),
-        env,
+        version=str(context["schema_version"]),
+        comment=" ".join(header(sources.digest, "").split()),
+        env=env,
     )
     written.update({Path(rel): text for rel, text in contract.items()})
     for rel, text in written.items():
