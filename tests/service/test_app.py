@@ -424,3 +424,10 @@ def test_views_of_one_message(client: CheckedClient) -> None:
     message = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
     views = client.post("/v1/views", json=message).json()["views"]
     assert views == [{"message": 0, "view": v.to_dict()} for v in interlingua.views(message)]
+
+
+@pytest.mark.parametrize("query", ["capabilities=", "capabilities=read_roles,", "capabilities=,"])
+def test_an_empty_capability_is_400(client: CheckedClient, query: str) -> None:
+    # Found by schemathesis: `capabilities=` was read as no capability at all.
+    answer = client.post(f"/v1/views?{query}", json=[])
+    assert (answer.status_code, answer.json()["code"]) == (400, "not_in_enum")

@@ -74,6 +74,7 @@ def test_schemathesis_finds_nothing(tmp_path: Path) -> None:
             text=True,
             timeout=600,
             check=False,
+            cwd=tmp_path,  # where schemathesis keeps its cache of crashes
         )
     summary = json.loads(report.read_text(encoding="utf-8"))
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]

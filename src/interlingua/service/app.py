@@ -8,7 +8,7 @@ problem document: the handlers' own, and the router's 404 and 405.
 
 from __future__ import annotations
 
-import logging
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -28,14 +28,11 @@ from interlingua.service.params import read_path, read_query
 from interlingua.service.problems import ProblemError
 from interlingua.service.streaming import TranslatedStream
 
-log = logging.getLogger("interlingua.service")
 Endpoint = Callable[[Request], Awaitable[Response]]
 _JSON = "application/json"
 
 
 def _json(answer: Any) -> Response:
-    import json  # noqa: PLC0415
-
     return Response(json.dumps(answer, ensure_ascii=False).encode(), media_type=_JSON)
 
 

@@ -76,7 +76,8 @@ def read_query(query: Any, operation: Operation) -> dict[str, Any]:
                 )
             continue
         if schema.get("type") == "array":
-            items = [v.strip() for raw in values for v in raw.split(",") if v.strip()]
+            # Every item is checked, an empty one too: `capabilities=` names no capability.
+            items = [v.strip() for raw in values for v in raw.split(",")]
             out[name] = [_value(name, item, schema["items"], 400) for item in items]
         else:
             out[name] = _value(name, values[-1], schema, 400)
