@@ -164,7 +164,7 @@ def test_a_line_past_the_limit_without_its_end_is_refused(make_client: Any) -> N
 
 
 def test_reading_stops_when_the_client_goes_away() -> None:
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"type": "http.request", "body": b"data: {}\n\npartial", "more_body": True},
         {"type": "http.disconnect"},
     ]
