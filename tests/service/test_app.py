@@ -431,3 +431,12 @@ def test_an_empty_capability_is_400(client: CheckedClient, query: str) -> None:
     # Found by schemathesis: `capabilities=` was read as no capability at all.
     answer = client.post(f"/v1/views?{query}", json=[])
     assert (answer.status_code, answer.json()["code"]) == (400, "not_in_enum")
+
+
+@pytest.mark.parametrize("text", ["-Infinity", "NaN", '{"a": 1, "a": 2}', "not json at all"])
+def test_text_the_json_reader_refuses_is_read_as_text(client: CheckedClient, text: str) -> None:
+    # Found by schemathesis: `-Infinity` as text/plain (a valid string body) was a 400.
+    answer = client.post(
+        "/v1/detect", content=text.encode(), headers={"content-type": "text/plain"}
+    )
+    assert answer.json() == interlingua.detect(text).as_json()

@@ -19,18 +19,17 @@ Query = dict[str, Any]
 
 def read_payload(data: bytes, media: str, max_bytes: int, *, text: bool = False) -> Any:
     """The body as the CLI reads a file: JSON, or for `text/plain` a text format's document
-    (text when the format is a text format, or when it is not well-formed JSON: the client
-    said it is text). A body that cannot be read is a 400 problem (413 past the limit)."""
+    (text when the format is a text format, or when the JSON reader refuses it, `NaN` and
+    duplicate keys included: the client said it is text). A body that cannot be read is a
+    400 problem (413 past the limit)."""
     try:
         if media == "text/plain":
-            if text:
-                return read_text(data, max_bytes=max_bytes)
-            try:
-                return read_json(data, max_bytes=max_bytes)
-            except InputError as exc:
-                if exc.code != "invalid_json":
-                    raise
-                return read_text(data, max_bytes=max_bytes)
+            if not text:
+                try:
+                    return read_json(data, max_bytes=max_bytes)
+                except InputError:
+                    pass  # read as text, which refuses what text cannot be (invalid UTF-8)
+            return read_text(data, max_bytes=max_bytes)
         return read_json(data, max_bytes=max_bytes)
     except InputError as exc:
         raise ProblemError(input_status(exc.code), exc.code, exc.message, exc.path) from None
