@@ -6,7 +6,7 @@ import copy
 import json
 import subprocess
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import jinja2
@@ -19,6 +19,7 @@ from generator.bundle import bundle_id, plain_bundle, retryable_table
 from generator.docs import md_header, render_docs
 from generator.layout_docs import layout_page
 from generator.load import Sources
+from generator.openapi import render_openapi
 from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
 from generator.plan import build_plan
 from generator.reading import reading_schema
@@ -151,6 +152,16 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
     )
     written.update(render_adapters(bundle, env, context))
     written.update(render_typescript(bundle, env, context))
+    served = {PurePosixPath(rel.as_posix()): text for rel, text in written.items()}
+    contract = render_openapi(
+        bundle,
+        [m.data for m in load_mappings()],
+        {p: t for p, t in served.items() if p.parts[:2] == ("docs", "schemas")},
+        version=str(context["schema_version"]),
+        comment=" ".join(header(sources.digest, "").split()),
+        env=env,
+    )
+    written.update({Path(rel): text for rel, text in contract.items()})
     for rel, text in written.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

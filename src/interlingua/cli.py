@@ -39,6 +39,7 @@ from interlingua.reading import (
     read_json,
     read_text,
 )
+from interlingua.service import serve as service_cli
 
 if TYPE_CHECKING:
     from interlingua.conversion import Loss
@@ -1006,6 +1007,7 @@ def build_parser() -> argparse.ArgumentParser:
     _register_stream(commands)
     _register_pairs(commands)
     gateway_cli.register(commands)
+    service_cli.register(commands)
     return parser
 
 

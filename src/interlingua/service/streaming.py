@@ -1,0 +1,116 @@
+"""`POST /v1/stream`: a streamed response translated as it arrives, never buffered.
+
+The request body is read message by message straight from the ASGI channel and cut into
+lines; each line goes through :class:`~interlingua.streams.StreamTranslator` (the CLI's
+`interlingua stream`) and whatever it gives is sent at once, so the first translated chunk
+reaches the client while the rest of the body is still on its way.
+
+While nothing has been answered, a stream that fails (its first chunk is not JSON or not a
+chunk of the format, or the body ends before any) is refused as a 422 problem with the code
+the canonical reading gives. Once the answer has begun, a failure ends it in-band with the
+target's error chunk, as the CLI writes it (the status is already 200 by then).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import anyio
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from interlingua.service.problems import ProblemError
+from interlingua.streams import CANONICAL, StreamTranslator, spec
+
+_MEDIA = {"sse": "text/event-stream", "ndjson": "application/x-ndjson"}
+
+
+def answer_media(target: str) -> str:
+    """The media type of the target's stream (canonical events are NDJSON)."""
+    return _MEDIA["ndjson"] if target == CANONICAL else _MEDIA[spec(target).framing]
+
+
+async def _lines(receive: Receive, limit: int) -> AsyncIterator[bytes]:
+    """The body's lines as they arrive; a line past ``limit`` is handed over cut there (the
+    translator refuses it) rather than held."""
+    pending = b""
+    more = True
+    while more and len(pending) <= limit:
+        message = await receive()
+        if message["type"] != "http.request":
+            return  # the client went away
+        pending += message.get("body", b"")
+        more = message.get("more_body", False)
+        while True:
+            end = pending.find(b"\n")
+            if end < 0:
+                break
+            yield pending[: end + 1]
+            pending = pending[end + 1 :]
+    if pending:
+        yield pending
+
+
+def _refusal(events: str) -> ProblemError:
+    """The problem of a stream that failed before answering: the error event its canonical
+    reading ends with."""
+    for line in events.splitlines():
+        event = json.loads(line)
+        if event.get("type") == "error":
+            error = event["error"]
+            return ProblemError(422, error["code"], error["message"], error.get("path", ""))
+    # Every failure seen so far shows in the canonical reading; any other is answered the same.
+    return ProblemError(  # pragma: no cover
+        422, "stream_truncated", "the stream failed before its first chunk"
+    )
+
+
+class TranslatedStream(Response):
+    """An ASGI response that reads the request body itself while it answers.
+
+    (Starlette's StreamingResponse listens for a disconnect on the same channel, which would
+    swallow the body's messages.)"""
+
+    def __init__(self, source: str, target: str, limit: int, timeout: float) -> None:
+        super().__init__(media_type=answer_media(target))
+        self.translator = StreamTranslator(source, target, max_bytes=limit)
+        # Read to canonical events beside it until the answer begins, for a refusal's code.
+        self.probe: StreamTranslator | None = StreamTranslator(source, CANONICAL, max_bytes=limit)
+        self.limit = limit
+        self.timeout = timeout
+        self.started = False
+
+    async def _send(
+        self, scope: Scope, receive: Receive, send: Send, text: str, probe: str, *, more: bool
+    ) -> None:
+        """Send ``text`` (the translation so far), or refuse when it is a failure and
+        nothing has been answered yet (``probe``: the canonical events of the same input)."""
+        if not self.started:
+            if self.translator.failed:
+                await _refusal(probe).response()(scope, receive, send)
+                self.started = True
+                return
+            headers = [
+                (b"content-type", str(self.media_type).encode()),
+                (b"cache-control", b"no-cache"),
+            ]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            self.started, self.probe = True, None
+        await send({"type": "http.response.body", "body": text.encode(), "more_body": more})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        translator, probed = self.translator, ""
+        # Out of time, the input stops where it is: the answer ends as a stream cut short does.
+        with anyio.move_on_after(self.timeout):
+            async for line in _lines(receive, self.limit):
+                if self.probe is not None:
+                    probed += self.probe.feed(line)
+                text = translator.feed(line)
+                if text:
+                    await self._send(scope, receive, send, text, probed, more=not translator.ended)
+                if translator.ended:
+                    return  # what follows an error is not read (it may never end)
+        if self.probe is not None:
+            probed += self.probe.close()
+        await self._send(scope, receive, send, translator.close(), probed, more=False)

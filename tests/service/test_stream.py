@@ -1,0 +1,178 @@
+"""`POST /v1/stream`: the CLI's stream translation over HTTP, piece by piece."""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any
+
+import anyio
+import pytest
+
+from conformance.cases import Case
+from interlingua.service import streaming
+from interlingua.service.limits import Limits
+from interlingua.streams import StreamTranslator, translate_stream
+from tests.service.conftest import CheckedClient
+from tests.service.server import running_service
+from tests.streams.helpers import STREAM_CASES, framed
+
+SSE = {"content-type": "text/event-stream"}
+NDJSON = {"content-type": "application/x-ndjson"}
+
+
+def _case(fmt: str, name: str) -> Case:
+    return next(c for c in STREAM_CASES if c.id == f"{fmt}.stream.{name}")
+
+
+def _lines(fmt: str, name: str) -> list[str]:
+    return framed(fmt, _case(fmt, name).input["chunks"])
+
+
+@pytest.mark.parametrize(
+    ("source", "target"), [("anthropic", "openai-chat"), ("anthropic", "canonical")]
+)
+def test_the_answer_is_the_translators(client: CheckedClient, source: str, target: str) -> None:
+    lines = _lines(source, "text")
+    answer = client.post(
+        f"/v1/stream?from={source}&to={target}", content="".join(lines).encode(), headers=SSE
+    )
+    assert answer.status_code == 200
+    assert answer.text == "".join(translate_stream(lines, source, target))
+    expected = "application/x-ndjson" if target == "canonical" else "text/event-stream"
+    assert answer.headers["content-type"].startswith(expected)
+
+
+def test_canonical_events_in(client: CheckedClient) -> None:
+    events = _case("anthropic", "text").expected["events"]
+    text = "\n".join(json.dumps(e) for e in events)  # the last line has no end: still read
+    answer = client.post(
+        "/v1/stream?from=canonical&to=gemini", content=text.encode(), headers=NDJSON
+    )
+    assert answer.status_code == 200
+    assert answer.text == "".join(
+        translate_stream(text.splitlines(keepends=True), "canonical", "gemini")
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("data: {not json\n\n", "invalid_json"),
+        ("", "stream_truncated"),
+        ('data: {"type": "ping"}\n\n', "stream_truncated"),
+    ],
+)
+def test_a_stream_that_fails_before_answering_is_refused(
+    client: CheckedClient, text: str, code: str
+) -> None:
+    answer = client.post(
+        "/v1/stream?from=anthropic&to=openai-chat", content=text.encode(), headers=SSE
+    )
+    assert answer.status_code == 422
+    assert answer.json()["code"] == code
+
+
+def test_a_failure_after_the_answer_began_is_the_targets_error_chunk(client: CheckedClient) -> None:
+    lines = _lines("anthropic", "text")
+    cut = [*lines[:6], "data: {not json\n", "\n", *lines[6:]]
+    answer = client.post(
+        "/v1/stream?from=anthropic&to=openai-chat", content="".join(cut).encode(), headers=SSE
+    )
+    assert answer.status_code == 200
+    assert answer.text == "".join(translate_stream(cut, "anthropic", "openai-chat"))
+    assert '"error"' in answer.text
+
+
+def test_a_line_past_the_limit_is_refused(make_client: Any) -> None:
+    small = make_client(limits=Limits(max_bytes=64))
+    text = "data: " + json.dumps({"type": "message_start", "pad": "x" * 200}) + "\n\n"
+    answer = small.post(
+        "/v1/stream?from=anthropic&to=openai-chat", content=text.encode(), headers=SSE
+    )
+    assert (answer.status_code, answer.json()["code"]) == (422, "input_too_large")
+
+
+def test_stream_options_are_checked_before_anything_is_read(client: CheckedClient) -> None:
+    answer = client.post("/v1/stream?from=umf&to=openai-chat", content=b"", headers=SSE)
+    assert (answer.status_code, answer.json()["parameter"]) == (400, "from")
+    assert client.post("/v1/stream?from=anthropic&to=gemini", content=b"").status_code == 415
+
+
+def _read_until(sock: socket.socket, marker: bytes, seen: bytes = b"") -> bytes:
+    while marker not in seen:
+        piece = sock.recv(65536)
+        if not piece:
+            break
+        seen += piece
+    return seen
+
+
+def _open_stream(sock: socket.socket, first: bytes) -> None:
+    """Start a chunked request and send its first piece, leaving the body open."""
+    sock.sendall(
+        b"POST /v1/stream?from=anthropic&to=openai-chat HTTP/1.1\r\nHost: test\r\n"
+        b"Content-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + f"{len(first):x}\r\n".encode()
+        + first
+        + b"\r\n"
+    )
+
+
+def _first_piece(lines: list[str]) -> int:
+    """How many lines it takes before the translator has something to send."""
+    translator = StreamTranslator("anthropic", "openai-chat")
+    return next(n + 1 for n, line in enumerate(lines) if translator.feed(line))
+
+
+def test_the_first_chunk_arrives_before_the_body_has() -> None:
+    lines = _lines("anthropic", "text")
+    cut = _first_piece(lines)
+    assert cut < len(lines) - 1  # there is more body to send after it
+    first, rest = "".join(lines[:cut]).encode(), "".join(lines[cut:]).encode()
+    with running_service() as (base, _):
+        host, port = base.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=60) as sock:
+            _open_stream(sock, first)
+            # The body is still open: the translated first chunk must come back regardless.
+            head = _read_until(sock, b'"role":"assistant"')
+            assert b"200 OK" in head and b'"role":"assistant"' in head
+            assert b"[DONE]" not in head
+            sock.sendall(f"{len(rest):x}\r\n".encode() + rest + b"\r\n0\r\n\r\n")
+            whole = _read_until(sock, b"data: [DONE]", head)
+    assert b'"content":"Hello"' in whole and b"stream_truncated" not in whole
+
+
+def test_out_of_time_the_answer_ends_as_a_stream_cut_short() -> None:
+    lines = _lines("anthropic", "text")
+    first = "".join(lines[: _first_piece(lines)]).encode()
+    with running_service("--timeout", "1") as (base, _):
+        host, port = base.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=60) as sock:
+            _open_stream(sock, first)  # and never the rest
+            whole = _read_until(sock, b"data: [DONE]")
+    assert b"200 OK" in whole and b"stream_truncated" in whole
+
+
+def test_a_line_past_the_limit_without_its_end_is_refused(make_client: Any) -> None:
+    small = make_client(limits=Limits(max_bytes=64))
+    text = "data: " + "x" * 200  # no newline: the line is cut at the limit, never held whole
+    answer = small.post(
+        "/v1/stream?from=anthropic&to=openai-chat", content=text.encode(), headers=SSE
+    )
+    assert (answer.status_code, answer.json()["code"]) == (422, "input_too_large")
+
+
+def test_reading_stops_when_the_client_goes_away() -> None:
+    messages: list[dict[str, Any]] = [
+        {"type": "http.request", "body": b"data: {}\n\npartial", "more_body": True},
+        {"type": "http.disconnect"},
+    ]
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0)
+
+    async def collect() -> list[bytes]:
+        return [line async for line in streaming._lines(receive, 1024)]
+
+    assert anyio.run(collect) == [b"data: {}\n", b"\n"]
