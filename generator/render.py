@@ -21,6 +21,7 @@ from generator.load import Sources
 from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
 from generator.plan import build_plan
 from generator.reading import reading_schema
+from generator.store_tables import render_store_tables
 from generator.stored import stored_schema
 from generator.streams import plan_stream
 
@@ -140,6 +141,7 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
     )
     written.update(render_docs(sources, bundle, env, context))
     written.update(render_adapters(bundle, env, context))
+    written.update(render_store_tables(bundle, env, context))
     for rel, text in written.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
