@@ -411,6 +411,8 @@ def invariant_text(inv: Json, page: PurePosixPath) -> str:
     elif kind == "unique":
         where = _where(inv.get("where", {}))
         rule = f"{_path(inv['take'])} is unique across {_path('/'.join(inv['path']))}{where}"
+    elif kind == "ascending":
+        rule = f"{_path(inv['take'])} sorts after the one before it across {_path('/'.join(inv['path']))}"
     elif kind == "answers":
         call, result = inv["call"], inv["result"]
         rule = (
