@@ -31,6 +31,7 @@ from typing import IO, TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from interlingua import __version__
 from interlingua.gateway import cli as gateway_cli
+from interlingua.store import cli as store_cli
 from interlingua.generated import SCHEMA_VERSION
 from interlingua.reading import (
     DEFAULT_MAX_BYTES,
@@ -1006,6 +1007,7 @@ def build_parser() -> argparse.ArgumentParser:
     _register_stream(commands)
     _register_pairs(commands)
     gateway_cli.register(commands)
+    store_cli.register(commands)
     return parser
 
 

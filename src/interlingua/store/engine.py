@@ -1,0 +1,65 @@
+"""Opening a database: a file path is SQLite (embedded, nothing to start), a
+``postgresql://`` URL is PostgreSQL through psycopg 3; both are brought to the newest
+migration on open."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+
+SQLITE_BUSY_MS = 60_000  # a second writer waits for the first this long before failing
+
+
+def database_url(target: str) -> str:
+    """The SQLAlchemy URL for ``target``: a URL as given (``postgresql://`` gets psycopg 3),
+    anything else a SQLite file path."""
+    if target.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + target.split("://", 1)[1]
+    if "://" in target:
+        return target
+    return "sqlite:///" + target
+
+
+def _sqlite_writer(engine: Engine) -> None:
+    """SQLite: foreign keys on, WAL (readers never block the writer), and every transaction
+    takes the write lock when it begins (BEGIN IMMEDIATE), so two writers queue up instead
+    of both reading and one failing on its first write."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")  # durable at each WAL checkpoint
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def open_engine(target: str) -> Engine:
+    """An engine on ``target``, migrated to the newest revision."""
+    url = database_url(target)
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        _sqlite_writer(engine)
+    migrate(engine)
+    return engine
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the database to ``revision`` with the package's Alembic migrations."""
+    config = Config()
+    config.set_main_option(
+        "script_location", str(resources.files("interlingua.store") / "migrations")
+    )
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
