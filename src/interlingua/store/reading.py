@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from interlingua.conversion import ConversionError
-from interlingua.converter import canonical_messages, to_canonical
+from interlingua.converter import canonical_messages, kinds, to_canonical
 from interlingua.detector import readings
 from interlingua.model_ids import message_model
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
@@ -125,10 +125,17 @@ def _try_readings(
 
 
 def _candidates(payload: Any, source: str, preferred: str | None) -> list[tuple[str, str]]:
+    """The readings to try, best first. When none validates but a format is known (named,
+    or the one the file's other lines read as), its readings are tried anyway: converting
+    gives the precise coded error and pointer."""
     among = None if source == AUTO else [source]
     tries = readings(payload, among=among)
     if preferred is not None:  # the format the file's other turns read as goes first
         tries.sort(key=lambda t: (t[0] != preferred, t[1] != "messages"))
+    fallback = preferred or (None if source == AUTO else source)
+    if not tries and fallback is not None:
+        order = sorted(kinds(fallback), key=lambda k: k != ("messages" if preferred else "request"))
+        tries = [(fallback, kind) for kind in order]
     return tries
 
 
@@ -170,8 +177,12 @@ def read_document(
         refused.append(Refusal("unknown_format", "", f"no format reads this document{where}", line))
         return None, refused
     read = _try_readings(payload, tries)
-    if isinstance(read, ConversionError):
-        return None, [Refusal(read.code, read.pointer, read.message, line)]
+    while isinstance(read, ConversionError):
+        refused.append(Refusal(read.code, read.pointer, read.message, line))
+        payload = _without_culprit(payload, read.pointer)
+        if payload is None:
+            return None, refused
+        read = _try_readings(payload, tries)
     fmt, kind, document = read
     session = IncomingSession(name, source_format=fmt, source_kind=kind)
     session.envelope = envelope_of(document)
@@ -179,6 +190,19 @@ def read_document(
     session.session_id = _named_session(session.messages)
     session.digest_parts.append(json.dumps(payload, sort_keys=True).encode())
     return session, refused
+
+
+def _without_culprit(payload: Any, pointer: str) -> Any:
+    """``payload`` without the message a reading error points into (`/messages/N/...`), so
+    the rest of the document still imports; None when the error is not one message's."""
+    steps = pointer.split("/")
+    if len(steps) < 3 or steps[1] != "messages" or not steps[2].isdigit():
+        return None
+    listed = payload.get("messages") if type(payload) is dict else None
+    at = int(steps[2])
+    if type(listed) is not list or at >= len(listed) or len(listed) == 1:
+        return None
+    return {**payload, "messages": listed[:at] + listed[at + 1 :]}
 
 
 def _named_session(messages: list[IncomingMessage]) -> str | None:

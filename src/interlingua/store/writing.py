@@ -78,6 +78,8 @@ class SessionWriter:
         fmt = incoming.source_format
         self.provider = provider_of(fmt) if fmt else None
         self.session_id = incoming.session_id or SESSION_PREFIX + self.ids.next()
+        # Earlier imports' calls this one answers: (call id, columns to set).
+        self.late_answers: list[tuple[str, dict[str, Any]]] = []
 
     def write(self) -> Written:
         self._lock_session()
@@ -90,8 +92,9 @@ class SessionWriter:
                 imported_at=self.now,
             )
             .on_conflict_do_nothing()
-        )
-        if recorded.rowcount == 0:
+            .returning(t.imports.c.digest)
+        ).first()
+        if recorded is None:  # (rowcount is not reliable here: psycopg reports -1)
             raise AlreadyImported(self.incoming.digest)
         seq, last_id = self.conn.execute(
             select(func.max(t.messages.c.seq), func.max(t.messages.c.id)).where(
@@ -108,6 +111,10 @@ class SessionWriter:
             self.conn.execute(t.tool_calls.insert(), calls)
         if id_rows:
             self.conn.execute(t.id_map.insert(), id_rows)
+        for call_id, answer in self.late_answers:
+            self.conn.execute(
+                update(t.tool_calls).where(t.tool_calls.c.id == call_id).values(**answer)
+            )
         self._finish_session(message_rows)
         written.messages, written.tool_calls = len(message_rows), len(calls)
         return written
@@ -261,10 +268,8 @@ class SessionWriter:
             .order_by(t.tool_calls.c.id.desc())
             .limit(1)
         )
-        if earlier is not None:
-            self.conn.execute(
-                update(t.tool_calls).where(t.tool_calls.c.id == earlier).values(**answer)
-            )
+        if earlier is not None:  # written once this batch's messages are
+            self.late_answers.append((earlier, answer))
 
     def _finish_session(self, message_rows: list[dict[str, Any]]) -> None:
         values: dict[str, Any] = {"updated_at": self.now}
