@@ -12,6 +12,7 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 
 SQLITE_BUSY_MS = 60_000  # a second writer waits for the first this long before failing
+MIGRATION_LOCK = 0x1D1A  # PostgreSQL advisory lock key the migrations hold
 
 
 def database_url(target: str) -> str:
@@ -54,12 +55,28 @@ def open_engine(target: str) -> Engine:
     return engine
 
 
-def migrate(engine: Engine, revision: str = "head") -> None:
-    """Upgrade the database to ``revision`` with the package's Alembic migrations."""
+def _config() -> Config:
     config = Config()
     config.set_main_option(
         "script_location", str(resources.files("interlingua.store") / "migrations")
     )
+    return config
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the database to ``revision`` with the package's Alembic migrations. Two
+    processes opening a new PostgreSQL database at once take turns (an advisory lock)."""
+    config = _config()
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Take the database back to ``revision`` (``base``: no tables)."""
+    config = _config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)

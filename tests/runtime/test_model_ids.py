@@ -1,0 +1,40 @@
+"""Canonical model ids `<provider>:<model>`; the provider key comes from the mapping files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from interlingua.generated.providers import PROVIDER_KEYS
+from interlingua.model_ids import message_model, model_id, provider_of
+
+MAPPINGS = Path(__file__).resolve().parents[2] / "schemas" / "mappings"
+
+
+def test_the_provider_keys_are_the_mapping_files() -> None:
+    declared = {}
+    for path in MAPPINGS.glob("*.yaml"):
+        data = yaml.safe_load(path.read_text())
+        if "provider" in data:
+            declared[data["format"]] = data["provider"]
+    assert PROVIDER_KEYS == declared
+    assert provider_of("gemini") == "google" and provider_of("umf") is None
+
+
+def test_model_ids() -> None:
+    assert model_id("gpt-5", "openai") == "openai:gpt-5"
+    assert model_id("openai:gpt-5", "openai") == "openai:gpt-5"
+    assert model_id("gpt-5", None) is None
+    assert model_id("deepseek/deepseek-v3", "openrouter") == "openrouter:deepseek/deepseek-v3"
+
+
+def test_the_model_of_a_message() -> None:
+    canonical = {"extensions": {"completion": {"model": "anthropic:claude-haiku-4-5"}}}
+    assert message_model(canonical, "openai-chat", "gpt-5") == "anthropic:claude-haiku-4-5"
+    llm = {"extensions": {"llm": {"model_id": "gpt-4o", "provider": "openai"}}}
+    assert message_model(llm, None) == "openai:gpt-4o"
+    assert message_model({"extensions": {"llm": {"model_id": "gpt-4o"}}}, None) is None
+    assert message_model({}, "anthropic", "claude-sonnet-4-6") == "anthropic:claude-sonnet-4-6"
+    assert message_model({}, "anthropic", "unknown") is None  # a body that named no model
+    assert message_model({}, "umf", "some-model") is None
