@@ -31,7 +31,6 @@ from typing import IO, TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from interlingua import __version__
 from interlingua.gateway import cli as gateway_cli
-from interlingua.store import cli as store_cli
 from interlingua.generated import SCHEMA_VERSION
 from interlingua.reading import (
     DEFAULT_MAX_BYTES,
@@ -40,6 +39,7 @@ from interlingua.reading import (
     read_json,
     read_text,
 )
+from interlingua.store import cli as store_cli
 
 if TYPE_CHECKING:
     from interlingua.conversion import Loss

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ SOURCE = {"document": "d", "as_of": "2026-01-01"}
 
 
 @pytest.fixture(scope="module")
-def bundled() -> dict:
+def bundled() -> dict[str, Any]:
     return build_bundle(load("v1"), "test")
 
 
@@ -26,21 +27,29 @@ def _write(tmp_path: Path, table: object) -> Path:
     return path
 
 
-def test_the_bundled_table_passes(bundled: dict) -> None:
+def test_the_bundled_table_passes(bundled: dict[str, Any]) -> None:
     assert price_table(bundled, PRICES)["pricing_version"]
 
 
-def test_an_invalid_table_stops_generation(bundled: dict, tmp_path: Path) -> None:
-    bad = {"pricing_version": "v", "models": {"a:b": {"input_per_mtok_usd": 3.0, "output_per_mtok_usd": "1", "source": SOURCE}}}
+def test_an_invalid_table_stops_generation(bundled: dict[str, Any], tmp_path: Path) -> None:
+    bad = {
+        "pricing_version": "v",
+        "models": {
+            "a:b": {"input_per_mtok_usd": 3.0, "output_per_mtok_usd": "1", "source": SOURCE}
+        },
+    }
     with pytest.raises(SchemaLoadError, match="input_per_mtok_usd"):
         price_table(bundled, _write(tmp_path, bad))
     with pytest.raises(SchemaLoadError):
         price_table(bundled, tmp_path / "missing.json")
 
 
-def test_an_alias_may_name_one_model_only(bundled: dict, tmp_path: Path) -> None:
+def test_an_alias_may_name_one_model_only(bundled: dict[str, Any], tmp_path: Path) -> None:
     entry = {"input_per_mtok_usd": "1", "output_per_mtok_usd": "1", "source": SOURCE}
-    table = {"pricing_version": "v", "models": {"a:b": {**entry, "aliases": ["x"]}, "a:c": {**entry, "aliases": ["x"]}}}
+    table = {
+        "pricing_version": "v",
+        "models": {"a:b": {**entry, "aliases": ["x"]}, "a:c": {**entry, "aliases": ["x"]}},
+    }
     with pytest.raises(SchemaLoadError, match="alias 'x'"):
         price_table(bundled, _write(tmp_path, table))
     table = {"pricing_version": "v", "models": {"a:b": {**entry, "aliases": ["a:c"]}, "a:c": entry}}

@@ -18,7 +18,7 @@ def test_the_provider_keys_are_the_mapping_files() -> None:
         data = yaml.safe_load(path.read_text())
         if "provider" in data:
             declared[data["format"]] = data["provider"]
-    assert PROVIDER_KEYS == declared
+    assert declared == PROVIDER_KEYS
     assert provider_of("gemini") == "google" and provider_of("umf") is None
 
 

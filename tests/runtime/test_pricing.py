@@ -35,7 +35,9 @@ TABLE = PriceTable(
 
 def test_seed_001_worked_example_to_the_cent() -> None:
     # Seed 001 §8 example 1: 8 input and 42 output tokens of claude-sonnet-4-6 cost $0.000654.
-    cost = default_table().cost({"input_tokens": 8, "output_tokens": 42}, "anthropic:claude-sonnet-4-6")
+    cost = default_table().cost(
+        {"input_tokens": 8, "output_tokens": 42}, "anthropic:claude-sonnet-4-6"
+    )
     assert cost.usd == Decimal("0.000654")
     assert cost.pricing_version == PRICING_VERSION == PRICE_TABLE["pricing_version"]
 
@@ -60,7 +62,12 @@ def test_each_token_kind_is_priced_once() -> None:
 
 
 def test_a_kind_without_a_price_is_billed_as_the_tokens_it_belongs_to() -> None:
-    usage = {"input_tokens": 10, "cached_input_tokens": 4, "output_tokens": 6, "reasoning_tokens": 5}
+    usage = {
+        "input_tokens": 10,
+        "cached_input_tokens": 4,
+        "output_tokens": 6,
+        "reasoning_tokens": 5,
+    }
     assert TABLE.cost(usage, "x:plain").usd == Decimal(10 * 1 + 6 * 2) / 1_000_000
 
 
@@ -77,13 +84,23 @@ def test_the_sum_is_exact(a: int, b: int, c: int) -> None:
 @pytest.mark.parametrize(
     ("usage", "code", "path"),
     [
-        ({"input_tokens": 1, "output_tokens": 1, "cached_input_tokens": 2}, "invalid_usage", "/input_tokens"),
-        ({"input_tokens": 1, "output_tokens": 1, "reasoning_tokens": 2}, "invalid_usage", "/output_tokens"),
+        (
+            {"input_tokens": 1, "output_tokens": 1, "cached_input_tokens": 2},
+            "invalid_usage",
+            "/input_tokens",
+        ),
+        (
+            {"input_tokens": 1, "output_tokens": 1, "reasoning_tokens": 2},
+            "invalid_usage",
+            "/output_tokens",
+        ),
         ({"input_tokens": -1, "output_tokens": 1}, "invalid_usage", "/input_tokens"),
         ({"input_tokens": 1.5, "output_tokens": 1}, "invalid_usage", "/input_tokens"),
     ],
 )
-def test_counts_that_do_not_add_up_are_coded_errors(usage: dict[str, Any], code: str, path: str) -> None:
+def test_counts_that_do_not_add_up_are_coded_errors(
+    usage: dict[str, Any], code: str, path: str
+) -> None:
     with pytest.raises(PricingError) as caught:
         TABLE.cost(usage, "x:full")
     assert (caught.value.code, caught.value.pointer) == (code, path)
@@ -106,7 +123,12 @@ def test_priced_fills_cost_and_version() -> None:
 
 
 def test_a_table_from_json_is_checked_against_its_schema() -> None:
-    good = {"pricing_version": "v", "models": {"a:b": {"input_per_mtok_usd": "1", "output_per_mtok_usd": "1", "source": SOURCE}}}
+    good = {
+        "pricing_version": "v",
+        "models": {
+            "a:b": {"input_per_mtok_usd": "1", "output_per_mtok_usd": "1", "source": SOURCE}
+        },
+    }
     assert PriceTable.from_json(good).models() == ["a:b"]
     with pytest.raises(PricingError):
         PriceTable.from_json({**good, "models": {"a:b": {"input_per_mtok_usd": 1.0}}})

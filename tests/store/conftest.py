@@ -59,7 +59,17 @@ class Cluster:
         options = f"-c listen_addresses='' -k {self.root} -c fsync=off -c shared_buffers=16MB"
         subprocess.run(
             _as_owner(
-                [pg_ctl, "-D", str(self.data), "-o", options, "-w", "-l", str(self.root / "log"), "start"],
+                [
+                    pg_ctl,
+                    "-D",
+                    str(self.data),
+                    "-o",
+                    options,
+                    "-w",
+                    "-l",
+                    str(self.root / "log"),
+                    "start",
+                ],
                 self.user,
             ),
             check=True,

@@ -60,7 +60,9 @@ def test_import_query_export(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "unknown_document" in capsys.readouterr().err
 
 
-def test_import_of_an_unreadable_file_is_a_coded_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_of_an_unreadable_file_is_a_coded_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "s.db")
     assert main(["store", "import", str(tmp_path / "missing.json"), "--db", db, "--json"]) == 2
     assert json.loads(capsys.readouterr().err)["error"]["code"] == "unreadable_input"
@@ -70,7 +72,9 @@ def test_import_of_an_unreadable_file_is_a_coded_error(tmp_path: Path, capsys: p
     assert "invalid_json" in capsys.readouterr().err
 
 
-def test_cost_of_a_usage_and_of_a_document(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cost_of_a_usage_and_of_a_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     usage = tmp_path / "u.json"
     usage.write_text(json.dumps({"input_tokens": 8, "output_tokens": 42}))
     assert main(["cost", str(usage), "--model", "sonnet"]) == 0
@@ -82,14 +86,29 @@ def test_cost_of_a_usage_and_of_a_document(tmp_path: Path, capsys: pytest.Captur
     [turn] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert turn["cost_usd"] == "0.000654" and turn["model"] == "anthropic:claude-sonnet-4-6"
     prices = tmp_path / "p.json"
-    prices.write_text(json.dumps({"pricing_version": "mine", "models": {"anthropic:claude-sonnet-4-6": {"input_per_mtok_usd": "1", "output_per_mtok_usd": "1", "source": {"document": "test", "as_of": "2026-11-25"}}}}))
+    prices.write_text(
+        json.dumps(
+            {
+                "pricing_version": "mine",
+                "models": {
+                    "anthropic:claude-sonnet-4-6": {
+                        "input_per_mtok_usd": "1",
+                        "output_per_mtok_usd": "1",
+                        "source": {"document": "test", "as_of": "2026-11-25"},
+                    }
+                },
+            }
+        )
+    )
     assert main(["cost", str(response), "--prices", str(prices)]) == 0
     assert "$0.00005" in capsys.readouterr().out
     assert main(["cost", str(usage)]) == 1  # a bare Usage names no model
     assert "unpriced_model" in capsys.readouterr().err
 
 
-def test_cost_refuses_what_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cost_refuses_what_it_cannot_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["cost", str(tmp_path / "missing.json")]) == 2
     assert "unreadable_input" in capsys.readouterr().err
     prices = tmp_path / "p.json"

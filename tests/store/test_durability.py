@@ -28,8 +28,29 @@ def _transcript(path: Path, sessions: list[str], tag: str) -> Path:
             for i in range(PER_SESSION // 2):
                 call = f"{tag}-{session}-{i}"
                 turns = [
-                    {"role": "assistant", "session_id": session, "content": [{"type": "tool_call", "id": call, "name": "f", "arguments": {"i": i, "pad": "x" * 200}}]},
-                    {"role": "tool", "session_id": session, "content": [{"type": "tool_result", "tool_call_id": call, "content": [{"type": "text", "text": "ok"}]}]},
+                    {
+                        "role": "assistant",
+                        "session_id": session,
+                        "content": [
+                            {
+                                "type": "tool_call",
+                                "id": call,
+                                "name": "f",
+                                "arguments": {"i": i, "pad": "x" * 200},
+                            }
+                        ],
+                    },
+                    {
+                        "role": "tool",
+                        "session_id": session,
+                        "content": [
+                            {
+                                "type": "tool_result",
+                                "tool_call_id": call,
+                                "content": [{"type": "text", "text": "ok"}],
+                            }
+                        ],
+                    },
                 ]
                 for turn in turns:
                     out.write(json.dumps(turn) + "\n")
@@ -37,7 +58,18 @@ def _transcript(path: Path, sessions: list[str], tag: str) -> Path:
 
 
 def _import(database: str, path: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "interlingua", "store", "import", str(path), "--from", "canonical", "--db", database]
+    command = [
+        sys.executable,
+        "-m",
+        "interlingua",
+        "store",
+        "import",
+        str(path),
+        "--from",
+        "canonical",
+        "--db",
+        database,
+    ]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -46,10 +78,12 @@ def _counts(store: Store) -> dict[str, int]:
         rows = connection.execute(
             select(t.messages.c.session_id, func.count()).group_by(t.messages.c.session_id)
         )
-        return {session: count for session, count in rows}
+        return {str(session): int(count) for session, count in rows}
 
 
-def test_kill_9_mid_import_leaves_whole_sessions_and_a_rerun_finishes_it(database: str, tmp_path: Path) -> None:
+def test_kill_9_mid_import_leaves_whole_sessions_and_a_rerun_finishes_it(
+    database: str, tmp_path: Path
+) -> None:
     sessions = [f"s{i:03d}" for i in range(60)]
     path = _transcript(tmp_path / "memory.jsonl", sessions, "a")
     store = Store.open(database)  # migrated before the writer starts
@@ -83,7 +117,13 @@ def test_two_writers_lose_no_message(database: str, tmp_path: Path) -> None:
     assert _counts(store) == dict.fromkeys(sessions, 2 * PER_SESSION)
     for session in sessions:
         with store.engine.connect() as connection:
-            seqs = list(connection.scalars(select(t.messages.c.seq).where(t.messages.c.session_id == session).order_by(t.messages.c.seq)))
+            seqs = list(
+                connection.scalars(
+                    select(t.messages.c.seq)
+                    .where(t.messages.c.session_id == session)
+                    .order_by(t.messages.c.seq)
+                )
+            )
         assert seqs == list(range(1, 2 * PER_SESSION + 1))
         ids = store.message_ids(session)
         assert ids == sorted(ids)  # monotonic in the session, across both writers
@@ -96,7 +136,10 @@ def test_the_environment_names_the_database(tmp_path: Path) -> None:
     database = str(tmp_path / "env.db")
     env = {**os.environ, "INTERLINGUA_STORE": database}
     done = subprocess.run(
-        [sys.executable, "-m", "interlingua", "store", "import", str(path)], env=env, capture_output=True, check=False
+        [sys.executable, "-m", "interlingua", "store", "import", str(path)],
+        env=env,
+        capture_output=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     store = Store.open(database)

@@ -152,7 +152,9 @@ def _messages_of(
     base = "/message" if kind == "response" else pointer.get(kind, "")
     found = []
     for i, message in enumerate(listed):
-        at = base if kind == "response" or envelope_of(document)["shape"] == "one" else f"{base}/{i}"
+        at = (
+            base if kind == "response" or envelope_of(document)["shape"] == "one" else f"{base}/{i}"
+        )
         errors = [f for f in validate(message, type="Message") if is_error(f)]
         if errors:
             refused.extend(Refusal(e.code, at + e.path, e.message, line) for e in errors)
@@ -236,7 +238,9 @@ def _turn_format(payloads: list[Any], source: str) -> str | None:
     return firsts.most_common(1)[0][0] if firsts else None
 
 
-def read_lines(data: bytes, name: str, source: str = AUTO, max_bytes: int = DEFAULT_MAX_BYTES) -> ReadResult:
+def read_lines(
+    data: bytes, name: str, source: str = AUTO, max_bytes: int = DEFAULT_MAX_BYTES
+) -> ReadResult:
     """A JSON Lines file: turns grouped into sessions, whole documents a session each."""
     parsed, refused = _parse_lines(data, max_bytes)
     preferred = _turn_format([p for _, p, _ in parsed], source) if parsed else None

@@ -184,7 +184,7 @@ class Store:
                 .where(t.id_map.c.session_id == session_id, t.id_map.c.kind == kind)
                 .order_by(t.id_map.c.canonical_id)
             )
-            return {provider: canonical for provider, canonical in rows}
+            return {str(provider): str(canonical) for provider, canonical in rows}
 
     def export(self, session_id: str, target: str | None = None) -> Export:
         """The session written in ``target`` (default: the format it was read from)."""
@@ -235,9 +235,7 @@ class Store:
         return _costs(rows, table, [session_id] if session_id else [])
 
 
-def _costs(
-    rows: Iterable[Any], table: PriceTable, sessions: list[str]
-) -> list[SessionCost]:
+def _costs(rows: Iterable[Any], table: PriceTable, sessions: list[str]) -> list[SessionCost]:
     totals: dict[str, tuple[Decimal, int, list[dict[str, str]]]] = {
         s: (Decimal(0), 0, []) for s in sessions
     }

@@ -58,13 +58,16 @@ def timestamp_us(value: Any) -> int | None:
     return int(moment.timestamp()) * 1_000_000 + moment.microsecond
 
 
-def insert(connection: Connection, table: Table) -> Insert:
-    """An INSERT that can skip rows whose key exists (``ON CONFLICT DO NOTHING``)."""
+def insert_new(connection: Connection, table: Table, **values: Any) -> Insert:
+    """An INSERT of one row that does nothing when its key exists (``ON CONFLICT DO
+    NOTHING``, spelled by each dialect)."""
     if connection.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert  # noqa: PLC0415
-    else:
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert  # noqa: PLC0415
-    return dialect_insert(table)
+        from sqlalchemy.dialects import postgresql  # noqa: PLC0415
+
+        return postgresql.insert(table).values(**values).on_conflict_do_nothing()
+    from sqlalchemy.dialects import sqlite  # noqa: PLC0415
+
+    return sqlite.insert(table).values(**values).on_conflict_do_nothing()
 
 
 class SessionWriter:
@@ -84,15 +87,14 @@ class SessionWriter:
     def write(self) -> Written:
         self._lock_session()
         recorded = self.conn.execute(
-            insert(self.conn, t.imports)
-            .values(
+            insert_new(
+                self.conn,
+                t.imports,
                 digest=self.incoming.digest,
                 session_id=self.session_id,
                 source=self.incoming.source,
                 imported_at=self.now,
-            )
-            .on_conflict_do_nothing()
-            .returning(t.imports.c.digest)
+            ).returning(t.imports.c.digest)
         ).first()
         if recorded is None:  # (rowcount is not reliable here: psycopg reports -1)
             raise AlreadyImported(self.incoming.digest)
@@ -123,8 +125,9 @@ class SessionWriter:
         first = next((m for m in self.incoming.messages), None)
         created = (timestamp_us(first.message.get("created_at")) if first else None) or self.now
         self.conn.execute(
-            insert(self.conn, t.sessions)
-            .values(
+            insert_new(
+                self.conn,
+                t.sessions,
                 id=self.session_id,
                 workspace_path=self.incoming.source,
                 schema_version=SCHEMA_VERSION,
@@ -134,7 +137,6 @@ class SessionWriter:
                 source_kind=self.incoming.source_kind,
                 envelope_json=json.dumps(self.incoming.envelope, ensure_ascii=False),
             )
-            .on_conflict_do_nothing()
         )
         self.conn.execute(
             select(t.sessions.c.id).where(t.sessions.c.id == self.session_id).with_for_update()
@@ -155,7 +157,7 @@ class SessionWriter:
         self, incoming: IncomingMessage, taken: set[str], ms: int, id_rows: list[dict[str, Any]]
     ) -> str:
         source_id = incoming.message.get("id")
-        if is_ulid(source_id) and source_id not in taken:
+        if isinstance(source_id, str) and is_ulid(source_id) and source_id not in taken:
             taken.add(source_id)
             self.ids.observe(source_id)
             return str(source_id)
