@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from ulid import ULID
 
-from interlingua.store.identity import MonotonicUlids, is_ulid
+from interlingua.store.identity import MonotonicUlids, _encode, is_ulid
 
 
 @given(st.lists(st.integers(min_value=0, max_value=2**48 - 1), min_size=1, max_size=50))
@@ -45,3 +45,8 @@ def test_is_ulid() -> None:
     assert not is_ulid("01HZ001000000000000000000U")  # U is not Crockford base32
     assert not is_ulid("81HZ0010000000000000000000")  # past 2^128
     assert not is_ulid(None)
+
+
+@given(st.integers(min_value=0, max_value=2**128 - 1))
+def test_the_encoding_is_the_ulid_one(value: int) -> None:
+    assert _encode(value) == str(ULID.from_int(value))

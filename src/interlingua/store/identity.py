@@ -9,6 +9,7 @@ the sequence instead of starting below it.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -18,6 +19,17 @@ ULID_PATTERN = re.compile(r"^[0-7][0-9A-HJKMNP-TV-Z]{25}$")
 TOOL_CALL_PREFIX = "tu_"  # canonical tool-call ids are `tu_<ulid>` (seed 001 §6.2)
 _RANDOM_BITS = 80
 _MAX = (1 << 128) - 1
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def _encode(value: int) -> str:
+    """The 26-character Crockford base32 form of a 128-bit value (python-ulid's, without
+    building a ULID object: ids are made by the hundred thousand on import)."""
+    chars = [""] * 26
+    for i in range(25, -1, -1):
+        chars[i] = _CROCKFORD[value & 31]
+        value >>= 5
+    return "".join(chars)
 
 
 def is_ulid(value: object) -> bool:
@@ -41,14 +53,12 @@ class MonotonicUlids:
         """The next id; ``milliseconds`` is its time (default: now), moved forward if needed."""
         if milliseconds is None:
             milliseconds = time.time_ns() // 1_000_000
-        fresh = int(ULID.from_timestamp(milliseconds / 1000))
-        if fresh >> _RANDOM_BITS != milliseconds:  # float rounding of the timestamp
-            fresh = (milliseconds << _RANDOM_BITS) | (fresh & ((1 << _RANDOM_BITS) - 1))
+        fresh = (milliseconds << _RANDOM_BITS) | int.from_bytes(os.urandom(10), "big")
         value = fresh if fresh > self._last else self._last + 1
         if value > _MAX:
             raise OverflowError("no ULID sorts after the last one")
         self._last = value
-        return str(ULID.from_int(value))
+        return _encode(value)
 
     def observe(self, value: str) -> None:
         """Note an id made elsewhere (kept from a source), so later ids sort after it."""

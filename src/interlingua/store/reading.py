@@ -247,12 +247,15 @@ def read_lines(
     turns: dict[str | None, IncomingSession] = {}
     documents: list[IncomingSession] = []
     for number, payload, raw in parsed:
-        tries = _candidates(payload, source, preferred)
-        read = (
-            _try_readings(payload, tries)
-            if tries
-            else ConversionError("unknown_format", "", "no format reads this line")
-        )
+        # The file's format first, without detection: most lines are its turns.
+        read = _try_readings(payload, [(preferred, "messages")] if preferred else [])
+        if isinstance(read, ConversionError):
+            tries = _candidates(payload, source, preferred)
+            read = (
+                _try_readings(payload, tries)
+                if tries
+                else ConversionError("unknown_format", "", "no format reads this line")
+            )
         if isinstance(read, ConversionError):
             refused.append(Refusal(read.code, read.pointer, read.message, number))
             continue
