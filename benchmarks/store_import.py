@@ -43,13 +43,24 @@ def turns(session: str, count: int) -> Iterator[dict[str, Any]]:
             "role": "assistant",
             "content": [
                 {"type": "text", "text": f"Reading file {i} of the project to answer."},
-                {"type": "tool_call", "id": call, "name": "read_file", "arguments": {"path": f"src/{i}.py"}},
+                {
+                    "type": "tool_call",
+                    "id": call,
+                    "name": "read_file",
+                    "arguments": {"path": f"src/{i}.py"},
+                },
             ],
         }
         if i % 10 != 9:
             yield {
                 "role": "tool",
-                "content": [{"type": "tool_result", "tool_call_id": call, "content": [{"type": "text", "text": "x = 1\n" * 8}]}],
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_call_id": call,
+                        "content": [{"type": "text", "text": "x = 1\n" * 8}],
+                    }
+                ],
             }
         else:
             yield {"role": "user", "content": [{"type": "text", "text": "never mind"}]}
@@ -119,7 +130,9 @@ def executemany(database: str, rows: dict[str, list[dict[str, Any]]]) -> float:
 def reading(lines: int, per_session: int) -> float:
     """Seconds per line to read JSON Lines turns (detected, converted, validated)."""
     data = "\n".join(
-        json.dumps(m) for s in range(max(1, lines // per_session)) for m in turns(f"r{s}", per_session)
+        json.dumps(m)
+        for s in range(max(1, lines // per_session))
+        for m in turns(f"r{s}", per_session)
     ).encode()
     count = data.count(b"\n") + 1
     start = time.perf_counter()
@@ -146,8 +159,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--per-session", type=int, default=100)
-    parser.add_argument("--reading", type=int, default=2_000, help="lines to time reading (0: skip)")
-    parser.add_argument("--db", help="a postgresql:// URL of a database to create test databases from")
+    parser.add_argument(
+        "--reading", type=int, default=2_000, help="lines to time reading (0: skip)"
+    )
+    parser.add_argument(
+        "--db", help="a postgresql:// URL of a database to create test databases from"
+    )
     args = parser.parse_args(argv)
     incoming = sessions(args.messages, args.per_session)
     total = sum(len(s.messages) for s in incoming)

@@ -39,29 +39,74 @@ def session_rows(s: int, ids: MonotonicUlids) -> Iterator[tuple[str, dict[str, A
     """(table, row) for one session's rows, as the store writes them."""
     session = f"sess_{s:07d}"
     now = 1_764_000_000_000_000 + s
-    yield "sessions", {
-        "id": session, "workspace_path": "bench", "schema_version": 1, "created_at": now,
-        "updated_at": now, "source_format": "canonical", "source_kind": "messages",
-        "envelope_json": '{"shape": "list"}', "active_model": None, "routing_policy_json": None,
-    }
+    yield (
+        "sessions",
+        {
+            "id": session,
+            "workspace_path": "bench",
+            "schema_version": 1,
+            "created_at": now,
+            "updated_at": now,
+            "source_format": "canonical",
+            "source_kind": "messages",
+            "envelope_json": '{"shape": "list"}',
+            "active_model": None,
+            "routing_policy_json": None,
+        },
+    )
     for i in range(PER_SESSION // 2):
         call_message, result_message, call = ids.next(), ids.next(), ids.tool_call_id()
         provider_id = f"call_{i}"
         answered = i % 20 != 19
-        content = [{"type": "tool_call", "id": provider_id, "name": "read_file", "arguments": {"path": f"{i}.py"}}]
-        result = [{"type": "tool_result", "tool_call_id": provider_id if answered else "other", "content": [{"type": "text", "text": "ok"}]}]
-        for seq, (mid, role, parts) in enumerate(((call_message, "assistant", content), (result_message, "tool", result))):
-            yield "messages", {
-                "id": mid, "session_id": session, "seq": 2 * i + seq + 1, "role": role,
-                "content_json": json.dumps(parts), "metadata_json": "{}", "created_at": now,
-                "schema_version": 1, "model": None, "usage_json": None, "source_line": None,
+        content = [
+            {
+                "type": "tool_call",
+                "id": provider_id,
+                "name": "read_file",
+                "arguments": {"path": f"{i}.py"},
             }
-        yield "tool_calls", {
-            "id": call, "session_id": session, "message_id": call_message,
-            "result_message_id": result_message if answered else None, "name": "read_file",
-            "status": "succeeded" if answered else "pending", "provider_id": provider_id,
-            "provider": None, "created_at": now, "completed_at": now if answered else None,
-        }
+        ]
+        result = [
+            {
+                "type": "tool_result",
+                "tool_call_id": provider_id if answered else "other",
+                "content": [{"type": "text", "text": "ok"}],
+            }
+        ]
+        for seq, (mid, role, parts) in enumerate(
+            ((call_message, "assistant", content), (result_message, "tool", result))
+        ):
+            yield (
+                "messages",
+                {
+                    "id": mid,
+                    "session_id": session,
+                    "seq": 2 * i + seq + 1,
+                    "role": role,
+                    "content_json": json.dumps(parts),
+                    "metadata_json": "{}",
+                    "created_at": now,
+                    "schema_version": 1,
+                    "model": None,
+                    "usage_json": None,
+                    "source_line": None,
+                },
+            )
+        yield (
+            "tool_calls",
+            {
+                "id": call,
+                "session_id": session,
+                "message_id": call_message,
+                "result_message_id": result_message if answered else None,
+                "name": "read_file",
+                "status": "succeeded" if answered else "pending",
+                "provider_id": provider_id,
+                "provider": None,
+                "created_at": now,
+                "completed_at": now if answered else None,
+            },
+        )
 
 
 def fill(store: Store, messages: int) -> int:
@@ -95,9 +140,12 @@ def scan_unanswered(store: Store, session: str | None = None) -> list[tuple[str,
     if session is not None:
         query = query.where(t.messages.c.session_id == session)
     found: list[tuple[str, str]] = []
-    current, open_calls = None, {}
+    current: str | None = None
+    open_calls: dict[str, bool] = {}
     with store.engine.connect() as connection:
-        for session_id, content_json in connection.execution_options(yield_per=CHUNK).execute(query):
+        for session_id, content_json in connection.execution_options(yield_per=CHUNK).execute(
+            query
+        ):
             if session_id != current:
                 found.extend((current, c) for c in open_calls)  # type: ignore[misc]
                 current, open_calls = session_id, {}
@@ -119,8 +167,12 @@ def timed(function: Any, *args: Any) -> tuple[float, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--messages", type=int, default=100_000)
-    parser.add_argument("--sessions", type=int, default=50, help="single-session queries to average")
-    parser.add_argument("--db", help="a postgresql:// URL of a database to create test databases from")
+    parser.add_argument(
+        "--sessions", type=int, default=50, help="single-session queries to average"
+    )
+    parser.add_argument(
+        "--db", help="a postgresql:// URL of a database to create test databases from"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         store = Store.open(fresh_database(args.db, Path(folder), "query"))
@@ -133,11 +185,13 @@ def main(argv: list[str] | None = None) -> int:
         one_scan_s = sum(timed(scan_unanswered, store, s)[0] for s in picks) / len(picks)
         store.close()
     dialect = "postgresql" if args.db else "sqlite"
-    print(f"unanswered tool calls, {args.messages:,} messages in {sessions:,} sessions ({dialect}; filled in {fill_s:.1f} s):")
+    where = f"{args.messages:,} messages in {sessions:,} sessions ({dialect})"
+    print(f"unanswered tool calls, {where}, filled in {fill_s:.1f} s:")
     print(f"  every session: Store.unanswered {all_s:8.3f} s  ({len(calls):,} calls)")
     print(f"                 JSON scan        {scan_s:8.3f} s  ratio {scan_s / all_s:.1f}x")
     print(f"  one session:   Store.unanswered {one_s * 1e3:8.3f} ms")
-    print(f"                 JSON scan        {one_scan_s * 1e3:8.3f} ms  ratio {one_scan_s / one_s:.1f}x")
+    ratio = one_scan_s / one_s
+    print(f"                 JSON scan        {one_scan_s * 1e3:8.3f} ms  ratio {ratio:.1f}x")
     return 0
 
 
