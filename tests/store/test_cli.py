@@ -121,3 +121,20 @@ def test_cost_refuses_what_it_cannot_read(
     other.write_text(json.dumps({"what": "ever"}))
     assert main(["cost", str(other)]) == 2
     assert "unknown_format" in capsys.readouterr().err
+
+
+def test_refusals_and_losses_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines, _ = _files(tmp_path)
+    lossy = tmp_path / "lossy.json"
+    lossy.write_text(
+        json.dumps(
+            {"model": "m", "temperature": "hot", "messages": [{"role": "user", "content": "x"}]}
+        )
+    )
+    db = str(tmp_path / "s.db")
+    assert main(["store", "import", str(lines), "--db", db, "--json"]) == 1
+    [error] = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert error["error"]["line"] == 5 and error["error"]["code"] == "invalid_json"
+    assert main(["store", "import", str(lossy), "--from", "openai-chat", "--db", db]) == 0
+    err = capsys.readouterr().err
+    assert "loss: field_dropped at /model:" in err and "loss: field_dropped at /temperature:" in err

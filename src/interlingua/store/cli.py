@@ -23,17 +23,18 @@ DB_DEFAULT = "interlingua.db"
 QUERIES = ("unanswered", "failed", "cost")
 
 
-def _problem(
-    code: str, path: str, message: str, line: int | None = None, as_json: bool = False
-) -> None:
+def _report(what: str, record: dict[str, Any], as_json: bool) -> None:
+    """One problem on stderr: ``what: [line N: ]CODE at POINTER: MESSAGE``, or as JSON."""
     if as_json:
-        record: dict[str, Any] = {"code": code, "path": path, "message": message}
-        if line is not None:
-            record["line"] = line
-        print(json.dumps({"error": record}, ensure_ascii=False), file=sys.stderr)
+        print(json.dumps({what: record}, ensure_ascii=False), file=sys.stderr)
         return
-    where = "" if line is None else f"line {line}: "
-    print(f"error: {where}{code} at {path or '/'}: {message}", file=sys.stderr)
+    where = f"line {record['line']}: " if "line" in record else ""
+    path = record["path"] or "/"
+    print(f"{what}: {where}{record['code']} at {path}: {record['message']}", file=sys.stderr)
+
+
+def _problem(code: str, path: str, message: str, as_json: bool = False) -> None:
+    _report("error", {"code": code, "path": path, "message": message}, as_json)
 
 
 def _open(args: argparse.Namespace) -> Any:
@@ -54,13 +55,15 @@ def cmd_import(args: argparse.Namespace) -> int:
                 read = read_file(path, args.source)
             except (InputError, ConversionError) as exc:
                 code, where = exc.code, getattr(exc, "path", getattr(exc, "pointer", ""))
-                _problem(code, where, f"{path}: {exc.message}", None, args.json)
+                _problem(code, where, f"{path}: {exc.message}", args.json)
                 status = EXIT_UNUSABLE
                 continue
             report = store.import_read(read)
             for refusal in report.refused:
-                _problem(refusal.code, refusal.path, refusal.message, refusal.line, args.json)
+                _report("error", refusal.as_json(), args.json)
                 status = max(status, EXIT_REFUSED)
+            for loss in report.losses:
+                _report("loss", loss.as_json(), args.json)
             for done in report.sessions:
                 if args.json:
                     print(json.dumps({"file": path, **done.as_json()}))
@@ -114,7 +117,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         try:
             exported = store.export(args.session, args.target)
         except ConversionError as exc:
-            _problem(exc.code, exc.pointer, exc.message, None, args.json)
+            _problem(exc.code, exc.pointer, exc.message, args.json)
             return EXIT_UNUSABLE
         for loss in exported.losses:
             print(f"loss: {loss.code} at {loss.pointer or '/'}: {loss.reason}", file=sys.stderr)
@@ -146,17 +149,19 @@ def cmd_cost(args: argparse.Namespace) -> int:
             else default_table()
         )
     except OSError as exc:
-        _problem("unreadable_input", "", str(exc), None, args.json)
+        _problem("unreadable_input", "", str(exc), args.json)
         return EXIT_UNUSABLE
     except (InputError, ConversionError) as exc:
-        _problem(exc.code, getattr(exc, "path", getattr(exc, "pointer", "")), exc.message)
+        _problem(
+            exc.code, getattr(exc, "path", getattr(exc, "pointer", "")), exc.message, args.json
+        )
         return EXIT_UNUSABLE
     if type(payload) is dict and "input_tokens" in payload:  # a bare Usage
         turns: list[tuple[str, dict[str, Any], str | None]] = [("/", payload, None)]
     else:
         session, refused = read_document(payload, args.file, args.source)
         for refusal in refused:
-            _problem(refusal.code, refusal.path, refusal.message, refusal.line, args.json)
+            _report("error", refusal.as_json(), args.json)
         if session is None:
             return EXIT_UNUSABLE
         turns = [(f"/{i}", m.usage, m.model) for i, m in enumerate(session.messages) if m.usage]
@@ -165,7 +170,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
         try:
             cost = table.cost(usage, args.model or model or "")
         except PricingError as exc:
-            _problem(exc.code, exc.pointer, f"turn {where}: {exc.message}", None, args.json)
+            _problem(exc.code, exc.pointer, f"turn {where}: {exc.message}", args.json)
             status = EXIT_REFUSED
             continue
         total = cost.usd if total is None else total + cost.usd

@@ -55,6 +55,19 @@ def open_engine(target: str) -> Engine:
     return engine
 
 
+def run_migrations() -> None:
+    """Alembic's environment (`migrations/env.py`): run the migrations on the connection
+    :func:`migrate` or :func:`downgrade` hands over, in its transaction."""
+    from alembic import context  # noqa: PLC0415
+
+    from interlingua.store.tables import metadata  # noqa: PLC0415
+
+    connection = context.config.attributes["connection"]
+    context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
 def _config() -> Config:
     config = Config()
     config.set_main_option(

@@ -31,7 +31,8 @@ CONTAINERS = ("messages", "message")  # where a canonical document keeps its mes
 
 @dataclass(frozen=True)
 class Refusal:
-    """A line or message left out of an import, with its coded error."""
+    """A line or message left out of an import, with its coded error; or (in a session's
+    `losses`) something reading it did not carry, with its loss code."""
 
     code: str
     path: str
@@ -66,6 +67,7 @@ class IncomingSession:
     envelope: dict[str, Any] | None = None  # see `envelope_of`
     messages: list[IncomingMessage] = field(default_factory=list)
     digest_parts: list[bytes] = field(default_factory=list)
+    losses: list[Refusal] = field(default_factory=list)  # what reading did not carry
 
     @property
     def digest(self) -> str:
@@ -112,15 +114,25 @@ def rebuild(envelope: dict[str, Any] | None, messages: list[Any]) -> Any:
 
 
 def _try_readings(
-    payload: Any, tries: Iterable[tuple[str, str]]
-) -> tuple[str, str, Any] | ConversionError:
-    """The first reading that converts: (format, kind, canonical document), or its error."""
+    payload: Any, tries: Iterable[tuple[str, str]], line: int | None = None
+) -> tuple[str, str, Any, list[Refusal]] | ConversionError:
+    """The first reading that converts without a loss, else the first that converts (its
+    losses reported, never silent): (format, kind, canonical document, losses), or the
+    first reading's coded error."""
     first: ConversionError | None = None
+    lossy: tuple[str, str, Any, list[Refusal]] | None = None
     for fmt, kind in tries:
         try:
-            return fmt, kind, to_canonical(payload, fmt, kind).output
+            result = to_canonical(payload, fmt, kind)
         except ConversionError as exc:
             first = first or exc
+            continue
+        losses = [Refusal(x.code, x.pointer, x.reason, line) for x in result.losses]
+        if not losses:
+            return fmt, kind, result.output, losses
+        lossy = lossy or (fmt, kind, result.output, losses)
+    if lossy is not None:
+        return lossy
     return first or ConversionError("unknown_format", "", "no format reads this document")
 
 
@@ -131,7 +143,7 @@ def _candidates(payload: Any, source: str, preferred: str | None) -> list[tuple[
     among = None if source == AUTO else [source]
     tries = readings(payload, among=among)
     if preferred is not None:  # the format the file's other turns read as goes first
-        tries.sort(key=lambda t: (t[0] != preferred, t[1] != "messages"))
+        tries.sort(key=lambda t: t[0] != preferred)  # stable: kinds keep their order
     fallback = preferred or (None if source == AUTO else source)
     if not tries and fallback is not None:
         order = sorted(kinds(fallback), key=lambda k: k != ("messages" if preferred else "request"))
@@ -178,15 +190,15 @@ def read_document(
         where = "" if source == AUTO else f" as {source}"
         refused.append(Refusal("unknown_format", "", f"no format reads this document{where}", line))
         return None, refused
-    read = _try_readings(payload, tries)
+    read = _try_readings(payload, tries, line)
     while isinstance(read, ConversionError):
         refused.append(Refusal(read.code, read.pointer, read.message, line))
         payload = _without_culprit(payload, read.pointer)
         if payload is None:
             return None, refused
-        read = _try_readings(payload, tries)
-    fmt, kind, document = read
-    session = IncomingSession(name, source_format=fmt, source_kind=kind)
+        read = _try_readings(payload, tries, line)
+    fmt, kind, document, losses = read
+    session = IncomingSession(name, source_format=fmt, source_kind=kind, losses=losses)
     session.envelope = envelope_of(document)
     session.messages = _messages_of(document, fmt, kind, line, refused)
     session.session_id = _named_session(session.messages)
@@ -248,18 +260,18 @@ def read_lines(
     documents: list[IncomingSession] = []
     for number, payload, raw in parsed:
         # The file's format first, without detection: most lines are its turns.
-        read = _try_readings(payload, [(preferred, "messages")] if preferred else [])
-        if isinstance(read, ConversionError):
+        read = _try_readings(payload, [(preferred, "messages")] if preferred else [], number)
+        if isinstance(read, ConversionError) or read[3]:
             tries = _candidates(payload, source, preferred)
             read = (
-                _try_readings(payload, tries)
+                _try_readings(payload, tries, number)
                 if tries
                 else ConversionError("unknown_format", "", "no format reads this line")
             )
         if isinstance(read, ConversionError):
             refused.append(Refusal(read.code, read.pointer, read.message, number))
             continue
-        fmt, kind, document = read
+        fmt, kind, document, losses = read
         if kind == "messages" and envelope_of(document)["shape"] == "one":
             found = _messages_of(document, fmt, kind, number, refused)
             if not found:
@@ -269,9 +281,10 @@ def read_lines(
                 named, IncomingSession(name, named, fmt, "messages", {"shape": "lines"})
             )
             session.messages.extend(found)
+            session.losses.extend(losses)
             session.digest_parts.append(raw)
             continue
-        session = IncomingSession(name, source_format=fmt, source_kind=kind)
+        session = IncomingSession(name, source_format=fmt, source_kind=kind, losses=losses)
         session.envelope = envelope_of(document)
         session.messages = _messages_of(document, fmt, kind, number, refused)
         session.session_id = _named_session(session.messages)

@@ -57,10 +57,12 @@ class SessionImport:
 
 @dataclass
 class ImportReport:
-    """Every session an import wrote or skipped, and every line or message it refused."""
+    """Every session an import wrote or skipped, every line or message it refused, and
+    every loss of reading what it imported."""
 
     sessions: list[SessionImport] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
+    losses: list[Refusal] = field(default_factory=list)  # what reading did not carry
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ class Store:
 
     def import_read(self, read: ReadResult) -> ImportReport:
         report = ImportReport(refused=list(read.refused))
+        report.losses = [loss for session in read.sessions for loss in session.losses]
         report.sessions = [self.import_session(s) for s in read.sessions]
         return report
 

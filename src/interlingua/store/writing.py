@@ -46,14 +46,13 @@ def now_us() -> int:
 
 
 def timestamp_us(value: Any) -> int | None:
-    """Microseconds since the epoch of an RFC 3339 timestamp, or None."""
+    """Microseconds since the epoch of an RFC 3339 timestamp (always with its offset, as the
+    schema's `Timestamp` says), or None (a leap second Python cannot represent)."""
     if not isinstance(value, str):
         return None
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        return None
-    if moment.tzinfo is None:
         return None
     return int(moment.timestamp()) * 1_000_000 + moment.microsecond
 
@@ -80,7 +79,8 @@ class SessionWriter:
         self.ids = MonotonicUlids()
         fmt = incoming.source_format
         self.provider = provider_of(fmt) if fmt else None
-        self.session_id = incoming.session_id or SESSION_PREFIX + self.ids.next()
+        # Its own generator: message ids carry their messages' times, not the import's.
+        self.session_id = incoming.session_id or SESSION_PREFIX + MonotonicUlids().next()
         # Earlier imports' calls this one answers: (call id, columns to set).
         self.late_answers: list[tuple[str, dict[str, Any]]] = []
 
@@ -107,8 +107,7 @@ class SessionWriter:
             self.ids.observe(last_id)
         written = Written(self.session_id)
         message_rows, calls, id_rows = self._rows((seq or 0) + 1, written)
-        if message_rows:
-            self.conn.execute(t.messages.insert(), message_rows)
+        self.conn.execute(t.messages.insert(), message_rows)  # never empty: see import_session
         if calls:
             self.conn.execute(t.tool_calls.insert(), calls)
         if id_rows:
@@ -205,9 +204,7 @@ class SessionWriter:
             )
             seq += 1
             cancelled = _status(message) == "cancelled"
-            for part in message["content"]:
-                if type(part) is not dict:
-                    continue
+            for part in message["content"]:  # validated: each part is an object
                 if part.get("type") == "tool_call":
                     call = self._call(part, message_id, created, incoming, cancelled)
                     calls.append(call)
@@ -250,9 +247,7 @@ class SessionWriter:
     ) -> None:
         """Mark the call ``part`` answers: one of this batch, else the session's latest
         pending call with that provider id."""
-        provider_id = part.get("tool_call_id")
-        if not isinstance(provider_id, str):
-            return
+        provider_id = part["tool_call_id"]  # required by the schema
         status = "failed" if part.get("is_error") is True else "succeeded"
         answer = {"status": status, "result_message_id": message_id, "completed_at": created}
         call = pending.pop(provider_id, None)

@@ -1,13 +1,6 @@
 """Alembic environment: migrations run on the connection the store hands over (no alembic.ini,
-no URL of its own), so they share the store's engine and its transaction."""
+no URL of its own); see :func:`interlingua.store.engine.run_migrations`."""
 
-from __future__ import annotations
+from interlingua.store.engine import run_migrations
 
-from alembic import context
-
-from interlingua.store.tables import metadata
-
-connection = context.config.attributes["connection"]
-context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
-with context.begin_transaction():
-    context.run_migrations()
+run_migrations()
