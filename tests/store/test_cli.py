@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,26 @@ def test_refusals_and_losses_as_json(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["store", "import", str(lossy), "--from", "openai-chat", "--db", db]) == 0
     err = capsys.readouterr().err
     assert "loss: field_dropped at /model:" in err and "loss: field_dropped at /temperature:" in err
+
+
+def test_a_store_that_cannot_be_used_is_a_coded_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = str(tmp_path / "no" / "such" / "dir" / "s.db")
+    assert main(["store", "query", "failed", "--db", missing]) == 2
+    assert "error: store_unavailable at /: cannot use the database" in capsys.readouterr().err
+    # Without the `store` extra (its modules cannot be imported): the same code, and how to
+    # install it.
+    monkeypatch.setitem(sys.modules, "sqlalchemy.exc", None)
+    assert main(["store", "export", "--session", "s", "--db", missing, "--json"]) == 2
+    error = json.loads(capsys.readouterr().err)["error"]
+    assert error["code"] == "store_unavailable" and "interlingua[store]" in error["message"]
+
+
+def test_export_to_a_text_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, response = _files(tmp_path)
+    db = str(tmp_path / "s.db")
+    main(["store", "import", str(response), "--db", db, "--json"])
+    session = json.loads(capsys.readouterr().out)["session"]
+    assert main(["store", "export", "--session", session, "--to", "chatml", "--db", db]) == 0
+    assert "<|im_start|>assistant" in capsys.readouterr().out

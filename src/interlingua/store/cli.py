@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from interlingua.reading import InputError
@@ -37,100 +38,118 @@ def _problem(code: str, path: str, message: str, as_json: bool = False) -> None:
     _report("error", {"code": code, "path": path, "message": message}, as_json)
 
 
-def _open(args: argparse.Namespace) -> Any:
-    from interlingua.store import Store  # noqa: PLC0415
+def _with_store(args: argparse.Namespace, body: Callable[[Any], int]) -> int:
+    """Run ``body`` on the store ``--db`` names; a missing extra or a database that cannot be
+    used is the coded error `store_unavailable`, never a traceback."""
+    try:
+        from alembic.util.exc import CommandError  # noqa: PLC0415
+        from sqlalchemy.exc import SQLAlchemyError  # noqa: PLC0415
 
-    return Store.open(args.db)
+        from interlingua.store import Store  # noqa: PLC0415
+    except ImportError as exc:
+        why = f"the store needs the `store` extra (pip install 'interlingua[store]'): {exc}"
+        _problem("store_unavailable", "", why, args.json)
+        return EXIT_UNUSABLE
+    try:
+        store = Store.open(args.db)
+        try:
+            return body(store)
+        finally:
+            store.close()
+    except (SQLAlchemyError, CommandError, ImportError) as exc:
+        first = str(exc).split("\n", 1)[0]
+        _problem("store_unavailable", "", f"cannot use the database {args.db}: {first}", args.json)
+        return EXIT_UNUSABLE
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    return _with_store(args, lambda store: _import(store, args))
+
+
+def _import(store: Any, args: argparse.Namespace) -> int:
     from interlingua.conversion import ConversionError  # noqa: PLC0415
     from interlingua.store.reading import read_file  # noqa: PLC0415
 
     status = EXIT_OK
-    store = _open(args)
-    try:
-        for path in args.files:
-            try:
-                read = read_file(path, args.source)
-            except (InputError, ConversionError) as exc:
-                code, where = exc.code, getattr(exc, "path", getattr(exc, "pointer", ""))
-                _problem(code, where, f"{path}: {exc.message}", args.json)
-                status = EXIT_UNUSABLE
-                continue
-            report = store.import_read(read)
-            for refusal in report.refused:
-                _report("error", refusal.as_json(), args.json)
-                status = max(status, EXIT_REFUSED)
-            for loss in report.losses:
-                _report("loss", loss.as_json(), args.json)
-            for done in report.sessions:
-                if args.json:
-                    print(json.dumps({"file": path, **done.as_json()}))
-                elif done.skipped:
-                    print(f"{path}: skipped, imported before")
-                else:
-                    print(
-                        f"{path}: session {done.session_id}: {done.messages} messages, "
-                        f"{done.tool_calls} tool calls"
-                    )
-    finally:
-        store.close()
+    for path in args.files:
+        try:
+            read = read_file(path, args.source)
+        except (InputError, ConversionError) as exc:
+            code, where = exc.code, getattr(exc, "path", getattr(exc, "pointer", ""))
+            _problem(code, where, f"{path}: {exc.message}", args.json)
+            status = EXIT_UNUSABLE
+            continue
+        report = store.import_read(read)
+        for refusal in report.refused:
+            _report("error", refusal.as_json(), args.json)
+            status = max(status, EXIT_REFUSED)
+        for loss in report.losses:
+            _report("loss", loss.as_json(), args.json)
+        for done in report.sessions:
+            if args.json:
+                print(json.dumps({"file": path, **done.as_json()}))
+            elif done.skipped:
+                print(f"{path}: skipped, imported before")
+            else:
+                print(
+                    f"{path}: session {done.session_id}: {done.messages} messages, "
+                    f"{done.tool_calls} tool calls"
+                )
     return status
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    store = _open(args)
-    try:
-        if args.query == "cost":
-            costs = store.cost(args.session)
-            for cost in costs:
-                if args.json:
-                    print(json.dumps(cost.as_json()))
-                else:
-                    unpriced = f", {len(cost.unpriced)} unpriced" if cost.unpriced else ""
-                    print(
-                        f"{cost.session_id}  ${cost.usd}  ({cost.priced} priced turns{unpriced}; "
-                        f"prices {cost.pricing_version})"
-                    )
-            return EXIT_OK
-        calls = store.unanswered(args.session) if args.query == "unanswered" else None
-        calls = calls if calls is not None else store.failed(args.session)
-        for call in calls:
+    return _with_store(args, lambda store: _query(store, args))
+
+
+def _query(store: Any, args: argparse.Namespace) -> int:
+    if args.query == "cost":
+        for cost in store.cost(args.session):
             if args.json:
-                print(json.dumps(call))
+                print(json.dumps(cost.as_json()))
             else:
+                unpriced = f", {len(cost.unpriced)} unpriced" if cost.unpriced else ""
                 print(
-                    f"{call['session_id']}  {call['id']}  {call['name']}  "
-                    f"provider id {call['provider_id']}  message {call['message_id']}"
+                    f"{cost.session_id}  ${cost.usd}  ({cost.priced} priced turns{unpriced}; "
+                    f"prices {cost.pricing_version})"
                 )
         return EXIT_OK
-    finally:
-        store.close()
+    calls = store.unanswered(args.session) if args.query == "unanswered" else None
+    calls = calls if calls is not None else store.failed(args.session)
+    for call in calls:
+        if args.json:
+            print(json.dumps(call))
+        else:
+            print(
+                f"{call['session_id']}  {call['id']}  {call['name']}  "
+                f"provider id {call['provider_id']}  message {call['message_id']}"
+            )
+    return EXIT_OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    return _with_store(args, lambda store: _export(store, args))
+
+
+def _export(store: Any, args: argparse.Namespace) -> int:
     from interlingua.conversion import ConversionError  # noqa: PLC0415
 
-    store = _open(args)
     try:
-        try:
-            exported = store.export(args.session, args.target)
-        except ConversionError as exc:
-            _problem(exc.code, exc.pointer, exc.message, args.json)
-            return EXIT_UNUSABLE
-        for loss in exported.losses:
-            print(f"loss: {loss.code} at {loss.pointer or '/'}: {loss.reason}", file=sys.stderr)
-        for body in exported.bodies:
-            text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
-            print(text if exported.per_line else (text if isinstance(body, str) else _pretty(body)))
-        return EXIT_OK
-    finally:
-        store.close()
-
-
-def _pretty(body: Any) -> str:
-    return json.dumps(body, ensure_ascii=False, indent=2)
+        exported = store.export(args.session, args.target)
+    except ConversionError as exc:
+        _problem(exc.code, exc.pointer, exc.message, args.json)
+        return EXIT_UNUSABLE
+    for loss in exported.losses:
+        record = {"code": loss.code, "path": loss.pointer, "message": loss.reason}
+        _report("loss", record, args.json)
+    for body in exported.bodies:
+        if isinstance(body, str):  # a text format (ChatML)
+            print(body)
+        elif exported.per_line:
+            print(json.dumps(body, ensure_ascii=False))
+        else:
+            print(json.dumps(body, ensure_ascii=False, indent=2))
+    return EXIT_OK
 
 
 def cmd_cost(args: argparse.Namespace) -> int:
