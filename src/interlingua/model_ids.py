@@ -59,3 +59,27 @@ def message_model(message: Any, fmt: str | None, envelope_model: Any = None) -> 
     if isinstance(envelope_model, str) and envelope_model != "unknown" and fmt is not None:
         return model_id(envelope_model, provider_of(fmt))
     return None
+
+
+def with_model_ids(document: Any, fmt: str) -> Any:
+    """A copy of a canonical Response read from ``fmt`` whose message names its model by
+    canonical id (`extensions.completion.model`), the explicit step that fills model ids on
+    read. ``convert`` itself leaves documents as they were read, so its outputs and round
+    trips do not depend on it. Documents that name no model come back unchanged.
+
+    >>> response = {"schema_version": 1, "model": "gpt-5", "stop_reason": "end",
+    ...             "message": {"role": "assistant", "content": []}}
+    >>> with_model_ids(response, "openai-chat")["message"]["extensions"]
+    {'completion': {'model': 'openai:gpt-5'}}
+    """
+    if type(document) is not dict or type(document.get("message")) is not dict:
+        return document
+    message = document["message"]
+    if message_model(message, None) is not None:  # it names its model already
+        return document
+    model = message_model(message, fmt, document.get("model"))
+    if model is None:
+        return document
+    extensions = dict(message.get("extensions") or {})
+    extensions["completion"] = {**(extensions.get("completion") or {}), "model": model}
+    return {**document, "message": {**message, "extensions": extensions}}

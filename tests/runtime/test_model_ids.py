@@ -38,3 +38,28 @@ def test_the_model_of_a_message() -> None:
     assert message_model({}, "anthropic", "claude-sonnet-4-6") == "anthropic:claude-sonnet-4-6"
     assert message_model({}, "anthropic", "unknown") is None  # a body that named no model
     assert message_model({}, "umf", "some-model") is None
+
+
+def test_with_model_ids_is_an_explicit_step() -> None:
+    from interlingua.converter import to_canonical
+    from interlingua.model_ids import with_model_ids
+    from interlingua.validation import validate
+
+    body = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-6",
+        "content": [{"type": "text", "text": "hi"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    read = to_canonical(body, "anthropic", "response").output
+    assert "extensions" not in read["message"]  # convert leaves the document as read
+    filled = with_model_ids(read, "anthropic")
+    assert filled["message"]["extensions"]["completion"]["model"] == "anthropic:claude-sonnet-4-6"
+    assert validate(filled) == []
+    assert with_model_ids(filled, "openai-chat") is filled  # named already
+    assert with_model_ids({**read, "model": "unknown"}, "anthropic")["message"] == read["message"]
+    assert with_model_ids([read], "anthropic") == [read]
