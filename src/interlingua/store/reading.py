@@ -167,7 +167,11 @@ def _messages_of(
         at = (
             base if kind == "response" or envelope_of(document)["shape"] == "one" else f"{base}/{i}"
         )
-        errors = [f for f in validate(message, type="Message") if is_error(f)]
+        if kind == "response":  # in its Response: a refusal's empty turn is waived there
+            errors = [f for f in validate(document, type="Response") if is_error(f)]
+            at = ""
+        else:
+            errors = [f for f in validate(message, type="Message") if is_error(f)]
         if errors:
             refused.extend(Refusal(e.code, at + e.path, e.message, line) for e in errors)
             continue
