@@ -131,8 +131,8 @@ class PriceTable:
         prices = self._prices[name]
         counts = token_counts(usage)
         parts = {k: counts[k] * prices[k] / MILLION for k in KINDS if counts[k]}
-        total = sum(parts.values(), Decimal(0))
-        return Cost(total, parts, name, self.pricing_version)
+        total = plain(sum(parts.values(), Decimal(0)))
+        return Cost(total, {k: plain(v) for k, v in parts.items()}, name, self.pricing_version)
 
     def priced(self, usage: Mapping[str, Any], model: str) -> dict[str, Any]:
         """``usage`` with `cost_usd` and `pricing_version` filled in from this table."""
@@ -140,12 +140,20 @@ class PriceTable:
         return {**usage, "cost_usd": str(found.usd), "pricing_version": self.pricing_version}
 
 
+def plain(value: Decimal) -> Decimal:
+    """``value`` without trailing zeros and never in exponent form (`0.000050` → `0.00005`,
+    `100` stays `100`): the same number, written the way a price is."""
+    if value == value.to_integral_value():
+        return value.quantize(Decimal(1))
+    return value.normalize()
+
+
 def session_cost(
     turns: Iterable[tuple[Mapping[str, Any], str]], table: PriceTable | None = None
 ) -> Decimal:
     """The cost of a session's turns, each a (usage, model) pair, exactly summed."""
     table = table or default_table()
-    return sum((table.cost(usage, model).usd for usage, model in turns), Decimal(0))
+    return plain(sum((table.cost(usage, model).usd for usage, model in turns), Decimal(0)))
 
 
 @cache

@@ -137,3 +137,19 @@ def test_a_table_from_json_is_checked_against_its_schema() -> None:
 def test_every_bundled_price_cites_its_source() -> None:
     for entry in PRICE_TABLE["models"].values():
         assert entry["source"]["document"] and entry["source"]["as_of"]
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("0.000050", "0.00005"),
+        ("100.00", "100"),
+        ("0", "0"),
+        ("11.4350", "11.435"),
+        ("1E+2", "100"),
+    ],
+)
+def test_costs_are_written_plainly(value: str, written: str) -> None:
+    from interlingua.pricing import plain
+
+    assert str(plain(Decimal(value))) == written

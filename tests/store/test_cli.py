@@ -162,3 +162,47 @@ def test_export_to_a_text_format(tmp_path: Path, capsys: pytest.CaptureFixture[s
     session = json.loads(capsys.readouterr().out)["session"]
     assert main(["store", "export", "--session", session, "--to", "chatml", "--db", db]) == 0
     assert "<|im_start|>assistant" in capsys.readouterr().out
+
+
+def test_query_cost_with_another_price_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, response = _files(tmp_path)
+    db = str(tmp_path / "s.db")
+    main(["store", "import", str(response), "--db", db])
+    prices = tmp_path / "p.json"
+    entry = {
+        "input_per_mtok_usd": "1",
+        "output_per_mtok_usd": "1",
+        "source": {"document": "t", "as_of": "2026-11-25"},
+    }
+    prices.write_text(
+        json.dumps({"pricing_version": "later", "models": {"anthropic:claude-sonnet-4-6": entry}})
+    )
+    capsys.readouterr()
+    assert main(["store", "query", "cost", "--prices", str(prices), "--db", db]) == 0
+    assert "$0.00005  (1 priced turns; prices later)" in capsys.readouterr().out
+    assert (
+        main(["store", "query", "cost", "--prices", str(tmp_path / "none.json"), "--db", db]) == 2
+    )
+    assert "unreadable_input" in capsys.readouterr().err
+    prices.write_text("{")
+    assert main(["store", "query", "cost", "--prices", str(prices), "--db", db]) == 2
+    assert "invalid_json" in capsys.readouterr().err
+
+
+def test_cost_from_stdin_and_unreadable_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    stdin = io.TextIOWrapper(
+        io.BytesIO(json.dumps({"input_tokens": 8, "output_tokens": 42}).encode())
+    )
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert main(["cost", "-", "--model", "sonnet", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cost_usd"] == "0.000654"
+    broken = tmp_path / "b.json"
+    broken.write_text("{")
+    assert main(["cost", str(broken)]) == 2
+    assert "invalid_json" in capsys.readouterr().err

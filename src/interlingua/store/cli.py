@@ -104,7 +104,10 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def _query(store: Any, args: argparse.Namespace) -> int:
     if args.query == "cost":
-        for cost in store.cost(args.session):
+        table = _price_table(args.prices)
+        if table is None:
+            return EXIT_UNUSABLE
+        for cost in store.cost(args.session, table):
             if args.json:
                 print(json.dumps(cost.as_json()))
             else:
@@ -152,28 +155,46 @@ def _export(store: Any, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _price_table(path: str | None, as_json: bool = False) -> Any:
+    """The price table at ``path`` (the bundled one when None), or None after its coded
+    error."""
+    from interlingua.conversion import ConversionError  # noqa: PLC0415
+    from interlingua.pricing import PriceTable, default_table  # noqa: PLC0415
+    from interlingua.reading import read_json  # noqa: PLC0415
+
+    if path is None:
+        return default_table()
+    try:
+        with open(path, "rb") as stream:
+            return PriceTable.from_json(read_json(stream.read()))
+    except OSError as exc:
+        _problem("unreadable_input", "", f"cannot read {path}: {exc.strerror or exc}", as_json)
+    except (InputError, ConversionError) as exc:
+        _problem(exc.code, getattr(exc, "path", getattr(exc, "pointer", "")), exc.message, as_json)
+    return None
+
+
 def cmd_cost(args: argparse.Namespace) -> int:
     """The cost of each turn of a document (any format) and their total."""
-    from interlingua.conversion import ConversionError  # noqa: PLC0415
-    from interlingua.pricing import PriceTable, PricingError, default_table  # noqa: PLC0415
+    from interlingua.pricing import PricingError  # noqa: PLC0415
     from interlingua.reading import read_json  # noqa: PLC0415
     from interlingua.store.reading import read_document  # noqa: PLC0415
 
     try:
-        data = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()  # noqa: SIM115
+        if args.file == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as stream:
+                data = stream.read()
         payload = read_json(data)
-        table = (
-            PriceTable.from_json(read_json(open(args.prices, "rb").read()))  # noqa: SIM115
-            if args.prices
-            else default_table()
-        )
     except OSError as exc:
-        _problem("unreadable_input", "", str(exc), args.json)
+        _problem("unreadable_input", "", f"cannot read {args.file}: {exc.strerror}", args.json)
         return EXIT_UNUSABLE
-    except (InputError, ConversionError) as exc:
-        _problem(
-            exc.code, getattr(exc, "path", getattr(exc, "pointer", "")), exc.message, args.json
-        )
+    except InputError as exc:
+        _problem(exc.code, exc.path, exc.message, args.json)
+        return EXIT_UNUSABLE
+    table = _price_table(args.prices, args.json)
+    if table is None:
         return EXIT_UNUSABLE
     if type(payload) is dict and "input_tokens" in payload:  # a bare Usage
         turns: list[tuple[str, dict[str, Any], str | None]] = [("/", payload, None)]
@@ -225,6 +246,7 @@ def register(commands: Any) -> None:
     query = actions.add_parser("query", help="unanswered or failed tool calls, or cost")
     query.add_argument("query", choices=QUERIES)
     query.add_argument("--session", metavar="S", help="one session (default: all)")
+    query.add_argument("--prices", metavar="FILE", help="cost: another price table (JSON)")
     query.set_defaults(run=cmd_query)
     export = actions.add_parser("export", help="write a session in a format")
     export.add_argument("--session", required=True, metavar="S")

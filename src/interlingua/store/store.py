@@ -20,7 +20,7 @@ from sqlalchemy import Engine, RowMapping, select
 
 from interlingua.conversion import ConversionError, Loss
 from interlingua.converter import from_canonical
-from interlingua.pricing import PriceTable, PricingError, default_table
+from interlingua.pricing import PriceTable, PricingError, default_table, plain
 from interlingua.store import tables as t
 from interlingua.store.engine import open_engine
 from interlingua.store.reading import (
@@ -253,6 +253,6 @@ def _costs(rows: Iterable[Any], table: PriceTable, sessions: list[str]) -> list[
             unpriced.append({"message": message_id, "code": exc.code, "reason": exc.message})
         totals[session_id] = (usd, priced, unpriced)
     return [
-        SessionCost(s, usd, priced, unpriced, table.pricing_version)
+        SessionCost(s, plain(usd), priced, unpriced, table.pricing_version)
         for s, (usd, priced, unpriced) in totals.items()
     ]
