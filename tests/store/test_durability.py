@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -20,12 +19,12 @@ from interlingua.store import tables as t
 PER_SESSION = 40
 
 
-def _transcript(path: Path, sessions: list[str], tag: str) -> Path:
+def _transcript(path: Path, sessions: list[str], tag: str, per_session: int = PER_SESSION) -> Path:
     """A memory file: PER_SESSION canonical turns for each session, a tool call and its
     result in each pair of turns."""
     with path.open("w") as out:
         for session in sessions:
-            for i in range(PER_SESSION // 2):
+            for i in range(per_session // 2):
                 call = f"{tag}-{session}-{i}"
                 turns = [
                     {
@@ -57,7 +56,7 @@ def _transcript(path: Path, sessions: list[str], tag: str) -> Path:
     return path
 
 
-def _import(database: str, path: Path) -> subprocess.Popen[bytes]:
+def _import(database: str, path: Path, out: int = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
     command = [
         sys.executable,
         "-m",
@@ -70,7 +69,8 @@ def _import(database: str, path: Path) -> subprocess.Popen[bytes]:
         "--db",
         database,
     ]
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # a line per session as it commits
+    return subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, env=env)
 
 
 def _counts(store: Store) -> dict[str, int]:
@@ -84,24 +84,23 @@ def _counts(store: Store) -> dict[str, int]:
 def test_kill_9_mid_import_leaves_whole_sessions_and_a_rerun_finishes_it(
     database: str, tmp_path: Path
 ) -> None:
-    sessions = [f"s{i:03d}" for i in range(60)]
-    path = _transcript(tmp_path / "memory.jsonl", sessions, "a")
+    # Many small sessions: the import spends long enough committing them one by one for the
+    # kill to land in the middle, even on a busy machine.
+    sessions, per_session = [f"s{i:03d}" for i in range(200)], 10
+    path = _transcript(tmp_path / "memory.jsonl", sessions, "a", per_session)
     store = Store.open(database)  # migrated before the writer starts
-    writer = _import(database, path)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and writer.poll() is None:
-        if len(_counts(store)) >= 3:
-            break
-        time.sleep(0.01)
+    writer = _import(database, path, subprocess.PIPE)
+    assert writer.stdout is not None
+    assert b"session s000" in writer.stdout.readline()  # the first session is committed
     writer.send_signal(signal.SIGKILL)
     writer.wait()
     partial = _counts(store)
     assert len(partial) < len(sessions), "the import finished before it could be killed"
-    assert set(partial.values()) <= {PER_SESSION}  # whole sessions, or none
+    assert set(partial.values()) <= {per_session}  # whole sessions, or none
     rerun = _import(database, path)
     assert rerun.wait(timeout=120) == 0, rerun.stderr.read() if rerun.stderr else ""
     final = _counts(store)
-    assert final == dict.fromkeys(sessions, PER_SESSION)  # the rest, once
+    assert final == dict.fromkeys(sessions, per_session)  # the rest, once
     assert store.unanswered() == []
     store.close()
 

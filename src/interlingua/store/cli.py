@@ -79,13 +79,13 @@ def _import(store: Any, args: argparse.Namespace) -> int:
             _problem(code, where, f"{path}: {exc.message}", args.json)
             status = EXIT_UNUSABLE
             continue
-        report = store.import_read(read)
-        for refusal in report.refused:
+        for refusal in read.refused:
             _report("error", refusal.as_json(), args.json)
             status = max(status, EXIT_REFUSED)
-        for loss in report.losses:
+        for loss in (loss for session in read.sessions for loss in session.losses):
             _report("loss", loss.as_json(), args.json)
-        for done in report.sessions:
+        for session in read.sessions:  # each line printed once its transaction commits
+            done = store.import_session(session)
             if args.json:
                 print(json.dumps({"file": path, **done.as_json()}))
             elif done.skipped:

@@ -4,15 +4,18 @@ migration on open."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 
 SQLITE_BUSY_MS = 60_000  # a second writer waits for the first this long before failing
 MIGRATION_LOCK = 0x1D1A  # PostgreSQL advisory lock key the migrations hold
+WRITER = "interlingua_writer"  # execution option of the transactions that write
 
 
 def database_url(target: str) -> str:
@@ -26,9 +29,9 @@ def database_url(target: str) -> str:
 
 
 def _sqlite_writer(engine: Engine) -> None:
-    """SQLite: foreign keys on, WAL (readers never block the writer), and every transaction
-    takes the write lock when it begins (BEGIN IMMEDIATE), so two writers queue up instead
-    of both reading and one failing on its first write."""
+    """SQLite: foreign keys on, WAL (readers never block the writer), and a writing
+    transaction (:func:`writing`) takes the write lock when it begins (BEGIN IMMEDIATE), so two
+    writers queue up instead of both reading and one failing on its first write."""
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, record: Any) -> None:
@@ -42,7 +45,15 @@ def _sqlite_writer(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        writer = connection.get_execution_options().get(WRITER, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+
+
+@contextmanager
+def writing(engine: Engine) -> Iterator[Connection]:
+    """A transaction that will write: on SQLite it holds the write lock from its start."""
+    with engine.connect().execution_options(**{WRITER: True}) as connection, connection.begin():
+        yield connection
 
 
 def open_engine(target: str) -> Engine:
@@ -80,7 +91,7 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     """Upgrade the database to ``revision`` with the package's Alembic migrations. Two
     processes opening a new PostgreSQL database at once take turns (an advisory lock)."""
     config = _config()
-    with engine.begin() as connection:
+    with writing(engine) as connection:
         if connection.dialect.name == "postgresql":
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         config.attributes["connection"] = connection
@@ -90,6 +101,6 @@ def migrate(engine: Engine, revision: str = "head") -> None:
 def downgrade(engine: Engine, revision: str) -> None:
     """Take the database back to ``revision`` (``base``: no tables)."""
     config = _config()
-    with engine.begin() as connection:
+    with writing(engine) as connection:
         config.attributes["connection"] = connection
         command.downgrade(config, revision)

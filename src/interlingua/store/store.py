@@ -22,7 +22,7 @@ from interlingua.conversion import ConversionError, Loss
 from interlingua.converter import from_canonical
 from interlingua.pricing import PriceTable, PricingError, default_table, plain
 from interlingua.store import tables as t
-from interlingua.store.engine import open_engine
+from interlingua.store.engine import open_engine, writing
 from interlingua.store.reading import (
     AUTO,
     IncomingSession,
@@ -117,7 +117,7 @@ class Store:
         if not incoming.messages:
             return SessionImport(incoming.session_id, 0, 0, skipped=True)
         try:
-            with self.engine.begin() as connection:
+            with writing(self.engine) as connection:
                 written: Written = SessionWriter(connection, incoming).write()
         except AlreadyImported:
             return SessionImport(incoming.session_id, 0, 0, skipped=True)
