@@ -44,7 +44,15 @@ run: $(STAMP)
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 
-test: $(STAMP) /usr/bin/chromium lint types
+# The store tests start their own throwaway cluster with Debian's PostgreSQL server binaries
+# (tests/store/conftest.py); the package's default cluster is not wanted, so none is created.
+/usr/lib/postgresql:
+	mkdir -p /etc/postgresql-common
+	test -e /etc/postgresql-common/createcluster.conf || echo 'create_main_cluster = false' > /etc/postgresql-common/createcluster.conf
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+
+test: $(STAMP) /usr/bin/chromium /usr/lib/postgresql lint types
 	$(PY) -m generator --check
 	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -n $(JOBS) --cov --cov-report=term --cov-fail-under=96
 
@@ -64,6 +72,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/linear.py
 	$(PY) benchmarks/startup.py
 	$(PY) benchmarks/batch.py
+	$(PY) benchmarks/store_import.py
+	$(PY) benchmarks/store_query.py
 
 generate: $(STAMP)
 	$(PY) -m generator

@@ -24,7 +24,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -56,6 +56,7 @@ class Change:
     pointer: str
     breaking: bool
     message: str
+    code: str | None = field(default=None, compare=False)  # the finding an invariant reports
 
     def __str__(self) -> str:
         return f"{'breaking' if self.breaking else 'additive'}: {self.pointer}: {self.message}"
@@ -85,7 +86,18 @@ def changes(released: dict[str, Json], current: dict[str, Json]) -> list[Change]
     for name in sorted(old_defs.keys() & new_defs.keys()):
         found += _compare(old_defs[name], new_defs[name], f"/$defs/{name}")
     found += _compare_members(released.get("oneOf"), current.get("oneOf"), "")
-    return sorted(found)
+    # An invariant that only warns refuses no document: adding one is additive.
+    warnings = {
+        code
+        for code, about in current.get("$defs", {}).get("ErrorCode", {}).get("x-codes", {}).items()
+        if about.get("severity") == "warning"
+    }
+    return sorted(
+        replace(c, breaking=False, message=c.message + " (a warning)")
+        if c.breaking and c.code in warnings
+        else c
+        for c in found
+    )
 
 
 def broken_examples(release: dict[str, Json], current: dict[str, Json]) -> list[Change]:
@@ -252,7 +264,9 @@ def _compare_members(old: Json, new: Json, at: str) -> Iterator[Change]:
 def _compare_invariants(old: dict[str, Json], new: dict[str, Json], at: str) -> Iterator[Change]:
     was, now = old.get("x-invariants", []), new.get("x-invariants", [])
     for rule in [r for r in now if r not in was]:
-        yield Change(at + "/x-invariants", True, f"invariant added: {json.dumps(rule)}")
+        yield Change(
+            at + "/x-invariants", True, f"invariant added: {json.dumps(rule)}", rule.get("code")
+        )
     for rule in [r for r in was if r not in now]:
         yield Change(at + "/x-invariants", False, f"invariant removed: {json.dumps(rule)}")
 

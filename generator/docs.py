@@ -413,6 +413,9 @@ def invariant_text(inv: Json, page: PurePosixPath) -> str:
     elif kind == "unique":
         where = _where(inv.get("where", {}))
         rule = f"{_path(inv['take'])} is unique across {_path('/'.join(inv['path']))}{where}"
+    elif kind == "ascending":
+        across = _path("/".join(inv["path"]))
+        rule = f"{_path(inv['take'])} sorts after the one before it across {across}"
     elif kind == "answers":
         call, result = inv["call"], inv["result"]
         rule = (

@@ -253,7 +253,7 @@ def compile_invariant(inv: Json, consts: Constants) -> Node:
     """Normalise one x-invariants entry: paths become step lists and getter expressions."""
     node: Node = dict(inv)
     kind = inv["kind"]
-    if kind in ("unique", "answers"):
+    if kind in ("unique", "answers", "ascending"):
         node["loops"], node["item"] = loops(inv["path"])
     if kind == "unique":
         node["match"] = _where(node["item"], inv.get("where", {}))

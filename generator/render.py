@@ -23,6 +23,7 @@ from generator.openapi import render_openapi
 from generator.paths import SCHEMAS, SEED_COVERAGE, TEMPLATES
 from generator.plan import build_plan
 from generator.reading import reading_schema
+from generator.store_tables import render_store_tables
 from generator.stored import stored_schema
 from generator.streams import plan_stream
 from generator.typescript import render_typescript
@@ -162,6 +163,7 @@ def render_all(sources: Sources, bundle: dict[str, Json], root: Path) -> list[Pa
         env=env,
     )
     written.update({Path(rel): text for rel, text in contract.items()})
+    written.update(render_store_tables(bundle, env, context))
     for rel, text in written.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -40,6 +40,7 @@ from interlingua.reading import (
     read_text,
 )
 from interlingua.service import serve as service_cli
+from interlingua.store import cli as store_cli
 
 if TYPE_CHECKING:
     from interlingua.conversion import Loss
@@ -1008,6 +1009,7 @@ def build_parser() -> argparse.ArgumentParser:
     _register_pairs(commands)
     gateway_cli.register(commands)
     service_cli.register(commands)
+    store_cli.register(commands)
     return parser
 
 

@@ -201,3 +201,16 @@ def test_the_command_lists_changes_and_fails_on_breaking_ones(
     assert "breaking:" not in out
     assert PUBLISHED.is_dir()
     assert str(Change("/x", True, "why")) == "breaking: /x: why"
+
+
+def test_an_invariant_that_only_warns_is_additive() -> None:
+    codes = {
+        "ErrorCode": {"x-codes": {"late": {"severity": "warning"}, "bad": {"severity": "error"}}}
+    }
+    old = {"$defs": {**codes, "A": {"type": "object"}}}
+    warns = {"$defs": {**codes, "A": {"type": "object", "x-invariants": [{"code": "late"}]}}}
+    refuses = {"$defs": {**codes, "A": {"type": "object", "x-invariants": [{"code": "bad"}]}}}
+    assert [(c.breaking, c.message.endswith("(a warning)")) for c in changes(old, warns)] == [
+        (False, True)
+    ]
+    assert [c.breaking for c in changes(old, refuses)] == [True]
