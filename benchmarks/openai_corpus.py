@@ -420,7 +420,7 @@ class _Builder:
 
     # --- the request --------------------------------------------------------------------
 
-    def request(self) -> Json:
+    def request(self) -> Json:  # noqa: C901 - one weighted draw per optional field, in order
         rng = self.rng
         model = rng.choice(MODELS)
         tools = rng.sample(_TOOLS, rng.randint(1, 6)) if rng.random() < 0.65 else []

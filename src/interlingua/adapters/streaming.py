@@ -515,7 +515,7 @@ class StreamWriter:
         # a signature-only thinking part, held back until that block is written.
         self._held: str | None = None
 
-    def feed(self, event: Mapping[str, Any]) -> list[Any]:
+    def feed(self, event: Mapping[str, Any]) -> list[Any]:  # noqa: C901 - one branch per event type
         """The wire chunks one canonical event becomes."""
         ptr = f"/{self._events}"
         self._events += 1
