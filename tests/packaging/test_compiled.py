@@ -31,9 +31,10 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bin/ directory of a fresh venv holding the compiled wheel built from the sdist."""
+    """The bin/ directory of a fresh venv holding the compiled wheel built from the sdist, with
+    the gateway extra (its tokenizer), so every conformance case can run."""
     work = tmp_path_factory.mktemp("compiled")
-    return install(work, build_wheel(work, pure=False))
+    return install(work, build_wheel(work, pure=False), "[gateway]")
 
 
 def _module_names() -> list[str]:

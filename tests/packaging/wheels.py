@@ -83,11 +83,12 @@ def build_wheel(work: Path, *, pure: bool) -> Path:
     return wheel
 
 
-def install(work: Path, wheel: Path) -> Path:
-    """The bin/ directory of a fresh venv holding ``wheel`` and its runtime dependencies."""
+def install(work: Path, wheel: Path, extras: str = "") -> Path:
+    """The bin/ directory of a fresh venv holding ``wheel`` and its runtime dependencies (and
+    those of ``extras``, e.g. ``"[gateway]"``)."""
     venv = work / "venv"
     ok(run([sys.executable, "-m", "venv", str(venv)], work))
     bin_dir = venv / "bin"
     pip = [str(bin_dir / "python"), "-m", "pip", "--disable-pip-version-check", "install"]
-    ok(run([*pip, "--quiet", "-c", str(ROOT / "constraints.txt"), str(wheel)], work))
+    ok(run([*pip, "--quiet", "-c", str(ROOT / "constraints.txt"), f"{wheel}{extras}"], work))
     return bin_dir

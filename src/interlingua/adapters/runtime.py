@@ -30,7 +30,7 @@ Codec = Callable[[Context, Any, str], Any]
 PartEncoder = Callable[[Context, Any, str], Any]  # -> (slot or None, wire value) | MISS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Marker:
     """A canonical field that travels as a block of its own right after the block (or list
     item) of the part carrying it: the mapping's `layout.marker`, with its codec."""
@@ -108,7 +108,7 @@ class Layout:
     hoist_roles: frozenset[str] = frozenset({"system", "developer"})  # hoist: roles hoisted
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Adapter:
     """One format, as compiled from its mapping file."""
 
