@@ -1507,14 +1507,19 @@ def _chk_SchemaVersion(x: Any, p: str, out: list[Finding]) -> None:
 def _bad_Conversation(x: Any) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     seen_1: set[str] = set()
+    seen_2: set[str] = set()
+    seen_3: set[str] = set()
+    seen_4: set[str] = set()
+    calls_5: set[str] = set()
+    answered_5: set[str] = set()
+    calls_6: set[str] = set()
+    answered_6: set[str] = set()
     for w0 in x.get("messages", ()):
         key = w0.get("id")
         if type(key) is str:
             if key in seen_1:
                 return True
             seen_1.add(key)
-    seen_2: set[str] = set()
-    for w0 in x.get("messages", ()):
         for w1 in w0.get("content", ()):
             if w1.get("type") == "tool_call":
                 key = w1.get("id")
@@ -1522,26 +1527,12 @@ def _bad_Conversation(x: Any) -> bool:
                     if key in seen_2:
                         return True
                     seen_2.add(key)
-    seen_3: set[str] = set()
-    for w0 in x.get("messages", ()):
-        for w1 in w0.get("content", ()):
             if w1.get("type") == "prompt_request":
                 key = w1.get("prompt_request_id")
                 if type(key) is str:
                     if key in seen_3:
                         return True
                     seen_3.add(key)
-    seen_4: set[str] = set()
-    for w0 in x.get("tools", ()):
-        key = w0.get("name")
-        if type(key) is str:
-            if key in seen_4:
-                return True
-            seen_4.add(key)
-    calls_5: set[str] = set()
-    answered_5: set[str] = set()
-    for w0 in x.get("messages", ()):
-        for w1 in w0.get("content", ()):
             if w1.get("type") == "tool_call":
                 key = w1.get("id")
                 if type(key) is str:
@@ -1552,10 +1543,6 @@ def _bad_Conversation(x: Any) -> bool:
                     if key not in calls_5 or key in answered_5:
                         return True
                     answered_5.add(key)
-    calls_6: set[str] = set()
-    answered_6: set[str] = set()
-    for w0 in x.get("messages", ()):
-        for w1 in w0.get("content", ()):
             if w1.get("type") == "prompt_request":
                 key = w1.get("prompt_request_id")
                 if type(key) is str:
@@ -1566,6 +1553,12 @@ def _bad_Conversation(x: Any) -> bool:
                     if key not in calls_6 or key in answered_6:
                         return True
                     answered_6.add(key)
+    for w0 in x.get("tools", ()):
+        key = w0.get("name")
+        if type(key) is str:
+            if key in seen_4:
+                return True
+            seen_4.add(key)
     return False
 
 
