@@ -162,6 +162,19 @@ def _depth_exceeding(root: Any, limit: int) -> tuple[str, str] | None:
     return None
 
 
+#: What a number literal past the largest double needs: an exponent, or over 308 digits.
+_HUGE_NUMBER: Final = re.compile(r"[0-9][eE]|[0-9]{309}")
+
+
+def _may_exceed(text: str, limit: int) -> bool:
+    """Whether the document ``text`` parsed into may nest ``limit`` deep or hold a float that
+    overflowed: scans of the text at C speed, so most documents (a stream chunk above all)
+    skip the walk over their containers. A container ``limit`` deep needs more than ``limit``
+    opening brackets; a false alarm (brackets or ``1e`` in a string) only costs the walk."""
+    brackets = text.count("{") + text.count("[")
+    return brackets > limit or _HUGE_NUMBER.search(text) is not None
+
+
 def _has_lone_surrogate(value: Any) -> bool:
     if not isinstance(value, str):
         return False
@@ -217,7 +230,7 @@ def read_json(
         raise InputError(
             "non_finite_number", f"{exc.args[0]} is not a JSON number", pointer
         ) from None
-    found_at = _depth_exceeding(value, max_depth)
+    found_at = _depth_exceeding(value, max_depth) if _may_exceed(text, max_depth) else None
     if found_at is not None:
         code, pointer = found_at
         message = (

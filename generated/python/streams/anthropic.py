@@ -17,7 +17,10 @@ from interlingua.generated.adapters import anthropic as adapter
 
 
 def read(s: StreamReader, c: Any, ptr: str) -> bool:
-    if at(c, ("type",)) == "message_start":
+    k0 = at(c, ("type",))
+    k1 = at(c, ("content_block", "type"))
+    k2 = at(c, ("delta", "type"))
+    if k0 == "message_start":
         a_id = at(c, ("message", "id"))
         a_model = at(c, ("message", "model"))
         if True:
@@ -26,61 +29,61 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
         if x is not None:
             s.usage(x, ptr + "/message/usage")
         return True
-    if at(c, ("type",)) == "content_block_start" and at(c, ("content_block", "type")) == "text":
+    if k0 == "content_block_start" and k1 == "text":
         a_part = at(c, ("index",))
         a_text = at(c, ("content_block", "text"))
         if a_part is not None and a_text is not None:
             s.text(part=a_part, text=a_text, ptr=ptr)
         return True
-    if at(c, ("type",)) == "content_block_start" and at(c, ("content_block", "type")) == "thinking":
+    if k0 == "content_block_start" and k1 == "thinking":
         a_part = at(c, ("index",))
         a_text = at(c, ("content_block", "thinking"))
         if a_part is not None and a_text is not None:
             s.thinking(part=a_part, text=a_text, ptr=ptr)
         return True
-    if at(c, ("type",)) == "content_block_start" and at(c, ("content_block", "type")) == "tool_use":
+    if k0 == "content_block_start" and k1 == "tool_use":
         a_part = at(c, ("index",))
         a_id = at(c, ("content_block", "id"))
         a_name = at(c, ("content_block", "name"))
         if a_part is not None and a_id is not None and a_name is not None:
             s.call_start(id=a_id, name=a_name, part=a_part, ptr=ptr)
         return True
-    if at(c, ("type",)) == "content_block_start":
+    if k0 == "content_block_start":
         a_part = at(c, ("index",))
         a_value = at(c, ("content_block",))
         if a_part is not None and a_value is not None:
             s.block(part=a_part, value=a_value, ptr=ptr)
         return True
-    if at(c, ("type",)) == "content_block_delta" and at(c, ("delta", "type")) == "text_delta":
+    if k0 == "content_block_delta" and k2 == "text_delta":
         a_part = at(c, ("index",))
         a_text = at(c, ("delta", "text"))
         if a_part is not None and a_text is not None:
             s.text(part=a_part, text=a_text, ptr=ptr)
         return True
-    if at(c, ("type",)) == "content_block_delta" and at(c, ("delta", "type")) == "thinking_delta":
+    if k0 == "content_block_delta" and k2 == "thinking_delta":
         a_part = at(c, ("index",))
         a_text = at(c, ("delta", "thinking"))
         if a_part is not None and a_text is not None:
             s.thinking(part=a_part, text=a_text, ptr=ptr)
         return True
-    if at(c, ("type",)) == "content_block_delta" and at(c, ("delta", "type")) == "signature_delta":
+    if k0 == "content_block_delta" and k2 == "signature_delta":
         a_part = at(c, ("index",))
         a_signature = at(c, ("delta", "signature"))
         if a_part is not None and a_signature is not None:
             s.signature(part=a_part, signature=a_signature, ptr=ptr)
         return True
-    if at(c, ("type",)) == "content_block_delta" and at(c, ("delta", "type")) == "input_json_delta":
+    if k0 == "content_block_delta" and k2 == "input_json_delta":
         a_part = at(c, ("index",))
         a_arguments = at(c, ("delta", "partial_json"))
         if a_part is not None and a_arguments is not None:
             s.call_delta(arguments=a_arguments, part=a_part, ptr=ptr)
         return True
-    if at(c, ("type",)) == "content_block_stop":
+    if k0 == "content_block_stop":
         a_part = at(c, ("index",))
         if a_part is not None:
             s.end(part=a_part, ptr=ptr)
         return True
-    if at(c, ("type",)) == "message_delta":
+    if k0 == "message_delta":
         x = at(c, ("delta", "stop_reason"))
         if x is not None:
             s.stop(x, ptr + "/delta/stop_reason")
@@ -88,12 +91,12 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
         if x is not None:
             s.usage(x, ptr + "/usage")
         return True
-    if at(c, ("type",)) == "message_stop":
+    if k0 == "message_stop":
         s.complete()
         return True
-    if at(c, ("type",)) == "ping":
+    if k0 == "ping":
         return True
-    if at(c, ("type",)) == "error":
+    if k0 == "error":
         a_code = at(c, ("error", "type"))
         a_message = at(c, ("error", "message"))
         if a_code is not None and a_message is not None:
