@@ -25,7 +25,8 @@ DEFAULT_MAX_DEPTH: Final = 256
 # A lone surrogate can only enter through a \uD800-\uDFFF escape (raw UTF-8 cannot encode one),
 # or, in text handed over as a Python string, as itself.
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89abcdefABCDEF]")
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# chr(), not a literal: mypyc cannot compile a lone surrogate in a string literal.
+_SURROGATE: Final = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")
 
 
 class InputError(Exception):
@@ -131,7 +132,8 @@ def _find(root: Any, predicate: Any) -> tuple[str, Any] | None:
             if keys:
                 return f"{pointer}/{_esc(keys[0])}", keys[0]
         elif isinstance(value, list):
-            stack.extend((f"{pointer}/{i}", v) for i, v in reversed(list(enumerate(value))))
+            # Indices counted down rather than reversed(enumerate(...)): mypyc cannot compile it.
+            stack.extend((f"{pointer}/{i}", value[i]) for i in range(len(value) - 1, -1, -1))
     return None
 
 
