@@ -103,7 +103,7 @@ def main() -> None:
     rates = dict(rows)
     whole = rates["interlingua, fast path: structure + invariants"]
     structural = rates.get("interlingua, fast path: structure only", whole)
-    build = "compiled (mypyc)" if compiled else "pure Python"
+    build = "compiled" if compiled else "pure Python"
     print(
         f"# Validation throughput, {platform.python_implementation()} {platform.python_version()}"
         f", interlingua {build}"

@@ -23,9 +23,13 @@ PURE_ENV = "INTERLINGUA_PURE_PYTHON"
 #: Generated modules that stay Python: the pydantic models (see the module docstring).
 STAY_PYTHON = frozenset({"models.py"})
 #: Hand-written modules that stay Python (paths under src/interlingua), each with its reason.
-#: adapters/layout.py: mypyc 2.4.1 fails on it (an internal error on a starred tuple), and the
-#: `layout` branch replaces it with generated per-format code, which compiles with the rest.
-RUNTIME_STAYS_PYTHON = frozenset({"adapters/layout.py"})
+#: The layout engine (adapters/layout.py, fidelity.py, items.py): mypyc 2.4.1 fails on
+#: layout.py (an internal error on a starred tuple), and fidelity.py's annotations say `dict`
+#: where a list also arrives (compiled code checks annotations at run time); the `layout`
+#: branch replaces the engine with generated per-format code, which compiles with the rest.
+RUNTIME_STAYS_PYTHON = frozenset(
+    {"adapters/layout.py", "adapters/fidelity.py", "adapters/items.py"}
+)
 #: Hand-written modules on the conversion and stream hot paths (globs under src/interlingua):
 #: the engine the generated code calls, the transforms, reading, the stream engine.
 HOT_RUNTIME = (
