@@ -199,7 +199,9 @@ def each_encode(
     item of its own right after it."""
     out = []
     for i, whole in enumerate(values):
-        hint, value = ABSENT, whole
+        # Typed Any: the hint is a wire value or ABSENT (compiled code checks the type).
+        hint: Any = ABSENT
+        value = whole
         if marker is not None and type(whole) is dict and marker.field in whole:
             hint = whole[marker.field]
             value = {k: v for k, v in whole.items() if k != marker.field}
