@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-stamp
 # pytest-xdist workers: one per core by default (`make test JOBS=0` runs the tests in one process).
 JOBS   ?= auto
 
-.PHONY: run test generate check lint types pytest bench docs clean node
+.PHONY: run test generate check lint types pytest bench docs clean node wheel
 
 # The Node toolchain (tools/node: Ajv, TypeScript, locked) and the generated TypeScript package
 # compiled with the conformance harness into build/node. The tests install and build it
@@ -62,7 +62,7 @@ lint: $(STAMP)
 
 types: $(STAMP)
 	$(PY) -m mypy -p interlingua -p generator -p conformance
-	$(PY) -m mypy tests benchmarks
+	$(PY) -m mypy tests benchmarks build_support setup.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/validate.py
@@ -75,6 +75,11 @@ bench: $(STAMP)
 	$(PY) benchmarks/store_import.py
 	$(PY) benchmarks/store_query.py
 
+# The wheel into dist/: compiled with mypyc when a C compiler exists (minutes), pure Python
+# otherwise or with INTERLINGUA_PURE_PYTHON=1 (build_support/compiled.py says which modules).
+wheel: $(STAMP)
+	$(PY) -m pip wheel --no-deps --no-build-isolation -w dist .
+
 generate: $(STAMP)
 	$(PY) -m generator
 
@@ -82,4 +87,4 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
 
 clean:
-	rm -rf $(VENV) build site tools/node/node_modules .coverage .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist site tools/node/node_modules .coverage .mypy_cache .pytest_cache .ruff_cache .hypothesis

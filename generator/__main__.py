@@ -11,12 +11,13 @@ from pathlib import Path
 
 from generator.bundle import build_bundle
 from generator.compat import check_release
+from generator.environment import COMMAND, header
 from generator.examples import check_examples
 from generator.lint import lint
 from generator.load import SchemaLoadError, load
+from generator.manifest import render_all
 from generator.paths import OWNED_DIRS, ROOT, SCHEMAS, SEED_COVERAGE, VERSIONS
 from generator.reading import lint_formats
-from generator.render import COMMAND, header, render_all
 
 
 def generate(root: Path) -> list[Path]:

@@ -388,7 +388,7 @@ class Planner:
             return {(): {layout["signature_field"]}}
         return None
 
-    def parts(self) -> None:
+    def parts(self) -> None:  # noqa: C901 - one pass settles each variant's kinds, roles, tag, slot and marker together
         part_defs = {
             t: ref.rsplit("/", 1)[-1]
             for t, ref in self.bundle["$defs"]["Part"]["discriminator"]["mapping"].items()

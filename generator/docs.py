@@ -2,8 +2,8 @@
 
 `render_docs` reads what the pages show (the bundle, the examples, the wire schemas, the
 conformance vectors) and returns every page as text, keyed by its path under the repository
-root; `render_all` writes them with the rest of the generator's output. Everything between is
-pure functions of data, so the pages are deterministic.
+root; the manifest (generator/manifest.py) lists them with the rest of the generator's output.
+Everything between is pure functions of data, so the pages are deterministic.
 
 Outputs:
 
@@ -34,6 +34,7 @@ import yaml
 
 from generator import viewplan
 from generator.bundle import def_name_of, plain_bundle
+from generator.environment import header
 from generator.examples import iter_examples
 from generator.load import SchemaLoadError, Sources
 from generator.paths import BASE_URI, EXAMPLES, ROOT, SCHEMAS, SEED_COVERAGE
@@ -248,8 +249,6 @@ def type_link(name: str, page: PurePosixPath) -> str:
 
 def md_header(digest: str) -> str:
     """The do-not-edit header of a generated page, as an HTML comment on one line."""
-    from generator.render import header  # noqa: PLC0415 - render imports this module
-
     return "<!-- " + " ".join(header(digest, "").split()) + " -->"
 
 

@@ -92,6 +92,33 @@ class DefPlan:
     invariants: list[Node]
     is_union: bool
 
+    @property
+    def loop_tree(self) -> Node:
+        """The fast path's loops over items: invariants that walk the same items share one
+        pass (see :func:`loop_tree`)."""
+        return loop_tree(self.invariants)
+
+
+#: Invariants that walk the items a `*` path selects.
+LOOPING = ("unique", "answers")
+
+
+def loop_tree(invariants: list[Node]) -> Node:
+    """The loops of every looping invariant merged into one tree: a node's ``here`` holds the
+    invariants (with their 1-based index) whose items are that node's loop variable, its
+    ``children`` the loops nested in it, in first-seen order. One walk over the messages serves
+    every invariant about messages or their parts, instead of one walk each; each invariant
+    still sees its items in document order, so its verdict is unchanged."""
+    root: Node = {"here": [], "children": {}}
+    for index, inv in enumerate(invariants, start=1):
+        if inv["kind"] not in LOOPING:
+            continue
+        node = root
+        for step in inv["loops"]:
+            node = node["children"].setdefault(tuple(step), {"here": [], "children": {}})
+        node["here"].append((inv, index))
+    return root
+
 
 @dataclass
 class Plan:

@@ -409,7 +409,7 @@ class Compiler:
                     f"part_type={self.part_type!r}, code={self.drop_code!r})"
                 )
 
-    def _match_call(
+    def _match_call(  # noqa: C901 - one branch per way a call's result can be matched
         self,
         em: Emitter,
         call: Call,

@@ -18,7 +18,7 @@ from interlingua.generated.codes import DESCRIPTION
 log = logging.getLogger("interlingua.converter")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: one per loss / call, made cheap
 class Loss:
     """One thing the output does not carry (schema: `Loss`)."""
 
@@ -126,7 +126,7 @@ class Context:
         log.warning("%s: %s at %s: %s", self.adapter, code, pointer or "/", reason)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ConversionResult:
     """The converted document and everything it does not carry."""
 

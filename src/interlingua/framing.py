@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Final
 
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError
 
@@ -91,8 +91,12 @@ def parser(framing: str, max_bytes: int = DEFAULT_MAX_BYTES) -> SseParser | Ndjs
     return SseParser(max_bytes) if framing == "sse" else NdjsonParser()
 
 
+# One encoder for every chunk: json.dumps with options builds a new one on each call.
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def dumps(chunk: Any) -> str:
-    return json.dumps(chunk, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(chunk)
 
 
 def frame(framing: str, payload: str, event: str | None = None) -> str:

@@ -25,7 +25,8 @@ DEFAULT_MAX_DEPTH: Final = 256
 # A lone surrogate can only enter through a \uD800-\uDFFF escape (raw UTF-8 cannot encode one),
 # or, in text handed over as a Python string, as itself.
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89abcdefABCDEF]")
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# chr(), not a literal: mypyc cannot compile a lone surrogate in a string literal.
+_SURROGATE: Final = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")
 
 
 class InputError(Exception):
@@ -131,7 +132,8 @@ def _find(root: Any, predicate: Any) -> tuple[str, Any] | None:
             if keys:
                 return f"{pointer}/{_esc(keys[0])}", keys[0]
         elif isinstance(value, list):
-            stack.extend((f"{pointer}/{i}", v) for i, v in reversed(list(enumerate(value))))
+            # Indices counted down rather than reversed(enumerate(...)): mypyc cannot compile it.
+            stack.extend((f"{pointer}/{i}", value[i]) for i in range(len(value) - 1, -1, -1))
     return None
 
 
@@ -160,6 +162,19 @@ def _depth_exceeding(root: Any, limit: int) -> tuple[str, str] | None:
             elif kind is float and item in _INFINITIES:
                 return "number_out_of_range", _pointer((trail, key))
     return None
+
+
+#: What a number literal past the largest double needs: an exponent, or over 308 digits.
+_HUGE_NUMBER: Final = re.compile(r"[0-9][eE]|[0-9]{309}")
+
+
+def _may_exceed(text: str, limit: int) -> bool:
+    """Whether the document ``text`` parsed into may nest ``limit`` deep or hold a float that
+    overflowed: scans of the text at C speed, so most documents (a stream chunk above all)
+    skip the walk over their containers. A container ``limit`` deep needs more than ``limit``
+    opening brackets; a false alarm (brackets or ``1e`` in a string) only costs the walk."""
+    brackets = text.count("{") + text.count("[")
+    return brackets > limit or _HUGE_NUMBER.search(text) is not None
 
 
 def _has_lone_surrogate(value: Any) -> bool:
@@ -217,7 +232,7 @@ def read_json(
         raise InputError(
             "non_finite_number", f"{exc.args[0]} is not a JSON number", pointer
         ) from None
-    found_at = _depth_exceeding(value, max_depth)
+    found_at = _depth_exceeding(value, max_depth) if _may_exceed(text, max_depth) else None
     if found_at is not None:
         code, pointer = found_at
         message = (

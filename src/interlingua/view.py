@@ -441,11 +441,23 @@ def _viewable(data: Any) -> bool:
     )
 
 
+class NotViewable(ValueError):
+    """A message views cannot read: ``code``, ``path`` and ``message`` of its first error,
+    ``findings`` all of them (the generated validator's, as `validate` reports them)."""
+
+    def __init__(self, findings: list[tuple[str, str, str]]) -> None:
+        self.findings = findings
+        self.code, self.path, self.message = findings[0]
+        super().__init__(f"{self.code} at {self.path or '/'}: {self.message}")
+
+
 def _refuse(data: Any) -> None:
-    from interlingua.validation import DocumentError, is_error, validate  # noqa: PLC0415 - views load lean
+    # The generated validator, not `validation`: the models import this module's callers.
+    from interlingua.generated.codes import SEVERITY  # noqa: PLC0415 - views load lean
+    from interlingua.generated.validators import check  # noqa: PLC0415
 
-    errors = [finding for finding in validate(data, "Message") if is_error(finding)]
-    raise DocumentError(errors)
+    findings = [f for f in check("Message", data) if SEVERITY[f[0]] == "error"]
+    raise NotViewable(findings or [("wrong_type", "", "not a message views can read")])
 
 
-__all__ = ["MessageView", "PartView", "freeze", "thaw", "views"]
+__all__ = ["MessageView", "NotViewable", "PartView", "freeze", "thaw", "views"]

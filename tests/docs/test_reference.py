@@ -27,9 +27,9 @@ from generator.docs import (
     served_path,
     type_expr,
 )
+from generator.environment import environment
 from generator.load import SchemaLoadError
 from generator.paths import ROOT
-from generator.render import environment
 
 BUNDLE: dict[str, Any] = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text())
 REFERENCE = ROOT / "docs" / "reference"

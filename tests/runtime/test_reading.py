@@ -110,6 +110,16 @@ def test_a_literal_past_the_largest_double_is_refused_not_read_as_infinity(liter
     assert read_json("[1e308, 5e-324]") == [1e308, 5e-324]
 
 
+def test_the_walk_is_skipped_only_where_nothing_can_be_found() -> None:
+    """The text scan that spares most documents the walk over their containers never spares
+    one that needs it: a float past the largest double without an exponent, nesting right at
+    the limit, and brackets or exponents in strings (a false alarm costs only the walk)."""
+    assert refusal('{"x": ' + "9" * 309 + ".5}") == ("number_out_of_range", "/x")
+    assert refusal("[[[[1]]]]", max_depth=3) == ("nesting_too_deep", "/0/0/0")
+    assert read_json("[[[1]]]", max_depth=3) == [[[1]]]
+    assert read_json('["[[[[", "1e5"]', max_depth=3) == ["[[[[", "1e5"]
+
+
 def test_the_first_refusal_in_document_order_wins() -> None:
     assert refusal('{"a": NaN, "b": ' + "9" * 5_000 + "}")[0] == "non_finite_number"
     assert refusal('{"b": ' + "9" * 5_000 + ', "a": NaN}') == ("number_out_of_range", "/b")

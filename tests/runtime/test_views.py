@@ -10,8 +10,7 @@ import pytest
 
 import interlingua
 from generator.examples import iter_examples
-from interlingua.validation import DocumentError
-from interlingua.view import freeze, thaw, views
+from interlingua.view import NotViewable, freeze, thaw, views
 
 EXTENSIONS: dict[str, Any] = {
     "request": {"environment": "production", "request_id": "req-1"},
@@ -597,6 +596,7 @@ def test_a_message_views_cannot_read_is_refused_with_its_coded_finding(
     message: Any, code: str, path: str
 ) -> None:
     # Regression: a message without a role raised KeyError, a non-object part AttributeError.
-    with pytest.raises(DocumentError) as refused:
+    with pytest.raises(NotViewable) as refused:
         list(views(message))
-    assert (refused.value.errors[0].code, refused.value.errors[0].path) == (code, path)
+    assert (refused.value.code, refused.value.path) == (code, path)
+    assert refused.value.findings[0][:2] == (code, path)

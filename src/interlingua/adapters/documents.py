@@ -454,7 +454,8 @@ def _without(
     is otherwise left out whole)."""
     if not path:
         slots = tuple(field for field, _, _ in layout.slots) if layout is not None else ()
-        return {k: v for k, v in wire.items() if k not in (role, content, *slots)}
+        dropped = (role, content, *slots)  # named first: mypyc cannot compile it inline
+        return {k: v for k, v in wire.items() if k not in dropped}
     out: dict[str, Any] = _without_any(wire, path, (role, content), read)
     return out
 

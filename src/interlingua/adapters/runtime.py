@@ -30,7 +30,7 @@ Codec = Callable[[Context, Any, str], Any]
 PartEncoder = Callable[[Context, Any, str], Any]  # -> (slot or None, wire value) | MISS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Marker:
     """A canonical field that travels as a block of its own right after the block (or list
     item) of the part carrying it: the mapping's `layout.marker`, with its codec."""
@@ -146,7 +146,7 @@ class Turns:
     items: ItemLayout | None = None  # an item layout's facts (None: the list holds turns)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Adapter:
     """One format, as compiled from its mapping file."""
 
@@ -238,7 +238,9 @@ def each_encode(
     item of its own right after it."""
     out = []
     for i, whole in enumerate(values):
-        hint, value = ABSENT, whole
+        # Typed Any: the hint is a wire value or ABSENT (compiled code checks the type).
+        hint: Any = ABSENT
+        value = whole
         if marker is not None and type(whole) is dict and marker.field in whole:
             hint = whole[marker.field]
             value = {k: v for k, v in whole.items() if k != marker.field}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 
 class _Absent:
     """The value of an optional variable that is not there (distinct from JSON null)."""
 
-    _instance: _Absent | None = None
+    _instance: ClassVar[_Absent | None] = None
 
     def __new__(cls) -> _Absent:
         if cls._instance is None:

@@ -1,0 +1,108 @@
+"""Which modules the wheel compiles with mypyc, and whether it compiles at all.
+
+The list is derived, never kept by hand: every generated Python module (the generator's
+output under ``src/interlingua/generated``) except those that define pydantic models (mypyc
+cannot compile classes whose metaclass is pydantic's, and validation there is pydantic's own
+compiled core anyway), plus the hand-written modules on the conversion hot path.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sysconfig
+import warnings
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path("src") / "interlingua"
+#: ``INTERLINGUA_PURE_PYTHON=1``: build the pure-Python wheel even where a compiler exists.
+PURE_ENV = "INTERLINGUA_PURE_PYTHON"
+#: Generated modules that stay Python: the pydantic models (see the module docstring).
+STAY_PYTHON = frozenset({"models.py"})
+#: Hand-written modules that stay Python (paths under src/interlingua), each with its reason.
+#: adapters/fidelity.py and items.py: their annotations say `dict` where a list also arrives
+#: (compiled code checks annotations at run time). adapters/documents.py unpacks what the turn
+#: code returns by its annotations (a request's turns may come back as a string). All three
+#: compile once their annotations say what really arrives; the generated turn code compiles.
+RUNTIME_STAYS_PYTHON = frozenset(
+    {"adapters/fidelity.py", "adapters/items.py", "adapters/documents.py"}
+)
+#: Hand-written modules on the conversion and stream hot paths (globs under src/interlingua):
+#: the engine the generated code calls, the transforms, reading, the stream engine.
+HOT_RUNTIME = (
+    "adapters/*.py",
+    "transforms/*.py",
+    "conversion.py",
+    "converter.py",
+    "reading.py",
+    "streams.py",
+    "framing.py",
+)
+
+
+def forced_pure() -> bool:
+    return os.environ.get(PURE_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def compiler_missing() -> str | None:
+    """Why no C extension can be built here, or None when one can."""
+    command = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    executable = shlex.split(command)[0] if command.strip() else "cc"
+    if shutil.which(executable) is None:
+        return f"no C compiler ({executable!r} not found)"
+    include = sysconfig.get_paths().get("include", "")
+    if not (Path(include) / "Python.h").is_file():
+        return f"no Python headers (Python.h not in {include!r})"
+    return None
+
+
+def modules(root: Path = ROOT) -> list[str]:
+    """The source files to compile, relative to ``root``, sorted."""
+    generated = root / PACKAGE / "generated"
+    found = {
+        path
+        for path in generated.rglob("*.py")
+        if path.name not in STAY_PYTHON and "__pycache__" not in path.parts
+    }
+    for pattern in HOT_RUNTIME:
+        found.update(
+            path
+            for path in (root / PACKAGE).glob(pattern)
+            if path.relative_to(root / PACKAGE).as_posix() not in RUNTIME_STAYS_PYTHON
+        )
+    return sorted(path.relative_to(root).as_posix() for path in found)
+
+
+#: setup.py commands that build code; any other (metadata, sdist, the editable install, which
+#: stays pure Python so coverage sees the source) must not pay for mypyc's type check.
+BUILDS = frozenset({"bdist_wheel", "build", "build_ext", "install", "bdist"})
+
+
+def wanted(commands: list[str]) -> bool:
+    """Whether a setup.py run with these arguments should compile."""
+    return bool(BUILDS.intersection(commands)) and not forced_pure()
+
+
+def extensions(commands: list[str]) -> list[Any]:
+    """The C extensions for setup(), or [] for the pure-Python build."""
+    if not wanted(commands):
+        return []
+    why = compiler_missing()
+    if why is None:
+        try:
+            from mypyc.build import mypycify  # noqa: PLC0415 (optional: pure build without it)
+        except ImportError:
+            why = "mypyc is not installed"
+    if why is not None:
+        warnings.warn(f"interlingua: building pure Python: {why}", stacklevel=1)
+        return []
+    return list(
+        mypycify(
+            ["--config-file", str(ROOT / "build_support" / "mypyc.ini"), *modules()],
+            opt_level="3",
+            multi_file=True,
+        )
+    )

@@ -1,0 +1,82 @@
+"""Which modules the wheel compiles, and when it compiles at all (build_support/): derived from
+the files, never a list kept by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from build_support import backend, compiled
+from tests.packaging.wheels import ROOT
+
+
+def test_every_generated_module_but_the_models_compiles() -> None:
+    names = compiled.modules()
+    generated = ROOT / "generated" / "python"
+    expected = {
+        f"src/interlingua/generated/{p.relative_to(generated).as_posix()}"
+        for p in generated.rglob("*.py")
+        if p.name != "models.py"
+    }
+    assert expected <= set(names)
+    assert "src/interlingua/generated/models.py" not in names
+    assert "src/interlingua/adapters/runtime.py" in names
+
+
+def test_a_new_generated_module_is_compiled_too(tmp_path: Path) -> None:
+    """A module the generator adds tomorrow needs no edit here."""
+    package = tmp_path / "src" / "interlingua"
+    (package / "generated" / "streams").mkdir(parents=True)
+    (package / "adapters").mkdir()
+    for rel in ("generated/streams/newformat.py", "generated/models.py", "adapters/runtime.py"):
+        (package / rel).write_text("")
+    assert compiled.modules(tmp_path) == [
+        "src/interlingua/adapters/runtime.py",
+        "src/interlingua/generated/streams/newformat.py",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "pure"), [("", False), ("0", False), ("no", False), ("1", True), ("yes", True)]
+)
+def test_the_environment_forces_the_pure_build(
+    monkeypatch: pytest.MonkeyPatch, value: str, pure: bool
+) -> None:
+    monkeypatch.setenv(compiled.PURE_ENV, value)
+    assert compiled.forced_pure() is pure
+    assert compiled.wanted(["bdist_wheel"]) is not pure
+    if pure:  # (the compiled case runs mypyc: test_compiled.py builds it)
+        assert compiled.extensions(["bdist_wheel"]) == []
+
+
+def test_only_building_commands_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Metadata, the sdist and the editable install (coverage measures the source) stay pure."""
+    monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+    for command in ("egg_info", "dist_info", "sdist", "editable_wheel"):
+        assert not compiled.wanted([command])
+        assert compiled.extensions([command]) == []
+    assert compiled.wanted(["bdist_wheel", "--dist-dir", "x"])
+
+
+def test_without_a_compiler_the_build_is_pure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+    monkeypatch.setenv("CC", "no-such-compiler-here")
+    assert compiled.compiler_missing() == "no C compiler ('no-such-compiler-here' not found)"
+    with pytest.warns(UserWarning, match="building pure Python: no C compiler"):
+        assert compiled.extensions(["bdist_wheel"]) == []
+    assert not any(r.startswith("mypy") for r in backend.get_requires_for_build_wheel())
+
+
+def test_a_compiled_build_asks_for_mypy_and_the_runtime_dependencies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+    monkeypatch.delenv("CC", raising=False)
+    if compiled.compiler_missing() is not None:
+        pytest.skip(compiled.compiler_missing() or "")
+    requires = backend.get_requires_for_build_wheel()
+    assert "mypy==2.4.1" in requires
+    assert any(r.startswith("pydantic") for r in requires)
+    monkeypatch.setenv(compiled.PURE_ENV, "1")
+    assert not any(r.startswith("mypy") for r in backend.get_requires_for_build_wheel())
