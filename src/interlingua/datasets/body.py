@@ -87,7 +87,7 @@ def convert_body(payload: Any, options: Options) -> Converted:
     source, kind, checked = options.source, options.kind, False
     try:
         if source == AUTO:
-            found = detect(payload, kind=kind)
+            found = detect(payload, kind=kind, explain=False)  # the verdict is what counts
             if not found.detected:
                 return undetected(found)
             assert found.format is not None and found.kind is not None
