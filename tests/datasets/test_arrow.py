@@ -97,3 +97,19 @@ def test_an_empty_parquet_file(tmp_path: Path) -> None:
     pq.write_table(_table(0), source)
     convert_parquet(str(source), str(target), "body", "openai-chat", "anthropic")
     assert pq.read_table(target).column_names == ["id", "body", "split", "losses", "error"]
+
+
+def test_the_kind_is_told_by_the_first_readable_cell() -> None:
+    response = {
+        "id": "r",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "hi"}}
+        ],
+    }
+    table = pa.table({"body": [None, "{", json.dumps(response)]})
+    out = convert_table(table, "body", "openai-chat", "anthropic")
+    assert out["error"].to_pylist()[2] is None
+    assert json.loads(out["body"][2].as_py())["type"] == "message"  # an Anthropic response

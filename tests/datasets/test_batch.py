@@ -4,6 +4,7 @@ coded record in its place, never an exception; the summary counts the whole run.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -140,3 +141,32 @@ def test_a_consumer_that_stops_early_leaves_no_work_behind(jobs: int) -> None:
     stream = convert_lines(_lines(200), "openai-chat", "anthropic", jobs=jobs, chunk=8)
     assert next(stream).number == 1
     stream.close()  # the pool, if any, is shut down
+
+
+def test_a_batch_where_no_line_reads_has_no_kind_to_tell() -> None:
+    done = list(
+        convert_lines(["{", "", Unread("input_too_large", "long")], "openai-chat", "gemini")
+    )
+    assert [x.status for x in done] == ["failed", None, "failed"]
+
+
+def test_live_input_is_chunked_as_it_arrives_and_its_errors_reach_the_consumer() -> None:
+    from interlingua.datasets.live import live_chunks
+
+    assert list(live_chunks(iter(range(5)), 2))[-1] == ([4], True)
+    assert [n for part, _ in live_chunks(iter(range(5)), 2) for n in part] == list(range(5))
+
+    def broken() -> Iterator[int]:
+        yield 1
+        raise OSError("the pipe broke")
+
+    with pytest.raises(OSError, match="the pipe broke"):
+        list(live_chunks(broken(), 4))
+
+
+def test_live_lines_through_a_pool() -> None:
+    lines = _lines(40)
+    alone = _seen(convert_lines(lines, "openai-chat", "anthropic", jobs=1))
+    assert (
+        _seen(convert_lines(lines, "openai-chat", "anthropic", jobs=2, chunk=4, live=True)) == alone
+    )

@@ -87,3 +87,16 @@ def test_a_dataset_converts_as_in_one_process(runtime: None) -> None:
     print(f"\nlosses per code over {len(converted)} converted rows: {dict(sorted(losses.items()))}")
     assert losses == Counter(loss["code"] for row in alone for loss in row["losses"])
     assert losses["role_changed"] == ROWS // 4  # every developer turn
+
+
+def test_the_kind_is_told_once_on_the_driver(runtime: None) -> None:
+    from interlingua.datasets.body import Options
+    from interlingua.datasets.ray import _first_kind
+
+    named = Options("openai-chat", "anthropic")
+    assert _first_kind(ray.data.from_items([{"body": "{"}]), "body", named) is None
+    assert _first_kind(ray.data.from_items([{"body": GOOD}]), "body", named) == "request"
+    assert (
+        _first_kind(ray.data.from_items([{"b": "{"}]).filter(lambda r: False), "b", named) is None
+    )
+    assert _first_kind(ray.data.from_items([{"b": "{"}]), "b", Options("auto", "gemini")) is None

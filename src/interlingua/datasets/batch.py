@@ -37,9 +37,8 @@ CHUNK = 256
 
 
 def batch_kind(options: Options, first: Any) -> Options:
-    """With a named source and no kind, the kind of the batch's first body, for every body."""
-    if options.source == AUTO or options.kind is not None:
-        return options
+    """``options`` (a named source, no kind) with the kind of the batch's first body, for
+    every body."""
     from interlingua.detector import detect  # noqa: PLC0415
 
     found = detect(first, among=[options.source])
