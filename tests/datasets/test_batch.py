@@ -4,7 +4,7 @@ coded record in its place, never an exception; the summary counts the whole run.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
@@ -140,6 +140,7 @@ def test_the_summary_counts_lines_losses_and_pairs() -> None:
 def test_a_consumer_that_stops_early_leaves_no_work_behind(jobs: int) -> None:
     stream = convert_lines(_lines(200), "openai-chat", "anthropic", jobs=jobs, chunk=8)
     assert next(stream).number == 1
+    assert isinstance(stream, Generator)
     stream.close()  # the pool, if any, is shut down
 
 
