@@ -123,44 +123,60 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--large", type=int, default=1_000_000, help="lines of the large one")
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     parser.add_argument("--bad-every", type=int, default=1000)
+    parser.add_argument(
+        "--part", choices=("all", "speed", "memory"), default="all", help="which runs to make"
+    )
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        batch = folder / "batch.jsonl"
-        bad = write_batch(batch, args.lines, args.bad_every)
-        times = {}
-        for jobs in (1, args.jobs):
-            out = folder / f"out-{jobs}.jsonl"
-            seconds, peak, summary = run(batch, out, jobs)
-            check(out, args.lines, bad, summary)
-            times[jobs] = seconds
-            print(
-                f"{args.lines} lines, --jobs {jobs}: {seconds:7.2f} s, "
-                f"{seconds / args.lines * 1e6:6.1f} µs per line, peak RSS {peak / 1024:6.1f} MiB"
-            )
-        assert same(folder / "out-1.jsonl", folder / f"out-{args.jobs}.jsonl")
-        print(f"output of --jobs 1 and --jobs {args.jobs}: byte-identical")
-        print(f"speed-up --jobs {args.jobs} / --jobs 1: {times[1] / times[args.jobs]:.2f}x")
-        print("load average after speed runs: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
-        peaks = {}
-        for lines in (args.small, args.large):
-            batch.unlink()
-            bad = write_batch(batch, lines, args.bad_every)
-            out = folder / "out-memory.jsonl"
-            seconds, peaks[lines], summary = run(batch, out, args.jobs)
-            check(out, lines, bad, summary)
-            out.unlink()
-            print(
-                f"{lines:>9} lines, --jobs {args.jobs}: {seconds:7.2f} s, "
-                f"peak RSS of the process tree {peaks[lines] / 1024:6.1f} MiB"
-            )
-        ratio = peaks[args.large] / peaks[args.small]
-        print(f"peak memory, {args.large} lines / {args.small} lines: {ratio:.2f}x")
+        if args.part in ("all", "speed"):
+            speed(args, folder)
+        if args.part in ("all", "memory"):
+            memory(args, folder)
     print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print("output line N answers input line N; every bad line has its error record: checked")
     return 0
+
+
+def speed(args: argparse.Namespace, folder: Path) -> None:
+    """--lines lines through --jobs 1 and --jobs N: the ratio of the wall times."""
+    batch = folder / "batch.jsonl"
+    bad = write_batch(batch, args.lines, args.bad_every)
+    times = {}
+    for jobs in (1, args.jobs):
+        out = folder / f"out-{jobs}.jsonl"
+        seconds, peak, summary = run(batch, out, jobs)
+        check(out, args.lines, bad, summary)
+        times[jobs] = seconds
+        print(
+            f"{args.lines} lines, --jobs {jobs}: {seconds:7.2f} s, "
+            f"{seconds / args.lines * 1e6:6.1f} µs per line, peak RSS {peak / 1024:6.1f} MiB"
+        )
+    assert same(folder / "out-1.jsonl", folder / f"out-{args.jobs}.jsonl")
+    print(f"output of --jobs 1 and --jobs {args.jobs}: byte-identical")
+    print(f"speed-up --jobs {args.jobs} / --jobs 1: {times[1] / times[args.jobs]:.2f}x")
+    batch.unlink()
+
+
+def memory(args: argparse.Namespace, folder: Path) -> None:
+    """Peak RSS of the process tree at --small and --large lines, with --jobs N."""
+    batch = folder / "batch.jsonl"
+    peaks = {}
+    for lines in (args.small, args.large):
+        bad = write_batch(batch, lines, args.bad_every)
+        out = folder / "out-memory.jsonl"
+        seconds, peaks[lines], summary = run(batch, out, args.jobs)
+        check(out, lines, bad, summary)
+        out.unlink()
+        batch.unlink()
+        print(
+            f"{lines:>9} lines, --jobs {args.jobs}: {seconds:7.2f} s, "
+            f"peak RSS of the process tree {peaks[lines] / 1024:6.1f} MiB"
+        )
+    ratio = peaks[args.large] / peaks[args.small]
+    print(f"peak memory, {args.large} lines / {args.small} lines: {ratio:.2f}x")
 
 
 if __name__ == "__main__":
