@@ -251,12 +251,14 @@ def _record(code: str, path: str, message: str, line: int | None = None) -> dict
     return record
 
 
-def _problem(what: str, code: str, path: str, message: str, line: int | None) -> None:
+def _problem_text(what: str, code: str, path: str, message: str, line: int | None) -> str:
     if _Stderr.json:
-        text = json.dumps({what: _record(code, path, message, line)}, ensure_ascii=False)
-    else:
-        text = f"{what}: {_where(line)}{code} at {path or '/'}: {message}"
-    print(text, file=sys.stderr)
+        return json.dumps({what: _record(code, path, message, line)}, ensure_ascii=False)
+    return f"{what}: {_where(line)}{code} at {path or '/'}: {message}"
+
+
+def _problem(what: str, code: str, path: str, message: str, line: int | None) -> None:
+    print(_problem_text(what, code, path, message, line), file=sys.stderr)
 
 
 def _error(code: str, path: str, message: str, line: int | None = None) -> None:
@@ -275,12 +277,16 @@ def _undetected(found: Detection, line: int | None = None) -> None:
     _problems(undetected(found).problems, line)
 
 
-def _problems(problems: Iterable[Problem], line: int | None) -> None:
+def _problem_lines(problems: Iterable[Problem], line: int | None) -> Iterator[str]:
     for each in problems:
-        _problem(each.what, each.code, each.path, each.message, line)
+        yield _problem_text(each.what, each.code, each.path, each.message, line)
         if not _Stderr.json:
-            for detail in each.detail:
-                print(detail, file=sys.stderr)
+            yield from each.detail
+
+
+def _problems(problems: Iterable[Problem], line: int | None) -> None:
+    for text in _problem_lines(problems, line):
+        print(text, file=sys.stderr)
 
 
 _STATUS = {"converted": EXIT_VALID, "refused": EXIT_LOSSY, "failed": EXIT_UNREADABLE}
@@ -368,7 +374,8 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
     converted, failed, losses by code and by format pair) ends stderr; on a terminal a
     progress bar runs. ``--jobs`` processes convert (:mod:`interlingua.datasets`).
     """
-    from interlingua.datasets import Summary, Unread, convert_lines  # noqa: PLC0415
+    from interlingua.datasets import Summary, Unread  # noqa: PLC0415
+    from interlingua.datasets.batch import convert_chunks  # noqa: PLC0415
 
     try:
         stream = _open_input(args.input)
@@ -382,7 +389,7 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
     )
     options = {"kind": args.kind, "strict": args.strict, "thinking": args.thinking}
     try:
-        for line in convert_lines(
+        for chunk in convert_chunks(
             lines,
             args.source,
             args.target,
@@ -392,15 +399,21 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
             loss_problems=report is None,
             live=_live(stream),
         ):
-            if bar is not None:
-                bar.update(line.size)
-            _problems(line.problems, line.number)
-            summary.add(line)
-            if line.status is not None:
-                status = max(status, _STATUS[line.status])
-            print(line.output, flush=True)
+            # A chunk's lines are written together: a few writes per chunk, not per line.
+            problems = [text for x in chunk for text in _problem_lines(x.problems, x.number)]
+            if problems:
+                sys.stderr.write("".join(f"{text}\n" for text in problems))
+            for line in chunk:
+                summary.add(line)
+                if line.status is not None:
+                    status = max(status, _STATUS[line.status])
+            sys.stdout.write("".join(f"{line.output}\n" for line in chunk))
+            sys.stdout.flush()
             if report is not None:
-                print(line.report, file=report, flush=True)
+                report.write("".join(f"{line.report}\n" for line in chunk))
+                report.flush()
+            if bar is not None:
+                bar.update(sum(line.size for line in chunk))
     finally:
         if bar is not None:
             bar.close()

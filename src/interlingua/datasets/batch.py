@@ -79,6 +79,38 @@ def convert_lines(
 
     ``live``: the lines come from a pipe or a terminal, maybe one at a time, each waiting for
     its answer: every line that has arrived is answered before the next is awaited."""
+    for done in convert_chunks(
+        lines,
+        source,
+        target,
+        kind=kind,
+        strict=strict,
+        thinking=thinking,
+        jobs=jobs,
+        max_bytes=max_bytes,
+        loss_problems=loss_problems,
+        chunk=chunk,
+        live=live,
+    ):
+        yield from done
+
+
+def convert_chunks(
+    lines: Iterable[RawLine],
+    source: str,
+    target: str,
+    *,
+    kind: str | None = None,
+    strict: bool = False,
+    thinking: str = "drop",
+    jobs: int | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    loss_problems: bool = True,
+    chunk: int = CHUNK,
+    live: bool = False,
+) -> Iterator[list[Line]]:
+    """:func:`convert_lines`, a chunk of consecutive lines at a time (a writer then writes a
+    chunk at once)."""
     options = Options(source, target, kind, strict, thinking, loss_problems)
     lines = iter(lines)
     if source != AUTO and kind is None:
@@ -91,8 +123,7 @@ def convert_lines(
     )
     work = partial(convert_chunk, options=options, max_bytes=max_bytes)
     tasks = _numbered(grouped)
-    for done in ordered_map(work, tasks, jobs or default_jobs(), settle=_idle, preload=PRELOAD):
-        yield from done
+    yield from ordered_map(work, tasks, jobs or default_jobs(), settle=_idle, preload=PRELOAD)
 
 
 def _numbered(grouped: Iterable[tuple[list[RawLine], bool]]) -> Iterator[Chunk]:
