@@ -352,6 +352,7 @@ def _progress(stream: BinaryIO) -> Any:
         total: int | None = os.fstat(stream.fileno()).st_size or None
     except (OSError, ValueError):
         total = None
+    tqdm.monitor_interval = 0  # no monitor thread: the --jobs workers can be forked
     return tqdm(total=total, unit="B", unit_scale=True, leave=False, file=sys.stderr)
 
 

@@ -5,17 +5,21 @@ most ``window`` tasks are in flight, so the input is read only as fast as result
 and a batch of any length runs in the same memory. The first task runs in this process (an
 input of one chunk starts no pool); so does every task with ``jobs=1``.
 
-The workers start from a fork server where there is one (Linux, macOS), with the modules
-they need imported once in it: a plain fork would copy this process's threads' locks (the
-thread reading a pipe holds stdin's) into children that then wait on them for ever. As with
-any process pool, a script that converts at import time needs the
-``if __name__ == "__main__":`` guard.
+On Linux, a process with one thread forks its workers: they start with everything the first
+task loaded and built (adapters, compiled validators), so they convert at full speed at once.
+A process with other threads (the thread reading a pipe holds stdin's lock; a caller's own
+threads) would hand their held locks to children that then wait on them for ever, so its
+workers start from a fork server instead, with the modules they need imported once there
+(elsewhere: the platform's default). As with any process pool, a script that converts at
+import time needs the ``if __name__ == "__main__":`` guard.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -42,6 +46,8 @@ def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 
 def _context(preload: list[str]) -> multiprocessing.context.BaseContext:
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
     if "forkserver" not in multiprocessing.get_all_start_methods():  # pragma: no cover
         return multiprocessing.get_context()  # Windows: spawn
     context = multiprocessing.get_context("forkserver")
