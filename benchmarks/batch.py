@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -72,9 +73,19 @@ def _tree_rss(root: int) -> int:
     return total
 
 
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+#: CPU seconds of each run's process tree (the command and the workers it forked and reaped).
+CPU: dict[int, float] = {}
+
+
 def run(path: Path, output: Path, jobs: int) -> tuple[float, int, str]:
     """Wall seconds, the peak summed RSS of the command's process tree in KiB (sampled every
-    50 ms), and its stderr's last line."""
+    50 ms), and its stderr's last line; the tree's CPU seconds go to ``CPU[jobs]``."""
+    before = _cpu()
     argv = [sys.executable, "-m", "interlingua", "convert", "--from", "openai-chat"]
     argv += ["--to", "anthropic", "--jobs", str(jobs), str(path)]
     peak = 0
@@ -85,6 +96,7 @@ def run(path: Path, output: Path, jobs: int) -> tuple[float, int, str]:
             peak = max(peak, _tree_rss(child.pid))
             time.sleep(0.05)
         seconds = time.perf_counter() - start
+        CPU[jobs] = _cpu() - before
         err.seek(0)
         last = err.read().decode("utf-8").splitlines()[-1]
     return seconds, peak, last
@@ -157,6 +169,13 @@ def speed(args: argparse.Namespace, folder: Path) -> None:
     assert same(folder / "out-1.jsonl", folder / f"out-{args.jobs}.jsonl")
     print(f"output of --jobs 1 and --jobs {args.jobs}: byte-identical")
     print(f"speed-up --jobs {args.jobs} / --jobs 1: {times[1] / times[args.jobs]:.2f}x")
+    # What the load of a shared machine cannot change: the CPU each run spent. With N idle
+    # cores, --jobs N can go at most this much faster than --jobs 1.
+    bound = CPU[1] / (CPU[args.jobs] / args.jobs)
+    print(
+        f"CPU seconds of the process tree: --jobs 1 {CPU[1]:.1f}, --jobs {args.jobs} "
+        f"{CPU[args.jobs]:.1f}; the speed-up on {args.jobs} idle cores is at most {bound:.2f}x"
+    )
     batch.unlink()
 
 
