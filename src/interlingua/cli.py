@@ -401,7 +401,9 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
             live=_live(stream),
         ):
             # A chunk's lines are written together: a few writes per chunk, not per line.
-            problems = [text for x in chunk for text in _problem_lines(x.problems, x.number)]
+            problems = [
+                text for x in chunk if x.problems for text in _problem_lines(x.problems, x.number)
+            ]
             if problems:
                 sys.stderr.write("".join(f"{text}\n" for text in problems))
             for line in chunk:

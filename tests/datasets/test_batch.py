@@ -171,3 +171,17 @@ def test_live_lines_through_a_pool() -> None:
     assert (
         _seen(convert_lines(lines, "openai-chat", "anthropic", jobs=2, chunk=4, live=True)) == alone
     )
+
+
+def test_a_pair_without_losses_is_counted_too() -> None:
+    summary = Summary()
+    for line in convert_lines([json.dumps(GOOD), json.dumps(GEMINI)], "auto", "openai-chat"):
+        summary.add(line)
+    pairs = json.loads(summary.line(as_json=True))["summary"]["pairs"]
+    assert [(p["source"], p["converted"], p["losses"]) for p in pairs] == [
+        ("gemini", 1, {"placeholder_inserted": 1}),  # the model it does not name
+        ("openai-chat", 1, {}),
+    ]
+    assert summary.text().endswith(
+        "; losses by pair: gemini → openai-chat 1, openai-chat → openai-chat 0"
+    )

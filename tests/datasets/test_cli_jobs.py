@@ -24,11 +24,11 @@ def test_two_jobs_write_what_one_writes(
     path.write_text("".join(kinds[n % 5] + "\n" for n in range(700)), encoding="utf-8")
     runs = []
     for jobs in ("1", "2"):
-        report = tmp_path / f"report-{jobs}.jsonl"
+        written = tmp_path / f"report-{jobs}.jsonl"
         argv = ["convert", "--from", source, "--to", "anthropic", "--jobs", jobs]
-        assert main([*argv, "--report", str(report), str(path)]) == 2  # some lines are bad
+        assert main([*argv, "--report", str(written), str(path)]) == 2  # some lines are bad
         out, err = capsys.readouterr()
-        runs.append((out, err, report.read_text(encoding="utf-8")))
+        runs.append((out, err, written.read_text(encoding="utf-8")))
     assert runs[0] == runs[1]
     out, err, report = runs[0]
     assert len(out.splitlines()) == len(report.splitlines()) == 700

@@ -27,10 +27,16 @@ class Summary:
             self.failed += 1
             return
         self.converted += 1
-        self.losses.update(line.losses)
         if line.pair is not None:
             self.pairs[line.pair] += 1
+        if not line.losses:  # most lines: nothing more to count (Counter.update is not cheap)
+            return
+        self.losses.update(line.losses)
+        if line.pair is not None:
             self.pair_losses.setdefault(line.pair, Counter()).update(line.losses)
+
+    def _losses_of(self, pair: tuple[str, str]) -> Counter[str]:
+        return self.pair_losses.get(pair, Counter())
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -43,7 +49,7 @@ class Summary:
                     "source": source,
                     "target": target,
                     "converted": converted,
-                    "losses": dict(sorted(self.pair_losses[(source, target)].items())),
+                    "losses": dict(sorted(self._losses_of((source, target)).items())),
                 }
                 for (source, target), converted in sorted(self.pairs.items())
             ],
@@ -58,8 +64,8 @@ class Summary:
         )
         if len(self.pairs) > 1:
             each = ", ".join(
-                f"{source} → {target} {losses.total()}"
-                for (source, target), losses in sorted(self.pair_losses.items())
+                f"{source} → {target} {self._losses_of((source, target)).total()}"
+                for source, target in sorted(self.pairs)
             )
             text += f"; losses by pair: {each}"
         return text
