@@ -728,9 +728,8 @@ def _only_body(
     if len(valid) != 1:
         return None
     body, root = shaped[valid[0]], _schema(*valid[0]).root
-    if isinstance(body, dict) and not root.properties.keys().isdisjoint(body):
-        return valid[0]
-    return None
+    sure = isinstance(body, dict) and not root.properties.keys().isdisjoint(body)
+    return valid[0] if sure else None
 
 
 def readings(
