@@ -1,16 +1,21 @@
-"""`interlingua convert` on a JSON Lines batch: time per line, peak memory, and the output
-kept in step with the input.
+"""`interlingua convert` on a JSON Lines batch: every core, the output the same, memory flat.
 
-A file of ``--lines`` OpenAI Chat request bodies (``benchmarks/openai_corpus.py``, one per
-line, every ``--bad-every``-th line broken) is converted to Anthropic by the command, as a
-user runs it (``--from openai-chat``, so no line goes through format detection), in a child
-process. Reported: wall time per line (whole run, and the difference of the two runs per
-extra line, which leaves the start-up out), the child's peak resident memory at the full length
-and at a tenth of it (flat memory: the two are close), and checks that output line N answers
-input line N, every bad line has its error record with its number, and the summary line
-counts them.
+A file of OpenAI Chat request bodies (``benchmarks/openai_corpus.py``, one per line, every
+``--bad-every``-th line broken) is converted to Anthropic by the command, as a user runs it
+(``--from openai-chat``, so no line goes through format detection), in a child process.
 
-    python benchmarks/batch.py [--lines 20000] [--bad-every 1000]
+- Speed-up: ``--lines`` lines (default 100,000) through ``--jobs 1`` and ``--jobs N`` (N the
+  cores, default all), as the ratio of the two wall times; the two outputs must be
+  byte-identical.
+- Flat memory: the peak resident memory of the whole process tree (the command and its
+  workers, summed at the peak) at ``--small`` lines (10,000) and ``--large`` lines
+  (1,000,000), both with ``--jobs N``; the ratio large / small.
+- Every run checks that output line N answers input line N, every bad line has its error
+  record with its number, and the summary line counts them.
+
+The load average is printed with the numbers: the machine may be shared.
+
+    python benchmarks/batch.py [--lines 100000] [--small 10000] [--large 1000000] [--jobs N]
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from pathlib import Path
 
 from openai_corpus import corpus
 
-UNIQUE_BODIES = 500  # the corpus is generated once and cycled: generating 20,000 is slow
+UNIQUE_BODIES = 500  # the corpus is generated once and cycled: generating 100,000 is slow
 
 
 def write_batch(path: Path, lines: int, bad_every: int) -> set[int]:
@@ -45,71 +50,152 @@ def write_batch(path: Path, lines: int, bad_every: int) -> set[int]:
     return bad
 
 
-def run(path: Path, output: Path) -> tuple[float, int, str]:
-    """Wall seconds, the child's peak RSS in KiB, and its stderr's last line."""
+def _tree_rss(root: int) -> int:
+    """Resident KiB of ``root`` and every process under it (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        pid = int(entry)
+        children.setdefault(int(fields["PPid"]), []).append(pid)
+        rss[pid] = int(fields.get("VmRSS", "0 kB").split()[0])
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += rss.get(pid, 0)
+        todo.extend(children.get(pid, []))
+    return total
+
+
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+#: CPU seconds of each run's process tree (the command and the workers it forked and reaped).
+CPU: dict[int, float] = {}
+
+
+def run(path: Path, output: Path, jobs: int) -> tuple[float, int, str]:
+    """Wall seconds, the peak summed RSS of the command's process tree in KiB (sampled every
+    50 ms), and its stderr's last line; the tree's CPU seconds go to ``CPU[jobs]``."""
+    before = _cpu()
     argv = [sys.executable, "-m", "interlingua", "convert", "--from", "openai-chat"]
-    argv += ["--to", "anthropic", str(path)]
-    start = time.perf_counter()
-    with output.open("wb") as out:
-        done = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, check=False)
-    seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return seconds, peak, done.stderr.decode("utf-8").splitlines()[-1]
+    argv += ["--to", "anthropic", "--jobs", str(jobs), str(path)]
+    peak = 0
+    with output.open("wb") as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=out, stderr=err)
+        while child.poll() is None:
+            peak = max(peak, _tree_rss(child.pid))
+            time.sleep(0.05)
+        seconds = time.perf_counter() - start
+        CPU[jobs] = _cpu() - before
+        err.seek(0)
+        last = err.read().decode("utf-8").splitlines()[-1]
+    return seconds, peak, last
 
 
 def check(output: Path, lines: int, bad: set[int], summary: str) -> None:
-    written = output.read_text(encoding="utf-8").splitlines()
-    assert len(written) == lines, (len(written), lines)
-    for number, line in enumerate(written, start=1):
-        record = json.loads(line)
-        if number in bad:
-            assert record["error"]["line"] == number and record["error"]["code"]
-        else:
-            assert "messages" in record and "error" not in record, number
     good = lines - len(bad)
     expected = f"summary: {lines} lines, {good} converted, {len(bad)} failed"
     assert summary.startswith(expected), summary
+    with output.open(encoding="utf-8") as written:
+        count = 0
+        for number, line in enumerate(written, start=1):
+            count = number
+            record = json.loads(line)
+            if number in bad:
+                assert record["error"]["line"] == number and record["error"]["code"]
+            else:
+                assert "messages" in record and "error" not in record, number
+    assert count == lines, (count, lines)
 
 
-def measure(lines: int, bad_every: int, folder: Path) -> tuple[float, int]:
-    batch, output = folder / f"batch-{lines}.jsonl", folder / f"out-{lines}.jsonl"
-    bad = write_batch(batch, lines, bad_every)
-    # Each size in its own child of a fresh process, so RUSAGE_CHILDREN is this run's peak.
-    code = (
-        "import sys, json; sys.path.insert(0, sys.argv[1]); import batch; from pathlib import Path;"
-        "print(json.dumps(batch.run(Path(sys.argv[2]), Path(sys.argv[3]))))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(Path(__file__).parent), str(batch), str(output)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    seconds, peak, summary = json.loads(done.stdout)
-    check(output, lines, bad, summary)
-    return seconds, peak
+def same(a: Path, b: Path) -> bool:
+    with a.open("rb") as left, b.open("rb") as right:
+        while True:
+            x, y = left.read(1 << 20), right.read(1 << 20)
+            if x != y:
+                return False
+            if not x:
+                return True
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lines", type=int, default=20_000)
+    parser.add_argument("--lines", type=int, default=100_000, help="lines of the speed-up runs")
+    parser.add_argument("--small", type=int, default=10_000, help="lines of the small memory run")
+    parser.add_argument("--large", type=int, default=1_000_000, help="lines of the large one")
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     parser.add_argument("--bad-every", type=int, default=1000)
+    parser.add_argument(
+        "--part", choices=("all", "speed", "memory"), default="all", help="which runs to make"
+    )
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
-    with tempfile.TemporaryDirectory() as folder:
-        small = max(args.lines // 10, args.bad_every)
-        results = {n: measure(n, args.bad_every, Path(folder)) for n in (small, args.lines)}
-    for lines, (seconds, peak) in results.items():
-        print(
-            f"{lines:>7} lines: {seconds:7.2f} s, {seconds / lines * 1e6:7.1f} µs per line, "
-            f"peak RSS {peak / 1024:6.1f} MiB"
-        )
-    (small_time, small_peak), (big_time, big_peak) = results.values()
-    marginal = (big_time - small_time) / (args.lines - small) * 1e6
-    print(f"per line, start-up excluded (difference of the two runs): {marginal:.1f} µs")
-    print(f"peak memory, {args.lines} lines / a tenth of them: {big_peak / small_peak:.2f}x")
+    print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        if args.part in ("all", "speed"):
+            speed(args, folder)
+        if args.part in ("all", "memory"):
+            memory(args, folder)
+    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print("output line N answers input line N; every bad line has its error record: checked")
     return 0
+
+
+def speed(args: argparse.Namespace, folder: Path) -> None:
+    """--lines lines through --jobs 1 and --jobs N: the ratio of the wall times."""
+    batch = folder / "batch.jsonl"
+    bad = write_batch(batch, args.lines, args.bad_every)
+    times = {}
+    for jobs in (1, args.jobs):
+        out = folder / f"out-{jobs}.jsonl"
+        seconds, peak, summary = run(batch, out, jobs)
+        check(out, args.lines, bad, summary)
+        times[jobs] = seconds
+        print(
+            f"{args.lines} lines, --jobs {jobs}: {seconds:7.2f} s, "
+            f"{seconds / args.lines * 1e6:6.1f} µs per line, peak RSS {peak / 1024:6.1f} MiB"
+        )
+    assert same(folder / "out-1.jsonl", folder / f"out-{args.jobs}.jsonl")
+    print(f"output of --jobs 1 and --jobs {args.jobs}: byte-identical")
+    print(f"speed-up --jobs {args.jobs} / --jobs 1: {times[1] / times[args.jobs]:.2f}x")
+    # What the load of a shared machine cannot change: the CPU each run spent. With N idle
+    # cores, --jobs N can go at most this much faster than --jobs 1.
+    bound = CPU[1] / (CPU[args.jobs] / args.jobs)
+    print(
+        f"CPU seconds of the process tree: --jobs 1 {CPU[1]:.1f}, --jobs {args.jobs} "
+        f"{CPU[args.jobs]:.1f}; the speed-up on {args.jobs} idle cores is at most {bound:.2f}x"
+    )
+    batch.unlink()
+
+
+def memory(args: argparse.Namespace, folder: Path) -> None:
+    """Peak RSS of the process tree at --small and --large lines, with --jobs N."""
+    batch = folder / "batch.jsonl"
+    peaks = {}
+    for lines in (args.small, args.large):
+        bad = write_batch(batch, lines, args.bad_every)
+        out = folder / "out-memory.jsonl"
+        seconds, peaks[lines], summary = run(batch, out, args.jobs)
+        check(out, lines, bad, summary)
+        out.unlink()
+        batch.unlink()
+        print(
+            f"{lines:>9} lines, --jobs {args.jobs}: {seconds:7.2f} s, "
+            f"peak RSS of the process tree {peaks[lines] / 1024:6.1f} MiB"
+        )
+    ratio = peaks[args.large] / peaks[args.small]
+    print(f"peak memory, {args.large} lines / {args.small} lines: {ratio:.2f}x")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import argparse
 import json
 import logging
 import os
+import stat
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -44,6 +45,7 @@ from interlingua.store import cli as store_cli
 
 if TYPE_CHECKING:
     from interlingua.conversion import Loss
+    from interlingua.datasets.body import Problem
     from interlingua.detector import Detection
 
 # Adapters, validators and models load when a command needs them (imported inside it), so
@@ -251,12 +253,14 @@ def _record(code: str, path: str, message: str, line: int | None = None) -> dict
     return record
 
 
-def _problem(what: str, code: str, path: str, message: str, line: int | None) -> None:
+def _problem_text(what: str, code: str, path: str, message: str, line: int | None) -> str:
     if _Stderr.json:
-        text = json.dumps({what: _record(code, path, message, line)}, ensure_ascii=False)
-    else:
-        text = f"{what}: {_where(line)}{code} at {path or '/'}: {message}"
-    print(text, file=sys.stderr)
+        return json.dumps({what: _record(code, path, message, line)}, ensure_ascii=False)
+    return f"{what}: {_where(line)}{code} at {path or '/'}: {message}"
+
+
+def _problem(what: str, code: str, path: str, message: str, line: int | None) -> None:
+    print(_problem_text(what, code, path, message, line), file=sys.stderr)
 
 
 def _error(code: str, path: str, message: str, line: int | None = None) -> None:
@@ -270,12 +274,24 @@ def _losses(losses: tuple[Loss, ...] | list[Loss], line: int | None = None) -> N
 
 def _undetected(found: Detection, line: int | None = None) -> None:
     """The coded error for a body ``--from auto`` cannot place, with each schema's reason."""
-    why = found.summary if found.status == "unknown" else found.reason
-    hint = "; name the format with --from" if found.status == "ambiguous" else ""
-    _error("unknown_format", "", f"cannot tell the format: {why}{hint}", line)
-    if not _Stderr.json:
-        for rejection in found.rejections:
-            print(f"  {rejection}", file=sys.stderr)
+    from interlingua.datasets.body import undetected  # noqa: PLC0415
+
+    _problems(undetected(found).problems, line)
+
+
+def _problem_lines(problems: Iterable[Problem], line: int | None) -> Iterator[str]:
+    for each in problems:
+        yield _problem_text(each.what, each.code, each.path, each.message, line)
+        if not _Stderr.json:
+            yield from each.detail
+
+
+def _problems(problems: Iterable[Problem], line: int | None) -> None:
+    for text in _problem_lines(problems, line):
+        print(text, file=sys.stderr)
+
+
+_STATUS = {"converted": EXIT_VALID, "refused": EXIT_LOSSY, "failed": EXIT_UNREADABLE}
 
 
 class _Outcome(NamedTuple):
@@ -288,46 +304,16 @@ class _Outcome(NamedTuple):
 
 def _convert_one(payload: Any, args: argparse.Namespace, line: int | None = None) -> _Outcome:
     """Convert one body; every problem is reported on stderr, never raised."""
-    from interlingua.conversion import (  # noqa: PLC0415
-        ConversionError,
-        ConversionResult,
-        LossyConversionError,
-    )
-    from interlingua.converter import convert  # noqa: PLC0415
-    from interlingua.detector import detect  # noqa: PLC0415
+    from interlingua.datasets.body import Options, convert_body  # noqa: PLC0415
 
-    source, kind, checked = args.source, args.kind, False
-    if source == AUTO:
-        found = detect(payload, kind=kind)
-        if not found.detected:
-            _undetected(found, line)
-            return _Outcome(EXIT_UNREADABLE, error=("unknown_format", "", found.reason))
-        source, kind, checked = found.format, found.kind, True
-    elif kind is None:
-        found = detect(payload, among=[source])
-        kind, checked = (found.kind, True) if found.detected else ("request", False)
-    try:
-        result = convert(
-            payload,
-            source,
-            args.target,
-            kind,
-            strict=args.strict,
-            thinking=args.thinking,
-            validate_input=not checked,  # detection has just validated it against that schema
-        )
-    except LossyConversionError as exc:
-        _losses(exc.losses, line)
-        _error(exc.code, exc.pointer, exc.message, line)
-        failed = ConversionResult(None, tuple(exc.losses), source, args.target, kind)
-        error = (exc.code, exc.pointer, exc.message)
-        return _Outcome(EXIT_LOSSY, report=failed.report(), error=error)
-    except ConversionError as exc:
-        _error(exc.code, exc.pointer, exc.message, line)
-        return _Outcome(EXIT_UNREADABLE, error=(exc.code, exc.pointer, exc.message))
-    if args.report is None:
-        _losses(result.losses, line)
-    return _Outcome(EXIT_VALID, result.output, result.report())
+    losses = args.report is None  # else they go to the report file
+    options = Options(args.source, args.target, args.kind, args.strict, args.thinking, losses)
+    done = convert_body(payload, options)
+    _problems(done.problems, line)
+    error = None
+    if done.error is not None:
+        error = (done.error["code"], done.error["path"], done.error["message"])
+    return _Outcome(_STATUS[done.status], done.output, done.report, error)
 
 
 def _read_lines(stream: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | InputError]]:
@@ -358,34 +344,6 @@ def _open_input(source: str) -> BinaryIO:
         ) from None
 
 
-class _Tally:
-    """What a JSON Lines batch did, for its summary."""
-
-    def __init__(self) -> None:
-        self.lines = self.converted = self.failed = 0
-        self.losses: Counter[str] = Counter()
-
-    def summary(self) -> None:
-        if _Stderr.json:
-            text = json.dumps(
-                {
-                    "summary": {
-                        "lines": self.lines,
-                        "converted": self.converted,
-                        "failed": self.failed,
-                        "losses": dict(sorted(self.losses.items())),
-                    }
-                }
-            )
-        else:
-            losses = ", ".join(f"{code} {n}" for code, n in sorted(self.losses.items()))
-            text = (
-                f"summary: {self.lines} lines, {self.converted} converted, {self.failed} failed"
-                f"; losses: {losses or 'none'}"
-            )
-        print(text, file=sys.stderr)
-
-
 def _progress(stream: BinaryIO) -> Any:
     """A progress bar over the input's bytes on a terminal (tqdm), else None."""
     if not sys.stderr.isatty():
@@ -396,18 +354,16 @@ def _progress(stream: BinaryIO) -> Any:
         total: int | None = os.fstat(stream.fileno()).st_size or None
     except (OSError, ValueError):
         total = None
+    tqdm.monitor_interval = 0  # no monitor thread: the --jobs workers can be forked
     return tqdm(total=total, unit="B", unit_scale=True, leave=False, file=sys.stderr)
 
 
-def _batch_kind(payload: Any, args: argparse.Namespace) -> argparse.Namespace:
-    """With --from and no --kind, the kind of the batch's first body holds for every line
-    (detected once, among the one format), so no line is run through detection."""
-    if args.source == AUTO or args.kind is not None:
-        return args
-    from interlingua.detector import detect  # noqa: PLC0415
-
-    found = detect(payload, among=[args.source])
-    return argparse.Namespace(**{**vars(args), "kind": found.kind or "request"})
+def _live(stream: BinaryIO) -> bool:
+    """Whether the input is a pipe or a terminal (a line may wait for its answer), not a file."""
+    try:
+        return not stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError):
+        return True
 
 
 def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
@@ -418,59 +374,57 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
     line number); a blank line stays blank. The exit status is the worst seen: 2 for any bad
     line, else 1 for any loss in strict mode. With ``--report`` the file gets one line per
     output line, in step: the ConversionReport, or the same error record. A summary (lines,
-    converted, failed, losses by code) ends stderr; on a terminal a progress bar runs.
+    converted, failed, losses by code and by format pair) ends stderr; on a terminal a
+    progress bar runs. ``--jobs`` processes convert (:mod:`interlingua.datasets`).
     """
-    status = EXIT_VALID
+    from interlingua.datasets import Summary, Unread  # noqa: PLC0415
+    from interlingua.datasets.batch import convert_chunks  # noqa: PLC0415
+
     try:
         stream = _open_input(args.input)
     except InputError as exc:
         _error(exc.code, exc.path, exc.message)
         return EXIT_UNREADABLE
-    tally, bar = _Tally(), _progress(stream)
-
-    def emit(output: str, line_report: str) -> None:
-        print(output, flush=True)
-        if report is not None:
-            print(line_report, file=report, flush=True)
-
+    status, summary, bar = EXIT_VALID, Summary(), _progress(stream)
+    lines = (
+        Unread(data.code, data.message) if isinstance(data, InputError) else data
+        for _, data in _read_lines(stream, args.max_bytes)
+    )
+    options = {"kind": args.kind, "strict": args.strict, "thinking": args.thinking}
     try:
-        for number, data in _read_lines(stream, args.max_bytes):
+        for chunk in convert_chunks(
+            lines,
+            args.source,
+            args.target,
+            **options,
+            jobs=args.jobs,
+            max_bytes=args.max_bytes,
+            loss_problems=report is None,
+            live=_live(stream),
+        ):
+            # A chunk's lines are written together: a few writes per chunk, not per line.
+            problems = [
+                text for x in chunk if x.problems for text in _problem_lines(x.problems, x.number)
+            ]
+            if problems:
+                sys.stderr.write("".join(f"{text}\n" for text in problems))
+            for line in chunk:
+                summary.add(line)
+                if line.status is not None:
+                    status = max(status, _STATUS[line.status])
+            sys.stdout.write("".join(f"{line.output}\n" for line in chunk))
+            sys.stdout.flush()
+            if report is not None:
+                report.write("".join(f"{line.report}\n" for line in chunk))
+                report.flush()
             if bar is not None:
-                bar.update(len(data) if isinstance(data, bytes) else args.max_bytes)
-            if isinstance(data, bytes) and not data.strip():
-                emit("", "")
-                continue
-            tally.lines += 1
-            try:
-                if isinstance(data, InputError):
-                    raise data
-                payload = read_json(data.rstrip(b"\r\n"), max_bytes=args.max_bytes)
-            except InputError as exc:
-                _error(exc.code, exc.path, exc.message, number)
-                outcome = _Outcome(EXIT_UNREADABLE, error=(exc.code, exc.path, exc.message))
-            else:
-                args = _batch_kind(payload, args)
-                outcome = _convert_one(payload, args, number)
-            status = max(status, outcome.status)
-            if outcome.status == EXIT_VALID:
-                tally.converted += 1
-                assert outcome.report is not None
-                tally.losses.update(loss["code"] for loss in outcome.report["losses"])
-                emit(
-                    json.dumps(outcome.output, ensure_ascii=False),
-                    json.dumps(outcome.report, ensure_ascii=False),
-                )
-            else:
-                tally.failed += 1
-                code, path, message = outcome.error or ("unreadable_input", "", "failed")
-                record = json.dumps({"error": _record(code, path, message, number)})
-                emit(record, record)
+                bar.update(sum(line.size for line in chunk))
     finally:
         if bar is not None:
             bar.close()
         if stream is not sys.stdin.buffer:
             stream.close()
-    tally.summary()
+    print(summary.line(_Stderr.json), file=sys.stderr)
     return status
 
 
@@ -870,7 +824,9 @@ def _register_conversion(commands: Any) -> None:
         '`{"error": {"code", "path", "message", "line"}}` in its place (and its coded error on '
         "stderr); a summary (lines, converted, failed, losses by code) ends stderr, a progress "
         "bar runs on a terminal, and the exit status is the worst seen. With --from, the first "
-        "line's kind (or --kind) holds for every line: no line is run through detection.",
+        "line's kind (or --kind) holds for every line: no line is run through detection. "
+        "--jobs N converts the lines on N processes (default: every core), with the same "
+        "output for any N.",
     )
     change.add_argument(
         "input",
@@ -912,6 +868,12 @@ def _register_conversion(commands: Any) -> None:
         type=int,
         default=DEFAULT_MAX_BYTES,
         help="refuse larger inputs (per line with --jsonl)",
+    )
+    change.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="JSON Lines: convert on N processes (default: every core); the output is the same",
     )
     change.set_defaults(run=cmd_convert)
     find = commands.add_parser(

@@ -684,18 +684,52 @@ def _scope(kind: str | None, names: Iterable[str] | None) -> Iterator[tuple[str,
                 yield fmt, each  # a format without a response body has no response to be
 
 
-def _live(scope: list[tuple[str, str]], payload: Any) -> dict[tuple[str, str], dict[Feature, int]]:
-    """The (format, kind) pairs whose schema the payload validates against, with evidence."""
+def _live(
+    scope: list[tuple[str, str]], payload: Any, *, bodies_first: bool = False
+) -> dict[tuple[str, str], dict[Feature, int]]:
+    """The (format, kind) pairs whose schema the payload validates against, with evidence.
+
+    ``bodies_first``: the stored-messages pairs only when no request or response pair is
+    live (what :func:`detect` needs: they are its reading of last resort), so a body is not
+    also validated and walked as turns."""
     shaped = {pair: _shaped(*pair, payload) for pair in scope}
+
+    def live(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], dict[Feature, int]]:
+        valid = [
+            pair
+            for pair in pairs
+            if shaped[pair] is not _ABSENT
+            and _plausible(*pair, shaped[pair])
+            and _valid(*pair, shaped[pair])
+        ]
+        evidence = {pair: _evidence(*pair, shaped[pair]) for pair in valid}
+        return {pair: found for pair, found in evidence.items() if found}
+
+    if not bodies_first:
+        return live(scope)
+    bodies = live([pair for pair in scope if pair[1] != "messages"])
+    return bodies or live([pair for pair in scope if pair[1] == "messages"])
+
+
+def _only_body(
+    scope: list[tuple[str, str]], shaped: Mapping[tuple[str, str], Any]
+) -> tuple[str, str] | None:
+    """The one request or response pair the payload validates as, when there is exactly one
+    and the payload is an object with a key the schema's root declares: its evidence is then
+    not empty (the walk adds that key), so :func:`detect` names it; no walk is needed."""
     valid = [
         pair
         for pair in scope
-        if shaped[pair] is not _ABSENT
+        if pair[1] != "messages"
+        and shaped[pair] is not _ABSENT
         and _plausible(*pair, shaped[pair])
         and _valid(*pair, shaped[pair])
     ]
-    evidence = {pair: _evidence(*pair, shaped[pair]) for pair in valid}
-    return {pair: found for pair, found in evidence.items() if found}
+    if len(valid) != 1:
+        return None
+    body, root = shaped[valid[0]], _schema(*valid[0]).root
+    sure = isinstance(body, dict) and not root.properties.keys().isdisjoint(body)
+    return valid[0] if sure else None
 
 
 def readings(
@@ -712,7 +746,11 @@ def readings(
 
 
 def detect(
-    payload: Any, *, kind: str | None = None, among: Iterable[str] | None = None
+    payload: Any,
+    *,
+    kind: str | None = None,
+    among: Iterable[str] | None = None,
+    explain: bool = True,
 ) -> Detection:
     """Tell which format and kind ``payload`` (a parsed JSON body, or the text of a text
     format such as ChatML) is.
@@ -721,11 +759,18 @@ def detect(
     (default: every format :func:`interlingua.converter.formats` lists). A payload that is not
     JSON data at all (nested too deep, a lone surrogate, a number JSON cannot carry) raises
     :class:`ConversionError` with its code.
+
+    ``explain=False`` (a batch that needs only the verdict): a body only one schema takes is
+    reasoned with its own evidence, not with what no other schema would claim of it (which
+    walks the body through every other schema of its kind). The verdict is the same.
     """
     check_data(payload)
     scope = list(_scope(kind, among))
     shaped = {pair: _shaped(*pair, payload) for pair in scope}
-    evidence = _live(scope, payload)
+    only = None if explain else _only_body(scope, shaped)
+    if only is not None:
+        return _detected(only, ("the only body schema it validates",), "")
+    evidence = _live(scope, payload, bodies_first=True)
     live = list(evidence)
     # A body holds turns too: stored messages are the reading of last resort, for a payload
     # no format takes as a request or response body.
@@ -750,6 +795,8 @@ def detect(
         )
     if len(live) == 1:
         winner = live[0]
+        if not explain:
+            return _detected(winner, _describe(evidence[winner]), "")
         # Name what no other schema would claim of this body, where there is such a thing.
         others = [
             _evidence(*p, shaped[p])

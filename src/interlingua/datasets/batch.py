@@ -1,0 +1,168 @@
+"""Many bodies converted on every core: iterators that keep the input's order.
+
+>>> from interlingua.datasets import convert_lines
+>>> body = '{"model": "m", "messages": [{"role": "user", "content": "hi"}]}'
+>>> for line in convert_lines([body, "", "[1,"], "openai-chat", "gemini", jobs=1):
+...     print(line.number, line.status, line.output[:44] or "(blank)")
+1 converted {"contents": [{"role": "user", "parts": [{"t
+2 None (blank)
+3 failed {"error": {"code": "invalid_json", "path": "
+
+The work goes to a process pool in chunks of consecutive lines (:mod:`interlingua.datasets.pool`),
+so the results are the same, in the same order, for any number of jobs. With a named source
+and no kind, the first body's kind holds for every body (told once, here, before any work
+is sent), so no body goes through format detection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from functools import partial
+from itertools import chain
+from typing import Any
+
+from interlingua.datasets.body import AUTO, Converted, Options, convert_body
+from interlingua.datasets.lines import Chunk, Line, RawLine, Unread, convert_chunk
+from interlingua.datasets.live import live_chunks
+from interlingua.datasets.pool import chunks, default_jobs, ordered_map
+from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
+
+#: What a worker imports before its first chunk.
+PRELOAD = ["interlingua.datasets.body", "interlingua.converter", "interlingua.detector"]
+
+#: Lines (or bodies) a worker takes at once: enough to make the hand-off cheap, few enough
+#: that a batch's memory does not grow with it.
+CHUNK = 256
+
+
+def batch_kind(options: Options, first: Any) -> Options:
+    """``options`` (a named source, no kind) with the kind of the batch's first body, for
+    every body."""
+    from interlingua.detector import detect  # noqa: PLC0415
+
+    found = detect(first, among=[options.source])
+    return replace(options, kind=found.kind or "request")
+
+
+def _first_body(lines: Iterator[RawLine], max_bytes: int) -> tuple[list[RawLine], Any]:
+    """The lines up to the first that reads as JSON, and its body (None when none does)."""
+    seen: list[RawLine] = []
+    for raw in lines:
+        seen.append(raw)
+        if isinstance(raw, Unread) or not raw.strip():
+            continue
+        try:
+            return seen, read_json(raw, max_bytes=max_bytes)
+        except InputError:
+            continue
+    return seen, None
+
+
+def convert_lines(
+    lines: Iterable[RawLine],
+    source: str,
+    target: str,
+    *,
+    kind: str | None = None,
+    strict: bool = False,
+    thinking: str = "drop",
+    jobs: int | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    loss_problems: bool = True,
+    chunk: int = CHUNK,
+    live: bool = False,
+) -> Iterator[Line]:
+    """Convert JSON Lines (each line's bytes or text; ``source`` a format or ``auto``) on
+    ``jobs`` processes (default: every core): one :class:`Line` per input line, in order,
+    each with its output line, its report line and its problems.
+
+    ``live``: the lines come from a pipe or a terminal, maybe one at a time, each waiting for
+    its answer: every line that has arrived is answered before the next is awaited."""
+    for done in convert_chunks(
+        lines,
+        source,
+        target,
+        kind=kind,
+        strict=strict,
+        thinking=thinking,
+        jobs=jobs,
+        max_bytes=max_bytes,
+        loss_problems=loss_problems,
+        chunk=chunk,
+        live=live,
+    ):
+        yield from done
+
+
+def convert_chunks(
+    lines: Iterable[RawLine],
+    source: str,
+    target: str,
+    *,
+    kind: str | None = None,
+    strict: bool = False,
+    thinking: str = "drop",
+    jobs: int | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    loss_problems: bool = True,
+    chunk: int = CHUNK,
+    live: bool = False,
+) -> Iterator[list[Line]]:
+    """:func:`convert_lines`, a chunk of consecutive lines at a time (a writer then writes a
+    chunk at once)."""
+    options = Options(source, target, kind, strict, thinking, loss_problems)
+    lines = iter(lines)
+    if source != AUTO and kind is None:
+        head, first = _first_body(lines, max_bytes)
+        if first is not None:
+            options = batch_kind(options, first)
+        lines = chain(head, lines)
+    grouped = (
+        live_chunks(lines, chunk) if live else ((part, False) for part in chunks(lines, chunk))
+    )
+    work = partial(convert_chunk, options=options, max_bytes=max_bytes)
+    tasks = _numbered(grouped)
+    yield from ordered_map(work, tasks, jobs or default_jobs(), settle=_idle, preload=PRELOAD)
+
+
+def _numbered(grouped: Iterable[tuple[list[RawLine], bool]]) -> Iterator[Chunk]:
+    number = 1
+    for part, idle in grouped:
+        yield Chunk(number, part, idle)
+        number += len(part)
+
+
+def _idle(chunk: Chunk) -> bool:
+    return chunk.idle
+
+
+def convert_bodies(bodies: list[Any], options: Options) -> list[Converted]:
+    """Convert a chunk of parsed bodies (what a worker runs for :func:`convert_many`)."""
+    return [convert_body(body, options) for body in bodies]
+
+
+def convert_many(
+    bodies: Iterable[Any],
+    source: str,
+    target: str,
+    *,
+    kind: str | None = None,
+    strict: bool = False,
+    thinking: str = "drop",
+    jobs: int | None = None,
+    chunk: int = CHUNK,
+) -> Iterator[Converted]:
+    """Convert parsed bodies on ``jobs`` processes (default: every core): one
+    :class:`Converted` per body, in order, never raising for a bad body (its coded error is
+    in :attr:`Converted.error`)."""
+    options = Options(source, target, kind, strict, thinking)
+    bodies = iter(bodies)
+    if source != AUTO and kind is None:
+        first = next(bodies, None)
+        if first is not None:
+            options = batch_kind(options, first)
+            bodies = chain([first], bodies)
+    work = partial(convert_bodies, options=options)
+    for done in ordered_map(work, chunks(bodies, chunk), jobs or default_jobs(), preload=PRELOAD):
+        yield from done

@@ -1,0 +1,86 @@
+"""JSON Lines: one line of text in, the line to write (and its report line) out.
+
+:func:`convert_chunk` is what a worker process runs: thin, so the same code runs in-process
+for ``jobs=1`` and is tested there (coverage does not see the workers).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+from interlingua.datasets.body import Converted, Options, Problem, Status, convert_body, failed
+from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
+
+
+class Unread(NamedTuple):
+    """A line the reader could not take (too long, say): its coded error, in its place."""
+
+    code: str
+    message: str
+
+
+#: One line as it is read: its bytes (or text), or why it could not be read.
+RawLine = bytes | str | Unread
+
+
+class Line(NamedTuple):
+    """What becomes of one input line; output line N always answers input line N."""
+
+    number: int
+    #: The output line (no newline): the converted body as JSON, an error record, or "" for
+    #: a blank input line.
+    output: str
+    #: The report line in step: the ConversionReport as JSON, the same error record, or "".
+    report: str
+    #: None for a blank line (not counted); else what became of the body.
+    status: Status | None
+    #: Bytes the line took in the input (for a progress bar).
+    size: int
+    problems: tuple[Problem, ...] = ()
+    pair: tuple[str, str] | None = None
+    #: The code of each loss of a converted body.
+    losses: tuple[str, ...] = ()
+
+
+def _line(number: int, done: Converted, size: int) -> Line:
+    if done.status == "converted":
+        output = json.dumps(done.output, ensure_ascii=False)
+        report = json.dumps(done.report, ensure_ascii=False)
+    else:
+        assert done.error is not None
+        output = report = json.dumps({"error": {**done.error, "line": number}})
+    kept = done.report if done.status == "converted" else None
+    codes = tuple(loss["code"] for loss in kept["losses"]) if kept else ()
+    return Line(number, output, report, done.status, size, done.problems, done.pair, codes)
+
+
+def convert_line(number: int, raw: RawLine, options: Options, max_bytes: int) -> Line:
+    """Convert input line ``number``."""
+    if isinstance(raw, Unread):
+        return _line(number, failed(raw.code, "", raw.message), max_bytes)
+    if not raw.strip():
+        return Line(number, "", "", None, len(raw))
+    try:
+        text = raw.rstrip("\r\n") if isinstance(raw, str) else raw.rstrip(b"\r\n")
+        payload = read_json(text, max_bytes=max_bytes)
+    except InputError as exc:
+        return _line(number, failed(exc.code, exc.path, exc.message), len(raw))
+    return _line(number, convert_body(payload, options), len(raw))
+
+
+class Chunk(NamedTuple):
+    """Consecutive lines, the unit of work a worker takes."""
+
+    first: int  # the number of the first line
+    lines: list[RawLine]
+    #: Nothing followed it yet (a live input): its answers are wanted before more is read.
+    idle: bool = False
+
+
+def convert_chunk(chunk: Chunk, options: Options, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Line]:
+    """Convert every line of ``chunk`` (the function the worker processes run)."""
+    return [
+        convert_line(chunk.first + offset, raw, options, max_bytes)
+        for offset, raw in enumerate(chunk.lines)
+    ]

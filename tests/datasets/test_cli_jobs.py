@@ -1,0 +1,42 @@
+"""`interlingua convert --jobs N` on JSON Lines: the same stdout, report and summary as one
+process, for a batch long enough to start the pool."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interlingua.cli import main
+
+GOOD = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_completion_tokens": 9}
+LOSSY = {"model": "m", "seed": 7, "max_tokens": 50, "messages": [{"role": "user", "content": "hi"}]}
+GEMINI = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+
+
+@pytest.mark.parametrize("source", ["openai-chat", "auto"])
+def test_two_jobs_write_what_one_writes(
+    source: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kinds = [json.dumps(GOOD), json.dumps(LOSSY), "", "{", json.dumps(GEMINI)]
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(kinds[n % 5] + "\n" for n in range(700)), encoding="utf-8")
+    runs = []
+    for jobs in ("1", "2"):
+        written = tmp_path / f"report-{jobs}.jsonl"
+        argv = ["convert", "--from", source, "--to", "anthropic", "--jobs", jobs]
+        assert main([*argv, "--report", str(written), str(path)]) == 2  # some lines are bad
+        out, err = capsys.readouterr()
+        runs.append((out, err, written.read_text(encoding="utf-8")))
+    assert runs[0] == runs[1]
+    out, err, report = runs[0]
+    assert len(out.splitlines()) == len(report.splitlines()) == 700
+    summary = err.splitlines()[-1]
+    if source == "auto":  # openai-chat and gemini lines: each pair's losses are named
+        assert summary.startswith("summary: 560 lines, 420 converted, 140 failed; losses: ")
+        assert summary.endswith(
+            "; losses by pair: gemini → anthropic 280, openai-chat → anthropic 140"
+        )
+    else:  # the gemini lines are not openai-chat bodies
+        assert summary.startswith("summary: 560 lines, 280 converted, 280 failed; losses: ")
