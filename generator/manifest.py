@@ -48,6 +48,8 @@ MANIFEST: Final[tuple[Output, ...]] = (
     Output(f"{PY}/validators.py", "python/validators.py.j2", render.validators),
     Output(f"{PY}/models.py", "datamodel-code-generator", render.models),
     Output(f"{PY}/view_tables.py", "python/view_tables.py.j2", render.view_tables),
+    Output(f"{PY}/providers.py", "python/providers.py.j2", render.providers),
+    Output(f"{PY}/pricing.py", "python/pricing.py.j2", render.prices),
     Output(f"{PY}/parts.py", "python/parts.py.j2", render.parts),
     Output(f"{PY}/adapters/{{module}}.py", "python/adapter.py.j2", render.adapter_modules),
     Output(f"{PY}/adapters/__init__.py", "python/adapters_init.py.j2", render.adapters_init),
@@ -61,7 +63,6 @@ MANIFEST: Final[tuple[Output, ...]] = (
     Output("{file}", "generator/layout_docs.py", render.layout_pages),
     Output("{file}", "generator/typescript.py (templates typescript/)", render.typescript_files),
     Output("{file}", "generator/openapi.py", render.openapi_files),
-    Output("{file}", "generator/store_tables.py", render.store_files),
 )
 
 

@@ -21,7 +21,7 @@ import jinja2
 from datamodel_code_generator import generate
 from datamodel_code_generator.enums import DataModelType, InputFileType
 
-from generator import viewplan
+from generator import store_tables, viewplan
 from generator.adapters import AdapterPlan, load_mappings, plan_adapter
 from generator.bundle import bundle_id, plain_bundle, retryable_table
 from generator.docs import md_header, render_docs
@@ -32,7 +32,6 @@ from generator.openapi import render_openapi
 from generator.paths import SCHEMAS, TEMPLATES
 from generator.plan import build_plan
 from generator.reading import reading_schema
-from generator.store_tables import render_store_tables
 from generator.stored import stored_schema
 from generator.streams import StreamPlan, plan_stream
 from generator.typescript import render_typescript
@@ -204,10 +203,14 @@ def openapi_files(inputs: Inputs) -> Files:
         yield {"file": Path(path).as_posix()}, text
 
 
-def store_files(inputs: Inputs) -> Files:
-    """The providers table and the price table's module (generator/store_tables.py)."""
-    for path, text in render_store_tables(inputs.bundle, inputs.env, inputs.context).items():
-        yield {"file": Path(path).as_posix()}, text
+def providers(inputs: Inputs) -> Files:
+    """Each format's provider key (the mapping files' `provider`), for model ids."""
+    yield {}, {"providers": store_tables.providers()}
+
+
+def prices(inputs: Inputs) -> Files:
+    """The price table (schemas/pricing/prices.json), checked against `$defs/PriceTable`."""
+    yield {}, {"table": store_tables.price_table(inputs.bundle)}
 
 
 def _model_input(bundle: dict[str, Json]) -> dict[str, Json]:

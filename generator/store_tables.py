@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jinja2
 from jsonschema import Draft202012Validator
 
 from generator.adapters import load_mappings
@@ -39,15 +38,7 @@ def price_table(bundle: dict[str, Any], path: Path = PRICES) -> dict[str, Any]:
     return table
 
 
-def render_store_tables(
-    bundle: dict[str, Any], env: jinja2.Environment, context: dict[str, Any]
-) -> dict[Path, str]:
-    providers = {m.format: m.data["provider"] for m in load_mappings() if "provider" in m.data}
-    return {
-        Path("generated/python/providers.py"): env.get_template("python/providers.py.j2").render(
-            context, providers=dict(sorted(providers.items()))
-        ),
-        Path("generated/python/pricing.py"): env.get_template("python/pricing.py.j2").render(
-            context, table=price_table(bundle)
-        ),
-    }
+def providers() -> dict[str, str]:
+    """Each format's provider key, from its mapping file's `provider`."""
+    found = {m.format: m.data["provider"] for m in load_mappings() if "provider" in m.data}
+    return dict(sorted(found.items()))

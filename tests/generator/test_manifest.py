@@ -10,7 +10,9 @@ from typing import Any, cast
 import pytest
 
 from generator import manifest
-from generator.load import Sources
+from generator.bundle import build_bundle
+from generator.environment import environment
+from generator.load import Sources, load
 from generator.manifest import MANIFEST, Output
 from generator.paths import OWNED_DIRS, SEED_COVERAGE, TEMPLATES
 from generator.render import Files, Inputs
@@ -23,20 +25,34 @@ def test_every_template_named_exists() -> None:
 
 
 def test_every_python_template_is_in_the_manifest() -> None:
-    """A template no entry names is dead code; one named twice would be ambiguous."""
+    """A template no entry names (nor includes: the turn code an adapter module includes) is
+    dead code; one named twice would be ambiguous."""
     named = [o.template for o in MANIFEST if o.template and o.template.startswith("python/")]
+    included = {
+        name
+        for template in set(named)
+        for name in re.findall(r"{%-? include \"([^\"]+)\"", (TEMPLATES / template).read_text())
+    }
+    assert len(named) == len(set(named))
     on_disk = sorted(p.relative_to(TEMPLATES).as_posix() for p in TEMPLATES.glob("python/*.j2"))
-    assert sorted(named) == on_disk
+    assert sorted({*named, *included}) == on_disk
 
 
 def test_every_output_lands_where_the_generator_owns_files() -> None:
     """`--check` compares, and regeneration removes stale files, only in the owned places: an
     output elsewhere would go unchecked."""
+    inputs = Inputs(load("v1"), build_bundle(load("v1"), ""), environment())
     for output in MANIFEST:
         fixed = re.sub(r"\{[a-z]+\}.*", "", output.path)
-        # `{page}`: the docs pages, whose paths (docs/reference, docs/schemas) docs.py gives.
-        owned = any(fixed.startswith(folder + "/") for folder in OWNED_DIRS)
-        assert owned or output.path in (SEED_COVERAGE, "{page}"), output.path
+        if fixed:
+            owned = any(fixed.startswith(folder + "/") for folder in OWNED_DIRS)
+            assert owned or output.path == SEED_COVERAGE, output.path
+            continue
+        # A path its producer gives whole (`{page}`, `{file}`): every file it gives.
+        for fields, _ in output.files(inputs):
+            path = output.path.format(**fields)
+            owned = any(path.startswith(folder + "/") for folder in OWNED_DIRS)
+            assert owned or path == SEED_COVERAGE, (output.source, path)
 
 
 def _texts(*pairs: tuple[dict[str, str], str]) -> Any:

@@ -2759,8 +2759,8 @@ def decode_messages(ctx: Context, turns: Any, at: str) -> list[dict[str, Any]]:
     if type(turns) is not list:
         raise ConversionError("wrong_type", at, "expected a list of turns")
     out: list[dict[str, Any]] = []
-    previous = None
-    reading = None
+    previous: Any = None
+    reading: pairing.Reading | None = None
     for j, turn in enumerate(turns):
         role = turn.get("role") if type(turn) is dict else None
         merged = role is not None and role == previous

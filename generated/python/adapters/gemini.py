@@ -2242,7 +2242,7 @@ def decode_messages(ctx: Context, turns: Any, at: str) -> list[dict[str, Any]]:
     if type(turns) is not list:
         raise ConversionError("wrong_type", at, "expected a list of turns")
     out: list[dict[str, Any]] = []
-    previous = None
+    previous: Any = None
     reading = pairing.reading(FORMAT, "name")
     for j, turn in enumerate(turns):
         role = turn.get("role") if type(turn) is dict else None

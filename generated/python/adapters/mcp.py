@@ -1332,7 +1332,7 @@ def decode_messages(ctx: Context, turns: Any, at: str) -> list[dict[str, Any]]:
     if type(turns) is not list:
         raise ConversionError("wrong_type", at, "expected a list of turns")
     out: list[dict[str, Any]] = []
-    reading = None
+    reading: pairing.Reading | None = None
     for j, turn in enumerate(turns):
         merged = False
         out += decode_turn(ctx, turn, f"{at}/{j}", merged, str(j), reading)
