@@ -175,10 +175,9 @@ def attach(
         _keep(messages[0], fmt, entry)
 
 
-def apply(
-    ctx: Context, fmt: str, messages: list[dict[str, Any]], turn: dict[str, Any], at: str
-) -> dict[str, Any]:
-    """``turn`` with the patch kept on ``messages[0]`` applied, if it still fits them."""
+def apply(ctx: Context, fmt: str, messages: list[dict[str, Any]], turn: Any, at: str) -> Any:
+    """``turn`` with the patch kept on ``messages[0]`` applied, if it still fits them (a wire
+    turn: an object, or the list of items an item format spreads it into)."""
     raw = messages[0].get("provider_raw")
     entry = raw.get(fmt) if raw else None
     if not entry or "patch" not in entry:
