@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -213,35 +214,34 @@ def render_typescript(
     }
 
 
+def _objects(node: Json) -> Iterator[dict[str, Json]]:
+    """Every object in a plan node, at any depth (lists and tuples looked into)."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _objects(value)
+    elif isinstance(node, list | tuple):
+        for value in node:
+            yield from _objects(value)
+
+
 def _patterns(defs: list[Any]) -> dict[str, str]:
     """Every regular expression the plan checks (ECMA-262 already), named once each."""
     found: dict[str, str] = {}
-
-    def walk(node: Json) -> None:
-        if isinstance(node, dict):
-            for key in ("regex", "names_regex"):
-                if isinstance(node.get(key), str):
-                    found.setdefault(node[key], f"P{len(found)}")
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list | tuple):
-            for value in node:
-                walk(value)
-
-    for plan in defs:
-        walk(plan.node)
+    for node in (n for plan in defs for n in _objects(plan.node)):
+        for key in ("regex", "names_regex"):
+            if isinstance(node.get(key), str):
+                found.setdefault(node[key], f"P{len(found)}")
     return found
 
 
 def _used_sets(defs: list[Any]) -> set[str]:
     """The constant sets the TypeScript checks read (Python's fast path reads more)."""
     used: set[str] = set()
-
-    def walk(node: Json) -> None:
-        if isinstance(node, dict):
-            kind = node.get("k")
+    for plan in defs:
+        for node in (*_objects(plan.node), *_objects(plan.invariants)):
             if (
-                kind == "object"
+                node.get("k") == "object"
                 and node["keys_set"]
                 and (node["closed"] or (node["extra"] and node["extra"]["k"] != "any"))
             ):
@@ -249,13 +249,4 @@ def _used_sets(defs: list[Any]) -> set[str]:
             for key in ("set", "not_set", "allowed", "forbidden_set", "schema_valued_set"):
                 if isinstance(node.get(key), str):
                     used.add(node[key])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list | tuple):
-            for value in node:
-                walk(value)
-
-    for plan in defs:
-        walk(plan.node)
-        walk(plan.invariants)
     return used

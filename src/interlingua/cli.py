@@ -156,20 +156,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_INVALID if any(is_error(f) for f in findings) else EXIT_VALID
 
 
-def _messages(document: Any) -> list[Any]:
-    """The messages of a Conversation, Response or Message document (or a list of Messages)."""
-    from interlingua.validation import detect_document  # noqa: PLC0415
-
-    if isinstance(document, list):
-        return document
-    kind = detect_document(document)
-    if kind == "Conversation":
-        return list(document["messages"])
-    if kind == "Response":
-        return [document["message"]]
-    return [document]
-
-
 def _capabilities() -> tuple[str, ...]:
     """Every capability name the schemas define."""
     from typing import get_args  # noqa: PLC0415
@@ -181,7 +167,7 @@ def _capabilities() -> tuple[str, ...]:
 
 
 def cmd_views(args: argparse.Namespace) -> int:
-    from interlingua.validation import is_error, validate  # noqa: PLC0415
+    from interlingua.validation import document_messages, is_error, validate  # noqa: PLC0415
     from interlingua.view import views  # noqa: PLC0415
 
     capabilities = [c.strip() for c in args.capabilities.split(",") if c.strip()]
@@ -202,7 +188,7 @@ def cmd_views(args: argparse.Namespace) -> int:
             _error(finding.code, finding.path, finding.message)
         return EXIT_INVALID
     rows = []
-    for number, message in enumerate(_messages(document)):
+    for number, message in enumerate(document_messages(document)):
         for view in views(message, capabilities):
             if args.opa:
                 print(json.dumps(view.to_opa_input(), ensure_ascii=False, sort_keys=True))

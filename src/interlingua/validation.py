@@ -41,6 +41,18 @@ def detect_document(document: Any) -> str | None:
     return None
 
 
+def document_messages(document: Any) -> list[Any]:
+    """The messages of a Conversation, Response or Message document (or a list of Messages)."""
+    if isinstance(document, list):
+        return document
+    kind = detect_document(document)
+    if kind == "Conversation":
+        return list(document["messages"])
+    if kind == "Response":
+        return [document["message"]]
+    return [document]
+
+
 def _finding(code: str, path: str, message: str) -> ValidationError:
     severity = SEVERITY[code]
     return ValidationError.model_validate(

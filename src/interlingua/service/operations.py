@@ -118,22 +118,9 @@ def detect(query: Query, payload: Any) -> dict[str, Any]:
     return found
 
 
-def _messages(document: Any) -> list[Any]:
-    from interlingua.validation import detect_document  # noqa: PLC0415
-
-    if isinstance(document, list):
-        return document
-    kind = detect_document(document)
-    if kind == "Conversation":
-        return list(document["messages"])
-    if kind == "Response":
-        return [document["message"]]
-    return [document]
-
-
 def views(query: Query, payload: Any) -> dict[str, Any]:
     """`interlingua views`: a document with an error finding is refused, every finding given."""
-    from interlingua.validation import is_error, validate  # noqa: PLC0415
+    from interlingua.validation import document_messages, is_error, validate  # noqa: PLC0415
     from interlingua.view import views as run  # noqa: PLC0415
 
     document = canonical_document(payload, query.get("from", CANONICAL))
@@ -157,7 +144,7 @@ def views(query: Query, payload: Any) -> dict[str, Any]:
     return {
         "views": [
             {"message": number, key: view.to_dict()}
-            for number, message in enumerate(_messages(document))
+            for number, message in enumerate(document_messages(document))
             for view in run(message, capabilities)
         ]
     }
