@@ -30,8 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
-from interlingua import __version__
-from interlingua import migrate_cli
+from interlingua import __version__, migrate_cli
 from interlingua.gateway import cli as gateway_cli
 from interlingua.generated import SCHEMA_VERSION
 from interlingua.reading import (
