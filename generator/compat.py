@@ -10,9 +10,12 @@ built from `schemas/<version>/` with it and sorts every difference into
   field or enum value, a new required field, a tighter constraint, a new invariant), or a
   released example no longer validates.
 
-A breaking change to a published version is the lint violation IL019: it belongs in a new
-version (`schemas/v2/`), which is published on its own. Only what decides validity is
-compared; titles, descriptions, examples and the other annotations may change freely.
+A breaking change to a published version is the lint violation IL019: it belongs in the next
+version, declared in `schemas/migrations/v<N>-v<N+1>.yaml` (generator/migrations.py derives the
+next version's bundle from the declarations and writes the migration). Each breaking change from
+a version's release to the next version must be one a declaration explains; one that is not is
+IL020. Only what decides validity is compared; titles, descriptions, examples and the other
+annotations may change freely.
 
     python -m generator.compat            # list the changes since the release
     python -m generator.compat --publish  # record the current state as the next release
@@ -143,6 +146,91 @@ def check_release(version: str, bundle: dict[str, Json], root: Path = PUBLISHED)
         )
         for change in breaking
     ]
+
+
+def declared_by(
+    change: Change, declaration: dict[str, Json], source: dict[str, Json], target: dict[str, Json]
+) -> bool:
+    """Whether ``change`` (a difference from the ``source`` bundle to the next version's,
+    ``target``) is what ``declaration`` (one entry of a migration file) says."""
+    at, message = change.pointer, change.message
+    kind = declaration["kind"]
+    if kind == "rename_part_type":
+        return at.endswith("/properties/type") and repr(declaration["from"]) in message
+    owner = f"/$defs/{declaration['type']}"
+    if at == f"{owner}/x-invariants" and kind in ("rename_field", "move_field"):
+        return json.dumps(declaration["to"]) in message  # an invariant follows the field
+    if kind == "rename_value":
+        return at == owner and repr(declaration["from"]) in message
+    if kind == "add_required":
+        name = declaration["field"]
+        return at == f"{owner}/properties/{name}" or (at == owner and repr(name) in message)
+    if kind == "rename_field":
+        names = (declaration["from"], declaration["to"])
+        return at in {f"{owner}/properties/{n}" for n in names} or (
+            at == owner and any(repr(n) in message for n in names)
+        )
+    # move_field: the field leaves its place (maybe in a type under the declared one) and
+    # arrives in another (maybe a new one, under a new field of the declared type).
+    *src_steps, src = declaration["from"].split("/")
+    *dst_steps, dst = declaration["to"].split("/")
+    left = _owner(source, declaration["type"], src_steps)
+    arrived = _owner(target, declaration["type"], dst_steps)
+    return at in {
+        f"/$defs/{left}/properties/{src}",
+        f"/$defs/{arrived}/properties/{dst}",
+        f"{owner}/properties/{declaration['to'].split('/', 1)[0]}",
+    }
+
+
+def _owner(bundle: dict[str, Json], name: str, steps: list[str]) -> str:
+    """The type reached from type ``name`` through the fields ``steps``."""
+    for step in steps:
+        name = bundle["$defs"][name]["properties"][step]["$ref"].rsplit("/", 1)[-1]
+    return name
+
+
+def check_migration(
+    source: dict[str, Json],
+    target: dict[str, Json],
+    declarations: list[dict[str, Json]],
+    where: str,
+) -> tuple[list[Change], list[Finding]]:
+    """The breaking changes from ``source`` to the next version's bundle, each with the
+    declaration that explains it, and IL020 for every one no declaration explains."""
+    declared, findings = [], []
+    for change in changes(source, target):
+        if not change.breaking or change.pointer == "/$defs/SchemaVersion":
+            continue  # the version's own number changes with every version
+        if any(declared_by(change, d, source, target) for d in declarations):
+            declared.append(change)
+            continue
+        findings.append(
+            Finding(
+                f"{where}#{change.pointer}",
+                "IL020",
+                "violation",
+                f"breaking change to the next version that no declaration explains: "
+                f"{change.message}; declare it in {where}",
+            )
+        )
+    return declared, findings
+
+
+def check_versions(version: str, bundle: dict[str, Json], root: Path = PUBLISHED) -> list[Finding]:
+    """IL020 for every breaking change from ``version`` (its release, when it has one) to the
+    versions derived from it that no declaration explains; IL019 for a breaking change to a
+    derived version's own release."""
+    from generator.migrations import load_migrations, next_bundles  # noqa: PLC0415
+
+    findings: list[Finding] = []
+    for migration, source, derived in next_bundles(bundle, load_migrations(), version):
+        release = load_release(f"v{migration.source}", root)
+        before = release["bundle"] if release else source
+        where = migration.path.relative_to(root.parent.parent).as_posix()
+        findings += check_migration(before, derived, list(migration.changes), where)[1]
+        findings += check_release(migration.version, derived, root)
+    return findings
 
 
 def _types(node: dict[str, Json]) -> set[str] | None:
@@ -314,9 +402,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m generator.compat", description=__doc__)
     parser.add_argument("--publish", action="store_true", help="record the next release")
     args = parser.parse_args(argv)
+    from generator.migrations import load_migrations, next_bundles  # noqa: PLC0415
+
     status = 0
+    bundles = {version: build_bundle(load(version), "") for version in VERSIONS}
     for version in VERSIONS:
-        bundle = build_bundle(load(version), "")
+        for migration, _, derived in next_bundles(bundles[version], load_migrations(), version):
+            bundles[migration.version] = derived
+            release = load_release(version)
+            before = release["bundle"] if release else bundles[version]
+            where = migration.path.relative_to(SCHEMAS.parent).as_posix()
+            declared, refused = check_migration(before, derived, list(migration.changes), where)
+            print(
+                f"{migration.version} ({migration.status}, from {where}): "
+                f"{len(declared)} breaking change(s) from {version}, each declared; "
+                f"{len(refused)} undeclared"
+            )
+            for finding in refused:
+                print(f"  {finding}")
+            status |= bool(refused)
+            if migration.status == "draft":
+                bundles.pop(migration.version)  # nothing to compare with or publish
+    for version, bundle in bundles.items():
         if args.publish:
             print(f"{version}: published release {publish(version, bundle)['release']}")
             continue
