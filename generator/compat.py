@@ -30,12 +30,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 
 from generator.lint import Finding
 from generator.paths import EXAMPLES, SCHEMAS
+
+if TYPE_CHECKING:
+    from generator.migrations import Migration
 
 Json = Any
 PUBLISHED = SCHEMAS / "published"
@@ -148,72 +151,36 @@ def check_release(version: str, bundle: dict[str, Json], root: Path = PUBLISHED)
     ]
 
 
-def declared_by(
-    change: Change, declaration: dict[str, Json], source: dict[str, Json], target: dict[str, Json]
-) -> bool:
-    """Whether ``change`` (a difference from the ``source`` bundle to the next version's,
-    ``target``) is what ``declaration`` (one entry of a migration file) says."""
-    at, message = change.pointer, change.message
-    kind = declaration["kind"]
-    if kind == "rename_part_type":
-        return at.endswith("/properties/type") and repr(declaration["from"]) in message
-    owner = f"/$defs/{declaration['type']}"
-    if at == f"{owner}/x-invariants" and kind in ("rename_field", "move_field"):
-        return json.dumps(declaration["to"]) in message  # an invariant follows the field
-    if kind == "rename_value":
-        return at == owner and repr(declaration["from"]) in message
-    if kind == "add_required":
-        name = declaration["field"]
-        return at == f"{owner}/properties/{name}" or (at == owner and repr(name) in message)
-    if kind == "rename_field":
-        names = (declaration["from"], declaration["to"])
-        return at in {f"{owner}/properties/{n}" for n in names} or (
-            at == owner and any(repr(n) in message for n in names)
-        )
-    # move_field: the field leaves its place (maybe in a type under the declared one) and
-    # arrives in another (maybe a new one, under a new field of the declared type).
-    *src_steps, src = declaration["from"].split("/")
-    *dst_steps, dst = declaration["to"].split("/")
-    left = _owner(source, declaration["type"], src_steps)
-    arrived = _owner(target, declaration["type"], dst_steps)
-    return at in {
-        f"/$defs/{left}/properties/{src}",
-        f"/$defs/{arrived}/properties/{dst}",
-        f"{owner}/properties/{declaration['to'].split('/', 1)[0]}",
-    }
-
-
-def _owner(bundle: dict[str, Json], name: str, steps: list[str]) -> str:
-    """The type reached from type ``name`` through the fields ``steps``."""
-    for step in steps:
-        name = bundle["$defs"][name]["properties"][step]["$ref"].rsplit("/", 1)[-1]
-    return name
-
-
 def check_migration(
-    source: dict[str, Json],
-    target: dict[str, Json],
-    declarations: list[dict[str, Json]],
-    where: str,
+    source: dict[str, Json], target: dict[str, Json], migration: Migration
 ) -> tuple[list[Change], list[Finding]]:
-    """The breaking changes from ``source`` to the next version's bundle, each with the
-    declaration that explains it, and IL020 for every one no declaration explains."""
-    declared, findings = [], []
-    for change in changes(source, target):
-        if not change.breaking or change.pointer == "/$defs/SchemaVersion":
-            continue  # the version's own number changes with every version
-        if any(declared_by(change, d, source, target) for d in declarations):
-            declared.append(change)
-            continue
-        findings.append(
-            Finding(
-                f"{where}#{change.pointer}",
-                "IL020",
-                "violation",
-                f"breaking change to the next version that no declaration explains: "
-                f"{change.message}; declare it in {where}",
-            )
+    """The breaking changes the declarations make to ``source`` (a version's release), and
+    IL020 for every breaking change from there to ``target`` (the next version's bundle) that
+    they do not make.
+
+    The declarations are applied to the release as well: what differs between that and the
+    next version's bundle is what no declaration says (a declaration that does not fit the
+    release, made for something added since, is left out of it).
+    """
+    from generator.migrations import derive  # noqa: PLC0415 - migrations imports the bundle
+
+    expected = derive(source, migration, lenient=True)
+    declared = [
+        c
+        for c in changes(source, expected)
+        if c.breaking and c.pointer != "/$defs/SchemaVersion"  # every version bumps it
+    ]
+    findings = [
+        Finding(
+            f"{migration.file}#{change.pointer}",
+            "IL020",
+            "violation",
+            f"breaking change to v{migration.target} that no declaration explains: "
+            f"{change.message}; declare it in {migration.file}",
         )
+        for change in changes(expected, target)
+        if change.breaking
+    ]
     return declared, findings
 
 
@@ -227,8 +194,7 @@ def check_versions(version: str, bundle: dict[str, Json], root: Path = PUBLISHED
     for migration, source, derived in next_bundles(bundle, load_migrations(), version):
         release = load_release(f"v{migration.source}", root)
         before = release["bundle"] if release else source
-        where = migration.path.relative_to(root.parent.parent).as_posix()
-        findings += check_migration(before, derived, list(migration.changes), where)[1]
+        findings += check_migration(before, derived, migration)[1]
         findings += check_release(migration.version, derived, root)
     return findings
 
@@ -368,30 +334,49 @@ def _examples(root: Path = EXAMPLES) -> dict[str, Json]:
     }
 
 
-def _next_release(previous: str | None, additive: bool) -> str:
+def _next_release(previous: str | None, additive: bool, version: str = "v1") -> str:
     if previous is None:
-        return "1.0"
+        return f"{version.removeprefix('v')}.0"
     major, minor = previous.split(".")
     return f"{major}.{int(minor) + 1}" if additive else previous
 
 
-def publish(version: str, bundle: dict[str, Json], root: Path = PUBLISHED) -> dict[str, Json]:
-    """Record ``bundle`` and today's examples as the next release of ``version``."""
+def publish(
+    version: str,
+    bundle: dict[str, Json],
+    root: Path = PUBLISHED,
+    examples: dict[str, Json] | None = None,
+) -> dict[str, Json]:
+    """Record ``bundle`` and the examples (default: today's, schemas/examples/, which are the
+    first version's) as the next release of ``version``."""
     previous = load_release(version, root)
     found = changes(previous["bundle"], bundle) if previous else []
     if any(c.breaking for c in found):
         raise ValueError(f"{version} has breaking changes since its release; not published")
     release = {
         "version": version,
-        "release": _next_release(previous["release"] if previous else None, bool(found)),
+        "release": _next_release(previous["release"] if previous else None, bool(found), version),
         "published": datetime.now(UTC).date().isoformat(),
         "bundle": {k: v for k, v in bundle.items() if k != "$comment"},
-        "examples": _examples(),
+        "examples": _examples() if examples is None else examples,
     }
     root.mkdir(parents=True, exist_ok=True)
     text = json.dumps(release, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
     release_path(version, root).write_text(text, encoding="utf-8")
     return release
+
+
+def _migrated_examples(version: str, bundle: dict[str, Json]) -> dict[str, Json]:
+    """The examples of documents, migrated to a version derived from the first; the examples
+    of other types are the first version's own."""
+    from interlingua.migrate import migrate  # noqa: PLC0415 - the generated migrations
+
+    documents = {name for name, schema in bundle["$defs"].items() if "x-document" in schema}
+    return {
+        key: migrate(example, int(version.removeprefix("v")), source=1).output
+        for key, example in _examples().items()
+        if key.split("/", 1)[0] in documents
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -411,10 +396,9 @@ def main(argv: list[str] | None = None) -> int:
             bundles[migration.version] = derived
             release = load_release(version)
             before = release["bundle"] if release else bundles[version]
-            where = migration.path.relative_to(SCHEMAS.parent).as_posix()
-            declared, refused = check_migration(before, derived, list(migration.changes), where)
+            declared, refused = check_migration(before, derived, migration)
             print(
-                f"{migration.version} ({migration.status}, from {where}): "
+                f"{migration.version} ({migration.status}, from {migration.file}): "
                 f"{len(declared)} breaking change(s) from {version}, each declared; "
                 f"{len(refused)} undeclared"
             )
@@ -425,7 +409,9 @@ def main(argv: list[str] | None = None) -> int:
                 bundles.pop(migration.version)  # nothing to compare with or publish
     for version, bundle in bundles.items():
         if args.publish:
-            print(f"{version}: published release {publish(version, bundle)['release']}")
+            examples = None if version in VERSIONS else _migrated_examples(version, bundle)
+            release = publish(version, bundle, examples=examples)
+            print(f"{version}: published release {release['release']}")
             continue
         release = load_release(version)
         if release is None:

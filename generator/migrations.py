@@ -58,8 +58,13 @@ class Migration:
         """The target version's name, as schema directories and bundles spell it."""
         return f"v{self.target}"
 
+    @property
+    def file(self) -> str:
+        """The declaration file, as the repository names it."""
+        return f"schemas/migrations/{self.path.name}"
+
     def where(self, index: int) -> str:
-        return f"{self.path.relative_to(SCHEMAS.parent).as_posix()}#/changes/{index}"
+        return f"{self.file}#/changes/{index}"
 
 
 @cache
@@ -69,10 +74,11 @@ def _meta_validator() -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
-def load_migrations(root: Path = MIGRATIONS) -> list[Migration]:
-    """Every declaration file under ``root``, checked, in version order."""
+def load_migrations(root: Path | None = None) -> list[Migration]:
+    """Every declaration file under ``root`` (default schemas/migrations/), checked, in
+    version order."""
     found = []
-    for path in sorted(root.glob("*.yaml")):
+    for path in sorted((root or MIGRATIONS).glob("*.yaml")):
         match = _NAME.match(path.name)
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -115,14 +121,17 @@ def next_bundles(
 # --- deriving the next version's bundle ---------------------------------------------------
 
 
-def derive(bundle: dict[str, Json], migration: Migration) -> dict[str, Json]:
-    """The bundle of ``migration.target``: ``bundle`` with every declared change applied."""
+def derive(bundle: dict[str, Json], migration: Migration, lenient: bool = False) -> dict[str, Json]:
+    """The bundle of ``migration.target``: ``bundle`` with every declared change applied.
+    ``lenient`` leaves out a declaration that does not fit instead of refusing it."""
     out = copy.deepcopy(bundle)
     defs: dict[str, Json] = out["$defs"]
     for index, change in enumerate(migration.changes):
         try:
             _APPLY[change["kind"]](defs, change)
         except _Refused as exc:
+            if lenient:
+                continue
             raise SchemaLoadError(f"{migration.where(index)}: {exc}") from None
     for schema in defs.values():  # the fields holding the version say which one
         for prop in schema.get("properties", {}).values() if isinstance(schema, dict) else ():
@@ -139,8 +148,7 @@ def derive(bundle: dict[str, Json], migration: Migration) -> dict[str, Json]:
     out["$id"] = bundle_id(migration.version)
     out["title"] = f"interlingua {migration.version}{status}"
     out["$comment"] = (
-        f"Derived from {bundle['$id']} and {migration.path.relative_to(SCHEMAS.parent).as_posix()}"
-        " by `python -m generator`; do not edit."
+        f"Derived from {bundle['$id']} and {migration.file} by `python -m generator`; do not edit."
     )
     return out
 
@@ -531,8 +539,7 @@ def migration_modules(inputs: Inputs) -> Files:
     """One module per migration up from this version, both directions."""
     for migration, source, target in _chain(inputs):
         plan = plan_migration(migration, source, target)
-        where = migration.path.relative_to(SCHEMAS.parent).as_posix()
-        yield {"module": migration.module}, {"m": migration, "plan": plan, "where": where}
+        yield {"module": migration.module}, {"m": migration, "plan": plan, "where": migration.file}
 
 
 def migrations_init(inputs: Inputs) -> Files:
