@@ -218,8 +218,8 @@ def test_a_renamed_part_type_is_migrated_both_ways(bundle: Json) -> None:
         "to": "resource_link",
     }
     module = _compiled(bundle, _migration({**rename, "why": "w"}))
-    part = {"type": "resource_ref", "uri": "u", "resource_type": "file"}
-    message = {
+    part: Json = {"type": "resource_ref", "uri": "u", "resource_type": "file"}
+    message: Json = {
         "role": "tool",
         "content": [{"type": "tool_result", "tool_call_id": "c", "content": [part]}],
     }
