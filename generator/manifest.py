@@ -70,6 +70,7 @@ MANIFEST: Final[tuple[Output, ...]] = (
     Output(f"{PY}/wire_schemas/{{document}}", "generator/stored.py", render.stored_schemas),
     Output(f"{PY}/wire_schemas/{{document}}", "generator/reading.py", render.reading_schemas),
     Output(SEED_COVERAGE, "docs/seed-coverage.md.j2", render.seed_coverage),
+    Output("docs/reference/migrations.md", "docs/migrations.md.j2", migrations.migration_docs),
     Output("{page}", "generator/docs.py (templates docs/)", render.docs_pages),
     Output("{file}", "generator/layout_docs.py", render.layout_pages),
     Output("{file}", "generator/typescript.py (templates typescript/)", render.typescript_files),

@@ -549,3 +549,12 @@ def migrations_init(inputs: Inputs) -> Files:
         versions = (chain[0].source, *(m.target for m in chain))
         drafts = frozenset(m.target for m in chain if m.status == "draft")
         yield {}, {"migrations": chain, "versions": versions, "drafts": drafts}
+
+
+def migration_docs(inputs: Inputs) -> Files:
+    """The reference page listing every declared change, with why."""
+    from generator.docs import md_header  # noqa: PLC0415 - docs imports the renderers
+
+    chain = [migration for migration, _, _ in _chain(inputs)]
+    if chain:
+        yield {}, {"header": md_header(inputs.sources.digest), "migrations": chain}
