@@ -329,6 +329,9 @@ class Function:
     defaults: list[tuple[str, Json]] = field(default_factory=list)  # fields filled when absent
     drops: list[tuple[str, Json]] = field(default_factory=list)  # fields dropped (default)
     prune: list[tuple[str, ...]] = field(default_factory=list)  # emptied objects to drop
+    # Whether a value of any JSON type may come in: a field's value may; a union member's
+    # (its union looked at the tag) and a document's (migrate() checks it) are objects.
+    guard: bool = True
 
     @property
     def name(self) -> str:
@@ -460,7 +463,11 @@ class _Direction:
     def functions(self, roots: list[str]) -> list[Function]:
         names = self._reachable(roots)
         affected = self._affected(names)
-        return [self._function(name, affected) for name in names if name in affected]
+        functions = [self._function(name, affected) for name in names if name in affected]
+        called = {call for f in functions for _, _, call in f.children}
+        for function in functions:
+            function.guard = function.name in called
+        return functions
 
     def _function(self, name: str, affected: set[str]) -> Function:
         schema = self.defs[name]

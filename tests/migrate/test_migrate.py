@@ -87,3 +87,72 @@ def test_v1_reads_what_v2_adds_to_metadata_as_a_warning() -> None:
     }
     findings = interlingua.validate(v1)
     assert [(f.code, f.severity) for f in findings] == [("unknown_metadata_field", "warning")]
+
+
+RICH_V1: Any = {
+    "schema_version": 1,
+    "model": "m",
+    "stop_reason": "call",
+    "usage": {"input_tokens": 1, "output_tokens": 2, "cached_input_tokens": 1},
+    "message": {
+        "role": "assistant",
+        "content": [
+            {"type": "tool_result", "tool_call_id": "c", "content": [REF]},
+            {"type": "prompt_result", "prompt_request_id": "p", "name": "n", "messages": [USER]},
+            REF,
+        ],
+        "extensions": {
+            "completion": {"stop_reason": "call", "usage": {"input_tokens": 1, "output_tokens": 1}},
+            "agent": {"conversation": {"history": [USER]}},
+        },
+    },
+}
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    children = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, sub in children:
+        found += _paths(sub, (*path, key))
+    return found
+
+
+def _replaced(document: Any, path: tuple[Any, ...], value: Any) -> Any:
+    out = copy.deepcopy(document)
+    holder = out
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = value
+    return out
+
+
+#: Fields a declaration renames or moves: a value under them is found elsewhere after.
+CHANGED = {"cached_input_tokens", "cache_read_input_tokens", "range_start", "range_end", "range"}
+
+
+def _get(document: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        document = document[key]
+    return document
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_value_of_the_wrong_type_anywhere_is_kept_as_it_is(version: int) -> None:
+    """Migration is total: whatever a document holds where an object or a list belongs, it
+    comes out unchanged (validation, not migration, reports it), and the rest migrates."""
+    document = RICH_V1 if version == 1 else migrate(RICH_V1, 2).output
+    other = 3 - version
+    for path in _paths(document)[1:]:
+        if path == ("schema_version",):
+            continue
+        for odd in ("x", 7, None):
+            out = migrate(_replaced(document, path, odd), other, source=version).output
+            assert out["schema_version"] == other
+            if CHANGED.isdisjoint(str(key) for key in path):
+                assert _get(out, path) == odd, path

@@ -46,8 +46,6 @@ _DOWN_USAGE: Final[dict[Any, Any]] = {
 
 
 def _up_Conversation(node: Any, at: str, losses: list[Loss]) -> Any:
-    if not isinstance(node, dict):
-        return node
     out: dict[str, Any] = dict(node)
     if "schema_version" in out:
         out["schema_version"] = _up_SchemaVersion(
@@ -59,8 +57,6 @@ def _up_Conversation(node: Any, at: str, losses: list[Loss]) -> Any:
 
 
 def _up_Response(node: Any, at: str, losses: list[Loss]) -> Any:
-    if not isinstance(node, dict):
-        return node
     out: dict[str, Any] = dict(node)
     if "schema_version" in out:
         out["schema_version"] = _up_SchemaVersion(
@@ -127,8 +123,6 @@ def _up_Extensions(node: Any, at: str, losses: list[Loss]) -> Any:
 
 
 def _up_ToolResultPart(node: Any, at: str, losses: list[Loss]) -> Any:
-    if not isinstance(node, dict):
-        return node
     out: dict[str, Any] = dict(node)
     if "content" in out:
         out["content"] = each(out["content"], at + "/content", losses, _up_Part)
@@ -136,8 +130,6 @@ def _up_ToolResultPart(node: Any, at: str, losses: list[Loss]) -> Any:
 
 
 def _up_ResourceRefPart(node: Any, at: str, losses: list[Loss]) -> Any:
-    if not isinstance(node, dict):
-        return node
     out: dict[str, Any] = dict(node)
     move(out, ("range_start",), ("range", "start"), at, losses)
     move(out, ("range_end",), ("range", "end"), at, losses)
@@ -145,8 +137,6 @@ def _up_ResourceRefPart(node: Any, at: str, losses: list[Loss]) -> Any:
 
 
 def _up_PromptResultPart(node: Any, at: str, losses: list[Loss]) -> Any:
-    if not isinstance(node, dict):
-        return node
     out: dict[str, Any] = dict(node)
     if "messages" in out:
         out["messages"] = each(out["messages"], at + "/messages", losses, _up_Message)
@@ -185,8 +175,6 @@ def _up_ConversationContext(node: Any, at: str, losses: list[Loss]) -> Any:
 
 
 def _down_Conversation(node: Any, at: str, losses: list[Loss]) -> Any:
-    if not isinstance(node, dict):
-        return node
     out: dict[str, Any] = dict(node)
     if "schema_version" in out:
         out["schema_version"] = _down_SchemaVersion(
@@ -198,8 +186,6 @@ def _down_Conversation(node: Any, at: str, losses: list[Loss]) -> Any:
 
 
 def _down_Response(node: Any, at: str, losses: list[Loss]) -> Any:
-    if not isinstance(node, dict):
-        return node
     out: dict[str, Any] = dict(node)
     if "schema_version" in out:
         out["schema_version"] = _down_SchemaVersion(
@@ -266,8 +252,6 @@ def _down_Extensions(node: Any, at: str, losses: list[Loss]) -> Any:
 
 
 def _down_ToolResultPart(node: Any, at: str, losses: list[Loss]) -> Any:
-    if not isinstance(node, dict):
-        return node
     out: dict[str, Any] = dict(node)
     if "content" in out:
         out["content"] = each(out["content"], at + "/content", losses, _down_Part)
@@ -275,8 +259,6 @@ def _down_ToolResultPart(node: Any, at: str, losses: list[Loss]) -> Any:
 
 
 def _down_ResourceRefPart(node: Any, at: str, losses: list[Loss]) -> Any:
-    if not isinstance(node, dict):
-        return node
     out: dict[str, Any] = dict(node)
     was_empty_1 = emptied(out, ("range",))
     move(out, ("range", "start"), ("range_start",), at, losses)
@@ -286,8 +268,6 @@ def _down_ResourceRefPart(node: Any, at: str, losses: list[Loss]) -> Any:
 
 
 def _down_PromptResultPart(node: Any, at: str, losses: list[Loss]) -> Any:
-    if not isinstance(node, dict):
-        return node
     out: dict[str, Any] = dict(node)
     if "messages" in out:
         out["messages"] = each(out["messages"], at + "/messages", losses, _down_Message)
