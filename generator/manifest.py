@@ -48,6 +48,11 @@ MANIFEST: Final[tuple[Output, ...]] = (
         "generator/migrations.py (derived from the version before)",
         migrations.derived_bundles,
     ),
+    Output(
+        "generated/schemas/interlingua-{version}.plain.json",
+        "generator/migrations.py (plain_bundle of the derived bundle)",
+        migrations.derived_plain_bundles,
+    ),
     Output(f"{PY}/__init__.py", "python/__init__.py.j2", render.no_values),
     Output(f"{PY}/codes.py", "python/codes.py.j2", render.codes),
     Output(f"{PY}/validators.py", "python/validators.py.j2", render.validators),

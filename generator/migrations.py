@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from jsonschema import Draft202012Validator
 
-from generator.bundle import bundle_id, def_name_of
+from generator.bundle import bundle_id, def_name_of, plain_bundle
 from generator.load import SchemaLoadError
 from generator.paths import META, SCHEMAS
 
@@ -539,6 +539,13 @@ def derived_bundles(inputs: Inputs) -> Files:
     """The bundle of every version derived from this one."""
     for migration, _, derived in _chain(inputs):
         text = json.dumps(derived, indent=2, ensure_ascii=False) + "\n"
+        yield {"version": migration.version}, text
+
+
+def derived_plain_bundles(inputs: Inputs) -> Files:
+    """The same, as strict validators take it as-is (generator/bundle.py, plain_bundle)."""
+    for migration, _, derived in _chain(inputs):
+        text = json.dumps(plain_bundle(derived), indent=2, ensure_ascii=False) + "\n"
         yield {"version": migration.version}, text
 
 
