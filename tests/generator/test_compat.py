@@ -16,6 +16,7 @@ from generator.bundle import build_bundle
 from generator.compat import (
     PUBLISHED,
     Change,
+    _migrated_examples,
     broken_examples,
     changes,
     check_migration,
@@ -289,3 +290,30 @@ def test_a_published_next_version_is_held_to_its_release(
         "IL020",
         "IL019",
     ]
+
+
+def test_a_published_next_version_releases_the_examples_migrated(bundle: Json) -> None:
+    (_, _, v2), *_ = next_bundles(bundle, load_migrations(), "v1")
+    examples = _migrated_examples("v2", v2)
+    assert examples and {key.split("/")[0] for key in examples} == {
+        "Conversation",
+        "Response",
+        "Message",
+    }
+    assert all(example.get("schema_version", 2) == 2 for example in examples.values())
+    assert broken_examples({"examples": examples}, v2) == []
+
+
+def test_the_command_compares_a_published_next_version_with_its_release(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    text = (SCHEMAS / "migrations" / "v1-v2.yaml").read_text(encoding="utf-8")
+    published = text.replace("status: draft", "status: published")
+    (migrations / "v1-v2.yaml").write_text(published, encoding="utf-8")
+    monkeypatch.setattr(generator.migrations, "MIGRATIONS", migrations)
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "v2 (published, from schemas/migrations/v1-v2.yaml): " in out
+    assert "v2: never published" in out
