@@ -493,11 +493,8 @@ class _Direction:
 
     def _union(self, name: str, schema: dict[str, Json], affected: set[str]) -> Function:
         discriminator = schema.get("discriminator")
-        members = [def_name_of(m["$ref"]) for m in schema["oneOf"]]
-        if discriminator is None:
-            if any(m in affected for m in members):
-                raise SchemaLoadError(f"{name}: a union without a tag cannot be migrated")
-            return Function(self.name, name, "union")
+        if discriminator is None:  # affected, so one of its members is: which one is it?
+            raise SchemaLoadError(f"{name}: a union without a tag cannot be migrated")
         tags = [(tag, def_name_of(ref)) for tag, ref in discriminator["mapping"].items()]
         return Function(
             self.name,

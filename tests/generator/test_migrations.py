@@ -279,3 +279,62 @@ def test_a_field_moved_into_an_existing_object_keeps_its_own_changes(bundle: Jso
     }
     assert module["DOWN"]["Message"](up, "", losses) == message and losses == []
     assert message["extensions"] == {"custom": {}}, "the input is not changed"
+
+
+def _tiny(field: Json) -> Json:
+    """A bundle of one document type, ``Doc``, whose field ``u`` is ``field``; ``A`` is the
+    object type the declaration below changes."""
+    return {
+        "$id": "https://interlingua.dev/schemas/v1/interlingua.json",
+        "$defs": {
+            "SchemaVersion": {"const": 1},
+            "Doc": {
+                "x-document": {"key": "k"},
+                "type": "object",
+                "properties": {"k": {"type": "string"}, "u": field, "any": True},
+            },
+            "A": {"type": "object", "properties": {"a": {"type": "string"}}},
+            "B": {"type": "object", "properties": {"b": {"type": "string"}}},
+        },
+    }
+
+
+RENAME_A = {"kind": "rename_field", "type": "A", "from": "a", "to": "z", "why": "w"}
+
+
+def test_a_map_of_changed_values_is_migrated_value_by_value() -> None:
+    bundle = _tiny({"type": "object", "additionalProperties": {"$ref": "#/$defs/A"}})
+    described = {**RENAME_A, "description": "The z."}
+    assert derive(bundle, _migration(described))["$defs"]["A"]["properties"]["z"] == {
+        "type": "string",
+        "description": "The z.",
+    }
+    module = _compiled(bundle, _migration(RENAME_A))
+    document = {"k": "x", "u": {"one": {"a": "1"}, "two": {"a": "2"}}}
+    up = module["UP"]["Doc"](document, "", [])
+    assert up == {"k": "x", "u": {"one": {"z": "1"}, "two": {"z": "2"}}}
+    assert module["DOWN"]["Doc"](up, "", []) == document
+
+
+@pytest.mark.parametrize(
+    ("field", "refusal"),
+    [
+        ({"oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]}, "an inline union"),
+        ({"type": "array", "items": {"type": "array", "items": {"$ref": "#/$defs/A"}}}, "nested"),
+        ({"$ref": "#/$defs/Pick"}, "a union without a tag"),
+    ],
+)
+def test_what_the_plan_cannot_look_inside_is_refused(field: Json, refusal: str) -> None:
+    bundle = _tiny(field)
+    bundle["$defs"]["Pick"] = {"oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]}
+    migration = _migration(RENAME_A)
+    with pytest.raises(SchemaLoadError, match=refusal):
+        plan_migration(migration, bundle, derive(bundle, migration))
+
+
+def test_a_lenient_derivation_leaves_out_what_does_not_fit(bundle: Json) -> None:
+    unfit = {"kind": "rename_value", "type": "Role", "from": "critic", "to": "x", "why": "w"}
+    migration = _migration(unfit, {**RENAME_A, "type": "Usage", "from": "input_tokens"})
+    derived = derive(bundle, migration, lenient=True)
+    assert derived["$defs"]["Role"] == bundle["$defs"]["Role"]
+    assert "z" in derived["$defs"]["Usage"]["properties"]
