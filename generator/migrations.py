@@ -135,8 +135,9 @@ def derive(bundle: dict[str, Json], migration: Migration, lenient: bool = False)
             raise SchemaLoadError(f"{migration.where(index)}: {exc}") from None
     for schema in defs.values():  # the fields holding the version say which one
         for prop in schema.get("properties", {}).values() if isinstance(schema, dict) else ():
-            if isinstance(prop, dict) and prop.get("$ref") == "#/$defs/SchemaVersion":
-                prop["description"] = prop.get("description", "").replace(
+            versioned = isinstance(prop, dict) and prop.get("$ref") == "#/$defs/SchemaVersion"
+            if versioned and "description" in prop:
+                prop["description"] = prop["description"].replace(
                     f"always {migration.source}", f"always {migration.target}"
                 )
     version = defs["SchemaVersion"]
