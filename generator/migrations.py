@@ -300,7 +300,12 @@ def _refs(node: Json) -> Iterator[str]:
             yield from _refs(item)
 
 
+def _step(defs: dict[str, Json], change: dict[str, Json]) -> None:
+    _object(defs, change["type"])  # values only: the schema changes are declared beside it
+
+
 _APPLY = {
+    "step": _step,
     "rename_field": _rename_field,
     "move_field": _move_field,
     "rename_value": _rename_value,
@@ -330,6 +335,10 @@ class Function:
     defaults: list[tuple[str, Json]] = field(default_factory=list)  # fields filled when absent
     drops: list[tuple[str, Json]] = field(default_factory=list)  # fields dropped (default)
     prune: list[tuple[str, ...]] = field(default_factory=list)  # emptied objects to drop
+    # Hand-written steps, each seeing the object in the newer version's shape: up after the
+    # declared changes, down before them (and before the fields inside are migrated).
+    steps_first: list[str] = field(default_factory=list)
+    steps_last: list[str] = field(default_factory=list)
     # Whether a value of any JSON type may come in: a field's value may; a union member's
     # (its union looked at the tag) and a document's (migrate() checks it) are objects.
     guard: bool = True
@@ -365,6 +374,20 @@ class MigrationPlan:
         used |= {"same" for roots in self.roots.values() if "same" in roots.values()}
         return sorted(used)
 
+    @property
+    def step_imports(self) -> list[tuple[str, str]]:
+        """(module, function) of every hand-written step the module calls."""
+        steps = [c for c in self.migration.changes if c["kind"] == "step"]
+        return sorted(
+            (c["module"], f"{c['name']}_{direction}") for c in steps for direction in ("up", "down")
+        )
+
+    @property
+    def lossless(self) -> bool:
+        """Whether up then down gives every valid older document back: every declaration
+        kind does, and a step when it says so."""
+        return all(c["lossless"] for c in self.migration.changes if c["kind"] == "step")
+
 
 def plan_migration(
     migration: Migration, source: dict[str, Json], target: dict[str, Json]
@@ -391,6 +414,9 @@ def plan_migration(
         elif kind == "rename_part_type":
             up.tags.setdefault(change["union"], {})[change["from"]] = change["to"]
             down.tags.setdefault(change["union"], {})[change["to"]] = change["from"]
+        elif kind == "step":
+            up.steps.setdefault(change["type"], []).append(f"{change['name']}_up")
+            down.steps.setdefault(change["type"], []).append(f"{change['name']}_down")
         else:  # add_required
             up.defaults.setdefault(change["type"], []).append((change["field"], change["default"]))
             down.drops.setdefault(change["type"], []).append((change["field"], change["default"]))
@@ -430,9 +456,18 @@ class _Direction:
     tags: dict[str, dict[str, str]] = field(default_factory=dict)
     defaults: dict[str, list[tuple[str, Json]]] = field(default_factory=dict)
     drops: dict[str, list[tuple[str, Json]]] = field(default_factory=dict)
+    steps: dict[str, list[str]] = field(default_factory=dict)
 
     def _touched(self) -> set[str]:
-        tables = (self.renames, self.moves, self.values, self.tags, self.defaults, self.drops)
+        tables = (
+            self.renames,
+            self.moves,
+            self.values,
+            self.tags,
+            self.defaults,
+            self.drops,
+            self.steps,
+        )
         return {name for table in tables for name in table}
 
     def _reachable(self, roots: list[str]) -> list[str]:
@@ -486,6 +521,11 @@ class _Direction:
             drops=self.drops.get(name, []),
             prune=self.prune.get(name, []),
         )
+        steps = self.steps.get(name, [])
+        if self.name == "up":
+            function.steps_last = steps
+        else:
+            function.steps_first = steps
         for key, prop in schema.get("properties", {}).items():
             call = self._call(prop, affected, f"{name}.{key}")
             if call is not None:

@@ -338,3 +338,44 @@ def test_a_lenient_derivation_leaves_out_what_does_not_fit(bundle: Json) -> None
     derived = derive(bundle, migration, lenient=True)
     assert derived["$defs"]["Role"] == bundle["$defs"]["Role"]
     assert "z" in derived["$defs"]["Usage"]["properties"]
+
+
+def test_a_hand_written_step_runs_where_its_type_is_in_the_newer_shape(bundle: Json) -> None:
+    step = {
+        "kind": "step",
+        "type": "ToolCallPart",
+        "module": "tests.generator.migration_steps",
+        "name": "split_namespace",
+        "lossless": False,
+        "why": "w",
+    }
+    migration = _migration({**RENAME_A, "type": "ToolCallPart", "from": "arguments"}, step)
+    assert derive(bundle, migration)["$defs"]["ToolCallPart"]["properties"]["z"]
+    module = _compiled(bundle, migration)
+    assert module["LOSSLESS"] is False
+    call = {"type": "tool_call", "id": "c", "name": "fs__read", "arguments": {}}
+    message = {"role": "assistant", "content": [call]}
+    up = module["UP"]["Message"](message, "", [])
+    assert up["content"] == [
+        {"type": "tool_call", "id": "c", "name": "read", "z": {}, "namespace": "fs"}
+    ]
+    assert module["DOWN"]["Message"](up, "", []) == message
+    with pytest.raises(SchemaLoadError, match="Role is not an object type"):
+        derive(bundle, _migration({**step, "type": "Role"}))
+
+
+def test_the_reference_page_lists_every_kind_of_declaration() -> None:
+    changes = [
+        {"kind": "rename_part_type", "union": "Part", "from": "a", "to": "b", "why": "one"},
+        {"kind": "add_required", "type": "T", "field": "f", "why": "two"},
+        {"kind": "step", "type": "T", "module": "m", "name": "s", "why": "three\nlines"},
+    ]
+    page = (
+        environment()
+        .get_template("docs/migrations.md.j2")
+        .render(header="<!-- h -->", migrations=[_migration(*changes, status="published")])
+    )
+    assert "| rename part type | `Part` | `a` | `b` | one |" in page
+    assert "| add required | `T` | `—` | `f` | two |" in page
+    assert "| step | `T` | `—` | `m.s_up / _down` | three lines |" in page
+    assert "(draft)" not in page

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from generator.paths import ROOT
+from interlingua.generated.migrations import v1_v2
 from interlingua.migrate import migrate
 from interlingua.synthetic import conversation
 
@@ -84,6 +85,7 @@ responses = st.builds(
 
 
 def _round_trip(document: Json, name: str) -> None:
+    assert v1_v2.LOSSLESS, "every v1 -> v2 change says it is lossless from v1"
     before = copy.deepcopy(document)
     assert VALID["v1", name].is_valid(document)
     up = migrate(document, 2, source=1)
