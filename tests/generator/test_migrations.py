@@ -11,13 +11,8 @@ import yaml
 from generator.bundle import build_bundle
 from generator.environment import environment
 from generator.load import SchemaLoadError, load
-from generator.migrations import (
-    Migration,
-    derive,
-    load_migrations,
-    next_bundles,
-    plan_migration,
-)
+from generator.migration_plan import plan_migration
+from generator.migrations import Migration, derive, load_migrations, next_bundles
 from generator.paths import ROOT
 
 Json = dict[str, Any]
