@@ -144,9 +144,9 @@ def derive(bundle: dict[str, Json], migration: Migration, lenient: bool = False)
     status = " (draft)" if migration.status == "draft" else ""
     out["$id"] = bundle_id(migration.version)
     out["title"] = f"interlingua {migration.version}{status}"
-    out["$comment"] = (
-        f"Derived from {bundle['$id']} and {migration.file} by `python -m generator`; do not edit."
-    )
+    # The source's comment names the command and the schemas' sha256, as every generated file.
+    source = f"{bundle.get('$comment', '')} ".lstrip()
+    out["$comment"] = f"{source}Derived from {bundle['$id']} and {migration.file}."
     return out
 
 
