@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from generator.bundle import build_bundle
-from generator.compat import check_release
+from generator.compat import check_release, check_versions
 from generator.environment import COMMAND, header
 from generator.examples import check_examples
 from generator.lint import lint
@@ -27,7 +27,7 @@ def generate(root: Path) -> list[Path]:
         sources = load(version)
         bundle = build_bundle(sources, header(sources.digest, "").replace("\n ", " ").strip())
         findings = lint(sources, bundle) + check_examples(bundle) + lint_formats(SCHEMAS)
-        findings += check_release(version, bundle)
+        findings += check_release(version, bundle) + check_versions(version, bundle)
         for finding in findings:
             print(finding, file=sys.stderr)
         if any(f.level == "violation" for f in findings):

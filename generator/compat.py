@@ -10,9 +10,12 @@ built from `schemas/<version>/` with it and sorts every difference into
   field or enum value, a new required field, a tighter constraint, a new invariant), or a
   released example no longer validates.
 
-A breaking change to a published version is the lint violation IL019: it belongs in a new
-version (`schemas/v2/`), which is published on its own. Only what decides validity is
-compared; titles, descriptions, examples and the other annotations may change freely.
+A breaking change to a published version is the lint violation IL019: it belongs in the next
+version, declared in `schemas/migrations/v<N>-v<N+1>.yaml` (generator/migrations.py derives the
+next version's bundle from the declarations and writes the migration). Each breaking change from
+a version's release to the next version must be one a declaration explains; one that is not is
+IL020. Only what decides validity is compared; titles, descriptions, examples and the other
+annotations may change freely.
 
     python -m generator.compat            # list the changes since the release
     python -m generator.compat --publish  # record the current state as the next release
@@ -27,12 +30,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 
 from generator.lint import Finding
 from generator.paths import EXAMPLES, SCHEMAS
+
+if TYPE_CHECKING:
+    from generator.migrations import Migration
 
 Json = Any
 PUBLISHED = SCHEMAS / "published"
@@ -143,6 +149,54 @@ def check_release(version: str, bundle: dict[str, Json], root: Path = PUBLISHED)
         )
         for change in breaking
     ]
+
+
+def check_migration(
+    source: dict[str, Json], target: dict[str, Json], migration: Migration
+) -> tuple[list[Change], list[Finding]]:
+    """The breaking changes the declarations make to ``source`` (a version's release), and
+    IL020 for every breaking change from there to ``target`` (the next version's bundle) that
+    they do not make.
+
+    The declarations are applied to the release as well: what differs between that and the
+    next version's bundle is what no declaration says (a declaration that does not fit the
+    release, made for something added since, is left out of it).
+    """
+    from generator.migrations import derive  # noqa: PLC0415 - migrations imports the bundle
+
+    expected = derive(source, migration, lenient=True)
+    declared = [
+        c
+        for c in changes(source, expected)
+        if c.breaking and c.pointer != "/$defs/SchemaVersion"  # every version bumps it
+    ]
+    findings = [
+        Finding(
+            f"{migration.file}#{change.pointer}",
+            "IL020",
+            "violation",
+            f"breaking change to v{migration.target} that no declaration explains: "
+            f"{change.message}; declare it in {migration.file}",
+        )
+        for change in changes(expected, target)
+        if change.breaking
+    ]
+    return declared, findings
+
+
+def check_versions(version: str, bundle: dict[str, Json], root: Path = PUBLISHED) -> list[Finding]:
+    """IL020 for every breaking change from ``version`` (its release, when it has one) to the
+    versions derived from it that no declaration explains; IL019 for a breaking change to a
+    derived version's own release."""
+    from generator.migrations import load_migrations, next_bundles  # noqa: PLC0415
+
+    findings: list[Finding] = []
+    for migration, source, derived in next_bundles(bundle, load_migrations(), version):
+        release = load_release(f"v{migration.source}", root)
+        before = release["bundle"] if release else source
+        findings += check_migration(before, derived, migration)[1]
+        findings += check_release(migration.version, derived, root)
+    return findings
 
 
 def _types(node: dict[str, Json]) -> set[str] | None:
@@ -280,30 +334,49 @@ def _examples(root: Path = EXAMPLES) -> dict[str, Json]:
     }
 
 
-def _next_release(previous: str | None, additive: bool) -> str:
+def _next_release(previous: str | None, additive: bool, version: str = "v1") -> str:
     if previous is None:
-        return "1.0"
+        return f"{version.removeprefix('v')}.0"
     major, minor = previous.split(".")
     return f"{major}.{int(minor) + 1}" if additive else previous
 
 
-def publish(version: str, bundle: dict[str, Json], root: Path = PUBLISHED) -> dict[str, Json]:
-    """Record ``bundle`` and today's examples as the next release of ``version``."""
+def publish(
+    version: str,
+    bundle: dict[str, Json],
+    root: Path = PUBLISHED,
+    examples: dict[str, Json] | None = None,
+) -> dict[str, Json]:
+    """Record ``bundle`` and the examples (default: today's, schemas/examples/, which are the
+    first version's) as the next release of ``version``."""
     previous = load_release(version, root)
     found = changes(previous["bundle"], bundle) if previous else []
     if any(c.breaking for c in found):
         raise ValueError(f"{version} has breaking changes since its release; not published")
     release = {
         "version": version,
-        "release": _next_release(previous["release"] if previous else None, bool(found)),
+        "release": _next_release(previous["release"] if previous else None, bool(found), version),
         "published": datetime.now(UTC).date().isoformat(),
         "bundle": {k: v for k, v in bundle.items() if k != "$comment"},
-        "examples": _examples(),
+        "examples": _examples() if examples is None else examples,
     }
     root.mkdir(parents=True, exist_ok=True)
     text = json.dumps(release, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
     release_path(version, root).write_text(text, encoding="utf-8")
     return release
+
+
+def _migrated_examples(version: str, bundle: dict[str, Json]) -> dict[str, Json]:
+    """The examples of documents, migrated to a version derived from the first; the examples
+    of other types are the first version's own."""
+    from interlingua.migrate import migrate  # noqa: PLC0415 - the generated migrations
+
+    documents = {name for name, schema in bundle["$defs"].items() if "x-document" in schema}
+    return {
+        key: migrate(example, int(version.removeprefix("v")), source=1).output
+        for key, example in _examples().items()
+        if key.split("/", 1)[0] in documents
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -314,11 +387,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m generator.compat", description=__doc__)
     parser.add_argument("--publish", action="store_true", help="record the next release")
     args = parser.parse_args(argv)
+    from generator.migrations import load_migrations, next_bundles  # noqa: PLC0415
+
     status = 0
+    bundles = {version: build_bundle(load(version), "") for version in VERSIONS}
     for version in VERSIONS:
-        bundle = build_bundle(load(version), "")
+        for migration, _, derived in next_bundles(bundles[version], load_migrations(), version):
+            bundles[migration.version] = derived
+            release = load_release(version)
+            before = release["bundle"] if release else bundles[version]
+            declared, refused = check_migration(before, derived, migration)
+            print(
+                f"{migration.version} ({migration.status}, from {migration.file}): "
+                f"{len(declared)} breaking change(s) from {version}, each declared; "
+                f"{len(refused)} undeclared"
+            )
+            for finding in refused:
+                print(f"  {finding}")
+            status |= bool(refused)
+            if migration.status == "draft":
+                bundles.pop(migration.version)  # nothing to compare with or publish
+    for version, bundle in bundles.items():
         if args.publish:
-            print(f"{version}: published release {publish(version, bundle)['release']}")
+            examples = None if version in VERSIONS else _migrated_examples(version, bundle)
+            release = publish(version, bundle, examples=examples)
+            print(f"{version}: published release {release['release']}")
             continue
         release = load_release(version)
         if release is None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from generator import migration_outputs as migrated
 from generator import render
 from generator.environment import environment
 from generator.load import Sources
@@ -43,6 +44,16 @@ MANIFEST: Final[tuple[Output, ...]] = (
         "generator/bundle.py (plain_bundle)",
         render.plain_bundle_json,
     ),
+    Output(
+        "generated/schemas/interlingua-{version}.json",
+        "generator/migrations.py (derived from the version before)",
+        migrated.derived_bundles,
+    ),
+    Output(
+        "generated/schemas/interlingua-{version}.plain.json",
+        "generator/migrations.py (plain_bundle of the derived bundle)",
+        migrated.derived_plain_bundles,
+    ),
     Output(f"{PY}/__init__.py", "python/__init__.py.j2", render.no_values),
     Output(f"{PY}/codes.py", "python/codes.py.j2", render.codes),
     Output(f"{PY}/validators.py", "python/validators.py.j2", render.validators),
@@ -55,10 +66,21 @@ MANIFEST: Final[tuple[Output, ...]] = (
     Output(f"{PY}/adapters/__init__.py", "python/adapters_init.py.j2", render.adapters_init),
     Output(f"{PY}/streams/{{module}}.py", "python/stream.py.j2", render.stream_modules),
     Output(f"{PY}/streams/__init__.py", "python/streams_init.py.j2", render.streams_init),
+    Output(
+        f"{PY}/migrations/{{module}}.py",
+        "python/migration.py.j2",
+        migrated.migration_modules,
+    ),
+    Output(
+        f"{PY}/migrations/__init__.py",
+        "python/migrations_init.py.j2",
+        migrated.migrations_init,
+    ),
     Output(f"{PY}/wire_schemas/{{document}}", "schemas/formats/", render.wire_schemas),
     Output(f"{PY}/wire_schemas/{{document}}", "generator/stored.py", render.stored_schemas),
     Output(f"{PY}/wire_schemas/{{document}}", "generator/reading.py", render.reading_schemas),
     Output(SEED_COVERAGE, "docs/seed-coverage.md.j2", render.seed_coverage),
+    Output("docs/reference/migrations.md", "docs/migrations.md.j2", migrated.migration_docs),
     Output("{page}", "generator/docs.py (templates docs/)", render.docs_pages),
     Output("{file}", "generator/layout_docs.py", render.layout_pages),
     Output("{file}", "generator/typescript.py (templates typescript/)", render.typescript_files),

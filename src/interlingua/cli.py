@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
-from interlingua import __version__
+from interlingua import __version__, migrate_cli
 from interlingua.gateway import cli as gateway_cli
 from interlingua.generated import SCHEMA_VERSION
 from interlingua.reading import (
@@ -958,6 +958,7 @@ def build_parser() -> argparse.ArgumentParser:
     gateway_cli.register(commands)
     service_cli.register(commands)
     store_cli.register(commands)
+    migrate_cli.register(commands)
     return parser
 
 

@@ -16,6 +16,7 @@ from interlingua.conversion import Context, ConversionError
 from interlingua.converter import convert
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.vectors import FUNCTIONS as GATEWAY_FUNCTIONS
+from interlingua.migrate import migrate
 from interlingua.streams import StreamTranslator, read_stream, reassemble, spec
 from interlingua.validation import validate
 
@@ -81,6 +82,16 @@ def convert_many_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
     return answers
 
 
+def migrate_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """`migrate`: the document in version ``to`` and the losses as sorted {pointer, code}."""
+    migrated = migrate(arguments["document"], arguments["to"], source=arguments.get("source"))
+    losses = sorted(
+        ({"pointer": loss.pointer, "code": loss.code} for loss in migrated.losses),
+        key=lambda x: (x["pointer"], x["code"]),
+    )
+    return {"document": migrated.output, "losses": losses}
+
+
 def _lines(text: str, framing: str, source: str) -> list[str]:
     """The lines of a raw stream, in the framing ``source`` streams in: a transcript kept one
     chunk per line (``ndjson``) is framed as server-sent events when the source sends those."""
@@ -134,4 +145,5 @@ FUNCTIONS: Final[Mapping[str, Callable[[Mapping[str, Any]], Any]]] = {
     "stream": stream_case,
     "convert_many": convert_many_case,
     "translate_stream": translate_stream_case,
+    "migrate": migrate_case,
 }

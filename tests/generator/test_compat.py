@@ -10,19 +10,24 @@ from typing import Any
 import pytest
 
 import generator.load
+import generator.migrations
 from generator.__main__ import generate
 from generator.bundle import build_bundle
 from generator.compat import (
     PUBLISHED,
     Change,
+    _migrated_examples,
     broken_examples,
     changes,
+    check_migration,
     check_release,
+    check_versions,
     load_release,
     main,
     publish,
 )
 from generator.load import SchemaLoadError, load
+from generator.migrations import load_migrations, next_bundles
 from generator.paths import SCHEMAS
 
 Json = dict[str, Any]
@@ -198,6 +203,8 @@ def test_the_command_lists_changes_and_fails_on_breaking_ones(
     assert main([]) == 0  # additive changes since the release are listed, never refused
     out = capsys.readouterr().out
     assert re.search(r"^v1: \d+ change\(s\) since release 1\.\d+$", out, re.M), out
+    assert re.search(r"^v2 \(draft, from schemas/migrations/v1-v2.yaml\): \d+ breaking", out, re.M)
+    assert "0 undeclared" in out
     assert "breaking:" not in out
     assert PUBLISHED.is_dir()
     assert str(Change("/x", True, "why")) == "breaking: /x: why"
@@ -214,3 +221,99 @@ def test_an_invariant_that_only_warns_is_additive() -> None:
         (False, True)
     ]
     assert [c.breaking for c in changes(old, refuses)] == [True]
+
+
+# --- the next version: breaking changes are declared, or refused ---------------------------
+
+
+def test_every_breaking_change_to_v2_is_declared(release: Json, bundle: Json) -> None:
+    assert check_versions("v1", bundle) == []
+    (migration, _, v2), *_ = next_bundles(bundle, load_migrations(), "v1")
+    declared, refused = check_migration(release["bundle"], v2, migration)
+    assert refused == [] and declared
+    assert any("'call' removed" in c.message for c in declared)
+    assert any(c.pointer == "/$defs/Usage/properties/cached_input_tokens" for c in declared)
+    assert any(c.pointer == "/$defs/ResourceRefPart/properties/range_start" for c in declared)
+
+
+def test_an_undeclared_breaking_change_to_the_next_version_is_refused(
+    release: Json, bundle: Json
+) -> None:
+    (migration, _, v2), *_ = next_bundles(bundle, load_migrations(), "v1")
+
+    def edit(defs: Json) -> None:
+        defs["Role"]["enum"].remove("developer")
+        defs["Usage"]["properties"]["cache_write_input_tokens"]["maximum"] = 10
+
+    _, refused = check_migration(release["bundle"], _edited(v2, edit), migration)
+    assert [f.id for f in refused] == ["IL020", "IL020"]
+    assert {f.location for f in refused} == {
+        "schemas/migrations/v1-v2.yaml#/$defs/Role",
+        "schemas/migrations/v1-v2.yaml#/$defs/Usage/properties/cache_write_input_tokens",
+    }
+
+
+def test_a_breaking_change_declared_with_a_version_bump_is_generated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The change the test above refuses in v1 (no version bump) passes when it is declared
+    for v2: v1 keeps `developer`, v2 is derived without it, and the migration says so."""
+    schemas = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS, schemas)
+    declarations = schemas / "migrations" / "v1-v2.yaml"
+    text = declarations.read_text(encoding="utf-8")
+    rename = "  - kind: rename_value\n    type: Role\n    from: developer\n    to: instructions\n"
+    declarations.write_text(text + rename + "    why: a test\n", encoding="utf-8")
+    monkeypatch.setattr(generator.load, "SCHEMAS", schemas)
+    monkeypatch.setattr(generator.migrations, "MIGRATIONS", schemas / "migrations")
+    generate(tmp_path / "out")
+    v1 = json.loads((tmp_path / "out/generated/schemas/interlingua-v1.json").read_text("utf-8"))
+    v2 = json.loads((tmp_path / "out/generated/schemas/interlingua-v2.json").read_text("utf-8"))
+    assert "developer" in v1["$defs"]["Role"]["enum"]
+    assert v2["$defs"]["Role"]["enum"] == ["system", "instructions", "user", "assistant", "tool"]
+    module = (tmp_path / "out/generated/python/migrations/v1_v2.py").read_text("utf-8")
+    assert "{'developer': 'instructions'}" in module.replace('"', "'")
+
+
+def test_a_published_next_version_is_held_to_its_release(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bundle: Json
+) -> None:
+    (_, _, v2), *_ = next_bundles(bundle, load_migrations(), "v1")
+    assert publish("v2", v2, tmp_path, examples={})["release"] == "2.0"
+    shutil.copy(PUBLISHED / "v1.json", tmp_path / "v1.json")
+    assert check_versions("v1", bundle, tmp_path) == []
+
+    def edit(defs: Json) -> None:
+        defs["Usage"]["properties"]["input_tokens"]["maximum"] = 10
+
+    assert [f.id for f in check_versions("v1", _edited(bundle, edit), tmp_path)] == [
+        "IL020",
+        "IL019",
+    ]
+
+
+def test_a_published_next_version_releases_the_examples_migrated(bundle: Json) -> None:
+    (_, _, v2), *_ = next_bundles(bundle, load_migrations(), "v1")
+    examples = _migrated_examples("v2", v2)
+    assert examples and {key.split("/")[0] for key in examples} == {
+        "Conversation",
+        "Response",
+        "Message",
+    }
+    assert all(example.get("schema_version", 2) == 2 for example in examples.values())
+    assert broken_examples({"examples": examples}, v2) == []
+
+
+def test_the_command_compares_a_published_next_version_with_its_release(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    text = (SCHEMAS / "migrations" / "v1-v2.yaml").read_text(encoding="utf-8")
+    published = text.replace("status: draft", "status: published")
+    (migrations / "v1-v2.yaml").write_text(published, encoding="utf-8")
+    monkeypatch.setattr(generator.migrations, "MIGRATIONS", migrations)
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "v2 (published, from schemas/migrations/v1-v2.yaml): " in out
+    assert "v2: never published" in out
