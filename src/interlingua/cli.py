@@ -363,8 +363,9 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
     converted, failed, losses by code and by format pair) ends stderr; on a terminal a
     progress bar runs. ``--jobs`` processes convert (:mod:`interlingua.datasets`).
     """
-    from interlingua.datasets import Summary, Unread  # noqa: PLC0415
-    from interlingua.datasets.batch import convert_chunks  # noqa: PLC0415
+    from interlingua.datasets import Summary  # noqa: PLC0415
+    from interlingua.datasets.batch import convert_stream  # noqa: PLC0415
+    from interlingua.datasets.written import write_utf8  # noqa: PLC0415
 
     try:
         stream = _open_input(args.input)
@@ -372,39 +373,32 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
         _error(exc.code, exc.path, exc.message)
         return EXIT_UNREADABLE
     status, summary, bar = EXIT_VALID, Summary(), _progress(stream)
-    lines = (
-        Unread(data.code, data.message) if isinstance(data, InputError) else data
-        for _, data in _read_lines(stream, args.max_bytes)
-    )
     options = {"kind": args.kind, "strict": args.strict, "thinking": args.thinking}
     try:
-        for chunk in convert_chunks(
-            lines,
+        for chunk in convert_stream(
+            stream,
             args.source,
             args.target,
             **options,
             jobs=args.jobs,
             max_bytes=args.max_bytes,
             loss_problems=report is None,
+            reports=report is not None,
             live=_live(stream),
         ):
-            # A chunk's lines are written together: a few writes per chunk, not per line.
-            problems = [
-                text for x in chunk if x.problems for text in _problem_lines(x.problems, x.number)
-            ]
+            # A chunk arrives as bytes to write: a few writes per chunk, nothing per line.
+            problems = [text for n, found in chunk.problems for text in _problem_lines(found, n)]
             if problems:
                 sys.stderr.write("".join(f"{text}\n" for text in problems))
-            for line in chunk:
-                summary.add(line)
-                if line.status is not None:
-                    status = max(status, _STATUS[line.status])
-            sys.stdout.write("".join(f"{line.output}\n" for line in chunk))
+            summary.merge(chunk.summary)
+            status = max([status, *(_STATUS[done] for done in chunk.statuses)])
+            write_utf8(sys.stdout, chunk.output)
             sys.stdout.flush()
             if report is not None:
-                report.write("".join(f"{line.report}\n" for line in chunk))
+                write_utf8(report, chunk.report)
                 report.flush()
             if bar is not None:
-                bar.update(sum(line.size for line in chunk))
+                bar.update(chunk.size)
     finally:
         if bar is not None:
             bar.close()

@@ -1,0 +1,78 @@
+"""JSON Lines read from a stream: a file in large blocks, a pipe or a terminal line by line.
+
+From a file the reading process only cuts the bytes into chunks of whole lines (finding one
+newline in ``size``): it never splits, decodes or copies each line, so it stays out of the
+way of the workers that do (:func:`interlingua.datasets.lines.lines_of`). A line longer than
+the limit is never held: its start is dropped as it is read, and it is answered with
+:func:`~interlingua.datasets.lines.too_long`, as the line-by-line reader does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from interlingua.datasets.lines import Chunk, RawLine, Unread, too_long
+
+#: Bytes read at once from a file: a chunk is at most this much (and a line's end).
+BLOCK = 1 << 20
+
+
+def _runs(stream: BinaryIO, max_bytes: int, block: int) -> Iterator[bytes | Unread]:
+    """The stream in runs of whole lines (the last may lack its newline), and in place of a
+    line longer than ``max_bytes`` (not counting its newline) its error."""
+    held: list[bytes] = []  # the start of a line whose end is not read yet
+    length = 0
+    skipping = False  # in a line already answered as too long
+    while data := stream.read(block):
+        start = 0
+        if skipping:
+            start = data.find(b"\n") + 1
+            if not start:
+                continue
+            skipping = False
+        end = data.rfind(b"\n", start) + 1
+        if end:
+            yield b"".join([*held, data[start:end]]) if held else data[start:end]
+            held, length, start = [], 0, end
+        if start < len(data):
+            length += len(data) - start
+            if length > max_bytes:
+                yield too_long(max_bytes)
+                held, length, skipping = [], 0, True
+            else:
+                held.append(data[start:])
+    if held:
+        yield b"".join(held)
+
+
+def file_chunks(stream: BinaryIO, size: int, max_bytes: int, block: int = BLOCK) -> Iterator[Chunk]:
+    """Chunks of at most ``size`` lines and about ``block`` bytes, each line's bytes in one
+    piece; a line too long is a chunk of its own."""
+    number = 1
+    for run in _runs(stream, max_bytes, block):
+        if isinstance(run, Unread):
+            yield Chunk(number, [run])
+            number += 1
+            continue
+        start = 0
+        while start < len(run):
+            end, count = start, 0
+            while count < size and end < len(run):
+                end = (run.find(b"\n", end) + 1) or len(run)
+                count += 1
+            yield Chunk(number, run[start:end])
+            number += count
+            start = end
+
+
+def stream_lines(stream: BinaryIO, max_bytes: int) -> Iterator[RawLine]:
+    """Each line's bytes as it arrives (a pipe, a terminal); in place of a line longer than
+    ``max_bytes``, its error, without holding it."""
+    while data := stream.readline(max_bytes + 1):
+        if len(data) > max_bytes and not data.endswith(b"\n"):
+            while data and not data.endswith(b"\n"):
+                data = stream.readline(max_bytes + 1)
+            yield too_long(max_bytes)
+            continue
+        yield data
