@@ -78,25 +78,40 @@ def _cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
+def _own_cpu(pid: int, last: float) -> float:
+    """CPU seconds of process ``pid`` itself, every thread, not its children (Linux /proc);
+    ``last`` once it has ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return last
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 #: CPU seconds of each run's process tree (the command and the workers it forked and reaped).
 CPU: dict[int, float] = {}
+#: CPU seconds of each run's command process alone: it reads, hands out, gathers and writes.
+MAIN: dict[int, float] = {}
 
 
 def run(path: Path, output: Path, jobs: int) -> tuple[float, int, str]:
     """Wall seconds, the peak summed RSS of the command's process tree in KiB (sampled every
-    50 ms), and its stderr's last line; the tree's CPU seconds go to ``CPU[jobs]``."""
+    50 ms), and its stderr's last line; the tree's CPU seconds go to ``CPU[jobs]``, the
+    command's own (as last sampled, 50 ms before it ended at most) to ``MAIN[jobs]``."""
     before = _cpu()
     argv = [sys.executable, "-m", "interlingua", "convert", "--from", "openai-chat"]
     argv += ["--to", "anthropic", "--jobs", str(jobs), str(path)]
-    peak = 0
+    peak, main = 0, 0.0
     with output.open("wb") as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         child = subprocess.Popen(argv, stdout=out, stderr=err)
         while child.poll() is None:
             peak = max(peak, _tree_rss(child.pid))
+            main = _own_cpu(child.pid, main)
             time.sleep(0.05)
         seconds = time.perf_counter() - start
         CPU[jobs] = _cpu() - before
+        MAIN[jobs] = main
         err.seek(0)
         last = err.read().decode("utf-8").splitlines()[-1]
     return seconds, peak, last
@@ -175,6 +190,13 @@ def speed(args: argparse.Namespace, folder: Path) -> None:
     print(
         f"CPU seconds of the process tree: --jobs 1 {CPU[1]:.1f}, --jobs {args.jobs} "
         f"{CPU[args.jobs]:.1f}; the speed-up on {args.jobs} idle cores is at most {bound:.2f}x"
+    )
+    # The command process reads, hands chunks out, gathers and writes while the workers
+    # convert: what it spends, it takes from the cores the workers need.
+    share = MAIN[args.jobs] / CPU[args.jobs]
+    print(
+        f"CPU seconds of the command process with --jobs {args.jobs}: {MAIN[args.jobs]:.1f} "
+        f"({share:.1%} of the tree's; the workers' {CPU[args.jobs] - MAIN[args.jobs]:.1f})"
     )
     batch.unlink()
 

@@ -27,7 +27,7 @@ from interlingua.datasets.lines import Chunk, Line, RawLine, Unread, convert_chu
 from interlingua.datasets.live import live_chunks
 from interlingua.datasets.pool import chunks, default_jobs, ordered_map
 from interlingua.datasets.reader import file_chunks, stream_lines
-from interlingua.datasets.written import Written, write_chunk
+from interlingua.datasets.written import Render, Written, write_chunk
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
 
 #: What a worker imports before its first chunk.
@@ -147,6 +147,7 @@ def convert_stream(
     reports: bool = False,
     chunk: int = CHUNK,
     live: bool = False,
+    render: Render | None = None,
 ) -> Iterator[Written]:
     """JSON Lines read from ``stream`` and converted as :func:`convert_lines` does, a chunk at a
     time, ready to write: the output lines (and with ``reports`` the report lines) as UTF-8
@@ -154,7 +155,8 @@ def convert_stream(
 
     A file is read in large blocks and each chunk travels as one piece of bytes, both ways;
     ``live`` (a pipe, a terminal): line by line, every line that has arrived answered before
-    the next is awaited."""
+    the next is awaited. ``render`` (picklable) turns a chunk's problems into the text to
+    write, in the workers."""
     options = Options(source, target, kind, strict, thinking, loss_problems)
     tasks: Iterator[Chunk] = (
         _numbered(live_chunks(stream_lines(stream, max_bytes), chunk))
@@ -166,7 +168,9 @@ def convert_stream(
         if first is not None:
             options = batch_kind(options, first)
         tasks = chain(head, tasks)
-    work = partial(write_chunk, options=options, max_bytes=max_bytes, reports=reports)
+    work = partial(
+        write_chunk, options=options, max_bytes=max_bytes, reports=reports, render=render
+    )
     yield from ordered_map(work, tasks, jobs or default_jobs(), settle=_idle, preload=PRELOAD)
 
 

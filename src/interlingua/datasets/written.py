@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import os
+from collections.abc import Callable
 from typing import IO, NamedTuple
 
 from interlingua.datasets.body import Options, Problem, Status
@@ -25,8 +26,10 @@ class Written(NamedTuple):
     output: bytes
     #: Its report lines in step (empty unless reports were asked for).
     report: bytes
-    #: (line number, problems) of each line that has any, in order.
+    #: (line number, problems) of each line that has any, in order (none once rendered).
     problems: tuple[tuple[int, tuple[Problem, ...]], ...]
+    #: Those problems as the text a writer writes, when a renderer was given.
+    problem_text: str
     summary: Summary
     #: What became of its bodies (blank lines aside).
     statuses: frozenset[Status]
@@ -40,8 +43,16 @@ def _size(chunk: Chunk, max_bytes: int) -> int:
     return sum(max_bytes if isinstance(raw, Unread) else len(raw) for raw in chunk.lines)
 
 
-def write_chunk(chunk: Chunk, options: Options, max_bytes: int, reports: bool) -> Written:
-    """Convert every line of ``chunk`` into a :class:`Written` (what the workers run)."""
+#: Writes a chunk's (line number, problems) as text (a module-level function or a partial
+#: of one: it travels to the workers).
+Render = Callable[[tuple[tuple[int, tuple[Problem, ...]], ...]], str]
+
+
+def write_chunk(
+    chunk: Chunk, options: Options, max_bytes: int, reports: bool, render: Render | None = None
+) -> Written:
+    """Convert every line of ``chunk`` into a :class:`Written` (what the workers run); with
+    ``render``, its problems arrive rendered, as text."""
     summary = Summary()
     outputs: list[str] = []
     written: list[str] = []
@@ -61,7 +72,8 @@ def write_chunk(chunk: Chunk, options: Options, max_bytes: int, reports: bool) -
         chunk.first,
         "".join(f"{text}\n" for text in outputs).encode(),
         "".join(f"{text}\n" for text in written).encode(),
-        tuple(problems),
+        () if render else tuple(problems),
+        render(tuple(problems)) if render and problems else "",
         summary,
         frozenset(statuses),
         _size(chunk, max_bytes),
