@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from interlingua.datasets.lines import Chunk, RawLine, Unread, too_long
+from interlingua.datasets.lines import Chunk, Unread, too_long
 
 #: Bytes read at once from a file: a chunk is at most this much (and a line's end).
 BLOCK = 1 << 20
@@ -66,7 +66,7 @@ def file_chunks(stream: BinaryIO, size: int, max_bytes: int, block: int = BLOCK)
             start = end
 
 
-def stream_lines(stream: BinaryIO, max_bytes: int) -> Iterator[RawLine]:
+def stream_lines(stream: BinaryIO, max_bytes: int) -> Iterator[bytes | Unread]:
     """Each line's bytes as it arrives (a pipe, a terminal); in place of a line longer than
     ``max_bytes``, its error, without holding it."""
     while data := stream.readline(max_bytes + 1):
