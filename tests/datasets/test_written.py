@@ -8,14 +8,17 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 
 from interlingua.datasets import Summary, convert_lines
 from interlingua.datasets.batch import convert_stream
 from interlingua.datasets.body import Options, Problem
-from interlingua.datasets.lines import Chunk
-from interlingua.datasets.reader import stream_lines
+from interlingua.datasets.lines import Chunk, by_place
+from interlingua.datasets.place import Place, identity, read_place
+from interlingua.datasets.pool import ordered_map
+from interlingua.datasets.reader import file_chunks, stream_lines
 from interlingua.datasets.written import Written, write_chunk, write_utf8
 
 GOOD = {"model": "m", "messages": [{"role": "user", "content": "hé"}], "max_completion_tokens": 9}
@@ -141,3 +144,53 @@ def test_summaries_merge_into_the_whole() -> None:
         merged.merge(half)
     assert merged.as_json() == whole.as_json()
     assert whole.pair_losses  # something to merge
+
+
+def test_a_forked_worker_reads_its_chunk_in_the_file(tmp_path: Path) -> None:
+    """From a file, a forked worker gets only the place of its chunk's bytes."""
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(_text(300))
+    with path.open("rb") as stream:
+        chunks = list(file_chunks(stream, 64, 200))
+    places = [chunk.place for chunk in chunks]
+    assert all(place is not None for place in places)
+    assert [place.offset for place in places if place] == [0] + [
+        sum(len(c.lines) for c in chunks[:n] if isinstance(c.lines, bytes))
+        for n in range(1, len(chunks))
+    ]
+    with path.open("rb") as stream:
+        stream.readline()  # a stream part-read: places are in the file, not the stream
+        written = list(convert_stream(stream, "auto", "anthropic", jobs=2, chunk=64))
+    with path.open("rb") as stream:
+        stream.readline()
+        alone = list(convert_stream(io.BytesIO(stream.read()), "auto", "anthropic", jobs=1))
+    assert _joined(written)[0] == _joined(alone)[0]
+    assert len(written) > 2
+
+
+def test_a_place_that_is_not_the_file_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"{}\n")
+    with path.open("rb") as stream:
+        fd = stream.fileno()
+        assert read_place(Place(fd, 0, 3, identity(fd))) == b"{}\n"
+        with pytest.raises(OSError, match="ends before byte 4"):
+            read_place(Place(fd, 1, 3, identity(fd)))
+        with pytest.raises(OSError, match="is not the input file"):
+            read_place(Place(fd, 0, 3, (0, 0)))
+    assert by_place(Chunk(1, [b"{}"])) == Chunk(1, [b"{}"])
+
+
+def kind_of(chunk: Chunk) -> str:
+    """What a worker was handed as the chunk's lines."""
+    return type(chunk.lines).__name__
+
+
+def test_only_a_forked_worker_is_handed_places(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"{}\n" * 40)
+    with path.open("rb") as stream:
+        chunks = list(file_chunks(stream, 8, 100))
+    handed = list(ordered_map(kind_of, chunks, 2, forked=by_place))
+    assert handed == ["bytes"] + ["Place"] * 4  # the first chunk runs here, with its bytes
+    assert list(ordered_map(kind_of, chunks, 1, forked=by_place)) == ["bytes"] * 5

@@ -23,7 +23,15 @@ from itertools import chain
 from typing import Any, BinaryIO
 
 from interlingua.datasets.body import AUTO, Converted, Options, convert_body
-from interlingua.datasets.lines import Chunk, Line, RawLine, Unread, convert_chunk, lines_of
+from interlingua.datasets.lines import (
+    Chunk,
+    Line,
+    RawLine,
+    Unread,
+    by_place,
+    convert_chunk,
+    lines_of,
+)
 from interlingua.datasets.live import live_chunks
 from interlingua.datasets.pool import chunks, default_jobs, ordered_map
 from interlingua.datasets.reader import file_chunks, stream_lines
@@ -153,7 +161,8 @@ def convert_stream(
     time, ready to write: the output lines (and with ``reports`` the report lines) as UTF-8
     bytes, the problems of the lines that have some, and the chunk's :class:`Summary`.
 
-    A file is read in large blocks and each chunk travels as one piece of bytes, both ways;
+    A file is read in large blocks and each chunk travels as one piece of bytes, both ways
+    (to a forked worker, only its place in the file: the worker reads it there);
     ``live`` (a pipe, a terminal): line by line, every line that has arrived answered before
     the next is awaited. ``render`` (picklable) turns a chunk's problems into the text to
     write, in the workers."""
@@ -171,7 +180,9 @@ def convert_stream(
     work = partial(
         write_chunk, options=options, max_bytes=max_bytes, reports=reports, render=render
     )
-    yield from ordered_map(work, tasks, jobs or default_jobs(), settle=_idle, preload=PRELOAD)
+    yield from ordered_map(
+        work, tasks, jobs or default_jobs(), settle=_idle, preload=PRELOAD, forked=by_place
+    )
 
 
 def _first_chunks(tasks: Iterator[Chunk], max_bytes: int) -> tuple[list[Chunk], Any]:

@@ -10,6 +10,7 @@ import json
 from typing import NamedTuple
 
 from interlingua.datasets.body import Converted, Options, Problem, Status, convert_body, failed
+from interlingua.datasets.place import Place, read_place
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
 
 
@@ -82,18 +83,26 @@ class Chunk(NamedTuple):
 
     first: int  # the number of the first line
     #: The lines; or, read from a file, their bytes in one piece (the worker splits them, so
-    #: the reading process does not touch each line).
-    lines: list[RawLine] | bytes
+    #: the reading process does not touch each line), or where in the file they are.
+    lines: list[RawLine] | bytes | Place
     #: Nothing followed it yet (a live input): its answers are wanted before more is read.
     idle: bool = False
+    #: Where the bytes are, when they are in a file a forked worker can read.
+    place: Place | None = None
+
+
+def by_place(chunk: Chunk) -> Chunk:
+    """``chunk`` as a forked worker takes it: its bytes' place, if it has one, for the bytes."""
+    return chunk if chunk.place is None else Chunk(chunk.first, chunk.place, chunk.idle)
 
 
 def lines_of(chunk: Chunk, max_bytes: int) -> list[RawLine]:
     """The lines of ``chunk``; in a piece of bytes, each past ``max_bytes`` is :func:`too_long`
     (as a line-by-line reader would have found)."""
-    if not isinstance(chunk.lines, bytes):
+    if isinstance(chunk.lines, list):
         return chunk.lines
-    pieces = chunk.lines.split(b"\n")
+    data = chunk.lines if isinstance(chunk.lines, bytes) else read_place(chunk.lines)
+    pieces = data.split(b"\n")
     if not pieces[-1]:  # the newline that ends the last line starts no line
         pieces.pop()
     lines: list[RawLine] = [

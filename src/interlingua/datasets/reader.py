@@ -9,61 +9,88 @@ the limit is never held: its start is dropped as it is read, and it is answered 
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterator
 from typing import BinaryIO
 
 from interlingua.datasets.lines import Chunk, Unread, too_long
+from interlingua.datasets.place import Place, identity
 
 #: Bytes read at once from a file: a chunk is at most this much (and a line's end).
 BLOCK = 1 << 20
 
 
-def _runs(stream: BinaryIO, max_bytes: int, block: int) -> Iterator[bytes | Unread]:
-    """The stream in runs of whole lines (the last may lack its newline), and in place of a
-    line longer than ``max_bytes`` (not counting its newline) its error."""
+def _runs(stream: BinaryIO, max_bytes: int, block: int) -> Iterator[tuple[int, bytes | Unread]]:
+    """The stream in runs of whole lines (the last may lack its newline), each with how far
+    into the stream it starts; in place of a line longer than ``max_bytes`` (not counting its
+    newline), its error."""
     held: list[bytes] = []  # the start of a line whose end is not read yet
     length = 0
     skipping = False  # in a line already answered as too long
+    base = 0  # how far into the stream ``data`` starts
     while data := stream.read(block):
         start = 0
         if skipping:
             start = data.find(b"\n") + 1
-            if not start:
-                continue
-            skipping = False
-        end = data.rfind(b"\n", start) + 1
+            skipping = not start
+        end = data.rfind(b"\n", start) + 1 if not skipping else 0
         if end:
-            yield b"".join([*held, data[start:end]]) if held else data[start:end]
+            run = b"".join([*held, data[start:end]]) if held else data[start:end]
+            yield base + start - length, run
             held, length, start = [], 0, end
-        if start < len(data):
+        if not skipping and start < len(data):
             length += len(data) - start
             if length > max_bytes:
-                yield too_long(max_bytes)
+                yield base + start, too_long(max_bytes)
                 held, length, skipping = [], 0, True
             else:
                 held.append(data[start:])
+        base += len(data)
     if held:
-        yield b"".join(held)
+        yield base - length, b"".join(held)
+
+
+def _file_of(stream: BinaryIO) -> tuple[int, int] | None:
+    """A descriptor of the stream's own of its file and how far into the file the stream
+    is, when it reads a file (not a pipe): a forked worker can read that file itself."""
+    try:
+        fd = stream.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        position = stream.tell()
+    except (OSError, ValueError):  # no descriptor (an in-memory stream): the bytes travel
+        return None
+    return os.dup(fd), position  # its own: a worker's stdin is closed at its start
 
 
 def file_chunks(stream: BinaryIO, size: int, max_bytes: int, block: int = BLOCK) -> Iterator[Chunk]:
     """Chunks of at most ``size`` lines and about ``block`` bytes, each line's bytes in one
-    piece; a line too long is a chunk of its own."""
+    piece, and, when the stream reads a file, their place in it; a line too long is a chunk
+    of its own."""
+    found = _file_of(stream)
+    fd, position = found or (-1, 0)
+    file = identity(fd) if found else (0, 0)
     number = 1
-    for run in _runs(stream, max_bytes, block):
-        if isinstance(run, Unread):
-            yield Chunk(number, [run])
-            number += 1
-            continue
-        start = 0
-        while start < len(run):
-            end, count = start, 0
-            while count < size and end < len(run):
-                end = (run.find(b"\n", end) + 1) or len(run)
-                count += 1
-            yield Chunk(number, run[start:end])
-            number += count
-            start = end
+    try:
+        for offset, run in _runs(stream, max_bytes, block):
+            if isinstance(run, Unread):
+                yield Chunk(number, [run])
+                number += 1
+                continue
+            start = 0
+            while start < len(run):
+                end, count = start, 0
+                while count < size and end < len(run):
+                    end = (run.find(b"\n", end) + 1) or len(run)
+                    count += 1
+                place = Place(fd, position + offset + start, end - start, file) if found else None
+                yield Chunk(number, run[start:end], place=place)
+                number += count
+                start = end
+    finally:
+        if found:
+            os.close(fd)
 
 
 def stream_lines(stream: BinaryIO, max_bytes: int) -> Iterator[bytes | Unread]:

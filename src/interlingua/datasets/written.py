@@ -15,6 +15,7 @@ from typing import IO, NamedTuple
 
 from interlingua.datasets.body import Options, Problem, Status
 from interlingua.datasets.lines import Chunk, Unread, convert_line, lines_of
+from interlingua.datasets.place import Place
 from interlingua.datasets.summary import Summary
 
 
@@ -40,6 +41,8 @@ class Written(NamedTuple):
 def _size(chunk: Chunk, max_bytes: int) -> int:
     if isinstance(chunk.lines, bytes):
         return len(chunk.lines)
+    if isinstance(chunk.lines, Place):
+        return chunk.lines.length
     return sum(max_bytes if isinstance(raw, Unread) else len(raw) for raw in chunk.lines)
 
 
