@@ -5,6 +5,7 @@ the lines."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 from collections.abc import Iterable
@@ -194,3 +195,16 @@ def test_only_a_forked_worker_is_handed_places(tmp_path: Path) -> None:
     handed = list(ordered_map(kind_of, chunks, 2, forked=by_place))
     assert handed == ["bytes"] + ["Place"] * 4  # the first chunk runs here, with its bytes
     assert list(ordered_map(kind_of, chunks, 1, forked=by_place)) == ["bytes"] * 5
+
+
+def test_a_stream_that_is_not_the_file_as_it_is_sends_its_bytes(tmp_path: Path) -> None:
+    """A decompressor has a descriptor (of the compressed file): no place in it is a line's."""
+    path = tmp_path / "in.jsonl.gz"
+    with gzip.open(path, "wb") as packed:
+        packed.write(_text(200))
+    with gzip.open(path, "rb") as stream:
+        assert [chunk.place for chunk in file_chunks(stream, 64, 200)] == [None] * 4  # type: ignore[arg-type]
+    with gzip.open(path, "rb") as stream:
+        written = list(convert_stream(stream, "auto", "anthropic", jobs=2, chunk=64))  # type: ignore[arg-type]
+    alone = list(convert_stream(io.BytesIO(_text(200)), "auto", "anthropic", jobs=1))
+    assert _joined(written)[0] == _joined(alone)[0]

@@ -9,6 +9,7 @@ the limit is never held: its start is dropped as it is read, and it is answered 
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 from collections.abc import Iterator
@@ -53,7 +54,10 @@ def _runs(stream: BinaryIO, max_bytes: int, block: int) -> Iterator[tuple[int, b
 
 def _file_of(stream: BinaryIO) -> tuple[int, int] | None:
     """A descriptor of the stream's own of its file and how far into the file the stream
-    is, when it reads a file (not a pipe): a forked worker can read that file itself."""
+    is, when it reads a file as it is (not a pipe, nor through a decompressor, say): a
+    forked worker can read that file itself."""
+    if not isinstance(stream, io.BufferedReader | io.FileIO):  # others' tell() is not a place
+        return None
     try:
         fd = stream.fileno()
         if not stat.S_ISREG(os.fstat(fd).st_mode):
