@@ -73,14 +73,19 @@ def write_chunk(
             statuses.add(line.status)
     return Written(
         chunk.first,
-        "".join(f"{text}\n" for text in outputs).encode(),
-        "".join(f"{text}\n" for text in written).encode(),
+        _joined(outputs),
+        _joined(written),
         () if render else tuple(problems),
         render(tuple(problems)) if render and problems else "",
         summary,
         frozenset(statuses),
         _size(chunk, max_bytes),
     )
+
+
+def _joined(lines: list[str]) -> bytes:
+    """The lines, each ending in a newline, in UTF-8 (copied once before the encoding)."""
+    return "\n".join([*lines, ""]).encode() if lines else b""
 
 
 def write_utf8(stream: IO[str], data: bytes) -> None:
