@@ -5,6 +5,7 @@ answered in place and never held."""
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 
@@ -69,3 +70,14 @@ def test_a_long_line_is_never_held_whole() -> None:
 
 def test_a_chunk_of_text_lines_is_taken_as_it_is() -> None:
     assert lines_of(Chunk(1, ["a", b"b"]), 1) == ["a", b"b"]
+
+
+def test_only_a_file_read_as_it_is_has_places() -> None:
+    """A pipe, or a reader over bytes in memory, has no place a worker could read."""
+    read, write = os.pipe()
+    os.write(write, b"{}\n{}\n")
+    os.close(write)
+    with open(read, "rb") as pipe:
+        assert [(c.lines, c.place) for c in file_chunks(pipe, 8, 100)] == [(b"{}\n{}\n", None)]
+    in_memory = io.BufferedReader(io.BytesIO(b"{}\n"))
+    assert [(c.lines, c.place) for c in file_chunks(in_memory, 8, 100)] == [(b"{}\n", None)]

@@ -208,3 +208,16 @@ def test_a_stream_that_is_not_the_file_as_it_is_sends_its_bytes(tmp_path: Path) 
         written = list(convert_stream(stream, "auto", "anthropic", jobs=2, chunk=64))  # type: ignore[arg-type]
     alone = list(convert_stream(io.BytesIO(_text(200)), "auto", "anthropic", jobs=1))
     assert _joined(written)[0] == _joined(alone)[0]
+
+
+def test_a_chunk_by_place_in_this_process(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n" + json.dumps(GOOD).encode() + b"\n")
+    options = Options("openai-chat", "anthropic", "request")
+    with path.open("rb") as stream:
+        chunks = file_chunks(stream, 8, 1000)  # its descriptor stays open while it reads
+        chunk = next(chunks)
+        assert chunk.place is not None
+        done = write_chunk(by_place(chunk), options, 1000, False)
+    assert done.size == chunk.place.length == len(chunk.lines)
+    assert done.output.startswith(b'\n{"') and done.summary.converted == 1
