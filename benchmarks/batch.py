@@ -12,6 +12,8 @@ A file of OpenAI Chat request bodies (``benchmarks/openai_corpus.py``, one per l
   (1,000,000), both with ``--jobs N``; the ratio large / small.
 - Every run checks that output line N answers input line N, every bad line has its error
   record with its number, and the summary line counts them.
+- ``--part speed`` ends with a quick look at memory (``--small`` lines against ``--lines``
+  lines, with ``--jobs N``) and one line with the three numbers the issue asks for.
 
 Each run's command starts as an installed package does, from compiled bytecode (kept in a
 temporary folder, ``PYTHONPYCACHEPREFIX``, and made by a warm-up run first): with
@@ -192,12 +194,12 @@ def speed(args: argparse.Namespace, folder: Path) -> None:
     """--lines lines through --jobs 1 and --jobs N: the ratio of the wall times."""
     batch = folder / "batch.jsonl"
     bad = write_batch(batch, args.lines, args.bad_every)
-    times = {}
+    times, peaks = {}, {}
     for jobs in (1, args.jobs):
         out = folder / f"out-{jobs}.jsonl"
         seconds, peak, summary = run(batch, out, jobs)
         check(out, args.lines, bad, summary)
-        times[jobs] = seconds
+        times[jobs], peaks[jobs] = seconds, peak
         print(
             f"{args.lines} lines, --jobs {jobs}: {seconds:7.2f} s, "
             f"{seconds / args.lines * 1e6:6.1f} µs per line, peak RSS {peak / 1024:6.1f} MiB"
@@ -220,6 +222,21 @@ def speed(args: argparse.Namespace, folder: Path) -> None:
         f"({share:.1%} of the tree's; the workers' {CPU[args.jobs] - MAIN[args.jobs]:.1f})"
     )
     batch.unlink()
+    # A quick look at memory (the full check, to --large lines, is --part memory).
+    small, out = folder / "small.jsonl", folder / "out-small.jsonl"
+    small_bad = write_batch(small, args.small, args.bad_every)
+    _, peak, summary = run(small, out, args.jobs)
+    check(out, args.small, small_bad, summary)
+    flat = peaks[args.jobs] / peak
+    print(
+        f"peak RSS with --jobs {args.jobs}, {args.small} lines {peak / 1024:.1f} MiB, "
+        f"{args.lines} lines {peaks[args.jobs] / 1024:.1f} MiB: {flat:.2f}x"
+    )
+    speedup = times[1] / times[args.jobs]
+    print(
+        f"must show: speed-up {speedup:.2f}x (>= 1.8x: {'yes' if speedup >= 1.8 else 'NO'}), "
+        f"output identical: yes, peak RSS {flat:.2f}x (<= 1.5x: {'yes' if flat <= 1.5 else 'NO'})"
+    )
 
 
 def memory(args: argparse.Namespace, folder: Path) -> None:
