@@ -175,12 +175,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--part", choices=("all", "speed", "memory"), default="all", help="which runs to make"
     )
+    parser.add_argument(
+        "--no-bytecode-cache",
+        action="store_true",
+        help="run the command in this environment as it is (with PYTHONDONTWRITEBYTECODE set, "
+        "each run compiles the package first, as the runs before this option did)",
+    )
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        _compiled(folder)
+        if not args.no_bytecode_cache:
+            _compiled(folder)
         if args.part in ("all", "speed"):
             speed(args, folder)
         if args.part in ("all", "memory"):
