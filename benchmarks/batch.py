@@ -12,8 +12,18 @@ A file of OpenAI Chat request bodies (``benchmarks/openai_corpus.py``, one per l
   (1,000,000), both with ``--jobs N``; the ratio large / small.
 - Every run checks that output line N answers input line N, every bad line has its error
   record with its number, and the summary line counts them.
+- ``--part speed`` ends with a quick look at memory (``--small`` lines against ``--lines``
+  lines, with ``--jobs N``) and one line with the three numbers the issue asks for.
 
-The load average is printed with the numbers: the machine may be shared.
+Each run's command starts as an installed package does, from compiled bytecode (kept in a
+temporary folder, ``PYTHONPYCACHEPREFIX``, and made by a warm-up run first): with
+``PYTHONDONTWRITEBYTECODE`` set, every run would compile the package from source, a second of
+one core that is the same for any ``--jobs`` and measures Python, not the batch.
+
+Beside the wall times it prints what the load of a shared machine cannot change: the CPU time
+of each run's process tree, the speed-up those allow on idle cores, and the share of the CPU
+that the command process itself (reading, handing out, gathering, writing) takes from the
+workers. The load average is printed with the numbers: the machine may be shared.
 
     python benchmarks/batch.py [--lines 100000] [--small 10000] [--large 1000000] [--jobs N]
 """
@@ -78,25 +88,52 @@ def _cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
+def _own_cpu(pid: int, last: float) -> float:
+    """CPU seconds of process ``pid`` itself, every thread, not its children (Linux /proc);
+    ``last`` once it has ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return last
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 #: CPU seconds of each run's process tree (the command and the workers it forked and reaped).
 CPU: dict[int, float] = {}
+#: CPU seconds of each run's command process alone: it reads, hands out, gathers and writes.
+MAIN: dict[int, float] = {}
+
+
+#: The environment of each run's command: bytecode compiled once, in a temporary folder.
+ENV = dict(os.environ)
+
+
+def _compiled(folder: Path) -> None:
+    ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+    ENV["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+    warm = folder / "warm.jsonl"
+    write_batch(warm, 3, 1000)
+    run(warm, folder / "warm-out.jsonl", 1)
 
 
 def run(path: Path, output: Path, jobs: int) -> tuple[float, int, str]:
     """Wall seconds, the peak summed RSS of the command's process tree in KiB (sampled every
-    50 ms), and its stderr's last line; the tree's CPU seconds go to ``CPU[jobs]``."""
+    50 ms), and its stderr's last line; the tree's CPU seconds go to ``CPU[jobs]``, the
+    command's own (as last sampled, 50 ms before it ended at most) to ``MAIN[jobs]``."""
     before = _cpu()
     argv = [sys.executable, "-m", "interlingua", "convert", "--from", "openai-chat"]
     argv += ["--to", "anthropic", "--jobs", str(jobs), str(path)]
-    peak = 0
+    peak, main = 0, 0.0
     with output.open("wb") as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        child = subprocess.Popen(argv, stdout=out, stderr=err)
+        child = subprocess.Popen(argv, stdout=out, stderr=err, env=ENV)
         while child.poll() is None:
             peak = max(peak, _tree_rss(child.pid))
+            main = _own_cpu(child.pid, main)
             time.sleep(0.05)
         seconds = time.perf_counter() - start
         CPU[jobs] = _cpu() - before
+        MAIN[jobs] = main
         err.seek(0)
         last = err.read().decode("utf-8").splitlines()[-1]
     return seconds, peak, last
@@ -138,11 +175,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--part", choices=("all", "speed", "memory"), default="all", help="which runs to make"
     )
+    parser.add_argument(
+        "--no-bytecode-cache",
+        action="store_true",
+        help="run the command in this environment as it is (with PYTHONDONTWRITEBYTECODE set, "
+        "each run compiles the package first, as the runs before this option did)",
+    )
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
+        if not args.no_bytecode_cache:
+            _compiled(folder)
         if args.part in ("all", "speed"):
             speed(args, folder)
         if args.part in ("all", "memory"):
@@ -156,12 +201,12 @@ def speed(args: argparse.Namespace, folder: Path) -> None:
     """--lines lines through --jobs 1 and --jobs N: the ratio of the wall times."""
     batch = folder / "batch.jsonl"
     bad = write_batch(batch, args.lines, args.bad_every)
-    times = {}
+    times, peaks = {}, {}
     for jobs in (1, args.jobs):
         out = folder / f"out-{jobs}.jsonl"
         seconds, peak, summary = run(batch, out, jobs)
         check(out, args.lines, bad, summary)
-        times[jobs] = seconds
+        times[jobs], peaks[jobs] = seconds, peak
         print(
             f"{args.lines} lines, --jobs {jobs}: {seconds:7.2f} s, "
             f"{seconds / args.lines * 1e6:6.1f} µs per line, peak RSS {peak / 1024:6.1f} MiB"
@@ -176,7 +221,29 @@ def speed(args: argparse.Namespace, folder: Path) -> None:
         f"CPU seconds of the process tree: --jobs 1 {CPU[1]:.1f}, --jobs {args.jobs} "
         f"{CPU[args.jobs]:.1f}; the speed-up on {args.jobs} idle cores is at most {bound:.2f}x"
     )
+    # The command process reads, hands chunks out, gathers and writes while the workers
+    # convert: what it spends, it takes from the cores the workers need.
+    share = MAIN[args.jobs] / CPU[args.jobs]
+    print(
+        f"CPU seconds of the command process with --jobs {args.jobs}: {MAIN[args.jobs]:.1f} "
+        f"({share:.1%} of the tree's; the workers' {CPU[args.jobs] - MAIN[args.jobs]:.1f})"
+    )
     batch.unlink()
+    # A quick look at memory (the full check, to --large lines, is --part memory).
+    small, out = folder / "small.jsonl", folder / "out-small.jsonl"
+    small_bad = write_batch(small, args.small, args.bad_every)
+    _, peak, summary = run(small, out, args.jobs)
+    check(out, args.small, small_bad, summary)
+    flat = peaks[args.jobs] / peak
+    print(
+        f"peak RSS with --jobs {args.jobs}, {args.small} lines {peak / 1024:.1f} MiB, "
+        f"{args.lines} lines {peaks[args.jobs] / 1024:.1f} MiB: {flat:.2f}x"
+    )
+    speedup = times[1] / times[args.jobs]
+    print(
+        f"must show: speed-up {speedup:.2f}x (>= 1.8x: {'yes' if speedup >= 1.8 else 'NO'}), "
+        f"output identical: yes, peak RSS {flat:.2f}x (<= 1.5x: {'yes' if flat <= 1.5 else 'NO'})"
+    )
 
 
 def memory(args: argparse.Namespace, folder: Path) -> None:

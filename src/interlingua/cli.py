@@ -239,8 +239,10 @@ def _record(code: str, path: str, message: str, line: int | None = None) -> dict
     return record
 
 
-def _problem_text(what: str, code: str, path: str, message: str, line: int | None) -> str:
-    if _Stderr.json:
+def _problem_text(
+    what: str, code: str, path: str, message: str, line: int | None, *, as_json: bool | None = None
+) -> str:
+    if _Stderr.json if as_json is None else as_json:
         return json.dumps({what: _record(code, path, message, line)}, ensure_ascii=False)
     return f"{what}: {_where(line)}{code} at {path or '/'}: {message}"
 
@@ -265,11 +267,19 @@ def _undetected(found: Detection, line: int | None = None) -> None:
     _problems(undetected(found).problems, line)
 
 
-def _problem_lines(problems: Iterable[Problem], line: int | None) -> Iterator[str]:
+def _problem_lines(
+    problems: Iterable[Problem], line: int | None, as_json: bool | None = None
+) -> Iterator[str]:
+    as_json = _Stderr.json if as_json is None else as_json
     for each in problems:
-        yield _problem_text(each.what, each.code, each.path, each.message, line)
-        if not _Stderr.json:
+        yield _problem_text(each.what, each.code, each.path, each.message, line, as_json=as_json)
+        if not as_json:
             yield from each.detail
+
+
+def _problem_block(as_json: bool, problems: Iterable[tuple[int, Iterable[Problem]]]) -> str:
+    """The stderr lines of a chunk's (line, problems): the --jobs workers write them."""
+    return "".join(f"{x}\n" for n, found in problems for x in _problem_lines(found, n, as_json))
 
 
 def _problems(problems: Iterable[Problem], line: int | None) -> None:
@@ -363,8 +373,11 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
     converted, failed, losses by code and by format pair) ends stderr; on a terminal a
     progress bar runs. ``--jobs`` processes convert (:mod:`interlingua.datasets`).
     """
-    from interlingua.datasets import Summary, Unread  # noqa: PLC0415
-    from interlingua.datasets.batch import convert_chunks  # noqa: PLC0415
+    from functools import partial  # noqa: PLC0415
+
+    from interlingua.datasets import Summary  # noqa: PLC0415
+    from interlingua.datasets.batch import convert_stream  # noqa: PLC0415
+    from interlingua.datasets.written import write_utf8  # noqa: PLC0415
 
     try:
         stream = _open_input(args.input)
@@ -372,39 +385,32 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
         _error(exc.code, exc.path, exc.message)
         return EXIT_UNREADABLE
     status, summary, bar = EXIT_VALID, Summary(), _progress(stream)
-    lines = (
-        Unread(data.code, data.message) if isinstance(data, InputError) else data
-        for _, data in _read_lines(stream, args.max_bytes)
-    )
     options = {"kind": args.kind, "strict": args.strict, "thinking": args.thinking}
     try:
-        for chunk in convert_chunks(
-            lines,
+        for chunk in convert_stream(
+            stream,
             args.source,
             args.target,
             **options,
             jobs=args.jobs,
             max_bytes=args.max_bytes,
             loss_problems=report is None,
+            reports=report is not None,
             live=_live(stream),
+            render=partial(_problem_block, _Stderr.json),
         ):
-            # A chunk's lines are written together: a few writes per chunk, not per line.
-            problems = [
-                text for x in chunk if x.problems for text in _problem_lines(x.problems, x.number)
-            ]
-            if problems:
-                sys.stderr.write("".join(f"{text}\n" for text in problems))
-            for line in chunk:
-                summary.add(line)
-                if line.status is not None:
-                    status = max(status, _STATUS[line.status])
-            sys.stdout.write("".join(f"{line.output}\n" for line in chunk))
+            # A chunk arrives as text and bytes to write: a few writes, nothing per line.
+            if chunk.problem_text:
+                sys.stderr.write(chunk.problem_text)
+            summary.merge(chunk.summary)
+            status = max([status, *(_STATUS[done] for done in chunk.statuses)])
+            write_utf8(sys.stdout, chunk.output)
             sys.stdout.flush()
             if report is not None:
-                report.write("".join(f"{line.report}\n" for line in chunk))
+                write_utf8(report, chunk.report)
                 report.flush()
             if bar is not None:
-                bar.update(sum(line.size for line in chunk))
+                bar.update(chunk.size)
     finally:
         if bar is not None:
             bar.close()

@@ -40,3 +40,29 @@ def test_two_jobs_write_what_one_writes(
         )
     else:  # the gemini lines are not openai-chat bodies
         assert summary.startswith("summary: 560 lines, 280 converted, 280 failed; losses: ")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_workers_write_the_problems_as_the_command_would(
+    as_json: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --report the losses go to stderr, rendered by the workers (as JSON with
+    --json): the same lines, in the same order, as one process writes."""
+    kinds = [json.dumps(GOOD), json.dumps(LOSSY), "", "{", json.dumps(GEMINI)]
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(kinds[n % 5] + "\n" for n in range(700)), encoding="utf-8")
+    runs = []
+    for jobs in ("1", "2"):
+        argv = ["convert", "--from", "openai-chat", "--to", "anthropic", "--jobs", jobs]
+        assert main([*argv, *(["--json"] if as_json else []), str(path)]) == 2
+        runs.append(capsys.readouterr())
+    assert runs[0] == runs[1]
+    problems = runs[0].err.splitlines()[:-1]
+    assert len(problems) == 140 + 140 + 140  # per 5 lines: a loss, a broken line, a gemini body
+    if as_json:
+        first = json.loads(problems[0])
+        assert first == {"loss": {**first["loss"], "line": 2}}
+        assert json.loads(runs[0].err.splitlines()[-1])["summary"]["lines"] == 560
+    else:
+        assert problems[0].startswith("loss: line 2: parameter_dropped at /parameters/seed: ")
+        assert problems[1].startswith("error: line 4: invalid_json at /: ")

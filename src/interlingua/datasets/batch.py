@@ -20,16 +20,31 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import partial
 from itertools import chain
-from typing import Any
+from typing import Any, BinaryIO
 
 from interlingua.datasets.body import AUTO, Converted, Options, convert_body
-from interlingua.datasets.lines import Chunk, Line, RawLine, Unread, convert_chunk
+from interlingua.datasets.lines import (
+    Chunk,
+    Line,
+    RawLine,
+    Unread,
+    by_place,
+    convert_chunk,
+    lines_of,
+)
 from interlingua.datasets.live import live_chunks
 from interlingua.datasets.pool import chunks, default_jobs, ordered_map
+from interlingua.datasets.reader import file_chunks, stream_lines
+from interlingua.datasets.written import Render, Written, write_chunk
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
 
 #: What a worker imports before its first chunk.
-PRELOAD = ["interlingua.datasets.body", "interlingua.converter", "interlingua.detector"]
+PRELOAD = [
+    "interlingua.datasets.body",
+    "interlingua.datasets.written",
+    "interlingua.converter",
+    "interlingua.detector",
+]
 
 #: Lines (or bodies) a worker takes at once: enough to make the hand-off cheap, few enough
 #: that a batch's memory does not grow with it.
@@ -124,6 +139,61 @@ def convert_chunks(
     work = partial(convert_chunk, options=options, max_bytes=max_bytes)
     tasks = _numbered(grouped)
     yield from ordered_map(work, tasks, jobs or default_jobs(), settle=_idle, preload=PRELOAD)
+
+
+def convert_stream(
+    stream: BinaryIO,
+    source: str,
+    target: str,
+    *,
+    kind: str | None = None,
+    strict: bool = False,
+    thinking: str = "drop",
+    jobs: int | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    loss_problems: bool = True,
+    reports: bool = False,
+    chunk: int = CHUNK,
+    live: bool = False,
+    render: Render | None = None,
+) -> Iterator[Written]:
+    """JSON Lines read from ``stream`` and converted as :func:`convert_lines` does, a chunk at a
+    time, ready to write: the output lines (and with ``reports`` the report lines) as UTF-8
+    bytes, the problems of the lines that have some, and the chunk's :class:`Summary`.
+
+    A file is read in large blocks and each chunk travels as one piece of bytes, both ways
+    (to a forked worker, only its place in the file: the worker reads it there);
+    ``live`` (a pipe, a terminal): line by line, every line that has arrived answered before
+    the next is awaited. ``render`` (picklable) turns a chunk's problems into the text to
+    write, in the workers."""
+    options = Options(source, target, kind, strict, thinking, loss_problems)
+    tasks: Iterator[Chunk] = (
+        _numbered(live_chunks(stream_lines(stream, max_bytes), chunk))
+        if live
+        else file_chunks(stream, chunk, max_bytes)
+    )
+    if source != AUTO and kind is None:
+        head, first = _first_chunks(tasks, max_bytes)
+        if first is not None:
+            options = batch_kind(options, first)
+        tasks = chain(head, tasks)
+    work = partial(
+        write_chunk, options=options, max_bytes=max_bytes, reports=reports, render=render
+    )
+    yield from ordered_map(
+        work, tasks, jobs or default_jobs(), settle=_idle, preload=PRELOAD, forked=by_place
+    )
+
+
+def _first_chunks(tasks: Iterator[Chunk], max_bytes: int) -> tuple[list[Chunk], Any]:
+    """The chunks up to the one holding the first line that reads as JSON, and its body."""
+    seen: list[Chunk] = []
+    for task in tasks:
+        seen.append(task)
+        _, first = _first_body(iter(lines_of(task, max_bytes)), max_bytes)
+        if first is not None:
+            return seen, first
+    return seen, None
 
 
 def _numbered(grouped: Iterable[tuple[list[RawLine], bool]]) -> Iterator[Chunk]:

@@ -10,6 +10,7 @@ import json
 from typing import NamedTuple
 
 from interlingua.datasets.body import Converted, Options, Problem, Status, convert_body, failed
+from interlingua.datasets.place import Place, read_place
 from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
 
 
@@ -22,6 +23,11 @@ class Unread(NamedTuple):
 
 #: One line as it is read: its bytes (or text), or why it could not be read.
 RawLine = bytes | str | Unread
+
+
+def too_long(limit: int) -> Unread:
+    """A line past ``limit`` bytes (not counting its newline): skipped, never held."""
+    return Unread("input_too_large", f"line is longer than {limit} bytes")
 
 
 class Line(NamedTuple):
@@ -43,44 +49,71 @@ class Line(NamedTuple):
     losses: tuple[str, ...] = ()
 
 
-def _line(number: int, done: Converted, size: int) -> Line:
+def _line(number: int, done: Converted, size: int, report: bool) -> Line:
     if done.status == "converted":
         output = json.dumps(done.output, ensure_ascii=False)
-        report = json.dumps(done.report, ensure_ascii=False)
+        written = json.dumps(done.report, ensure_ascii=False) if report else ""
     else:
         assert done.error is not None
-        output = report = json.dumps({"error": {**done.error, "line": number}})
+        output = json.dumps({"error": {**done.error, "line": number}})
+        written = output if report else ""
     kept = done.report if done.status == "converted" else None
     codes = tuple(loss["code"] for loss in kept["losses"]) if kept else ()
-    return Line(number, output, report, done.status, size, done.problems, done.pair, codes)
+    return Line(number, output, written, done.status, size, done.problems, done.pair, codes)
 
 
-def convert_line(number: int, raw: RawLine, options: Options, max_bytes: int) -> Line:
-    """Convert input line ``number``."""
+def convert_line(
+    number: int, raw: RawLine, options: Options, max_bytes: int, report: bool = True
+) -> Line:
+    """Convert input line ``number`` (its report line left empty unless ``report``)."""
     if isinstance(raw, Unread):
-        return _line(number, failed(raw.code, "", raw.message), max_bytes)
+        return _line(number, failed(raw.code, "", raw.message), max_bytes, report)
     if not raw.strip():
         return Line(number, "", "", None, len(raw))
     try:
         text = raw.rstrip("\r\n") if isinstance(raw, str) else raw.rstrip(b"\r\n")
         payload = read_json(text, max_bytes=max_bytes)
     except InputError as exc:
-        return _line(number, failed(exc.code, exc.path, exc.message), len(raw))
-    return _line(number, convert_body(payload, options), len(raw))
+        return _line(number, failed(exc.code, exc.path, exc.message), len(raw), report)
+    return _line(number, convert_body(payload, options), len(raw), report)
 
 
 class Chunk(NamedTuple):
     """Consecutive lines, the unit of work a worker takes."""
 
     first: int  # the number of the first line
-    lines: list[RawLine]
+    #: The lines; or, read from a file, their bytes in one piece (the worker splits them, so
+    #: the reading process does not touch each line), or where in the file they are.
+    lines: list[RawLine] | bytes | Place
     #: Nothing followed it yet (a live input): its answers are wanted before more is read.
     idle: bool = False
+    #: Where the bytes are, when they are in a file a forked worker can read.
+    place: Place | None = None
+
+
+def by_place(chunk: Chunk) -> Chunk:
+    """``chunk`` as a forked worker takes it: its bytes' place, if it has one, for the bytes."""
+    return chunk if chunk.place is None else Chunk(chunk.first, chunk.place, chunk.idle)
+
+
+def lines_of(chunk: Chunk, max_bytes: int) -> list[RawLine]:
+    """The lines of ``chunk``; in a piece of bytes, each past ``max_bytes`` is :func:`too_long`
+    (as a line-by-line reader would have found)."""
+    if isinstance(chunk.lines, list):
+        return chunk.lines
+    data = chunk.lines if isinstance(chunk.lines, bytes) else read_place(chunk.lines)
+    pieces = data.split(b"\n")
+    if not pieces[-1]:  # the newline that ends the last line starts no line
+        pieces.pop()
+    lines: list[RawLine] = [
+        too_long(max_bytes) if len(piece) > max_bytes else piece for piece in pieces
+    ]
+    return lines
 
 
 def convert_chunk(chunk: Chunk, options: Options, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Line]:
     """Convert every line of ``chunk`` (the function the worker processes run)."""
     return [
         convert_line(chunk.first + offset, raw, options, max_bytes)
-        for offset, raw in enumerate(chunk.lines)
+        for offset, raw in enumerate(lines_of(chunk, max_bytes))
     ]

@@ -67,13 +67,15 @@ def ordered_map(
     window: int | None = None,
     settle: Callable[[T], bool] = _never,
     preload: list[str] | None = None,
+    forked: Callable[[T], T] | None = None,
 ) -> Iterator[R]:
     """``map(work, tasks)`` on ``jobs`` processes, in order, with at most ``window`` tasks
     (default twice ``jobs``) submitted and not yet taken. After a task for which ``settle``
     is true, every result is handed back before the next task is asked for (the input is
     waiting on a person). ``work`` and every task must pickle (a module-level function, or a
     ``functools.partial`` of one, and plain data); ``preload`` names the modules the
-    workers import before their first task."""
+    workers import before their first task. ``forked`` gives what a task becomes for a
+    worker forked from this process (which shares its open files)."""
     tasks = iter(tasks)
     for task in islice(tasks, 1):
         yield work(task)
@@ -85,8 +87,12 @@ def ordered_map(
     pending: deque[Future[R]] = deque()
     try:
         for task in tasks:
-            pool = pool or ProcessPoolExecutor(jobs, mp_context=_context(preload or []))
-            pending.append(pool.submit(work, task))
+            if pool is None:
+                context = _context(preload or [])
+                pool = ProcessPoolExecutor(jobs, mp_context=context)
+                if context.get_start_method() != "fork":
+                    forked = None
+            pending.append(pool.submit(work, forked(task) if forked else task))
             while pending and (len(pending) >= window or settle(task)):
                 yield pending.popleft().result()
         while pending:

@@ -35,6 +35,16 @@ class Summary:
         if line.pair is not None:
             self.pair_losses.setdefault(line.pair, Counter()).update(line.losses)
 
+    def merge(self, other: Summary) -> None:
+        """Count what ``other`` counted too (a worker's summary of its chunk)."""
+        self.lines += other.lines
+        self.converted += other.converted
+        self.failed += other.failed
+        self.losses.update(other.losses)
+        self.pairs.update(other.pairs)
+        for pair, losses in other.pair_losses.items():
+            self.pair_losses.setdefault(pair, Counter()).update(losses)
+
     def _losses_of(self, pair: tuple[str, str]) -> Counter[str]:
         return self.pair_losses.get(pair, Counter())
 
