@@ -65,7 +65,10 @@ def test_a_thought_part_keeps_its_own_signature() -> None:
 
 
 def test_a_block_kept_verbatim_keeps_its_signature() -> None:
-    call = {"toolCall": {"id": "t1", "toolType": "URL_CONTEXT", "args": {}}, "thoughtSignature": SIG}
+    call = {
+        "toolCall": {"id": "t1", "toolType": "URL_CONTEXT", "args": {}},
+        "thoughtSignature": SIG,
+    }
     content = read(response(call, {"text": "1"}), "response")["message"]["content"]
     assert content[0] == {"type": "toolCall", **call}
 

@@ -214,3 +214,44 @@ def test_an_invariant_that_only_warns_is_additive() -> None:
         (False, True)
     ]
     assert [c.breaking for c in changes(old, refuses)] == [True]
+
+
+def _open_union(tags: list[str], fallback_refuses: list[str], code: str) -> Json:
+    codes = {
+        "ErrorCode": {"x-codes": {"odd": {"severity": "warning"}, "bad": {"severity": "error"}}}
+    }
+    members = {t: f"#/$defs/{t.upper()}" for t in tags}
+    return {
+        "$defs": {
+            **codes,
+            "Part": {
+                "x-open-union": {"fallback": "Other", "code": code},
+                "oneOf": [{"$ref": ref} for ref in [*members.values(), "#/$defs/Other"]],
+                "discriminator": {"propertyName": "type", "mapping": members},
+            },
+            **{t.upper(): {"properties": {"type": {"const": t}}} for t in tags},
+            "Other": {"properties": {"type": {"not": {"enum": fallback_refuses}}}},
+        }
+    }
+
+
+def test_a_tag_an_open_union_adopts_from_its_fallback_is_additive() -> None:
+    """A new member taking a tag the fallback used to take refuses only documents already
+    reported with the union's code, when that code is a warning; otherwise it is breaking."""
+    old = _open_union(["a"], ["a"], "odd")
+    new = _open_union(["a", "b"], ["a", "b"], "odd")
+    fallback = [c for c in changes(old, new) if c.pointer == "/$defs/Other/properties/type"]
+    assert [(c.breaking, "['b'] taken from the fallback" in c.message) for c in fallback] == [
+        (False, True)
+    ]
+    # the union's code refuses: breaking
+    strict = [
+        c
+        for c in changes(
+            _open_union(["a"], ["a"], "bad"), _open_union(["a", "b"], ["a", "b"], "bad")
+        )
+    ]
+    assert ("/$defs/Other/properties/type", True) in [(c.pointer, c.breaking) for c in strict]
+    # the fallback refuses a tag no member takes: breaking
+    orphan = changes(old, _open_union(["a"], ["a", "b"], "odd"))
+    assert ("/$defs/Other/properties/type", True) in [(c.pointer, c.breaking) for c in orphan]
