@@ -58,9 +58,7 @@ def test_elsewhere_it_is_dropped_and_reported_never_text() -> None:
         assert ("/messages/1/content/0", "part_dropped") in losses, target
 
 
-def test_a_hosted_call_naming_another_format_is_not_written_by_a_format_that_has_hosted_tools() -> (
-    None
-):
+def test_a_call_another_format_ran_is_not_written_by_one_with_hosted_tools() -> None:
     foreign = {**SEARCH, "origin": {"format": "openai-responses"}}
     result = convert(conversation(foreign), "canonical", "anthropic")
     assert "srvtoolu_1" not in str(result.output)
@@ -70,23 +68,19 @@ def test_a_hosted_call_naming_another_format_is_not_written_by_a_format_that_has
 
 
 def test_the_program_that_called_a_tool_reads_as_its_caller() -> None:
-    body = {
+    fetch = {
+        "type": "server_tool_use",
+        "id": "srvtoolu_2",
+        "name": "web_fetch",
+        "input": {"url": "https://example.com"},
+        "caller": {"type": "code_execution_20260120", "tool_id": "srvtoolu_1"},
+    }
+    body: dict[str, Any] = {
         "model": "claude-sonnet-4-5",
         "max_tokens": 10,
         "messages": [
             {"role": "user", "content": "q"},
-            {
-                "role": "assistant",
-                "content": [
-                    {
-                        "type": "server_tool_use",
-                        "id": "srvtoolu_2",
-                        "name": "web_fetch",
-                        "input": {"url": "https://example.com"},
-                        "caller": {"type": "code_execution_20260120", "tool_id": "srvtoolu_1"},
-                    }
-                ],
-            },
+            {"role": "assistant", "content": [fetch]},
         ],
     }
     part = convert(body, "anthropic", "canonical").output["messages"][1]["content"][0]
@@ -98,11 +92,11 @@ def test_the_program_that_called_a_tool_reads_as_its_caller() -> None:
     back = convert(
         {**conversation(part), "parameters": {"max_output_tokens": 10}}, "canonical", "anthropic"
     )
-    assert back.output["messages"][1]["content"][0] == body["messages"][1]["content"][0]
+    assert back.output["messages"][1]["content"][0] == fetch
 
 
 def test_an_approval_response_is_a_user_item_of_its_own() -> None:
-    document = {
+    document: dict[str, Any] = {
         "schema_version": 1,
         "model": "gpt-5.1",
         "messages": [
