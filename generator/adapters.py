@@ -44,6 +44,7 @@ CODEC_TYPES = {
     "response_format": "ResponseFormat",
     "cache_hint": "CacheHint",
     "citation": "Citation",
+    "caller": "ToolCaller",
     "request_envelope": "Conversation",
     "response_envelope": "Response",
 }

@@ -98,12 +98,45 @@ def changes(released: dict[str, Json], current: dict[str, Json]) -> list[Change]
         for code, about in current.get("$defs", {}).get("ErrorCode", {}).get("x-codes", {}).items()
         if about.get("severity") == "warning"
     }
+    adopted = _adopted_tags(old_defs, new_defs, warnings)
     return sorted(
         replace(c, breaking=False, message=c.message + " (a warning)")
         if c.breaking and c.code in warnings
+        else replace(c, breaking=False, message=adopted[c.pointer])
+        if c.breaking and c.pointer in adopted
         else c
         for c in found
     )
+
+
+def _adopted_tags(
+    old_defs: dict[str, Json], new_defs: dict[str, Json], warnings: set[str]
+) -> dict[str, str]:
+    """Open unions whose fallback now leaves some tags to new members: the fallback's tag
+    refuses them (a changed `not`), but a document that used one was already reported with
+    the union's code, a warning, so giving the tag a member is additive, like a warning
+    invariant. Keyed by the pointer of the fallback's tag."""
+    out = {}
+    for name, union in new_defs.items():
+        spec, tagging = union.get("x-open-union"), union.get("discriminator")
+        if not spec or not tagging or spec.get("code") not in warnings:
+            continue
+        tag, fallback = tagging["propertyName"], spec["fallback"]
+        was = old_defs.get(fallback, {}).get("properties", {}).get(tag, {}).get("not", {})
+        now = new_defs.get(fallback, {}).get("properties", {}).get(tag, {}).get("not", {})
+        old_union = old_defs.get(name, {}).get("discriminator", {}).get("mapping", {})
+        added = [v for v in now.get("enum", []) if v not in was.get("enum", [])]
+        members = tagging.get("mapping", {})
+        if (
+            set(was) == {"enum"} == set(now)
+            and all(v in now["enum"] for v in was["enum"])
+            and all(v in members and v not in old_union for v in added)
+        ):
+            out[f"/$defs/{fallback}/properties/{tag}"] = (
+                f"tags {added} taken from the fallback by new members of {name} "
+                f"(a document using one was reported with {spec['code']}, a warning)"
+            )
+    return out
 
 
 def broken_examples(release: dict[str, Json], current: dict[str, Json]) -> list[Change]:

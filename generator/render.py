@@ -343,13 +343,16 @@ def parts(inputs: Inputs) -> Files:
     """The part facts the adapters use."""
     defs = inputs.bundle["$defs"]
     part_types = set(defs["Part"]["discriminator"]["mapping"])
+    members = {
+        t: defs[ref.rsplit("/", 1)[-1]]
+        for t, ref in defs["Part"]["discriminator"]["mapping"].items()
+    }
+    # Reasoning-bound: an `origin` replayed by the reasoning rule. A part marked
+    # `x-replay: mapping` (hosted tools) is bound by the mapping variants that name its origin.
     bound = {
         t
-        for t in part_types
-        if "origin"
-        in defs[defs["Part"]["discriminator"]["mapping"][t].rsplit("/", 1)[-1]].get(
-            "properties", {}
-        )
+        for t, member in members.items()
+        if "origin" in member.get("properties", {}) and member.get("x-replay") != "mapping"
     }
     yield {}, {"part_types": frozenset(part_types), "bound": frozenset(bound)}
 

@@ -65,9 +65,25 @@ def test_a_thought_part_keeps_its_own_signature() -> None:
 
 
 def test_a_block_kept_verbatim_keeps_its_signature() -> None:
+    call = {
+        "toolCall": {"id": "t1", "toolType": "URL_CONTEXT", "args": {}},
+        "thoughtSignature": SIG,
+    }
+    content = read(response(call, {"text": "1"}), "response")["message"]["content"]
+    assert content[0] == {"type": "toolCall", **call}
+
+
+def test_a_signature_beside_hosted_code_is_a_thinking_part_before_it() -> None:
+    # Typed (a hosted tool call), the code part's signature reads as reasoning before it,
+    # as beside a function call, and goes back on the same part.
     code = {"executableCode": {"language": "PYTHON", "code": "1"}, "thoughtSignature": SIG}
-    content = read(response(code, {"text": "1"}), "response")["message"]["content"]
-    assert content[0] == {"type": "executableCode", **code}
+    body = response(code, {"text": "1"})
+    canonical = read(body, "response")
+    assert [p["type"] for p in canonical["message"]["content"][:2]] == [
+        "thinking",
+        "hosted_tool_call",
+    ]
+    assert write(_without_raw(canonical), "response") == body
 
 
 def test_two_signatures_in_a_row_keep_their_places() -> None:

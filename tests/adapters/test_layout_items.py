@@ -170,7 +170,7 @@ def test_items_group_into_messages_by_role() -> None:
             {"role": "assistant", "content": "b"},
             {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"},
             {"type": "function_call_output", "call_id": "c", "output": "x"},
-            {"type": "mcp_list_tools", "id": "m1"},
+            {"type": "item_reference", "id": "m1"},
             {"role": "user", "content": "u"},
         ],
     }
@@ -178,7 +178,7 @@ def test_items_group_into_messages_by_role() -> None:
     assert [m["role"] for m in messages] == ["assistant", "assistant", "tool", "assistant", "user"]
     assert [p["type"] for p in messages[0]["content"]] == ["thinking", "text"]
     assert [p["type"] for p in messages[1]["content"]] == ["text", "tool_call"]
-    assert messages[3]["content"] == [{"type": "mcp_list_tools", "id": "m1"}]
+    assert messages[3]["content"] == [{"type": "item_reference", "id": "m1"}]
     again = convert(read(body), "canonical", F).output
     assert again == body
 

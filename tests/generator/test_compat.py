@@ -317,3 +317,37 @@ def test_the_command_compares_a_published_next_version_with_its_release(
     out = capsys.readouterr().out
     assert "v2 (published, from schemas/migrations/v1-v2.yaml): " in out
     assert "v2: never published" in out
+def _open_union(tags: list[str], fallback_refuses: list[str], code: str) -> Json:
+    codes = {
+        "ErrorCode": {"x-codes": {"odd": {"severity": "warning"}, "bad": {"severity": "error"}}}
+    }
+    members = {t: f"#/$defs/{t.upper()}" for t in tags}
+    return {
+        "$defs": {
+            **codes,
+            "Part": {
+                "x-open-union": {"fallback": "Other", "code": code},
+                "oneOf": [{"$ref": ref} for ref in [*members.values(), "#/$defs/Other"]],
+                "discriminator": {"propertyName": "type", "mapping": members},
+            },
+            **{t.upper(): {"properties": {"type": {"const": t}}} for t in tags},
+            "Other": {"properties": {"type": {"not": {"enum": fallback_refuses}}}},
+        }
+    }
+
+
+def test_a_tag_an_open_union_adopts_from_its_fallback_is_additive() -> None:
+    """A new member taking a tag the fallback used to take refuses only documents already
+    reported with the union's code, when that code is a warning; otherwise it is breaking."""
+    old = _open_union(["a"], ["a"], "odd")
+    new = _open_union(["a", "b"], ["a", "b"], "odd")
+    fallback = [c for c in changes(old, new) if c.pointer == "/$defs/Other/properties/type"]
+    assert [(c.breaking, "['b'] taken from the fallback" in c.message) for c in fallback] == [
+        (False, True)
+    ]
+    # the union's code refuses: breaking
+    strict = changes(_open_union(["a"], ["a"], "bad"), _open_union(["a", "b"], ["a", "b"], "bad"))
+    assert ("/$defs/Other/properties/type", True) in [(c.pointer, c.breaking) for c in strict]
+    # the fallback refuses a tag no member takes: breaking
+    orphan = changes(old, _open_union(["a"], ["a", "b"], "odd"))
+    assert ("/$defs/Other/properties/type", True) in [(c.pointer, c.breaking) for c in orphan]

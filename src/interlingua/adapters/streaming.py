@@ -801,7 +801,8 @@ class StreamWriter:
         if part.get("type") in BOUND_PART_TYPES and self.origin and not isinstance(origin, dict):
             part = {**part, "origin": {"format": self.origin}}
         origin = part.get("origin")
-        if isinstance(origin, dict) and origin.get("format") == layout.format:
+        bound = part.get("type") in BOUND_PART_TYPES  # else bound by the mapping (hosted tools)
+        if bound and isinstance(origin, dict) and origin.get("format") == layout.format:
             part = {k: v for k, v in part.items() if k != "origin"}  # it goes home: no loss
         else:  # replayed, as text, or dropped, as a whole response's would be (reported)
             settled, _ = self.spec.adapter.turns.replayable(self.ctx, [part], ptr + "/part")
