@@ -351,7 +351,19 @@ def parts(inputs: Inputs) -> Files:
             "properties", {}
         )
     }
-    yield {}, {"part_types": frozenset(part_types), "bound": frozenset(bound)}
+    media = {
+        t
+        for t in part_types
+        if defs[defs["Part"]["discriminator"]["mapping"][t].rsplit("/", 1)[-1]]
+        .get("properties", {})
+        .get("source", {})
+        .get("$ref", "")
+        .endswith("/MediaSource")
+    }
+    yield (
+        {},
+        {"part_types": frozenset(part_types), "bound": frozenset(bound), "media": frozenset(media)},
+    )
 
 
 def layout_defaults() -> dict[str, Any]:
