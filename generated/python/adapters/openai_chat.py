@@ -15,7 +15,7 @@ from typing import Any, Final
 from interlingua.adapters import fidelity, items, pairing
 from interlingua.adapters.carry import as_text, structured_as_text, text_instead
 from interlingua.adapters.media_refs import NOT_PORTABLE, encode_media
-from interlingua.adapters.models import same_model
+from interlingua.adapters.models import same_endpoint, same_model
 from interlingua.adapters.runtime import (
     ABSENT,
     MISS,
@@ -1563,7 +1563,9 @@ def replayable(ctx: Context, parts: list[Part], at: str) -> tuple[list[Part], li
             continue
         origin = part.get("origin")
         if origin is not None and (
-            origin.get("format") in REPLAYS and same_model(origin.get("model"), ctx.model)
+            origin.get("format") in REPLAYS
+            and same_model(origin.get("model"), ctx.model)
+            and same_endpoint(origin.get("endpoint"), ctx.endpoint)
         ):
             out.append({k: v for k, v in part.items() if k != "origin"} if origin else part)
             carried = part["type"] in ENCODE_PART  # else reported as dropped anyway
@@ -1591,8 +1593,10 @@ def replayable(ctx: Context, parts: list[Part], at: str) -> tuple[list[Part], li
         # No origin where only this format's own reasoning is written: no known issuer.
         issuer = "no known provider" if origin is None else origin.get("format")
         if origin is not None and issuer in REPLAYS:
-            # another model of this provider
-            issuer = f"{issuer} model {origin.get('model')!r}, not {ctx.model!r},"
+            if same_model(origin.get("model"), ctx.model):  # another endpoint of it
+                issuer = f"{issuer} at {origin.get('endpoint')!r}, not {ctx.endpoint!r},"
+            else:  # another model of this provider
+                issuer = f"{issuer} model {origin.get('model')!r}, not {ctx.model!r},"
         text = part.get("text")
         if ctx.thinking == "text" and text:
             out.append({"type": "text", "text": text})
