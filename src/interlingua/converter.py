@@ -348,9 +348,10 @@ def convert(
     ``text``. ``source_endpoint`` / ``target_endpoint`` name where the payload came from and
     where the output goes when a provider serves its format at several endpoints whose
     signatures differ (`gemini-api` / `vertex`): reasoning read is bound to the first, and
-    replayed only when the second is unknown or the same. ``id_map`` / ``name_map`` (from an earlier result) map ids and tool names in a
-    ``source`` payload back to the values they stood for. ``validate_input=False`` skips the
-    schema check of the input, for callers whose input is known to be valid.
+    replayed only when the second is unknown or the same. ``id_map`` / ``name_map`` (from an
+    earlier result) map ids and tool names in a ``source`` payload back to the values they
+    stood for. ``validate_input=False`` skips the schema check of the input, for callers whose
+    input is known to be valid.
     """
     kind = _kind(kind)
     for name in (source, target):
