@@ -214,3 +214,26 @@ def test_an_invariant_that_only_warns_is_additive() -> None:
         (False, True)
     ]
     assert [c.breaking for c in changes(old, refuses)] == [True]
+
+
+def test_a_new_member_of_an_open_union_takes_its_tag_from_the_fallback() -> None:
+    """UnknownPart excludes its siblings' tags: the list grows with each new part type, which
+    a reader of the release read as an unknown part (additive). Any other change to a `not`
+    may refuse what passed (breaking)."""
+
+    def tag(values: list[str]) -> Json:
+        return {"type": "string", "not": {"enum": values}}
+
+    def unknown(type_schema: Json) -> Json:
+        return {"$defs": {"UnknownPart": {"properties": {"type": type_schema}}}}
+
+    pointer = "/$defs/UnknownPart/properties/type"
+    old = unknown(tag(["text", "image"]))
+    assert _verdicts(old, unknown(tag(["text", "image", "compaction"]))) == [(pointer, False)]
+    assert _verdicts(old, unknown(tag(["text"]))) == [(pointer, True)]
+    assert _verdicts(old, unknown({"type": "string", "not": {"const": "text"}})) == [
+        (pointer, True)
+    ]
+    elsewhere = {"$defs": {"Name": {"not": {"enum": ["a"]}}}}
+    grown = {"$defs": {"Name": {"not": {"enum": ["a", "b"]}}}}
+    assert _verdicts(elsewhere, grown) == [("/$defs/Name", True)]
