@@ -53,6 +53,21 @@ def _losses(result: Any) -> set[tuple[str, str]]:
             "openai",
             "f",
         ),
+        (  # the issuer's own id wins over a stale entry for it in the map
+            {
+                "type": "file",
+                "file_id": "f9",
+                "provider": "anthropic",
+                "file_ids": {"anthropic": "old"},
+            },
+            "anthropic",
+            "f9",
+        ),
+        (  # a map entry wins over an id of unknown issuer
+            {"type": "file", "file_id": "x", "file_ids": {"openai": "file-1"}},
+            "openai",
+            "file-1",
+        ),
     ],
 )
 def test_the_id_a_source_has_at_a_provider(

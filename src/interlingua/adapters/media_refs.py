@@ -36,14 +36,17 @@ _REFERENCE_DROPS: Final = frozenset({"type", "url", "data", "file_id", "provider
 
 
 def file_id_for(source: dict[str, Any], provider: str) -> str | None:
-    """The id the source's bytes have at ``provider``, if it knows one: from `file_ids`, or
-    the file id itself when ``provider`` issued it (or its issuer is unknown)."""
+    """The id the source's bytes have at ``provider``, if it knows one: the file id itself
+    when ``provider`` issued it, else the one `file_ids` lists, else a file id of unknown
+    issuer (taken as valid anywhere, as before issuers were recorded)."""
+    kind, issuer, own = source.get("type"), source.get("provider"), source.get("file_id")
+    if kind == "file" and issuer == provider and isinstance(own, str):
+        return own
     ids = source.get("file_ids")
     if type(ids) is dict and isinstance(ids.get(provider), str):
         return str(ids[provider])
-    if source.get("type") == "file" and source.get("provider") in (None, provider):
-        file_id = source.get("file_id")
-        return file_id if isinstance(file_id, str) else None
+    if kind == "file" and issuer is None and isinstance(own, str):
+        return own
     return None
 
 
