@@ -321,6 +321,9 @@ class Planner:
             self.compiler.extra_known = extra_known or {}
             self.compiler.pending.append([])
             self.compiler.match(dec, wire, "w", side, ("at", ()), decode=True)
+            # A part read is a part even when none of its optional fields came (a compaction
+            # block with no summary yet): only nested optional objects may read as absent.
+            self.compiler.whole = id(canonical) if whole or part_type is not None else None
             expr = self.compiler.build(dec, canonical, {}, False, "at")
             self.compiler.flush_drops(dec, decode=True)
             self.compiler.extra_known = {}

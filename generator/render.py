@@ -354,7 +354,19 @@ def parts(inputs: Inputs) -> Files:
         for t, member in members.items()
         if "origin" in member.get("properties", {}) and member.get("x-replay") != "mapping"
     }
-    yield {}, {"part_types": frozenset(part_types), "bound": frozenset(bound)}
+    media = {
+        t
+        for t in part_types
+        if defs[defs["Part"]["discriminator"]["mapping"][t].rsplit("/", 1)[-1]]
+        .get("properties", {})
+        .get("source", {})
+        .get("$ref", "")
+        .endswith("/MediaSource")
+    }
+    yield (
+        {},
+        {"part_types": frozenset(part_types), "bound": frozenset(bound), "media": frozenset(media)},
+    )
 
 
 def layout_defaults() -> dict[str, Any]:

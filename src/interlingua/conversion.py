@@ -79,6 +79,9 @@ class Context:
     # Reading: the model the body names; writing: the model the document is for.
     model: str | None = None
     model_written: bool = False  # writing: the output names ``model`` (read back, it is known)
+    # Reading: the endpoint the body came from; writing: the one it goes to (`gemini-api`,
+    # `vertex` …). Bodies do not name it, and reasoning signed at one is refused at another.
+    endpoint: str | None = None
     kind: str = "request"  # the document converted: request | response
     losses: list[Loss] = field(default_factory=list)
     id_map: dict[str, str] = field(default_factory=dict)
@@ -107,6 +110,7 @@ class Context:
         return Context(
             self.adapter,
             model=self.model,
+            endpoint=self.endpoint,
             kind=self.kind,
             known_ids=self.known_ids,
             known_names=self.known_names,

@@ -333,6 +333,8 @@ def convert(
     *,
     strict: bool = False,
     thinking: str = "drop",
+    source_endpoint: str | None = None,
+    target_endpoint: str | None = None,
     validate_input: bool = True,
     id_map: Mapping[str, str] | None = None,
     name_map: Mapping[str, str] | None = None,
@@ -343,9 +345,13 @@ def convert(
     gives its output as text.
 
     ``thinking`` says what becomes of reasoning another provider issued: ``drop`` or
-    ``text``. ``id_map`` / ``name_map`` (from an earlier result) map ids and tool names in a
-    ``source`` payload back to the values they stood for. ``validate_input=False`` skips the
-    schema check of the input, for callers whose input is known to be valid.
+    ``text``. ``source_endpoint`` / ``target_endpoint`` name where the payload came from and
+    where the output goes when a provider serves its format at several endpoints whose
+    signatures differ (`gemini-api` / `vertex`): reasoning read is bound to the first, and
+    replayed only when the second is unknown or the same. ``id_map`` / ``name_map`` (from an
+    earlier result) map ids and tool names in a ``source`` payload back to the values they
+    stood for. ``validate_input=False`` skips the schema check of the input, for callers whose
+    input is known to be valid.
     """
     kind = _kind(kind)
     for name in (source, target):
@@ -358,6 +364,7 @@ def convert(
         known_ids=id_map or {},
         known_names=name_map or {},
         thinking=thinking,
+        endpoint=source_endpoint,
         # Round-trip data is for coming back to the source; on the way to another format,
         # what reading leaves behind is reported instead (and costs a third of the time).
         fidelity=target in (source, CANONICAL),
@@ -375,7 +382,12 @@ def convert(
             reading.id_rule, reading.name_rule = codec.id_rule, codec.name_rule
             document = _DECODERS[kind](reading, codec, payload)
         writing = Context(
-            target, kind=kind, strict=strict, thinking=thinking, losses=reading.losses
+            target,
+            kind=kind,
+            strict=strict,
+            thinking=thinking,
+            endpoint=target_endpoint,
+            losses=reading.losses,
         )
         if target == CANONICAL:
             output = document

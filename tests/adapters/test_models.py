@@ -90,3 +90,47 @@ def test_stored_turns_report_the_reasoning_model_they_cannot_carry() -> None:
     assert ("/1/content/0/origin/model", "field_dropped") in {
         (x.pointer, x.code) for x in out.losses
     }
+
+
+def test_an_endpoint_tells_reasoning_apart_only_when_both_sides_name_one() -> None:
+    from interlingua.adapters.models import same_endpoint
+
+    assert same_endpoint("vertex", "vertex")
+    assert not same_endpoint("vertex", "gemini-api")
+    assert same_endpoint(None, "vertex")
+    assert same_endpoint("vertex", None)
+
+
+def test_reasoning_is_bound_to_the_endpoint_it_was_read_from() -> None:
+    from interlingua.converter import convert
+
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {
+                "role": "model",
+                "parts": [
+                    {"text": "plan", "thought": True, "thoughtSignature": "Cq"},
+                    {"text": "ok"},
+                ],
+            },
+            {"role": "user", "parts": [{"text": "go"}]},
+        ]
+    }
+    read = convert(body, "gemini", "canonical", source_endpoint="vertex").output
+    assert read["messages"][1]["content"][0]["origin"] == {"format": "gemini", "endpoint": "vertex"}
+    same = convert(read, "canonical", "gemini", target_endpoint="vertex")
+    assert same.output == body and not same.losses
+    other = convert(read, "canonical", "gemini", target_endpoint="gemini-api")
+    assert [(x.pointer, x.code) for x in other.losses] == [
+        ("/messages/1/content/0", "thinking_not_replayable")
+    ]
+    assert "'vertex', not 'gemini-api'" in other.losses[0].reason
+    # another model as well: the model is what the report names
+    thinking = {**read["messages"][1]["content"][0]}
+    thinking["origin"] = {"format": "gemini", "model": "gemini-2.5-flash", "endpoint": "vertex"}
+    doc = {**read, "model": "gemini-2.5-pro"}
+    doc["messages"] = [read["messages"][0], {"role": "assistant", "content": [thinking]}]
+    other_model = convert(doc, "canonical", "gemini", target_endpoint="gemini-api")
+    reasons = [x.reason for x in other_model.losses if x.code == "thinking_not_replayable"]
+    assert len(reasons) == 1 and "model 'gemini-2.5-flash'" in reasons[0]

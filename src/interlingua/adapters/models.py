@@ -34,3 +34,9 @@ def same_model(issued: str | None, target: str | None) -> bool:
     if issued is None or target is None:
         return True
     return issued == target or base_name(issued) == base_name(target)
+
+
+def same_endpoint(issued: str | None, target: str | None) -> bool:
+    """Whether reasoning signed at endpoint ``issued`` may go to endpoint ``target`` (Vertex
+    and the Gemini API refuse each other's signatures); an unknown side is taken as the same."""
+    return issued is None or target is None or issued == target

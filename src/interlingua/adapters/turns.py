@@ -46,6 +46,8 @@ def bind(ctx: Context, fmt: str, part: Part) -> Part:
         origin = {"format": fmt}
         if ctx.model:
             origin["model"] = ctx.model
+        if ctx.endpoint:
+            origin["endpoint"] = ctx.endpoint
         part["origin"] = origin
     return part
 
