@@ -285,27 +285,7 @@ def _compare_values(old: dict[str, Json], new: dict[str, Json], at: str) -> Iter
         yield Change(at, "const" in new, f"const {old.get('const')!r} → {new.get('const')!r}")
     for key in OPAQUE:
         if old.get(key) != new.get(key):
-            if key == "not" and _fallback_tags_added(old, new, at):
-                added = [v for v in new["not"]["enum"] if v not in old["not"]["enum"]]
-                yield Change(at, False, f"tags {added} now have union members of their own")
-                continue
             yield Change(at, key in new, f"{key} {'changed' if key in new else 'removed'}")
-
-
-def _fallback_tags_added(old: dict[str, Json], new: dict[str, Json], at: str) -> bool:
-    """An open union's fallback (UnknownPart) excludes its members' tags with `not: {enum}`:
-    that list grows exactly when the union gains a member (an additive change, which the
-    union's own comparison reports), and a reader of the release read such a part as unknown."""
-    was, now = old.get("not"), new.get("not")
-    if not (at.endswith("/properties/type") and isinstance(was, dict) and isinstance(now, dict)):
-        return False
-    before, after = was.get("enum"), now.get("enum")
-    return (
-        set(was) == set(now) == {"enum"}
-        and isinstance(before, list)
-        and isinstance(after, list)
-        and all(v in after for v in before)
-    )
 
 
 def _compare_bounds(old: dict[str, Json], new: dict[str, Json], at: str) -> Iterator[Change]:
