@@ -303,7 +303,16 @@ def _convert_one(payload: Any, args: argparse.Namespace, line: int | None = None
     from interlingua.datasets.body import Options, convert_body  # noqa: PLC0415
 
     losses = args.report is None  # else they go to the report file
-    options = Options(args.source, args.target, args.kind, args.strict, args.thinking, losses)
+    options = Options(
+        args.source,
+        args.target,
+        args.kind,
+        args.strict,
+        args.thinking,
+        losses,
+        args.source_endpoint,
+        args.target_endpoint,
+    )
     done = convert_body(payload, options)
     _problems(done.problems, line)
     error = None
@@ -385,7 +394,13 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
         _error(exc.code, exc.path, exc.message)
         return EXIT_UNREADABLE
     status, summary, bar = EXIT_VALID, Summary(), _progress(stream)
-    options = {"kind": args.kind, "strict": args.strict, "thinking": args.thinking}
+    options = {
+        "kind": args.kind,
+        "strict": args.strict,
+        "thinking": args.thinking,
+        "source_endpoint": args.source_endpoint,
+        "target_endpoint": args.target_endpoint,
+    }
     try:
         for chunk in convert_stream(
             stream,
@@ -850,6 +865,12 @@ def _register_conversion(commands: Any) -> None:
         default="drop",
         help="what becomes of reasoning another provider issued (default: drop)",
     )
+    for side, what in (("source", "the input came from"), ("target", "the output goes to")):
+        change.add_argument(
+            f"--{side}-endpoint",
+            metavar="NAME",
+            help=f"the provider endpoint {what} (e.g. vertex, gemini-api), where signatures differ",
+        )
     change.add_argument("--report", metavar="FILE", help="write the ConversionReport JSON to FILE")
     change.add_argument(
         "--jsonl", action="store_true", help="the input is JSON Lines: convert each line"

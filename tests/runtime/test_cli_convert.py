@@ -806,3 +806,34 @@ def test_text_that_is_no_format_is_unknown_not_a_json_error(
     assert code == 2
     assert out.startswith("unknown: ")
     assert "chatml request: invalid_text at /messages/0" in out
+
+
+# --- endpoints -----------------------------------------------------------------------------------
+
+SIGNED_GEMINI: dict[str, Any] = {
+    "contents": [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {
+            "role": "model",
+            "parts": [{"text": "plan", "thought": True, "thoughtSignature": "Cq"}, {"text": "ok"}],
+        },
+        {"role": "user", "parts": [{"text": "go"}]},
+    ]
+}
+
+
+@pytest.mark.parametrize("jsonl", [[], ["--jsonl", "--jobs", "2"]])
+def test_the_endpoints_decide_where_signed_reasoning_is_replayed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jsonl: list[str]
+) -> None:
+    """Reasoning read from Vertex goes back to Vertex whole and is reported, not sent, on
+    the Gemini API; a JSON Lines batch (its workers) takes the same options."""
+    path = tmp_path / ("body.jsonl" if jsonl else "body.json")
+    path.write_text(json.dumps(SIGNED_GEMINI) + "\n", encoding="utf-8")
+    argv = ["convert", "--from", "gemini", "--to", "gemini", "--source-endpoint", "vertex"]
+    code, out, err = run([*argv, *jsonl, "--target-endpoint", "vertex", str(path)], capsys)
+    assert (code, json.loads(out)) == (0, SIGNED_GEMINI)
+    assert "loss" not in err.replace("losses: none", "")
+    code, out, err = run([*argv, *jsonl, "--target-endpoint", "gemini-api", str(path)], capsys)
+    assert "thought" not in out
+    assert "thinking_not_replayable" in err

@@ -40,6 +40,18 @@ TOOLS = _case("openai-chat", "roundtrip", "parallel_tool_calls")["wire"]
 
 # --- convert ----------------------------------------------------------------------------------
 
+# Signed reasoning in a Gemini conversation: bound to the endpoint it is read from.
+SIGNED_GEMINI: dict[str, Any] = {
+    "contents": [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {
+            "role": "model",
+            "parts": [{"text": "plan", "thought": True, "thoughtSignature": "Cq"}, {"text": "ok"}],
+        },
+        {"role": "user", "parts": [{"text": "go"}]},
+    ]
+}
+
 
 def test_convert_answers_what_convert_returns(client: CheckedClient) -> None:
     answer = client.post("/v1/convert?from=openai-chat&to=anthropic", json=CHAT)
@@ -115,6 +127,11 @@ def test_text_plain_json_is_read_as_json(client: CheckedClient) -> None:
         ("from=openai-chat&to=gemini&strict=yes", "wrong_type", "strict"),
         ("from=openai-chat&to=gemini&thinking=keep", "not_in_enum", "thinking"),
         ("from=openai-chat&to=gemini&kind=reply", "not_in_enum", "kind"),
+        (
+            "from=openai-chat&to=gemini&target_endpoint=Vertex%20AI",
+            "pattern_mismatch",
+            "target_endpoint",
+        ),
     ],
 )
 def test_a_bad_query_is_400_naming_the_parameter(
@@ -124,6 +141,18 @@ def test_a_bad_query_is_400_naming_the_parameter(
     problem = answer.json()
     assert answer.status_code == 400
     assert (problem["code"], problem["parameter"]) == (code, parameter)
+
+
+def test_the_endpoints_bind_and_place_reasoning(client: CheckedClient) -> None:
+    """Reasoning read from Vertex is not replayed to the Gemini API: the endpoints travel as
+    query parameters, as `convert`'s keywords."""
+    answer = client.post(
+        "/v1/convert?from=gemini&to=gemini&source_endpoint=vertex&target_endpoint=gemini-api",
+        json=SIGNED_GEMINI,
+    ).json()
+    assert [x["code"] for x in answer["report"]["losses"]] == ["thinking_not_replayable"]
+    same = "/v1/convert?from=gemini&to=gemini&source_endpoint=vertex&target_endpoint=vertex"
+    assert client.post(same, json=SIGNED_GEMINI).json()["output"] == SIGNED_GEMINI
 
 
 def test_an_unknown_name_gets_the_closest_known_one(client: CheckedClient) -> None:

@@ -82,6 +82,8 @@ def convert_lines(
     kind: str | None = None,
     strict: bool = False,
     thinking: str = "drop",
+    source_endpoint: str | None = None,
+    target_endpoint: str | None = None,
     jobs: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     loss_problems: bool = True,
@@ -101,6 +103,8 @@ def convert_lines(
         kind=kind,
         strict=strict,
         thinking=thinking,
+        source_endpoint=source_endpoint,
+        target_endpoint=target_endpoint,
         jobs=jobs,
         max_bytes=max_bytes,
         loss_problems=loss_problems,
@@ -118,6 +122,8 @@ def convert_chunks(
     kind: str | None = None,
     strict: bool = False,
     thinking: str = "drop",
+    source_endpoint: str | None = None,
+    target_endpoint: str | None = None,
     jobs: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     loss_problems: bool = True,
@@ -126,7 +132,9 @@ def convert_chunks(
 ) -> Iterator[list[Line]]:
     """:func:`convert_lines`, a chunk of consecutive lines at a time (a writer then writes a
     chunk at once)."""
-    options = Options(source, target, kind, strict, thinking, loss_problems)
+    options = Options(
+        source, target, kind, strict, thinking, loss_problems, source_endpoint, target_endpoint
+    )
     lines = iter(lines)
     if source != AUTO and kind is None:
         head, first = _first_body(lines, max_bytes)
@@ -149,6 +157,8 @@ def convert_stream(
     kind: str | None = None,
     strict: bool = False,
     thinking: str = "drop",
+    source_endpoint: str | None = None,
+    target_endpoint: str | None = None,
     jobs: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     loss_problems: bool = True,
@@ -166,7 +176,9 @@ def convert_stream(
     ``live`` (a pipe, a terminal): line by line, every line that has arrived answered before
     the next is awaited. ``render`` (picklable) turns a chunk's problems into the text to
     write, in the workers."""
-    options = Options(source, target, kind, strict, thinking, loss_problems)
+    options = Options(
+        source, target, kind, strict, thinking, loss_problems, source_endpoint, target_endpoint
+    )
     tasks: Iterator[Chunk] = (
         _numbered(live_chunks(stream_lines(stream, max_bytes), chunk))
         if live
@@ -220,13 +232,17 @@ def convert_many(
     kind: str | None = None,
     strict: bool = False,
     thinking: str = "drop",
+    source_endpoint: str | None = None,
+    target_endpoint: str | None = None,
     jobs: int | None = None,
     chunk: int = CHUNK,
 ) -> Iterator[Converted]:
     """Convert parsed bodies on ``jobs`` processes (default: every core): one
     :class:`Converted` per body, in order, never raising for a bad body (its coded error is
     in :attr:`Converted.error`)."""
-    options = Options(source, target, kind, strict, thinking)
+    options = Options(
+        source, target, kind, strict, thinking, True, source_endpoint, target_endpoint
+    )
     bodies = iter(bodies)
     if source != AUTO and kind is None:
         first = next(bodies, None)

@@ -32,6 +32,10 @@ class Options:
     #: Losses of a converted body become problems (the command prints them when it writes
     #: no report file); a refused body's losses always do.
     loss_problems: bool = True
+    #: Where the bodies came from and where the output goes, for a provider serving its format
+    #: at several endpoints (see `interlingua.convert`).
+    source_endpoint: str | None = None
+    target_endpoint: str | None = None
 
 
 class Problem(NamedTuple):
@@ -104,6 +108,8 @@ def convert_body(payload: Any, options: Options) -> Converted:
             kind,
             strict=options.strict,
             thinking=options.thinking,
+            source_endpoint=options.source_endpoint,
+            target_endpoint=options.target_endpoint,
             validate_input=not checked,  # detection has just validated it against that schema
         )
     except LossyConversionError as exc:

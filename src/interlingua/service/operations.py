@@ -68,6 +68,8 @@ def convert(query: Query, payload: Any) -> dict[str, Any]:
             kind,
             strict=query.get("strict", False),
             thinking=query.get("thinking", "drop"),
+            source_endpoint=query.get("source_endpoint"),
+            target_endpoint=query.get("target_endpoint"),
             validate_input=not checked,  # detection has just validated it against that schema
         )
     except ConversionError as exc:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,6 +50,16 @@ def _value(name: str, raw: str, schema: Mapping[str, Any], status: int) -> Any:
                 status, "wrong_type", f"{name} must be true or false, not {raw!r}", parameter=name
             )
         return _BOOLEANS[raw]
+    if schema.get("type") == "string":  # a named string type: its pattern says what fits
+        pattern = schema.get("pattern")
+        if pattern is not None and re.search(pattern, raw) is None:
+            raise ProblemError(
+                status,
+                "pattern_mismatch",
+                f"{name} {raw!r} does not match {pattern}",
+                parameter=name,
+            )
+        return raw
     # The document's other parameters are numbers.
     try:
         number = float(raw)
