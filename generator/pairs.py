@@ -348,6 +348,9 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
             k for k, v in source["codecs"]["tool"][0]["wire"].items() if isinstance(v, dict)
         ),
         "s_aliases": source["request"].get("aliases", {}),
+        "s_read_keys": frozenset(
+            [*source["request"]["wire"], *source["request"].get("aliases", {}), s_layout["messages"]]
+        ),
         "s_id_rule": _rule_pattern(_rule(source.get("ids", {}).get("tool_call"))),
         "params": params,
         "defaults": defaults,

@@ -39,6 +39,26 @@ REQUEST_KEYS: Final[frozenset[str]] = frozenset(
         "top_p",
     ]
 )
+# Every field the two-step reader takes: one of these outside REQUEST_KEYS is outside the shape.
+READ_KEYS: Final[frozenset[str]] = frozenset(
+    {
+        "frequency_penalty",
+        "max_completion_tokens",
+        "max_tokens",
+        "messages",
+        "model",
+        "parallel_tool_calls",
+        "presence_penalty",
+        "reasoning_effort",
+        "response_format",
+        "seed",
+        "stop",
+        "temperature",
+        "tool_choice",
+        "tools",
+        "top_p",
+    }
+)
 CONTENT_KEYS: Final[frozenset[str]] = frozenset(["role", "content"])
 ASSISTANT_KEYS: Final[frozenset[str]] = frozenset(["role", "content", "tool_calls"])
 RESULT_KEYS: Final[frozenset[str]] = frozenset(["role", "content", "tool_call_id"])
@@ -163,13 +183,26 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
     outside this pass (the two-step path then converts it)."""
     if type(body) is not dict:
         return "not an object"
-    if not REQUEST_KEYS.issuperset(body):
-        return f"fields outside the fused shape: {sorted(set(body) - REQUEST_KEYS)}"
     losses: list[Loss] = []
+    if not REQUEST_KEYS.issuperset(body):
+        # What reading leaves behind (the two-step reader's report, in its order).
+        for key in sorted(body.keys() - REQUEST_KEYS):
+            if key in READ_KEYS:
+                return f"{key}: outside the fused shape"
+            if body[key] is None or body[key] == []:
+                continue
+            pointer = "/" + key.replace("~", "~0").replace("/", "~1")
+            losses.append(
+                Loss(
+                    pointer,
+                    "field_dropped",
+                    f"{SOURCE}: `{key}` has no canonical home; not carried",
+                )
+            )
+            log.warning("%s: %s at %s: %s", SOURCE, "field_dropped", pointer, losses[-1].reason)
     model = body.get("model")
     if type(model) is not str:
         return "no model"
-    _loss(losses, "/model", "parameter_dropped", "gemini has no place for `model`")
     p_max_output_tokens = body.get("max_completion_tokens")
     if "max_tokens" in body:
         if p_max_output_tokens is not None:
@@ -216,6 +249,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
             "parameter_dropped",
             "gemini has no place for `parallel_tool_calls`",
         )
+    _loss(losses, "/model", "parameter_dropped", "gemini has no place for `model`")
     tools = body.get("tools")
     declarations: list[Any] | None = None
     if tools is not None:
@@ -373,7 +407,11 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
             if call_id != pending[0]:
                 return "tool results out of order"
             del pending[0]
-            content = _text(message.get("content"))
+            content = message.get("content")
+            if type(content) is list:
+                texts = _texts(content) if len(content) == 1 else None
+                content = texts[0] if texts else None
+            content = _text(content)
             if content is None:
                 return "a tool result outside the fused shape"
             name = names[call_id]
@@ -398,7 +436,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                     "role_changed",
                     "gemini has no developer role; sent as system",
                 )
-            if system:
+            elif system:
                 _loss(
                     losses, f"/messages/{i}", "turns_merged", "gemini has one system prompt; joined"
                 )
