@@ -215,11 +215,12 @@ def _model(target: Json) -> str:
 
 def _tool_choices(target: Json) -> dict[str, str]:
     """Source tool_choice values (by canonical type) to target wire expressions."""
-    out = {}
+    out: dict[str, str] = {}
     for variant in target["codecs"]["tool_choice"]:
         kind = variant["canonical"]["type"]
         text = wire_expr(variant["wire"], {"name": "name"})
-        out.setdefault(kind, text)
+        if text is not None:
+            out.setdefault(kind, text)
     return out
 
 
@@ -306,9 +307,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     ):
         raise PairError(f"{target['format']}: only hoisted system and user result blocks written")
     paths, defaults = _target_paths(target)
-    params = [
-        Param(p.wire, p.name, p.listed, paths.get(p.name)) for p in _source_params(source)
-    ]
+    params = [Param(p.wire, p.name, p.listed, paths.get(p.name)) for p in _source_params(source)]
     s_text = _variant(source, "text")["wire"]
     s_image = _variant(source, "image", source={"type": "url"})["wire"]
     (image_tag,) = [k for k in s_image if k != "type"]
@@ -349,7 +348,11 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         ),
         "s_aliases": source["request"].get("aliases", {}),
         "s_read_keys": frozenset(
-            [*source["request"]["wire"], *source["request"].get("aliases", {}), s_layout["messages"]]
+            [
+                *source["request"]["wire"],
+                *source["request"].get("aliases", {}),
+                s_layout["messages"],
+            ]
         ),
         "s_id_rule": _rule_pattern(_rule(source.get("ids", {}).get("tool_call"))),
         "params": params,

@@ -162,9 +162,10 @@ def _user_parts(content: Any, i: int, losses: list[Loss]) -> tuple[list[Any], st
             return None
         tag = part.get("type")
         if tag == "text":
-            text = _text(part.get("text"))
-            if text is None or not TEXT_KEYS.issuperset(part):
+            found = _text(part.get("text"))
+            if found is None or not TEXT_KEYS.issuperset(part):
                 return None
+            text = found
             blocks.append({"type": "text", "text": text})
         elif tag == "image_url":
             block = _image(part, i, j, losses)
@@ -371,16 +372,17 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                 )
             content = message.get("content")
             calls = message.get("tool_calls")
-            blocks = []
+            texts: list[str] = []
             if content is None or content == "":
                 if not calls:
                     return "an empty assistant turn"
             else:
-                texts = _texts(content)
-                if texts is None:
+                read_texts = _texts(content)
+                if read_texts is None:
                     return "assistant content outside the fused shape"
-                blocks = [{"type": "text", "text": text} for text in texts]
-            solo = texts[0] if blocks and len(texts) == 1 and not calls else None
+                texts = read_texts
+            blocks = [{"type": "text", "text": text} for text in texts]
+            solo = texts[0] if len(texts) == 1 and not calls else None
             if calls is not None:
                 if type(calls) is not list or not calls:
                     return "tool calls: not a list"
@@ -430,8 +432,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
             del pending[0]
             content = message.get("content")
             if type(content) is list:
-                texts = _texts(content) if len(content) == 1 else None
-                content = texts[0] if texts else None
+                one = _texts(content) if len(content) == 1 else None
+                content = one[0] if one else None
             content = _text(content)
             if content is None:
                 return "a tool result outside the fused shape"
@@ -445,8 +447,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
         elif role == "system" or role == "developer":
             if turns or not CONTENT_KEYS.issuperset(message):
                 return "a system message after the conversation started"
-            texts = _texts(message.get("content"))
-            if texts is None:
+            system_texts = _texts(message.get("content"))
+            if system_texts is None:
                 return "system content outside the fused shape"
             if role == "developer":
                 _loss(
@@ -462,7 +464,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                     "turns_merged",
                     "anthropic has one system prompt; joined",
                 )
-            system.extend(texts)
+            system.extend(system_texts)
         else:
             return "a role outside the fused shape"
     if pending or not turns:
