@@ -361,15 +361,18 @@ def convert(
     for name in (source, target):
         if kind not in kinds(name):
             raise ConversionError("unknown_document", "", f"{name} has no {kind} body")
-    check_data(payload)
     pair = PAIRS.get((source, target)) if fused and kind == "request" else None
     if pair is not None and not id_map and not name_map and os.environ.get(FUSED_ENV) != "0":
-        if validate_input:
-            check_wire(payload, source, kind)
-        done = _fused(pair, payload, source, target, strict)
+        # The pair checks the data as it reads it (what check_data asks): a body it converts
+        # passes check_data, so only the schema check is left; any other body goes on below.
+        done = _fused(pair, payload, source, target)
         if done is not None:
+            if validate_input:
+                check_wire(payload, source, kind)
+            if strict and done.losses:
+                raise LossyConversionError(list(done.losses))
             return done
-        validate_input = False  # checked above
+    check_data(payload)
     reading = Context(
         source,
         kind=kind,
@@ -421,7 +424,6 @@ def _fused(
     payload: Any,
     source: str,
     target: str,
-    strict: bool,
 ) -> ConversionResult | None:
     """The fused pair's result, or None (logged with the reason) when the body is outside its
     shape or does not read there: the two-step path then converts it, or reports its error."""
@@ -433,8 +435,6 @@ def _fused(
         log.debug("%s -> %s: two-step path: %s", source, target, got)
         return None
     output, losses = got
-    if strict and losses:
-        raise LossyConversionError(losses)
     return ConversionResult(output, tuple(losses), source, target, "request", {}, {}, True)
 
 

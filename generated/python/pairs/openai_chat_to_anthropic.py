@@ -12,10 +12,12 @@ takes the two-step path and says so (``ConversionResult.fused``, a debug log).
 # ruff: noqa: E501, C901, PLR0911, PLR0912, PLR0915
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Final
 
 from interlingua.conversion import ConversionError, Loss, log
+from interlingua.reading import DEFAULT_MAX_DEPTH, InputError, check_value
 from interlingua.transforms import TRANSFORMS
 
 SOURCE: Final = "openai-chat"
@@ -87,15 +89,53 @@ def _loss(
     log.warning("%s: %s at %s: %s", TARGET, code, pointer or "/", reason)
 
 
+# What `reading.check_value` asks of the input is checked on the way, on every value the pass
+# takes (opaque values, such as a tool's schema, by check_value itself): a body the pass
+# converts is one the two-step path's check takes, and any other goes the two-step way.
+
+
+def _clean(value: str) -> bool:
+    """A string JSON carries: no lone surrogate."""
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _scalar(value: Any) -> bool:
+    """A JSON scalar `check_value` takes (a string, finite number, modest integer, boolean)."""
+    kind = type(value)
+    if kind is str:
+        return _clean(value)
+    if kind is float:
+        return math.isfinite(value)
+    if kind is int:
+        return bool(value.bit_length() < 64)
+    return kind is bool
+
+
+def _opaque(value: Any, depth: int) -> bool:
+    """Whether `check_value` takes a value the pass carries without reading, found ``depth``
+    levels down in the body."""
+    try:
+        check_value(value, max_depth=DEFAULT_MAX_DEPTH - depth)
+    except InputError:
+        return False
+    return True
+
+
 def _text(value: Any) -> str | None:
     """A text the target carries as it is: a string that is not blank."""
-    return value if type(value) is str and value.strip() else None
+    return value if type(value) is str and value.strip() and _clean(value) else None
 
 
 def _texts(content: Any) -> list[str] | None:
     """The texts of a content that holds text only: a string or a list of text parts."""
     if type(content) is str:
-        return [content] if content.strip() else None
+        return [content] if content.strip() and _clean(content) else None
     if type(content) is not list or not content:
         return None
     texts = []
@@ -117,7 +157,7 @@ def _image(part: Any, i: int, j: int, losses: list[Loss]) -> Any:
     if type(box) is not dict or not IMAGE_URL_KEYS.issuperset(box):
         return None
     url = box.get("url")
-    if type(url) is not str:
+    if type(url) is not str or not _clean(url):
         return None
     if url.startswith("data:"):
         head, comma, data = url.partition(",")
@@ -135,7 +175,7 @@ def _image(part: Any, i: int, j: int, losses: list[Loss]) -> Any:
             return None
         block = {"type": "image", "source": {"type": "url", "url": url}}
     if "detail" in box:
-        if box["detail"] is None:
+        if type(box["detail"]) is not str or not _clean(box["detail"]):
             return None
         _loss(
             losses,
@@ -188,8 +228,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
     if not REQUEST_KEYS.issuperset(body):
         # What reading leaves behind (the two-step reader's report, in its order).
         for key in sorted(body.keys() - REQUEST_KEYS):
-            if key in READ_KEYS:
-                return f"{key}: outside the fused shape"
+            if key in READ_KEYS or type(key) is not str or not _clean(key):
+                return f"{key!r}: outside the fused shape"
+            if not _opaque(body[key], 1):
+                return f"{key}: a value the input check refuses"
             if body[key] is None or body[key] == []:
                 continue
             pointer = "/" + key.replace("~", "~0").replace("/", "~1")
@@ -202,7 +244,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
             )
             log.warning("%s: %s at %s: %s", SOURCE, "field_dropped", pointer, losses[-1].reason)
     model = body.get("model")
-    if type(model) is not str:
+    if type(model) is not str or not _clean(model):
         return "no model"
     p_max_output_tokens = body.get("max_completion_tokens")
     if "max_tokens" in body:
@@ -211,38 +253,56 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
         p_max_output_tokens = body["max_tokens"]
     if p_max_output_tokens is None and ("max_completion_tokens" in body or "max_tokens" in body):
         return "a null parameter"
+    if p_max_output_tokens is not None and not _scalar(p_max_output_tokens):
+        return "max_completion_tokens: outside the fused shape"
     p_temperature = body.get("temperature")
     if p_temperature is None and ("temperature" in body):
         return "a null parameter"
+    if p_temperature is not None and not _scalar(p_temperature):
+        return "temperature: outside the fused shape"
     p_top_p = body.get("top_p")
     if p_top_p is None and ("top_p" in body):
         return "a null parameter"
+    if p_top_p is not None and not _scalar(p_top_p):
+        return "top_p: outside the fused shape"
     p_stop_sequences = body.get("stop")
     if p_stop_sequences is None and ("stop" in body):
         return "a null parameter"
     if type(p_stop_sequences) is str:
         p_stop_sequences = [p_stop_sequences]
-    elif p_stop_sequences is not None and (
-        type(p_stop_sequences) is not list or not p_stop_sequences
+    if p_stop_sequences is not None and (
+        type(p_stop_sequences) is not list
+        or not p_stop_sequences
+        or not all(map(_scalar, p_stop_sequences))
     ):
-        return "an empty list"
+        return "stop: outside the fused shape"
     p_seed = body.get("seed")
     if p_seed is None and ("seed" in body):
         return "a null parameter"
+    if p_seed is not None and not _scalar(p_seed):
+        return "seed: outside the fused shape"
     p_presence_penalty = body.get("presence_penalty")
     if p_presence_penalty is None and ("presence_penalty" in body):
         return "a null parameter"
+    if p_presence_penalty is not None and not _scalar(p_presence_penalty):
+        return "presence_penalty: outside the fused shape"
     p_frequency_penalty = body.get("frequency_penalty")
     if p_frequency_penalty is None and ("frequency_penalty" in body):
         return "a null parameter"
+    if p_frequency_penalty is not None and not _scalar(p_frequency_penalty):
+        return "frequency_penalty: outside the fused shape"
     p_parallel_tool_calls = body.get("parallel_tool_calls")
     if p_parallel_tool_calls is None and ("parallel_tool_calls" in body):
         return "a null parameter"
+    if p_parallel_tool_calls is not None and not _scalar(p_parallel_tool_calls):
+        return "parallel_tool_calls: outside the fused shape"
     if p_parallel_tool_calls is not None:
         return "parallel_tool_calls: written with others in anthropic"
     p_reasoning_effort = body.get("reasoning_effort")
     if p_reasoning_effort is None and ("reasoning_effort" in body):
         return "a null parameter"
+    if p_reasoning_effort is not None and not _scalar(p_reasoning_effort):
+        return "reasoning_effort: outside the fused shape"
     if p_frequency_penalty is not None:
         _loss(
             losses,
@@ -286,13 +346,18 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
             name = fn.get("name")
             schema = fn.get("parameters")
             description = fn.get("description")
-            if type(name) is not str or not NAME_OK(name) or type(schema) is not dict:
+            if (
+                type(name) is not str
+                or not NAME_OK(name)
+                or type(schema) is not dict
+                or not _opaque(schema, 4)
+            ):
                 return "tools: a name or schema the fused shape does not take"
             if description is None:
                 if "description" in fn:
                     return "tools: a null description"
                 declarations.append({"name": name, "input_schema": schema})
-            elif type(description) is str and description:
+            elif type(description) is str and description and _clean(description):
                 declarations.append(
                     {"name": name, "description": description, "input_schema": schema}
                 )
@@ -407,8 +472,11 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                     name = fn.get("name")
                     if type(name) is not str or not NAME_OK(name):
                         return "a tool name the fused shape does not take"
+                    text = fn.get("arguments")
+                    if type(text) is not str or not _clean(text):
+                        return "tool call arguments outside the fused shape"
                     try:
-                        arguments = _ARGUMENTS(None, fn.get("arguments"), "")
+                        arguments = _ARGUMENTS(None, text, "")
                     except ConversionError:
                         return "tool call arguments that do not read"
                     blocks.append(
