@@ -190,7 +190,7 @@ def _image(part: Any, i: int, j: int, losses: list[Loss]) -> Any:
 def _user_parts(content: Any, i: int, losses: list[Loss]) -> tuple[list[Any], str | None] | None:
     """A user message's blocks, and its text when it is one text; None: outside the shape."""
     if type(content) is str:
-        if not content.strip():
+        if not content.strip() or not _clean(content):
             return None
         text = content
         return [{"text": text}], content
