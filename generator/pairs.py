@@ -193,11 +193,12 @@ def _target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, J
 
 
 def _complex_params(target: Json, paths: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
-    """Canonical parameters the target writes through a transform or together with others
-    (Anthropic's `disable_parallel_tool_use` inside its tool_choice): outside the fused shape."""
+    """Canonical parameters the target writes through a transform or together with others,
+    save those merged into its tool_choice: outside the fused shape."""
     by_var = {_var(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()}
     mentioned = {by_var[v] for v in _vars(target["request"]["wire"]) if v in by_var}
-    return frozenset(mentioned - paths.keys())
+    merged = {name for _key, name, _negated in _tool_choice_merge(target)[0]}
+    return frozenset(mentioned - paths.keys() - merged)
 
 
 def _model(target: Json) -> str:
@@ -267,6 +268,40 @@ def _tool_group(target: Json) -> str:
 
 def _envelope_order(target: Json) -> list[str]:
     return list(target["request"]["wire"])
+
+
+def _tool_choice_merge(target: Json) -> tuple[list[tuple[str, str, bool]], Json]:
+    """What the target merges into its tool_choice beside the codec's value (Anthropic:
+    `disable_parallel_tool_use`, the negated `parallel_tool_calls`): (wire key, canonical
+    parameter, negated) each, and the constant base used when no tool_choice is given."""
+    by_var = {_var(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()}
+    found: list[tuple[str, str, bool]] = []
+    base: Json = None
+
+    def walk(node: Json) -> None:
+        nonlocal base
+        if not isinstance(node, dict):
+            return
+        if "@merge" in node and any(
+            isinstance(m, dict) and m.get("@codec", [None])[0] == "tool_choice"
+            for m in node["@merge"]
+        ):
+            for member in node["@merge"][1:]:
+                if not _vars(member):
+                    base = member
+                    continue
+                ((key, value),) = member.items()
+                negated = isinstance(value, dict) and list(value) == ["@negate"]
+                var = _var(value["@negate"] if negated else value)
+                if var not in by_var:
+                    raise PairError(f"tool_choice merges {member}")
+                found.append((key, by_var[var], negated))
+            return
+        for value in node.values():
+            walk(value)
+
+    walk(target["request"]["wire"])
+    return found, base
 
 
 def _tool_choice_key(target: Json) -> tuple[str, ...]:
@@ -394,6 +429,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_tool_group": tool_group,
         "t_tool_choices": _tool_choices(target),
         "t_tool_choice_path": _tool_choice_key(target),
+        "t_choice_merge": _tool_choice_merge(target)[0],
+        "t_choice_base": _tool_choice_merge(target)[1],
         "t_name_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_name"))),
         "t_id_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_call"))),
     }

@@ -296,8 +296,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
         return "a null parameter"
     if p_parallel_tool_calls is not None and not _scalar(p_parallel_tool_calls):
         return "parallel_tool_calls: outside the fused shape"
-    if p_parallel_tool_calls is not None:
-        return "parallel_tool_calls: written with others in anthropic"
     p_reasoning_effort = body.get("reasoning_effort")
     if p_reasoning_effort is None and ("reasoning_effort" in body):
         return "a null parameter"
@@ -387,6 +385,11 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
             if type(name) is not str or not NAME_OK(name):
                 return "tool_choice: a name the fused shape does not take"
             tool_choice = {"type": "tool", "name": name}
+    if p_parallel_tool_calls is not None:
+        if type(p_parallel_tool_calls) is not bool:
+            return "parallel_tool_calls: outside the fused shape"
+        tool_choice = dict(tool_choice if tool_choice is not None else {"type": "auto"})
+        tool_choice["disable_parallel_tool_use"] = not p_parallel_tool_calls
 
     messages = body.get("messages")
     if type(messages) is not list or not messages:
