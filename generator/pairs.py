@@ -109,9 +109,10 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
     raise PairError(f"the pair composer cannot compile @{name}")
 
 
-def _variant(mapping: Json, part: str, **canonical: Json) -> Json:
-    """The first variant of ``part`` whose canonical template has these constant fields."""
-    for variant in mapping["parts"].get(part, []):
+def _variant(mapping: Json, part: str, *, codec: bool = False, **canonical: Json) -> Json:
+    """The first variant of ``part`` (a codec's, with ``codec``) whose canonical template has
+    these constant fields."""
+    for variant in mapping["codecs" if codec else "parts"].get(part, []):
         template = variant["canonical"]
         if all(_matches(template.get(k), v) for k, v in canonical.items()):
             return variant
@@ -304,6 +305,77 @@ def _tool_choice_merge(target: Json) -> tuple[list[tuple[str, str, bool]], Json]
     return found, base
 
 
+@dataclass(frozen=True)
+class ResponseFormat:
+    """A structured-output request, read from the source and written by the target."""
+
+    box: str  # the source's key holding a schema request's fields (`json_schema`)
+    fields: tuple[tuple[str, str], ...]  # (canonical field, source key), canonical order
+    default_name: Json  # the name the source reads as none given (`@default`)
+    written: dict[str, tuple[str, frozenset[str]]]  # canonical type -> (target expr, fields)
+    path: tuple[str, ...]  # where the target writes it
+    merged: bool  # merged into the object at ``path`` (Gemini's generationConfig)
+    plain: tuple[str, ...]  # the source's requests that are a type alone (`text`, `json_object`)
+
+
+def _response_format(source: Json, target: Json) -> ResponseFormat:
+    s_variant = _variant(source, "response_format", type="json_schema", codec=True)
+    canonical, wire = s_variant["canonical"], s_variant["wire"]
+    (box,) = [k for k in wire if k != "type"]
+    by_var = {_var(v): k for k, v in canonical.items()}
+    fields, default_name = [], None
+    for key, value in wire[box].items():
+        if isinstance(value, dict) and list(value) == ["@default"]:
+            value, default_name = value["@default"]
+        fields.append((by_var[_var(value)], key))
+    order = list(canonical)
+    fields.sort(key=lambda f: order.index(f[0]))
+    written: dict[str, tuple[str, frozenset[str]]] = {}
+    for variant in target["codecs"].get("response_format", []):
+        kind = variant["canonical"]["type"]
+        if kind in written:
+            continue  # the first variant of a type is the one written
+        text = wire_expr(variant["wire"], {"schema": "rf_schema"})
+        if text is not None:
+            written[kind] = (text, frozenset(variant["canonical"]) - {"type"})
+    path, merged = _codec_path(target["request"]["wire"], "response_format")
+    plain = tuple(
+        v["wire"]["type"]
+        for v in source["codecs"]["response_format"]
+        if not _vars(v["wire"]) and v["canonical"] == {"type": v["wire"]["type"]}
+    )
+    return ResponseFormat(box, tuple(fields), default_name, written, path, merged, plain)
+
+
+def _codec_path(wire: Json, codec: str) -> tuple[tuple[str, ...], bool]:
+    """Where a request writes a codec's value, and whether it merges into the object there."""
+
+    def find(node: Json, path: tuple[str, ...]) -> tuple[tuple[str, ...], bool] | None:
+        if not isinstance(node, dict):
+            return None
+        if list(node) == ["@codec"] and node["@codec"][0] == codec:
+            return path, False
+        if list(node) == ["@merge"]:
+            for member in node["@merge"]:
+                if isinstance(member, dict) and member.get("@codec", [None])[0] == codec:
+                    return path, True
+                got = find(member, path)
+                if got is not None:
+                    return got
+            return None
+        for key, value in node.items():
+            if not key.startswith("@"):
+                got = find(value, (*path, key))
+                if got is not None:
+                    return got
+        return None
+
+    found = find(wire, ())
+    if found is None:
+        raise PairError(f"no {codec} in the target's request")
+    return found
+
+
 def _tool_choice_key(target: Json) -> tuple[str, ...]:
     """Where the target writes tool_choice (a path: Gemini nests it)."""
 
@@ -430,6 +502,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_tool_choices": _tool_choices(target),
         "t_tool_choice_path": _tool_choice_key(target),
         "t_choice_merge": _tool_choice_merge(target)[0],
+        "rf": _response_format(source, target),
         "t_choice_base": _tool_choice_merge(target)[1],
         "t_name_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_name"))),
         "t_id_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_call"))),

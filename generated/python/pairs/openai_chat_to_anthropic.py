@@ -33,6 +33,7 @@ REQUEST_KEYS: Final[frozenset[str]] = frozenset(
         "parallel_tool_calls",
         "presence_penalty",
         "reasoning_effort",
+        "response_format",
         "seed",
         "stop",
         "temperature",
@@ -317,14 +318,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
         )
     if p_seed is not None:
         _loss(losses, "/parameters/seed", "parameter_dropped", "anthropic has no place for `seed`")
-    if p_max_output_tokens is None:
-        p_max_output_tokens = 4096
-        _loss(
-            losses,
-            "/parameters/max_output_tokens",
-            "placeholder_inserted",
-            "anthropic requires this setting; sent 4096",
-        )
     tools = body.get("tools")
     declarations: list[Any] | None = None
     if tools is not None:
@@ -391,6 +384,98 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
         tool_choice = dict(tool_choice if tool_choice is not None else {"type": "auto"})
         tool_choice["disable_parallel_tool_use"] = not p_parallel_tool_calls
 
+    rf = body.get("response_format")
+    rf_kind: str | None = None
+    rf_schema: Any = None
+    rf_given: list[str] = []  # the canonical fields the request gives
+    if rf is not None:
+        if type(rf) is not dict:
+            return "response_format: outside the fused shape"
+        kind = rf.get("type")
+        if kind in ("text", "json_object") and len(rf) == 1:
+            rf_kind = kind
+        elif kind == "json_schema" and len(rf) == 2 and type(rf.get("json_schema")) is dict:
+            box = rf["json_schema"]
+            if "name" in box:
+                if (
+                    type(box["name"]) is not str
+                    or not box["name"]
+                    or not _clean(box["name"])
+                    or box["name"] == "response"
+                ):
+                    return "response_format: outside the fused shape"
+                rf_given.append("name")
+            if "description" in box:
+                if (
+                    type(box["description"]) is not str
+                    or not box["description"]
+                    or not _clean(box["description"])
+                ):
+                    return "response_format: outside the fused shape"
+                rf_given.append("description")
+            if "schema" in box:
+                rf_schema = box["schema"]
+                if type(rf_schema) is not dict or not _opaque(rf_schema, 3):
+                    return "response_format: outside the fused shape"
+                rf_given.append("schema")
+            if "strict" in box:
+                if type(box["strict"]) is not bool:
+                    return "response_format: outside the fused shape"
+                rf_given.append("strict")
+            if rf_schema is None or len(rf_given) != len(box):
+                return "response_format: outside the fused shape"
+            rf_kind = "json_schema"
+        else:
+            return "response_format: outside the fused shape"
+
+    out: dict[str, Any] = {}
+    out["model"] = model
+    if p_max_output_tokens is None:
+        p_max_output_tokens = 4096
+        _loss(
+            losses,
+            "/parameters/max_output_tokens",
+            "placeholder_inserted",
+            "anthropic requires this setting; sent 4096",
+        )
+    if p_max_output_tokens is not None:
+        out["max_tokens"] = p_max_output_tokens
+    if declarations is not None:
+        out["tools"] = declarations
+    if tool_choice is not None:
+        out["tool_choice"] = tool_choice
+    rf_out: Any = None
+    if rf_kind is not None:
+        if rf_kind == "json_schema":
+            rf_out = {"type": "json_schema", "schema": rf_schema}
+            for field in rf_given:
+                if field not in frozenset({"schema"}):
+                    _loss(
+                        losses,
+                        f"/response_format/{field}",
+                        "field_dropped",
+                        f"anthropic has no place for `{field}`",
+                    )
+        else:
+            _loss(
+                losses,
+                "/response_format",
+                "parameter_dropped",
+                "anthropic cannot express this response_format",
+            )
+    if rf_out is not None:
+        out["output_config"] = {"format": rf_out}
+    group: dict[str, Any] = {}
+    if p_reasoning_effort is not None:
+        group["effort"] = p_reasoning_effort
+    if group:
+        out["output_config"] = group
+    if p_temperature is not None:
+        out["temperature"] = p_temperature
+    if p_top_p is not None:
+        out["top_p"] = p_top_p
+    if p_stop_sequences is not None:
+        out["stop_sequences"] = p_stop_sequences
     messages = body.get("messages")
     if type(messages) is not list or not messages:
         return "no messages"
@@ -541,25 +626,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
     if pending or not turns:
         return "a tool call without its result, or no turn"
 
-    out: dict[str, Any] = {}
-    out["model"] = model
-    if p_max_output_tokens is not None:
-        out["max_tokens"] = p_max_output_tokens
-    if declarations is not None:
-        out["tools"] = declarations
-    if tool_choice is not None:
-        out["tool_choice"] = tool_choice
-    group: dict[str, Any] = {}
-    if p_reasoning_effort is not None:
-        group["effort"] = p_reasoning_effort
-    if group:
-        out["output_config"] = group
-    if p_temperature is not None:
-        out["temperature"] = p_temperature
-    if p_top_p is not None:
-        out["top_p"] = p_top_p
-    if p_stop_sequences is not None:
-        out["stop_sequences"] = p_stop_sequences
     if system:
         out["system"] = (
             system[0] if len(system) == 1 else [{"type": "text", "text": text} for text in system]

@@ -33,6 +33,7 @@ REQUEST_KEYS: Final[frozenset[str]] = frozenset(
         "parallel_tool_calls",
         "presence_penalty",
         "reasoning_effort",
+        "response_format",
         "seed",
         "stop",
         "temperature",
@@ -310,7 +311,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
             "parameter_dropped",
             "gemini has no place for `parallel_tool_calls`",
         )
-    _loss(losses, "/model", "parameter_dropped", "gemini has no place for `model`")
     tools = body.get("tools")
     declarations: list[Any] | None = None
     if tools is not None:
@@ -372,6 +372,114 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                 return "tool_choice: a name the fused shape does not take"
             tool_choice = {"mode": "ANY", "allowedFunctionNames": [name]}
 
+    rf = body.get("response_format")
+    rf_kind: str | None = None
+    rf_schema: Any = None
+    rf_given: list[str] = []  # the canonical fields the request gives
+    if rf is not None:
+        if type(rf) is not dict:
+            return "response_format: outside the fused shape"
+        kind = rf.get("type")
+        if kind in ("text", "json_object") and len(rf) == 1:
+            rf_kind = kind
+        elif kind == "json_schema" and len(rf) == 2 and type(rf.get("json_schema")) is dict:
+            box = rf["json_schema"]
+            if "name" in box:
+                if (
+                    type(box["name"]) is not str
+                    or not box["name"]
+                    or not _clean(box["name"])
+                    or box["name"] == "response"
+                ):
+                    return "response_format: outside the fused shape"
+                rf_given.append("name")
+            if "description" in box:
+                if (
+                    type(box["description"]) is not str
+                    or not box["description"]
+                    or not _clean(box["description"])
+                ):
+                    return "response_format: outside the fused shape"
+                rf_given.append("description")
+            if "schema" in box:
+                rf_schema = box["schema"]
+                if type(rf_schema) is not dict or not _opaque(rf_schema, 3):
+                    return "response_format: outside the fused shape"
+                rf_given.append("schema")
+            if "strict" in box:
+                if type(box["strict"]) is not bool:
+                    return "response_format: outside the fused shape"
+                rf_given.append("strict")
+            if rf_schema is None or len(rf_given) != len(box):
+                return "response_format: outside the fused shape"
+            rf_kind = "json_schema"
+        else:
+            return "response_format: outside the fused shape"
+
+    out: dict[str, Any] = {}
+    if declarations is not None:
+        out["tools"] = [{"functionDeclarations": declarations}]
+    if tool_choice is not None:
+        out["toolConfig"] = {"functionCallingConfig": tool_choice}
+    rf_out: Any = None
+    if rf_kind is not None:
+        if rf_kind == "json_schema":
+            rf_out = {"responseMimeType": "application/json", "responseJsonSchema": rf_schema}
+            for field in rf_given:
+                if field not in frozenset({"schema"}):
+                    _loss(
+                        losses,
+                        f"/response_format/{field}",
+                        "field_dropped",
+                        f"gemini has no place for `{field}`",
+                    )
+        elif rf_kind == "json_object":
+            rf_out = {"responseMimeType": "application/json"}
+            for field in rf_given:
+                if field not in frozenset():
+                    _loss(
+                        losses,
+                        f"/response_format/{field}",
+                        "field_dropped",
+                        f"gemini has no place for `{field}`",
+                    )
+        elif rf_kind == "text":
+            rf_out = {"responseMimeType": "text/plain"}
+            for field in rf_given:
+                if field not in frozenset():
+                    _loss(
+                        losses,
+                        f"/response_format/{field}",
+                        "field_dropped",
+                        f"gemini has no place for `{field}`",
+                    )
+        else:
+            _loss(
+                losses,
+                "/response_format",
+                "parameter_dropped",
+                "gemini cannot express this response_format",
+            )
+    group: dict[str, Any] = {}
+    if p_max_output_tokens is not None:
+        group["maxOutputTokens"] = p_max_output_tokens
+    if p_temperature is not None:
+        group["temperature"] = p_temperature
+    if p_top_p is not None:
+        group["topP"] = p_top_p
+    if p_stop_sequences is not None:
+        group["stopSequences"] = p_stop_sequences
+    if p_seed is not None:
+        group["seed"] = p_seed
+    if p_presence_penalty is not None:
+        group["presencePenalty"] = p_presence_penalty
+    if p_frequency_penalty is not None:
+        group["frequencyPenalty"] = p_frequency_penalty
+    if rf_out is not None:
+        group.update(rf_out)
+    if group:
+        out["generationConfig"] = group
+    _loss(losses, "/model", "parameter_dropped", "gemini has no place for `model`")
     messages = body.get("messages")
     if type(messages) is not list or not messages:
         return "no messages"
@@ -521,28 +629,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
     if pending or not turns:
         return "a tool call without its result, or no turn"
 
-    out: dict[str, Any] = {}
-    if declarations is not None:
-        out["tools"] = [{"functionDeclarations": declarations}]
-    if tool_choice is not None:
-        out["toolConfig"] = {"functionCallingConfig": tool_choice}
-    group: dict[str, Any] = {}
-    if p_max_output_tokens is not None:
-        group["maxOutputTokens"] = p_max_output_tokens
-    if p_temperature is not None:
-        group["temperature"] = p_temperature
-    if p_top_p is not None:
-        group["topP"] = p_top_p
-    if p_stop_sequences is not None:
-        group["stopSequences"] = p_stop_sequences
-    if p_seed is not None:
-        group["seed"] = p_seed
-    if p_presence_penalty is not None:
-        group["presencePenalty"] = p_presence_penalty
-    if p_frequency_penalty is not None:
-        group["frequencyPenalty"] = p_frequency_penalty
-    if group:
-        out["generationConfig"] = group
     if system:
         out["systemInstruction"] = {"parts": [{"text": text} for text in system]}
     out["contents"] = [{"role": turn[0], "parts": turn[1]} for turn in turns]
