@@ -325,9 +325,10 @@ def _response_format(source: Json, target: Json) -> ResponseFormat:
     by_var = {_var(v): k for k, v in canonical.items()}
     fields, default_name = [], None
     for key, value in wire[box].items():
+        read = value
         if isinstance(value, dict) and list(value) == ["@default"]:
-            value, default_name = value["@default"]
-        fields.append((by_var[_var(value)], key))
+            read, default_name = value["@default"]
+        fields.append((by_var[_var(read)], key))
     order = list(canonical)
     fields.sort(key=lambda f: order.index(f[0]))
     written: dict[str, tuple[str, frozenset[str]]] = {}
@@ -339,6 +340,8 @@ def _response_format(source: Json, target: Json) -> ResponseFormat:
         if text is not None:
             written[kind] = (text, frozenset(variant["canonical"]) - {"type"})
     path, merged = _codec_path(target["request"]["wire"], "response_format")
+    if len(path) > 2:
+        raise PairError("a response_format nested deeper than one object")
     plain = tuple(
         v["wire"]["type"]
         for v in source["codecs"]["response_format"]

@@ -82,6 +82,30 @@ def test_a_body_of_the_shape_is_converted_in_one_pass_with_the_two_step_answer(
     _same(fused, two_step)
 
 
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # Both land in Anthropic's output_config: one must not overwrite the other.
+        {
+            "reasoning_effort": "low",
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "n", "schema": {"type": "object"}, "strict": True},
+            },
+        },
+        {"response_format": {"type": "json_object"}, "parallel_tool_calls": False},
+        {"response_format": {"type": "text"}, "parallel_tool_calls": True, "tool_choice": "none"},
+        {"stream": True, "n": 1, "seed": 7, "presence_penalty": 0.5, "user": None},
+    ],
+)
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_fields_the_targets_write_together_or_not_at_all(
+    source: str, target: str, extra: dict[str, Any]
+) -> None:
+    body = {**copy.deepcopy(BODY), **extra}
+    _same(convert(body, source, target), convert(body, source, target, fused=False))
+
+
 @pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
 def test_a_body_outside_the_shape_takes_the_two_step_path_and_says_why(
     source: str, target: str, caplog: pytest.LogCaptureFixture

@@ -121,13 +121,18 @@ def test_the_values_come_from_the_two_mapping_files() -> None:
     assert where["top_p"] == ("nucleus",)
     assert where["seed"] is None  # no place in Anthropic: reported as dropped
     assert values["defaults"] == {"max_output_tokens": 4096}
-    assert "parallel_tool_calls" in values["complex_params"]  # inside tool_choice
+    # Merged into Anthropic's tool_choice, negated.
+    assert values["t_choice_merge"] == [("disable_parallel_tool_use", "parallel_tool_calls", True)]
+    assert values["rf"].path == ("output_config", "format") and not values["rf"].merged
     gemini = pairs.pair_values(mappings["openai-chat"], mappings["gemini"])
     assert {p.name: p.target for p in gemini["params"]}["max_output_tokens"] == (
         "generationConfig",
         "maxOutputTokens",
     )
     assert gemini["model"] == "none" and gemini["t_tool_group"] == "functionDeclarations"
+    assert "reasoning_effort" in gemini["complex_params"]  # an effort level: not composed
+    assert gemini["rf"].path == ("generationConfig",) and gemini["rf"].merged
+    assert set(gemini["rf"].written) == {"json_schema", "json_object", "text"}
 
 
 def test_every_pair_is_generated_and_listed() -> None:

@@ -463,9 +463,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                 "parameter_dropped",
                 "anthropic cannot express this response_format",
             )
-    if rf_out is not None:
-        out["output_config"] = {"format": rf_out}
     group: dict[str, Any] = {}
+    if rf_out is not None:
+        group["format"] = rf_out
     if p_reasoning_effort is not None:
         group["effort"] = p_reasoning_effort
     if group:
