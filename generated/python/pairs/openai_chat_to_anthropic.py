@@ -96,7 +96,8 @@ def _loss(
 
 
 def _clean(value: str) -> bool:
-    """A string JSON carries: no lone surrogate."""
+    """A string JSON carries: no lone surrogate (the hot callers ask `isascii` first, the
+    common answer, without a call)."""
     if value.isascii():
         return True
     try:
@@ -110,7 +111,7 @@ def _scalar(value: Any) -> bool:
     """A JSON scalar `check_value` takes (a string, finite number, modest integer, boolean)."""
     kind = type(value)
     if kind is str:
-        return _clean(value)
+        return value.isascii() or _clean(value)
     if kind is float:
         return math.isfinite(value)
     if kind is int:
@@ -130,13 +131,17 @@ def _opaque(value: Any, depth: int) -> bool:
 
 def _text(value: Any) -> str | None:
     """A text the target carries as it is: a string that is not blank."""
-    return value if type(value) is str and value.strip() and _clean(value) else None
+    return (
+        value
+        if type(value) is str and value.strip() and (value.isascii() or _clean(value))
+        else None
+    )
 
 
 def _texts(content: Any) -> list[str] | None:
     """The texts of a content that holds text only: a string or a list of text parts."""
     if type(content) is str:
-        return [content] if content.strip() and _clean(content) else None
+        return [content] if content.strip() and (content.isascii() or _clean(content)) else None
     if type(content) is not list or not content:
         return None
     texts = []
@@ -158,7 +163,7 @@ def _image(part: Any, i: int, j: int, losses: list[Loss]) -> Any:
     if type(box) is not dict or not IMAGE_URL_KEYS.issuperset(box):
         return None
     url = box.get("url")
-    if type(url) is not str or not _clean(url):
+    if type(url) is not str or not (url.isascii() or _clean(url)):
         return None
     if url.startswith("data:"):
         head, comma, data = url.partition(",")
@@ -176,7 +181,7 @@ def _image(part: Any, i: int, j: int, losses: list[Loss]) -> Any:
             return None
         block = {"type": "image", "source": {"type": "url", "url": url}}
     if "detail" in box:
-        if type(box["detail"]) is not str or not _clean(box["detail"]):
+        if type(box["detail"]) is not str or not (box["detail"].isascii() or _clean(box["detail"])):
             return None
         _loss(
             losses,
@@ -191,7 +196,7 @@ def _image(part: Any, i: int, j: int, losses: list[Loss]) -> Any:
 def _user_parts(content: Any, i: int, losses: list[Loss]) -> tuple[list[Any], str | None] | None:
     """A user message's blocks, and its text when it is one text; None: outside the shape."""
     if type(content) is str:
-        if not content.strip() or not _clean(content):
+        if not content.strip() or not (content.isascii() or _clean(content)):
             return None
         text = content
         return [{"type": "text", "text": text}], content
@@ -245,7 +250,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
             )
             log.warning("%s: %s at %s: %s", SOURCE, "field_dropped", pointer, losses[-1].reason)
     model = body.get("model")
-    if type(model) is not str or not _clean(model):
+    if type(model) is not str or not (model.isascii() or _clean(model)):
         return "no model"
     p_max_output_tokens = body.get("max_completion_tokens")
     if "max_tokens" in body:
@@ -348,7 +353,11 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                 if "description" in fn:
                     return "tools: a null description"
                 declarations.append({"name": name, "input_schema": schema})
-            elif type(description) is str and description and _clean(description):
+            elif (
+                type(description) is str
+                and description
+                and (description.isascii() or _clean(description))
+            ):
                 declarations.append(
                     {"name": name, "description": description, "input_schema": schema}
                 )
@@ -561,7 +570,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                     if type(name) is not str or not NAME_OK(name):
                         return "a tool name the fused shape does not take"
                     text = fn.get("arguments")
-                    if type(text) is not str or not _clean(text):
+                    if type(text) is not str or not (text.isascii() or _clean(text)):
                         return "tool call arguments outside the fused shape"
                     try:
                         arguments = _ARGUMENTS(None, text, "")
