@@ -123,6 +123,22 @@ def test_a_body_outside_the_shape_takes_the_two_step_path_and_says_why(
     _same(result, convert(body, source, target, fused=False))
 
 
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_each_loss_is_logged_once_by_the_adapter_that_lost_it_as_the_two_step_path_logs_it(
+    source: str, target: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    body = {**copy.deepcopy(BODY), "stream": True}  # the reader's loss comes first
+    lines = []
+    for fused in (True, False):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="interlingua.converter"):
+            result = convert(body, source, target, fused=fused)
+        assert result.fused is fused
+        lines.append([r.getMessage() for r in caplog.records])
+    assert lines[0] == lines[1]
+    assert lines[0][0].startswith(f"{source}: field_dropped at /stream")
+
+
 def test_the_environment_and_known_maps_turn_the_fused_pass_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

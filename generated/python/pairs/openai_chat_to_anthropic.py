@@ -12,6 +12,7 @@ takes the two-step path and says so (``ConversionResult.fused``, a debug log).
 # ruff: noqa: E501, C901, PLR0911, PLR0912, PLR0915
 from __future__ import annotations
 
+import logging
 import math
 import re
 from typing import Any, Final
@@ -87,7 +88,6 @@ def _loss(
     losses: list[Loss], pointer: str, code: str, reason: str, part_type: str | None = None
 ) -> None:
     losses.append(Loss(pointer, code, reason, part_type))
-    log.warning("%s: %s at %s: %s", TARGET, code, pointer or "/", reason)
 
 
 # What `reading.check_value` asks of the input is checked on the way, on every value the pass
@@ -230,7 +230,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
     outside this pass (the two-step path then converts it)."""
     if type(body) is not dict:
         return "not an object"
-    losses: list[Loss] = []
+    losses: list[Loss] = []  # logged once the pass is through (a body it leaves logs nothing)
     if not REQUEST_KEYS.issuperset(body):
         # What reading leaves behind (the two-step reader's report, in its order).
         for key in sorted(body.keys() - REQUEST_KEYS):
@@ -248,7 +248,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                     f"{SOURCE}: `{key}` has no canonical home; not carried",
                 )
             )
-            log.warning("%s: %s at %s: %s", SOURCE, "field_dropped", pointer, losses[-1].reason)
+    unread = len(losses)  # what reading left behind; the rest is the writer's
     model = body.get("model")
     if type(model) is not str or not (model.isascii() or _clean(model)):
         return "no model"
@@ -642,4 +642,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
     out["messages"] = [
         {"role": turn[0], "content": turn[1] if turn[2] is None else turn[2]} for turn in turns
     ]
+    if losses and log.isEnabledFor(logging.WARNING):
+        # As the two-step path logs them: each by the adapter that lost it (the reader for
+        # what it left behind, which comes first).
+        for n, loss in enumerate(losses):
+            who = SOURCE if n < unread else TARGET
+            log.warning("%s: %s at %s: %s", who, loss.code, loss.pointer or "/", loss.reason)
     return out, losses
