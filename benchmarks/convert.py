@@ -41,6 +41,7 @@ import functools
 import gc
 import importlib
 import importlib.metadata
+import inspect
 import itertools
 import json
 import logging
@@ -399,14 +400,15 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
             )
             # The same conversion without the fused pair converter (issue 16): what the
             # one-pass code gains over reading into the canonical form and writing from it.
-            two_step = functools.partial(convert, fused=False)
-            rows.append(
-                (
-                    f"interlingua {target} two-step, dict → dict",
-                    _dict_to_dict(two_step, target),
-                    False,
+            if takes_fused(convert):
+                two_step = functools.partial(convert, fused=False)
+                rows.append(
+                    (
+                        f"interlingua {target}, two-step dict → dict",
+                        _dict_to_dict(two_step, target),
+                        False,
+                    )
                 )
-            )
     if not isinstance(litellm, str):
         version, translators = litellm
         for target in TARGETS:
@@ -444,7 +446,7 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
         )
         best = {name: rates[label, name] for name, _fn, _b in rows}
         report(label, line, best, notes, litellm)
-        if not isinstance(convert, str):
+        if not isinstance(convert, str) and takes_fused(convert) and not failed:
             print(fused_share(convert, label, bodies))
     print(
         "wire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
@@ -464,6 +466,14 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
         print(f"interlingua rows skipped: {convert}")
     if failed or isinstance(convert, str):
         sys.exit(1)
+
+
+def takes_fused(convert: Convert) -> bool:
+    """Whether ``convert`` has the fused pair converters (and the option to go without)."""
+    try:
+        return "fused" in inspect.signature(convert).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def fused_share(convert: Convert, label: str, bodies: list[Json]) -> str:
