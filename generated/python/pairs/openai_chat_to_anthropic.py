@@ -120,13 +120,44 @@ def _scalar(value: Any) -> bool:
 
 
 def _opaque(value: Any, depth: int) -> bool:
-    """Whether `check_value` takes a value the pass carries without reading, found ``depth``
-    levels down in the body."""
+    """Whether `check_value` takes a value the pass carries without reading (a tool's
+    schema), found ``depth`` levels down in the body: a walk that answers yes only for plain
+    JSON (exact dicts and lists, string keys, clean strings, finite floats, modest integers),
+    so that a yes is always check_value's yes; anything else asks check_value itself."""
+    if _plain(value, depth):
+        return True
     try:
         check_value(value, max_depth=DEFAULT_MAX_DEPTH - depth)
     except InputError:
         return False
     return True
+
+
+def _plain(value: Any, depth: int) -> bool:
+    kind = type(value)
+    if kind is dict:
+        if depth >= DEFAULT_MAX_DEPTH:
+            return False
+        for key, item in value.items():
+            if type(key) is not str or not (key.isascii() or _clean(key)):
+                return False
+            if not _plain(item, depth + 1):
+                return False
+        return True
+    if kind is str:
+        return value.isascii() or _clean(value)
+    if kind is list:
+        if depth >= DEFAULT_MAX_DEPTH:
+            return False
+        for item in value:
+            if not _plain(item, depth + 1):
+                return False
+        return True
+    if kind is int:
+        return bool(value.bit_length() < 64)
+    if kind is float:
+        return math.isfinite(value)
+    return value is None or kind is bool
 
 
 def _text(value: Any) -> str | None:
