@@ -221,3 +221,21 @@ def test_strict_mode_refuses_what_the_fused_pass_would_lose_as_the_two_step_path
         convert(BODY, source, target, strict=True, fused=False)
     assert fused.value.losses == two_step.value.losses
     assert str(fused.value) == str(two_step.value)
+
+
+@pytest.mark.parametrize(("levels", "fine"), [(251, True), (252, False)])
+def test_a_schema_nested_to_the_limit_passes_and_one_past_it_fails_as_in_the_two_step_path(
+    levels: int, fine: bool
+) -> None:
+    body = _with(("tools", 0, "function", "parameters"), _deep(levels))
+    if fine:
+        result = convert(body, "openai-chat", "anthropic")
+        assert result.fused
+        _same(result, convert(body, "openai-chat", "anthropic", fused=False))
+        return
+    with pytest.raises(ConversionError) as fused:
+        convert(body, "openai-chat", "anthropic")
+    with pytest.raises(ConversionError) as two_step:
+        convert(body, "openai-chat", "anthropic", fused=False)
+    assert fused.value.code == two_step.value.code == "nesting_too_deep"
+    assert fused.value.pointer == two_step.value.pointer
