@@ -182,6 +182,9 @@ BAD = {
     ),
     "a non-string key in a message": _with(("messages", 4, 7), "x"),
     "a non-JSON value in an unread field": _with(("metadata",), {"a": object()}),
+    # Keys that do not even sort together: the pass stops on an exception, the two-step
+    # path reports the key.
+    "a non-string key beside an unread field": {**_with(("metadata",), {}), 5: "x"},
     "a lone surrogate in an unread field": _with(("user",), "\ud800"),
     "arguments that are not JSON": _with(
         ("messages", 2, "tool_calls", 0, "function", "arguments"), "{nope"
