@@ -163,7 +163,7 @@ def _deep(levels: int) -> Any:
     return node
 
 
-BAD = {
+BAD: dict[str, Any] = {
     "lone surrogate in a text": _with(("messages", 4, "content"), "hi \ud800"),
     "lone surrogate in a system text": _with(("messages", 0, "content"), "\udfff"),
     "lone surrogate in an image URL": _with(
@@ -184,7 +184,7 @@ BAD = {
     "a non-JSON value in an unread field": _with(("metadata",), {"a": object()}),
     # Keys that do not even sort together: the pass stops on an exception, the two-step
     # path reports the key.
-    "a non-string key beside an unread field": {**_with(("metadata",), {}), 5: "x"},
+    "a non-string key beside an unread field": _with((5,), "x") | {"metadata": {}},
     "a lone surrogate in an unread field": _with(("user",), "\ud800"),
     "arguments that are not JSON": _with(
         ("messages", 2, "tool_calls", 0, "function", "arguments"), "{nope"
