@@ -357,10 +357,8 @@ def convert(
     ``fused=False`` (or ``INTERLINGUA_FUSED=0``) skips the one-pass converter of a pair
     (`interlingua.generated.pairs`), which gives what the two-step path gives.
     """
-    kind = _kind(kind)
-    for name in (source, target):
-        if kind not in kinds(name):
-            raise ConversionError("unknown_document", "", f"{name} has no {kind} body")
+    # A fused pair exists only for two formats that have requests: first, before the checks
+    # of the format names and kind it would pass anyway.
     pair = PAIRS.get((source, target)) if fused and kind == "request" else None
     if pair is not None and not id_map and not name_map and os.environ.get(FUSED_ENV) != "0":
         # The pair checks the data as it reads it (what check_data asks): a body it converts
@@ -372,6 +370,10 @@ def convert(
             if strict and done.losses:
                 raise LossyConversionError(list(done.losses))
             return done
+    kind = _kind(kind)
+    for name in (source, target):
+        if kind not in kinds(name):
+            raise ConversionError("unknown_document", "", f"{name} has no {kind} body")
     check_data(payload)
     reading = Context(
         source,
