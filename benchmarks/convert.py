@@ -37,9 +37,11 @@ keeps each one's median time per slice. Dict converters get freshly parsed bodie
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib
 import importlib.metadata
+import inspect
 import itertools
 import json
 import logging
@@ -89,7 +91,9 @@ class ConvertResult(Protocol):
 
 
 class Convert(Protocol):
-    def __call__(self, payload: Json, *, source: str, target: str) -> ConvertResult: ...
+    def __call__(
+        self, payload: Json, *, source: str, target: str, fused: bool = True
+    ) -> ConvertResult: ...
 
 
 def load_interlingua() -> Convert | str:
@@ -394,6 +398,17 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
             rows.append(
                 (f"interlingua {target}, bytes → bytes", _bytes_to_bytes(convert, target), True)
             )
+            # The same conversion without the fused pair converter (issue 16): what the
+            # one-pass code gains over reading into the canonical form and writing from it.
+            if takes_fused(convert):
+                two_step = functools.partial(convert, fused=False)
+                rows.append(
+                    (
+                        f"interlingua {target}, two-step dict → dict",
+                        _dict_to_dict(two_step, target),
+                        False,
+                    )
+                )
     if not isinstance(litellm, str):
         version, translators = litellm
         for target in TARGETS:
@@ -431,6 +446,8 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
         )
         best = {name: rates[label, name] for name, _fn, _b in rows}
         report(label, line, best, notes, litellm)
+        if not isinstance(convert, str) and takes_fused(convert) and not failed:
+            print(fused_share(convert, label, bodies))
     print(
         "wire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
         "camelCase only;\nLiteLLM writes the snake_case proto names (system_instruction, "
@@ -449,6 +466,26 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
         print(f"interlingua rows skipped: {convert}")
     if failed or isinstance(convert, str):
         sys.exit(1)
+
+
+def takes_fused(convert: Convert) -> bool:
+    """Whether ``convert`` has the fused pair converters (and the option to go without)."""
+    try:
+        return "fused" in inspect.signature(convert).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def fused_share(convert: Convert, label: str, bodies: list[Json]) -> str:
+    """How many bodies of a corpus the fused pair converters took (the rest: the two-step
+    path, for a shape outside theirs)."""
+    shares = []
+    for target in TARGETS:
+        taken = sum(
+            bool(getattr(convert(b, source=SOURCE, target=target), "fused", False)) for b in bodies
+        )
+        shares.append(f"{target} {taken}/{len(bodies)}")
+    return f"fused pair converters took ({label}): " + ", ".join(shares) + "\n"
 
 
 def _interlingua(convert: Convert, target: str) -> Callable[[Json], tuple[Json, tuple[Any, ...]]]:

@@ -141,6 +141,9 @@ class ConversionResult:
     kind: str
     id_map: Mapping[str, str] = field(default_factory=dict)
     name_map: Mapping[str, str] = field(default_factory=dict)
+    # Whether a fused pair converter (interlingua.generated.pairs) made it in one pass; False
+    # when the body took the two-step path (the reason is logged at debug level).
+    fused: bool = False
 
     def report(self) -> dict[str, Any]:
         """The loss report as `ConversionReport` JSON."""

@@ -14,6 +14,8 @@ Bad input raises :class:`ConversionError` with a stable code and a JSON pointer.
 from __future__ import annotations
 
 import json
+import logging
+import os
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib.resources import files
@@ -41,11 +43,16 @@ from interlingua.conversion import (
     LossyConversionError,
 )
 from interlingua.generated.adapters import ADAPTERS
+from interlingua.generated.pairs import PAIRS
 from interlingua.reading import InputError, check_value
 from interlingua.texts import TEXTS
 from interlingua.validation import validate
 
 CANONICAL = "canonical"
+log = logging.getLogger("interlingua.converter")
+# Set to 0 to convert every body the two-step way (the reference the fused pairs are proved
+# equal to: tests/adapters/test_differential.py).
+FUSED_ENV = "INTERLINGUA_FUSED"
 Kind = Literal["request", "response"]
 # The canonical type of each kind of document (`messages`: a list of them, or one).
 DOCUMENT_TYPES = {"request": "Conversation", "response": "Response", "messages": "Message"}
@@ -338,6 +345,7 @@ def convert(
     validate_input: bool = True,
     id_map: Mapping[str, str] | None = None,
     name_map: Mapping[str, str] | None = None,
+    fused: bool = True,
 ) -> ConversionResult:
     """Convert ``payload`` (a parsed JSON body in ``source`` format) to ``target``.
 
@@ -352,7 +360,22 @@ def convert(
     earlier result) map ids and tool names in a ``source`` payload back to the values they
     stood for. ``validate_input=False`` skips the schema check of the input, for callers whose
     input is known to be valid.
+    ``fused=False`` (or ``INTERLINGUA_FUSED=0``) skips the one-pass converter of a pair
+    (`interlingua.generated.pairs`), which gives what the two-step path gives.
     """
+    # A fused pair exists only for two formats that have requests: first, before the checks
+    # of the format names and kind it would pass anyway.
+    pair = PAIRS.get((source, target)) if fused and kind == "request" else None
+    if pair is not None and not id_map and not name_map and os.environ.get(FUSED_ENV) != "0":
+        # The pair checks the data as it reads it (what check_data asks): a body it converts
+        # passes check_data, so only the schema check is left; any other body goes on below.
+        done = _fused(pair, payload, source, target)
+        if done is not None:
+            if validate_input:
+                check_wire(payload, source, kind)
+            if strict and done.losses:
+                raise LossyConversionError(list(done.losses))
+            return done
     kind = _kind(kind)
     for name in (source, target):
         if kind not in kinds(name):
@@ -408,6 +431,25 @@ def convert(
     return ConversionResult(
         output, tuple(losses), source, target, kind, writing.id_map, writing.name_map
     )
+
+
+def _fused(
+    pair: Callable[[Any], tuple[dict[str, Any], list[Loss]] | str],
+    payload: Any,
+    source: str,
+    target: str,
+) -> ConversionResult | None:
+    """The fused pair's result, or None (logged with the reason) when the body is outside its
+    shape or does not read there: the two-step path then converts it, or reports its error."""
+    try:
+        got = pair(payload)
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        got = f"{exc!r}"  # only with validate_input=False on invalid input
+    if isinstance(got, str):
+        log.debug("%s -> %s: two-step path: %s", source, target, got)
+        return None
+    output, losses = got
+    return ConversionResult(output, tuple(losses), source, target, "request", {}, {}, True)
 
 
 def to_canonical(

@@ -36,12 +36,18 @@ def over_json(payload: Any, source: str, target: str, kind: str) -> Any:
     )
 
 
-CANDIDATES: dict[str, differential.ConvertPath] = {"over_json": over_json}
+def fused(payload: Any, source: str, target: str, kind: str) -> Any:
+    """`convert` as users get it: a fused pair converter where there is one for the pair
+    (interlingua.generated.pairs), the two-step path for a body outside its shape."""
+    return convert(payload, source, target, kind)
+
+
+CANDIDATES: dict[str, differential.ConvertPath] = {"over_json": over_json, "fused": fused}
 SOURCES = [f for f in formats() if f != "canonical"] + ["canonical"]
 
 
 def _reference(payload: Any, source: str, target: str, kind: str) -> Any:
-    return convert(payload, source, target, kind)
+    return convert(payload, source, target, kind, fused=False)
 
 
 def _bodies(source: str) -> list[differential.Body]:

@@ -1,0 +1,548 @@
+"""Fused pair converters: the read side of one mapping file composed with the write side of
+another into one pass, with no canonical document between them (issue 16).
+
+For each pair in :data:`PAIRS` this module reads the two mapping files and works out, at
+generation time, everything the pass needs: the source's key names and roles, which source
+request field lands where in the target, the target's part shapes (its wire templates compiled
+into dict expressions), its roles, layout (system field and form, alternation, text shorthand),
+id and name rules, and the losses the two-step path would report for what it does not carry.
+`templates/python/pair.py.j2` writes that as straight-line code.
+
+A fused converter covers a *shape*: the parts and fields listed here. Its generated guard sends
+anything else (an unknown field or part type, a blank text, ids or names the target would
+rewrite, results out of order) back to the two-step path, with the reason. A mapping whose
+layout this composer does not know fails generation loudly rather than generating code that
+might differ (tests/adapters/test_differential.py proves the generated pairs equal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Json = Any
+
+#: (source, target) of every fused converter, where users convert most.
+PAIRS: tuple[tuple[str, str], ...] = (
+    ("openai-chat", "anthropic"),
+    ("openai-chat", "gemini"),
+)
+
+#: Transforms whose encoding is the value itself when the pair's guard holds (the guard checks
+#: what would make them differ: an id or name off the target's rules, a media type or URL
+#: the target does not take).
+_IDENTITY = frozenset({"tool_id", "tool_name", "one_of", "web_url", "media_kind", "base64"})
+
+
+class PairError(Exception):
+    """A mapping uses something the pair composer cannot compile."""
+
+
+def module_name(source: str, target: str) -> str:
+    return f"{source}_to_{target}".replace("-", "_")
+
+
+def _var(node: Json) -> str | None:
+    if isinstance(node, str) and node.startswith("$"):
+        return node[1:].rstrip("!?")
+    return None
+
+
+def _vars(node: Json) -> set[str]:
+    """Every variable a wire template mentions."""
+    name = _var(node)
+    if name is not None:
+        return {name}
+    if isinstance(node, dict):
+        return {v for value in node.values() for v in _vars(value)}
+    if isinstance(node, list):
+        return {v for value in node for v in _vars(value)}
+    return set()
+
+
+def wire_expr(node: Json, env: Mapping[str, str]) -> str | None:
+    """Python source building the wire value of a mapping's wire template, each variable
+    replaced by the expression ``env`` gives it; None when the template is left out (every
+    variable it needs is absent)."""
+    name = _var(node)
+    if name is not None:
+        return env.get(name)
+    if isinstance(node, dict):
+        ops = [key for key in node if key.startswith("@")]
+        if ops:
+            return _op(ops[0], node[ops[0]], env)
+        entries = []
+        for key, value in node.items():
+            text = wire_expr(value, env)
+            if text is not None:
+                entries.append(f"{key!r}: {text}")
+        return "{" + ", ".join(entries) + "}"
+    if isinstance(node, list):
+        items = [wire_expr(value, env) for value in node]
+        return "[" + ", ".join(i for i in items if i is not None) + "]"
+    return repr(node)
+
+
+def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
+    present = _vars(arg) & env.keys()
+    if not present:
+        return None  # an optional value this shape never has (a cache hint, citations)
+    name = op[1:]
+    args = arg if isinstance(arg, list) else [arg]
+    if name in _IDENTITY:
+        return wire_expr(next(a for a in args if _vars(a)), env)
+    if name == "only_item":
+        return f"[{wire_expr(arg, env)}]"
+    if name == "file_ref":  # [type key, uri key, kind, $media_type, $uri]: by URI alone
+        _type_key, uri_key, _kind, media_type, uri = args
+        if _var(media_type) in env:
+            raise PairError("a file reference with a media type")
+        return f"{{{uri_key!r}: {wire_expr(uri, env)}}}"
+    if name == "parts":  # a result's content: the one text the shape allows, as text
+        return wire_expr(arg, env)
+    if name == "result_object":  # [$content, $structured, $is_error, ok key, error key, ...]
+        content, _structured, _error, ok_key = args[:4]
+        if (_vars(args[1]) | _vars(args[2])) & env.keys():
+            raise PairError("a result object with structured content or an error flag")
+        return f"{{{ok_key!r}: {wire_expr(content, env)}}}"
+    raise PairError(f"the pair composer cannot compile @{name}")
+
+
+def _variant(mapping: Json, part: str, *, codec: bool = False, **canonical: Json) -> Json:
+    """The first variant of ``part`` (a codec's, with ``codec``) whose canonical template has
+    these constant fields."""
+    for variant in mapping["codecs" if codec else "parts"].get(part, []):
+        template = variant["canonical"]
+        if all(_matches(template.get(k), v) for k, v in canonical.items()):
+            return variant
+    raise PairError(f"{mapping['format']} has no {part} variant {canonical}")
+
+
+def _matches(template: Json, want: Json) -> bool:
+    if isinstance(want, dict):
+        return isinstance(template, dict) and all(
+            _matches(template.get(k), v) for k, v in want.items()
+        )
+    return bool(template == want)
+
+
+def _rule(spec: Json) -> tuple[str, str, int] | None:
+    if spec is None:
+        return None
+    return (spec["chars"], spec.get("first", spec["chars"]), spec["max_length"])
+
+
+def _rule_pattern(rule: tuple[str, str, int] | None) -> str | None:
+    if rule is None:
+        return None
+    allowed, first, max_length = rule
+    return f"[{first}][{allowed}]{{0,{max_length - 1}}}"
+
+
+@dataclass(frozen=True)
+class Param:
+    """A source request field that is a canonical parameter."""
+
+    wire: str  # the source's key
+    name: str  # the canonical parameter
+    listed: bool  # read as a list (`@one_or_many`: one string or several)
+    target: tuple[str, ...] | None  # where the target writes it (None: no place, reported)
+
+
+def _source_params(source: Json) -> list[Param]:
+    canonical = source["request"]["canonical"]["parameters"]
+    by_var = {_var(v): k for k, v in canonical.items()}
+    found = []
+    for key, value in source["request"]["wire"].items():
+        listed = isinstance(value, dict) and list(value) == ["@one_or_many"]
+        var = _var(value["@one_or_many"] if listed else value)
+        if var in by_var:
+            found.append(Param(key, by_var[var], listed, None))
+    return found
+
+
+def _target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, Json]]:
+    """Where each canonical parameter goes in the target (plain variables only), and the
+    placeholder a required parameter gets when it is absent."""
+    by_var = {_var(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()}
+    paths: dict[str, tuple[str, ...]] = {}
+    defaults: dict[str, Json] = {}
+
+    def walk(node: Json, path: tuple[str, ...]) -> None:
+        if isinstance(node, dict) and list(node) == ["@merge"]:
+            for member in node["@merge"]:
+                walk(member, path)
+            return
+        if isinstance(node, dict) and list(node) == ["@default"]:
+            var, default = node["@default"]
+            if _var(var) in by_var and not isinstance(default, dict):
+                paths[by_var[_var(var)]] = path
+                defaults[by_var[_var(var)]] = default
+            return
+        var = _var(node)
+        if var is not None:
+            if var in by_var:
+                paths[by_var[var]] = path
+            return
+        if isinstance(node, dict) and not any(k.startswith("@") for k in node):
+            for key, value in node.items():
+                walk(value, (*path, key))
+
+    walk(target["request"]["wire"], ())
+    return paths, defaults
+
+
+def _complex_params(target: Json, paths: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
+    """Canonical parameters the target writes through a transform or together with others,
+    save those merged into its tool_choice: outside the fused shape."""
+    by_var = {_var(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()}
+    mentioned = {by_var[v] for v in _vars(target["request"]["wire"]) if v in by_var}
+    merged = {name for _key, name, _negated in _tool_choice_merge(target)[0]}
+    return frozenset(mentioned - paths.keys() - merged)
+
+
+def _model(target: Json) -> str:
+    """How the target writes the model: `plain`, `default` (a placeholder when absent) or
+    `none` (no place: reported)."""
+    wire = target["request"]["wire"].get("model")
+    if wire is None:
+        return "none"
+    if _var(wire) == "model":
+        return "plain"
+    if isinstance(wire, dict) and list(wire) == ["@default"]:
+        return "default"
+    raise PairError("a model written through a transform")
+
+
+def _tool_choices(target: Json) -> dict[str, str]:
+    """Source tool_choice values (by canonical type) to target wire expressions."""
+    out: dict[str, str] = {}
+    for variant in target["codecs"]["tool_choice"]:
+        kind = variant["canonical"]["type"]
+        text = wire_expr(variant["wire"], {"name": "name"})
+        if text is not None:
+            out.setdefault(kind, text)
+    return out
+
+
+def _source_tool_choices(source: Json) -> dict[str, str]:
+    """The source's string tool_choice values, by canonical type (the named-tool form is read
+    by its keys)."""
+    return {
+        variant["wire"]: variant["canonical"]["type"]
+        for variant in source["codecs"]["tool_choice"]
+        if isinstance(variant["wire"], str)
+    }
+
+
+def _tool_expr(target: Json, *, described: bool = True) -> tuple[str, str]:
+    """The target's tool declaration (with and without a description) and, for targets that
+    group them (`@grouped`), the key of the group."""
+    (variant,) = target["codecs"]["tool"]
+    wire = variant["wire"]
+    members = wire["@merge"] if isinstance(wire, dict) and "@merge" in wire else [wire]
+    env = {"name": "name", "schema": "schema"}
+    if described:
+        env["description"] = "description"
+    exprs = []
+    for member in members:
+        if isinstance(member, dict) and list(member) == ["@schema_member"]:
+            key, _openapi, _absent, schema = member["@schema_member"]
+            text = wire_expr(schema, env)
+            if text is not None:
+                exprs.append(f"{{{key!r}: {text}}}")
+        else:
+            text = wire_expr(member, env)
+            if text is not None:
+                exprs.append(text)
+    return " | ".join(exprs) if len(exprs) > 1 else exprs[0], _tool_group(target)
+
+
+def _tool_group(target: Json) -> str:
+    tools = target["request"]["wire"]["tools"]
+    if isinstance(tools, dict) and list(tools) == ["@grouped"]:
+        (key,) = tools["@grouped"]
+        return str(key)
+    return ""
+
+
+def _envelope_order(target: Json) -> list[str]:
+    return list(target["request"]["wire"])
+
+
+def _tool_choice_merge(target: Json) -> tuple[list[tuple[str, str, bool]], Json]:
+    """What the target merges into its tool_choice beside the codec's value (Anthropic:
+    `disable_parallel_tool_use`, the negated `parallel_tool_calls`): (wire key, canonical
+    parameter, negated) each, and the constant base used when no tool_choice is given."""
+    by_var = {_var(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()}
+    found: list[tuple[str, str, bool]] = []
+    base: Json = None
+
+    def walk(node: Json) -> None:
+        nonlocal base
+        if not isinstance(node, dict):
+            return
+        if "@merge" in node and any(
+            isinstance(m, dict) and m.get("@codec", [None])[0] == "tool_choice"
+            for m in node["@merge"]
+        ):
+            for member in node["@merge"][1:]:
+                if not _vars(member):
+                    base = member
+                    continue
+                ((key, value),) = member.items()
+                negated = isinstance(value, dict) and list(value) == ["@negate"]
+                var = _var(value["@negate"] if negated else value)
+                if var not in by_var:
+                    raise PairError(f"tool_choice merges {member}")
+                found.append((key, by_var[var], negated))
+            return
+        for value in node.values():
+            walk(value)
+
+    walk(target["request"]["wire"])
+    return found, base
+
+
+@dataclass(frozen=True)
+class ResponseFormat:
+    """A structured-output request, read from the source and written by the target."""
+
+    box: str  # the source's key holding a schema request's fields (`json_schema`)
+    fields: tuple[tuple[str, str], ...]  # (canonical field, source key), canonical order
+    default_name: Json  # the name the source reads as none given (`@default`)
+    written: dict[str, tuple[str, frozenset[str]]]  # canonical type -> (target expr, fields)
+    path: tuple[str, ...]  # where the target writes it
+    merged: bool  # merged into the object at ``path`` (Gemini's generationConfig)
+    plain: tuple[str, ...]  # the source's requests that are a type alone (`text`, `json_object`)
+
+
+def _response_format(source: Json, target: Json) -> ResponseFormat:
+    s_variant = _variant(source, "response_format", type="json_schema", codec=True)
+    canonical, wire = s_variant["canonical"], s_variant["wire"]
+    (box,) = [k for k in wire if k != "type"]
+    by_var = {_var(v): k for k, v in canonical.items()}
+    fields, default_name = [], None
+    for key, value in wire[box].items():
+        read = value
+        if isinstance(value, dict) and list(value) == ["@default"]:
+            read, default_name = value["@default"]
+        fields.append((by_var[_var(read)], key))
+    order = list(canonical)
+    fields.sort(key=lambda f: order.index(f[0]))
+    written: dict[str, tuple[str, frozenset[str]]] = {}
+    for variant in target["codecs"].get("response_format", []):
+        kind = variant["canonical"]["type"]
+        if kind in written:
+            continue  # the first variant of a type is the one written
+        text = wire_expr(variant["wire"], {"schema": "rf_schema"})
+        if text is not None:
+            written[kind] = (text, frozenset(variant["canonical"]) - {"type"})
+    path, merged = _codec_path(target["request"]["wire"], "response_format")
+    if len(path) > 2:
+        raise PairError("a response_format nested deeper than one object")
+    plain = tuple(
+        v["wire"]["type"]
+        for v in source["codecs"]["response_format"]
+        if not _vars(v["wire"]) and v["canonical"] == {"type": v["wire"]["type"]}
+    )
+    return ResponseFormat(box, tuple(fields), default_name, written, path, merged, plain)
+
+
+def _codec_path(wire: Json, codec: str) -> tuple[tuple[str, ...], bool]:
+    """Where a request writes a codec's value, and whether it merges into the object there."""
+
+    def find(node: Json, path: tuple[str, ...]) -> tuple[tuple[str, ...], bool] | None:
+        if not isinstance(node, dict):
+            return None
+        if list(node) == ["@codec"] and node["@codec"][0] == codec:
+            return path, False
+        if list(node) == ["@merge"]:
+            for member in node["@merge"]:
+                if isinstance(member, dict) and member.get("@codec", [None])[0] == codec:
+                    return path, True
+                got = find(member, path)
+                if got is not None:
+                    return got
+            return None
+        for key, value in node.items():
+            if not key.startswith("@"):
+                got = find(value, (*path, key))
+                if got is not None:
+                    return got
+        return None
+
+    found = find(wire, ())
+    if found is None:
+        raise PairError(f"no {codec} in the target's request")
+    return found
+
+
+def _tool_choice_key(target: Json) -> tuple[str, ...]:
+    """Where the target writes tool_choice (a path: Gemini nests it)."""
+
+    def find(node: Json, path: tuple[str, ...]) -> tuple[str, ...] | None:
+        if isinstance(node, dict):
+            if "@codec" in node and node["@codec"][0] == "tool_choice":
+                return path
+            if "@merge" in node:
+                for member in node["@merge"]:
+                    got = find(member, path)
+                    if got is not None:
+                        return got
+                return None
+            for key, value in node.items():
+                if not key.startswith("@"):
+                    got = find(value, (*path, key))
+                    if got is not None:
+                        return got
+        return None
+
+    found = find(target["request"]["wire"], ())
+    if found is None:
+        raise PairError("no tool_choice in the target")
+    return found
+
+
+def pair_values(source: Json, target: Json) -> dict[str, Any]:
+    """Everything `pair.py.j2` needs for one pair."""
+    s_layout, t_layout = source["layout"], target["layout"]
+    if (s_layout.get("system"), s_layout.get("tool_results")) != ("inline", "own_message"):
+        raise PairError(f"{source['format']}: only inline system and own tool messages read")
+    if (t_layout.get("system"), t_layout.get("tool_results"), t_layout.get("alternate")) != (
+        "hoist",
+        "user_blocks",
+        True,
+    ):
+        raise PairError(f"{target['format']}: only hoisted system and user result blocks written")
+    paths, defaults = _target_paths(target)
+    params = [Param(p.wire, p.name, p.listed, paths.get(p.name)) for p in _source_params(source)]
+    s_text = _variant(source, "text")["wire"]
+    s_image = _variant(source, "image", source={"type": "url"})["wire"]
+    (image_tag,) = [k for k in s_image if k != "type"]
+    s_call = source["parts"]["tool_call"][0]
+    s_result = source["parts"]["tool_result"][0]["wire"]
+    call_fn = next(k for k, v in s_call["wire"].items() if isinstance(v, dict) and "name" in v)
+    t_roles = target["roles"]
+    tool_expr, tool_group = _tool_expr(target)
+    system_form = t_layout.get("system_form")
+    if system_form not in ("string_or_blocks", "content"):
+        raise PairError(f"system form {system_form}")
+    return {
+        "source": source["format"],
+        "target": target["format"],
+        "s_messages": s_layout["messages"],
+        "s_role": s_layout["role"],
+        "s_content": s_layout["content"],
+        "s_tag": s_layout["block_tag"],
+        "s_roles": {wire: canon for canon, wire in source["roles"].items()},
+        "s_text_tag": s_text["type"],
+        "s_text_key": next(k for k in s_text if k != "type"),
+        "s_image_tag": s_image["type"],
+        "s_image_box": image_tag,
+        "s_image_url": next(iter(s_image[image_tag])),
+        "s_image_keys": frozenset(s_image[image_tag]),
+        "s_calls": s_call["slot"],
+        "s_call_id": "id",
+        "s_call_fn": call_fn,
+        "s_call_keys": frozenset(s_call["wire"]),
+        "s_call_type": s_call["wire"]["type"],
+        "s_fn_keys": frozenset(s_call["wire"][call_fn]),
+        "s_result_id": next(k for k in s_result if k != "content"),
+        "s_result_content": "content",
+        "s_tool_choices": _source_tool_choices(source),
+        "s_tool_type": source["codecs"]["tool"][0]["wire"]["type"],
+        "s_tool_fn": next(
+            k for k, v in source["codecs"]["tool"][0]["wire"].items() if isinstance(v, dict)
+        ),
+        "s_aliases": source["request"].get("aliases", {}),
+        "s_read_keys": frozenset(
+            [
+                *source["request"]["wire"],
+                *source["request"].get("aliases", {}),
+                s_layout["messages"],
+            ]
+        ),
+        "s_id_rule": _rule_pattern(_rule(source.get("ids", {}).get("tool_call"))),
+        "params": params,
+        "defaults": defaults,
+        "complex_params": _complex_params(target, paths),
+        "model": _model(target),
+        "envelope": _envelope_order(target),
+        "t_messages": t_layout["messages"],
+        "t_role": t_layout["role"],
+        "t_content": t_layout["content"],
+        "t_user": t_roles["user"],
+        "t_assistant": t_roles["assistant"],
+        "t_system_field": t_layout["system_field"],
+        "t_system_form": system_form,
+        "t_shorthand": t_layout.get("text_shorthand") in (True, "request"),
+        "t_developer_is_system": t_roles.get("developer") == t_roles.get("system"),
+        "t_text": wire_expr(_variant(target, "text")["wire"], {"text": "text"}),
+        "t_image_data": wire_expr(
+            _variant(target, "image", source={"type": "base64"})["wire"],
+            {"media_type": "media_type", "data": "data"},
+        ),
+        "t_image_url": wire_expr(
+            _variant(target, "image", source={"type": "url"})["wire"], {"url": "url"}
+        ),
+        "t_image_kinds": frozenset(
+            _one_of(_variant(target, "image", source={"type": "base64"})["wire"])
+        ),
+        "t_image_by_extension": _uses(target, "image", "file_ref"),
+        "t_call": wire_expr(
+            target["parts"]["tool_call"][0]["wire"],
+            {"id": "call_id", "name": "name", "arguments": "arguments"},
+        ),
+        "t_result": wire_expr(
+            target["parts"]["tool_result"][0]["wire"],
+            {"id": "call_id", "name": "name", "content": "content"},
+        ),
+        "t_tool": tool_expr,
+        "t_tool_bare": _tool_expr(target, described=False)[0],
+        "t_tool_group": tool_group,
+        "t_tool_choices": _tool_choices(target),
+        "t_tool_choice_path": _tool_choice_key(target),
+        "t_choice_merge": _tool_choice_merge(target)[0],
+        "rf": _response_format(source, target),
+        "t_choice_base": _tool_choice_merge(target)[1],
+        "t_name_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_name"))),
+        "t_id_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_call"))),
+    }
+
+
+def _one_of(wire: Json) -> list[str]:
+    """The media types a target's `@one_of` lists (every image type when there is none)."""
+    found: list[str] = []
+
+    def walk(node: Json) -> None:
+        if isinstance(node, dict):
+            if "@one_of" in node:
+                found.extend(str(node["@one_of"][1]).split())
+            for value in node.values():
+                walk(value)
+
+    walk(wire)
+    return found or ["image/jpeg", "image/png", "image/gif", "image/webp"]
+
+
+def _uses(target: Json, part: str, op: str) -> bool:
+    return any(f"@{op}" in repr(v["wire"]) for v in target["parts"].get(part, []))
+
+
+def _mappings(inputs: Any) -> dict[str, Json]:
+    return {plan.mapping.data["format"]: plan.mapping.data for plan in inputs.adapter_plans}
+
+
+def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
+    """The manifest's producer: the values of each pair module, by the module's name."""
+    mappings = _mappings(inputs)
+    for source, target in PAIRS:
+        values = pair_values(mappings[source], mappings[target])
+        yield {"module": module_name(source, target)}, values
+
+
+def pairs_index(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
+    """The manifest's producer of the package's index: every pair, by (source, target)."""
+    yield {}, {"pairs": [(s, t, module_name(s, t)) for s, t in PAIRS]}

@@ -1,0 +1,244 @@
+"""The fused pair converters as `convert` uses them: taken by default, visibly left for the
+two-step path outside their shape, and as strict on bad input as the two-step path.
+
+Equality of what they give over the corpora is `test_differential.py`'s (the `fused`
+candidate); here are the hook's promises and the input checks the pass does on its own.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import Any
+
+import pytest
+
+from interlingua.conversion import ConversionError, ConversionResult, LossyConversionError
+from interlingua.converter import FUSED_ENV, convert
+from interlingua.generated.pairs import PAIRS
+
+BODY: dict[str, Any] = {
+    "model": "gpt-4o",
+    "max_tokens": 100,
+    "temperature": 0.2,
+    "stop": "END",
+    "tools": [
+        {
+            "type": "function",
+            "function": {
+                "name": "weather",
+                "description": "The weather in a city.",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+            },
+        }
+    ],
+    "tool_choice": "auto",
+    "messages": [
+        {"role": "developer", "content": "Be brief."},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "Weather in Zürich?"},
+                {
+                    "type": "image_url",
+                    "image_url": {"url": "https://example.com/map.png", "detail": "low"},
+                },
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "weather", "arguments": '{"city": "Zürich"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+        {"role": "user", "content": "Thanks."},
+    ],
+}
+
+
+def _same(a: ConversionResult, b: ConversionResult) -> None:
+    assert (a.output, a.losses, dict(a.id_map), dict(a.name_map)) == (
+        b.output,
+        b.losses,
+        dict(b.id_map),
+        dict(b.name_map),
+    )
+
+
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_a_body_of_the_shape_is_converted_in_one_pass_with_the_two_step_answer(
+    source: str, target: str
+) -> None:
+    fused = convert(copy.deepcopy(BODY), source, target)
+    two_step = convert(copy.deepcopy(BODY), source, target, fused=False)
+    assert fused.fused and not two_step.fused
+    assert fused.losses  # the developer role, the image's detail: reported the same
+    _same(fused, two_step)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # Both land in Anthropic's output_config: one must not overwrite the other.
+        {
+            "reasoning_effort": "low",
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "n", "schema": {"type": "object"}, "strict": True},
+            },
+        },
+        {"response_format": {"type": "json_object"}, "parallel_tool_calls": False},
+        {"response_format": {"type": "text"}, "parallel_tool_calls": True, "tool_choice": "none"},
+        {"stream": True, "n": 1, "seed": 7, "presence_penalty": 0.5, "user": None},
+    ],
+)
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_fields_the_targets_write_together_or_not_at_all(
+    source: str, target: str, extra: dict[str, Any]
+) -> None:
+    body = {**copy.deepcopy(BODY), **extra}
+    _same(convert(body, source, target), convert(body, source, target, fused=False))
+
+
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_a_body_outside_the_shape_takes_the_two_step_path_and_says_why(
+    source: str, target: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    body = copy.deepcopy(BODY)
+    body["messages"][1]["content"].append(
+        {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}
+    )
+    with caplog.at_level(logging.DEBUG, logger="interlingua.converter"):
+        result = convert(body, source, target)
+    assert not result.fused
+    assert any(
+        "two-step path: user content outside the fused shape" in r.message for r in caplog.records
+    )
+    _same(result, convert(body, source, target, fused=False))
+
+
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_each_loss_is_logged_once_by_the_adapter_that_lost_it_as_the_two_step_path_logs_it(
+    source: str, target: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    body = {**copy.deepcopy(BODY), "stream": True}  # the reader's loss comes first
+    lines = []
+    for fused in (True, False):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="interlingua.converter"):
+            result = convert(body, source, target, fused=fused)
+        assert result.fused is fused
+        lines.append([r.getMessage() for r in caplog.records])
+    assert lines[0] == lines[1]
+    assert lines[0][0].startswith(f"{source}: field_dropped at /stream")
+
+
+def test_the_environment_and_known_maps_turn_the_fused_pass_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert not convert(BODY, "openai-chat", "anthropic", id_map={"a": "b"}).fused
+    monkeypatch.setenv(FUSED_ENV, "0")
+    assert not convert(BODY, "openai-chat", "anthropic").fused
+
+
+def _with(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    body = copy.deepcopy(BODY)
+    node: Any = body
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    return body
+
+
+def _deep(levels: int) -> Any:
+    node: Any = {"type": "object"}
+    for _ in range(levels):
+        node = {"items": node}
+    return node
+
+
+BAD: dict[str, Any] = {
+    "lone surrogate in a text": _with(("messages", 4, "content"), "hi \ud800"),
+    "lone surrogate in a system text": _with(("messages", 0, "content"), "\udfff"),
+    "lone surrogate in an image URL": _with(
+        ("messages", 1, "content", 1, "image_url", "url"), "https://e.com/\ud800.png"
+    ),
+    "lone surrogate in a model": _with(("model",), "gpt\ud800"),
+    "lone surrogate in arguments": _with(
+        ("messages", 2, "tool_calls", 0, "function", "arguments"), '{"a": "\ud800"}'
+    ),
+    "NaN temperature": _with(("temperature",), float("nan")),
+    "infinite top_p": _with(("top_p",), float("inf")),
+    "an integer of too many digits": _with(("max_tokens",), 10**5000),
+    "a stop list holding NaN": _with(("stop",), ["a", float("nan")]),
+    "a tool schema nested past the limit": _with(
+        ("tools", 0, "function", "parameters"), _deep(300)
+    ),
+    "a non-string key in a message": _with(("messages", 4, 7), "x"),
+    "a non-JSON value in an unread field": _with(("metadata",), {"a": object()}),
+    # Keys that do not even sort together: the pass stops on an exception, the two-step
+    # path reports the key.
+    "a non-string key beside an unread field": _with((5,), "x") | {"metadata": {}},
+    "a lone surrogate in an unread field": _with(("user",), "\ud800"),
+    "arguments that are not JSON": _with(
+        ("messages", 2, "tool_calls", 0, "function", "arguments"), "{nope"
+    ),
+    "a temperature of the wrong type": _with(("temperature",), "hot"),
+    "a result of the wrong type": _with(("messages", 3, "content"), 5),
+    "a role that is no role": _with(("messages", 4, "role"), "narrator"),
+}
+
+
+@pytest.mark.parametrize("validate", [True, False])
+@pytest.mark.parametrize("name", sorted(BAD))
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_bad_input_gets_the_two_step_paths_coded_error(
+    source: str, target: str, name: str, validate: bool
+) -> None:
+    def outcome(**options: Any) -> tuple[Any, ...]:
+        try:
+            result = convert(BAD[name], source, target, validate_input=validate, **options)
+        except ConversionError as exc:
+            return ("error", exc.code, exc.pointer, exc.message)
+        return ("ok", result.output, result.losses)
+
+    expected = outcome(fused=False)
+    assert outcome() == expected
+    if validate:
+        assert expected[0] == "error"
+
+
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_strict_mode_refuses_what_the_fused_pass_would_lose_as_the_two_step_path_does(
+    source: str, target: str
+) -> None:
+    with pytest.raises(LossyConversionError) as fused:
+        convert(BODY, source, target, strict=True)
+    with pytest.raises(LossyConversionError) as two_step:
+        convert(BODY, source, target, strict=True, fused=False)
+    assert fused.value.losses == two_step.value.losses
+    assert str(fused.value) == str(two_step.value)
+
+
+@pytest.mark.parametrize(("levels", "fine"), [(251, True), (252, False)])
+def test_a_schema_nested_to_the_limit_passes_and_one_past_it_fails_as_in_the_two_step_path(
+    levels: int, fine: bool
+) -> None:
+    body = _with(("tools", 0, "function", "parameters"), _deep(levels))
+    if fine:
+        result = convert(body, "openai-chat", "anthropic")
+        assert result.fused
+        _same(result, convert(body, "openai-chat", "anthropic", fused=False))
+        return
+    with pytest.raises(ConversionError) as fused:
+        convert(body, "openai-chat", "anthropic")
+    with pytest.raises(ConversionError) as two_step:
+        convert(body, "openai-chat", "anthropic", fused=False)
+    assert fused.value.code == two_step.value.code == "nesting_too_deep"
+    assert fused.value.pointer == two_step.value.pointer

@@ -1,0 +1,143 @@
+"""The pair composer (generator/pairs.py): mapping files' wire templates compiled into the
+straight-line expressions a fused converter builds its output with, and a loud refusal of
+what it cannot compile (never code that might differ)."""
+
+from __future__ import annotations
+
+import ast
+import copy
+from typing import Any
+
+import pytest
+
+from generator import pairs
+from generator.adapters import load_mappings
+from generator.manifest import MANIFEST
+from interlingua.generated.pairs import PAIRS
+
+
+def _mappings() -> dict[str, Any]:
+    return {m.data["format"]: m.data for m in load_mappings()}
+
+
+def _value(expr: str | None, **env: Any) -> Any:
+    assert expr is not None
+    return eval(compile(ast.parse(expr, mode="eval"), "<wire>", "eval"), {}, env)
+
+
+def test_a_wire_template_compiles_to_the_dict_it_describes() -> None:
+    template = {
+        "type": "image",
+        "source": {"type": "base64", "media_type": {"@one_of": ["$media_type", "image/png"]}},
+        "data": "$data",
+        "cache_control": {"@codec": ["cache_hint", "$cache"]},  # absent in the shape: left out
+        "title": "$title",
+    }
+    expr = pairs.wire_expr(template, {"media_type": "m", "data": "d"})
+    assert _value(expr, m="image/png", d="QUJD") == {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png"},
+        "data": "QUJD",
+    }
+
+
+@pytest.mark.parametrize(
+    ("template", "env", "expected"),
+    [
+        ({"@only_item": {"@tool_name": "$name"}}, {"name": "n"}, ["f"]),
+        (
+            {"@file_ref": ["mimeType", "fileUri", "image", "$media_type", "$url"]},
+            {"url": "n"},
+            {"fileUri": "f"},
+        ),
+        (
+            {"@result_object": ["$content", "$structured", "$is_error", "output", "error"]},
+            {"content": "n"},
+            {"output": "f"},
+        ),
+        ({"@parts": "$content"}, {"content": "n"}, "f"),
+        ([{"a": "$name"}, {"b": "$other"}], {"name": "n"}, [{"a": "f"}, {}]),
+    ],
+)
+def test_each_operation_the_shape_meets_compiles(
+    template: Any, env: dict[str, str], expected: Any
+) -> None:
+    assert _value(pairs.wire_expr(template, env), n="f") == expected
+
+
+@pytest.mark.parametrize(
+    ("template", "env"),
+    [
+        ({"@json_string": "$arguments"}, {"arguments": "a"}),
+        (
+            {"@file_ref": ["t", "u", "image", "$media_type", "$url"]},
+            {"media_type": "m", "url": "u"},
+        ),
+        (
+            {"@result_object": ["$content", "$structured", "$e", "output"]},
+            {"content": "c", "e": "e"},
+        ),
+    ],
+)
+def test_an_operation_it_cannot_compile_stops_generation(
+    template: Any, env: dict[str, str]
+) -> None:
+    with pytest.raises(pairs.PairError):
+        pairs.wire_expr(template, env)
+
+
+def test_a_layout_it_does_not_compose_stops_generation() -> None:
+    mappings = _mappings()
+    with pytest.raises(pairs.PairError, match="inline system"):
+        pairs.pair_values(mappings["anthropic"], mappings["gemini"])
+    target = copy.deepcopy(mappings["anthropic"])
+    target["layout"]["alternate"] = False
+    with pytest.raises(pairs.PairError, match="hoisted system"):
+        pairs.pair_values(mappings["openai-chat"], target)
+    target = copy.deepcopy(mappings["anthropic"])
+    target["layout"]["system_form"] = "blocks_only"
+    with pytest.raises(pairs.PairError, match="system form"):
+        pairs.pair_values(mappings["openai-chat"], target)
+
+
+def test_a_model_written_through_a_transform_stops_generation() -> None:
+    mappings = _mappings()
+    target = copy.deepcopy(mappings["anthropic"])
+    target["request"]["wire"]["model"] = {"@tool_name": "$model"}
+    with pytest.raises(pairs.PairError, match="model"):
+        pairs.pair_values(mappings["openai-chat"], target)
+
+
+def test_the_values_come_from_the_two_mapping_files() -> None:
+    """What the target's mapping says lands in the pair's values: renaming a wire field there
+    renames it in the pair."""
+    mappings = _mappings()
+    target = copy.deepcopy(mappings["anthropic"])
+    target["request"]["wire"]["top_p"] = "$top_p"
+    target["request"]["wire"]["nucleus"] = target["request"]["wire"].pop("top_p")
+    values = pairs.pair_values(mappings["openai-chat"], target)
+    where = {p.name: p.target for p in values["params"]}
+    assert where["temperature"] == ("temperature",)
+    assert where["top_p"] == ("nucleus",)
+    assert where["seed"] is None  # no place in Anthropic: reported as dropped
+    assert values["defaults"] == {"max_output_tokens": 4096}
+    # Merged into Anthropic's tool_choice, negated.
+    assert values["t_choice_merge"] == [("disable_parallel_tool_use", "parallel_tool_calls", True)]
+    assert values["rf"].path == ("output_config", "format") and not values["rf"].merged
+    gemini = pairs.pair_values(mappings["openai-chat"], mappings["gemini"])
+    assert {p.name: p.target for p in gemini["params"]}["max_output_tokens"] == (
+        "generationConfig",
+        "maxOutputTokens",
+    )
+    assert gemini["model"] == "none" and gemini["t_tool_group"] == "functionDeclarations"
+    assert "reasoning_effort" in gemini["complex_params"]  # an effort level: not composed
+    assert gemini["rf"].path == ("generationConfig",) and gemini["rf"].merged
+    assert set(gemini["rf"].written) == {"json_schema", "json_object", "text"}
+
+
+def test_every_pair_is_generated_and_listed() -> None:
+    assert sorted(PAIRS) == sorted(pairs.PAIRS)
+    paths = {output.path for output in MANIFEST}
+    assert "generated/python/pairs/{module}.py" in paths
+    assert "generated/python/pairs/__init__.py" in paths
+    assert pairs.module_name("openai-chat", "gemini") == "openai_chat_to_gemini"
