@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from interlingua.accumulate import Accumulator, StreamError
 from interlingua.adapters import pairing
@@ -66,6 +66,17 @@ def at(value: Any, path: tuple[str | int, ...]) -> Any:
         else:
             return None
     return value
+
+
+# What a chunk that is not an object reads as in the generated `read` functions: nothing is
+# ever written to it.
+EMPTY: Final[dict[str, Any]] = {}
+
+
+def get(value: Any, key: str) -> Any:
+    """One step of ``at``: ``value[key]`` when ``value`` is an object, else None (the
+    generated `read` functions spell paths of keys out in these)."""
+    return value.get(key) if type(value) is dict else None
 
 
 @dataclass(frozen=True)
