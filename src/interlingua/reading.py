@@ -42,6 +42,9 @@ class InputError(Exception):
         return {"code": self.code, "path": self.path, "message": self.message}
 
 
+_INFINITIES: Final = (math.inf, -math.inf)
+
+
 class _Marker:
     """Stands in for a refused value during a second, locating parse."""
 
@@ -90,9 +93,25 @@ def _refuse_constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
+class _Overflow(Exception):
+    """A number literal past the largest double (it would read as infinity)."""
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if number in _INFINITIES:
+        raise _Overflow
+    return number
+
+
 # One decoder for every read (``json.loads`` with hooks builds a new one per call).
 _DECODER: Final = json.JSONDecoder(
     object_pairs_hook=_strict_object, parse_constant=_refuse_constant
+)
+# The first try: the same, and a float that overflows stops it (then `_read_located` reads the
+# text again and says where). A document without one then needs no scan for huge numbers.
+_FAST_DECODER: Final = json.JSONDecoder(
+    object_pairs_hook=_strict_object, parse_constant=_refuse_constant, parse_float=_finite_float
 )
 
 
@@ -135,9 +154,6 @@ def _find(root: Any, predicate: Any) -> tuple[str, Any] | None:
             # Indices counted down rather than reversed(enumerate(...)): mypyc cannot compile it.
             stack.extend((f"{pointer}/{i}", value[i]) for i in range(len(value) - 1, -1, -1))
     return None
-
-
-_INFINITIES: Final = (math.inf, -math.inf)
 
 
 def _depth_exceeding(root: Any, limit: int) -> tuple[str, str] | None:
@@ -208,6 +224,17 @@ def read_json(
             raise InputError("invalid_unicode", "the text holds a lone UTF-16 surrogate")
     text = text.removeprefix("\ufeff")
     try:
+        value = _FAST_DECODER.decode(text)
+    except (ValueError, RecursionError, _DuplicateKey, _NonFinite, _Overflow):
+        return _read_located(text, max_depth)  # refused: the full reading says how and where
+    # No float overflowed (the decoder would have stopped): only nesting can be past a limit.
+    return _checked(value, text, max_depth, text.count("{") + text.count("[") > max_depth)
+
+
+def _read_located(text: str, max_depth: int) -> Any:
+    """``text`` read as `read_json` reads it, each refusal with its code and pointer: the
+    path of a document the first try refused."""
+    try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise InputError(
@@ -232,7 +259,13 @@ def read_json(
         raise InputError(
             "non_finite_number", f"{exc.args[0]} is not a JSON number", pointer
         ) from None
-    found_at = _depth_exceeding(value, max_depth) if _may_exceed(text, max_depth) else None
+    return _checked(value, text, max_depth, _may_exceed(text, max_depth))
+
+
+def _checked(value: Any, text: str, max_depth: int, may_exceed: bool) -> Any:
+    """``value`` (parsed from ``text``) unless it nests past ``max_depth``, holds a float that
+    overflowed (only looked for when ``may_exceed``) or a lone surrogate."""
+    found_at = _depth_exceeding(value, max_depth) if may_exceed else None
     if found_at is not None:
         code, pointer = found_at
         message = (

@@ -120,6 +120,21 @@ def test_the_walk_is_skipped_only_where_nothing_can_be_found() -> None:
     assert read_json('["[[[[", "1e5"]', max_depth=3) == ["[[[[", "1e5"]
 
 
+def test_a_float_overflow_before_another_refusal_gives_the_same_answer_as_before() -> None:
+    """The first try stops at a float past the largest double; the second reading then gives
+    the answer a single full reading gave: what parsing refuses comes first, then what the
+    walk over the containers meets first, then lone surrogates."""
+    assert refusal('{"a": 1e999, "a": 2}') == ("duplicate_key", "/a")
+    assert refusal('{"a": 1e999, "b": NaN}') == ("non_finite_number", "/b")
+    assert refusal('{"a": 1e999, "b": ' + "9" * 5_000 + "}") == ("number_out_of_range", "/b")
+    assert refusal('[1e999, "x"') == ("invalid_json", "")
+    # The walk's own order (the answers of the one reading before the two tries).
+    assert refusal('{"a": 1e999, "b": [[[1]]]}', max_depth=3) == ("number_out_of_range", "/a")
+    assert refusal('{"a": [[[1]]], "b": 1e999}', max_depth=3) == ("number_out_of_range", "/b")
+    assert refusal("[[[[1e999]]]]", max_depth=3) == ("nesting_too_deep", "/0/0/0")
+    assert refusal('{"a": "\\ud800", "b": 1e999}') == ("number_out_of_range", "/b")
+
+
 def test_the_first_refusal_in_document_order_wins() -> None:
     assert refusal('{"a": NaN, "b": ' + "9" * 5_000 + "}")[0] == "non_finite_number"
     assert refusal('{"b": ' + "9" * 5_000 + ', "a": NaN}') == ("number_out_of_range", "/b")
