@@ -17,7 +17,8 @@ import json
 import math
 import re
 import sys
-from typing import Any, Final
+from json.scanner import make_scanner
+from typing import Any, Final, cast
 
 DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
 DEFAULT_MAX_DEPTH: Final = 256
@@ -110,9 +111,18 @@ _DECODER: Final = json.JSONDecoder(
 )
 # The first try: the same, and a float that overflows stops it (then `_read_located` reads the
 # text again and says where). A document without one then needs no scan for huge numbers.
-_FAST_DECODER: Final = json.JSONDecoder(
-    object_pairs_hook=_strict_object, parse_constant=_refuse_constant, parse_float=_finite_float
+# (typeshed types the scanner's argument as a scanner; it is the decoder it reads hooks from)
+_SCAN: Final = make_scanner(
+    cast(
+        Any,
+        json.JSONDecoder(
+            object_pairs_hook=_strict_object,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+        ),
+    )
 )
+_JSON_SPACE: Final = " \t\n\r"  # whitespace as JSON has it
 
 
 def _marking_object(pairs: list[tuple[str, Any]]) -> Any:
@@ -223,12 +233,21 @@ def read_json(
         if not text.isascii() and _SURROGATE.search(text):
             raise InputError("invalid_unicode", "the text holds a lone UTF-16 surrogate")
     text = text.removeprefix("\ufeff")
+    # The decoder's scanner called straight (what `JSONDecoder.decode` does around it, less
+    # two calls a read: a stream reads a document a chunk). Anything refused, trailing text
+    # included, is read again by `_read_located`, which says how and where.
+    start = len(text) - len(text.lstrip(_JSON_SPACE))
     try:
-        value = _FAST_DECODER.decode(text)
-    except (ValueError, RecursionError, _DuplicateKey, _NonFinite, _Overflow):
-        return _read_located(text, max_depth)  # refused: the full reading says how and where
-    # No float overflowed (the decoder would have stopped): only nesting can be past a limit.
-    return _checked(value, text, max_depth, text.count("{") + text.count("[") > max_depth)
+        value, end = _SCAN(text, start)
+    except (StopIteration, ValueError, RecursionError, _DuplicateKey, _NonFinite, _Overflow):
+        return _read_located(text, max_depth)
+    if end != len(text) and text[end:].strip(_JSON_SPACE):
+        return _read_located(text, max_depth)
+    # No float overflowed (the scanner would have stopped): only nesting can be past a limit.
+    deep = text.count("{") + text.count("[") > max_depth
+    if deep or _SURROGATE_ESCAPE.search(text):
+        return _checked(value, text, max_depth, deep)
+    return value
 
 
 def _read_located(text: str, max_depth: int) -> Any:

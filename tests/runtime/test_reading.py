@@ -1,11 +1,13 @@
 """Untrusted input: every refusal has a code and, where it can, a pointer."""
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from interlingua import InputError, read_json
 from interlingua.cli import main
+from interlingua.reading import _read_located as located_reading
 from interlingua.reading import check_value, looks_like_json, read_text
 
 
@@ -133,6 +135,47 @@ def test_a_float_overflow_before_another_refusal_gives_the_same_answer_as_before
     assert refusal('{"a": [[[1]]], "b": 1e999}', max_depth=3) == ("number_out_of_range", "/b")
     assert refusal("[[[[1e999]]]]", max_depth=3) == ("nesting_too_deep", "/0/0/0")
     assert refusal('{"a": "\\ud800", "b": 1e999}') == ("number_out_of_range", "/b")
+
+
+def outcome(read: Callable[[str], object], text: str) -> object:
+    try:
+        return ("value", read(text))
+    except InputError as exc:
+        return ("error", exc.code, exc.path, exc.message)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "  ",
+        " {} ",
+        "{} x",
+        "[1] [2]",
+        "[1]  \n",
+        "\t[ ]\r\n",
+        '"s"',
+        "1",
+        "-0",
+        "1.5",
+        "1e5",
+        "[1E400]",
+        "tru",
+        "[1,]",
+        '{"a": 1',
+        '{"a":1}\n',
+        '"\\ud800"',
+        '["\\ud83d\\ude00"]',
+        "[" * 300 + "]" * 300,
+        '{"a": 1, "a": 1}',
+        "[NaN]",
+        "[" + "9" * 4_400 + "]",
+    ],
+)
+def test_the_first_try_answers_as_the_located_reading_does(text: str) -> None:
+    """The fast first try (the scanner called straight) gives the value, or the refusal, the
+    full reading gives: trailing text, blank input and whitespace included."""
+    assert outcome(read_json, text) == outcome(lambda t: located_reading(t, 256), text)
 
 
 def test_the_first_refusal_in_document_order_wins() -> None:
