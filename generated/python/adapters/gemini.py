@@ -1815,13 +1815,14 @@ def encode_content(ctx: Context, parts: list[Part], at: str, extra: Any = ABSENT
     blocks = []
     for j, given in enumerate(parts):
         part = given
+        here = f"{at}/{j}"
         if given.get("type") not in TOOL_RESULT_PARTS:
-            text = text_instead(ctx, given, f"{at}/{j}")
+            text = text_instead(ctx, given, here)
             if text is None:
-                ctx.displaced.append((given, f"{at}/{j}"))
+                ctx.displaced.append((given, here))
                 continue
             part = text  # the text it holds stays in the result
-        result = encode_part(ctx, part, f"{at}/{j}")
+        result = encode_part(ctx, part, here)
         if result is not MISS:
             blocks.append(result[1])
     if extra is not ABSENT:
@@ -1926,7 +1927,8 @@ def decode_content_taking(
         if key is not None and taken is ABSENT and type(block) is dict and key in block:
             taken = block
             continue
-        part = decode_block(ctx, block, f"{at}/{i}")
+        here = f"{at}/{i}"  # (built once: the part and its pointer)
+        part = decode_block(ctx, block, here)
         # A block carrying a signature reads as a thinking part with that signature and no
         # text, then the block's own part.
         signature = signature_of(block, part, "thoughtSignature")
@@ -1938,7 +1940,7 @@ def decode_content_taking(
                 pointers.append(f"{at}/{i}/thoughtSignature")
         parts.append(part)
         if pointers is not None:
-            pointers.append(f"{at}/{i}")
+            pointers.append(here)
     return parts, taken
 
 

@@ -1617,13 +1617,14 @@ def encode_content(ctx: Context, parts: list[Part], at: str, extra: Any = ABSENT
     blocks = []
     for j, given in enumerate(parts):
         part = given
+        here = f"{at}/{j}"
         if given.get("type") not in TOOL_RESULT_PARTS:
-            text = text_instead(ctx, given, f"{at}/{j}")
+            text = text_instead(ctx, given, here)
             if text is None:
-                ctx.displaced.append((given, f"{at}/{j}"))
+                ctx.displaced.append((given, here))
                 continue
             part = text  # the text it holds stays in the result
-        result = encode_part(ctx, part, f"{at}/{j}")
+        result = encode_part(ctx, part, here)
         if result is not MISS:
             blocks.append(result[1])
     if extra is not ABSENT:
@@ -1675,10 +1676,11 @@ def decode_content_taking(
         if key is not None and taken is ABSENT and type(block) is dict and block.get("type") == key:
             taken = block
             continue
-        part = decode_block(ctx, block, f"{at}/{i}")
+        here = f"{at}/{i}"  # (built once: the part and its pointer)
+        part = decode_block(ctx, block, here)
         parts.append(part)
         if pointers is not None:
-            pointers.append(f"{at}/{i}")
+            pointers.append(here)
     return parts, taken
 
 
@@ -1992,13 +1994,14 @@ def _content_turn(
         if type(value) is not list:
             raise ConversionError("wrong_type", where, "expected a list")
         for k, item in enumerate(value):
-            part = decode_slot_tool_calls(ctx, item, f"{where}/{k}")
+            here = f"{where}/{k}"
+            part = decode_slot_tool_calls(ctx, item, here)
             if part is MISS:
                 if type(item) is not dict:
-                    raise ConversionError("unknown_variant", f"{where}/{k}", "unknown shape")
+                    raise ConversionError("unknown_variant", here, "unknown shape")
                 part = unknown_part(FORMAT, item, "tool_calls")
             parts.append(bind(ctx, FORMAT, part))
-            pointers.append(f"{where}/{k}")
+            pointers.append(here)
     if before:
         parts, pointers = before + parts, ahead + pointers
     # Results are tool turns here: a result block is read in a tool turn only.

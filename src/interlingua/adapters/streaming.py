@@ -68,6 +68,14 @@ def at(value: Any, path: tuple[str | int, ...]) -> Any:
     return value
 
 
+# A delta event's part kind, and the writer of a delta of each kind (built once, not a chunk).
+_DELTA_KINDS: Final = {
+    "text_delta": "text",
+    "thinking_delta": "thinking",
+    "refusal_delta": "refusal",
+}
+_DELTA_KEYS: Final = {kind: f"{kind}.delta" for kind in _DELTA_KINDS.values()}
+
 # What a chunk that is not an object reads as in the generated `read` functions: nothing is
 # ever written to it.
 EMPTY: Final[dict[str, Any]] = {}
@@ -564,12 +572,15 @@ class StreamWriter:
             self._v["usage"] = self.spec.encode_usage(self.ctx, event["usage"], ptr + "/usage")
             self._write("usage", {}, out)
         elif kind in ("text_delta", "thinking_delta", "refusal_delta"):
-            block = self._block(event["index"], kind[: -len("_delta")], ptr, out)
+            block = self._block(event["index"], _DELTA_KINDS[kind], ptr, out)
             if block is not None and event["text"]:
-                extra = {**block[1], "text": event["text"]}
+                # The writer's vars in one merge (the stream's, the block's, the delta's).
+                v = {**self._v, **block[1], "text": event["text"]}
                 if self._held is not None and block[0] != "thinking":
-                    extra["signature"], self._held = self._held, None
-                self._write(f"{block[0]}.delta", extra, out)
+                    v["signature"], self._held = self._held, None
+                writer = self.spec.writers.get(_DELTA_KEYS[block[0]])
+                if writer is not None:
+                    self._emit(writer(v), out)
                 if self.spec.whole_blocks:
                     block[1]["text"] += event["text"]
         elif kind == "signature":
