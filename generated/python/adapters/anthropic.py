@@ -51,6 +51,7 @@ from interlingua.adapters.turns import (
     messages_dropped,
     one_text,
     plain_text,
+    several_results,
     signature_of,
     signature_only,
     split_results,
@@ -2483,7 +2484,8 @@ def _turn(
                 "in another order",
                 part.get("type"),
             )
-        latest = max(latest, rank)
+        if rank > latest:
+            latest = rank
         if slot is None:
             first = whole if first is None else first
             blocks.append(wire)
@@ -2567,7 +2569,10 @@ def encode_messages(
         if raw:
             fidelity.note_foreign(ctx, raw, FORMAT, mat)
         parts, places = replayable(ctx, message["content"], f"{mat}/content")
-        parts = [structured_as_text(ctx, p, h) for p, h in zip(parts, places, strict=True)]
+        for p in parts:  # (a loop, not a call a part: most turns hold no structured value)
+            if "structured_content" in p:
+                parts = [structured_as_text(ctx, p, h) for p, h in zip(parts, places, strict=True)]
+                break
         wire_role = ROLES_TO_WIRE[role]
         if role in RENAMED_ROLES:
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
@@ -2586,7 +2591,7 @@ def encode_messages(
             fields_dropped(ctx, message, mat)
             continue
         if role == "tool" and wire_role == WIRE_USER:
-            if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
+            if several_results(parts):
                 # Results are blocks of a user turn, each read back as a tool message of its own.
                 ctx.loss(mat, "turn_split", f"{ctx.adapter} reads each tool result as its own turn")
             for part, here in zip(parts, places, strict=True):

@@ -53,6 +53,7 @@ from interlingua.adapters.turns import (
     messages_dropped,
     one_text,
     plain_text,
+    several_results,
     signature_of,
     signature_only,
     split_results,
@@ -1878,7 +1879,8 @@ def _turn(
                 "in another order",
                 part.get("type"),
             )
-        latest = max(latest, rank)
+        if rank > latest:
+            latest = rank
         if slot is None:
             first = whole if first is None else first
             blocks.append(wire)
@@ -1930,7 +1932,10 @@ def encode_messages(
         if raw:
             fidelity.note_foreign(ctx, raw, FORMAT, mat)
         parts, places = replayable(ctx, message["content"], f"{mat}/content")
-        parts = [structured_as_text(ctx, p, h) for p, h in zip(parts, places, strict=True)]
+        for p in parts:  # (a loop, not a call a part: most turns hold no structured value)
+            if "structured_content" in p:
+                parts = [structured_as_text(ctx, p, h) for p, h in zip(parts, places, strict=True)]
+                break
         if role != "tool" and not single and any(p.get("type") == "tool_result" for p in parts):
             # Results in another role's message: each goes out as a tool message of its own,
             # before the rest of the turn (reported: read back, they are messages apart).
@@ -1969,7 +1974,7 @@ def encode_messages(
             fields_dropped(ctx, message, mat)
             continue
         if role == "tool":
-            if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
+            if several_results(parts):
                 ctx.loss(mat, "turn_split", f"{ctx.adapter} holds one tool result per message")
             fields_dropped(ctx, message, mat)
             written = 0

@@ -52,6 +52,7 @@ from interlingua.adapters.turns import (
     messages_dropped,
     one_text,
     plain_text,
+    several_results,
     signature_of,
     signature_only,
     split_results,
@@ -671,7 +672,8 @@ def _turn(
                 "in another order",
                 part.get("type"),
             )
-        latest = max(latest, rank)
+        if rank > latest:
+            latest = rank
         if slot is None:
             first = whole if first is None else first
             blocks.append(wire)
@@ -714,7 +716,10 @@ def encode_messages(
         if raw:
             fidelity.note_foreign(ctx, raw, FORMAT, mat)
         parts, places = replayable(ctx, message["content"], f"{mat}/content")
-        parts = [structured_as_text(ctx, p, h) for p, h in zip(parts, places, strict=True)]
+        for p in parts:  # (a loop, not a call a part: most turns hold no structured value)
+            if "structured_content" in p:
+                parts = [structured_as_text(ctx, p, h) for p, h in zip(parts, places, strict=True)]
+                break
         parts = writing.parts(ctx, parts, f"{mat}/content")  # one for one: same places
         if role != "tool" and not single and any(p.get("type") == "tool_result" for p in parts):
             # Results in another role's message: each goes out as a tool message of its own,
@@ -740,7 +745,7 @@ def encode_messages(
         if role in RENAMED_ROLES:
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
         if role == "tool":
-            if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
+            if several_results(parts):
                 ctx.loss(mat, "turn_split", f"{ctx.adapter} holds one tool result per message")
             fields_dropped(ctx, message, mat)
             written = 0
