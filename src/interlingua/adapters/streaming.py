@@ -75,6 +75,7 @@ _DELTA_KINDS: Final = {
     "refusal_delta": "refusal",
 }
 _DELTA_KEYS: Final = {kind: f"{kind}.delta" for kind in _DELTA_KINDS.values()}
+_DELTA_EVENTS: Final = {kind: event for event, kind in _DELTA_KINDS.items()}
 
 # What a chunk that is not an object reads as in the generated `read` functions: nothing is
 # ever written to it.
@@ -277,7 +278,7 @@ class StreamReader:
         if not text and (key is None or ("block", key) in self._keys):
             return  # an empty delta adds nothing (it only opens a keyed part, at its start)
         index = self._index("block", key, kind, ptr)
-        self.events.append({"type": f"{kind}_delta", "index": index, "text": text})
+        self.events.append({"type": _DELTA_EVENTS[kind], "index": index, "text": text})
 
     def signature(self, *, part: Any, signature: Any, ptr: str) -> None:
         index = self._index("block", part, "thinking", ptr)
