@@ -529,6 +529,13 @@ class StreamWriter:
         self.spec = spec
         self.origin = origin
         adapter = spec.adapter
+        # The layout facts the writer needs, read once a stream (not a block or an event).
+        layout = adapter.layout
+        self._format = layout.format
+        self._own_reasoning = layout.own_reasoning
+        self._replay_from = layout.replay_from
+        self._by_name = layout.result_pairing == "name"
+        self._signature_field = layout.signature_field
         self.ctx = ctx or Context(spec.format, kind="response")
         self.ctx.id_rule, self.ctx.name_rule = adapter.id_rule, adapter.name_rule
         self.done = False
@@ -700,10 +707,9 @@ class StreamWriter:
 
     def _replayable(self, index: int, ptr: str) -> bool:
         """Whether streamed reasoning from ``origin`` may be written here (reported if not)."""
-        layout = self.spec.adapter.layout
-        if self.origin == layout.format or (self.origin is None and not layout.own_reasoning):
+        if self.origin == self._format or (self.origin is None and not self._own_reasoning):
             return True
-        if self.origin in layout.replay_from:
+        if self.origin in self._replay_from:
             self.ctx.loss(
                 ptr,
                 "field_dropped",
@@ -741,7 +747,7 @@ class StreamWriter:
                 ptr, "field_dropped", f"{self.spec.format} cannot stream reasoning signatures"
             )
             return
-        field = self.spec.adapter.layout.signature_field
+        field = self._signature_field
         if field is not None and unwritten:
             # A signature-only thinking part: the signature rides on the next block written.
             self._ensure_started(ptr, out)
@@ -819,12 +825,11 @@ class StreamWriter:
                 part.get("type"),
             )
             return
-        layout = self.spec.adapter.layout
         origin = part.get("origin")
         if part.get("type") in BOUND_PART_TYPES and self.origin and not isinstance(origin, dict):
             part = {**part, "origin": {"format": self.origin}}
         origin = part.get("origin")
-        if isinstance(origin, dict) and origin.get("format") == layout.format:
+        if isinstance(origin, dict) and origin.get("format") == self._format:
             part = {k: v for k, v in part.items() if k != "origin"}  # it goes home: no loss
         else:  # replayed, as text, or dropped, as a whole response's would be (reported)
             settled, _ = self.spec.adapter.turns.replayable(self.ctx, [part], ptr + "/part")
@@ -834,13 +839,13 @@ class StreamWriter:
         self._ensure_started(ptr, out)
         self._close(out)
         made_up = pairing.synthesized(self.spec.format, part.get("id"))
-        if made_up and layout.result_pairing == "name":
+        if made_up and self._by_name:
             part = {k: v for k, v in part.items() if k != "id"}  # made up by reading: not sent
         result = self.spec.adapter.turns.encode_part(self.ctx, part, ptr + "/part")
         if result is MISS:
             return
         wire = result[1]
-        field = layout.signature_field
+        field = self._signature_field
         if self._held is not None and type(wire) is dict and field not in wire:
             wire, self._held = {**wire, str(field): self._held}, None
         self._unhold(out)
