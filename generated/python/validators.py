@@ -877,16 +877,16 @@ def _ok_Loss(x: Any) -> bool:
     v0 = x["pointer"]
     if type(v0) is not str or _P0(v0) is None:
         return False
+    v0 = x.get("part_type", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
     v0 = x["code"]
     if type(v0) is not str or v0 not in _S0:
         return False
     v0 = x["reason"]
     if type(v0) is not str or len(v0) < 1:
         return False
-    v0 = x.get("part_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
     return True
 
 
@@ -999,31 +999,30 @@ def _ok_ConversionReport(x: Any) -> bool:
         v2 = v1["pointer"]
         if type(v2) is not str or _P0(v2) is None:
             return False
+        v2 = v1.get("part_type", _M)
+        if v2 is not _M:
+            if type(v2) is not str or len(v2) < 1:
+                return False
         v2 = v1["code"]
         if type(v2) is not str or v2 not in _S0:
             return False
         v2 = v1["reason"]
         if type(v2) is not str or len(v2) < 1:
             return False
-        v2 = v1.get("part_type", _M)
-        if v2 is not _M:
-            if type(v2) is not str or len(v2) < 1:
+    v0 = x.get("id_map", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        for k1, v1 in v0.items():
+            if type(v1) is not str:
                 return False
-    if len(x) > 4:
-        v0 = x.get("id_map", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+    v0 = x.get("name_map", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        for k1, v1 in v0.items():
+            if type(v1) is not str:
                 return False
-            for k1, v1 in v0.items():
-                if type(v1) is not str:
-                    return False
-        v0 = x.get("name_map", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            for k1, v1 in v0.items():
-                if type(v1) is not str:
-                    return False
     return True
 
 
@@ -1718,134 +1717,132 @@ def _ok_Conversation(x: Any) -> bool:
     v0 = x["schema_version"]
     if type(v0) not in (int, float) or v0 != 1:
         return False
+    v0 = x.get("id", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("session_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("model", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
     v0 = x["messages"]
     if type(v0) is not list:
         return False
     for v1 in v0:
         if not _ok_Message(v1):
             return False
-    if len(x) > 2:
-        v0 = x.get("id", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
+    v0 = x.get("tools", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if not _ok_ToolDefinition(v1):
                 return False
-        v0 = x.get("session_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
+    v0 = x.get("tool_choice", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        t1 = v0.get("type")
+        f1 = _OK_ToolChoice.get(t1) if type(t1) is str else None
+        if f1 is None or not f1(v0):
+            return False
+    v0 = x.get("response_format", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        t1 = v0.get("type")
+        f1 = _OK_ResponseFormat.get(t1) if type(t1) is str else None
+        if f1 is None or not f1(v0):
+            return False
+    v0 = x.get("parameters", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S9:
+            return False
+        v1 = v0.get("max_output_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
-        v0 = x.get("model", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
+            if v1 < 1:
                 return False
-        v0 = x.get("tools", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+        v1 = v0.get("temperature", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
                 return False
-            for v1 in v0:
-                if not _ok_ToolDefinition(v1):
+            if v1 < 0:
+                return False
+            if v1 > 2:
+                return False
+        v1 = v0.get("top_p", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                return False
+            if v1 < 0:
+                return False
+            if v1 > 1:
+                return False
+        v1 = v0.get("top_k", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 1:
+                return False
+        v1 = v0.get("stop_sequences", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str or len(v2) < 1:
                     return False
-        v0 = x.get("tool_choice", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+        v1 = v0.get("seed", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
-            t1 = v0.get("type")
-            f1 = _OK_ToolChoice.get(t1) if type(t1) is str else None
-            if f1 is None or not f1(v0):
+        v1 = v0.get("presence_penalty", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
                 return False
-        v0 = x.get("response_format", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+            if v1 < -2:
                 return False
-            t1 = v0.get("type")
-            f1 = _OK_ResponseFormat.get(t1) if type(t1) is str else None
-            if f1 is None or not f1(v0):
+            if v1 > 2:
                 return False
-        v0 = x.get("parameters", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+        v1 = v0.get("frequency_penalty", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
                 return False
-            if not v0.keys() <= _S9:
+            if v1 < -2:
                 return False
-            if len(v0) > 0:
-                v1 = v0.get("max_output_tokens", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 1:
-                        return False
-                v1 = v0.get("temperature", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
-                        return False
-                    if v1 < 0:
-                        return False
-                    if v1 > 2:
-                        return False
-                v1 = v0.get("top_p", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
-                        return False
-                    if v1 < 0:
-                        return False
-                    if v1 > 1:
-                        return False
-                v1 = v0.get("top_k", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 1:
-                        return False
-                v1 = v0.get("stop_sequences", _M)
-                if v1 is not _M:
-                    if type(v1) is not list:
-                        return False
-                    for v2 in v1:
-                        if type(v2) is not str or len(v2) < 1:
-                            return False
-                v1 = v0.get("seed", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                v1 = v0.get("presence_penalty", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
-                        return False
-                    if v1 < -2:
-                        return False
-                    if v1 > 2:
-                        return False
-                v1 = v0.get("frequency_penalty", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
-                        return False
-                    if v1 < -2:
-                        return False
-                    if v1 > 2:
-                        return False
-                v1 = v0.get("parallel_tool_calls", _M)
-                if v1 is not _M:
-                    if type(v1) is not bool:
-                        return False
-                v1 = v0.get("reasoning_effort", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or v1 not in _S8:
-                        return False
-                v1 = v0.get("thinking_budget_tokens", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-        v0 = x.get("provider_raw", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+            if v1 > 2:
                 return False
-            for k1 in v0:
-                if _P2(k1) is None:
-                    return False
-            for k1, v1 in v0.items():
-                if type(v1) is not dict:
-                    return False
+        v1 = v0.get("parallel_tool_calls", _M)
+        if v1 is not _M:
+            if type(v1) is not bool:
+                return False
+        v1 = v0.get("reasoning_effort", _M)
+        if v1 is not _M:
+            if type(v1) is not str or v1 not in _S8:
+                return False
+        v1 = v0.get("thinking_budget_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+    v0 = x.get("provider_raw", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        for k1 in v0:
+            if _P2(k1) is None:
+                return False
+        for k1, v1 in v0.items():
+            if type(v1) is not dict:
+                return False
     return not _bad_Conversation(x)
 
 
@@ -2287,6 +2284,10 @@ def _ok_Response(x: Any) -> bool:
     v0 = x["schema_version"]
     if type(v0) not in (int, float) or v0 != 1:
         return False
+    v0 = x.get("id", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
     v0 = x["model"]
     if type(v0) is not str or len(v0) < 1:
         return False
@@ -2296,72 +2297,66 @@ def _ok_Response(x: Any) -> bool:
     v0 = x["stop_reason"]
     if type(v0) is not str or v0 not in _S12:
         return False
-    if len(x) > 4:
-        v0 = x.get("id", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
-        v0 = x.get("usage", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S13:
-                return False
-            if not v0.keys() <= _S14:
-                return False
-            v1 = v0["input_tokens"]
+    v0 = x.get("usage", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S13:
+            return False
+        if not v0.keys() <= _S14:
+            return False
+        v1 = v0["input_tokens"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0["output_tokens"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("total_tokens", _M)
+        if v1 is not _M:
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
-            v1 = v0["output_tokens"]
+        v1 = v0.get("cached_input_tokens", _M)
+        if v1 is not _M:
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
-            if len(v0) > 2:
-                v1 = v0.get("total_tokens", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("cached_input_tokens", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("cache_creation_input_tokens", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("reasoning_tokens", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("cost_usd", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or _P3(v1) is None:
-                        return False
-                v1 = v0.get("pricing_version", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or len(v1) < 1:
-                        return False
-        v0 = x.get("provider_raw", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+        v1 = v0.get("cache_creation_input_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
-            for k1 in v0:
-                if _P2(k1) is None:
-                    return False
-            for k1, v1 in v0.items():
-                if type(v1) is not dict:
-                    return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("reasoning_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cost_usd", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P3(v1) is None:
+                return False
+        v1 = v0.get("pricing_version", _M)
+        if v1 is not _M:
+            if type(v1) is not str or len(v1) < 1:
+                return False
+    v0 = x.get("provider_raw", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        for k1 in v0:
+            if _P2(k1) is None:
+                return False
+        for k1, v1 in v0.items():
+            if type(v1) is not dict:
+                return False
     return not _bad_Response(x)
 
 
@@ -2640,76 +2635,75 @@ def _ok_GenerationParameters(x: Any) -> bool:
         return False
     if not x.keys() <= _S9:
         return False
-    if len(x) > 0:
-        v0 = x.get("max_output_tokens", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+    v0 = x.get("max_output_tokens", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 1:
+            return False
+    v0 = x.get("temperature", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+            return False
+        if v0 < 0:
+            return False
+        if v0 > 2:
+            return False
+    v0 = x.get("top_p", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+            return False
+        if v0 < 0:
+            return False
+        if v0 > 1:
+            return False
+    v0 = x.get("top_k", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 1:
+            return False
+    v0 = x.get("stop_sequences", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str or len(v1) < 1:
                 return False
-            if v0 < 1:
-                return False
-        v0 = x.get("temperature", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-                return False
-            if v0 < 0:
-                return False
-            if v0 > 2:
-                return False
-        v0 = x.get("top_p", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-                return False
-            if v0 < 0:
-                return False
-            if v0 > 1:
-                return False
-        v0 = x.get("top_k", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 1:
-                return False
-        v0 = x.get("stop_sequences", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
-                return False
-            for v1 in v0:
-                if type(v1) is not str or len(v1) < 1:
-                    return False
-        v0 = x.get("seed", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-        v0 = x.get("presence_penalty", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-                return False
-            if v0 < -2:
-                return False
-            if v0 > 2:
-                return False
-        v0 = x.get("frequency_penalty", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-                return False
-            if v0 < -2:
-                return False
-            if v0 > 2:
-                return False
-        v0 = x.get("parallel_tool_calls", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
-        v0 = x.get("reasoning_effort", _M)
-        if v0 is not _M:
-            if type(v0) is not str or v0 not in _S8:
-                return False
-        v0 = x.get("thinking_budget_tokens", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
+    v0 = x.get("seed", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+    v0 = x.get("presence_penalty", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+            return False
+        if v0 < -2:
+            return False
+        if v0 > 2:
+            return False
+    v0 = x.get("frequency_penalty", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+            return False
+        if v0 < -2:
+            return False
+        if v0 > 2:
+            return False
+    v0 = x.get("parallel_tool_calls", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
+    v0 = x.get("reasoning_effort", _M)
+    if v0 is not _M:
+        if type(v0) is not str or v0 not in _S8:
+            return False
+    v0 = x.get("thinking_budget_tokens", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
     return True
 
 
@@ -3014,22 +3008,21 @@ def _ok_ResponseFormatJsonSchema(x: Any) -> bool:
     v0 = x["type"]
     if v0 != "json_schema":
         return False
+    v0 = x.get("name", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("description", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     v0 = x["schema"]
     if type(v0) is not dict:
         return False
-    if len(x) > 2:
-        v0 = x.get("name", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
-        v0 = x.get("description", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("strict", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
+    v0 = x.get("strict", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
     return True
 
 
@@ -3205,471 +3198,448 @@ def _ok_Extensions(x: Any) -> bool:
         return False
     if not x.keys() <= _S47:
         return False
-    if len(x) > 0:
-        v0 = x.get("request", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() <= _S25:
-                return False
-            if len(v0) > 0:
-                v1 = v0.get("environment", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("request_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("timestamp", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or _P4(v1) is None:
-                        return False
-                v1 = v0.get("trace_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("span_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-        v0 = x.get("agent", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() <= _S27:
-                return False
-            if len(v0) > 0:
-                v1 = v0.get("input", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("session_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("conversation_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("turn", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("agent_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("parent_agent_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("conversation", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() <= _S26:
-                        return False
-                    if len(v1) > 0:
-                        v2 = v1.get("history", _M)
-                        if v2 is not _M:
-                            if type(v2) is not list:
-                                return False
-                            for v3 in v2:
-                                if not _ok_Message(v3):
-                                    return False
-                        v2 = v1.get("summary", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("topics", _M)
-                        if v2 is not _M:
-                            if type(v2) is not list:
-                                return False
-                            for v3 in v2:
-                                if type(v3) is not str:
-                                    return False
-        v0 = x.get("http", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() <= _S28:
-                return False
-            v1 = v0.get("headers", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
-                    return False
-                for k2, v2 in v1.items():
-                    if type(v2) is not str:
-                        return False
-        v0 = x.get("security", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() <= _S36:
-                return False
-            if len(v0) > 0:
-                v1 = v0.get("labels", _M)
-                if v1 is not _M:
-                    if type(v1) is not list:
-                        return False
-                    for v2 in v1:
-                        if type(v2) is not str or len(v2) < 1:
-                            return False
-                    if len(set(v1)) != len(v1):
-                        return False
-                v1 = v0.get("classification", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("subject", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() >= _S30:
-                        return False
-                    if not v1.keys() <= _S31:
-                        return False
-                    v2 = v1["id"]
-                    if type(v2) is not str or len(v2) < 1:
-                        return False
-                    v2 = v1["type"]
-                    if type(v2) is not str or v2 not in _S29:
-                        return False
-                    if len(v1) > 2:
-                        v2 = v1.get("roles", _M)
-                        if v2 is not _M:
-                            if type(v2) is not list:
-                                return False
-                            for v3 in v2:
-                                if type(v3) is not str:
-                                    return False
-                            if len(set(v2)) != len(v2):
-                                return False
-                        v2 = v1.get("permissions", _M)
-                        if v2 is not _M:
-                            if type(v2) is not list:
-                                return False
-                            for v3 in v2:
-                                if type(v3) is not str:
-                                    return False
-                            if len(set(v2)) != len(v2):
-                                return False
-                        v2 = v1.get("teams", _M)
-                        if v2 is not _M:
-                            if type(v2) is not list:
-                                return False
-                            for v3 in v2:
-                                if type(v3) is not str:
-                                    return False
-                            if len(set(v2)) != len(v2):
-                                return False
-                        v2 = v1.get("claims", _M)
-                        if v2 is not _M:
-                            if type(v2) is not dict:
-                                return False
-                v1 = v0.get("objects", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    for k2, v2 in v1.items():
-                        if type(v2) is not dict:
-                            return False
-                        if not v2.keys() >= _S33:
-                            return False
-                        if not v2.keys() <= _S34:
-                            return False
-                        v3 = v2["managed_by"]
-                        if type(v3) is not str or v3 not in _S32:
-                            return False
-                        if len(v2) > 1:
-                            v3 = v2.get("permissions", _M)
-                            if v3 is not _M:
-                                if type(v3) is not list:
-                                    return False
-                                for v4 in v3:
-                                    if type(v4) is not str:
-                                        return False
-                            v3 = v2.get("trust_domain", _M)
-                            if v3 is not _M:
-                                if type(v3) is not str:
-                                    return False
-                            v3 = v2.get("data_scope", _M)
-                            if v3 is not _M:
-                                if type(v3) is not list:
-                                    return False
-                                for v4 in v3:
-                                    if type(v4) is not str:
-                                        return False
-                v1 = v0.get("data", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    for k2, v2 in v1.items():
-                        if type(v2) is not dict:
-                            return False
-                        if not v2.keys() <= _S35:
-                            return False
-                        if len(v2) > 0:
-                            v3 = v2.get("apply_labels", _M)
-                            if v3 is not _M:
-                                if type(v3) is not list:
-                                    return False
-                                for v4 in v3:
-                                    if type(v4) is not str:
-                                        return False
-                            v3 = v2.get("allowed_actions", _M)
-                            if v3 is not _M:
-                                if type(v3) is not list:
-                                    return False
-                                for v4 in v3:
-                                    if type(v4) is not str:
-                                        return False
-                            v3 = v2.get("denied_actions", _M)
-                            if v3 is not _M:
-                                if type(v3) is not list:
-                                    return False
-                                for v4 in v3:
-                                    if type(v4) is not str:
-                                        return False
-                            v3 = v2.get("retention", _M)
-                            if v3 is not _M:
-                                if not _ok_RetentionPolicy(v3):
-                                    return False
-        v0 = x.get("mcp", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() <= _S38:
-                return False
-            v1 = v0.get("metadata", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
-                    return False
-                if not v1.keys() <= _S37:
-                    return False
-                if len(v1) > 0:
-                    v2 = v1.get("tool", _M)
-                    if v2 is not _M:
-                        if not _ok_ToolMetadata(v2):
-                            return False
-                    v2 = v1.get("resource", _M)
-                    if v2 is not _M:
-                        if not _ok_ResourceMetadata(v2):
-                            return False
-                    v2 = v1.get("prompt", _M)
-                    if v2 is not _M:
-                        if not _ok_PromptMetadata(v2):
-                            return False
-        v0 = x.get("completion", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() <= _S40:
-                return False
-            if len(v0) > 0:
-                v1 = v0.get("status", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or v1 not in _S39:
-                        return False
-                v1 = v0.get("model", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or _P5(v1) is None:
-                        return False
-                v1 = v0.get("stop_reason", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or v1 not in _S12:
-                        return False
-                v1 = v0.get("usage", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() >= _S13:
-                        return False
-                    if not v1.keys() <= _S14:
-                        return False
-                    v2 = v1["input_tokens"]
-                    if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
-                        return False
-                    if v2 < 0:
-                        return False
-                    v2 = v1["output_tokens"]
-                    if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
-                        return False
-                    if v2 < 0:
-                        return False
-                    if len(v1) > 2:
-                        v2 = v1.get("total_tokens", _M)
-                        if v2 is not _M:
-                            if type(v2) is not int and (
-                                type(v2) is not float or not v2.is_integer()
-                            ):
-                                return False
-                            if v2 < 0:
-                                return False
-                        v2 = v1.get("cached_input_tokens", _M)
-                        if v2 is not _M:
-                            if type(v2) is not int and (
-                                type(v2) is not float or not v2.is_integer()
-                            ):
-                                return False
-                            if v2 < 0:
-                                return False
-                        v2 = v1.get("cache_creation_input_tokens", _M)
-                        if v2 is not _M:
-                            if type(v2) is not int and (
-                                type(v2) is not float or not v2.is_integer()
-                            ):
-                                return False
-                            if v2 < 0:
-                                return False
-                        v2 = v1.get("reasoning_tokens", _M)
-                        if v2 is not _M:
-                            if type(v2) is not int and (
-                                type(v2) is not float or not v2.is_integer()
-                            ):
-                                return False
-                            if v2 < 0:
-                                return False
-                        v2 = v1.get("cost_usd", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str or _P3(v2) is None:
-                                return False
-                        v2 = v1.get("pricing_version", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str or len(v2) < 1:
-                                return False
-                v1 = v0.get("raw_format", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("created_at", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or _P4(v1) is None:
-                        return False
-                v1 = v0.get("latency_ms", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("response_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-        v0 = x.get("llm", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() <= _S41:
-                return False
-            if len(v0) > 0:
-                v1 = v0.get("model_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("provider", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or len(v1) < 1:
-                        return False
-                v1 = v0.get("capabilities", _M)
-                if v1 is not _M:
-                    if type(v1) is not list:
-                        return False
-                    for v2 in v1:
-                        if type(v2) is not str:
-                            return False
-                    if len(set(v1)) != len(v1):
-                        return False
-        v0 = x.get("routing", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S43:
-                return False
-            if not v0.keys() <= _S44:
-                return False
-            v1 = v0["mode"]
-            if type(v1) is not str or v1 not in _S42:
-                return False
-            v1 = v0["chosen_model"]
-            if type(v1) is not str or _P5(v1) is None:
-                return False
-            v1 = v0["reason"]
+    v0 = x.get("request", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S25:
+            return False
+        v1 = v0.get("environment", _M)
+        if v1 is not _M:
             if type(v1) is not str:
                 return False
-            if len(v0) > 3:
-                v1 = v0.get("rule_name", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
+        v1 = v0.get("request_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("timestamp", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P4(v1) is None:
+                return False
+        v1 = v0.get("trace_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("span_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+    v0 = x.get("agent", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S27:
+            return False
+        v1 = v0.get("input", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("session_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("conversation_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("turn", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("agent_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("parent_agent_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("conversation", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S26:
+                return False
+            v2 = v1.get("history", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if not _ok_Message(v3):
                         return False
-                v1 = v0.get("confidence", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+            v2 = v1.get("summary", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("topics", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
                         return False
-                    if v1 < 0:
+    v0 = x.get("http", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S28:
+            return False
+        v1 = v0.get("headers", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            for k2, v2 in v1.items():
+                if type(v2) is not str:
+                    return False
+    v0 = x.get("security", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S36:
+            return False
+        v1 = v0.get("labels", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str or len(v2) < 1:
+                    return False
+            if len(set(v1)) != len(v1):
+                return False
+        v1 = v0.get("classification", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("subject", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S30:
+                return False
+            if not v1.keys() <= _S31:
+                return False
+            v2 = v1["id"]
+            if type(v2) is not str or len(v2) < 1:
+                return False
+            v2 = v1["type"]
+            if type(v2) is not str or v2 not in _S29:
+                return False
+            v2 = v1.get("roles", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
                         return False
-                    if v1 > 1:
+                if len(set(v2)) != len(v2):
+                    return False
+            v2 = v1.get("permissions", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
                         return False
-                v1 = v0.get("alternatives_considered", _M)
-                if v1 is not _M:
-                    if type(v1) is not list:
+                if len(set(v2)) != len(v2):
+                    return False
+            v2 = v1.get("teams", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
                         return False
-                    for v2 in v1:
-                        if type(v2) is not str or _P5(v2) is None:
+                if len(set(v2)) != len(v2):
+                    return False
+            v2 = v1.get("claims", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+        v1 = v0.get("objects", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            for k2, v2 in v1.items():
+                if type(v2) is not dict:
+                    return False
+                if not v2.keys() >= _S33:
+                    return False
+                if not v2.keys() <= _S34:
+                    return False
+                v3 = v2["managed_by"]
+                if type(v3) is not str or v3 not in _S32:
+                    return False
+                v3 = v2.get("permissions", _M)
+                if v3 is not _M:
+                    if type(v3) is not list:
+                        return False
+                    for v4 in v3:
+                        if type(v4) is not str:
                             return False
-        v0 = x.get("provenance", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+                v3 = v2.get("trust_domain", _M)
+                if v3 is not _M:
+                    if type(v3) is not str:
+                        return False
+                v3 = v2.get("data_scope", _M)
+                if v3 is not _M:
+                    if type(v3) is not list:
+                        return False
+                    for v4 in v3:
+                        if type(v4) is not str:
+                            return False
+        v1 = v0.get("data", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
                 return False
-            if not v0.keys() <= _S45:
+            for k2, v2 in v1.items():
+                if type(v2) is not dict:
+                    return False
+                if not v2.keys() <= _S35:
+                    return False
+                v3 = v2.get("apply_labels", _M)
+                if v3 is not _M:
+                    if type(v3) is not list:
+                        return False
+                    for v4 in v3:
+                        if type(v4) is not str:
+                            return False
+                v3 = v2.get("allowed_actions", _M)
+                if v3 is not _M:
+                    if type(v3) is not list:
+                        return False
+                    for v4 in v3:
+                        if type(v4) is not str:
+                            return False
+                v3 = v2.get("denied_actions", _M)
+                if v3 is not _M:
+                    if type(v3) is not list:
+                        return False
+                    for v4 in v3:
+                        if type(v4) is not str:
+                            return False
+                v3 = v2.get("retention", _M)
+                if v3 is not _M:
+                    if not _ok_RetentionPolicy(v3):
+                        return False
+    v0 = x.get("mcp", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S38:
+            return False
+        v1 = v0.get("metadata", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
                 return False
-            if len(v0) > 0:
-                v1 = v0.get("source", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("message_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("parent_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-        v0 = x.get("framework", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+            if not v1.keys() <= _S37:
                 return False
-            if not v0.keys() <= _S46:
+            v2 = v1.get("tool", _M)
+            if v2 is not _M:
+                if not _ok_ToolMetadata(v2):
+                    return False
+            v2 = v1.get("resource", _M)
+            if v2 is not _M:
+                if not _ok_ResourceMetadata(v2):
+                    return False
+            v2 = v1.get("prompt", _M)
+            if v2 is not _M:
+                if not _ok_PromptMetadata(v2):
+                    return False
+    v0 = x.get("completion", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S40:
+            return False
+        v1 = v0.get("status", _M)
+        if v1 is not _M:
+            if type(v1) is not str or v1 not in _S39:
                 return False
-            if len(v0) > 0:
-                v1 = v0.get("framework", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("framework_version", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("node_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("graph_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("metadata", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-        v0 = x.get("custom", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+        v1 = v0.get("model", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P5(v1) is None:
                 return False
+        v1 = v0.get("stop_reason", _M)
+        if v1 is not _M:
+            if type(v1) is not str or v1 not in _S12:
+                return False
+        v1 = v0.get("usage", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S13:
+                return False
+            if not v1.keys() <= _S14:
+                return False
+            v2 = v1["input_tokens"]
+            if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                return False
+            if v2 < 0:
+                return False
+            v2 = v1["output_tokens"]
+            if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                return False
+            if v2 < 0:
+                return False
+            v2 = v1.get("total_tokens", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("cached_input_tokens", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("cache_creation_input_tokens", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("reasoning_tokens", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("cost_usd", _M)
+            if v2 is not _M:
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            v2 = v1.get("pricing_version", _M)
+            if v2 is not _M:
+                if type(v2) is not str or len(v2) < 1:
+                    return False
+        v1 = v0.get("raw_format", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("created_at", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P4(v1) is None:
+                return False
+        v1 = v0.get("latency_ms", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("response_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+    v0 = x.get("llm", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S41:
+            return False
+        v1 = v0.get("model_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("provider", _M)
+        if v1 is not _M:
+            if type(v1) is not str or len(v1) < 1:
+                return False
+        v1 = v0.get("capabilities", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str:
+                    return False
+            if len(set(v1)) != len(v1):
+                return False
+    v0 = x.get("routing", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S43:
+            return False
+        if not v0.keys() <= _S44:
+            return False
+        v1 = v0["mode"]
+        if type(v1) is not str or v1 not in _S42:
+            return False
+        v1 = v0["chosen_model"]
+        if type(v1) is not str or _P5(v1) is None:
+            return False
+        v1 = v0["reason"]
+        if type(v1) is not str:
+            return False
+        v1 = v0.get("rule_name", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("confidence", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                return False
+            if v1 < 0:
+                return False
+            if v1 > 1:
+                return False
+        v1 = v0.get("alternatives_considered", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str or _P5(v2) is None:
+                    return False
+    v0 = x.get("provenance", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S45:
+            return False
+        v1 = v0.get("source", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("message_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("parent_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+    v0 = x.get("framework", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S46:
+            return False
+        v1 = v0.get("framework", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("framework_version", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("node_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("graph_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("metadata", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+    v0 = x.get("custom", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
     return True
 
 
@@ -5224,27 +5194,26 @@ def _ok_RequestExtension(x: Any) -> bool:
         return False
     if not x.keys() <= _S25:
         return False
-    if len(x) > 0:
-        v0 = x.get("environment", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("request_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("timestamp", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P4(v0) is None:
-                return False
-        v0 = x.get("trace_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("span_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
+    v0 = x.get("environment", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("request_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("timestamp", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P4(v0) is None:
+            return False
+    v0 = x.get("trace_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("span_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     return True
 
 
@@ -5301,58 +5270,56 @@ def _ok_AgentExtension(x: Any) -> bool:
         return False
     if not x.keys() <= _S27:
         return False
-    if len(x) > 0:
-        v0 = x.get("input", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+    v0 = x.get("input", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("session_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("conversation_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("turn", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("agent_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("parent_agent_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("conversation", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S26:
+            return False
+        v1 = v0.get("history", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
                 return False
-        v0 = x.get("session_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+            for v2 in v1:
+                if not _ok_Message(v2):
+                    return False
+        v1 = v0.get("summary", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-        v0 = x.get("conversation_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+        v1 = v0.get("topics", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
                 return False
-        v0 = x.get("turn", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("agent_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("parent_agent_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("conversation", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() <= _S26:
-                return False
-            if len(v0) > 0:
-                v1 = v0.get("history", _M)
-                if v1 is not _M:
-                    if type(v1) is not list:
-                        return False
-                    for v2 in v1:
-                        if not _ok_Message(v2):
-                            return False
-                v1 = v0.get("summary", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("topics", _M)
-                if v1 is not _M:
-                    if type(v1) is not list:
-                        return False
-                    for v2 in v1:
-                        if type(v2) is not str:
-                            return False
+            for v2 in v1:
+                if type(v2) is not str:
+                    return False
     return True
 
 
@@ -5468,25 +5435,24 @@ def _ok_ConversationContext(x: Any) -> bool:
         return False
     if not x.keys() <= _S26:
         return False
-    if len(x) > 0:
-        v0 = x.get("history", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+    v0 = x.get("history", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if not _ok_Message(v1):
                 return False
-            for v1 in v0:
-                if not _ok_Message(v1):
-                    return False
-        v0 = x.get("summary", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+    v0 = x.get("summary", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("topics", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
                 return False
-        v0 = x.get("topics", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
-                return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
     return True
 
 
@@ -5577,154 +5543,147 @@ def _ok_SecurityExtension(x: Any) -> bool:
         return False
     if not x.keys() <= _S36:
         return False
-    if len(x) > 0:
-        v0 = x.get("labels", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
-                return False
-            for v1 in v0:
-                if type(v1) is not str or len(v1) < 1:
-                    return False
-            if len(set(v0)) != len(v0):
-                return False
-        v0 = x.get("classification", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("subject", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S30:
-                return False
-            if not v0.keys() <= _S31:
-                return False
-            v1 = v0["id"]
+    v0 = x.get("labels", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
             if type(v1) is not str or len(v1) < 1:
                 return False
-            v1 = v0["type"]
-            if type(v1) is not str or v1 not in _S29:
+        if len(set(v0)) != len(v0):
+            return False
+    v0 = x.get("classification", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("subject", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S30:
+            return False
+        if not v0.keys() <= _S31:
+            return False
+        v1 = v0["id"]
+        if type(v1) is not str or len(v1) < 1:
+            return False
+        v1 = v0["type"]
+        if type(v1) is not str or v1 not in _S29:
+            return False
+        v1 = v0.get("roles", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
                 return False
-            if len(v0) > 2:
-                v1 = v0.get("roles", _M)
-                if v1 is not _M:
-                    if type(v1) is not list:
-                        return False
-                    for v2 in v1:
-                        if type(v2) is not str:
-                            return False
-                    if len(set(v1)) != len(v1):
-                        return False
-                v1 = v0.get("permissions", _M)
-                if v1 is not _M:
-                    if type(v1) is not list:
-                        return False
-                    for v2 in v1:
-                        if type(v2) is not str:
-                            return False
-                    if len(set(v1)) != len(v1):
-                        return False
-                v1 = v0.get("teams", _M)
-                if v1 is not _M:
-                    if type(v1) is not list:
-                        return False
-                    for v2 in v1:
-                        if type(v2) is not str:
-                            return False
-                    if len(set(v1)) != len(v1):
-                        return False
-                v1 = v0.get("claims", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-        v0 = x.get("objects", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+            for v2 in v1:
+                if type(v2) is not str:
+                    return False
+            if len(set(v1)) != len(v1):
                 return False
-            for k1, v1 in v0.items():
-                if type(v1) is not dict:
-                    return False
-                if not v1.keys() >= _S33:
-                    return False
-                if not v1.keys() <= _S34:
-                    return False
-                v2 = v1["managed_by"]
-                if type(v2) is not str or v2 not in _S32:
-                    return False
-                if len(v1) > 1:
-                    v2 = v1.get("permissions", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if type(v3) is not str:
-                                return False
-                    v2 = v1.get("trust_domain", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("data_scope", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if type(v3) is not str:
-                                return False
-        v0 = x.get("data", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+        v1 = v0.get("permissions", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
                 return False
-            for k1, v1 in v0.items():
-                if type(v1) is not dict:
+            for v2 in v1:
+                if type(v2) is not str:
                     return False
-                if not v1.keys() <= _S35:
+            if len(set(v1)) != len(v1):
+                return False
+        v1 = v0.get("teams", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not str:
                     return False
-                if len(v1) > 0:
-                    v2 = v1.get("apply_labels", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if type(v3) is not str:
-                                return False
-                    v2 = v1.get("allowed_actions", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if type(v3) is not str:
-                                return False
-                    v2 = v1.get("denied_actions", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if type(v3) is not str:
-                                return False
-                    v2 = v1.get("retention", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
-                        if not v2.keys() >= _S50:
-                            return False
-                        if not v2.keys() <= _S51:
-                            return False
-                        v3 = v2["policy"]
-                        if type(v3) is not str or v3 not in _S49:
-                            return False
-                        if len(v2) > 1:
-                            v3 = v2.get("max_age_seconds", _M)
-                            if v3 is not _M:
-                                if type(v3) is not int and (
-                                    type(v3) is not float or not v3.is_integer()
-                                ):
-                                    return False
-                                if v3 < 0:
-                                    return False
-                            v3 = v2.get("delete_after", _M)
-                            if v3 is not _M:
-                                if type(v3) is not str or _P4(v3) is None:
-                                    return False
+            if len(set(v1)) != len(v1):
+                return False
+        v1 = v0.get("claims", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+    v0 = x.get("objects", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        for k1, v1 in v0.items():
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S33:
+                return False
+            if not v1.keys() <= _S34:
+                return False
+            v2 = v1["managed_by"]
+            if type(v2) is not str or v2 not in _S32:
+                return False
+            v2 = v1.get("permissions", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+            v2 = v1.get("trust_domain", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("data_scope", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+    v0 = x.get("data", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        for k1, v1 in v0.items():
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S35:
+                return False
+            v2 = v1.get("apply_labels", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+            v2 = v1.get("allowed_actions", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+            v2 = v1.get("denied_actions", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+            v2 = v1.get("retention", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+                if not v2.keys() >= _S50:
+                    return False
+                if not v2.keys() <= _S51:
+                    return False
+                v3 = v2["policy"]
+                if type(v3) is not str or v3 not in _S49:
+                    return False
+                v3 = v2.get("max_age_seconds", _M)
+                if v3 is not _M:
+                    if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                        return False
+                    if v3 < 0:
+                        return False
+                v3 = v2.get("delete_after", _M)
+                if v3 is not _M:
+                    if type(v3) is not str or _P4(v3) is None:
+                        return False
     return True
 
 
@@ -6278,38 +6237,37 @@ def _ok_SubjectExtension(x: Any) -> bool:
     v0 = x["type"]
     if type(v0) is not str or v0 not in _S29:
         return False
-    if len(x) > 2:
-        v0 = x.get("roles", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+    v0 = x.get("roles", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
                 return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
-            if len(set(v0)) != len(v0):
+        if len(set(v0)) != len(v0):
+            return False
+    v0 = x.get("permissions", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
                 return False
-        v0 = x.get("permissions", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+        if len(set(v0)) != len(v0):
+            return False
+    v0 = x.get("teams", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
                 return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
-            if len(set(v0)) != len(v0):
-                return False
-        v0 = x.get("teams", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
-                return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
-            if len(set(v0)) != len(v0):
-                return False
-        v0 = x.get("claims", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
+        if len(set(v0)) != len(v0):
+            return False
+    v0 = x.get("claims", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
     return True
 
 
@@ -6427,25 +6385,24 @@ def _ok_ObjectSecurityProfile(x: Any) -> bool:
     v0 = x["managed_by"]
     if type(v0) is not str or v0 not in _S32:
         return False
-    if len(x) > 1:
-        v0 = x.get("permissions", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+    v0 = x.get("permissions", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
                 return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
-        v0 = x.get("trust_domain", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+    v0 = x.get("trust_domain", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("data_scope", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
                 return False
-        v0 = x.get("data_scope", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
-                return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
     return True
 
 
@@ -6514,50 +6471,48 @@ def _ok_DataPolicy(x: Any) -> bool:
         return False
     if not x.keys() <= _S35:
         return False
-    if len(x) > 0:
-        v0 = x.get("apply_labels", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+    v0 = x.get("apply_labels", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
                 return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
-        v0 = x.get("allowed_actions", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+    v0 = x.get("allowed_actions", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
                 return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
-        v0 = x.get("denied_actions", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+    v0 = x.get("denied_actions", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
                 return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
-        v0 = x.get("retention", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+    v0 = x.get("retention", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S50:
+            return False
+        if not v0.keys() <= _S51:
+            return False
+        v1 = v0["policy"]
+        if type(v1) is not str or v1 not in _S49:
+            return False
+        v1 = v0.get("max_age_seconds", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
-            if not v0.keys() >= _S50:
+            if v1 < 0:
                 return False
-            if not v0.keys() <= _S51:
+        v1 = v0.get("delete_after", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P4(v1) is None:
                 return False
-            v1 = v0["policy"]
-            if type(v1) is not str or v1 not in _S49:
-                return False
-            if len(v0) > 1:
-                v1 = v0.get("max_age_seconds", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("delete_after", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or _P4(v1) is None:
-                        return False
     return True
 
 
@@ -6709,17 +6664,16 @@ def _ok_RetentionPolicy(x: Any) -> bool:
     v0 = x["policy"]
     if type(v0) is not str or v0 not in _S49:
         return False
-    if len(x) > 1:
-        v0 = x.get("max_age_seconds", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("delete_after", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P4(v0) is None:
-                return False
+    v0 = x.get("max_age_seconds", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("delete_after", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P4(v0) is None:
+            return False
     return True
 
 
@@ -6790,110 +6744,106 @@ def _ok_McpExtension(x: Any) -> bool:
             return False
         if not v0.keys() <= _S37:
             return False
-        if len(v0) > 0:
-            v1 = v0.get("tool", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
+        v1 = v0.get("tool", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S52:
+                return False
+            if not v1.keys() <= _S53:
+                return False
+            v2 = v1["name"]
+            if type(v2) is not str or len(v2) < 1:
+                return False
+            v2 = v1.get("title", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
                     return False
-                if not v1.keys() >= _S52:
+            v2 = v1.get("description", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
                     return False
-                if not v1.keys() <= _S53:
+            v2 = v1.get("input_schema", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
                     return False
-                v2 = v1["name"]
-                if type(v2) is not str or len(v2) < 1:
+            v2 = v1.get("output_schema", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
                     return False
-                if len(v1) > 1:
-                    v2 = v1.get("title", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("description", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("input_schema", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
-                    v2 = v1.get("output_schema", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
-                    v2 = v1.get("server_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("namespace", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("annotations", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
-            v1 = v0.get("resource", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
+            v2 = v1.get("server_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
                     return False
-                if not v1.keys() >= _S54:
+            v2 = v1.get("namespace", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
                     return False
-                if not v1.keys() <= _S55:
+            v2 = v1.get("annotations", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
                     return False
-                v2 = v1["uri"]
-                if type(v2) is not str or len(v2) < 1:
+        v1 = v0.get("resource", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S54:
+                return False
+            if not v1.keys() <= _S55:
+                return False
+            v2 = v1["uri"]
+            if type(v2) is not str or len(v2) < 1:
+                return False
+            v2 = v1.get("name", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
                     return False
-                if len(v1) > 1:
-                    v2 = v1.get("name", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("description", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("mime_type", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str or _P6(v2) is None:
-                            return False
-                    v2 = v1.get("server_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("annotations", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
-            v1 = v0.get("prompt", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
+            v2 = v1.get("description", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
                     return False
-                if not v1.keys() >= _S52:
+            v2 = v1.get("mime_type", _M)
+            if v2 is not _M:
+                if type(v2) is not str or _P6(v2) is None:
                     return False
-                if not v1.keys() <= _S56:
+            v2 = v1.get("server_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
                     return False
-                v2 = v1["name"]
-                if type(v2) is not str or len(v2) < 1:
+            v2 = v1.get("annotations", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
                     return False
-                if len(v1) > 1:
-                    v2 = v1.get("description", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("arguments", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if not _ok_PromptArgument(v3):
-                                return False
-                    v2 = v1.get("server_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("annotations", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
+        v1 = v0.get("prompt", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S52:
+                return False
+            if not v1.keys() <= _S56:
+                return False
+            v2 = v1["name"]
+            if type(v2) is not str or len(v2) < 1:
+                return False
+            v2 = v1.get("description", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("arguments", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if not _ok_PromptArgument(v3):
+                        return False
+            v2 = v1.get("server_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("annotations", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
     return True
 
 
@@ -7249,126 +7199,121 @@ def _ok_McpEntityMetadata(x: Any) -> bool:
         return False
     if not x.keys() <= _S37:
         return False
-    if len(x) > 0:
-        v0 = x.get("tool", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+    v0 = x.get("tool", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S52:
+            return False
+        if not v0.keys() <= _S53:
+            return False
+        v1 = v0["name"]
+        if type(v1) is not str or len(v1) < 1:
+            return False
+        v1 = v0.get("title", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            if not v0.keys() >= _S52:
+        v1 = v0.get("description", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            if not v0.keys() <= _S53:
+        v1 = v0.get("input_schema", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
                 return False
-            v1 = v0["name"]
-            if type(v1) is not str or len(v1) < 1:
+        v1 = v0.get("output_schema", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
                 return False
-            if len(v0) > 1:
-                v1 = v0.get("title", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("description", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("input_schema", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                v1 = v0.get("output_schema", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                v1 = v0.get("server_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("namespace", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("annotations", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-        v0 = x.get("resource", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+        v1 = v0.get("server_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            if not v0.keys() >= _S54:
+        v1 = v0.get("namespace", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            if not v0.keys() <= _S55:
+        v1 = v0.get("annotations", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
                 return False
-            v1 = v0["uri"]
-            if type(v1) is not str or len(v1) < 1:
+    v0 = x.get("resource", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S54:
+            return False
+        if not v0.keys() <= _S55:
+            return False
+        v1 = v0["uri"]
+        if type(v1) is not str or len(v1) < 1:
+            return False
+        v1 = v0.get("name", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            if len(v0) > 1:
-                v1 = v0.get("name", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("description", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("mime_type", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or _P6(v1) is None:
-                        return False
-                v1 = v0.get("server_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("annotations", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-        v0 = x.get("prompt", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+        v1 = v0.get("description", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            if not v0.keys() >= _S52:
+        v1 = v0.get("mime_type", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P6(v1) is None:
                 return False
-            if not v0.keys() <= _S56:
+        v1 = v0.get("server_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            v1 = v0["name"]
-            if type(v1) is not str or len(v1) < 1:
+        v1 = v0.get("annotations", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
                 return False
-            if len(v0) > 1:
-                v1 = v0.get("description", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
+    v0 = x.get("prompt", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S52:
+            return False
+        if not v0.keys() <= _S56:
+            return False
+        v1 = v0["name"]
+        if type(v1) is not str or len(v1) < 1:
+            return False
+        v1 = v0.get("description", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("arguments", _M)
+        if v1 is not _M:
+            if type(v1) is not list:
+                return False
+            for v2 in v1:
+                if type(v2) is not dict:
+                    return False
+                if not v2.keys() >= _S52:
+                    return False
+                if not v2.keys() <= _S57:
+                    return False
+                v3 = v2["name"]
+                if type(v3) is not str or len(v3) < 1:
+                    return False
+                v3 = v2.get("description", _M)
+                if v3 is not _M:
+                    if type(v3) is not str:
                         return False
-                v1 = v0.get("arguments", _M)
-                if v1 is not _M:
-                    if type(v1) is not list:
+                v3 = v2.get("required", _M)
+                if v3 is not _M:
+                    if type(v3) is not bool:
                         return False
-                    for v2 in v1:
-                        if type(v2) is not dict:
-                            return False
-                        if not v2.keys() >= _S52:
-                            return False
-                        if not v2.keys() <= _S57:
-                            return False
-                        v3 = v2["name"]
-                        if type(v3) is not str or len(v3) < 1:
-                            return False
-                        if len(v2) > 1:
-                            v3 = v2.get("description", _M)
-                            if v3 is not _M:
-                                if type(v3) is not str:
-                                    return False
-                            v3 = v2.get("required", _M)
-                            if v3 is not _M:
-                                if type(v3) is not bool:
-                                    return False
-                v1 = v0.get("server_id", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("annotations", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
+        v1 = v0.get("server_id", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
+                return False
+        v1 = v0.get("annotations", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
     return True
 
 
@@ -7766,35 +7711,34 @@ def _ok_ToolMetadata(x: Any) -> bool:
     v0 = x["name"]
     if type(v0) is not str or len(v0) < 1:
         return False
-    if len(x) > 1:
-        v0 = x.get("title", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("description", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("input_schema", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-        v0 = x.get("output_schema", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-        v0 = x.get("server_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("namespace", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("annotations", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
+    v0 = x.get("title", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("description", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("input_schema", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+    v0 = x.get("output_schema", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+    v0 = x.get("server_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("namespace", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("annotations", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
     return True
 
 
@@ -7862,27 +7806,26 @@ def _ok_ResourceMetadata(x: Any) -> bool:
     v0 = x["uri"]
     if type(v0) is not str or len(v0) < 1:
         return False
-    if len(x) > 1:
-        v0 = x.get("name", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("description", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("mime_type", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P6(v0) is None:
-                return False
-        v0 = x.get("server_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("annotations", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
+    v0 = x.get("name", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("description", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("mime_type", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P6(v0) is None:
+            return False
+    v0 = x.get("server_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("annotations", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
     return True
 
 
@@ -7948,42 +7891,40 @@ def _ok_PromptMetadata(x: Any) -> bool:
     v0 = x["name"]
     if type(v0) is not str or len(v0) < 1:
         return False
-    if len(x) > 1:
-        v0 = x.get("description", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+    v0 = x.get("description", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("arguments", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not dict:
                 return False
-        v0 = x.get("arguments", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+            if not v1.keys() >= _S52:
                 return False
-            for v1 in v0:
-                if type(v1) is not dict:
-                    return False
-                if not v1.keys() >= _S52:
-                    return False
-                if not v1.keys() <= _S57:
-                    return False
-                v2 = v1["name"]
-                if type(v2) is not str or len(v2) < 1:
-                    return False
-                if len(v1) > 1:
-                    v2 = v1.get("description", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = v1.get("required", _M)
-                    if v2 is not _M:
-                        if type(v2) is not bool:
-                            return False
-        v0 = x.get("server_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+            if not v1.keys() <= _S57:
                 return False
-        v0 = x.get("annotations", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+            v2 = v1["name"]
+            if type(v2) is not str or len(v2) < 1:
                 return False
+            v2 = v1.get("description", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("required", _M)
+            if v2 is not _M:
+                if type(v2) is not bool:
+                    return False
+    v0 = x.get("server_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("annotations", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
     return True
 
 
@@ -8101,15 +8042,14 @@ def _ok_PromptArgument(x: Any) -> bool:
     v0 = x["name"]
     if type(v0) is not str or len(v0) < 1:
         return False
-    if len(x) > 1:
-        v0 = x.get("description", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("required", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
+    v0 = x.get("description", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("required", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
     return True
 
 
@@ -8148,88 +8088,86 @@ def _ok_CompletionExtension(x: Any) -> bool:
         return False
     if not x.keys() <= _S40:
         return False
-    if len(x) > 0:
-        v0 = x.get("status", _M)
-        if v0 is not _M:
-            if type(v0) is not str or v0 not in _S39:
-                return False
-        v0 = x.get("model", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P5(v0) is None:
-                return False
-        v0 = x.get("stop_reason", _M)
-        if v0 is not _M:
-            if type(v0) is not str or v0 not in _S12:
-                return False
-        v0 = x.get("usage", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S13:
-                return False
-            if not v0.keys() <= _S14:
-                return False
-            v1 = v0["input_tokens"]
+    v0 = x.get("status", _M)
+    if v0 is not _M:
+        if type(v0) is not str or v0 not in _S39:
+            return False
+    v0 = x.get("model", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P5(v0) is None:
+            return False
+    v0 = x.get("stop_reason", _M)
+    if v0 is not _M:
+        if type(v0) is not str or v0 not in _S12:
+            return False
+    v0 = x.get("usage", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S13:
+            return False
+        if not v0.keys() <= _S14:
+            return False
+        v1 = v0["input_tokens"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0["output_tokens"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("total_tokens", _M)
+        if v1 is not _M:
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
-            v1 = v0["output_tokens"]
+        v1 = v0.get("cached_input_tokens", _M)
+        if v1 is not _M:
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
-            if len(v0) > 2:
-                v1 = v0.get("total_tokens", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("cached_input_tokens", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("cache_creation_input_tokens", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("reasoning_tokens", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("cost_usd", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or _P3(v1) is None:
-                        return False
-                v1 = v0.get("pricing_version", _M)
-                if v1 is not _M:
-                    if type(v1) is not str or len(v1) < 1:
-                        return False
-        v0 = x.get("raw_format", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+        v1 = v0.get("cache_creation_input_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
-        v0 = x.get("created_at", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P4(v0) is None:
+            if v1 < 0:
                 return False
-        v0 = x.get("latency_ms", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+        v1 = v0.get("reasoning_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
-            if v0 < 0:
+            if v1 < 0:
                 return False
-        v0 = x.get("response_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+        v1 = v0.get("cost_usd", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P3(v1) is None:
                 return False
+        v1 = v0.get("pricing_version", _M)
+        if v1 is not _M:
+            if type(v1) is not str or len(v1) < 1:
+                return False
+    v0 = x.get("raw_format", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("created_at", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P4(v0) is None:
+            return False
+    v0 = x.get("latency_ms", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("response_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     return True
 
 
@@ -8562,24 +8500,23 @@ def _ok_LlmExtension(x: Any) -> bool:
         return False
     if not x.keys() <= _S41:
         return False
-    if len(x) > 0:
-        v0 = x.get("model_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+    v0 = x.get("model_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("provider", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("capabilities", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
                 return False
-        v0 = x.get("provider", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
-        v0 = x.get("capabilities", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
-                return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
-            if len(set(v0)) != len(v0):
-                return False
+        if len(set(v0)) != len(v0):
+            return False
     return True
 
 
@@ -8643,26 +8580,25 @@ def _ok_RoutingExtension(x: Any) -> bool:
     v0 = x["reason"]
     if type(v0) is not str:
         return False
-    if len(x) > 3:
-        v0 = x.get("rule_name", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+    v0 = x.get("rule_name", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("confidence", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+            return False
+        if v0 < 0:
+            return False
+        if v0 > 1:
+            return False
+    v0 = x.get("alternatives_considered", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str or _P5(v1) is None:
                 return False
-        v0 = x.get("confidence", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-                return False
-            if v0 < 0:
-                return False
-            if v0 > 1:
-                return False
-        v0 = x.get("alternatives_considered", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
-                return False
-            for v1 in v0:
-                if type(v1) is not str or _P5(v1) is None:
-                    return False
     return True
 
 
@@ -8796,19 +8732,18 @@ def _ok_ProvenanceExtension(x: Any) -> bool:
         return False
     if not x.keys() <= _S45:
         return False
-    if len(x) > 0:
-        v0 = x.get("source", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("message_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("parent_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
+    v0 = x.get("source", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("message_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("parent_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     return True
 
 
@@ -8847,27 +8782,26 @@ def _ok_FrameworkExtension(x: Any) -> bool:
         return False
     if not x.keys() <= _S46:
         return False
-    if len(x) > 0:
-        v0 = x.get("framework", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("framework_version", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("node_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("graph_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("metadata", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
+    v0 = x.get("framework", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("framework_version", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("node_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("graph_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("metadata", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
     return True
 
 
@@ -9038,15 +8972,14 @@ def _ok_ToolIdParts(x: Any) -> bool:
     v0 = x["name"]
     if type(v0) is not str or _P8(v0) is None:
         return False
-    if len(x) > 2:
-        v0 = x.get("version", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P9(v0) is None:
-                return False
-        v0 = x.get("hash8", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P10(v0) is None:
-                return False
+    v0 = x.get("version", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P9(v0) is None:
+            return False
+    v0 = x.get("hash8", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P10(v0) is None:
+            return False
     return True
 
 
@@ -9174,15 +9107,14 @@ def _ok_PrimitiveIdParts(x: Any) -> bool:
     v0 = x["name"]
     if type(v0) is not str or _P8(v0) is None:
         return False
-    if len(x) > 3:
-        v0 = x.get("version", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P9(v0) is None:
-                return False
-        v0 = x.get("hash8", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P10(v0) is None:
-                return False
+    v0 = x.get("version", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P9(v0) is None:
+            return False
+    v0 = x.get("hash8", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P10(v0) is None:
+            return False
     return True
 
 
@@ -9269,31 +9201,30 @@ def _chk_PrimitiveIdParts(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolAnnotations(x: Any) -> bool:
     if type(x) is not dict:
         return False
-    if len(x) > 0:
-        v0 = x.get("title", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("readOnlyHint", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
-        v0 = x.get("destructiveHint", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
-        v0 = x.get("idempotentHint", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
-        v0 = x.get("openWorldHint", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
-        v0 = x.get("verified", _M)
-        if v0 is not _M:
-            if v0 is not False:
-                return False
+    v0 = x.get("title", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("readOnlyHint", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
+    v0 = x.get("destructiveHint", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
+    v0 = x.get("idempotentHint", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
+    v0 = x.get("openWorldHint", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
+    v0 = x.get("verified", _M)
+    if v0 is not _M:
+        if v0 is not False:
+            return False
     return True
 
 
@@ -9354,53 +9285,51 @@ def _ok_GatewayTool(x: Any) -> bool:
     v0 = x["definition"]
     if not _ok_ToolDefinition(v0):
         return False
-    if len(x) > 1:
-        v0 = x.get("version", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P9(v0) is None:
+    v0 = x.get("version", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P9(v0) is None:
+            return False
+    v0 = x.get("annotations", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        v1 = v0.get("title", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-        v0 = x.get("annotations", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+        v1 = v0.get("readOnlyHint", _M)
+        if v1 is not _M:
+            if type(v1) is not bool:
                 return False
-            if len(v0) > 0:
-                v1 = v0.get("title", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("readOnlyHint", _M)
-                if v1 is not _M:
-                    if type(v1) is not bool:
-                        return False
-                v1 = v0.get("destructiveHint", _M)
-                if v1 is not _M:
-                    if type(v1) is not bool:
-                        return False
-                v1 = v0.get("idempotentHint", _M)
-                if v1 is not _M:
-                    if type(v1) is not bool:
-                        return False
-                v1 = v0.get("openWorldHint", _M)
-                if v1 is not _M:
-                    if type(v1) is not bool:
-                        return False
-                v1 = v0.get("verified", _M)
-                if v1 is not _M:
-                    if v1 is not False:
-                        return False
-        v0 = x.get("tags", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+        v1 = v0.get("destructiveHint", _M)
+        if v1 is not _M:
+            if type(v1) is not bool:
                 return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
-        v0 = x.get("cost_hint", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+        v1 = v0.get("idempotentHint", _M)
+        if v1 is not _M:
+            if type(v1) is not bool:
                 return False
-            if v0 < 0:
+        v1 = v0.get("openWorldHint", _M)
+        if v1 is not _M:
+            if type(v1) is not bool:
                 return False
+        v1 = v0.get("verified", _M)
+        if v1 is not _M:
+            if v1 is not False:
+                return False
+    v0 = x.get("tags", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
+                return False
+    v0 = x.get("cost_hint", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+            return False
+        if v0 < 0:
+            return False
     return True
 
 
@@ -9625,6 +9554,10 @@ def _ok_ChoiceCard(x: Any) -> bool:
     v0 = x["has_schema"]
     if type(v0) is not bool:
         return False
+    v0 = x.get("score", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+            return False
     v0 = x["cost_hint"]
     if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
         return False
@@ -9636,10 +9569,6 @@ def _ok_ChoiceCard(x: Any) -> bool:
     v0 = x["safety"]
     if type(v0) is not str or v0 not in _S66:
         return False
-    v0 = x.get("score", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
     return True
 
 
@@ -9869,21 +9798,20 @@ def _ok_BrowseRequest(x: Any) -> bool:
         return False
     if not x.keys() <= _S69:
         return False
-    if len(x) > 0:
-        v0 = x.get("query", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
-        v0 = x.get("path", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("top_k", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 1:
-                return False
+    v0 = x.get("query", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("path", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("top_k", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 1:
+            return False
     return not _bad_BrowseRequest(x)
 
 
@@ -10547,31 +10475,30 @@ def _ok_DryRunReport(x: Any) -> bool:
     v0 = x["annotations"]
     if type(v0) is not dict:
         return False
-    if len(v0) > 0:
-        v1 = v0.get("title", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("readOnlyHint", _M)
-        if v1 is not _M:
-            if type(v1) is not bool:
-                return False
-        v1 = v0.get("destructiveHint", _M)
-        if v1 is not _M:
-            if type(v1) is not bool:
-                return False
-        v1 = v0.get("idempotentHint", _M)
-        if v1 is not _M:
-            if type(v1) is not bool:
-                return False
-        v1 = v0.get("openWorldHint", _M)
-        if v1 is not _M:
-            if type(v1) is not bool:
-                return False
-        v1 = v0.get("verified", _M)
-        if v1 is not _M:
-            if v1 is not False:
-                return False
+    v1 = v0.get("title", _M)
+    if v1 is not _M:
+        if type(v1) is not str:
+            return False
+    v1 = v0.get("readOnlyHint", _M)
+    if v1 is not _M:
+        if type(v1) is not bool:
+            return False
+    v1 = v0.get("destructiveHint", _M)
+    if v1 is not _M:
+        if type(v1) is not bool:
+            return False
+    v1 = v0.get("idempotentHint", _M)
+    if v1 is not _M:
+        if type(v1) is not bool:
+            return False
+    v1 = v0.get("openWorldHint", _M)
+    if v1 is not _M:
+        if type(v1) is not bool:
+            return False
+    v1 = v0.get("verified", _M)
+    if v1 is not _M:
+        if v1 is not False:
+            return False
     v0 = x["checks"]
     if type(v0) is not list:
         return False
@@ -10881,19 +10808,18 @@ def _ok_SelectionValidation(x: Any) -> bool:
     v0 = x["status"]
     if type(v0) is not str or v0 not in _S85:
         return False
-    if len(x) > 2:
-        v0 = x.get("selected_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("repair", _M)
-        if v0 is not _M:
-            if type(v0) is not str or v0 not in _S86:
-                return False
-        v0 = x.get("reason", _M)
-        if v0 is not _M:
-            if type(v0) is not str or v0 not in _S87:
-                return False
+    v0 = x.get("selected_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("repair", _M)
+    if v0 is not _M:
+        if type(v0) is not str or v0 not in _S86:
+            return False
+    v0 = x.get("reason", _M)
+    if v0 is not _M:
+        if type(v0) is not str or v0 not in _S87:
+            return False
     return True
 
 
@@ -11355,323 +11281,307 @@ def _ok_Message(x: Any) -> bool:
         f2 = _OK_Part.get(t2) if type(t2) is str else None
         if f2 is None or not f2(v1):
             return False
-    if len(x) > 2:
-        v0 = x.get("id", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P18(v0) is None:
+    v0 = x.get("id", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P18(v0) is None:
+            return False
+    v0 = x.get("session_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("created_at", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P4(v0) is None:
+            return False
+    v0 = x.get("channel", _M)
+    if v0 is not _M:
+        if type(v0) is not str or v0 not in _S96:
+            return False
+    v0 = x.get("extensions", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() <= _S47:
+            return False
+        v1 = v0.get("request", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
                 return False
-        v0 = x.get("session_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
+            if not v1.keys() <= _S25:
                 return False
-        v0 = x.get("created_at", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P4(v0) is None:
-                return False
-        v0 = x.get("channel", _M)
-        if v0 is not _M:
-            if type(v0) is not str or v0 not in _S96:
-                return False
-        v0 = x.get("extensions", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() <= _S47:
-                return False
-            if len(v0) > 0:
-                v1 = v0.get("request", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() <= _S25:
-                        return False
-                    if len(v1) > 0:
-                        v2 = v1.get("environment", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("request_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("timestamp", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str or _P4(v2) is None:
-                                return False
-                        v2 = v1.get("trace_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("span_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                v1 = v0.get("agent", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() <= _S27:
-                        return False
-                    if len(v1) > 0:
-                        v2 = v1.get("input", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("session_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("conversation_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("turn", _M)
-                        if v2 is not _M:
-                            if type(v2) is not int and (
-                                type(v2) is not float or not v2.is_integer()
-                            ):
-                                return False
-                            if v2 < 0:
-                                return False
-                        v2 = v1.get("agent_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("parent_agent_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("conversation", _M)
-                        if v2 is not _M:
-                            if not _ok_ConversationContext(v2):
-                                return False
-                v1 = v0.get("http", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() <= _S28:
-                        return False
-                    v2 = v1.get("headers", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
-                        for k3, v3 in v2.items():
-                            if type(v3) is not str:
-                                return False
-                v1 = v0.get("security", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() <= _S36:
-                        return False
-                    if len(v1) > 0:
-                        v2 = v1.get("labels", _M)
-                        if v2 is not _M:
-                            if type(v2) is not list:
-                                return False
-                            for v3 in v2:
-                                if type(v3) is not str or len(v3) < 1:
-                                    return False
-                            if len(set(v2)) != len(v2):
-                                return False
-                        v2 = v1.get("classification", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("subject", _M)
-                        if v2 is not _M:
-                            if not _ok_SubjectExtension(v2):
-                                return False
-                        v2 = v1.get("objects", _M)
-                        if v2 is not _M:
-                            if type(v2) is not dict:
-                                return False
-                            for k3, v3 in v2.items():
-                                if not _ok_ObjectSecurityProfile(v3):
-                                    return False
-                        v2 = v1.get("data", _M)
-                        if v2 is not _M:
-                            if type(v2) is not dict:
-                                return False
-                            for k3, v3 in v2.items():
-                                if not _ok_DataPolicy(v3):
-                                    return False
-                v1 = v0.get("mcp", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() <= _S38:
-                        return False
-                    v2 = v1.get("metadata", _M)
-                    if v2 is not _M:
-                        if not _ok_McpEntityMetadata(v2):
-                            return False
-                v1 = v0.get("completion", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() <= _S40:
-                        return False
-                    if len(v1) > 0:
-                        v2 = v1.get("status", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str or v2 not in _S39:
-                                return False
-                        v2 = v1.get("model", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str or _P5(v2) is None:
-                                return False
-                        v2 = v1.get("stop_reason", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str or v2 not in _S12:
-                                return False
-                        v2 = v1.get("usage", _M)
-                        if v2 is not _M:
-                            if not _ok_Usage(v2):
-                                return False
-                        v2 = v1.get("raw_format", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("created_at", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str or _P4(v2) is None:
-                                return False
-                        v2 = v1.get("latency_ms", _M)
-                        if v2 is not _M:
-                            if type(v2) is not int and (
-                                type(v2) is not float or not v2.is_integer()
-                            ):
-                                return False
-                            if v2 < 0:
-                                return False
-                        v2 = v1.get("response_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                v1 = v0.get("llm", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() <= _S41:
-                        return False
-                    if len(v1) > 0:
-                        v2 = v1.get("model_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("provider", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str or len(v2) < 1:
-                                return False
-                        v2 = v1.get("capabilities", _M)
-                        if v2 is not _M:
-                            if type(v2) is not list:
-                                return False
-                            for v3 in v2:
-                                if type(v3) is not str:
-                                    return False
-                            if len(set(v2)) != len(v2):
-                                return False
-                v1 = v0.get("routing", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() >= _S43:
-                        return False
-                    if not v1.keys() <= _S44:
-                        return False
-                    v2 = v1["mode"]
-                    if type(v2) is not str or v2 not in _S42:
-                        return False
-                    v2 = v1["chosen_model"]
-                    if type(v2) is not str or _P5(v2) is None:
-                        return False
-                    v2 = v1["reason"]
-                    if type(v2) is not str:
-                        return False
-                    if len(v1) > 3:
-                        v2 = v1.get("rule_name", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("confidence", _M)
-                        if v2 is not _M:
-                            if type(v2) is not int and (
-                                type(v2) is not float or not math.isfinite(v2)
-                            ):
-                                return False
-                            if v2 < 0:
-                                return False
-                            if v2 > 1:
-                                return False
-                        v2 = v1.get("alternatives_considered", _M)
-                        if v2 is not _M:
-                            if type(v2) is not list:
-                                return False
-                            for v3 in v2:
-                                if type(v3) is not str or _P5(v3) is None:
-                                    return False
-                v1 = v0.get("provenance", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() <= _S45:
-                        return False
-                    if len(v1) > 0:
-                        v2 = v1.get("source", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("message_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("parent_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                v1 = v0.get("framework", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                    if not v1.keys() <= _S46:
-                        return False
-                    if len(v1) > 0:
-                        v2 = v1.get("framework", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("framework_version", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("node_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("graph_id", _M)
-                        if v2 is not _M:
-                            if type(v2) is not str:
-                                return False
-                        v2 = v1.get("metadata", _M)
-                        if v2 is not _M:
-                            if type(v2) is not dict:
-                                return False
-                v1 = v0.get("custom", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-        v0 = x.get("provider_raw", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            for k1 in v0:
-                if _P2(k1) is None:
+            v2 = v1.get("environment", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
                     return False
-            for k1, v1 in v0.items():
-                if type(v1) is not dict:
+            v2 = v1.get("request_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
                     return False
+            v2 = v1.get("timestamp", _M)
+            if v2 is not _M:
+                if type(v2) is not str or _P4(v2) is None:
+                    return False
+            v2 = v1.get("trace_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("span_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+        v1 = v0.get("agent", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S27:
+                return False
+            v2 = v1.get("input", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("session_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("conversation_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("turn", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("agent_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("parent_agent_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("conversation", _M)
+            if v2 is not _M:
+                if not _ok_ConversationContext(v2):
+                    return False
+        v1 = v0.get("http", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S28:
+                return False
+            v2 = v1.get("headers", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+                for k3, v3 in v2.items():
+                    if type(v3) is not str:
+                        return False
+        v1 = v0.get("security", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S36:
+                return False
+            v2 = v1.get("labels", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str or len(v3) < 1:
+                        return False
+                if len(set(v2)) != len(v2):
+                    return False
+            v2 = v1.get("classification", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("subject", _M)
+            if v2 is not _M:
+                if not _ok_SubjectExtension(v2):
+                    return False
+            v2 = v1.get("objects", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+                for k3, v3 in v2.items():
+                    if not _ok_ObjectSecurityProfile(v3):
+                        return False
+            v2 = v1.get("data", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+                for k3, v3 in v2.items():
+                    if not _ok_DataPolicy(v3):
+                        return False
+        v1 = v0.get("mcp", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S38:
+                return False
+            v2 = v1.get("metadata", _M)
+            if v2 is not _M:
+                if not _ok_McpEntityMetadata(v2):
+                    return False
+        v1 = v0.get("completion", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S40:
+                return False
+            v2 = v1.get("status", _M)
+            if v2 is not _M:
+                if type(v2) is not str or v2 not in _S39:
+                    return False
+            v2 = v1.get("model", _M)
+            if v2 is not _M:
+                if type(v2) is not str or _P5(v2) is None:
+                    return False
+            v2 = v1.get("stop_reason", _M)
+            if v2 is not _M:
+                if type(v2) is not str or v2 not in _S12:
+                    return False
+            v2 = v1.get("usage", _M)
+            if v2 is not _M:
+                if not _ok_Usage(v2):
+                    return False
+            v2 = v1.get("raw_format", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("created_at", _M)
+            if v2 is not _M:
+                if type(v2) is not str or _P4(v2) is None:
+                    return False
+            v2 = v1.get("latency_ms", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+                    return False
+                if v2 < 0:
+                    return False
+            v2 = v1.get("response_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+        v1 = v0.get("llm", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S41:
+                return False
+            v2 = v1.get("model_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("provider", _M)
+            if v2 is not _M:
+                if type(v2) is not str or len(v2) < 1:
+                    return False
+            v2 = v1.get("capabilities", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str:
+                        return False
+                if len(set(v2)) != len(v2):
+                    return False
+        v1 = v0.get("routing", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S43:
+                return False
+            if not v1.keys() <= _S44:
+                return False
+            v2 = v1["mode"]
+            if type(v2) is not str or v2 not in _S42:
+                return False
+            v2 = v1["chosen_model"]
+            if type(v2) is not str or _P5(v2) is None:
+                return False
+            v2 = v1["reason"]
+            if type(v2) is not str:
+                return False
+            v2 = v1.get("rule_name", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("confidence", _M)
+            if v2 is not _M:
+                if type(v2) is not int and (type(v2) is not float or not math.isfinite(v2)):
+                    return False
+                if v2 < 0:
+                    return False
+                if v2 > 1:
+                    return False
+            v2 = v1.get("alternatives_considered", _M)
+            if v2 is not _M:
+                if type(v2) is not list:
+                    return False
+                for v3 in v2:
+                    if type(v3) is not str or _P5(v3) is None:
+                        return False
+        v1 = v0.get("provenance", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S45:
+                return False
+            v2 = v1.get("source", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("message_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("parent_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+        v1 = v0.get("framework", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() <= _S46:
+                return False
+            v2 = v1.get("framework", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("framework_version", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("node_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("graph_id", _M)
+            if v2 is not _M:
+                if type(v2) is not str:
+                    return False
+            v2 = v1.get("metadata", _M)
+            if v2 is not _M:
+                if type(v2) is not dict:
+                    return False
+        v1 = v0.get("custom", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
+                return False
+    v0 = x.get("provider_raw", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        for k1 in v0:
+            if _P2(k1) is None:
+                return False
+        for k1, v1 in v0.items():
+            if type(v1) is not dict:
+                return False
     return not _bad_Message(x)
 
 
@@ -12856,35 +12766,34 @@ def _ok_TextPart(x: Any) -> bool:
     v0 = x["text"]
     if type(v0) is not str:
         return False
-    if len(x) > 2:
-        v0 = x.get("citations", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+    v0 = x.get("citations", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        if len(v0) < 1:
+            return False
+        for v1 in v0:
+            if type(v1) is not dict:
                 return False
-            if len(v0) < 1:
+            t2 = v1.get("type")
+            f2 = _OK_Citation.get(t2) if type(t2) is str else None
+            if f2 is None or not f2(v1):
                 return False
-            for v1 in v0:
-                if type(v1) is not dict:
-                    return False
-                t2 = v1.get("type")
-                f2 = _OK_Citation.get(t2) if type(t2) is str else None
-                if f2 is None or not f2(v1):
-                    return False
-        v0 = x.get("cache_hint", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+    v0 = x.get("cache_hint", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S18:
+            return False
+        if not v0.keys() <= _S99:
+            return False
+        v1 = v0["type"]
+        if v1 != "ephemeral":
+            return False
+        v1 = v0.get("ttl", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P19(v1) is None:
                 return False
-            if not v0.keys() >= _S18:
-                return False
-            if not v0.keys() <= _S99:
-                return False
-            v1 = v0["type"]
-            if v1 != "ephemeral":
-                return False
-            v1 = v0.get("ttl", _M)
-            if v1 is not _M:
-                if type(v1) is not str or _P19(v1) is None:
-                    return False
     return True
 
 
@@ -13137,34 +13046,33 @@ def _ok_UrlCitation(x: Any) -> bool:
     v0 = x["url"]
     if type(v0) is not str or len(v0) < 1:
         return False
-    if len(x) > 2:
-        v0 = x.get("title", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("cited_text", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("span", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S102:
-                return False
-            if not v0.keys() <= _S103:
-                return False
-            v1 = v0["start"]
+    v0 = x.get("title", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("cited_text", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("span", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S102:
+            return False
+        if not v0.keys() <= _S103:
+            return False
+        v1 = v0["start"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("end", _M)
+        if v1 is not _M:
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
-            v1 = v0.get("end", _M)
-            if v1 is not _M:
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
     return True
 
 
@@ -13270,65 +13178,64 @@ def _ok_DocumentCitation(x: Any) -> bool:
     v0 = x["type"]
     if v0 != "document":
         return False
-    if len(x) > 1:
-        v0 = x.get("source_index", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("title", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("cited_text", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("location", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S105:
-                return False
-            if not v0.keys() <= _S105:
-                return False
-            v1 = v0["unit"]
-            if type(v1) is not str or v1 not in _S104:
-                return False
-            v1 = v0["start"]
+    v0 = x.get("source_index", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("title", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("cited_text", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("location", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S105:
+            return False
+        if not v0.keys() <= _S105:
+            return False
+        v1 = v0["unit"]
+        if type(v1) is not str or v1 not in _S104:
+            return False
+        v1 = v0["start"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0["end"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+    v0 = x.get("file_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("span", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S102:
+            return False
+        if not v0.keys() <= _S103:
+            return False
+        v1 = v0["start"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("end", _M)
+        if v1 is not _M:
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
-            v1 = v0["end"]
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v0 = x.get("file_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
-        v0 = x.get("span", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S102:
-                return False
-            if not v0.keys() <= _S103:
-                return False
-            v1 = v0["start"]
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-            v1 = v0.get("end", _M)
-            if v1 is not _M:
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
     return True
 
 
@@ -13537,61 +13444,60 @@ def _ok_SearchResultCitation(x: Any) -> bool:
     v0 = x["source"]
     if type(v0) is not str or len(v0) < 1:
         return False
-    if len(x) > 2:
-        v0 = x.get("source_index", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("title", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("cited_text", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("location", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S105:
-                return False
-            if not v0.keys() <= _S105:
-                return False
-            v1 = v0["unit"]
-            if type(v1) is not str or v1 not in _S104:
-                return False
-            v1 = v0["start"]
+    v0 = x.get("source_index", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("title", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("cited_text", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("location", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S105:
+            return False
+        if not v0.keys() <= _S105:
+            return False
+        v1 = v0["unit"]
+        if type(v1) is not str or v1 not in _S104:
+            return False
+        v1 = v0["start"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0["end"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+    v0 = x.get("span", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S102:
+            return False
+        if not v0.keys() <= _S103:
+            return False
+        v1 = v0["start"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("end", _M)
+        if v1 is not _M:
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
-            v1 = v0["end"]
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v0 = x.get("span", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S102:
-                return False
-            if not v0.keys() <= _S103:
-                return False
-            v1 = v0["start"]
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-            v1 = v0.get("end", _M)
-            if v1 is not _M:
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
     return True
 
 
@@ -13802,34 +13708,33 @@ def _ok_FileCitation(x: Any) -> bool:
     v0 = x["file_id"]
     if type(v0) is not str or len(v0) < 1:
         return False
-    if len(x) > 2:
-        v0 = x.get("filename", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("container_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
-        v0 = x.get("span", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S102:
-                return False
-            if not v0.keys() <= _S103:
-                return False
-            v1 = v0["start"]
+    v0 = x.get("filename", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("container_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("span", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S102:
+            return False
+        if not v0.keys() <= _S103:
+            return False
+        v1 = v0["start"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("end", _M)
+        if v1 is not _M:
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
-            v1 = v0.get("end", _M)
-            if v1 is not _M:
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
     return True
 
 
@@ -13988,26 +13893,25 @@ def _ok_ThinkingPart(x: Any) -> bool:
     v0 = x["text"]
     if type(v0) is not str:
         return False
-    if len(x) > 2:
-        v0 = x.get("signature", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+    v0 = x.get("signature", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("origin", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S111:
+            return False
+        if not v0.keys() <= _S112:
+            return False
+        v1 = v0["format"]
+        if type(v1) is not str or _P1(v1) is None:
+            return False
+        v1 = v0.get("model", _M)
+        if v1 is not _M:
+            if type(v1) is not str or len(v1) < 1:
                 return False
-        v0 = x.get("origin", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S111:
-                return False
-            if not v0.keys() <= _S112:
-                return False
-            v1 = v0["format"]
-            if type(v1) is not str or _P1(v1) is None:
-                return False
-            v1 = v0.get("model", _M)
-            if v1 is not _M:
-                if type(v1) is not str or len(v1) < 1:
-                    return False
     return True
 
 
@@ -14247,26 +14151,25 @@ def _ok_ToolCallPart(x: Any) -> bool:
     v0 = x["arguments"]
     if type(v0) is not dict:
         return False
-    if len(x) > 4:
-        v0 = x.get("namespace", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
+    v0 = x.get("namespace", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("cache_hint", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S18:
+            return False
+        if not v0.keys() <= _S99:
+            return False
+        v1 = v0["type"]
+        if v1 != "ephemeral":
+            return False
+        v1 = v0.get("ttl", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P19(v1) is None:
                 return False
-        v0 = x.get("cache_hint", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S18:
-                return False
-            if not v0.keys() <= _S99:
-                return False
-            v1 = v0["type"]
-            if v1 != "ephemeral":
-                return False
-            v1 = v0.get("ttl", _M)
-            if v1 is not _M:
-                if type(v1) is not str or _P19(v1) is None:
-                    return False
     return True
 
 
@@ -14387,6 +14290,10 @@ def _ok_ToolResultPart(x: Any) -> bool:
     v0 = x["tool_call_id"]
     if type(v0) is not str or len(v0) < 1:
         return False
+    v0 = x.get("name", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
     v0 = x["content"]
     if type(v0) is not list:
         return False
@@ -14397,34 +14304,29 @@ def _ok_ToolResultPart(x: Any) -> bool:
         f2 = _OK_Part.get(t2) if type(t2) is str else None
         if f2 is None or not f2(v1):
             return False
-    if len(x) > 3:
-        v0 = x.get("name", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
+    v0 = x.get("structured_content", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+    v0 = x.get("is_error", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
+    v0 = x.get("cache_hint", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S18:
+            return False
+        if not v0.keys() <= _S99:
+            return False
+        v1 = v0["type"]
+        if v1 != "ephemeral":
+            return False
+        v1 = v0.get("ttl", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P19(v1) is None:
                 return False
-        v0 = x.get("structured_content", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-        v0 = x.get("is_error", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
-        v0 = x.get("cache_hint", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S18:
-                return False
-            if not v0.keys() <= _S99:
-                return False
-            v1 = v0["type"]
-            if v1 != "ephemeral":
-                return False
-            v1 = v0.get("ttl", _M)
-            if v1 is not _M:
-                if type(v1) is not str or _P19(v1) is None:
-                    return False
     return True
 
 
@@ -14556,26 +14458,25 @@ def _ok_ImagePart(x: Any) -> bool:
     f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
     if f1 is None or not f1(v0):
         return False
-    if len(x) > 2:
-        v0 = x.get("detail", _M)
-        if v0 is not _M:
-            if type(v0) is not str or v0 not in _S120:
+    v0 = x.get("detail", _M)
+    if v0 is not _M:
+        if type(v0) is not str or v0 not in _S120:
+            return False
+    v0 = x.get("cache_hint", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S18:
+            return False
+        if not v0.keys() <= _S99:
+            return False
+        v1 = v0["type"]
+        if v1 != "ephemeral":
+            return False
+        v1 = v0.get("ttl", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P19(v1) is None:
                 return False
-        v0 = x.get("cache_hint", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S18:
-                return False
-            if not v0.keys() <= _S99:
-                return False
-            v1 = v0["type"]
-            if v1 != "ephemeral":
-                return False
-            v1 = v0.get("ttl", _M)
-            if v1 is not _M:
-                if type(v1) is not str or _P19(v1) is None:
-                    return False
     return True
 
 
@@ -14681,17 +14582,16 @@ def _ok_AudioPart(x: Any) -> bool:
     f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
     if f1 is None or not f1(v0):
         return False
-    if len(x) > 2:
-        v0 = x.get("duration_ms", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("transcript", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
+    v0 = x.get("duration_ms", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("transcript", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     return True
 
 
@@ -14816,26 +14716,25 @@ def _ok_DocumentPart(x: Any) -> bool:
     f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
     if f1 is None or not f1(v0):
         return False
-    if len(x) > 2:
-        v0 = x.get("title", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+    v0 = x.get("title", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("cache_hint", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S18:
+            return False
+        if not v0.keys() <= _S99:
+            return False
+        v1 = v0["type"]
+        if v1 != "ephemeral":
+            return False
+        v1 = v0.get("ttl", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P19(v1) is None:
                 return False
-        v0 = x.get("cache_hint", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S18:
-                return False
-            if not v0.keys() <= _S99:
-                return False
-            v1 = v0["type"]
-            if v1 != "ephemeral":
-                return False
-            v1 = v0.get("ttl", _M)
-            if v1 is not _M:
-                if type(v1) is not str or _P19(v1) is None:
-                    return False
     return True
 
 
@@ -14948,51 +14847,50 @@ def _ok_ResourcePart(x: Any) -> bool:
     v0 = x["type"]
     if v0 != "resource":
         return False
+    v0 = x.get("resource_request_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
     v0 = x["uri"]
     if type(v0) is not str or len(v0) < 1:
         return False
+    v0 = x.get("name", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("description", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     v0 = x["resource_type"]
     if type(v0) is not str or v0 not in _S125:
         return False
-    if len(x) > 3:
-        v0 = x.get("resource_request_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
-        v0 = x.get("name", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("description", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("content", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("blob", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P17(v0) is None:
-                return False
-        v0 = x.get("mime_type", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P6(v0) is None:
-                return False
-        v0 = x.get("size_bytes", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("annotations", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-        v0 = x.get("version", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
+    v0 = x.get("content", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("blob", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P17(v0) is None:
+            return False
+    v0 = x.get("mime_type", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P6(v0) is None:
+            return False
+    v0 = x.get("size_bytes", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("annotations", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+    v0 = x.get("version", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     return not _bad_ResourcePart(x)
 
 
@@ -15148,45 +15046,44 @@ def _ok_ResourceRefPart(x: Any) -> bool:
     v0 = x["type"]
     if v0 != "resource_ref":
         return False
+    v0 = x.get("resource_request_id", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
     v0 = x["uri"]
     if type(v0) is not str or len(v0) < 1:
         return False
+    v0 = x.get("name", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     v0 = x["resource_type"]
     if type(v0) is not str or v0 not in _S125:
         return False
-    if len(x) > 3:
-        v0 = x.get("resource_request_id", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
-        v0 = x.get("name", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("range_start", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("range_end", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("selector", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("mime_type", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P6(v0) is None:
-                return False
-        v0 = x.get("description", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
+    v0 = x.get("range_start", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("range_end", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("selector", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("mime_type", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P6(v0) is None:
+            return False
+    v0 = x.get("description", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     return not _bad_ResourceRefPart(x)
 
 
@@ -15434,19 +15331,18 @@ def _ok_PromptResultPart(x: Any) -> bool:
     for v1 in v0:
         if not _ok_Message(v1):
             return False
-    if len(x) > 4:
-        v0 = x.get("content", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("is_error", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
-        v0 = x.get("error_message", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
+    v0 = x.get("content", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("is_error", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
+    v0 = x.get("error_message", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     return True
 
 
@@ -15692,6 +15588,27 @@ def _ok_PriceTable(x: Any) -> bool:
         v2 = v1["output_per_mtok_usd"]
         if type(v2) is not str or _P3(v2) is None:
             return False
+        v2 = v1.get("cache_read_per_mtok_usd", _M)
+        if v2 is not _M:
+            if type(v2) is not str or _P3(v2) is None:
+                return False
+        v2 = v1.get("cache_write_per_mtok_usd", _M)
+        if v2 is not _M:
+            if type(v2) is not str or _P3(v2) is None:
+                return False
+        v2 = v1.get("reasoning_per_mtok_usd", _M)
+        if v2 is not _M:
+            if type(v2) is not str or _P3(v2) is None:
+                return False
+        v2 = v1.get("aliases", _M)
+        if v2 is not _M:
+            if type(v2) is not list:
+                return False
+            for v3 in v2:
+                if type(v3) is not str:
+                    return False
+            if len(set(v2)) != len(v2):
+                return False
         v2 = v1["source"]
         if type(v2) is not dict:
             return False
@@ -15705,28 +15622,6 @@ def _ok_PriceTable(x: Any) -> bool:
         v3 = v2["as_of"]
         if type(v3) is not str or _P20(v3) is None:
             return False
-        if len(v1) > 3:
-            v2 = v1.get("cache_read_per_mtok_usd", _M)
-            if v2 is not _M:
-                if type(v2) is not str or _P3(v2) is None:
-                    return False
-            v2 = v1.get("cache_write_per_mtok_usd", _M)
-            if v2 is not _M:
-                if type(v2) is not str or _P3(v2) is None:
-                    return False
-            v2 = v1.get("reasoning_per_mtok_usd", _M)
-            if v2 is not _M:
-                if type(v2) is not str or _P3(v2) is None:
-                    return False
-            v2 = v1.get("aliases", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
-                        return False
-                if len(set(v2)) != len(v2):
-                    return False
     return True
 
 
@@ -16084,6 +15979,27 @@ def _ok_ModelPrice(x: Any) -> bool:
     v0 = x["output_per_mtok_usd"]
     if type(v0) is not str or _P3(v0) is None:
         return False
+    v0 = x.get("cache_read_per_mtok_usd", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P3(v0) is None:
+            return False
+    v0 = x.get("cache_write_per_mtok_usd", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P3(v0) is None:
+            return False
+    v0 = x.get("reasoning_per_mtok_usd", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P3(v0) is None:
+            return False
+    v0 = x.get("aliases", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not str:
+                return False
+        if len(set(v0)) != len(v0):
+            return False
     v0 = x["source"]
     if type(v0) is not dict:
         return False
@@ -16097,28 +16013,6 @@ def _ok_ModelPrice(x: Any) -> bool:
     v1 = v0["as_of"]
     if type(v1) is not str or _P20(v1) is None:
         return False
-    if len(x) > 3:
-        v0 = x.get("cache_read_per_mtok_usd", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P3(v0) is None:
-                return False
-        v0 = x.get("cache_write_per_mtok_usd", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P3(v0) is None:
-                return False
-        v0 = x.get("reasoning_per_mtok_usd", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P3(v0) is None:
-                return False
-        v0 = x.get("aliases", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
-                return False
-            for v1 in v0:
-                if type(v1) is not str:
-                    return False
-            if len(set(v0)) != len(v0):
-                return False
     return True
 
 
@@ -16399,63 +16293,62 @@ def _ok_Problem(x: Any) -> bool:
     v0 = x["pointer"]
     if type(v0) is not str or _P0(v0) is None:
         return False
-    if len(x) > 6:
-        v0 = x.get("parameter", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
+    v0 = x.get("parameter", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("errors", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not dict:
                 return False
-        v0 = x.get("errors", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+            if not v1.keys() >= _S23:
                 return False
-            for v1 in v0:
-                if type(v1) is not dict:
+            if not v1.keys() <= _S24:
+                return False
+            v2 = v1["code"]
+            if type(v2) is not str or v2 not in _S21:
+                return False
+            v2 = v1["path"]
+            if type(v2) is not str or _P0(v2) is None:
+                return False
+            v2 = v1["message"]
+            if type(v2) is not str or len(v2) < 1:
+                return False
+            v2 = v1.get("severity", _M)
+            if v2 is not _M:
+                if type(v2) is not str or v2 not in _S22:
                     return False
-                if not v1.keys() >= _S23:
-                    return False
-                if not v1.keys() <= _S24:
-                    return False
-                v2 = v1["code"]
-                if type(v2) is not str or v2 not in _S21:
-                    return False
-                v2 = v1["path"]
-                if type(v2) is not str or _P0(v2) is None:
-                    return False
-                v2 = v1["message"]
+    v0 = x.get("losses", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S1:
+                return False
+            if not v1.keys() <= _S2:
+                return False
+            v2 = v1["pointer"]
+            if type(v2) is not str or _P0(v2) is None:
+                return False
+            v2 = v1.get("part_type", _M)
+            if v2 is not _M:
                 if type(v2) is not str or len(v2) < 1:
                     return False
-                v2 = v1.get("severity", _M)
-                if v2 is not _M:
-                    if type(v2) is not str or v2 not in _S22:
-                        return False
-        v0 = x.get("losses", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+            v2 = v1["code"]
+            if type(v2) is not str or v2 not in _S0:
                 return False
-            for v1 in v0:
-                if type(v1) is not dict:
-                    return False
-                if not v1.keys() >= _S1:
-                    return False
-                if not v1.keys() <= _S2:
-                    return False
-                v2 = v1["pointer"]
-                if type(v2) is not str or _P0(v2) is None:
-                    return False
-                v2 = v1["code"]
-                if type(v2) is not str or v2 not in _S0:
-                    return False
-                v2 = v1["reason"]
-                if type(v2) is not str or len(v2) < 1:
-                    return False
-                v2 = v1.get("part_type", _M)
-                if v2 is not _M:
-                    if type(v2) is not str or len(v2) < 1:
-                        return False
-        v0 = x.get("retryable", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
+            v2 = v1["reason"]
+            if type(v2) is not str or len(v2) < 1:
                 return False
+    v0 = x.get("retryable", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
     return True
 
 
@@ -16825,31 +16718,30 @@ def _ok_ConvertAnswer(x: Any) -> bool:
         v3 = v2["pointer"]
         if type(v3) is not str or _P0(v3) is None:
             return False
+        v3 = v2.get("part_type", _M)
+        if v3 is not _M:
+            if type(v3) is not str or len(v3) < 1:
+                return False
         v3 = v2["code"]
         if type(v3) is not str or v3 not in _S0:
             return False
         v3 = v2["reason"]
         if type(v3) is not str or len(v3) < 1:
             return False
-        v3 = v2.get("part_type", _M)
-        if v3 is not _M:
-            if type(v3) is not str or len(v3) < 1:
+    v1 = v0.get("id_map", _M)
+    if v1 is not _M:
+        if type(v1) is not dict:
+            return False
+        for k2, v2 in v1.items():
+            if type(v2) is not str:
                 return False
-    if len(v0) > 4:
-        v1 = v0.get("id_map", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+    v1 = v0.get("name_map", _M)
+    if v1 is not _M:
+        if type(v1) is not dict:
+            return False
+        for k2, v2 in v1.items():
+            if type(v2) is not str:
                 return False
-            for k2, v2 in v1.items():
-                if type(v2) is not str:
-                    return False
-        v1 = v0.get("name_map", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            for k2, v2 in v1.items():
-                if type(v2) is not str:
-                    return False
     return True
 
 
@@ -17554,64 +17446,63 @@ def _ok_DetectAnswer(x: Any) -> bool:
     v0 = x["reason"]
     if type(v0) is not str:
         return False
-    if len(x) > 2:
-        v0 = x.get("format", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P1(v0) is None:
+    v0 = x.get("format", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P1(v0) is None:
+            return False
+    v0 = x.get("kind", _M)
+    if v0 is not _M:
+        if type(v0) is not str or v0 not in _S3:
+            return False
+    v0 = x.get("candidates", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not dict:
                 return False
-        v0 = x.get("kind", _M)
-        if v0 is not _M:
-            if type(v0) is not str or v0 not in _S3:
+            if not v1.keys() >= _S143:
                 return False
-        v0 = x.get("candidates", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+            if not v1.keys() <= _S143:
                 return False
-            for v1 in v0:
-                if type(v1) is not dict:
-                    return False
-                if not v1.keys() >= _S143:
-                    return False
-                if not v1.keys() <= _S143:
-                    return False
-                v2 = v1["format"]
-                if type(v2) is not str or _P1(v2) is None:
-                    return False
-                v2 = v1["kind"]
-                if type(v2) is not str or v2 not in _S3:
-                    return False
-                v2 = v1["evidence"]
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
-                        return False
-        v0 = x.get("rejections", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
+            v2 = v1["format"]
+            if type(v2) is not str or _P1(v2) is None:
                 return False
-            for v1 in v0:
-                if type(v1) is not dict:
+            v2 = v1["kind"]
+            if type(v2) is not str or v2 not in _S3:
+                return False
+            v2 = v1["evidence"]
+            if type(v2) is not list:
+                return False
+            for v3 in v2:
+                if type(v3) is not str:
                     return False
-                if not v1.keys() >= _S144:
-                    return False
-                if not v1.keys() <= _S144:
-                    return False
-                v2 = v1["format"]
-                if type(v2) is not str or _P1(v2) is None:
-                    return False
-                v2 = v1["kind"]
-                if type(v2) is not str or v2 not in _S3:
-                    return False
-                v2 = v1["code"]
-                if type(v2) is not str or v2 not in _S21:
-                    return False
-                v2 = v1["path"]
-                if type(v2) is not str:
-                    return False
-                v2 = v1["message"]
-                if type(v2) is not str:
-                    return False
+    v0 = x.get("rejections", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not dict:
+                return False
+            if not v1.keys() >= _S144:
+                return False
+            if not v1.keys() <= _S144:
+                return False
+            v2 = v1["format"]
+            if type(v2) is not str or _P1(v2) is None:
+                return False
+            v2 = v1["kind"]
+            if type(v2) is not str or v2 not in _S3:
+                return False
+            v2 = v1["code"]
+            if type(v2) is not str or v2 not in _S21:
+                return False
+            v2 = v1["path"]
+            if type(v2) is not str:
+                return False
+            v2 = v1["message"]
+            if type(v2) is not str:
+                return False
     return True
 
 
@@ -17944,131 +17835,128 @@ def _ok_ViewsAnswer(x: Any) -> bool:
             return False
         if v2 < 0:
             return False
-        if len(v1) > 1:
-            v2 = v1.get("view", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
+        v2 = v1.get("view", _M)
+        if v2 is not _M:
+            if type(v2) is not dict:
+                return False
+            if not v2.keys() >= _S149:
+                return False
+            if not v2.keys() <= _S150:
+                return False
+            v3 = v2["kind"]
+            if type(v3) is not str or v3 not in _S147:
+                return False
+            v3 = v2["role"]
+            if type(v3) is not str or v3 not in _S95:
+                return False
+            v3 = v2["action"]
+            if type(v3) is not str or v3 not in _S148:
+                return False
+            v3 = v2["is_pre"]
+            if type(v3) is not bool:
+                return False
+            v3 = v2["is_post"]
+            if type(v3) is not bool:
+                return False
+            v3 = v2["index"]
+            if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                return False
+            if v3 < 0:
+                return False
+            v3 = v2.get("name", _M)
+            if v3 is not _M:
+                if type(v3) is not str:
                     return False
-                if not v2.keys() >= _S149:
+            v3 = v2.get("uri", _M)
+            if v3 is not _M:
+                if type(v3) is not str:
                     return False
-                if not v2.keys() <= _S150:
+            v3 = v2.get("content", _M)
+            if v3 is not _M:
+                if type(v3) is not str:
                     return False
-                v3 = v2["kind"]
-                if type(v3) is not str or v3 not in _S147:
+            v3 = v2.get("args", _M)
+            if v3 is not _M:
+                if type(v3) is not dict:
                     return False
-                v3 = v2["role"]
-                if type(v3) is not str or v3 not in _S95:
+            v3 = v2.get("mime_type", _M)
+            if v3 is not _M:
+                if type(v3) is not str:
                     return False
-                v3 = v2["action"]
-                if type(v3) is not str or v3 not in _S148:
-                    return False
-                v3 = v2["is_pre"]
-                if type(v3) is not bool:
-                    return False
-                v3 = v2["is_post"]
-                if type(v3) is not bool:
-                    return False
-                v3 = v2["index"]
+            v3 = v2.get("size_bytes", _M)
+            if v3 is not _M:
                 if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
                     return False
                 if v3 < 0:
                     return False
-                v3 = v2["properties"]
+            v3 = v2["properties"]
+            if type(v3) is not dict:
+                return False
+            v3 = v2.get("extensions", _M)
+            if v3 is not _M:
                 if type(v3) is not dict:
                     return False
-                if len(v2) > 7:
-                    v3 = v2.get("name", _M)
-                    if v3 is not _M:
-                        if type(v3) is not str:
-                            return False
-                    v3 = v2.get("uri", _M)
-                    if v3 is not _M:
-                        if type(v3) is not str:
-                            return False
-                    v3 = v2.get("content", _M)
-                    if v3 is not _M:
-                        if type(v3) is not str:
-                            return False
-                    v3 = v2.get("args", _M)
-                    if v3 is not _M:
-                        if type(v3) is not dict:
-                            return False
-                    v3 = v2.get("mime_type", _M)
-                    if v3 is not _M:
-                        if type(v3) is not str:
-                            return False
-                    v3 = v2.get("size_bytes", _M)
-                    if v3 is not _M:
-                        if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                            return False
-                        if v3 < 0:
-                            return False
-                    v3 = v2.get("extensions", _M)
-                    if v3 is not _M:
-                        if type(v3) is not dict:
-                            return False
-            v2 = v1.get("input", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
+        v2 = v1.get("input", _M)
+        if v2 is not _M:
+            if type(v2) is not dict:
+                return False
+            if not v2.keys() >= _S149:
+                return False
+            if not v2.keys() <= _S150:
+                return False
+            v3 = v2["kind"]
+            if type(v3) is not str or v3 not in _S147:
+                return False
+            v3 = v2["role"]
+            if type(v3) is not str or v3 not in _S95:
+                return False
+            v3 = v2["action"]
+            if type(v3) is not str or v3 not in _S148:
+                return False
+            v3 = v2["is_pre"]
+            if type(v3) is not bool:
+                return False
+            v3 = v2["is_post"]
+            if type(v3) is not bool:
+                return False
+            v3 = v2["index"]
+            if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                return False
+            if v3 < 0:
+                return False
+            v3 = v2.get("name", _M)
+            if v3 is not _M:
+                if type(v3) is not str:
                     return False
-                if not v2.keys() >= _S149:
+            v3 = v2.get("uri", _M)
+            if v3 is not _M:
+                if type(v3) is not str:
                     return False
-                if not v2.keys() <= _S150:
+            v3 = v2.get("content", _M)
+            if v3 is not _M:
+                if type(v3) is not str:
                     return False
-                v3 = v2["kind"]
-                if type(v3) is not str or v3 not in _S147:
+            v3 = v2.get("args", _M)
+            if v3 is not _M:
+                if type(v3) is not dict:
                     return False
-                v3 = v2["role"]
-                if type(v3) is not str or v3 not in _S95:
+            v3 = v2.get("mime_type", _M)
+            if v3 is not _M:
+                if type(v3) is not str:
                     return False
-                v3 = v2["action"]
-                if type(v3) is not str or v3 not in _S148:
-                    return False
-                v3 = v2["is_pre"]
-                if type(v3) is not bool:
-                    return False
-                v3 = v2["is_post"]
-                if type(v3) is not bool:
-                    return False
-                v3 = v2["index"]
+            v3 = v2.get("size_bytes", _M)
+            if v3 is not _M:
                 if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
                     return False
                 if v3 < 0:
                     return False
-                v3 = v2["properties"]
+            v3 = v2["properties"]
+            if type(v3) is not dict:
+                return False
+            v3 = v2.get("extensions", _M)
+            if v3 is not _M:
                 if type(v3) is not dict:
                     return False
-                if len(v2) > 7:
-                    v3 = v2.get("name", _M)
-                    if v3 is not _M:
-                        if type(v3) is not str:
-                            return False
-                    v3 = v2.get("uri", _M)
-                    if v3 is not _M:
-                        if type(v3) is not str:
-                            return False
-                    v3 = v2.get("content", _M)
-                    if v3 is not _M:
-                        if type(v3) is not str:
-                            return False
-                    v3 = v2.get("args", _M)
-                    if v3 is not _M:
-                        if type(v3) is not dict:
-                            return False
-                    v3 = v2.get("mime_type", _M)
-                    if v3 is not _M:
-                        if type(v3) is not str:
-                            return False
-                    v3 = v2.get("size_bytes", _M)
-                    if v3 is not _M:
-                        if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                            return False
-                        if v3 < 0:
-                            return False
-                    v3 = v2.get("extensions", _M)
-                    if v3 is not _M:
-                        if type(v3) is not dict:
-                            return False
     return True
 
 
@@ -18750,131 +18638,128 @@ def _ok_ViewItem(x: Any) -> bool:
         return False
     if v0 < 0:
         return False
-    if len(x) > 1:
-        v0 = x.get("view", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+    v0 = x.get("view", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S149:
+            return False
+        if not v0.keys() <= _S150:
+            return False
+        v1 = v0["kind"]
+        if type(v1) is not str or v1 not in _S147:
+            return False
+        v1 = v0["role"]
+        if type(v1) is not str or v1 not in _S95:
+            return False
+        v1 = v0["action"]
+        if type(v1) is not str or v1 not in _S148:
+            return False
+        v1 = v0["is_pre"]
+        if type(v1) is not bool:
+            return False
+        v1 = v0["is_post"]
+        if type(v1) is not bool:
+            return False
+        v1 = v0["index"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("name", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            if not v0.keys() >= _S149:
+        v1 = v0.get("uri", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            if not v0.keys() <= _S150:
+        v1 = v0.get("content", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            v1 = v0["kind"]
-            if type(v1) is not str or v1 not in _S147:
+        v1 = v0.get("args", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
                 return False
-            v1 = v0["role"]
-            if type(v1) is not str or v1 not in _S95:
+        v1 = v0.get("mime_type", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            v1 = v0["action"]
-            if type(v1) is not str or v1 not in _S148:
-                return False
-            v1 = v0["is_pre"]
-            if type(v1) is not bool:
-                return False
-            v1 = v0["is_post"]
-            if type(v1) is not bool:
-                return False
-            v1 = v0["index"]
+        v1 = v0.get("size_bytes", _M)
+        if v1 is not _M:
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
-            v1 = v0["properties"]
+        v1 = v0["properties"]
+        if type(v1) is not dict:
+            return False
+        v1 = v0.get("extensions", _M)
+        if v1 is not _M:
             if type(v1) is not dict:
                 return False
-            if len(v0) > 7:
-                v1 = v0.get("name", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("uri", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("content", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("args", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                v1 = v0.get("mime_type", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("size_bytes", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("extensions", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-        v0 = x.get("input", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
+    v0 = x.get("input", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S149:
+            return False
+        if not v0.keys() <= _S150:
+            return False
+        v1 = v0["kind"]
+        if type(v1) is not str or v1 not in _S147:
+            return False
+        v1 = v0["role"]
+        if type(v1) is not str or v1 not in _S95:
+            return False
+        v1 = v0["action"]
+        if type(v1) is not str or v1 not in _S148:
+            return False
+        v1 = v0["is_pre"]
+        if type(v1) is not bool:
+            return False
+        v1 = v0["is_post"]
+        if type(v1) is not bool:
+            return False
+        v1 = v0["index"]
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+        v1 = v0.get("name", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            if not v0.keys() >= _S149:
+        v1 = v0.get("uri", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            if not v0.keys() <= _S150:
+        v1 = v0.get("content", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            v1 = v0["kind"]
-            if type(v1) is not str or v1 not in _S147:
+        v1 = v0.get("args", _M)
+        if v1 is not _M:
+            if type(v1) is not dict:
                 return False
-            v1 = v0["role"]
-            if type(v1) is not str or v1 not in _S95:
+        v1 = v0.get("mime_type", _M)
+        if v1 is not _M:
+            if type(v1) is not str:
                 return False
-            v1 = v0["action"]
-            if type(v1) is not str or v1 not in _S148:
-                return False
-            v1 = v0["is_pre"]
-            if type(v1) is not bool:
-                return False
-            v1 = v0["is_post"]
-            if type(v1) is not bool:
-                return False
-            v1 = v0["index"]
+        v1 = v0.get("size_bytes", _M)
+        if v1 is not _M:
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
-            v1 = v0["properties"]
+        v1 = v0["properties"]
+        if type(v1) is not dict:
+            return False
+        v1 = v0.get("extensions", _M)
+        if v1 is not _M:
             if type(v1) is not dict:
                 return False
-            if len(v0) > 7:
-                v1 = v0.get("name", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("uri", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("content", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("args", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
-                v1 = v0.get("mime_type", _M)
-                if v1 is not _M:
-                    if type(v1) is not str:
-                        return False
-                v1 = v0.get("size_bytes", _M)
-                if v1 is not _M:
-                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                        return False
-                    if v1 < 0:
-                        return False
-                v1 = v0.get("extensions", _M)
-                if v1 is not _M:
-                    if type(v1) is not dict:
-                        return False
     return True
 
 
@@ -19423,30 +19308,29 @@ def _ok_ToolExchange(x: Any) -> bool:
     v0 = x["status"]
     if type(v0) is not str or v0 not in _S154:
         return False
-    if len(x) > 2:
-        v0 = x.get("name", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+    v0 = x.get("name", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("call", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("result", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("content", _M)
+    if v0 is not _M:
+        if type(v0) is not list:
+            return False
+        for v1 in v0:
+            if type(v1) is not dict:
                 return False
-        v0 = x.get("call", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+            t2 = v1.get("type")
+            f2 = _OK_Part.get(t2) if type(t2) is str else None
+            if f2 is None or not f2(v1):
                 return False
-        v0 = x.get("result", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("content", _M)
-        if v0 is not _M:
-            if type(v0) is not list:
-                return False
-            for v1 in v0:
-                if type(v1) is not dict:
-                    return False
-                t2 = v1.get("type")
-                f2 = _OK_Part.get(t2) if type(t2) is str else None
-                if f2 is None or not f2(v1):
-                    return False
     return True
 
 
@@ -19533,30 +19417,29 @@ def _ok_PairsAnswer(x: Any) -> bool:
         v2 = v1["status"]
         if type(v2) is not str or v2 not in _S154:
             return False
-        if len(v1) > 2:
-            v2 = v1.get("name", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
+        v2 = v1.get("name", _M)
+        if v2 is not _M:
+            if type(v2) is not str:
+                return False
+        v2 = v1.get("call", _M)
+        if v2 is not _M:
+            if type(v2) is not str:
+                return False
+        v2 = v1.get("result", _M)
+        if v2 is not _M:
+            if type(v2) is not str:
+                return False
+        v2 = v1.get("content", _M)
+        if v2 is not _M:
+            if type(v2) is not list:
+                return False
+            for v3 in v2:
+                if type(v3) is not dict:
                     return False
-            v2 = v1.get("call", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
+                t4 = v3.get("type")
+                f4 = _OK_Part.get(t4) if type(t4) is str else None
+                if f4 is None or not f4(v3):
                     return False
-            v2 = v1.get("result", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("content", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not dict:
-                        return False
-                    t4 = v3.get("type")
-                    f4 = _OK_Part.get(t4) if type(t4) is str else None
-                    if f4 is None or not f4(v3):
-                        return False
     v0 = x["paired"]
     if type(v0) is not bool:
         return False
@@ -19748,15 +19631,14 @@ def _ok_ToolIdRequest(x: Any) -> bool:
     v0 = x["input_schema"]
     if type(v0) is not dict:
         return False
-    if len(x) > 2:
-        v0 = x.get("version", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("server", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
+    v0 = x.get("version", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("server", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     return True
 
 
@@ -19853,21 +19735,20 @@ def _ok_ServerSentEvent(x: Any) -> bool:
     v0 = x["data"]
     if type(v0) is not str:
         return False
-    if len(x) > 1:
-        v0 = x.get("event", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("id", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("retry", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
+    v0 = x.get("event", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("id", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("retry", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
     return True
 
 
@@ -20032,15 +19913,14 @@ def _ok_MessageStartEvent(x: Any) -> bool:
     v0 = x["type"]
     if v0 != "message_start":
         return False
-    if len(x) > 1:
-        v0 = x.get("id", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
-        v0 = x.get("model", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
+    v0 = x.get("id", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("model", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
     return True
 
 
@@ -20610,39 +20490,38 @@ def _ok_UsageEvent(x: Any) -> bool:
         return False
     if v1 < 0:
         return False
-    if len(v0) > 2:
-        v1 = v0.get("total_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("cached_input_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("cache_creation_input_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("reasoning_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("cost_usd", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P3(v1) is None:
-                return False
-        v1 = v0.get("pricing_version", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
-                return False
+    v1 = v0.get("total_tokens", _M)
+    if v1 is not _M:
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+    v1 = v0.get("cached_input_tokens", _M)
+    if v1 is not _M:
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+    v1 = v0.get("cache_creation_input_tokens", _M)
+    if v1 is not _M:
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+    v1 = v0.get("reasoning_tokens", _M)
+    if v1 is not _M:
+        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            return False
+        if v1 < 0:
+            return False
+    v1 = v0.get("cost_usd", _M)
+    if v1 is not _M:
+        if type(v1) is not str or _P3(v1) is None:
+            return False
+    v1 = v0.get("pricing_version", _M)
+    if v1 is not _M:
+        if type(v1) is not str or len(v1) < 1:
+            return False
     return True
 
 
@@ -20877,39 +20756,38 @@ def _ok_MessageCompleteEvent(x: Any) -> bool:
             return False
         if v1 < 0:
             return False
-        if len(v0) > 2:
-            v1 = v0.get("total_tokens", _M)
-            if v1 is not _M:
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            v1 = v0.get("cached_input_tokens", _M)
-            if v1 is not _M:
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            v1 = v0.get("cache_creation_input_tokens", _M)
-            if v1 is not _M:
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            v1 = v0.get("reasoning_tokens", _M)
-            if v1 is not _M:
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            v1 = v0.get("cost_usd", _M)
-            if v1 is not _M:
-                if type(v1) is not str or _P3(v1) is None:
-                    return False
-            v1 = v0.get("pricing_version", _M)
-            if v1 is not _M:
-                if type(v1) is not str or len(v1) < 1:
-                    return False
+        v1 = v0.get("total_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cached_input_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cache_creation_input_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("reasoning_tokens", _M)
+        if v1 is not _M:
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        v1 = v0.get("cost_usd", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P3(v1) is None:
+                return False
+        v1 = v0.get("pricing_version", _M)
+        if v1 is not _M:
+            if type(v1) is not str or len(v1) < 1:
+                return False
     return True
 
 
@@ -21335,49 +21213,48 @@ def _ok_ToolDefinition(x: Any) -> bool:
     v0 = x["name"]
     if type(v0) is not str or len(v0) < 1 or len(v0) > 128:
         return False
+    v0 = x.get("description", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
     v0 = x["input_schema"]
     if type(v0) is not dict:
         return False
-    if len(x) > 2:
-        v0 = x.get("description", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
+    v0 = x.get("output_schema", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+    v0 = x.get("side_effects", _M)
+    if v0 is not _M:
+        if type(v0) is not str or v0 not in _S177:
+            return False
+    v0 = x.get("requires_workspace", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
+    v0 = x.get("namespace", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
+    v0 = x.get("strict", _M)
+    if v0 is not _M:
+        if type(v0) is not bool:
+            return False
+    v0 = x.get("cache_hint", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+        if not v0.keys() >= _S18:
+            return False
+        if not v0.keys() <= _S99:
+            return False
+        v1 = v0["type"]
+        if v1 != "ephemeral":
+            return False
+        v1 = v0.get("ttl", _M)
+        if v1 is not _M:
+            if type(v1) is not str or _P19(v1) is None:
                 return False
-        v0 = x.get("output_schema", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-        v0 = x.get("side_effects", _M)
-        if v0 is not _M:
-            if type(v0) is not str or v0 not in _S177:
-                return False
-        v0 = x.get("requires_workspace", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
-        v0 = x.get("namespace", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
-        v0 = x.get("strict", _M)
-        if v0 is not _M:
-            if type(v0) is not bool:
-                return False
-        v0 = x.get("cache_hint", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-            if not v0.keys() >= _S18:
-                return False
-            if not v0.keys() <= _S99:
-                return False
-            v1 = v0["type"]
-            if v1 != "ephemeral":
-                return False
-            v1 = v0.get("ttl", _M)
-            if v1 is not _M:
-                if type(v1) is not str or _P19(v1) is None:
-                    return False
     return not _bad_ToolDefinition(x)
 
 
@@ -21733,39 +21610,38 @@ def _ok_Usage(x: Any) -> bool:
         return False
     if v0 < 0:
         return False
-    if len(x) > 2:
-        v0 = x.get("total_tokens", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("cached_input_tokens", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("cache_creation_input_tokens", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("reasoning_tokens", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("cost_usd", _M)
-        if v0 is not _M:
-            if type(v0) is not str or _P3(v0) is None:
-                return False
-        v0 = x.get("pricing_version", _M)
-        if v0 is not _M:
-            if type(v0) is not str or len(v0) < 1:
-                return False
+    v0 = x.get("total_tokens", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("cached_input_tokens", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("cache_creation_input_tokens", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("reasoning_tokens", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
+    v0 = x.get("cost_usd", _M)
+    if v0 is not _M:
+        if type(v0) is not str or _P3(v0) is None:
+            return False
+    v0 = x.get("pricing_version", _M)
+    if v0 is not _M:
+        if type(v0) is not str or len(v0) < 1:
+            return False
     return True
 
 
@@ -21987,40 +21863,39 @@ def _ok_View(x: Any) -> bool:
         return False
     if v0 < 0:
         return False
+    v0 = x.get("name", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("uri", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("content", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("args", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
+    v0 = x.get("mime_type", _M)
+    if v0 is not _M:
+        if type(v0) is not str:
+            return False
+    v0 = x.get("size_bytes", _M)
+    if v0 is not _M:
+        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+            return False
+        if v0 < 0:
+            return False
     v0 = x["properties"]
     if type(v0) is not dict:
         return False
-    if len(x) > 7:
-        v0 = x.get("name", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("uri", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("content", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("args", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
-        v0 = x.get("mime_type", _M)
-        if v0 is not _M:
-            if type(v0) is not str:
-                return False
-        v0 = x.get("size_bytes", _M)
-        if v0 is not _M:
-            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-                return False
-            if v0 < 0:
-                return False
-        v0 = x.get("extensions", _M)
-        if v0 is not _M:
-            if type(v0) is not dict:
-                return False
+    v0 = x.get("extensions", _M)
+    if v0 is not _M:
+        if type(v0) is not dict:
+            return False
     return True
 
 
