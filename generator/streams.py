@@ -67,6 +67,20 @@ def _path(text: str) -> tuple[tuple[str | int, ...], bool]:
     return tuple(steps), optional
 
 
+def _read(path: tuple[str | int, ...]) -> str:
+    """The expression reading ``path`` from the chunk, as ``at(c, path)`` does: keys read
+    straight off the chunk (``d``: the chunk, or an empty object when it is none), a path with
+    a list index through ``at``."""
+    if not path:
+        return "c"
+    if any(type(step) is int for step in path):
+        return f"at(c, {path!r})"
+    expression = f"d.get({path[0]!r})"
+    for step in path[1:]:
+        expression = f"get({expression}, {step!r})"
+    return expression
+
+
 def _pointer_suffix(path: tuple[str | int, ...]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
@@ -86,12 +100,12 @@ class _Reader:
         tested = Counter(_path(text)[0] for rule in rules for text in rule.get("when", {}))
         shared = {path: f"k{i}" for i, path in enumerate(p for p, n in tested.items() if n > 1)}
         for path, var in shared.items():
-            em.line(f"{var} = at(c, {path!r})")
+            em.line(f"{var} = {_read(path)}")
         for n, rule in enumerate(rules):
             conditions = []
             for text, literal in rule.get("when", {}).items():
                 path, _ = _path(text)
-                value = shared.get(path) or f"at(c, {path!r})"
+                value = shared.get(path) or _read(path)
                 if literal is None:
                     conditions.append(f"{value} is None")
                 elif isinstance(literal, bool):
@@ -99,14 +113,17 @@ class _Reader:
                 else:
                     conditions.append(f"{value} == {literal!r}")
             for text in rule.get("has", []):
-                conditions.append(f"at(c, {_path(text)[0]!r}) is not None")
+                conditions.append(f"{_read(_path(text)[0])} is not None")
             em.line(f"if {' and '.join(conditions) or 'True'}:")
             with em.block():
                 for k, action in enumerate(rule["do"]):
                     self.action(em, action, f"{where}/{n}/do/{k}")
                 em.line("return True")
         em.line("return False")
-        source = f"def {name}(s: StreamReader, c: Any, ptr: str) -> bool:\n" + "\n".join(em.lines)
+        # The chunk as an object once (``at`` checked it at every step).
+        head = f"def {name}(s: StreamReader, c: Any, ptr: str) -> bool:\n"
+        head += "    d: dict[str, Any] = c if type(c) is dict else EMPTY\n"
+        source = head + "\n".join(em.lines)
         self.plan.functions.append(source)
 
     def action(self, em: Emitter, action: Any, where: str) -> None:
@@ -116,7 +133,7 @@ class _Reader:
         ((kind, args),) = action.items()
         if kind in ("usage", "stop", "stop_detail"):
             path, _ = _path(args)
-            em.line(f"x = at(c, {path!r})")
+            em.line(f"x = {_read(path)}")
             em.line("if x is not None:")
             with em.block():
                 em.line(f"s.{kind}(x, ptr + {_pointer_suffix(path)!r})")
@@ -126,7 +143,7 @@ class _Reader:
             name = f"_each{self.count}"
             self.rules(name, args["rules"], f"{where}/each/rules")
             path, _ = _path(args["list"])
-            em.line(f"x = at(c, {path!r})")
+            em.line(f"x = {_read(path)}")
             em.line("if type(x) is list:")
             with em.block():
                 em.line("for k, item in enumerate(x):")
@@ -138,7 +155,7 @@ class _Reader:
             return
         if kind == "drop":
             path, _ = _path(args["value"])
-            em.line(f"if at(c, {path!r}) is not None:")
+            em.line(f"if {_read(path)} is not None:")
             with em.block():
                 em.line(f"s.drop(ptr + {_pointer_suffix(path)!r}, {args['reason']!r})")
             return
@@ -153,7 +170,7 @@ class _Reader:
                 continue
             path, optional = _path(text)
             values[arg] = f"a_{arg}"
-            em.line(f"a_{arg} = at(c, {path!r})")
+            em.line(f"a_{arg} = {_read(path)}")
             if not optional:
                 required.append(f"a_{arg} is not None")
         if kind in ("text", "thinking", "refusal", "signature", "block") and "part" not in values:

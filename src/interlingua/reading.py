@@ -17,7 +17,8 @@ import json
 import math
 import re
 import sys
-from typing import Any, Final
+from json.scanner import make_scanner
+from typing import Any, Final, cast
 
 DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
 DEFAULT_MAX_DEPTH: Final = 256
@@ -40,6 +41,9 @@ class InputError(Exception):
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "path": self.path, "message": self.message}
+
+
+_INFINITIES: Final = (math.inf, -math.inf)
 
 
 class _Marker:
@@ -90,10 +94,35 @@ def _refuse_constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
+class _Overflow(Exception):
+    """A number literal past the largest double (it would read as infinity)."""
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if number in _INFINITIES:
+        raise _Overflow
+    return number
+
+
 # One decoder for every read (``json.loads`` with hooks builds a new one per call).
 _DECODER: Final = json.JSONDecoder(
     object_pairs_hook=_strict_object, parse_constant=_refuse_constant
 )
+# The first try: the same, and a float that overflows stops it (then `_read_located` reads the
+# text again and says where). A document without one then needs no scan for huge numbers.
+# (typeshed types the scanner's argument as a scanner; it is the decoder it reads hooks from)
+_SCAN: Final = make_scanner(
+    cast(
+        Any,
+        json.JSONDecoder(
+            object_pairs_hook=_strict_object,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+        ),
+    )
+)
+_JSON_SPACE: Final = " \t\n\r"  # whitespace as JSON has it
 
 
 def _marking_object(pairs: list[tuple[str, Any]]) -> Any:
@@ -135,9 +164,6 @@ def _find(root: Any, predicate: Any) -> tuple[str, Any] | None:
             # Indices counted down rather than reversed(enumerate(...)): mypyc cannot compile it.
             stack.extend((f"{pointer}/{i}", value[i]) for i in range(len(value) - 1, -1, -1))
     return None
-
-
-_INFINITIES: Final = (math.inf, -math.inf)
 
 
 def _depth_exceeding(root: Any, limit: int) -> tuple[str, str] | None:
@@ -207,6 +233,26 @@ def read_json(
         if not text.isascii() and _SURROGATE.search(text):
             raise InputError("invalid_unicode", "the text holds a lone UTF-16 surrogate")
     text = text.removeprefix("\ufeff")
+    # The decoder's scanner called straight (what `JSONDecoder.decode` does around it, less
+    # two calls a read: a stream reads a document a chunk). Anything refused, trailing text
+    # included, is read again by `_read_located`, which says how and where.
+    start = len(text) - len(text.lstrip(_JSON_SPACE))
+    try:
+        value, end = _SCAN(text, start)
+    except (StopIteration, ValueError, RecursionError, _DuplicateKey, _NonFinite, _Overflow):
+        return _read_located(text, max_depth)
+    if end != len(text) and text[end:].strip(_JSON_SPACE):
+        return _read_located(text, max_depth)
+    # No float overflowed (the scanner would have stopped): only nesting can be past a limit.
+    deep = text.count("{") + text.count("[") > max_depth
+    if deep or _SURROGATE_ESCAPE.search(text):
+        return _checked(value, text, max_depth, deep)
+    return value
+
+
+def _read_located(text: str, max_depth: int) -> Any:
+    """``text`` read as `read_json` reads it, each refusal with its code and pointer: the
+    path of a document the first try refused."""
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
@@ -232,7 +278,13 @@ def read_json(
         raise InputError(
             "non_finite_number", f"{exc.args[0]} is not a JSON number", pointer
         ) from None
-    found_at = _depth_exceeding(value, max_depth) if _may_exceed(text, max_depth) else None
+    return _checked(value, text, max_depth, _may_exceed(text, max_depth))
+
+
+def _checked(value: Any, text: str, max_depth: int, may_exceed: bool) -> Any:
+    """``value`` (parsed from ``text``) unless it nests past ``max_depth``, holds a float that
+    overflowed (only looked for when ``may_exceed``) or a lone surrogate."""
+    found_at = _depth_exceeding(value, max_depth) if may_exceed else None
     if found_at is not None:
         code, pointer = found_at
         message = (

@@ -136,3 +136,10 @@ def test_merging_into_a_turn_without_content_starts_its_list() -> None:
     into: dict[str, Any] = {"role": "user", "content": None}
     turns.merge_turn(into, {"role": "user"}, set(), "role", "content")
     assert into == {"role": "user", "content": []}
+
+
+def test_several_results_counts_tool_results_only() -> None:
+    result = {"type": "tool_result", "tool_call_id": "c", "content": []}
+    assert not turns.several_results([])
+    assert not turns.several_results([result, text("a"), text("b")])
+    assert turns.several_results([result, text("a"), result])

@@ -85,7 +85,7 @@ def test_nested_each_rules_compile_to_their_own_function() -> None:
     )
     source = "\n".join(_plan(data).functions)
     assert "def _each1(s: StreamReader, c: Any, ptr: str) -> bool:" in source
-    assert "at(c, ())" in source
+    assert "a_text = c\n" in source  # `@`: the list item itself
 
 
 def test_an_explicit_start_needs_a_rule_that_starts() -> None:
@@ -113,3 +113,16 @@ def test_argument_pieces_pass_their_field_names_as_a_table() -> None:
     source = "\n".join(_plan(data).functions)
     assert "keys={'boolean': 'b', 'more': 'm'," in source.replace("\n", "").replace("    ", "")
     assert "if a_pieces is not None:" in source
+
+
+def test_read_paths_of_keys_are_spelled_out_and_index_paths_go_through_at() -> None:
+    data = _anthropic()
+    data["stream"]["read"].insert(
+        0, {"when": {"kind": "x"}, "do": [{"text": {"text": "items.0.text", "part": "index"}}]}
+    )
+    source = "\n".join(_plan(data).functions)
+    assert "d: dict[str, Any] = c if type(c) is dict else EMPTY" in source
+    assert "= d.get('type')\n" in source  # tested by several rules: read once, up front
+    assert "a_part = d.get('index')\n" in source
+    assert "a_text = at(c, ('items', 0, 'text'))\n" in source  # a list index: through `at`
+    assert "get(d.get('delta'), 'type')" in source

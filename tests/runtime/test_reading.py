@@ -1,11 +1,13 @@
 """Untrusted input: every refusal has a code and, where it can, a pointer."""
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from interlingua import InputError, read_json
 from interlingua.cli import main
+from interlingua.reading import _read_located as located_reading
 from interlingua.reading import check_value, looks_like_json, read_text
 
 
@@ -118,6 +120,62 @@ def test_the_walk_is_skipped_only_where_nothing_can_be_found() -> None:
     assert refusal("[[[[1]]]]", max_depth=3) == ("nesting_too_deep", "/0/0/0")
     assert read_json("[[[1]]]", max_depth=3) == [[[1]]]
     assert read_json('["[[[[", "1e5"]', max_depth=3) == ["[[[[", "1e5"]
+
+
+def test_a_float_overflow_before_another_refusal_gives_the_same_answer_as_before() -> None:
+    """The first try stops at a float past the largest double; the second reading then gives
+    the answer a single full reading gave: what parsing refuses comes first, then what the
+    walk over the containers meets first, then lone surrogates."""
+    assert refusal('{"a": 1e999, "a": 2}') == ("duplicate_key", "/a")
+    assert refusal('{"a": 1e999, "b": NaN}') == ("non_finite_number", "/b")
+    assert refusal('{"a": 1e999, "b": ' + "9" * 5_000 + "}") == ("number_out_of_range", "/b")
+    assert refusal('[1e999, "x"') == ("invalid_json", "")
+    # The walk's own order (the answers of the one reading before the two tries).
+    assert refusal('{"a": 1e999, "b": [[[1]]]}', max_depth=3) == ("number_out_of_range", "/a")
+    assert refusal('{"a": [[[1]]], "b": 1e999}', max_depth=3) == ("number_out_of_range", "/b")
+    assert refusal("[[[[1e999]]]]", max_depth=3) == ("nesting_too_deep", "/0/0/0")
+    assert refusal('{"a": "\\ud800", "b": 1e999}') == ("number_out_of_range", "/b")
+
+
+def outcome(read: Callable[[str], object], text: str) -> object:
+    try:
+        return ("value", read(text))
+    except InputError as exc:
+        return ("error", exc.code, exc.path, exc.message)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "  ",
+        " {} ",
+        "{} x",
+        "[1] [2]",
+        "[1]  \n",
+        "\t[ ]\r\n",
+        '"s"',
+        "1",
+        "-0",
+        "1.5",
+        "1e5",
+        "[1E400]",
+        "tru",
+        "[1,]",
+        '{"a": 1',
+        '{"a":1}\n',
+        '"\\ud800"',
+        '["\\ud83d\\ude00"]',
+        "[" * 300 + "]" * 300,
+        '{"a": 1, "a": 1}',
+        "[NaN]",
+        "[" + "9" * 4_400 + "]",
+    ],
+)
+def test_the_first_try_answers_as_the_located_reading_does(text: str) -> None:
+    """The fast first try (the scanner called straight) gives the value, or the refusal, the
+    full reading gives: trailing text, blank input and whitespace included."""
+    assert outcome(read_json, text) == outcome(lambda t: located_reading(t, 256), text)
 
 
 def test_the_first_refusal_in_document_order_wins() -> None:

@@ -55,6 +55,7 @@ from interlingua.adapters.turns import (
     messages_dropped,
     one_text,
     plain_text,
+    several_results,
     signature_of,
     signature_only,
     split_results,
@@ -2863,13 +2864,14 @@ def encode_content(ctx: Context, parts: list[Part], at: str, extra: Any = ABSENT
     blocks = []
     for j, given in enumerate(parts):
         part = given
+        here = f"{at}/{j}"
         if given.get("type") not in TOOL_RESULT_PARTS:
-            text = text_instead(ctx, given, f"{at}/{j}")
+            text = text_instead(ctx, given, here)
             if text is None:
-                ctx.displaced.append((given, f"{at}/{j}"))
+                ctx.displaced.append((given, here))
                 continue
             part = text  # the text it holds stays in the result
-        result = encode_part(ctx, part, f"{at}/{j}")
+        result = encode_part(ctx, part, here)
         if result is not MISS:
             blocks.append(result[1])
     if extra is not ABSENT:
@@ -3038,10 +3040,11 @@ def decode_content_taking(
                 if hint is not MISS:
                     before["cache_hint"] = hint
                     continue
-        part = decode_block(ctx, block, f"{at}/{i}")
+        here = f"{at}/{i}"  # (built once: the part and its pointer)
+        part = decode_block(ctx, block, here)
         parts.append(part)
         if pointers is not None:
-            pointers.append(f"{at}/{i}")
+            pointers.append(here)
     return parts, taken
 
 
@@ -3079,7 +3082,8 @@ def _turn(
                 "in another order",
                 part.get("type"),
             )
-        latest = max(latest, rank)
+        if rank > latest:
+            latest = rank
         if slot is None:
             first = whole if first is None else first
             blocks.append(wire)
@@ -3183,7 +3187,7 @@ def encode_messages(
             fields_dropped(ctx, message, mat)
             continue
         if role == "tool" and wire_role == WIRE_USER:
-            if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
+            if several_results(parts):
                 # Results are blocks of a user turn, each read back as a tool message of its own.
                 ctx.loss(mat, "turn_split", f"{ctx.adapter} reads each tool result as its own turn")
             for part, here in zip(parts, places, strict=True):

@@ -51,6 +51,7 @@ from interlingua.adapters.turns import (
     messages_dropped,
     one_text,
     plain_text,
+    several_results,
     signature_of,
     signature_only,
     split_results,
@@ -1632,13 +1633,14 @@ def encode_content(ctx: Context, parts: list[Part], at: str, extra: Any = ABSENT
     blocks = []
     for j, given in enumerate(parts):
         part = given
+        here = f"{at}/{j}"
         if given.get("type") not in TOOL_RESULT_PARTS:
-            text = text_instead(ctx, given, f"{at}/{j}")
+            text = text_instead(ctx, given, here)
             if text is None:
-                ctx.displaced.append((given, f"{at}/{j}"))
+                ctx.displaced.append((given, here))
                 continue
             part = text  # the text it holds stays in the result
-        result = encode_part(ctx, part, f"{at}/{j}")
+        result = encode_part(ctx, part, here)
         if result is not MISS:
             blocks.append(result[1])
     if extra is not ABSENT:
@@ -1690,10 +1692,11 @@ def decode_content_taking(
         if key is not None and taken is ABSENT and type(block) is dict and block.get("type") == key:
             taken = block
             continue
-        part = decode_block(ctx, block, f"{at}/{i}")
+        here = f"{at}/{i}"  # (built once: the part and its pointer)
+        part = decode_block(ctx, block, here)
         parts.append(part)
         if pointers is not None:
-            pointers.append(f"{at}/{i}")
+            pointers.append(here)
     return parts, taken
 
 
@@ -1724,7 +1727,8 @@ def _turn(
                 "in another order",
                 part.get("type"),
             )
-        latest = max(latest, rank)
+        if rank > latest:
+            latest = rank
         if slot is None:
             first = whole if first is None else first
             blocks.append(wire)
@@ -1769,7 +1773,10 @@ def encode_messages(
         if raw:
             fidelity.note_foreign(ctx, raw, FORMAT, mat)
         parts, places = replayable(ctx, message["content"], f"{mat}/content")
-        parts = [structured_as_text(ctx, p, h) for p, h in zip(parts, places, strict=True)]
+        for p in parts:  # (a loop, not a call a part: most turns hold no structured value)
+            if "structured_content" in p:
+                parts = [structured_as_text(ctx, p, h) for p, h in zip(parts, places, strict=True)]
+                break
         if role != "tool" and not single and any(p.get("type") == "tool_result" for p in parts):
             # Results in another role's message: each goes out as a tool message of its own,
             # before the rest of the turn (reported: read back, they are messages apart).
@@ -1794,7 +1801,7 @@ def encode_messages(
         if role in RENAMED_ROLES:
             ctx.loss(mat, "role_changed", f"{ctx.adapter} has no {role} role; sent as {wire_role}")
         if role == "tool":
-            if sum(1 for p in parts if p.get("type") == "tool_result") > 1:
+            if several_results(parts):
                 ctx.loss(mat, "turn_split", f"{ctx.adapter} holds one tool result per message")
             fields_dropped(ctx, message, mat)
             written = 0
@@ -2007,13 +2014,14 @@ def _content_turn(
         if type(value) is not list:
             raise ConversionError("wrong_type", where, "expected a list")
         for k, item in enumerate(value):
-            part = decode_slot_tool_calls(ctx, item, f"{where}/{k}")
+            here = f"{where}/{k}"
+            part = decode_slot_tool_calls(ctx, item, here)
             if part is MISS:
                 if type(item) is not dict:
-                    raise ConversionError("unknown_variant", f"{where}/{k}", "unknown shape")
+                    raise ConversionError("unknown_variant", here, "unknown shape")
                 part = unknown_part(FORMAT, item, "tool_calls")
             parts.append(bind(ctx, FORMAT, part))
-            pointers.append(f"{where}/{k}")
+            pointers.append(here)
     if before:
         parts, pointers = before + parts, ahead + pointers
     # Results are tool turns here: a result block is read in a tool turn only.

@@ -7,87 +7,88 @@ schemas/mappings/anthropic.yaml.
 events; each `w_*` function writes the wire chunks of one canonical event.
 """
 
-# ruff: noqa: E501, F841, PLR0911, PLR0912, PLR0915, C901
+# ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
 from __future__ import annotations
 
 from typing import Any, Final
 
-from interlingua.adapters.streaming import StreamReader, StreamSpec, at
+from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
 from interlingua.generated.adapters import anthropic as adapter
 
 
 def read(s: StreamReader, c: Any, ptr: str) -> bool:
-    k0 = at(c, ("type",))
-    k1 = at(c, ("content_block", "type"))
-    k2 = at(c, ("delta", "type"))
+    d: dict[str, Any] = c if type(c) is dict else EMPTY
+    k0 = d.get("type")
+    k1 = get(d.get("content_block"), "type")
+    k2 = get(d.get("delta"), "type")
     if k0 == "message_start":
-        a_id = at(c, ("message", "id"))
-        a_model = at(c, ("message", "model"))
+        a_id = get(d.get("message"), "id")
+        a_model = get(d.get("message"), "model")
         if True:
             s.start(id=a_id, model=a_model, ptr=ptr)
-        x = at(c, ("message", "usage"))
+        x = get(d.get("message"), "usage")
         if x is not None:
             s.usage(x, ptr + "/message/usage")
         return True
     if k0 == "content_block_start" and k1 == "text":
-        a_part = at(c, ("index",))
-        a_text = at(c, ("content_block", "text"))
+        a_part = d.get("index")
+        a_text = get(d.get("content_block"), "text")
         if a_part is not None and a_text is not None:
             s.text(part=a_part, text=a_text, ptr=ptr)
         return True
     if k0 == "content_block_start" and k1 == "thinking":
-        a_part = at(c, ("index",))
-        a_text = at(c, ("content_block", "thinking"))
+        a_part = d.get("index")
+        a_text = get(d.get("content_block"), "thinking")
         if a_part is not None and a_text is not None:
             s.thinking(part=a_part, text=a_text, ptr=ptr)
         return True
     if k0 == "content_block_start" and k1 == "tool_use":
-        a_part = at(c, ("index",))
-        a_id = at(c, ("content_block", "id"))
-        a_name = at(c, ("content_block", "name"))
+        a_part = d.get("index")
+        a_id = get(d.get("content_block"), "id")
+        a_name = get(d.get("content_block"), "name")
         if a_part is not None and a_id is not None and a_name is not None:
             s.call_start(id=a_id, name=a_name, part=a_part, ptr=ptr)
         return True
     if k0 == "content_block_start":
-        a_part = at(c, ("index",))
-        a_value = at(c, ("content_block",))
+        a_part = d.get("index")
+        a_value = d.get("content_block")
         if a_part is not None and a_value is not None:
             s.block(part=a_part, value=a_value, ptr=ptr)
         return True
     if k0 == "content_block_delta" and k2 == "text_delta":
-        a_part = at(c, ("index",))
-        a_text = at(c, ("delta", "text"))
+        a_part = d.get("index")
+        a_text = get(d.get("delta"), "text")
         if a_part is not None and a_text is not None:
             s.text(part=a_part, text=a_text, ptr=ptr)
         return True
     if k0 == "content_block_delta" and k2 == "thinking_delta":
-        a_part = at(c, ("index",))
-        a_text = at(c, ("delta", "thinking"))
+        a_part = d.get("index")
+        a_text = get(d.get("delta"), "thinking")
         if a_part is not None and a_text is not None:
             s.thinking(part=a_part, text=a_text, ptr=ptr)
         return True
     if k0 == "content_block_delta" and k2 == "signature_delta":
-        a_part = at(c, ("index",))
-        a_signature = at(c, ("delta", "signature"))
+        a_part = d.get("index")
+        a_signature = get(d.get("delta"), "signature")
         if a_part is not None and a_signature is not None:
             s.signature(part=a_part, signature=a_signature, ptr=ptr)
         return True
     if k0 == "content_block_delta" and k2 == "input_json_delta":
-        a_part = at(c, ("index",))
-        a_arguments = at(c, ("delta", "partial_json"))
+        a_part = d.get("index")
+        a_arguments = get(d.get("delta"), "partial_json")
         if a_part is not None and a_arguments is not None:
             s.call_delta(arguments=a_arguments, part=a_part, ptr=ptr)
         return True
     if k0 == "content_block_stop":
-        a_part = at(c, ("index",))
+        a_part = d.get("index")
         if a_part is not None:
             s.end(part=a_part, ptr=ptr)
         return True
     if k0 == "message_delta":
-        x = at(c, ("delta", "stop_reason"))
+        x = get(d.get("delta"), "stop_reason")
         if x is not None:
             s.stop(x, ptr + "/delta/stop_reason")
-        x = at(c, ("usage",))
+        x = d.get("usage")
         if x is not None:
             s.usage(x, ptr + "/usage")
         return True
@@ -97,8 +98,8 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
     if k0 == "ping":
         return True
     if k0 == "error":
-        a_code = at(c, ("error", "type"))
-        a_message = at(c, ("error", "message"))
+        a_code = get(d.get("error"), "type")
+        a_message = get(d.get("error"), "message")
         if a_code is not None and a_message is not None:
             s.error(code=a_code, message=a_message, ptr=ptr)
         return True

@@ -7,101 +7,110 @@ schemas/mappings/bedrock.yaml.
 events; each `w_*` function writes the wire chunks of one canonical event.
 """
 
-# ruff: noqa: E501, F841, PLR0911, PLR0912, PLR0915, C901
+# ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
 from __future__ import annotations
 
 from typing import Any, Final
 
-from interlingua.adapters.streaming import StreamReader, StreamSpec, at
+from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
 from interlingua.generated.adapters import bedrock as adapter
 
 
 def read(s: StreamReader, c: Any, ptr: str) -> bool:
-    if at(c, ("messageStart",)) is not None:
+    d: dict[str, Any] = c if type(c) is dict else EMPTY
+    if d.get("messageStart") is not None:
         if True:
             s.start(id=None, model=None, ptr=ptr)
         return True
-    if at(c, ("contentBlockStart", "start", "toolUse")) is not None:
-        a_part = at(c, ("contentBlockStart", "contentBlockIndex"))
-        a_id = at(c, ("contentBlockStart", "start", "toolUse", "toolUseId"))
-        a_name = at(c, ("contentBlockStart", "start", "toolUse", "name"))
+    if get(get(d.get("contentBlockStart"), "start"), "toolUse") is not None:
+        a_part = get(d.get("contentBlockStart"), "contentBlockIndex")
+        a_id = get(get(get(d.get("contentBlockStart"), "start"), "toolUse"), "toolUseId")
+        a_name = get(get(get(d.get("contentBlockStart"), "start"), "toolUse"), "name")
         if a_part is not None and a_id is not None and a_name is not None:
             s.call_start(id=a_id, name=a_name, part=a_part, ptr=ptr)
         return True
-    if at(c, ("contentBlockDelta", "delta", "text")) is not None:
-        a_part = at(c, ("contentBlockDelta", "contentBlockIndex"))
-        a_text = at(c, ("contentBlockDelta", "delta", "text"))
+    if get(get(d.get("contentBlockDelta"), "delta"), "text") is not None:
+        a_part = get(d.get("contentBlockDelta"), "contentBlockIndex")
+        a_text = get(get(d.get("contentBlockDelta"), "delta"), "text")
         if a_part is not None and a_text is not None:
             s.text(part=a_part, text=a_text, ptr=ptr)
         return True
-    if at(c, ("contentBlockDelta", "delta", "toolUse")) is not None:
-        a_part = at(c, ("contentBlockDelta", "contentBlockIndex"))
-        a_arguments = at(c, ("contentBlockDelta", "delta", "toolUse", "input"))
+    if get(get(d.get("contentBlockDelta"), "delta"), "toolUse") is not None:
+        a_part = get(d.get("contentBlockDelta"), "contentBlockIndex")
+        a_arguments = get(get(get(d.get("contentBlockDelta"), "delta"), "toolUse"), "input")
         if a_part is not None and a_arguments is not None:
             s.call_delta(arguments=a_arguments, part=a_part, ptr=ptr)
         return True
-    if at(c, ("contentBlockDelta", "delta", "reasoningContent", "text")) is not None:
-        a_part = at(c, ("contentBlockDelta", "contentBlockIndex"))
-        a_text = at(c, ("contentBlockDelta", "delta", "reasoningContent", "text"))
+    if get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text") is not None:
+        a_part = get(d.get("contentBlockDelta"), "contentBlockIndex")
+        a_text = get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text")
         if a_part is not None and a_text is not None:
             s.thinking(part=a_part, text=a_text, ptr=ptr)
         return True
-    if at(c, ("contentBlockDelta", "delta", "reasoningContent", "signature")) is not None:
-        a_part = at(c, ("contentBlockDelta", "contentBlockIndex"))
-        a_signature = at(c, ("contentBlockDelta", "delta", "reasoningContent", "signature"))
+    if (
+        get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "signature")
+        is not None
+    ):
+        a_part = get(d.get("contentBlockDelta"), "contentBlockIndex")
+        a_signature = get(
+            get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "signature"
+        )
         if a_part is not None and a_signature is not None:
             s.signature(part=a_part, signature=a_signature, ptr=ptr)
         return True
-    if at(c, ("contentBlockDelta", "delta", "reasoningContent", "redactedContent")) is not None:
-        a_part = at(c, ("contentBlockDelta", "contentBlockIndex"))
-        a_value = at(c, ("contentBlockDelta", "delta"))
+    if (
+        get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "redactedContent")
+        is not None
+    ):
+        a_part = get(d.get("contentBlockDelta"), "contentBlockIndex")
+        a_value = get(d.get("contentBlockDelta"), "delta")
         if a_part is not None and a_value is not None:
             s.block(part=a_part, value=a_value, ptr=ptr)
         return True
-    if at(c, ("contentBlockStop",)) is not None:
-        a_part = at(c, ("contentBlockStop", "contentBlockIndex"))
+    if d.get("contentBlockStop") is not None:
+        a_part = get(d.get("contentBlockStop"), "contentBlockIndex")
         if a_part is not None:
             s.end(part=a_part, ptr=ptr)
         return True
-    if at(c, ("messageStop",)) is not None:
-        x = at(c, ("messageStop", "stopReason"))
+    if d.get("messageStop") is not None:
+        x = get(d.get("messageStop"), "stopReason")
         if x is not None:
             s.stop(x, ptr + "/messageStop/stopReason")
-        if at(c, ("messageStop", "additionalModelResponseFields")) is not None:
+        if get(d.get("messageStop"), "additionalModelResponseFields") is not None:
             s.drop(
                 ptr + "/messageStop/additionalModelResponseFields",
                 "model-specific response fields have no canonical stream event",
             )
         return True
-    if at(c, ("metadata",)) is not None:
-        x = at(c, ("metadata", "usage"))
+    if d.get("metadata") is not None:
+        x = get(d.get("metadata"), "usage")
         if x is not None:
             s.usage(x, ptr + "/metadata/usage")
-        if at(c, ("metadata", "trace")) is not None:
+        if get(d.get("metadata"), "trace") is not None:
             s.drop(ptr + "/metadata/trace", "the guardrail trace has no canonical stream event")
         return True
-    if at(c, ("internalServerException",)) is not None:
-        a_message = at(c, ("internalServerException", "message"))
+    if d.get("internalServerException") is not None:
+        a_message = get(d.get("internalServerException"), "message")
         if a_message is not None:
             s.error(code="internalServerException", message=a_message, ptr=ptr)
         return True
-    if at(c, ("modelStreamErrorException",)) is not None:
-        a_message = at(c, ("modelStreamErrorException", "message"))
+    if d.get("modelStreamErrorException") is not None:
+        a_message = get(d.get("modelStreamErrorException"), "message")
         if a_message is not None:
             s.error(code="modelStreamErrorException", message=a_message, ptr=ptr)
         return True
-    if at(c, ("validationException",)) is not None:
-        a_message = at(c, ("validationException", "message"))
+    if d.get("validationException") is not None:
+        a_message = get(d.get("validationException"), "message")
         if a_message is not None:
             s.error(code="validationException", message=a_message, ptr=ptr)
         return True
-    if at(c, ("throttlingException",)) is not None:
-        a_message = at(c, ("throttlingException", "message"))
+    if d.get("throttlingException") is not None:
+        a_message = get(d.get("throttlingException"), "message")
         if a_message is not None:
             s.error(code="throttlingException", message=a_message, ptr=ptr)
         return True
-    if at(c, ("serviceUnavailableException",)) is not None:
-        a_message = at(c, ("serviceUnavailableException", "message"))
+    if d.get("serviceUnavailableException") is not None:
+        a_message = get(d.get("serviceUnavailableException"), "message")
         if a_message is not None:
             s.error(code="serviceUnavailableException", message=a_message, ptr=ptr)
         return True

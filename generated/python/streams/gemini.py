@@ -7,21 +7,22 @@ schemas/mappings/gemini.yaml.
 events; each `w_*` function writes the wire chunks of one canonical event.
 """
 
-# ruff: noqa: E501, F841, PLR0911, PLR0912, PLR0915, C901
+# ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
 from __future__ import annotations
 
 from typing import Any, Final
 
-from interlingua.adapters.streaming import StreamReader, StreamSpec, at
+from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
 from interlingua.generated.adapters import gemini as adapter
 
 
 def _each1(s: StreamReader, c: Any, ptr: str) -> bool:
-    if at(c, ("functionCall", "willContinue")) is True:
-        a_name = at(c, ("functionCall", "name"))
-        a_id = at(c, ("functionCall", "id"))
-        a_pieces = at(c, ("functionCall", "partialArgs"))
-        a_more = at(c, ("functionCall", "willContinue"))
+    d: dict[str, Any] = c if type(c) is dict else EMPTY
+    if get(d.get("functionCall"), "willContinue") is True:
+        a_name = get(d.get("functionCall"), "name")
+        a_id = get(d.get("functionCall"), "id")
+        a_pieces = get(d.get("functionCall"), "partialArgs")
+        a_more = get(d.get("functionCall"), "willContinue")
         if True:
             s.call_pieces(
                 id=a_id,
@@ -39,11 +40,11 @@ def _each1(s: StreamReader, c: Any, ptr: str) -> bool:
                 ptr=ptr,
             )
         return True
-    if at(c, ("functionCall", "partialArgs")) is not None:
-        a_name = at(c, ("functionCall", "name"))
-        a_id = at(c, ("functionCall", "id"))
-        a_pieces = at(c, ("functionCall", "partialArgs"))
-        a_more = at(c, ("functionCall", "willContinue"))
+    if get(d.get("functionCall"), "partialArgs") is not None:
+        a_name = get(d.get("functionCall"), "name")
+        a_id = get(d.get("functionCall"), "id")
+        a_pieces = get(d.get("functionCall"), "partialArgs")
+        a_more = get(d.get("functionCall"), "willContinue")
         if True:
             s.call_pieces(
                 id=a_id,
@@ -61,8 +62,8 @@ def _each1(s: StreamReader, c: Any, ptr: str) -> bool:
                 ptr=ptr,
             )
         return True
-    if at(c, ("functionCall", "name")) is None and at(c, ("functionCall",)) is not None:
-        a_more = at(c, ("functionCall", "willContinue"))
+    if get(d.get("functionCall"), "name") is None and d.get("functionCall") is not None:
+        a_more = get(d.get("functionCall"), "willContinue")
         if True:
             s.call_pieces(
                 keys={
@@ -77,21 +78,21 @@ def _each1(s: StreamReader, c: Any, ptr: str) -> bool:
                 ptr=ptr,
             )
         return True
-    if at(c, ("thought",)) is True and at(c, ("text",)) is not None:
-        a_text = at(c, ("text",))
+    if d.get("thought") is True and d.get("text") is not None:
+        a_text = d.get("text")
         if a_text is not None:
             s.thinking(part=None, text=a_text, ptr=ptr)
-        a_signature = at(c, ("thoughtSignature",))
+        a_signature = d.get("thoughtSignature")
         if a_signature is not None:
             s.signature(part=None, signature=a_signature, ptr=ptr)
         return True
-    if at(c, ("thoughtSignature",)) is None and at(c, ("text",)) is not None:
-        a_text = at(c, ("text",))
+    if d.get("thoughtSignature") is None and d.get("text") is not None:
+        a_text = d.get("text")
         if a_text is not None:
             s.text(part=None, text=a_text, ptr=ptr)
         return True
     if True:
-        a_value = at(c, ())
+        a_value = c
         if a_value is not None:
             s.block(part=None, value=a_value, ptr=ptr)
         return True
@@ -99,15 +100,16 @@ def _each1(s: StreamReader, c: Any, ptr: str) -> bool:
 
 
 def read(s: StreamReader, c: Any, ptr: str) -> bool:
-    if at(c, ("error",)) is not None:
-        a_code = at(c, ("error", "status"))
-        a_message = at(c, ("error", "message"))
+    d: dict[str, Any] = c if type(c) is dict else EMPTY
+    if d.get("error") is not None:
+        a_code = get(d.get("error"), "status")
+        a_message = get(d.get("error"), "message")
         if a_message is not None:
             s.error(code=a_code, message=a_message, ptr=ptr)
         return True
     if True:
-        a_id = at(c, ("responseId",))
-        a_model = at(c, ("modelVersion",))
+        a_id = d.get("responseId")
+        a_model = d.get("modelVersion")
         if True:
             s.start(id=a_id, model=a_model, ptr=ptr)
         x = at(c, ("candidates", 0, "content", "parts"))
@@ -145,10 +147,10 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
         x = at(c, ("candidates", 0, "finishReason"))
         if x is not None:
             s.stop(x, ptr + "/candidates/0/finishReason")
-        x = at(c, ("promptFeedback", "blockReason"))
+        x = get(d.get("promptFeedback"), "blockReason")
         if x is not None:
             s.stop(x, ptr + "/promptFeedback/blockReason")
-        x = at(c, ("usageMetadata",))
+        x = d.get("usageMetadata")
         if x is not None:
             s.usage(x, ptr + "/usageMetadata")
         return True

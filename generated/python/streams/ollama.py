@@ -7,20 +7,21 @@ schemas/mappings/ollama.yaml.
 events; each `w_*` function writes the wire chunks of one canonical event.
 """
 
-# ruff: noqa: E501, F841, PLR0911, PLR0912, PLR0915, C901
+# ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
 from __future__ import annotations
 
 from typing import Any, Final
 
-from interlingua.adapters.streaming import StreamReader, StreamSpec, at
+from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
 from interlingua.generated.adapters import ollama as adapter
 
 
 def _each1(s: StreamReader, c: Any, ptr: str) -> bool:
+    d: dict[str, Any] = c if type(c) is dict else EMPTY
     if True:
-        a_id = at(c, ("id",))
-        a_name = at(c, ("function", "name"))
-        a_arguments = at(c, ("function", "arguments"))
+        a_id = d.get("id")
+        a_name = get(d.get("function"), "name")
+        a_arguments = get(d.get("function"), "arguments")
         if a_name is not None and a_arguments is not None:
             s.call(arguments=a_arguments, id=a_id, name=a_name, ptr=ptr)
         return True
@@ -28,10 +29,11 @@ def _each1(s: StreamReader, c: Any, ptr: str) -> bool:
 
 
 def _each2(s: StreamReader, c: Any, ptr: str) -> bool:
+    d: dict[str, Any] = c if type(c) is dict else EMPTY
     if True:
-        a_id = at(c, ("id",))
-        a_name = at(c, ("function", "name"))
-        a_arguments = at(c, ("function", "arguments"))
+        a_id = d.get("id")
+        a_name = get(d.get("function"), "name")
+        a_arguments = get(d.get("function"), "arguments")
         if a_name is not None and a_arguments is not None:
             s.call(arguments=a_arguments, id=a_id, name=a_name, ptr=ptr)
         return True
@@ -39,52 +41,53 @@ def _each2(s: StreamReader, c: Any, ptr: str) -> bool:
 
 
 def read(s: StreamReader, c: Any, ptr: str) -> bool:
-    if at(c, ("error",)) is not None:
-        a_message = at(c, ("error",))
+    d: dict[str, Any] = c if type(c) is dict else EMPTY
+    if d.get("error") is not None:
+        a_message = d.get("error")
         if a_message is not None:
             s.error(message=a_message, ptr=ptr)
         return True
-    if at(c, ("done",)) is True:
-        a_model = at(c, ("model",))
+    if d.get("done") is True:
+        a_model = d.get("model")
         if True:
             s.start(id=None, model=a_model, ptr=ptr)
-        a_text = at(c, ("message", "thinking"))
+        a_text = get(d.get("message"), "thinking")
         if a_text is not None:
             s.thinking(part=None, text=a_text, ptr=ptr)
-        a_text = at(c, ("message", "content"))
+        a_text = get(d.get("message"), "content")
         if a_text is not None:
             s.text(part=None, text=a_text, ptr=ptr)
-        x = at(c, ("message", "tool_calls"))
+        x = get(d.get("message"), "tool_calls")
         if type(x) is list:
             for k, item in enumerate(x):
                 if not _each1(s, item, ptr + "/message/tool_calls" + "/" + str(k)):
                     s.unread(ptr + "/message/tool_calls" + "/" + str(k))
-        if at(c, ("logprobs",)) is not None:
+        if d.get("logprobs") is not None:
             s.drop(ptr + "/logprobs", "token log probabilities have no canonical stream event")
-        x = at(c, ())
+        x = c
         if x is not None:
             s.usage(x, ptr + "")
-        x = at(c, ("done_reason",))
+        x = d.get("done_reason")
         if x is not None:
             s.stop(x, ptr + "/done_reason")
         s.complete()
         return True
-    if at(c, ("message",)) is not None:
-        a_model = at(c, ("model",))
+    if d.get("message") is not None:
+        a_model = d.get("model")
         if True:
             s.start(id=None, model=a_model, ptr=ptr)
-        a_text = at(c, ("message", "thinking"))
+        a_text = get(d.get("message"), "thinking")
         if a_text is not None:
             s.thinking(part=None, text=a_text, ptr=ptr)
-        a_text = at(c, ("message", "content"))
+        a_text = get(d.get("message"), "content")
         if a_text is not None:
             s.text(part=None, text=a_text, ptr=ptr)
-        x = at(c, ("message", "tool_calls"))
+        x = get(d.get("message"), "tool_calls")
         if type(x) is list:
             for k, item in enumerate(x):
                 if not _each2(s, item, ptr + "/message/tool_calls" + "/" + str(k)):
                     s.unread(ptr + "/message/tool_calls" + "/" + str(k))
-        if at(c, ("logprobs",)) is not None:
+        if d.get("logprobs") is not None:
             s.drop(ptr + "/logprobs", "token log probabilities have no canonical stream event")
         return True
     return False

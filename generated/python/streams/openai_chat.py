@@ -7,30 +7,31 @@ schemas/mappings/openai-chat.yaml.
 events; each `w_*` function writes the wire chunks of one canonical event.
 """
 
-# ruff: noqa: E501, F841, PLR0911, PLR0912, PLR0915, C901
+# ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
 from __future__ import annotations
 
 from typing import Any, Final
 
-from interlingua.adapters.streaming import StreamReader, StreamSpec, at
+from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
 from interlingua.generated.adapters import openai_chat as adapter
 
 
 def _each1(s: StreamReader, c: Any, ptr: str) -> bool:
-    if at(c, ("id",)) is not None:
-        a_part = at(c, ("index",))
-        a_id = at(c, ("id",))
-        a_name = at(c, ("function", "name"))
+    d: dict[str, Any] = c if type(c) is dict else EMPTY
+    if d.get("id") is not None:
+        a_part = d.get("index")
+        a_id = d.get("id")
+        a_name = get(d.get("function"), "name")
         if a_part is not None and a_id is not None and a_name is not None:
             s.call_start(id=a_id, name=a_name, part=a_part, ptr=ptr)
-        a_part = at(c, ("index",))
-        a_arguments = at(c, ("function", "arguments"))
+        a_part = d.get("index")
+        a_arguments = get(d.get("function"), "arguments")
         if a_part is not None and a_arguments is not None:
             s.call_delta(arguments=a_arguments, part=a_part, ptr=ptr)
         return True
     if True:
-        a_part = at(c, ("index",))
-        a_arguments = at(c, ("function", "arguments"))
+        a_part = d.get("index")
+        a_arguments = get(d.get("function"), "arguments")
         if a_part is not None and a_arguments is not None:
             s.call_delta(arguments=a_arguments, part=a_part, ptr=ptr)
         return True
@@ -38,15 +39,16 @@ def _each1(s: StreamReader, c: Any, ptr: str) -> bool:
 
 
 def read(s: StreamReader, c: Any, ptr: str) -> bool:
-    if at(c, ("error",)) is not None:
-        a_code = at(c, ("error", "type"))
-        a_message = at(c, ("error", "message"))
+    d: dict[str, Any] = c if type(c) is dict else EMPTY
+    if d.get("error") is not None:
+        a_code = get(d.get("error"), "type")
+        a_message = get(d.get("error"), "message")
         if a_message is not None:
             s.error(code=a_code, message=a_message, ptr=ptr)
         return True
-    if at(c, ("object",)) == "chat.completion.chunk":
-        a_id = at(c, ("id",))
-        a_model = at(c, ("model",))
+    if d.get("object") == "chat.completion.chunk":
+        a_id = d.get("id")
+        a_model = d.get("model")
         if True:
             s.start(id=a_id, model=a_model, ptr=ptr)
         a_text = at(c, ("choices", 0, "delta", "reasoning_content"))
@@ -76,7 +78,7 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
         x = at(c, ("choices", 0, "finish_reason"))
         if x is not None:
             s.stop(x, ptr + "/choices/0/finish_reason")
-        x = at(c, ("usage",))
+        x = d.get("usage")
         if x is not None:
             s.usage(x, ptr + "/usage")
         return True

@@ -7,21 +7,22 @@ schemas/mappings/openai-responses.yaml.
 events; each `w_*` function writes the wire chunks of one canonical event.
 """
 
-# ruff: noqa: E501, F841, PLR0911, PLR0912, PLR0915, C901
+# ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
 from __future__ import annotations
 
 from typing import Any, Final
 
-from interlingua.adapters.streaming import StreamReader, StreamSpec, at
+from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
 from interlingua.generated.adapters import openai_responses as adapter
 
 
 def read(s: StreamReader, c: Any, ptr: str) -> bool:
-    k0 = at(c, ("type",))
-    k1 = at(c, ("item", "type"))
+    d: dict[str, Any] = c if type(c) is dict else EMPTY
+    k0 = d.get("type")
+    k1 = get(d.get("item"), "type")
     if k0 == "response.created":
-        a_id = at(c, ("response", "id"))
-        a_model = at(c, ("response", "model"))
+        a_id = get(d.get("response"), "id")
+        a_model = get(d.get("response"), "model")
         if True:
             s.start(id=a_id, model=a_model, ptr=ptr)
         return True
@@ -30,9 +31,9 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
     if k0 == "response.in_progress":
         return True
     if k0 == "response.output_item.added" and k1 == "function_call":
-        a_part = at(c, ("output_index",))
-        a_id = at(c, ("item", "call_id"))
-        a_name = at(c, ("item", "name"))
+        a_part = d.get("output_index")
+        a_id = get(d.get("item"), "call_id")
+        a_name = get(d.get("item"), "name")
         if a_part is not None and a_id is not None and a_name is not None:
             s.call_start(id=a_id, name=a_name, part=a_part, ptr=ptr)
         return True
@@ -41,92 +42,92 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
     if k0 == "response.content_part.added":
         return True
     if k0 == "response.output_text.delta":
-        a_part = at(c, ("output_index",))
-        a_text = at(c, ("delta",))
+        a_part = d.get("output_index")
+        a_text = d.get("delta")
         if a_part is not None and a_text is not None:
             s.text(part=a_part, text=a_text, ptr=ptr)
         return True
     if k0 == "response.refusal.delta":
-        a_part = at(c, ("output_index",))
-        a_text = at(c, ("delta",))
+        a_part = d.get("output_index")
+        a_text = d.get("delta")
         if a_part is not None and a_text is not None:
             s.refusal(part=a_part, text=a_text, ptr=ptr)
         return True
     if k0 == "response.reasoning_summary_text.delta":
-        a_part = at(c, ("output_index",))
-        a_text = at(c, ("delta",))
+        a_part = d.get("output_index")
+        a_text = d.get("delta")
         if a_part is not None and a_text is not None:
             s.thinking(part=a_part, text=a_text, ptr=ptr)
         return True
     if k0 == "response.function_call_arguments.delta":
-        a_part = at(c, ("output_index",))
-        a_arguments = at(c, ("delta",))
+        a_part = d.get("output_index")
+        a_arguments = d.get("delta")
         if a_part is not None and a_arguments is not None:
             s.call_delta(arguments=a_arguments, part=a_part, ptr=ptr)
         return True
     if k0 == "response.output_item.done" and k1 == "function_call":
-        a_part = at(c, ("output_index",))
+        a_part = d.get("output_index")
         if a_part is not None:
             s.end(part=a_part, ptr=ptr)
         return True
     if k0 == "response.output_item.done" and k1 == "reasoning":
-        a_part = at(c, ("output_index",))
-        a_signature = at(c, ("item", "encrypted_content"))
+        a_part = d.get("output_index")
+        a_signature = get(d.get("item"), "encrypted_content")
         if a_part is not None and a_signature is not None:
             s.signature(part=a_part, signature=a_signature, ptr=ptr)
         return True
     if k0 == "response.output_item.done" and k1 == "message":
         return True
     if k0 == "response.output_item.done":
-        a_part = at(c, ("output_index",))
-        a_value = at(c, ("item",))
+        a_part = d.get("output_index")
+        a_value = d.get("item")
         if a_part is not None and a_value is not None:
             s.block(part=a_part, value=a_value, ptr=ptr)
         return True
     if k0 == "response.output_text.annotation.added":
-        if at(c, ("annotation",)) is not None:
+        if d.get("annotation") is not None:
             s.drop(
                 ptr + "/annotation",
                 "annotations (citations) on output text have no canonical stream event",
             )
         return True
     if k0 == "response.reasoning_text.delta":
-        if at(c, ("delta",)) is not None:
+        if d.get("delta") is not None:
             s.drop(
                 ptr + "/delta",
                 "raw reasoning text has no canonical home; the summary is the thinking text",
             )
         return True
     if k0 == "response.completed":
-        x = at(c, ("response", "status"))
+        x = get(d.get("response"), "status")
         if x is not None:
             s.stop(x, ptr + "/response/status")
-        x = at(c, ("response", "usage"))
+        x = get(d.get("response"), "usage")
         if x is not None:
             s.usage(x, ptr + "/response/usage")
         s.complete()
         return True
     if k0 == "response.incomplete":
-        x = at(c, ("response", "status"))
+        x = get(d.get("response"), "status")
         if x is not None:
             s.stop(x, ptr + "/response/status")
-        x = at(c, ("response", "incomplete_details", "reason"))
+        x = get(get(d.get("response"), "incomplete_details"), "reason")
         if x is not None:
             s.stop_detail(x, ptr + "/response/incomplete_details/reason")
-        x = at(c, ("response", "usage"))
+        x = get(d.get("response"), "usage")
         if x is not None:
             s.usage(x, ptr + "/response/usage")
         s.complete()
         return True
     if k0 == "response.failed":
-        a_code = at(c, ("response", "error", "code"))
-        a_message = at(c, ("response", "error", "message"))
+        a_code = get(get(d.get("response"), "error"), "code")
+        a_message = get(get(d.get("response"), "error"), "message")
         if a_message is not None:
             s.error(code=a_code, message=a_message, ptr=ptr)
         return True
     if k0 == "error":
-        a_code = at(c, ("code",))
-        a_message = at(c, ("message",))
+        a_code = d.get("code")
+        a_message = d.get("message")
         if a_message is not None:
             s.error(code=a_code, message=a_message, ptr=ptr)
         return True

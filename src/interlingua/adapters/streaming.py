@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from interlingua.accumulate import Accumulator, StreamError
 from interlingua.adapters import pairing
@@ -66,6 +66,26 @@ def at(value: Any, path: tuple[str | int, ...]) -> Any:
         else:
             return None
     return value
+
+
+# A delta event's part kind, and the writer of a delta of each kind (built once, not a chunk).
+_DELTA_KINDS: Final = {
+    "text_delta": "text",
+    "thinking_delta": "thinking",
+    "refusal_delta": "refusal",
+}
+_DELTA_KEYS: Final = {kind: f"{kind}.delta" for kind in _DELTA_KINDS.values()}
+_DELTA_EVENTS: Final = {kind: event for event, kind in _DELTA_KINDS.items()}
+
+# What a chunk that is not an object reads as in the generated `read` functions: nothing is
+# ever written to it.
+EMPTY: Final[dict[str, Any]] = {}
+
+
+def get(value: Any, key: str) -> Any:
+    """One step of ``at``: ``value[key]`` when ``value`` is an object, else None (the
+    generated `read` functions spell paths of keys out in these)."""
+    return value.get(key) if type(value) is dict else None
 
 
 @dataclass(frozen=True)
@@ -258,7 +278,7 @@ class StreamReader:
         if not text and (key is None or ("block", key) in self._keys):
             return  # an empty delta adds nothing (it only opens a keyed part, at its start)
         index = self._index("block", key, kind, ptr)
-        self.events.append({"type": f"{kind}_delta", "index": index, "text": text})
+        self.events.append({"type": _DELTA_EVENTS[kind], "index": index, "text": text})
 
     def signature(self, *, part: Any, signature: Any, ptr: str) -> None:
         index = self._index("block", part, "thinking", ptr)
@@ -509,6 +529,13 @@ class StreamWriter:
         self.spec = spec
         self.origin = origin
         adapter = spec.adapter
+        # The layout facts the writer needs, read once a stream (not a block or an event).
+        layout = adapter.layout
+        self._format = layout.format
+        self._own_reasoning = layout.own_reasoning
+        self._replay_from = layout.replay_from
+        self._by_name = layout.result_pairing == "name"
+        self._signature_field = layout.signature_field
         self.ctx = ctx or Context(spec.format, kind="response")
         self.ctx.id_rule, self.ctx.name_rule = adapter.id_rule, adapter.name_rule
         self.done = False
@@ -553,12 +580,15 @@ class StreamWriter:
             self._v["usage"] = self.spec.encode_usage(self.ctx, event["usage"], ptr + "/usage")
             self._write("usage", {}, out)
         elif kind in ("text_delta", "thinking_delta", "refusal_delta"):
-            block = self._block(event["index"], kind[: -len("_delta")], ptr, out)
+            block = self._block(event["index"], _DELTA_KINDS[kind], ptr, out)
             if block is not None and event["text"]:
-                extra = {**block[1], "text": event["text"]}
+                # The writer's vars in one merge (the stream's, the block's, the delta's).
+                v = {**self._v, **block[1], "text": event["text"]}
                 if self._held is not None and block[0] != "thinking":
-                    extra["signature"], self._held = self._held, None
-                self._write(f"{block[0]}.delta", extra, out)
+                    v["signature"], self._held = self._held, None
+                writer = self.spec.writers.get(_DELTA_KEYS[block[0]])
+                if writer is not None:
+                    self._emit(writer(v), out)
                 if self.spec.whole_blocks:
                     block[1]["text"] += event["text"]
         elif kind == "signature":
@@ -677,10 +707,9 @@ class StreamWriter:
 
     def _replayable(self, index: int, ptr: str) -> bool:
         """Whether streamed reasoning from ``origin`` may be written here (reported if not)."""
-        layout = self.spec.adapter.layout
-        if self.origin == layout.format or (self.origin is None and not layout.own_reasoning):
+        if self.origin == self._format or (self.origin is None and not self._own_reasoning):
             return True
-        if self.origin in layout.replay_from:
+        if self.origin in self._replay_from:
             self.ctx.loss(
                 ptr,
                 "field_dropped",
@@ -718,7 +747,7 @@ class StreamWriter:
                 ptr, "field_dropped", f"{self.spec.format} cannot stream reasoning signatures"
             )
             return
-        field = self.spec.adapter.layout.signature_field
+        field = self._signature_field
         if field is not None and unwritten:
             # A signature-only thinking part: the signature rides on the next block written.
             self._ensure_started(ptr, out)
@@ -796,13 +825,12 @@ class StreamWriter:
                 part.get("type"),
             )
             return
-        layout = self.spec.adapter.layout
         origin = part.get("origin")
         if part.get("type") in BOUND_PART_TYPES and self.origin and not isinstance(origin, dict):
             part = {**part, "origin": {"format": self.origin}}
         origin = part.get("origin")
         bound = part.get("type") in BOUND_PART_TYPES  # else bound by the mapping (hosted tools)
-        if bound and isinstance(origin, dict) and origin.get("format") == layout.format:
+        if bound and isinstance(origin, dict) and origin.get("format") == self._format:
             part = {k: v for k, v in part.items() if k != "origin"}  # it goes home: no loss
         else:  # replayed, as text, or dropped, as a whole response's would be (reported)
             settled, _ = self.spec.adapter.turns.replayable(self.ctx, [part], ptr + "/part")
@@ -812,13 +840,13 @@ class StreamWriter:
         self._ensure_started(ptr, out)
         self._close(out)
         made_up = pairing.synthesized(self.spec.format, part.get("id"))
-        if made_up and layout.result_pairing == "name":
+        if made_up and self._by_name:
             part = {k: v for k, v in part.items() if k != "id"}  # made up by reading: not sent
         result = self.spec.adapter.turns.encode_part(self.ctx, part, ptr + "/part")
         if result is MISS:
             return
         wire = result[1]
-        field = layout.signature_field
+        field = self._signature_field
         if self._held is not None and type(wire) is dict and field not in wire:
             wire, self._held = {**wire, str(field): self._held}, None
         self._unhold(out)

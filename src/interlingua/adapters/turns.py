@@ -25,6 +25,17 @@ def is_result(part: Part) -> bool:
     return part.get("type") == "tool_result"
 
 
+def several_results(parts: list[Part]) -> bool:
+    """Whether more than one of ``parts`` is a tool result (a loop that stops at the second)."""
+    seen = False
+    for part in parts:
+        if part.get("type") == "tool_result":
+            if seen:
+                return True
+            seen = True
+    return False
+
+
 def plain_text(part: Part) -> bool:
     """A text part with nothing but its text."""
     return part.get("type") == "text" and len(part) == 2
