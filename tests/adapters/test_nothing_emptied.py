@@ -142,8 +142,11 @@ def check_nothing_emptied(
     try:
         out = convert(body, source, target, kind)
     except ConversionError as exc:
-        # A text format refuses text that would break its framing (it has no escapes).
-        assert exc.code == "invalid_text", exc
+        # A text format refuses text that would break its framing (it has no escapes); a
+        # target that can carry none of the messages refuses a request with no turn, which
+        # is right only when nothing in it had to survive.
+        nothing = not list(_what_must_survive(given_doc))
+        assert exc.code == "invalid_text" or (exc.code == "too_few_items" and nothing), exc
         return
     back = convert(out.output, target, CANONICAL, kind).output
     pointers = [loss.pointer for loss in out.losses]
@@ -201,3 +204,37 @@ def test_a_structured_gemini_result_reaches_openai_chat_as_its_json() -> None:
         ("/model", "placeholder_inserted"),
         ("/messages/2/content/0/structured_content", "converted_to_text"),
     }
+
+
+def test_a_request_with_nothing_the_target_carries_is_refused_not_emptied() -> None:
+    """Found by hypothesis: an http image (Bedrock takes bytes or S3), reasoning from another
+    format and a blank text leave Bedrock no turn: a coded refusal, since nothing had to
+    survive; the same with a real user text must convert and keep it."""
+    document: dict[str, Any] = {
+        "schema_version": 1,
+        "model": "model-a",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
+                ],
+            },
+            {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "thinking",
+                        "text": "0",
+                        "signature": "a",
+                        "origin": {"format": "mcp", "model": "model-a"},
+                    }
+                ],
+            },
+            {"role": "user", "content": [{"type": "text", "text": " "}]},
+        ],
+        "parameters": {"max_output_tokens": 1},
+    }
+    check_nothing_emptied("mcp", "bedrock", document)
+    document["messages"][2]["content"][0]["text"] = "hello"
+    check_nothing_emptied("mcp", "bedrock", document)
