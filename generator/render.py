@@ -416,6 +416,7 @@ def turn_facts(
         "tool_is_user": roles["tool"] == roles["user"],
         "known_turn_keys": frozenset(
             {layout["role"], layout["content"], *(f for f, _, _ in slots)}
+            | ({layout["text_citations"]} if layout.get("text_citations") else set())
         ),
         "marker_test": marker_test,
         "renamed": frozenset(renamed),
