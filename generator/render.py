@@ -463,6 +463,7 @@ def adapter_modules(inputs: Inputs) -> Files:
                 "infer_call": bool(data.get("stop_reasons", {}).get("infer_call", False)),
                 "request_aliases": data["request"].get("aliases", {}),
                 "response_call_seed": data.get("response", {}).get("call_seed"),
+                "grounding": data.get("response", {}).get("grounding"),
                 "id_rule": _rule(data.get("ids", {}).get("tool_call")),
                 "name_rule": _rule(data.get("ids", {}).get("tool_name")),
                 "capabilities": data["capabilities"],
