@@ -82,7 +82,8 @@ def test_reading_for_a_round_trip_reports_nothing_and_no_grounding_changes_nothi
     ctx = _ctx(fidelity=True)
     message = _message("abc")
     grounding.read(ctx, NAMES, _meta(_support(5, 9, 0), webSearchQueries=["q"]), message, "")
-    for owner in (None, {}, {"groundingMetadata": []}, {"groundingMetadata": {}}):
+    owners: list[Any] = [None, {}, {"groundingMetadata": []}, {"groundingMetadata": {}}]
+    for owner in owners:
         grounding.read(ctx, NAMES, owner, message, "")
     assert message == _message("abc")
     assert ctx.losses == []
@@ -148,7 +149,7 @@ def test_a_citation_gemini_cannot_hold_is_reported_and_one_page_backs_a_segment_
 
 
 def test_the_holder_is_found_along_the_message_path_or_not_at_all() -> None:
-    body = {"candidates": [{"content": {}}]}
+    body: dict[str, Any] = {"candidates": [{"content": {}}]}
     assert grounding.holder(body, ("candidates", 0, "content")) == {"content": {}}
     assert grounding.holder({"candidates": []}, ("candidates", 0, "content")) is None
     assert grounding.holder({"candidates": ["x"]}, ("candidates", 0, "content")) is None
