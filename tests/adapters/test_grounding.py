@@ -7,6 +7,7 @@ from typing import Any
 
 from interlingua.adapters import grounding
 from interlingua.conversion import Context
+from interlingua.converter import convert
 from interlingua.generated.adapters.gemini import ADAPTER
 
 NAMES = ADAPTER.grounding or {}
@@ -16,7 +17,7 @@ def _ctx(fidelity: bool = False) -> Context:
     return Context(adapter="gemini", kind="response", fidelity=fidelity)
 
 
-def _meta(*supports: dict[str, Any], **more: Any) -> dict[str, Any]:
+def _meta(*supports: Any, **more: Any) -> dict[str, Any]:
     return {
         "groundingMetadata": {
             "groundingChunks": [
@@ -154,3 +155,37 @@ def test_the_holder_is_found_along_the_message_path_or_not_at_all() -> None:
     assert grounding.holder({"candidates": []}, ("candidates", 0, "content")) is None
     assert grounding.holder({"candidates": ["x"]}, ("candidates", 0, "content")) is None
     assert grounding.holder([], ("candidates", 0, "content")) is None
+
+
+def test_a_segment_of_an_unknown_shape_is_not_read() -> None:
+    ctx = _ctx()
+    message = _message("ab")
+    meta = _meta(
+        "bad", {"segment": {"startIndex": "0", "endIndex": 1}, "groundingChunkIndices": [0]}
+    )
+    grounding.read(ctx, NAMES, meta, message, "/c")
+    assert message == _message("ab")
+    assert [x.code for x in ctx.losses] == ["field_dropped"] * 3  # the file, both supports
+
+
+def test_a_response_converts_with_its_grounding_both_ways() -> None:
+    body = {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [{"text": "Über"}]},
+                "finishReason": "STOP",
+                **_meta(_support(2, 5, 0, 1)),
+            }
+        ],
+        "modelVersion": "gemini-2.5-flash",
+    }
+    read = convert(body, "gemini", "canonical", "response")
+    (part,) = read.output["message"]["content"]
+    assert part["citations"][0]["span"] == {"start": 1, "end": 4}
+    assert convert(read.output, "canonical", "gemini", "response").output == body
+    chat = convert(body, "gemini", "openai-chat", "response")
+    annotation = chat.output["choices"][0]["message"]["annotations"][0]["url_citation"]
+    assert (annotation["start_index"], annotation["end_index"]) == (1, 4)
+    back = convert(chat.output, "openai-chat", "gemini", "response").output
+    support = back["candidates"][0]["groundingMetadata"]["groundingSupports"][0]
+    assert support["segment"] == {"startIndex": 2, "endIndex": 5, "text": "ber"}

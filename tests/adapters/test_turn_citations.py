@@ -99,3 +99,14 @@ def test_a_turn_without_citations_is_left_as_it_is() -> None:
     assert SPACED.give(ctx, {"annotations": []}, parts, "/m") == parts
     assert SPACED.give(ctx, {"annotations": None}, parts, "/m") == parts
     assert ctx.losses == []
+
+
+def test_a_citation_without_a_span_among_several_text_parts_has_no_part() -> None:
+    def bare(ctx: Context, wire: Any, at: str) -> Any:
+        return {"type": "url", "url": wire}
+
+    spanless = TurnCitations("annotations", "", CITATIONS.encode, bare)
+    ctx = _ctx()
+    parts = [_text("a"), _text("b")]
+    assert spanless.give(ctx, {"annotations": ["https://example.com"]}, parts, "/m") == parts
+    assert [x.code for x in ctx.losses] == ["field_dropped"]
