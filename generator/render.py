@@ -416,6 +416,7 @@ def turn_facts(
         "tool_is_user": roles["tool"] == roles["user"],
         "known_turn_keys": frozenset(
             {layout["role"], layout["content"], *(f for f, _, _ in slots)}
+            | ({layout["text_citations"]} if layout.get("text_citations") else set())
         ),
         "marker_test": marker_test,
         "renamed": frozenset(renamed),
@@ -462,6 +463,7 @@ def adapter_modules(inputs: Inputs) -> Files:
                 "infer_call": bool(data.get("stop_reasons", {}).get("infer_call", False)),
                 "request_aliases": data["request"].get("aliases", {}),
                 "response_call_seed": data.get("response", {}).get("call_seed"),
+                "grounding": data.get("response", {}).get("grounding"),
                 "id_rule": _rule(data.get("ids", {}).get("tool_call")),
                 "name_rule": _rule(data.get("ids", {}).get("tool_name")),
                 "capabilities": data["capabilities"],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua.adapters import fidelity, items, pairing
+from interlingua.adapters import fidelity, grounding, items, pairing
 from interlingua.adapters.runtime import Adapter, escape, get
 from interlingua.conversion import Context, ConversionError
 from interlingua.transforms.base import ABSENT
@@ -215,6 +215,7 @@ def encode_response(ctx: Context, adapter: Adapter, response: dict[str, Any]) ->
     wire = encode(ctx, envelope, "")
     _target_model(ctx, response, before)
     _put_stop_detail(adapter, stop, wire)
+    message = grounding.write_beside(ctx, adapter, message, wire)
     turns, _ = adapter.turns.encode_messages(ctx, [message], "/message", True)
     path = adapter.response_message
     if layout.items is not None:
@@ -329,6 +330,7 @@ def decode_response(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]
     if len(messages) != 1 or messages[0]["role"] != "assistant":
         raise ConversionError("wrong_role", at, "a response holds one assistant message")
     message = messages[0]
+    grounding.read_beside(ctx, adapter, wire, message)
     if (
         adapter.infer_call
         and envelope.get("stop_reason") == "end"

@@ -175,6 +175,9 @@ class Adapter:
     # A second wire field refining the stop reason (the mapping's stop_reasons.detail): its
     # path, wire value -> canonical reason, canonical reason -> wire value.
     stop_detail: tuple[tuple[str, ...], Mapping[str, str], Mapping[str, str]] | None = None
+    # Web pages cited beside the response's message (the mapping's response.grounding: its
+    # field names; see adapters/grounding.py). None: the format has none.
+    grounding: Mapping[str, str] | None = None
 
 
 def escape(key: str) -> str:
