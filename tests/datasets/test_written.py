@@ -5,6 +5,7 @@ the lines."""
 
 from __future__ import annotations
 
+import gc
 import gzip
 import io
 import json
@@ -221,3 +222,19 @@ def test_a_chunk_by_place_in_this_process(tmp_path: Path) -> None:
         done = write_chunk(by_place(chunk), options, 1000, False)
     assert done.size == chunk.place.length == len(chunk.lines)
     assert done.output.startswith(b'\n{"') and done.summary.converted == 1
+
+
+def test_the_workers_are_forked_from_a_frozen_heap_and_the_caller_gets_it_back(
+    tmp_path: Path,
+) -> None:
+    """The collector is kept off the inherited pages while workers fork (they stay shared);
+    once the map is done, the caller's objects are collected again."""
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"{}\n" * 40)
+    with path.open("rb") as stream:
+        chunks = list(file_chunks(stream, 8, 100))
+    seen = []
+    for answer in ordered_map(kind_of, chunks, 2, forked=by_place):
+        seen.append((answer, gc.get_freeze_count() > 0))
+    assert seen[1:] == [("Place", True)] * 4  # frozen while the pool runs
+    assert gc.get_freeze_count() == 0

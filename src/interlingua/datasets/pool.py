@@ -16,6 +16,7 @@ import time needs the ``if __name__ == "__main__":`` guard.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -89,6 +90,10 @@ def ordered_map(
         for task in tasks:
             if pool is None:
                 context = _context(preload or [])
+                if context.get_start_method() == "fork":
+                    # What the workers inherit stays shared: without this the collector's
+                    # first pass in each worker writes to (and so copies) every page it has.
+                    gc.freeze()
                 pool = ProcessPoolExecutor(jobs, mp_context=context)
                 if context.get_start_method() != "fork":
                     forked = None
@@ -100,3 +105,4 @@ def ordered_map(
     finally:
         if pool is not None:  # stopped early (the reader went away): drop what has not started
             pool.shutdown(wait=True, cancel_futures=True)
+            gc.unfreeze()  # the caller's own objects are the collector's again
