@@ -32,6 +32,9 @@ def one(payload: Any, source: str, target: str, kind: str, options: dict[str, An
         "losses": [loss.as_json() for loss in result.losses],
         "id_map": dict(result.id_map),
         "name_map": dict(result.name_map),
+        # the path taken: a compiled fused pair that fails where the pure one runs would
+        # still answer the same (through the two-step path), only slower
+        "fused": result.fused,
     }
 
 

@@ -19,11 +19,10 @@ from typing import Any, Final
 
 from interlingua.conversion import ConversionError, Loss, log
 from interlingua.reading import DEFAULT_MAX_DEPTH, InputError, check_value
-from interlingua.transforms import TRANSFORMS
+from interlingua.transforms.values import json_object_text
 
 SOURCE: Final = "openai-chat"
 TARGET: Final = "anthropic"
-_ARGUMENTS = TRANSFORMS["json_string"].decode
 REQUEST_KEYS: Final[frozenset[str]] = frozenset(
     [
         "frequency_penalty",
@@ -604,7 +603,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                     if type(text) is not str or not (text.isascii() or _clean(text)):
                         return "tool call arguments outside the fused shape"
                     try:
-                        arguments = _ARGUMENTS(None, text, "")
+                        arguments = json_object_text(text, "")
                     except ConversionError:
                         return "tool call arguments that do not read"
                     blocks.append(

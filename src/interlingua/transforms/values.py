@@ -18,6 +18,12 @@ def _json_string_encode(ctx: Context, at: str, value: Any) -> Any:
 
 
 def _json_string_decode(ctx: Context, wire: Any, at: str) -> Any:
+    return json_object_text(wire, at)
+
+
+def json_object_text(wire: Any, at: str) -> Any:
+    """The object a JSON text holds, read by the reading rules (what `@json_string` decodes;
+    the fused pair converters call it directly, having no conversion context)."""
     if not isinstance(wire, str):
         raise ConversionError("wrong_type", at, "expected a string holding a JSON object")
     if not wire.strip():
