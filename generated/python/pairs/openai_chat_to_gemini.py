@@ -13,12 +13,22 @@ takes the two-step path and says so (``ConversionResult.fused``, a debug log).
 from __future__ import annotations
 
 import logging
-import math
 import re
 from typing import Any, Final
 
+from interlingua.adapters.fused_checks import (
+    clean as _clean,
+)
+from interlingua.adapters.fused_checks import (
+    opaque as _opaque,
+)
+from interlingua.adapters.fused_checks import (
+    scalar as _scalar,
+)
+from interlingua.adapters.fused_checks import (
+    text_as_is as _text,
+)
 from interlingua.conversion import ConversionError, Loss, log
-from interlingua.reading import DEFAULT_MAX_DEPTH, InputError, check_value
 from interlingua.transforms.values import json_object_text
 
 SOURCE: Final = "openai-chat"
@@ -87,85 +97,6 @@ def _loss(
     losses: list[Loss], pointer: str, code: str, reason: str, part_type: str | None = None
 ) -> None:
     losses.append(Loss(pointer, code, reason, part_type))
-
-
-# What `reading.check_value` asks of the input is checked on the way, on every value the pass
-# takes (opaque values, such as a tool's schema, by check_value itself): a body the pass
-# converts is one the two-step path's check takes, and any other goes the two-step way.
-
-
-def _clean(value: str) -> bool:
-    """A string JSON carries: no lone surrogate (the hot callers ask `isascii` first, the
-    common answer, without a call)."""
-    if value.isascii():
-        return True
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _scalar(value: Any) -> bool:
-    """A JSON scalar `check_value` takes (a string, finite number, modest integer, boolean)."""
-    kind = type(value)
-    if kind is str:
-        return value.isascii() or _clean(value)
-    if kind is float:
-        return math.isfinite(value)
-    if kind is int:
-        return bool(value.bit_length() < 64)
-    return kind is bool
-
-
-def _opaque(value: Any, depth: int) -> bool:
-    """Whether `check_value` takes a value the pass carries without reading (a tool's
-    schema), found ``depth`` levels down in the body: a walk that answers yes only for plain
-    JSON (exact dicts and lists, string keys, clean strings, finite floats, modest integers),
-    so that a yes is always check_value's yes; anything else asks check_value itself."""
-    if _plain(value, depth):
-        return True
-    try:
-        check_value(value, max_depth=DEFAULT_MAX_DEPTH - depth)
-    except InputError:
-        return False
-    return True
-
-
-def _plain(value: Any, depth: int) -> bool:
-    kind = type(value)
-    if kind is dict:
-        if depth >= DEFAULT_MAX_DEPTH:
-            return False
-        for key, item in value.items():
-            if type(key) is not str or not (key.isascii() or _clean(key)):
-                return False
-            if not _plain(item, depth + 1):
-                return False
-        return True
-    if kind is str:
-        return value.isascii() or _clean(value)
-    if kind is list:
-        if depth >= DEFAULT_MAX_DEPTH:
-            return False
-        for item in value:
-            if not _plain(item, depth + 1):
-                return False
-        return True
-    if kind is int:
-        return bool(value.bit_length() < 64)
-    if kind is float:
-        return math.isfinite(value)
-    return value is None or kind is bool
-
-
-def _text(value: Any) -> str | None:
-    """A text the target carries as it is: a string that is not blank."""
-    return (
-        value
-        if type(value) is str and value.strip() and (value.isascii() or _clean(value))
-        else None
-    )
 
 
 def _texts(content: Any) -> list[str] | None:
