@@ -1,7 +1,8 @@
 """The operations, each a thin call of the function the Python API and the CLI use.
 
-Each takes the checked query (a dict) and the body (parsed) and returns the JSON answer, or
-raises :class:`ProblemError`. They run in a worker thread: conversion is CPU work.
+Each takes the checked query (a dict) and the body (as :func:`read_payload` read it) and
+returns the JSON answer, or raises :class:`ProblemError`. They run in a worker thread:
+conversion is CPU work.
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ def convert(query: Query, payload: Any) -> dict[str, Any]:
             source_endpoint=query.get("source_endpoint"),
             target_endpoint=query.get("target_endpoint"),
             validate_input=not checked,  # detection has just validated it against that schema
+            _data_checked=True,  # read_payload read it: read_json refuses what check_data does
         )
     except ConversionError as exc:
         raise _unusable(exc) from None
