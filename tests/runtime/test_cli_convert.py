@@ -838,7 +838,12 @@ def test_a_body_read_from_a_file_is_not_checked_as_data_again(
 
     checked: list[Any] = []
     real = converter.check_data
-    monkeypatch.setattr(converter, "check_data", lambda p: (checked.append(p), real(p))[1])
+
+    def counted(payload: Any) -> None:
+        checked.append(payload)
+        real(payload)
+
+    monkeypatch.setattr(converter, "check_data", counted)
     path = tmp_path / "body.json"
     path.write_text(json.dumps(SIGNED_GEMINI), encoding="utf-8")
     code, out, _ = run(["convert", "--from", "gemini", "--to", "anthropic", str(path)], capsys)

@@ -64,7 +64,12 @@ def test_a_body_read_by_the_service_is_not_checked_as_data_again(
 
     checked: list[Any] = []
     real = converter.check_data
-    monkeypatch.setattr(converter, "check_data", lambda p: (checked.append(p), real(p))[1])
+
+    def counted(payload: Any) -> None:
+        checked.append(payload)
+        real(payload)
+
+    monkeypatch.setattr(converter, "check_data", counted)
     answer = client.post("/v1/convert?from=gemini&to=anthropic", json=SIGNED_GEMINI)
     assert (answer.status_code, checked) == (200, [])
     expected = interlingua.convert(SIGNED_GEMINI, "gemini", "anthropic")
