@@ -833,8 +833,9 @@ def test_a_body_read_from_a_file_is_not_checked_as_data_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`read_json` refused all that `convert`'s data check refuses: the single-body command
-    does not walk the body a second time, and converts it as the Python call does."""
-    from interlingua import converter
+    walks the body no second time (detection, conversion) and converts it as the Python call
+    does."""
+    from interlingua import converter, detector
 
     checked: list[Any] = []
     real = converter.check_data
@@ -844,9 +845,13 @@ def test_a_body_read_from_a_file_is_not_checked_as_data_again(
         real(payload)
 
     monkeypatch.setattr(converter, "check_data", counted)
+    monkeypatch.setattr(detector, "check_data", counted)  # detection, which comes first
     path = tmp_path / "body.json"
     path.write_text(json.dumps(SIGNED_GEMINI), encoding="utf-8")
-    code, out, _ = run(["convert", "--from", "gemini", "--to", "anthropic", str(path)], capsys)
-    assert (code, checked) == (0, [])
-    assert json.loads(out) == convert(SIGNED_GEMINI, "gemini", "anthropic").output
+    outputs = []
+    for source in ("gemini", "auto"):
+        code, out, _ = run(["convert", "--from", source, "--to", "anthropic", str(path)], capsys)
+        assert (code, checked) == (0, [])
+        outputs.append(json.loads(out))
+    assert outputs == [convert(SIGNED_GEMINI, "gemini", "anthropic").output] * 2
     assert checked == [SIGNED_GEMINI]  # the Python call checks what it is handed

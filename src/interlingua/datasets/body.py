@@ -93,13 +93,14 @@ def convert_body(payload: Any, options: Options, *, read: bool = False) -> Conve
     source, kind, checked = options.source, options.kind, False
     try:
         if source == AUTO:
-            found = detect(payload, kind=kind, explain=False)  # the verdict is what counts
+            # explain=False: the verdict is what counts
+            found = detect(payload, kind=kind, explain=False, _data_checked=read)
             if not found.detected:
                 return undetected(found)
             assert found.format is not None and found.kind is not None
             source, kind, checked = found.format, found.kind, True
         elif kind is None:
-            found = detect(payload, among=[source])
+            found = detect(payload, among=[source], _data_checked=read)
             kind, checked = (found.kind, True) if found.detected else ("request", False)
         assert kind is not None
         pair = (source, options.target)
