@@ -10,7 +10,7 @@ gives ratios:
   Gemini);
 * interlingua bytes → bytes: ``orjson.loads``, ``convert``, ``orjson.dumps``, against the floor,
   ``orjson.loads`` + ``orjson.dumps`` of the same lines with no conversion at all (target: at
-  least 60 % of the floor's throughput).
+  least 50 % of the floor's throughput, as issue 16 asks).
 
 LiteLLM runs offline (local model cost map and beta-header table, no network) and only its
 translation: for each provider, the steps ``litellm.completion`` takes before the HTTP call:
@@ -68,7 +68,7 @@ TARGETS = ("anthropic", "gemini")
 # What the issue asks of interlingua: dict → dict this many times LiteLLM, bytes → bytes at
 # least this share of the orjson floor.
 VS_LITELLM = {"anthropic": 10.0, "gemini": 15.0}
-VS_FLOOR = 0.60
+VS_FLOOR = 0.50
 FLOOR = "floor: orjson loads + dumps"
 # The model LiteLLM is told it is translating for (it reads capabilities from its cost map).
 LITELLM_MODELS = {"anthropic": "claude-sonnet-4-5", "gemini": "gemini-2.5-flash"}
@@ -109,7 +109,8 @@ def load_interlingua() -> Convert | str:
             "`from interlingua import convert; convert(body, source='openai-chat', "
             "target='anthropic' | 'gemini')` and reads `.output` and `.losses`"
         )
-    # Every loss is also logged as a WARN line: the report counts them instead.
+    # Losses are logged at DEBUG only; keep the logger quiet all the same (a root logger an
+    # embedding application configured must not time its handlers): the report counts them.
     logging.getLogger("interlingua").setLevel(logging.ERROR)
     return cast(Convert, convert)
 

@@ -17,9 +17,9 @@
 'be brief'
 
 Every name below is imported from its module on first use, so ``import interlingua`` loads no
-model, validator or adapter until one is asked for. The library logs each conversion loss as
-a WARN line on the ``interlingua`` logger, which carries a :class:`logging.NullHandler`: an
-application sees them only when it configures logging.
+model, validator or adapter until one is asked for. A conversion returns its losses;
+it also logs each as a DEBUG line on the ``interlingua`` logger, which carries a
+:class:`logging.NullHandler`: an application sees them only when it configures logging.
 """
 
 from __future__ import annotations

@@ -299,7 +299,8 @@ class _Outcome(NamedTuple):
 
 
 def _convert_one(payload: Any, args: argparse.Namespace, line: int | None = None) -> _Outcome:
-    """Convert one body; every problem is reported on stderr, never raised."""
+    """Convert one body (as `_read_payload` read it: `read_json` or `read_text`); every
+    problem is reported on stderr, never raised."""
     from interlingua.datasets.body import Options, convert_body  # noqa: PLC0415
 
     losses = args.report is None  # else they go to the report file
@@ -313,7 +314,7 @@ def _convert_one(payload: Any, args: argparse.Namespace, line: int | None = None
         args.source_endpoint,
         args.target_endpoint,
     )
-    done = convert_body(payload, options)
+    done = convert_body(payload, options, read=True)  # read by `_read_payload`
     _problems(done.problems, line)
     error = None
     if done.error is not None:
@@ -472,7 +473,7 @@ def _check_format(name: str, auto: bool = False, known: Iterable[str] | None = N
 
 
 def _quiet_library() -> None:
-    """Every loss is reported by the command itself; keep the library's WARN lines off stderr."""
+    """Every loss is reported by the command itself; keep the library's log lines off stderr."""
     quiet = logging.getLogger("interlingua.converter")
     if not any(isinstance(h, logging.NullHandler) for h in quiet.handlers):
         quiet.addHandler(logging.NullHandler())

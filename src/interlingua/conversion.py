@@ -2,8 +2,10 @@
 
 A conversion never mutates its input and never drops anything silently: every projection
 that cannot be carried becomes a :class:`Loss` (JSON pointer into the input, part type, stable
-code, reason), logged as one WARN line, and in strict mode the conversion fails with
-:class:`LossyConversionError` instead of returning.
+code, reason), returned in the result, and in strict mode the conversion fails with
+:class:`LossyConversionError` instead of returning. Each loss is also one DEBUG record on the
+``interlingua.converter`` logger (a trace for who turns it on: the result is the report, and a
+loss is an expected outcome, not a warning), formatted only when that level is enabled.
 """
 
 from __future__ import annotations
@@ -11,16 +13,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from interlingua.generated.codes import DESCRIPTION
 
 log = logging.getLogger("interlingua.converter")
 
 
-@dataclass(frozen=True, slots=True)  # slots: one per loss / call, made cheap
-class Loss:
-    """One thing the output does not carry (schema: `Loss`)."""
+class Loss(NamedTuple):
+    """One thing the output does not carry (schema: `Loss`). A named tuple: one is made per
+    loss, and a tuple is the cheapest immutable record to make (half a frozen dataclass)."""
 
     pointer: str
     code: str
@@ -127,20 +129,23 @@ class Context:
         if self.quiet:
             return
         self.losses.append(Loss(pointer, code, reason, part_type))
-        log.warning("%s: %s at %s: %s", self.adapter, code, pointer or "/", reason)
+        if log.isEnabledFor(logging.DEBUG):  # the result reports it; the log is a trace
+            log.debug("%s: %s at %s: %s", self.adapter, code, pointer or "/", reason)
 
 
-@dataclass(frozen=True, slots=True)
-class ConversionResult:
-    """The converted document and everything it does not carry."""
+class ConversionResult(NamedTuple):
+    """The converted document and everything it does not carry. A named tuple (immutable,
+    no per-object dict): one is made per conversion, and a tuple is the cheapest to make."""
 
     output: Any
     losses: tuple[Loss, ...]
     source: str
     target: str
     kind: str
-    id_map: Mapping[str, str] = field(default_factory=dict)
-    name_map: Mapping[str, str] = field(default_factory=dict)
+    # Output → input ids and tool names. The default is shared by every result that takes
+    # it: read it, never change it (a Mapping, not a dict).
+    id_map: Mapping[str, str] = {}
+    name_map: Mapping[str, str] = {}
     # Whether a fused pair converter (interlingua.generated.pairs) made it in one pass; False
     # when the body took the two-step path (the reason is logged at debug level).
     fused: bool = False

@@ -51,8 +51,10 @@ from interlingua.validation import validate
 CANONICAL = "canonical"
 log = logging.getLogger("interlingua.converter")
 # Set to 0 to convert every body the two-step way (the reference the fused pairs are proved
-# equal to: tests/adapters/test_differential.py).
+# equal to: tests/adapters/test_differential.py). Read once, when this module is imported: an
+# environment lookup costs more than a small body's whole glue.
 FUSED_ENV = "INTERLINGUA_FUSED"
+_FUSED_ON = os.environ.get(FUSED_ENV) != "0"
 Kind = Literal["request", "response"]
 # The canonical type of each kind of document (`messages`: a list of them, or one).
 DOCUMENT_TYPES = {"request": "Conversation", "response": "Response", "messages": "Message"}
@@ -161,10 +163,32 @@ def reading_schema(schema_path: str) -> str:
     return schema_path.removesuffix(".json") + ".reading.json"
 
 
+# The yes/no answer of a JSON format's schemas by (format, kind, strict): one lookup for a valid
+# body, the common case (`_is_valid`).
+_ACCEPTS: dict[tuple[str, str, bool], Callable[[Any], bool]] = {}
+
+
+def _is_valid(fmt: str, kind: str, strict: bool) -> Callable[[Any], bool] | None:
+    """The schema's yes/no check of a JSON format's body, or None for a text format (its
+    text is parsed first) or a name or kind `check_wire` refuses with a coded error."""
+    codec = ADAPTERS.get(fmt)
+    if codec is None or codec.text is not None or kind not in codec.schemas:
+        return None
+    schema_path = codec.schemas[kind]
+    accepts: Callable[[Any], bool] = _wire_checker(
+        schema_path if strict else reading_schema(schema_path)
+    ).is_valid
+    _ACCEPTS[fmt, kind, strict] = accepts
+    return accepts
+
+
 def check_wire(payload: Any, fmt: str, kind: str, *, strict: bool = False) -> None:
     """Raise a coded error when ``payload`` breaks the format's reading schema (a text
     format's text: its framing, then the schema of the shape it reads as). ``strict``: the
     wire schema itself, the contract of what interlingua writes."""
+    accepts = _ACCEPTS.get((fmt, kind, strict)) or _is_valid(fmt, kind, strict)
+    if accepts is not None and accepts(payload):
+        return  # valid: what follows only locates an error
     payload = from_text(payload, fmt, kind)
     schema_path = adapter(fmt).schemas[kind]
     if not strict:
@@ -346,6 +370,7 @@ def convert(
     id_map: Mapping[str, str] | None = None,
     name_map: Mapping[str, str] | None = None,
     fused: bool = True,
+    _data_checked: bool = False,
 ) -> ConversionResult:
     """Convert ``payload`` (a parsed JSON body in ``source`` format) to ``target``.
 
@@ -360,27 +385,73 @@ def convert(
     earlier result) map ids and tool names in a ``source`` payload back to the values they
     stood for. ``validate_input=False`` skips the schema check of the input, for callers whose
     input is known to be valid.
-    ``fused=False`` (or ``INTERLINGUA_FUSED=0``) skips the one-pass converter of a pair
-    (`interlingua.generated.pairs`), which gives what the two-step path gives.
+    ``fused=False`` (or ``INTERLINGUA_FUSED=0`` in the environment when interlingua is
+    imported) skips the one-pass converter of a pair (`interlingua.generated.pairs`), which
+    gives what the two-step path gives.
+
+    ``_data_checked`` is internal: the caller read ``payload`` with `reading.read_json` (or
+    `reading.read_text`), which refuses all that `check_data` refuses, so the data check is
+    not made twice (the command line and the service).
     """
     # A fused pair exists only for two formats that have requests: first, before the checks
     # of the format names and kind it would pass anyway.
-    pair = PAIRS.get((source, target)) if fused and kind == "request" else None
-    if pair is not None and not id_map and not name_map and os.environ.get(FUSED_ENV) != "0":
-        # The pair checks the data as it reads it (what check_data asks): a body it converts
-        # passes check_data, so only the schema check is left; any other body goes on below.
-        done = _fused(pair, payload, source, target)
-        if done is not None:
-            if validate_input:
-                check_wire(payload, source, kind)
-            if strict and done.losses:
-                raise LossyConversionError(list(done.losses))
-            return done
-    kind = _kind(kind)
+    if fused and kind == "request" and not id_map and not name_map and _FUSED_ON:
+        pair = PAIRS.get((source, target))
+        if pair is not None:
+            # The pair checks the data as it reads it (what check_data asks): a body it
+            # converts passes check_data, so only the schema check is left; any other body
+            # goes on below (the reason logged at debug level).
+            try:
+                got = pair(payload)
+            except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+                got = f"{exc!r}"  # only with validate_input=False on invalid input
+            if type(got) is tuple:
+                output, losses = got
+                if validate_input:
+                    check_wire(payload, source, kind)
+                if strict and losses:
+                    raise LossyConversionError(list(losses))
+                return ConversionResult(
+                    output, tuple(losses), source, target, "request", {}, {}, True
+                )
+            log.debug("%s -> %s: two-step path: %s", source, target, got)
+    return _two_step(
+        payload,
+        source,
+        target,
+        _kind(kind),
+        strict=strict,
+        thinking=thinking,
+        source_endpoint=source_endpoint,
+        target_endpoint=target_endpoint,
+        validate_input=validate_input,
+        id_map=id_map,
+        name_map=name_map,
+        data_checked=_data_checked,
+    )
+
+
+def _two_step(
+    payload: Any,
+    source: str,
+    target: str,
+    kind: str,
+    *,
+    strict: bool,
+    thinking: str,
+    source_endpoint: str | None,
+    target_endpoint: str | None,
+    validate_input: bool,
+    id_map: Mapping[str, str] | None,
+    name_map: Mapping[str, str] | None,
+    data_checked: bool,
+) -> ConversionResult:
+    """`convert` through the canonical form: the source's reader, then the target's writer."""
     for name in (source, target):
         if kind not in kinds(name):
             raise ConversionError("unknown_document", "", f"{name} has no {kind} body")
-    check_data(payload)
+    if not data_checked:
+        check_data(payload)
     reading = Context(
         source,
         kind=kind,
@@ -431,25 +502,6 @@ def convert(
     return ConversionResult(
         output, tuple(losses), source, target, kind, writing.id_map, writing.name_map
     )
-
-
-def _fused(
-    pair: Callable[[Any], tuple[dict[str, Any], list[Loss]] | str],
-    payload: Any,
-    source: str,
-    target: str,
-) -> ConversionResult | None:
-    """The fused pair's result, or None (logged with the reason) when the body is outside its
-    shape or does not read there: the two-step path then converts it, or reports its error."""
-    try:
-        got = pair(payload)
-    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
-        got = f"{exc!r}"  # only with validate_input=False on invalid input
-    if isinstance(got, str):
-        log.debug("%s -> %s: two-step path: %s", source, target, got)
-        return None
-    output, losses = got
-    return ConversionResult(output, tuple(losses), source, target, "request", {}, {}, True)
 
 
 def to_canonical(

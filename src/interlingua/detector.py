@@ -751,6 +751,7 @@ def detect(
     kind: str | None = None,
     among: Iterable[str] | None = None,
     explain: bool = True,
+    _data_checked: bool = False,
 ) -> Detection:
     """Tell which format and kind ``payload`` (a parsed JSON body, or the text of a text
     format such as ChatML) is.
@@ -763,8 +764,12 @@ def detect(
     ``explain=False`` (a batch that needs only the verdict): a body only one schema takes is
     reasoned with its own evidence, not with what no other schema would claim of it (which
     walks the body through every other schema of its kind). The verdict is the same.
+
+    ``_data_checked`` is internal, as `convert`'s: the caller read ``payload`` with
+    `reading.read_json` (or `read_text`), which refused all that the data check refuses.
     """
-    check_data(payload)
+    if not _data_checked:
+        check_data(payload)
     scope = list(_scope(kind, among))
     shaped = {pair: _shaped(*pair, payload) for pair in scope}
     only = None if explain else _only_body(scope, shaped)

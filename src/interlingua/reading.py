@@ -123,6 +123,7 @@ _SCAN: Final = make_scanner(
     )
 )
 _JSON_SPACE: Final = " \t\n\r"  # whitespace as JSON has it
+_SPACE_OR_EMPTY: Final = frozenset(["", *_JSON_SPACE])  # what `text[:1]` is when space opens it
 
 
 def _marking_object(pairs: list[tuple[str, Any]]) -> Any:
@@ -236,16 +237,19 @@ def read_json(
     # The decoder's scanner called straight (what `JSONDecoder.decode` does around it, less
     # two calls a read: a stream reads a document a chunk). Anything refused, trailing text
     # included, is read again by `_read_located`, which says how and where.
-    start = len(text) - len(text.lstrip(_JSON_SPACE))
+    # (lstrip copies the text: only asked when the text opens with space)
+    start = len(text) - len(text.lstrip(_JSON_SPACE)) if text[:1] in _SPACE_OR_EMPTY else 0
     try:
         value, end = _SCAN(text, start)
     except (StopIteration, ValueError, RecursionError, _DuplicateKey, _NonFinite, _Overflow):
         return _read_located(text, max_depth)
     if end != len(text) and text[end:].strip(_JSON_SPACE):
         return _read_located(text, max_depth)
-    # No float overflowed (the scanner would have stopped): only nesting can be past a limit.
-    deep = text.count("{") + text.count("[") > max_depth
-    if deep or _SURROGATE_ESCAPE.search(text):
+    # No float overflowed (the scanner would have stopped): only nesting can be past a limit,
+    # which takes more opening brackets than the limit, so more characters (a short text, a
+    # tool call's arguments say, is not counted); a lone surrogate takes a `\u` escape.
+    deep = end > max_depth and text.count("{") + text.count("[") > max_depth
+    if deep or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
         return _checked(value, text, max_depth, deep)
     return value
 

@@ -8,7 +8,11 @@ candidate); here are the hook's promises and the input checks the pass does on i
 from __future__ import annotations
 
 import copy
+import json
 import logging
+import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -131,7 +135,7 @@ def test_each_loss_is_logged_once_by_the_adapter_that_lost_it_as_the_two_step_pa
     lines = []
     for fused in (True, False):
         caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="interlingua.converter"):
+        with caplog.at_level(logging.DEBUG, logger="interlingua.converter"):
             result = convert(body, source, target, fused=fused)
         assert result.fused is fused
         lines.append([r.getMessage() for r in caplog.records])
@@ -139,12 +143,22 @@ def test_each_loss_is_logged_once_by_the_adapter_that_lost_it_as_the_two_step_pa
     assert lines[0][0].startswith(f"{source}: field_dropped at /stream")
 
 
-def test_the_environment_and_known_maps_turn_the_fused_pass_off(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_environment_and_known_maps_turn_the_fused_pass_off() -> None:
     assert not convert(BODY, "openai-chat", "anthropic", id_map={"a": "b"}).fused
-    monkeypatch.setenv(FUSED_ENV, "0")
-    assert not convert(BODY, "openai-chat", "anthropic").fused
+    # The environment is read once, when interlingua is imported: a fresh process each.
+    code = (
+        "import json, sys; from interlingua import convert; "
+        "print(convert(json.loads(sys.argv[1]), 'openai-chat', 'anthropic').fused)"
+    )
+    for value, fused in (("0", "False"), ("1", "True")):
+        done = subprocess.run(
+            [sys.executable, "-c", code, json.dumps(BODY)],
+            env={**os.environ, FUSED_ENV: value},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert done.stdout.strip() == fused
 
 
 def _with(path: tuple[Any, ...], value: Any) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from interlingua.cli import main
 from interlingua.converter import formats, kinds
 from interlingua.generated.adapters import ADAPTERS
 from interlingua.validation import validate
+from tests.bodies import SIGNED_GEMINI
 
 ROOT = Path(__file__).resolve().parents[2] / "schemas"
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -810,17 +811,6 @@ def test_text_that_is_no_format_is_unknown_not_a_json_error(
 
 # --- endpoints -----------------------------------------------------------------------------------
 
-SIGNED_GEMINI: dict[str, Any] = {
-    "contents": [
-        {"role": "user", "parts": [{"text": "hi"}]},
-        {
-            "role": "model",
-            "parts": [{"text": "plan", "thought": True, "thoughtSignature": "Cq"}, {"text": "ok"}],
-        },
-        {"role": "user", "parts": [{"text": "go"}]},
-    ]
-}
-
 
 @pytest.mark.parametrize("jsonl", [[], ["--jsonl", "--jobs", "2"]])
 def test_the_endpoints_decide_where_signed_reasoning_is_replayed(
@@ -837,3 +827,31 @@ def test_the_endpoints_decide_where_signed_reasoning_is_replayed(
     code, out, err = run([*argv, *jsonl, "--target-endpoint", "gemini-api", str(path)], capsys)
     assert "thought" not in out
     assert "thinking_not_replayable" in err
+
+
+def test_a_body_read_from_a_file_is_not_checked_as_data_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`read_json` refused all that `convert`'s data check refuses: the single-body command
+    walks the body no second time (detection, conversion) and converts it as the Python call
+    does."""
+    from interlingua import converter, detector
+
+    checked: list[Any] = []
+    real = converter.check_data
+
+    def counted(payload: Any) -> None:
+        checked.append(payload)
+        real(payload)
+
+    monkeypatch.setattr(converter, "check_data", counted)
+    monkeypatch.setattr(detector, "check_data", counted)  # detection, which comes first
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(SIGNED_GEMINI), encoding="utf-8")
+    outputs = []
+    for source in ("gemini", "auto"):
+        code, out, _ = run(["convert", "--from", source, "--to", "anthropic", str(path)], capsys)
+        assert (code, checked) == (0, [])
+        outputs.append(json.loads(out))
+    assert outputs == [convert(SIGNED_GEMINI, "gemini", "anthropic").output] * 2
+    assert checked == [SIGNED_GEMINI]  # the Python call checks what it is handed

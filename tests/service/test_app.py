@@ -11,6 +11,7 @@ import pytest
 
 import interlingua
 from interlingua.service.limits import Limits
+from tests.bodies import SIGNED_GEMINI
 from tests.service.conftest import CheckedClient, body
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,18 +41,6 @@ TOOLS = _case("openai-chat", "roundtrip", "parallel_tool_calls")["wire"]
 
 # --- convert ----------------------------------------------------------------------------------
 
-# Signed reasoning in a Gemini conversation: bound to the endpoint it is read from.
-SIGNED_GEMINI: dict[str, Any] = {
-    "contents": [
-        {"role": "user", "parts": [{"text": "hi"}]},
-        {
-            "role": "model",
-            "parts": [{"text": "plan", "thought": True, "thoughtSignature": "Cq"}, {"text": "ok"}],
-        },
-        {"role": "user", "parts": [{"text": "go"}]},
-    ]
-}
-
 
 def test_convert_answers_what_convert_returns(client: CheckedClient) -> None:
     answer = client.post("/v1/convert?from=openai-chat&to=anthropic", json=CHAT)
@@ -64,6 +53,30 @@ def test_convert_detects_the_format_and_kind(client: CheckedClient) -> None:
     answer = client.post("/v1/convert?from=auto&to=gemini", json=CHAT)
     assert answer.status_code == 200
     assert answer.json()["report"]["source"] == "openai-chat"
+
+
+def test_a_body_read_by_the_service_is_not_checked_as_data_again(
+    client: CheckedClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The service read the body with `read_json`, which refused all that `convert`'s data
+    check refuses: the body is not walked again (detection, conversion), and the answer is
+    the same."""
+    from interlingua import converter, detector
+
+    checked: list[Any] = []
+    real = converter.check_data
+
+    def counted(payload: Any) -> None:
+        checked.append(payload)
+        real(payload)
+
+    monkeypatch.setattr(converter, "check_data", counted)
+    monkeypatch.setattr(detector, "check_data", counted)  # detection, which comes first
+    answer = client.post("/v1/convert?from=gemini&to=anthropic", json=SIGNED_GEMINI)
+    assert (answer.status_code, checked) == (200, [])
+    expected = interlingua.convert(SIGNED_GEMINI, "gemini", "anthropic")
+    assert answer.json() == {"output": expected.output, "report": expected.report()}
+    assert checked == [SIGNED_GEMINI]
 
 
 def test_convert_keeps_the_id_map(client: CheckedClient) -> None:

@@ -603,10 +603,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
     out["messages"] = [
         {"role": turn[0], "content": turn[1] if turn[2] is None else turn[2]} for turn in turns
     ]
-    if losses and log.isEnabledFor(logging.WARNING):
+    if losses and log.isEnabledFor(logging.DEBUG):
         # As the two-step path logs them: each by the adapter that lost it (the reader for
         # what it left behind, which comes first).
         for n, loss in enumerate(losses):
             who = SOURCE if n < unread else TARGET
-            log.warning("%s: %s at %s: %s", who, loss.code, loss.pointer or "/", loss.reason)
+            log.debug("%s: %s at %s: %s", who, loss.code, loss.pointer or "/", loss.reason)
     return out, losses

@@ -602,10 +602,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
     if system:
         out["systemInstruction"] = {"parts": [{"text": text} for text in system]}
     out["contents"] = [{"role": turn[0], "parts": turn[1]} for turn in turns]
-    if losses and log.isEnabledFor(logging.WARNING):
+    if losses and log.isEnabledFor(logging.DEBUG):
         # As the two-step path logs them: each by the adapter that lost it (the reader for
         # what it left behind, which comes first).
         for n, loss in enumerate(losses):
             who = SOURCE if n < unread else TARGET
-            log.warning("%s: %s at %s: %s", who, loss.code, loss.pointer or "/", loss.reason)
+            log.debug("%s: %s at %s: %s", who, loss.code, loss.pointer or "/", loss.reason)
     return out, losses

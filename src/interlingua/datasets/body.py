@@ -78,8 +78,10 @@ def undetected(found: Detection) -> Converted:
     return failed("unknown_format", "", f"cannot tell the format: {why}{hint}", detail=detail)
 
 
-def convert_body(payload: Any, options: Options) -> Converted:
-    """Convert one parsed body (or a text format's text) as ``options`` say."""
+def convert_body(payload: Any, options: Options, *, read: bool = False) -> Converted:
+    """Convert one parsed body (or a text format's text) as ``options`` say. ``read``: the
+    payload came from `reading.read_json` or `reading.read_text`, which refused all that
+    `convert`'s data check refuses, so that check is not made again."""
     from interlingua.conversion import (  # noqa: PLC0415  # loads the adapters
         ConversionError,
         ConversionResult,
@@ -91,13 +93,14 @@ def convert_body(payload: Any, options: Options) -> Converted:
     source, kind, checked = options.source, options.kind, False
     try:
         if source == AUTO:
-            found = detect(payload, kind=kind, explain=False)  # the verdict is what counts
+            # explain=False: the verdict is what counts
+            found = detect(payload, kind=kind, explain=False, _data_checked=read)
             if not found.detected:
                 return undetected(found)
             assert found.format is not None and found.kind is not None
             source, kind, checked = found.format, found.kind, True
         elif kind is None:
-            found = detect(payload, among=[source])
+            found = detect(payload, among=[source], _data_checked=read)
             kind, checked = (found.kind, True) if found.detected else ("request", False)
         assert kind is not None
         pair = (source, options.target)
@@ -111,6 +114,7 @@ def convert_body(payload: Any, options: Options) -> Converted:
             source_endpoint=options.source_endpoint,
             target_endpoint=options.target_endpoint,
             validate_input=not checked,  # detection has just validated it against that schema
+            _data_checked=read,
         )
     except LossyConversionError as exc:
         assert kind is not None  # set before anything is converted

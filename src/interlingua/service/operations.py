@@ -1,7 +1,8 @@
 """The operations, each a thin call of the function the Python API and the CLI use.
 
-Each takes the checked query (a dict) and the body (parsed) and returns the JSON answer, or
-raises :class:`ProblemError`. They run in a worker thread: conversion is CPU work.
+Each takes the checked query (a dict) and the body (as :func:`read_payload` read it) and
+returns the JSON answer, or raises :class:`ProblemError`. They run in a worker thread:
+conversion is CPU work.
 """
 
 from __future__ import annotations
@@ -53,12 +54,12 @@ def convert(query: Query, payload: Any) -> dict[str, Any]:
 
     source, kind, checked = query["from"], query.get("kind"), False
     if source == AUTO:
-        found = detect(payload, kind=kind)
+        found = detect(payload, kind=kind, _data_checked=True)
         if not found.detected:
             raise _undetected(found.reason)
         source, kind, checked = str(found.format), str(found.kind), True
     elif kind is None:
-        found = detect(payload, among=[source])
+        found = detect(payload, among=[source], _data_checked=True)
         kind, checked = (str(found.kind), True) if found.detected else ("request", False)
     try:
         result = run(
@@ -71,6 +72,7 @@ def convert(query: Query, payload: Any) -> dict[str, Any]:
             source_endpoint=query.get("source_endpoint"),
             target_endpoint=query.get("target_endpoint"),
             validate_input=not checked,  # detection has just validated it against that schema
+            _data_checked=True,  # read_payload read it: read_json refuses what check_data does
         )
     except ConversionError as exc:
         raise _unusable(exc) from None
