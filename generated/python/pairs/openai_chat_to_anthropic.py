@@ -25,8 +25,8 @@ from interlingua.adapters.fused_checks import (
 from interlingua.adapters.fused_checks import (
     scalar as _scalar,
 )
-from interlingua.conversion import ConversionError, Loss, log
-from interlingua.transforms.values import json_object_text
+from interlingua.conversion import Loss, log
+from interlingua.reading import InputError, read_json
 
 SOURCE: Final = "openai-chat"
 TARGET: Final = "anthropic"
@@ -623,10 +623,15 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                     arguments_text: str = found_text
                     if not (arguments_text.isascii() or _clean(arguments_text)):
                         return "tool call arguments outside the fused shape"
-                    try:
-                        arguments = json_object_text(arguments_text, "")
-                    except ConversionError:
-                        return "tool call arguments that do not read"
+                    # What `@json_string` reads (json_object_text), without its wrapping.
+                    arguments: Any = {}
+                    if not _blank(arguments_text):
+                        try:
+                            arguments = read_json(arguments_text)
+                        except InputError:
+                            return "tool call arguments that do not read"
+                        if type(arguments) is not dict:
+                            return "tool call arguments that do not read"
                     blocks.append(
                         {"type": "tool_use", "id": call_id, "name": call_name, "input": arguments}
                     )
