@@ -33,6 +33,7 @@ from generator.templating import (
     variables,
     with_optional,
 )
+from generator.wire_variants import merge_refused
 
 MAPPINGS = SCHEMAS / "mappings"
 Json = Any
@@ -560,6 +561,10 @@ class Planner:
             extra = {path[:-1]: {str(path[-1])}}
         else:
             extra = {(): {layout["role"], layout["content"]}}
+        if kind == "request":
+            self.compiler.merge_refused = merge_refused(
+                self.mapping.data["format"], section["wire"]
+            )
         self.variant_functions(
             f"{kind}_envelope",
             f"/{kind}",

@@ -21,6 +21,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from generator.wire_variants import refused
+
 Json = Any
 
 #: (source, target) of every fused converter, where users convert most.
@@ -493,11 +495,11 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_image_by_extension": _uses(target, "image", "file_ref"),
         "t_call": wire_expr(
             target["parts"]["tool_call"][0]["wire"],
-            {"id": "call_id", "name": "name", "arguments": "arguments"},
+            {"id": "call_id", "name": "call_name", "arguments": "arguments"},
         ),
         "t_result": wire_expr(
             target["parts"]["tool_result"][0]["wire"],
-            {"id": "call_id", "name": "name", "content": "content"},
+            {"id": "call_id", "name": "result_name", "content": "result_text"},
         ),
         "t_tool": tool_expr,
         "t_tool_bare": _tool_expr(target, described=False)[0],
@@ -505,6 +507,11 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_tool_choices": _tool_choices(target),
         "t_tool_choice_path": _tool_choice_key(target),
         "t_choice_merge": _tool_choice_merge(target)[0],
+        # By merged key: the tag key and the tool_choice variants that do not take it.
+        "t_choice_refused": {
+            key: refused(target["format"], _tool_choice_key(target)[0], key)
+            for key, _name, _negated in _tool_choice_merge(target)[0]
+        },
         "rf": _response_format(source, target),
         "t_choice_base": _tool_choice_merge(target)[1],
         "t_name_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_name"))),

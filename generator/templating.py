@@ -241,6 +241,10 @@ class Compiler:
         self.extra_known: dict[tuple[str | int, ...], set[str]] = {}
         self.codec_keys: dict[str, set[str]] = {}  # top-level wire keys of each named codec
         self.quiet = 0  # inside a `@merge` whose members' keys are not all known
+        # By the codec a request's `@merge` starts with: the tag key of the codec's variants,
+        # and by each merged key, the tags of the variants that do not take it (the wire
+        # schema closes them): see generator/wire_variants.py.
+        self.merge_refused: dict[str, tuple[str, dict[str, list[str]]]] = {}
         # The canonical key a dispatcher already chose the codec by (a part's `type`).
         self.dispatched: str | None = None
         # The wire key the layout already dispatched a block by (its `type`), when it did.
@@ -383,6 +387,40 @@ class Compiler:
             self.pending.append([])
             self.match(em, sub, value, side, ptr, decode=decode)
             self.flush_drops(em, decode=decode)
+
+    def _merge_refused(
+        self, em: Emitter, out: str, members: list[Any], canon_at: dict[str, str]
+    ) -> None:
+        """Drop, and report, a merged key the variant the codec wrote does not take (an
+        Anthropic `none` tool_choice takes no `disable_parallel_tool_use`)."""
+        first = members[0] if members else None
+        if not isinstance(first, Call) or first.name != "codec":
+            return
+        found = self.merge_refused.get(first.args[0])
+        if found is None:
+            return
+        tag_key, refused = found
+        for member in members[1:]:
+            if not isinstance(member, dict):
+                continue
+            for key in member:
+                owner = next(variables(member[key]), None)
+                if key not in refused or owner is None:
+                    continue
+                for tag in refused[key]:
+                    em.line(
+                        f"if {out} is not ABSENT and {out}.get({tag_key!r}) == {tag!r} "
+                        f"and {key!r} in {out}:"
+                    )
+                    with em.block():
+                        em.line(f"del {out}[{key!r}]")
+                        reason = (
+                            f" has no place for `{owner.name}` beside a `{tag}` {first.args[0]}"
+                        )
+                        em.line(
+                            f"ctx.loss({canon_at[owner.name]}, 'parameter_dropped', "
+                            f"ctx.adapter + {reason!r})"
+                        )
 
     def _member_keys(self, member: Any) -> set[str]:
         """The top-level wire keys a `@merge` member writes."""
@@ -618,6 +656,7 @@ class Compiler:
             base = [m for m in call.args if not any(True for _ in variables(m))]
             values = ", ".join(self.build(em, m, canon_at, encode, at) for m in members)
             em.line(f"{out} = merge_values({_lit(base[0]) if base else None}, {values})")
+            self._merge_refused(em, out, members, canon_at)
         else:
             args = ", ".join(self.build(em, a, canon_at, encode, at) for a in call.args)
             first = call.args[0] if call.args else None

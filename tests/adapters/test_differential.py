@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from interlingua.conversion import ConversionResult, Loss
-from interlingua.converter import convert, formats
+from interlingua.converter import check_wire, convert, formats
 from tests.adapters import differential
 from tests.adapters.test_properties import conversations
 
@@ -159,3 +159,56 @@ def test_the_harness_tells_an_error_from_an_answer_and_a_missing_conversion() ->
     assert len(differential.differences(reference, broken)) == len(reference)
     fewer = dict(list(reference.items())[1:])
     assert differential.differences(reference, fewer)[0].startswith("only in one run")
+
+
+# --- a merged tool_choice key the variant written does not take ------------------------------
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("fused_path", [True, False], ids=["fused", "two-step"])
+def test_tool_choice_none_goes_to_anthropic_without_disable_parallel_tool_use(
+    parallel: bool, fused_path: bool
+) -> None:
+    """Regression: `tool_choice: "none"` with `parallel_tool_calls` wrote
+    `{"type": "none", "disable_parallel_tool_use": ...}`, which Anthropic's schema refuses (its
+    `none` variant takes no other key). The key is dropped and reported, on both paths alike."""
+    body = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": "Hi"}],
+        "tools": [
+            {"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}
+        ],
+        "tool_choice": "none",
+        "parallel_tool_calls": parallel,
+    }
+    result = convert(body, "openai-chat", "anthropic", fused=fused_path)
+    assert result.fused is fused_path
+    assert result.output["tool_choice"] == {"type": "none"}
+    check_wire(result.output, "anthropic", "request", strict=True)
+    dropped = [x for x in result.losses if x.pointer == "/parameters/parallel_tool_calls"]
+    assert [(x.code, x.reason) for x in dropped] == [
+        (
+            "parameter_dropped",
+            "anthropic has no place for `parallel_tool_calls` beside a `none` tool_choice",
+        )
+    ]
+    other = convert(body, "openai-chat", "anthropic", fused=not fused_path)
+    assert (other.output, other.losses) == (result.output, result.losses)
+
+
+@pytest.mark.parametrize("choice", ["auto", "required"])
+def test_other_tool_choices_keep_disable_parallel_tool_use(choice: str) -> None:
+    body = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": "Hi"}],
+        "tools": [
+            {"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}
+        ],
+        "tool_choice": choice,
+        "parallel_tool_calls": False,
+    }
+    for fused_path in (True, False):
+        result = convert(body, "openai-chat", "anthropic", fused=fused_path)
+        assert result.output["tool_choice"]["disable_parallel_tool_use"] is True
+        assert not [x for x in result.losses if "parallel" in x.pointer]
+        check_wire(result.output, "anthropic", "request", strict=True)

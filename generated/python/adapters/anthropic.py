@@ -2824,6 +2824,13 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
         _d8["disable_parallel_tool_use"] = _c7
     _o9 = _d8 if _c7 is not ABSENT else ABSENT
     _c5 = merge_values({"type": "auto"}, _c6, _o9)
+    if _c5 is not ABSENT and _c5.get("type") == "none" and "disable_parallel_tool_use" in _c5:
+        del _c5["disable_parallel_tool_use"]
+        ctx.loss(
+            at + "/parameters/parallel_tool_calls",
+            "parameter_dropped",
+            ctx.adapter + " has no place for `parallel_tool_calls` beside a `none` tool_choice",
+        )
     _c10 = (
         ABSENT
         if v_response_format is ABSENT

@@ -25,11 +25,8 @@ from interlingua.adapters.fused_checks import (
 from interlingua.adapters.fused_checks import (
     scalar as _scalar,
 )
-from interlingua.adapters.fused_checks import (
-    text_as_is as _text,
-)
-from interlingua.conversion import ConversionError, Loss, log
-from interlingua.transforms.values import json_object_text
+from interlingua.conversion import Loss, log
+from interlingua.reading import InputError, read_json
 
 SOURCE: Final = "openai-chat"
 TARGET: Final = "gemini"
@@ -99,40 +96,67 @@ def _loss(
     losses.append(Loss(pointer, code, reason, part_type))
 
 
+def _blank(text: str) -> bool:
+    """Whether a text is empty or whitespace only (what ``not text.strip()`` asks, without
+    copying the text)."""
+    return not text or text.isspace()
+
+
 def _texts(content: Any) -> list[str] | None:
     """The texts of a content that holds text only: a string or a list of text parts."""
     if type(content) is str:
-        return [content] if content.strip() and (content.isascii() or _clean(content)) else None
-    if type(content) is not list or not content:
+        one: str = content
+        return [one] if not _blank(one) and (one.isascii() or _clean(one)) else None
+    if type(content) is not list:
         return None
-    texts = []
-    for part in content:
-        if type(part) is not dict or part.get("type") != "text" or not TEXT_KEYS.issuperset(part):
+    parts: list[Any] = content
+    if not parts:
+        return None
+    texts: list[str] = []
+    for part in parts:
+        if type(part) is not dict:
             return None
-        text = _text(part.get("text"))
-        if text is None:
+        fields: dict[str, Any] = part
+        if fields.get("type") != "text" or not TEXT_KEYS.issuperset(fields):
+            return None
+        value = fields.get("text")
+        if type(value) is not str:
+            return None
+        text: str = value
+        if _blank(text) or not (text.isascii() or _clean(text)):
             return None
         texts.append(text)
     return texts
 
 
-def _image(part: Any, i: int, j: int, losses: list[Loss]) -> Any:
+def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str, Any] | None:
     """The target block of an image part, or None when it is outside the shape."""
     if not IMAGE_KEYS.issuperset(part):
         return None
-    box = part.get("image_url")
-    if type(box) is not dict or not IMAGE_URL_KEYS.issuperset(box):
+    found = part.get("image_url")
+    if type(found) is not dict:
         return None
-    url = box.get("url")
-    if type(url) is not str or not (url.isascii() or _clean(url)):
+    box: dict[str, Any] = found
+    if not IMAGE_URL_KEYS.issuperset(box):
         return None
+    value = box.get("url")
+    if type(value) is not str:
+        return None
+    url: str = value
+    if not (url.isascii() or _clean(url)):
+        return None
+    block: dict[str, Any]
     if url.startswith("data:"):
-        head, comma, data = url.partition(",")
-        if not comma or not head.endswith(";base64"):
+        comma = url.find(",")
+        if comma < 0:
+            return None
+        head = url[:comma]
+        if not head.endswith(";base64"):
             return None
         media_type = head[5:-7]
         if media_type.lower() not in IMAGE_TYPES:
             return None
+        data = url[comma + 1 :]
         block = {"inlineData": {"mimeType": media_type, "data": data}}
     else:
         if not url.lower().startswith(("https://", "http://")):
@@ -142,7 +166,11 @@ def _image(part: Any, i: int, j: int, losses: list[Loss]) -> Any:
             return None
         block = {"fileData": {"fileUri": url}}
     if "detail" in box:
-        if type(box["detail"]) is not str or not (box["detail"].isascii() or _clean(box["detail"])):
+        detail = box["detail"]
+        if type(detail) is not str:
+            return None
+        said: str = detail
+        if not (said.isascii() or _clean(said)):
             return None
         _loss(
             losses,
@@ -154,36 +182,61 @@ def _image(part: Any, i: int, j: int, losses: list[Loss]) -> Any:
     return block
 
 
-def _user_parts(content: Any, i: int, losses: list[Loss]) -> tuple[list[Any], str | None] | None:
-    """A user message's blocks, and its text when it is one text; None: outside the shape."""
+def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
+    """A user message's blocks (its text, when it is a string, is ``content`` itself); None:
+    outside the shape."""
     if type(content) is str:
-        if not content.strip() or not (content.isascii() or _clean(content)):
+        text: str = content
+        if _blank(text) or not (text.isascii() or _clean(text)):
             return None
-        text = content
-        return [{"text": text}], content
-    if type(content) is not list or not content:
+        return [{"text": text}]
+    if type(content) is not list:
+        return None
+    parts: list[Any] = content
+    if not parts:
         return None
     blocks: list[Any] = []
-    for j, part in enumerate(content):
+    j = 0
+    for part in parts:
         if type(part) is not dict:
             return None
-        tag = part.get("type")
+        fields: dict[str, Any] = part
+        tag = fields.get("type")
         if tag == "text":
-            found = _text(part.get("text"))
-            if found is None or not TEXT_KEYS.issuperset(part):
+            value = fields.get("text")
+            if type(value) is not str:
                 return None
-            text = found
+            text = value
+            if (
+                _blank(text)
+                or not (text.isascii() or _clean(text))
+                or not TEXT_KEYS.issuperset(fields)
+            ):
+                return None
             blocks.append({"text": text})
         elif tag == "image_url":
-            block = _image(part, i, j, losses)
+            block = _image(fields, i, j, losses)
             if block is None:
                 return None
             blocks.append(block)
         else:
             return None
-    if len(blocks) == 1 and type(content[0].get("text")) is str:
-        return blocks, content[0]["text"]
-    return blocks, None
+        j += 1
+    return blocks
+
+
+def _solo(content: Any, blocks: list[Any]) -> str | None:
+    """The one text of a user message that is one text (the target's shorthand), else None."""
+    if type(content) is str:
+        text: str = content
+        return text
+    if len(blocks) == 1:
+        first: dict[str, Any] = content[0]
+        value = first.get("text")
+        if type(value) is str:
+            one: str = value
+            return one
+    return None
 
 
 def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
@@ -450,22 +503,35 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
     if group:
         out["generationConfig"] = group
     _loss(losses, "/model", "parameter_dropped", "gemini has no place for `model`")
-    messages = body.get("messages")
-    if type(messages) is not list or not messages:
+    found_messages = body.get("messages")
+    if type(found_messages) is not list:
+        return "no messages"
+    messages: list[Any] = found_messages
+    if not messages:
         return "no messages"
     system: list[str] = []
-    turns: list[list[Any]] = []  # [role, blocks, the one text or None, state]
+    # The target messages as they are written: the last one is `last`, its blocks `last_blocks`
+    # (what a merged message joins), of the turn `state`.
+    written: list[Any] = []
+    last: dict[str, Any] = {}
+    last_blocks: list[Any] = []
     state = NONE
     pending: list[str] = []  # calls of the last assistant turn still waiting for a result
+    waiting = 0  # the first of them not answered yet
     names: dict[str, str] = {}  # call id -> tool name, for results that name their tool
-    for i, message in enumerate(messages):
+    i = 0
+    for message in messages:
         if type(message) is not dict:
             return "a message that is not an object"
-        role = message.get("role")
+        fields: dict[str, Any] = message
+        found_role = fields.get("role")
+        if type(found_role) is not str:
+            return "a role outside the fused shape"
+        role: str = found_role
         if role == "user":
-            if pending:
+            if waiting < len(pending):
                 return "a tool call without its result"
-            if not CONTENT_KEYS.issuperset(message):
+            if not CONTENT_KEYS.issuperset(fields):
                 return "message fields outside the fused shape"
             if state == USER:
                 _loss(
@@ -474,21 +540,21 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                     "turns_merged",
                     "gemini needs alternating turns; merged with the previous message",
                 )
-            read = _user_parts(message.get("content"), i, losses)
-            if read is None:
+            content = fields.get("content")
+            user_blocks = _user_parts(content, i, losses)
+            if user_blocks is None:
                 return "user content outside the fused shape"
-            blocks, solo = read
-            if state in (USER, RESULTS):
-                turn = turns[-1]
-                turn[1].extend(blocks)
-                turn[2] = None
+            if state == USER or state == RESULTS:
+                last_blocks.extend(user_blocks)
             else:
-                turns.append(["user", blocks, solo, USER])
+                last_blocks = user_blocks
+                last = {"role": "user", "parts": user_blocks}
+                written.append(last)
             state = USER
         elif role == "assistant":
-            if pending:
+            if waiting < len(pending):
                 return "a tool call without its result"
-            if state == NONE or not ASSISTANT_KEYS.issuperset(message):
+            if state == NONE or not ASSISTANT_KEYS.issuperset(fields):
                 return "an assistant turn first, or fields outside the fused shape"
             if state == ASSISTANT:
                 _loss(
@@ -497,8 +563,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                     "turns_merged",
                     "gemini needs alternating turns; merged with the previous message",
                 )
-            content = message.get("content")
-            calls = message.get("tool_calls")
+            content = fields.get("content")
+            calls = fields.get("tool_calls")
             texts: list[str] = []
             if content is None or content == "":
                 if not calls:
@@ -508,78 +574,107 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                 if read_texts is None:
                     return "assistant content outside the fused shape"
                 texts = read_texts
-            blocks = [{"text": text} for text in texts]
-            solo = texts[0] if len(texts) == 1 and not calls else None
+            blocks: list[Any] = [{"text": text} for text in texts]
             if calls is not None:
-                if type(calls) is not list or not calls:
+                if type(calls) is not list:
                     return "tool calls: not a list"
-                for call in calls:
+                call_list: list[Any] = calls
+                if not call_list:
+                    return "tool calls: not a list"
+                if waiting:
+                    pending = []
+                    waiting = 0
+                for call in call_list:
+                    if type(call) is not dict:
+                        return "a tool call outside the fused shape"
+                    call_fields: dict[str, Any] = call
                     if (
-                        type(call) is not dict
-                        or not CALL_KEYS.issuperset(call)
-                        or call.get("type") != "function"
+                        not CALL_KEYS.issuperset(call_fields)
+                        or call_fields.get("type") != "function"
                     ):
                         return "a tool call outside the fused shape"
-                    call_id = call.get("id")
-                    fn = call.get("function")
-                    if (
-                        type(call_id) is not str
-                        or not call_id
-                        or call_id in names
-                        or not _clean(call_id)
-                    ):
+                    found_id = call_fields.get("id")
+                    found_fn = call_fields.get("function")
+                    if type(found_id) is not str:
                         return "a tool call id the fused shape does not take"
-                    if type(fn) is not dict or not FUNCTION_KEYS.issuperset(fn):
+                    call_id: str = found_id
+                    if not call_id or call_id in names or not _clean(call_id):
+                        return "a tool call id the fused shape does not take"
+                    if type(found_fn) is not dict:
                         return "a tool call outside the fused shape"
-                    name = fn.get("name")
-                    if type(name) is not str or not NAME_OK(name):
+                    call_fn: dict[str, Any] = found_fn
+                    if not FUNCTION_KEYS.issuperset(call_fn):
+                        return "a tool call outside the fused shape"
+                    found_name = call_fn.get("name")
+                    if type(found_name) is not str:
                         return "a tool name the fused shape does not take"
-                    text = fn.get("arguments")
-                    if type(text) is not str or not (text.isascii() or _clean(text)):
+                    call_name: str = found_name
+                    if not NAME_OK(call_name):
+                        return "a tool name the fused shape does not take"
+                    found_text = call_fn.get("arguments")
+                    if type(found_text) is not str:
                         return "tool call arguments outside the fused shape"
-                    try:
-                        arguments = json_object_text(text, "")
-                    except ConversionError:
-                        return "tool call arguments that do not read"
+                    arguments_text: str = found_text
+                    if not (arguments_text.isascii() or _clean(arguments_text)):
+                        return "tool call arguments outside the fused shape"
+                    # What `@json_string` reads (json_object_text), without its wrapping.
+                    arguments: Any = {}
+                    if not _blank(arguments_text):
+                        try:
+                            arguments = read_json(arguments_text)
+                        except InputError:
+                            return "tool call arguments that do not read"
+                        if type(arguments) is not dict:
+                            return "tool call arguments that do not read"
                     blocks.append(
-                        {"functionCall": {"id": call_id, "name": name, "args": arguments}}
+                        {"functionCall": {"id": call_id, "name": call_name, "args": arguments}}
                     )
-                    names[call_id] = name
+                    names[call_id] = call_name
                     pending.append(call_id)
             if state == ASSISTANT:
-                turn = turns[-1]
-                turn[1].extend(blocks)
-                turn[2] = None
+                last_blocks.extend(blocks)
             else:
-                turns.append(["model", blocks, solo, ASSISTANT])
+                last_blocks = blocks
+                last = {"role": "model", "parts": blocks}
+                written.append(last)
             state = ASSISTANT
         elif role == "tool":
-            if not pending or not RESULT_KEYS.issuperset(message):
+            if waiting >= len(pending) or not RESULT_KEYS.issuperset(fields):
                 return "a tool result without its call, or fields outside the fused shape"
-            call_id = message.get("tool_call_id")
-            if call_id != pending[0]:
+            found_id = fields.get("tool_call_id")
+            if found_id != pending[waiting]:
                 return "tool results out of order"
-            del pending[0]
-            content = message.get("content")
-            if type(content) is list:
-                one = _texts(content) if len(content) == 1 else None
-                content = one[0] if one else None
-            content = _text(content)
-            if content is None:
+            call_id = pending[waiting]
+            waiting += 1
+            found_content = fields.get("content")
+            if type(found_content) is list:
+                listed: list[Any] = found_content
+                one = _texts(listed) if len(listed) == 1 else None
+                found_content = one[0] if one else None
+            if type(found_content) is not str:
                 return "a tool result outside the fused shape"
-            name = names[call_id]
+            result_text: str = found_content
+            if _blank(result_text) or not (result_text.isascii() or _clean(result_text)):
+                return "a tool result outside the fused shape"
+            result_name = names[call_id]
             block = {
-                "functionResponse": {"id": call_id, "name": name, "response": {"output": content}}
+                "functionResponse": {
+                    "id": call_id,
+                    "name": result_name,
+                    "response": {"output": result_text},
+                }
             }
             if state == RESULTS:
-                turns[-1][1].append(block)
+                last_blocks.append(block)
             else:
-                turns.append(["user", [block], None, RESULTS])
+                last_blocks = [block]
+                last = {"role": "user", "parts": last_blocks}
+                written.append(last)
             state = RESULTS
         elif role == "system" or role == "developer":
-            if turns or not CONTENT_KEYS.issuperset(message):
+            if written or not CONTENT_KEYS.issuperset(fields):
                 return "a system message after the conversation started"
-            system_texts = _texts(message.get("content"))
+            system_texts = _texts(fields.get("content"))
             if system_texts is None:
                 return "system content outside the fused shape"
             if role == "developer":
@@ -596,12 +691,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
             system.extend(system_texts)
         else:
             return "a role outside the fused shape"
-    if pending or not turns:
+        i += 1
+    if waiting < len(pending) or not written:
         return "a tool call without its result, or no turn"
 
     if system:
         out["systemInstruction"] = {"parts": [{"text": text} for text in system]}
-    out["contents"] = [{"role": turn[0], "parts": turn[1]} for turn in turns]
+    out["contents"] = written
     if losses and log.isEnabledFor(logging.DEBUG):
         # As the two-step path logs them: each by the adapter that lost it (the reader for
         # what it left behind, which comes first).

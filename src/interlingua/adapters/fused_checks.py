@@ -55,32 +55,30 @@ def plain(value: Any, depth: int) -> bool:
     if kind is dict:
         if depth >= DEFAULT_MAX_DEPTH:
             return False
-        for key, item in value.items():
-            if type(key) is not str or not (key.isascii() or clean(key)):
+        fields: dict[Any, Any] = value
+        for key, item in fields.items():
+            if type(key) is not str:
+                return False
+            name: str = key
+            if not (name.isascii() or clean(name)):
                 return False
             if not plain(item, depth + 1):
                 return False
         return True
     if kind is str:
-        return value.isascii() or clean(value)
+        text: str = value
+        return text.isascii() or clean(text)
     if kind is list:
         if depth >= DEFAULT_MAX_DEPTH:
             return False
-        for item in value:  # noqa: SIM110  (a loop, not all(): compiled, it makes no generator)
+        items: list[Any] = value
+        for item in items:  # noqa: SIM110  (a loop, not all(): compiled, it makes no generator)
             if not plain(item, depth + 1):
                 return False
         return True
     if kind is int:
-        return bool(value.bit_length() < 64)
+        number: int = value
+        return bool(number.bit_length() < 64)
     if kind is float:
         return math.isfinite(value)
     return value is None or kind is bool
-
-
-def text_as_is(value: Any) -> str | None:
-    """A text the target carries as it is: a string that is not blank."""
-    return (
-        value
-        if type(value) is str and value.strip() and (value.isascii() or clean(value))
-        else None
-    )
