@@ -145,14 +145,32 @@ def _is_scalar(schema: Json) -> bool:
 INLINE_DEPTH = 2
 
 
-def compile_node(
-    schema: Json, defs: dict[str, Json], consts: Constants, inline: tuple[str, ...] = ()
-) -> Node:
-    if (
+# An object with at least this many optional properties is checked key by key in the fast
+# path (one branch per key present) instead of one lookup per property: most are absent.
+KEYED_MIN = 6
+
+
+def _is_any(schema: Json) -> bool:
+    return (
         schema is True
         or schema == {}
         or (isinstance(schema, dict) and set(schema) <= {"description", "x-open", "title"})
-    ):
+    )
+
+
+def _takes_absent(node: Node, defs: dict[str, Json]) -> bool:
+    """Whether the fast check of ``node`` passes the absent marker: a required property with
+    such a check needs its own presence test; every other check refuses the marker (it is no
+    string, number, list or dict), so reading the property is its presence test."""
+    if node["k"] == "ref" and not node["union"]:
+        return _is_any(defs[node["name"]])
+    return bool(node["k"] == "any")
+
+
+def compile_node(
+    schema: Json, defs: dict[str, Json], consts: Constants, inline: tuple[str, ...] = ()
+) -> Node:
+    if _is_any(schema):
         return {"k": "any"}
     if "$ref" in schema:
         name = def_name_of(schema["$ref"])
@@ -195,6 +213,8 @@ def compile_node(
         closed = extra is False or "x-forward" in schema
         trivial = not (schema.get("required") or closed or names or checked_extra)
         trivial = trivial and all(sub["k"] == "any" for _, sub in props)
+        required = schema.get("required", [])
+        checked = {name for name, sub in props if not _takes_absent(sub, defs)}
         return {
             "k": "object",
             "trivial": trivial,
@@ -207,6 +227,9 @@ def compile_node(
             "closed": extra is False or "x-forward" in schema,
             # Open for forward compatibility: unknown keys are a warning of this code.
             "unknown_code": schema.get("x-forward", "unknown_field"),
+            # Fast path: required keys no property check refuses when absent.
+            "presence": [name for name in required if name not in checked],
+            "keyed": len([n for n, _ in props if n not in required]) >= KEYED_MIN,
             "extra": compile_node(extra, defs, consts, inline) if isinstance(extra, dict) else None,
             "names_pattern": consts.pattern(names) if names else None,
             "names_regex": names,
