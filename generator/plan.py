@@ -7,6 +7,7 @@ module-level names and builds nothing per call.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +92,8 @@ class DefPlan:
     node: Node
     invariants: list[Node]
     is_union: bool
+    # The fast path's shared reads: (local, expression), read once at the top of `_bad_<Type>`.
+    reads: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def loop_tree(self) -> Node:
@@ -100,7 +103,7 @@ class DefPlan:
 
 
 #: Invariants that walk the items a `*` path selects.
-LOOPING = ("unique", "answers")
+LOOPING = ("unique", "answers", "ascending")
 
 
 def loop_tree(invariants: list[Node]) -> Node:
@@ -109,14 +112,20 @@ def loop_tree(invariants: list[Node]) -> Node:
     ``children`` the loops nested in it, in first-seen order. One walk over the messages serves
     every invariant about messages or their parts, instead of one walk each; each invariant
     still sees its items in document order, so its verdict is unchanged."""
-    root: Node = {"here": [], "children": {}}
+    root: Node = {"here": [], "children": {}, "tags": {}}
     for index, inv in enumerate(invariants, start=1):
         if inv["kind"] not in LOOPING:
             continue
         node = root
         for step in inv["loops"]:
-            node = node["children"].setdefault(tuple(step), {"here": [], "children": {}})
+            node = node["children"].setdefault(
+                tuple(step), {"here": [], "children": {}, "tags": {}}
+            )
         node["here"].append((inv, index))
+        # Each key a `where` tests is read once per item, into a local the matches compare.
+        for where in (inv.get("where"), inv.get("call", {}).get("where"), inv.get("result", {}).get("where")):
+            for key in sorted(where or {}):
+                node["tags"][_tag_local(inv["item"], key)] = f"{inv['item']}.get({key!r})"
     return root
 
 
@@ -295,12 +304,51 @@ def loops(steps: list[str]) -> tuple[list[tuple[str, str]], str]:
     return result, expr
 
 
+def _tag_local(var: str, key: str) -> str:
+    return f"{var}_" + re.sub(r"\W", "_", key)
+
+
 def _where(var: str, where: dict[str, str]) -> str | None:
-    return " and ".join(f"{var}.get({k!r}) == {v!r}" for k, v in sorted(where.items())) or None
+    """The match of a loop's item, on the locals :func:`loop_tree` reads each key into."""
+    return " and ".join(f"{_tag_local(var, k)} == {v!r}" for k, v in sorted(where.items())) or None
 
 
-def compile_invariant(inv: Json, consts: Constants) -> Node:
+class Reads:
+    """The fast path's reads of one type's invariants. A path (or a step on the way to one)
+    read more than once is read once, into a local, at the top of the function: counted in a
+    first pass over the invariants, named in the second."""
+
+    def __init__(self, counts: dict[tuple[Any, ...], int] | None = None) -> None:
+        self.counting = counts is None
+        self.counts: dict[tuple[Any, ...], int] = {} if counts is None else counts
+        self.names: dict[tuple[Any, ...], str] = {}
+        self.bindings: list[tuple[str, str]] = []
+
+    def _shared(self, key: tuple[Any, ...], expr: str) -> str:
+        if self.counting:
+            self.counts[key] = self.counts.get(key, 0) + 1
+            return expr
+        if self.counts.get(key, 0) < 2:
+            return expr
+        if key not in self.names:
+            self.names[key] = f"r{len(self.names)}"
+            self.bindings.append((self.names[key], expr))
+        return self.names[key]
+
+    def _base(self, steps: tuple[str, ...]) -> str:
+        if not steps:
+            return "x"
+        parent = self._base(steps[:-1])
+        return self._shared(("step", steps), f"{parent}.get({steps[-1]!r}, _EMPTY)")
+
+    def __call__(self, steps: list[str], default: str = "_M") -> str:
+        base = self._base(tuple(steps[:-1]))
+        return self._shared(("leaf", tuple(steps), default), f"{base}.get({steps[-1]!r}, {default})")
+
+
+def compile_invariant(inv: Json, consts: Constants, read: Reads | None = None) -> Node:
     """Normalise one x-invariants entry: paths become step lists and getter expressions."""
+    read = read or Reads()
     node: Node = dict(inv)
     kind = inv["kind"]
     if kind in ("unique", "answers", "ascending"):
@@ -312,21 +360,22 @@ def compile_invariant(inv: Json, consts: Constants) -> Node:
         node["result_match"] = _where(node["item"], inv["result"]["where"])
     if kind in ("exactly_one", "equal_when_present"):
         node["steps"] = [_steps(f) for f in inv["fields"]]
-        node["getters"] = [getter("x", _steps(f)) for f in inv["fields"]]
+        node["getters"] = [read(_steps(f)) for f in inv["fields"]]
     elif kind == "ordered":
         node["lower_steps"], node["upper_steps"] = _steps(inv["lower"]), _steps(inv["upper"])
         node["lower_get"], node["upper_get"] = (
-            getter("x", _steps(inv["lower"])),
-            getter("x", _steps(inv["upper"])),
+            read(_steps(inv["lower"])),
+            read(_steps(inv["upper"])),
         )
     elif kind == "non_empty":
         node["steps"] = _steps(inv["field"])
-        node["read"] = getter("x", _steps(inv["field"]), "()")
+        node["read"] = read(_steps(inv["field"]), "()")
         node["unless"] = [
-            {"steps": _steps(u["field"]), "read": getter("x", _steps(u["field"])), **u}
+            {"steps": _steps(u["field"]), "read": read(_steps(u["field"])), **u}
             for u in inv.get("unless", [])
         ]
     elif kind == "waives":
+        # Read by the detailed check, which has no shared reads.
         node["read"] = getter("x", _steps(inv["when"]["field"]))
         node["allowed"] = consts.frozenset_of(inv["when"]["in"])
     elif kind == "required_when":
@@ -334,11 +383,11 @@ def compile_invariant(inv: Json, consts: Constants) -> Node:
         node["require_steps"] = [_steps(r) for r in inv["require"]]
         # Shortest paths first: they are the cheapest to read and usually the most selective.
         when = sorted(inv["when"].items(), key=lambda kv: (kv[0].count("/"), kv[0]))
-        node["when_gets"] = [(getter("x", _steps(k)), v) for k, v in when]
-        node["require_gets"] = [getter("x", _steps(r)) for r in inv["require"]]
+        node["when_gets"] = [(read(_steps(k)), v) for k, v in when]
+        node["require_gets"] = [read(_steps(r)) for r in inv["require"]]
     elif kind in ("equals", "portable_schema"):
         node["steps"] = _steps(inv["field"])
-        node["read"] = getter("x", _steps(inv["field"]))
+        node["read"] = read(_steps(inv["field"]))
         if kind == "portable_schema":
             node["forbidden_set"] = consts.frozenset_of(inv["forbidden"])
             node["schema_valued_set"] = consts.frozenset_of(inv["schema_valued"])
@@ -354,8 +403,13 @@ def build_plan(bundle: dict[str, Json]) -> Plan:
         node = compile_node(schema, defs, consts, (name,))
         if node["k"] == "union":
             unions[name] = node
-        invariants = [compile_invariant(inv, consts) for inv in schema.get("x-invariants", [])]
-        plans.append(DefPlan(name, node, invariants, node["k"] == "union"))
+        rules = schema.get("x-invariants", [])
+        counting = Reads()
+        for inv in rules:
+            compile_invariant(inv, Constants(), counting)
+        read = Reads(counting.counts)
+        invariants = [compile_invariant(inv, consts, read) for inv in rules]
+        plans.append(DefPlan(name, node, invariants, node["k"] == "union", read.bindings))
     documents = {
         schema["x-document"]["key"]: name for name, schema in defs.items() if "x-document" in schema
     }

@@ -888,8 +888,10 @@ def _portable_ok(schema: Any, forbidden: frozenset[str], schema_valued: frozense
         node = stack.pop()
         if type(node) is not dict:
             continue
-        for keyword, sub in node.items():
-            if keyword in forbidden or (keyword in schema_valued and type(sub) is dict):
+        if not node.keys().isdisjoint(forbidden):
+            return False
+        for keyword in schema_valued:
+            if type(node.get(keyword)) is dict:
                 return False
         properties = node.get("properties")
         if type(properties) is dict:
@@ -1645,9 +1647,8 @@ def _chk_SchemaVersion(x: Any, p: str, out: list[Finding]) -> None:
 
 def _bad_Conversation(x: Any) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
-    if _ascending(x, ("messages", "*"), "id", "", ""):
-        return True
     seen_1: set[str] = set()
+    last_2 = ""  # every string sorts at or after ""
     seen_3: set[str] = set()
     seen_4: set[str] = set()
     seen_5: set[str] = set()
@@ -1661,34 +1662,40 @@ def _bad_Conversation(x: Any) -> bool:
             if key in seen_1:
                 return True
             seen_1.add(key)
+        key = w0.get("id")
+        if type(key) is str:
+            if key < last_2:
+                return True
+            last_2 = key
         for w1 in w0.get("content", ()):
-            if w1.get("type") == "tool_call":
+            w1_type = w1.get("type")
+            if w1_type == "tool_call":
                 key = w1.get("id")
                 if type(key) is str:
                     if key in seen_3:
                         return True
                     seen_3.add(key)
-            if w1.get("type") == "prompt_request":
+            if w1_type == "prompt_request":
                 key = w1.get("prompt_request_id")
                 if type(key) is str:
                     if key in seen_4:
                         return True
                     seen_4.add(key)
-            if w1.get("type") == "tool_call":
+            if w1_type == "tool_call":
                 key = w1.get("id")
                 if type(key) is str:
                     calls_6.add(key)
-            elif w1.get("type") == "tool_result":
+            elif w1_type == "tool_result":
                 key = w1.get("tool_call_id")
                 if type(key) is str:
                     if key not in calls_6 or key in answered_6:
                         return True
                     answered_6.add(key)
-            if w1.get("type") == "prompt_request":
+            if w1_type == "prompt_request":
                 key = w1.get("prompt_request_id")
                 if type(key) is str:
                     calls_7.add(key)
-            elif w1.get("type") == "prompt_result":
+            elif w1_type == "prompt_result":
                 key = w1.get("prompt_request_id")
                 if type(key) is str:
                     if key not in calls_7 or key in answered_7:
@@ -2213,37 +2220,25 @@ def _chk_Conversation(x: Any, p: str, out: list[Finding]) -> None:
 
 def _bad_Response(x: Any) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
-    value = x.get("message", _EMPTY).get("role", _M)
+    r0 = x.get("message", _EMPTY)
+    r1 = r0.get("extensions", _EMPTY)
+    r2 = r1.get("completion", _EMPTY)
+    value = r0.get("role", _M)
     if value is not _M and value != "assistant":
         return True
     first = x.get("stop_reason", _M)
     if first is not _M:
-        second = (
-            x.get("message", _EMPTY)
-            .get("extensions", _EMPTY)
-            .get("completion", _EMPTY)
-            .get("stop_reason", _M)
-        )
+        second = r2.get("stop_reason", _M)
         if second is not _M and second != first:
             return True
     first = x.get("usage", _M)
     if first is not _M:
-        second = (
-            x.get("message", _EMPTY)
-            .get("extensions", _EMPTY)
-            .get("completion", _EMPTY)
-            .get("usage", _M)
-        )
+        second = r2.get("usage", _M)
         if second is not _M and second != first:
             return True
     first = x.get("model", _M)
     if first is not _M:
-        second = (
-            x.get("message", _EMPTY)
-            .get("extensions", _EMPTY)
-            .get("llm", _EMPTY)
-            .get("model_id", _M)
-        )
+        second = r1.get("llm", _EMPTY).get("model_id", _M)
         if second is not _M and second != first:
             return True
     return False
@@ -11469,36 +11464,32 @@ def _chk_MediaType(x: Any, p: str, out: list[Finding]) -> None:
 
 def _bad_Message(x: Any) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
-    if (
-        not x.get("content", ())
-        and x.get("role", _M) != "system"
-        and x.get("extensions", _EMPTY).get("completion", _EMPTY).get("status", _M) != "partial"
-    ):
+    r0 = x.get("role", _M)
+    r1 = x.get("extensions", _EMPTY)
+    r2 = r1.get("completion", _EMPTY)
+    r3 = r2.get("status", _M)
+    if not x.get("content", ()) and r0 != "system" and r3 != "partial":
         return True
     if (
-        x.get("role", _M) == "assistant"
-        and x.get("extensions", _EMPTY).get("completion", _EMPTY).get("status", _M) == "complete"
+        r0 == "assistant"
+        and r3 == "complete"
         and (
-            x.get("extensions", _EMPTY).get("completion", _EMPTY).get("model", _M) is _M
-            or x.get("extensions", _EMPTY).get("llm", _EMPTY).get("provider", _M) is _M
-            or x.get("extensions", _EMPTY).get("completion", _EMPTY).get("usage", _M) is _M
+            r2.get("model", _M) is _M
+            or r1.get("llm", _EMPTY).get("provider", _M) is _M
+            or r2.get("usage", _M) is _M
         )
     ):
         return True
-    if (
-        x.get("role", _M) == "assistant"
-        and x.get("extensions", _EMPTY).get("completion", _EMPTY).get("status", _M) == "complete"
-        and (x.get("extensions", _EMPTY).get("routing", _M) is _M)
-    ):
+    if r0 == "assistant" and r3 == "complete" and (r1.get("routing", _M) is _M):
         return True
     first = x.get("id", _M)
     if first is not _M:
-        second = x.get("extensions", _EMPTY).get("provenance", _EMPTY).get("message_id", _M)
+        second = r1.get("provenance", _EMPTY).get("message_id", _M)
         if second is not _M and second != first:
             return True
     first = x.get("session_id", _M)
     if first is not _M:
-        second = x.get("extensions", _EMPTY).get("agent", _EMPTY).get("session_id", _M)
+        second = r1.get("agent", _EMPTY).get("session_id", _M)
         if second is not _M and second != first:
             return True
     return False
