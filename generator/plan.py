@@ -155,8 +155,10 @@ INLINE_DEPTH = 2
 
 
 # An object with at least this many optional properties is checked key by key in the fast
-# path (one branch per key present) instead of one lookup per property: most are absent.
-KEYED_MIN = 6
+# path (one branch per key present, the closed-keys test folded into the last `else`) instead
+# of one lookup per property. Measured on the synthetic corpus, key by key wins from the first
+# optional property: absent properties cost nothing and no key-set comparison is built.
+KEYED_MIN = 1
 
 
 def _is_any(schema: Json) -> bool:

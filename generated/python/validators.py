@@ -912,21 +912,23 @@ def _ok_Loss(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S2:
+    if not o0.keys() >= _S1:
         return False
-    v0 = o0.get("pointer", _M)
-    if type(v0) is not str or _P0(v0) is None:
-        return False
-    v0 = o0.get("part_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "pointer":
+            if type(v0) is not str or _P0(v0) is None:
+                return False
+        elif k0 == "part_type":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "code":
+            if type(v0) is not str or v0 not in _S0:
+                return False
+        elif k0 == "reason":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
-    v0 = o0.get("code", _M)
-    if type(v0) is not str or v0 not in _S0:
-        return False
-    v0 = o0.get("reason", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
     return True
 
 
@@ -1014,58 +1016,63 @@ def _ok_ConversionReport(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
     o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S5:
+    if not o0.keys() >= _S4:
         return False
-    v0 = o0.get("source", _M)
-    if type(v0) is not str or _P1(v0) is None:
-        return False
-    v0 = o0.get("target", _M)
-    if type(v0) is not str or _P1(v0) is None:
-        return False
-    v0 = o0.get("kind", _M)
-    if type(v0) is not str or v0 not in _S3:
-        return False
-    v0 = o0.get("losses", _M)
-    if type(v0) is not list:
-        return False
-    for v1 in v0:
-        if type(v1) is not dict:
-            return False
-        o2 = v1
-        if not o2.keys() <= _S2:
-            return False
-        v2 = o2.get("pointer", _M)
-        if type(v2) is not str or _P0(v2) is None:
-            return False
-        v2 = o2.get("part_type", _M)
-        if v2 is not _M:
-            if type(v2) is not str or len(v2) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "source":
+            if type(v0) is not str or _P1(v0) is None:
                 return False
-        v2 = o2.get("code", _M)
-        if type(v2) is not str or v2 not in _S0:
-            return False
-        v2 = o2.get("reason", _M)
-        if type(v2) is not str or len(v2) < 1:
-            return False
-    v0 = o0.get("id_map", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        for k1, v1 in o1.items():
-            if type(v1) is not str:
+        elif k0 == "target":
+            if type(v0) is not str or _P1(v0) is None:
                 return False
-    v0 = o0.get("name_map", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        for k1, v1 in o1.items():
-            if type(v1) is not str:
+        elif k0 == "kind":
+            if type(v0) is not str or v0 not in _S3:
                 return False
+        elif k0 == "losses":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+                if not o2.keys() >= _S1:
+                    return False
+                for k2, v2 in o2.items():
+                    if k2 == "pointer":
+                        if type(v2) is not str or _P0(v2) is None:
+                            return False
+                    elif k2 == "part_type":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    elif k2 == "code":
+                        if type(v2) is not str or v2 not in _S0:
+                            return False
+                    elif k2 == "reason":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    else:
+                        return False
+        elif k0 == "id_map":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if type(v1) is not str:
+                    return False
+        elif k0 == "name_map":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if type(v1) is not str:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -1313,58 +1320,60 @@ def _ok_AdapterCapabilities(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S7:
+    if not o0.keys() >= _S6:
         return False
-    v0 = o0.get("supports_system", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_developer_role", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_images", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_image_urls", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_audio", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_documents", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_thinking", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_redacted_thinking", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_tool_calls", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_parallel_tool_calls", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_images_in_tool_results", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_structured_output", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_cache_hints", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("supports_refusal", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("requires_alternation", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("max_context_tokens", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 1:
+    for k0, v0 in o0.items():
+        if k0 == "supports_system":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_developer_role":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_images":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_image_urls":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_audio":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_documents":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_thinking":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_redacted_thinking":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_tool_calls":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_parallel_tool_calls":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_images_in_tool_results":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_structured_output":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_cache_hints":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_refusal":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "requires_alternation":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "max_context_tokens":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 1:
+                return False
+        else:
             return False
     return True
 
@@ -1645,7 +1654,7 @@ def _chk_SchemaVersion(x: Any, p: str, out: list[Finding]) -> None:
 # --- Conversation ---
 
 
-def _bad_Conversation(x: Any) -> bool:
+def _bad_Conversation(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     seen_1: set[str] = set()
     last_2 = ""  # every string sorts at or after ""
@@ -1759,6 +1768,8 @@ def _ok_Conversation(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
     o2: dict[Any, Any]
+    a1: list[Any]
+    a2: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -1780,13 +1791,15 @@ def _ok_Conversation(x: Any) -> bool:
         elif k0 == "messages":
             if type(v0) is not list:
                 return False
-            for v1 in v0:
+            a1 = v0
+            for v1 in a1:
                 if not _ok_Message(v1):
                     return False
         elif k0 == "tools":
             if type(v0) is not list:
                 return False
-            for v1 in v0:
+            a1 = v0
+            for v1 in a1:
                 if not _ok_ToolDefinition(v1):
                     return False
         elif k0 == "tool_choice":
@@ -1835,7 +1848,8 @@ def _ok_Conversation(x: Any) -> bool:
                 elif k1 == "stop_sequences":
                     if type(v1) is not list:
                         return False
-                    for v2 in v1:
+                    a2 = v1
+                    for v2 in a2:
                         if type(v2) is not str or len(v2) < 1:
                             return False
                 elif k1 == "seed":
@@ -2218,7 +2232,7 @@ def _chk_Conversation(x: Any, p: str, out: list[Finding]) -> None:
 # --- Response ---
 
 
-def _bad_Response(x: Any) -> bool:
+def _bad_Response(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     r0 = x.get("message", _EMPTY)
     r1 = r0.get("extensions", _EMPTY)
@@ -2307,82 +2321,82 @@ def _ok_Response(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S16:
+    if not o0.keys() >= _S15:
         return False
-    v0 = o0.get("schema_version", _M)
-    if type(v0) not in (int, float) or v0 != 1:
-        return False
-    v0 = o0.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("model", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("message", _M)
-    if not _ok_Message(v0):
-        return False
-    v0 = o0.get("stop_reason", _M)
-    if type(v0) is not str or v0 not in _S12:
-        return False
-    v0 = o0.get("usage", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() >= _S13:
-            return False
-        for k1, v1 in o1.items():
-            if k1 == "input_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "output_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "total_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "cached_input_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "cache_creation_input_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "reasoning_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "cost_usd":
-                if type(v1) is not str or _P3(v1) is None:
-                    return False
-            elif k1 == "pricing_version":
-                if type(v1) is not str or len(v1) < 1:
-                    return False
-            else:
+    for k0, v0 in o0.items():
+        if k0 == "schema_version":
+            if type(v0) not in (int, float) or v0 != 1:
                 return False
-    v0 = o0.get("provider_raw", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "model":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "message":
+            if not _ok_Message(v0):
+                return False
+        elif k0 == "stop_reason":
+            if type(v0) is not str or v0 not in _S12:
+                return False
+        elif k0 == "usage":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S13:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "output_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "total_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cached_input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cache_creation_input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "reasoning_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cost_usd":
+                    if type(v1) is not str or _P3(v1) is None:
+                        return False
+                elif k1 == "pricing_version":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                else:
+                    return False
+        elif k0 == "provider_raw":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1 in o1:
+                if _P2(k1) is None:
+                    return False
+            for k1, v1 in o1.items():
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+        else:
             return False
-        o1 = v0
-        for k1 in o1:
-            if _P2(k1) is None:
-                return False
-        for k1, v1 in o1.items():
-            if type(v1) is not dict:
-                return False
-            o2 = v1
     return not _bad_Response(x)
 
 
@@ -2658,6 +2672,7 @@ def _chk_Response(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_GenerationParameters(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -2689,7 +2704,8 @@ def _ok_GenerationParameters(x: Any) -> bool:
         elif k0 == "stop_sequences":
             if type(v0) is not list:
                 return False
-            for v1 in v0:
+            a1 = v0
+            for v1 in a1:
                 if type(v1) is not str or len(v1) < 1:
                     return False
         elif k0 == "seed":
@@ -3022,26 +3038,26 @@ def _ok_ResponseFormatJsonSchema(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S20:
+    if not o0.keys() >= _S19:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "json_schema":
-        return False
-    v0 = o0.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("schema", _M)
-    if type(v0) is not dict:
-        return False
-    o1 = v0
-    v0 = o0.get("strict", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "json_schema":
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str:
+                return False
+        elif k0 == "schema":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        elif k0 == "strict":
+            if type(v0) is not bool:
+                return False
+        else:
             return False
     return True
 
@@ -3097,20 +3113,22 @@ def _ok_ValidationError(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S24:
+    if not o0.keys() >= _S23:
         return False
-    v0 = o0.get("code", _M)
-    if type(v0) is not str or v0 not in _S21:
-        return False
-    v0 = o0.get("path", _M)
-    if type(v0) is not str or _P0(v0) is None:
-        return False
-    v0 = o0.get("message", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("severity", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S22:
+    for k0, v0 in o0.items():
+        if k0 == "code":
+            if type(v0) is not str or v0 not in _S21:
+                return False
+        elif k0 == "path":
+            if type(v0) is not str or _P0(v0) is None:
+                return False
+        elif k0 == "message":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "severity":
+            if type(v0) is not str or v0 not in _S22:
+                return False
+        else:
             return False
     return True
 
@@ -3218,6 +3236,9 @@ def _ok_Extensions(x: Any) -> bool:
     o1: dict[Any, Any]
     o2: dict[Any, Any]
     o3: dict[Any, Any]
+    a2: list[Any]
+    a3: list[Any]
+    a4: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -3226,27 +3247,23 @@ def _ok_Extensions(x: Any) -> bool:
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S25:
-                return False
-            v1 = o1.get("environment", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("request_id", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("timestamp", _M)
-            if v1 is not _M:
-                if type(v1) is not str or _P4(v1) is None:
-                    return False
-            v1 = o1.get("trace_id", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("span_id", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "environment":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "request_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "timestamp":
+                    if type(v1) is not str or _P4(v1) is None:
+                        return False
+                elif k1 == "trace_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "span_id":
+                    if type(v1) is not str:
+                        return False
+                else:
                     return False
         elif k0 == "agent":
             if type(v0) is not dict:
@@ -3277,199 +3294,198 @@ def _ok_Extensions(x: Any) -> bool:
                     if type(v1) is not dict:
                         return False
                     o2 = v1
-                    if not o2.keys() <= _S26:
-                        return False
-                    v2 = o2.get("history", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if not _ok_Message(v3):
+                    for k2, v2 in o2.items():
+                        if k2 == "history":
+                            if type(v2) is not list:
                                 return False
-                    v2 = o2.get("summary", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("topics", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if type(v3) is not str:
+                            a3 = v2
+                            for v3 in a3:
+                                if not _ok_Message(v3):
+                                    return False
+                        elif k2 == "summary":
+                            if type(v2) is not str:
                                 return False
+                        elif k2 == "topics":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str:
+                                    return False
+                        else:
+                            return False
                 else:
                     return False
         elif k0 == "http":
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S28:
-                return False
-            v1 = o1.get("headers", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-                for k2, v2 in o2.items():
-                    if type(v2) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "headers":
+                    if type(v1) is not dict:
                         return False
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if type(v2) is not str:
+                            return False
+                else:
+                    return False
         elif k0 == "security":
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S36:
-                return False
-            v1 = o1.get("labels", _M)
-            if v1 is not _M:
-                if type(v1) is not list:
-                    return False
-                for v2 in v1:
-                    if type(v2) is not str or len(v2) < 1:
+            for k1, v1 in o1.items():
+                if k1 == "labels":
+                    if type(v1) is not list:
                         return False
-                if len(set(v1)) != len(v1):
-                    return False
-            v1 = o1.get("classification", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("subject", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-                if not o2.keys() <= _S31:
-                    return False
-                v2 = o2.get("id", _M)
-                if type(v2) is not str or len(v2) < 1:
-                    return False
-                v2 = o2.get("type", _M)
-                if type(v2) is not str or v2 not in _S29:
-                    return False
-                v2 = o2.get("roles", _M)
-                if v2 is not _M:
-                    if type(v2) is not list:
-                        return False
-                    for v3 in v2:
-                        if type(v3) is not str:
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str or len(v2) < 1:
                             return False
-                    if len(set(v2)) != len(v2):
+                    if len(set(v1)) != len(v1):
                         return False
-                v2 = o2.get("permissions", _M)
-                if v2 is not _M:
-                    if type(v2) is not list:
+                elif k1 == "classification":
+                    if type(v1) is not str:
                         return False
-                    for v3 in v2:
-                        if type(v3) is not str:
-                            return False
-                    if len(set(v2)) != len(v2):
+                elif k1 == "subject":
+                    if type(v1) is not dict:
                         return False
-                v2 = o2.get("teams", _M)
-                if v2 is not _M:
-                    if type(v2) is not list:
+                    o2 = v1
+                    if not o2.keys() >= _S30:
                         return False
-                    for v3 in v2:
-                        if type(v3) is not str:
-                            return False
-                    if len(set(v2)) != len(v2):
-                        return False
-                v2 = o2.get("claims", _M)
-                if v2 is not _M:
-                    if type(v2) is not dict:
-                        return False
-                    o3 = v2
-            v1 = o1.get("objects", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-                for k2, v2 in o2.items():
-                    if type(v2) is not dict:
-                        return False
-                    o3 = v2
-                    if not o3.keys() <= _S34:
-                        return False
-                    v3 = o3.get("managed_by", _M)
-                    if type(v3) is not str or v3 not in _S32:
-                        return False
-                    v3 = o3.get("permissions", _M)
-                    if v3 is not _M:
-                        if type(v3) is not list:
-                            return False
-                        for v4 in v3:
-                            if type(v4) is not str:
+                    for k2, v2 in o2.items():
+                        if k2 == "id":
+                            if type(v2) is not str or len(v2) < 1:
                                 return False
-                    v3 = o3.get("trust_domain", _M)
-                    if v3 is not _M:
-                        if type(v3) is not str:
-                            return False
-                    v3 = o3.get("data_scope", _M)
-                    if v3 is not _M:
-                        if type(v3) is not list:
-                            return False
-                        for v4 in v3:
-                            if type(v4) is not str:
+                        elif k2 == "type":
+                            if type(v2) is not str or v2 not in _S29:
                                 return False
-            v1 = o1.get("data", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
+                        elif k2 == "roles":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str:
+                                    return False
+                            if len(set(v2)) != len(v2):
+                                return False
+                        elif k2 == "permissions":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str:
+                                    return False
+                            if len(set(v2)) != len(v2):
+                                return False
+                        elif k2 == "teams":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str:
+                                    return False
+                            if len(set(v2)) != len(v2):
+                                return False
+                        elif k2 == "claims":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                        else:
+                            return False
+                elif k1 == "objects":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if type(v2) is not dict:
+                            return False
+                        o3 = v2
+                        if not o3.keys() >= _S33:
+                            return False
+                        for k3, v3 in o3.items():
+                            if k3 == "managed_by":
+                                if type(v3) is not str or v3 not in _S32:
+                                    return False
+                            elif k3 == "permissions":
+                                if type(v3) is not list:
+                                    return False
+                                a4 = v3
+                                for v4 in a4:
+                                    if type(v4) is not str:
+                                        return False
+                            elif k3 == "trust_domain":
+                                if type(v3) is not str:
+                                    return False
+                            elif k3 == "data_scope":
+                                if type(v3) is not list:
+                                    return False
+                                a4 = v3
+                                for v4 in a4:
+                                    if type(v4) is not str:
+                                        return False
+                            else:
+                                return False
+                elif k1 == "data":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if type(v2) is not dict:
+                            return False
+                        o3 = v2
+                        for k3, v3 in o3.items():
+                            if k3 == "apply_labels":
+                                if type(v3) is not list:
+                                    return False
+                                a4 = v3
+                                for v4 in a4:
+                                    if type(v4) is not str:
+                                        return False
+                            elif k3 == "allowed_actions":
+                                if type(v3) is not list:
+                                    return False
+                                a4 = v3
+                                for v4 in a4:
+                                    if type(v4) is not str:
+                                        return False
+                            elif k3 == "denied_actions":
+                                if type(v3) is not list:
+                                    return False
+                                a4 = v3
+                                for v4 in a4:
+                                    if type(v4) is not str:
+                                        return False
+                            elif k3 == "retention":
+                                if not _ok_RetentionPolicy(v3):
+                                    return False
+                            else:
+                                return False
+                else:
                     return False
-                o2 = v1
-                for k2, v2 in o2.items():
-                    if type(v2) is not dict:
-                        return False
-                    o3 = v2
-                    if not o3.keys() <= _S35:
-                        return False
-                    v3 = o3.get("apply_labels", _M)
-                    if v3 is not _M:
-                        if type(v3) is not list:
-                            return False
-                        for v4 in v3:
-                            if type(v4) is not str:
-                                return False
-                    v3 = o3.get("allowed_actions", _M)
-                    if v3 is not _M:
-                        if type(v3) is not list:
-                            return False
-                        for v4 in v3:
-                            if type(v4) is not str:
-                                return False
-                    v3 = o3.get("denied_actions", _M)
-                    if v3 is not _M:
-                        if type(v3) is not list:
-                            return False
-                        for v4 in v3:
-                            if type(v4) is not str:
-                                return False
-                    v3 = o3.get("retention", _M)
-                    if v3 is not _M:
-                        if not _ok_RetentionPolicy(v3):
-                            return False
         elif k0 == "mcp":
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S38:
-                return False
-            v1 = o1.get("metadata", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
+            for k1, v1 in o1.items():
+                if k1 == "metadata":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "tool":
+                            if not _ok_ToolMetadata(v2):
+                                return False
+                        elif k2 == "resource":
+                            if not _ok_ResourceMetadata(v2):
+                                return False
+                        elif k2 == "prompt":
+                            if not _ok_PromptMetadata(v2):
+                                return False
+                        else:
+                            return False
+                else:
                     return False
-                o2 = v1
-                if not o2.keys() <= _S37:
-                    return False
-                v2 = o2.get("tool", _M)
-                if v2 is not _M:
-                    if not _ok_ToolMetadata(v2):
-                        return False
-                v2 = o2.get("resource", _M)
-                if v2 is not _M:
-                    if not _ok_ResourceMetadata(v2):
-                        return False
-                v2 = o2.get("prompt", _M)
-                if v2 is not _M:
-                    if not _ok_PromptMetadata(v2):
-                        return False
         elif k0 == "completion":
             if type(v0) is not dict:
                 return False
@@ -3561,104 +3577,98 @@ def _ok_Extensions(x: Any) -> bool:
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S41:
-                return False
-            v1 = o1.get("model_id", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("provider", _M)
-            if v1 is not _M:
-                if type(v1) is not str or len(v1) < 1:
-                    return False
-            v1 = o1.get("capabilities", _M)
-            if v1 is not _M:
-                if type(v1) is not list:
-                    return False
-                for v2 in v1:
-                    if type(v2) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "model_id":
+                    if type(v1) is not str:
                         return False
-                if len(set(v1)) != len(v1):
+                elif k1 == "provider":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "capabilities":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+                    if len(set(v1)) != len(v1):
+                        return False
+                else:
                     return False
         elif k0 == "routing":
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S44:
+            if not o1.keys() >= _S43:
                 return False
-            v1 = o1.get("mode", _M)
-            if type(v1) is not str or v1 not in _S42:
-                return False
-            v1 = o1.get("chosen_model", _M)
-            if type(v1) is not str or _P5(v1) is None:
-                return False
-            v1 = o1.get("reason", _M)
-            if type(v1) is not str:
-                return False
-            v1 = o1.get("rule_name", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("confidence", _M)
-            if v1 is not _M:
-                if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
-                    return False
-                if v1 < 0:
-                    return False
-                if v1 > 1:
-                    return False
-            v1 = o1.get("alternatives_considered", _M)
-            if v1 is not _M:
-                if type(v1) is not list:
-                    return False
-                for v2 in v1:
-                    if type(v2) is not str or _P5(v2) is None:
+            for k1, v1 in o1.items():
+                if k1 == "mode":
+                    if type(v1) is not str or v1 not in _S42:
                         return False
+                elif k1 == "chosen_model":
+                    if type(v1) is not str or _P5(v1) is None:
+                        return False
+                elif k1 == "reason":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "rule_name":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "confidence":
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        return False
+                    if v1 < 0:
+                        return False
+                    if v1 > 1:
+                        return False
+                elif k1 == "alternatives_considered":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str or _P5(v2) is None:
+                            return False
+                else:
+                    return False
         elif k0 == "provenance":
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S45:
-                return False
-            v1 = o1.get("source", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("message_id", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("parent_id", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "source":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "message_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "parent_id":
+                    if type(v1) is not str:
+                        return False
+                else:
                     return False
         elif k0 == "framework":
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S46:
-                return False
-            v1 = o1.get("framework", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "framework":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "framework_version":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "node_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "graph_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "metadata":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                else:
                     return False
-            v1 = o1.get("framework_version", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("node_id", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("graph_id", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("metadata", _M)
-            if v1 is not _M:
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
         elif k0 == "custom":
             if type(v0) is not dict:
                 return False
@@ -5219,27 +5229,23 @@ def _ok_RequestExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S25:
-        return False
-    v0 = o0.get("environment", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("request_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("timestamp", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P4(v0) is None:
-            return False
-    v0 = o0.get("trace_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("span_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "environment":
+            if type(v0) is not str:
+                return False
+        elif k0 == "request_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "timestamp":
+            if type(v0) is not str or _P4(v0) is None:
+                return False
+        elif k0 == "trace_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "span_id":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -5295,6 +5301,7 @@ def _chk_RequestExtension(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_AgentExtension(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
+    a2: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -5323,26 +5330,26 @@ def _ok_AgentExtension(x: Any) -> bool:
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S26:
-                return False
-            v1 = o1.get("history", _M)
-            if v1 is not _M:
-                if type(v1) is not list:
-                    return False
-                for v2 in v1:
-                    if not _ok_Message(v2):
+            for k1, v1 in o1.items():
+                if k1 == "history":
+                    if type(v1) is not list:
                         return False
-            v1 = o1.get("summary", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("topics", _M)
-            if v1 is not _M:
-                if type(v1) is not list:
-                    return False
-                for v2 in v1:
-                    if type(v2) is not str:
+                    a2 = v1
+                    for v2 in a2:
+                        if not _ok_Message(v2):
+                            return False
+                elif k1 == "summary":
+                    if type(v1) is not str:
                         return False
+                elif k1 == "topics":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+                else:
+                    return False
         else:
             return False
     return True
@@ -5457,29 +5464,30 @@ def _chk_AgentExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_ConversationContext(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S26:
-        return False
-    v0 = o0.get("history", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if not _ok_Message(v1):
+    for k0, v0 in o0.items():
+        if k0 == "history":
+            if type(v0) is not list:
                 return False
-    v0 = o0.get("summary", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("topics", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+            a1 = v0
+            for v1 in a1:
+                if not _ok_Message(v1):
+                    return False
+        elif k0 == "summary":
+            if type(v0) is not str:
                 return False
+        elif k0 == "topics":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -5528,16 +5536,16 @@ def _ok_HttpExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S28:
-        return False
-    v0 = o0.get("headers", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        for k1, v1 in o1.items():
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "headers":
+            if type(v0) is not dict:
                 return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if type(v1) is not str:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -5574,153 +5582,160 @@ def _ok_SecurityExtension(x: Any) -> bool:
     o1: dict[Any, Any]
     o2: dict[Any, Any]
     o3: dict[Any, Any]
+    a1: list[Any]
+    a2: list[Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S36:
-        return False
-    v0 = o0.get("labels", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str or len(v1) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "labels":
+            if type(v0) is not list:
                 return False
-        if len(set(v0)) != len(v0):
-            return False
-    v0 = o0.get("classification", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("subject", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S31:
-            return False
-        v1 = o1.get("id", _M)
-        if type(v1) is not str or len(v1) < 1:
-            return False
-        v1 = o1.get("type", _M)
-        if type(v1) is not str or v1 not in _S29:
-            return False
-        v1 = o1.get("roles", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
-                return False
-            for v2 in v1:
-                if type(v2) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str or len(v1) < 1:
                     return False
-            if len(set(v1)) != len(v1):
+            if len(set(v0)) != len(v0):
                 return False
-        v1 = o1.get("permissions", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
+        elif k0 == "classification":
+            if type(v0) is not str:
                 return False
-            for v2 in v1:
-                if type(v2) is not str:
-                    return False
-            if len(set(v1)) != len(v1):
+        elif k0 == "subject":
+            if type(v0) is not dict:
                 return False
-        v1 = o1.get("teams", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
+            o1 = v0
+            if not o1.keys() >= _S30:
                 return False
-            for v2 in v1:
-                if type(v2) is not str:
-                    return False
-            if len(set(v1)) != len(v1):
-                return False
-        v1 = o1.get("claims", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            o2 = v1
-    v0 = o0.get("objects", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        for k1, v1 in o1.items():
-            if type(v1) is not dict:
-                return False
-            o2 = v1
-            if not o2.keys() <= _S34:
-                return False
-            v2 = o2.get("managed_by", _M)
-            if type(v2) is not str or v2 not in _S32:
-                return False
-            v2 = o2.get("permissions", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "id":
+                    if type(v1) is not str or len(v1) < 1:
                         return False
-            v2 = o2.get("trust_domain", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = o2.get("data_scope", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
+                elif k1 == "type":
+                    if type(v1) is not str or v1 not in _S29:
                         return False
-    v0 = o0.get("data", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+                elif k1 == "roles":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+                    if len(set(v1)) != len(v1):
+                        return False
+                elif k1 == "permissions":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+                    if len(set(v1)) != len(v1):
+                        return False
+                elif k1 == "teams":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+                    if len(set(v1)) != len(v1):
+                        return False
+                elif k1 == "claims":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                else:
+                    return False
+        elif k0 == "objects":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+                if not o2.keys() >= _S33:
+                    return False
+                for k2, v2 in o2.items():
+                    if k2 == "managed_by":
+                        if type(v2) is not str or v2 not in _S32:
+                            return False
+                    elif k2 == "permissions":
+                        if type(v2) is not list:
+                            return False
+                        a3 = v2
+                        for v3 in a3:
+                            if type(v3) is not str:
+                                return False
+                    elif k2 == "trust_domain":
+                        if type(v2) is not str:
+                            return False
+                    elif k2 == "data_scope":
+                        if type(v2) is not list:
+                            return False
+                        a3 = v2
+                        for v3 in a3:
+                            if type(v3) is not str:
+                                return False
+                    else:
+                        return False
+        elif k0 == "data":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+                for k2, v2 in o2.items():
+                    if k2 == "apply_labels":
+                        if type(v2) is not list:
+                            return False
+                        a3 = v2
+                        for v3 in a3:
+                            if type(v3) is not str:
+                                return False
+                    elif k2 == "allowed_actions":
+                        if type(v2) is not list:
+                            return False
+                        a3 = v2
+                        for v3 in a3:
+                            if type(v3) is not str:
+                                return False
+                    elif k2 == "denied_actions":
+                        if type(v2) is not list:
+                            return False
+                        a3 = v2
+                        for v3 in a3:
+                            if type(v3) is not str:
+                                return False
+                    elif k2 == "retention":
+                        if type(v2) is not dict:
+                            return False
+                        o3 = v2
+                        if not o3.keys() >= _S50:
+                            return False
+                        for k3, v3 in o3.items():
+                            if k3 == "policy":
+                                if type(v3) is not str or v3 not in _S49:
+                                    return False
+                            elif k3 == "max_age_seconds":
+                                if type(v3) is not int and (
+                                    type(v3) is not float or not v3.is_integer()
+                                ):
+                                    return False
+                                if v3 < 0:
+                                    return False
+                            elif k3 == "delete_after":
+                                if type(v3) is not str or _P4(v3) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+        else:
             return False
-        o1 = v0
-        for k1, v1 in o1.items():
-            if type(v1) is not dict:
-                return False
-            o2 = v1
-            if not o2.keys() <= _S35:
-                return False
-            v2 = o2.get("apply_labels", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
-                        return False
-            v2 = o2.get("allowed_actions", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
-                        return False
-            v2 = o2.get("denied_actions", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
-                        return False
-            v2 = o2.get("retention", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-                o3 = v2
-                if not o3.keys() <= _S51:
-                    return False
-                v3 = o3.get("policy", _M)
-                if type(v3) is not str or v3 not in _S49:
-                    return False
-                v3 = o3.get("max_age_seconds", _M)
-                if v3 is not _M:
-                    if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                        return False
-                    if v3 < 0:
-                        return False
-                v3 = o3.get("delete_after", _M)
-                if v3 is not _M:
-                    if type(v3) is not str or _P4(v3) is None:
-                        return False
     return True
 
 
@@ -6264,49 +6279,52 @@ def _chk_SecurityExtension(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_SubjectExtension(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S31:
+    if not o0.keys() >= _S30:
         return False
-    v0 = o0.get("id", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("type", _M)
-    if type(v0) is not str or v0 not in _S29:
-        return False
-    v0 = o0.get("roles", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-        if len(set(v0)) != len(v0):
-            return False
-    v0 = o0.get("permissions", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+        elif k0 == "type":
+            if type(v0) is not str or v0 not in _S29:
                 return False
-        if len(set(v0)) != len(v0):
-            return False
-    v0 = o0.get("teams", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+        elif k0 == "roles":
+            if type(v0) is not list:
                 return False
-        if len(set(v0)) != len(v0):
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        elif k0 == "permissions":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        elif k0 == "teams":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        elif k0 == "claims":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        else:
             return False
-    v0 = o0.get("claims", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
     return True
 
 
@@ -6416,32 +6434,35 @@ def _chk_SubjectType(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_ObjectSecurityProfile(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S34:
+    if not o0.keys() >= _S33:
         return False
-    v0 = o0.get("managed_by", _M)
-    if type(v0) is not str or v0 not in _S32:
-        return False
-    v0 = o0.get("permissions", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "managed_by":
+            if type(v0) is not str or v0 not in _S32:
                 return False
-    v0 = o0.get("trust_domain", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("data_scope", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+        elif k0 == "permissions":
+            if type(v0) is not list:
                 return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        elif k0 == "trust_domain":
+            if type(v0) is not str:
+                return False
+        elif k0 == "data_scope":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -6508,52 +6529,54 @@ def _chk_ObjectSecurityProfile(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_DataPolicy(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S35:
-        return False
-    v0 = o0.get("apply_labels", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "apply_labels":
+            if type(v0) is not list:
                 return False
-    v0 = o0.get("allowed_actions", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        elif k0 == "allowed_actions":
+            if type(v0) is not list:
                 return False
-    v0 = o0.get("denied_actions", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        elif k0 == "denied_actions":
+            if type(v0) is not list:
                 return False
-    v0 = o0.get("retention", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S51:
-            return False
-        v1 = o1.get("policy", _M)
-        if type(v1) is not str or v1 not in _S49:
-            return False
-        v1 = o1.get("max_age_seconds", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        elif k0 == "retention":
+            if type(v0) is not dict:
                 return False
-            if v1 < 0:
+            o1 = v0
+            if not o1.keys() >= _S50:
                 return False
-        v1 = o1.get("delete_after", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P4(v1) is None:
-                return False
+            for k1, v1 in o1.items():
+                if k1 == "policy":
+                    if type(v1) is not str or v1 not in _S49:
+                        return False
+                elif k1 == "max_age_seconds":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "delete_after":
+                    if type(v1) is not str or _P4(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -6700,20 +6723,21 @@ def _ok_RetentionPolicy(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S51:
+    if not o0.keys() >= _S50:
         return False
-    v0 = o0.get("policy", _M)
-    if type(v0) is not str or v0 not in _S49:
-        return False
-    v0 = o0.get("max_age_seconds", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = o0.get("delete_after", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P4(v0) is None:
+    for k0, v0 in o0.items():
+        if k0 == "policy":
+            if type(v0) is not str or v0 not in _S49:
+                return False
+        elif k0 == "max_age_seconds":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "delete_after":
+            if type(v0) is not str or _P4(v0) is None:
+                return False
+        else:
             return False
     return True
 
@@ -6779,116 +6803,113 @@ def _ok_McpExtension(x: Any) -> bool:
     o1: dict[Any, Any]
     o2: dict[Any, Any]
     o3: dict[Any, Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S38:
-        return False
-    v0 = o0.get("metadata", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S37:
-            return False
-        v1 = o1.get("tool", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "metadata":
+            if type(v0) is not dict:
                 return False
-            o2 = v1
-            if not o2.keys() >= _S52:
-                return False
-            for k2, v2 in o2.items():
-                if k2 == "name":
-                    if type(v2) is not str or len(v2) < 1:
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "tool":
+                    if type(v1) is not dict:
                         return False
-                elif k2 == "title":
-                    if type(v2) is not str:
+                    o2 = v1
+                    if not o2.keys() >= _S52:
                         return False
-                elif k2 == "description":
-                    if type(v2) is not str:
+                    for k2, v2 in o2.items():
+                        if k2 == "name":
+                            if type(v2) is not str or len(v2) < 1:
+                                return False
+                        elif k2 == "title":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "description":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "input_schema":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                        elif k2 == "output_schema":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                        elif k2 == "server_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "namespace":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "annotations":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                        else:
+                            return False
+                elif k1 == "resource":
+                    if type(v1) is not dict:
                         return False
-                elif k2 == "input_schema":
-                    if type(v2) is not dict:
+                    o2 = v1
+                    if not o2.keys() >= _S54:
                         return False
-                    o3 = v2
-                elif k2 == "output_schema":
-                    if type(v2) is not dict:
+                    for k2, v2 in o2.items():
+                        if k2 == "uri":
+                            if type(v2) is not str or len(v2) < 1:
+                                return False
+                        elif k2 == "name":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "description":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "mime_type":
+                            if type(v2) is not str or _P6(v2) is None:
+                                return False
+                        elif k2 == "server_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "annotations":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                        else:
+                            return False
+                elif k1 == "prompt":
+                    if type(v1) is not dict:
                         return False
-                    o3 = v2
-                elif k2 == "server_id":
-                    if type(v2) is not str:
+                    o2 = v1
+                    if not o2.keys() >= _S52:
                         return False
-                elif k2 == "namespace":
-                    if type(v2) is not str:
-                        return False
-                elif k2 == "annotations":
-                    if type(v2) is not dict:
-                        return False
-                    o3 = v2
+                    for k2, v2 in o2.items():
+                        if k2 == "name":
+                            if type(v2) is not str or len(v2) < 1:
+                                return False
+                        elif k2 == "description":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "arguments":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if not _ok_PromptArgument(v3):
+                                    return False
+                        elif k2 == "server_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "annotations":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                        else:
+                            return False
                 else:
                     return False
-        v1 = o1.get("resource", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            o2 = v1
-            if not o2.keys() <= _S55:
-                return False
-            v2 = o2.get("uri", _M)
-            if type(v2) is not str or len(v2) < 1:
-                return False
-            v2 = o2.get("name", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = o2.get("description", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = o2.get("mime_type", _M)
-            if v2 is not _M:
-                if type(v2) is not str or _P6(v2) is None:
-                    return False
-            v2 = o2.get("server_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = o2.get("annotations", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-                o3 = v2
-        v1 = o1.get("prompt", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            o2 = v1
-            if not o2.keys() <= _S56:
-                return False
-            v2 = o2.get("name", _M)
-            if type(v2) is not str or len(v2) < 1:
-                return False
-            v2 = o2.get("description", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = o2.get("arguments", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if not _ok_PromptArgument(v3):
-                        return False
-            v2 = o2.get("server_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = o2.get("annotations", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-                o3 = v2
+        else:
+            return False
     return True
 
 
@@ -7244,123 +7265,121 @@ def _ok_McpEntityMetadata(x: Any) -> bool:
     o1: dict[Any, Any]
     o2: dict[Any, Any]
     o3: dict[Any, Any]
+    a2: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S37:
-        return False
-    v0 = o0.get("tool", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() >= _S52:
-            return False
-        for k1, v1 in o1.items():
-            if k1 == "name":
-                if type(v1) is not str or len(v1) < 1:
-                    return False
-            elif k1 == "title":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "description":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "input_schema":
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-            elif k1 == "output_schema":
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-            elif k1 == "server_id":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "namespace":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "annotations":
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-            else:
+    for k0, v0 in o0.items():
+        if k0 == "tool":
+            if type(v0) is not dict:
                 return False
-    v0 = o0.get("resource", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S55:
-            return False
-        v1 = o1.get("uri", _M)
-        if type(v1) is not str or len(v1) < 1:
-            return False
-        v1 = o1.get("name", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+            o1 = v0
+            if not o1.keys() >= _S52:
                 return False
-        v1 = o1.get("description", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = o1.get("mime_type", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P6(v1) is None:
-                return False
-        v1 = o1.get("server_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = o1.get("annotations", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            o2 = v1
-    v0 = o0.get("prompt", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S56:
-            return False
-        v1 = o1.get("name", _M)
-        if type(v1) is not str or len(v1) < 1:
-            return False
-        v1 = o1.get("description", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = o1.get("arguments", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
-                return False
-            for v2 in v1:
-                if type(v2) is not dict:
-                    return False
-                o3 = v2
-                if not o3.keys() <= _S57:
-                    return False
-                v3 = o3.get("name", _M)
-                if type(v3) is not str or len(v3) < 1:
-                    return False
-                v3 = o3.get("description", _M)
-                if v3 is not _M:
-                    if type(v3) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "name":
+                    if type(v1) is not str or len(v1) < 1:
                         return False
-                v3 = o3.get("required", _M)
-                if v3 is not _M:
-                    if type(v3) is not bool:
+                elif k1 == "title":
+                    if type(v1) is not str:
                         return False
-        v1 = o1.get("server_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+                elif k1 == "description":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "input_schema":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                elif k1 == "output_schema":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                elif k1 == "server_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "namespace":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "annotations":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                else:
+                    return False
+        elif k0 == "resource":
+            if type(v0) is not dict:
                 return False
-        v1 = o1.get("annotations", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+            o1 = v0
+            if not o1.keys() >= _S54:
                 return False
-            o2 = v1
+            for k1, v1 in o1.items():
+                if k1 == "uri":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "name":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "description":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "mime_type":
+                    if type(v1) is not str or _P6(v1) is None:
+                        return False
+                elif k1 == "server_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "annotations":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                else:
+                    return False
+        elif k0 == "prompt":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S52:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "name":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "description":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "arguments":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not dict:
+                            return False
+                        o3 = v2
+                        if not o3.keys() >= _S52:
+                            return False
+                        for k3, v3 in o3.items():
+                            if k3 == "name":
+                                if type(v3) is not str or len(v3) < 1:
+                                    return False
+                            elif k3 == "description":
+                                if type(v3) is not str:
+                                    return False
+                            elif k3 == "required":
+                                if type(v3) is not bool:
+                                    return False
+                            else:
+                                return False
+                elif k1 == "server_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "annotations":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -7849,32 +7868,30 @@ def _ok_ResourceMetadata(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S55:
+    if not o0.keys() >= _S54:
         return False
-    v0 = o0.get("uri", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "uri":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str:
+                return False
+        elif k0 == "mime_type":
+            if type(v0) is not str or _P6(v0) is None:
+                return False
+        elif k0 == "server_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "annotations":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        else:
             return False
-    v0 = o0.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("mime_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P6(v0) is None:
-            return False
-    v0 = o0.get("server_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("annotations", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
     return True
 
 
@@ -7934,48 +7951,50 @@ def _ok_PromptMetadata(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
     o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S56:
+    if not o0.keys() >= _S52:
         return False
-    v0 = o0.get("name", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("arguments", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-            o2 = v1
-            if not o2.keys() <= _S57:
+        elif k0 == "description":
+            if type(v0) is not str:
                 return False
-            v2 = o2.get("name", _M)
-            if type(v2) is not str or len(v2) < 1:
+        elif k0 == "arguments":
+            if type(v0) is not list:
                 return False
-            v2 = o2.get("description", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
                     return False
-            v2 = o2.get("required", _M)
-            if v2 is not _M:
-                if type(v2) is not bool:
+                o2 = v1
+                if not o2.keys() >= _S52:
                     return False
-    v0 = o0.get("server_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+                for k2, v2 in o2.items():
+                    if k2 == "name":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    elif k2 == "description":
+                        if type(v2) is not str:
+                            return False
+                    elif k2 == "required":
+                        if type(v2) is not bool:
+                            return False
+                    else:
+                        return False
+        elif k0 == "server_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "annotations":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        else:
             return False
-    v0 = o0.get("annotations", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
     return True
 
 
@@ -8088,18 +8107,19 @@ def _ok_PromptArgument(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S57:
+    if not o0.keys() >= _S52:
         return False
-    v0 = o0.get("name", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("required", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
+    for k0, v0 in o0.items():
+        if k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str:
+                return False
+        elif k0 == "required":
+            if type(v0) is not bool:
+                return False
+        else:
             return False
     return True
 
@@ -8540,27 +8560,27 @@ def _chk_ModelId(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_LlmExtension(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S41:
-        return False
-    v0 = o0.get("model_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("provider", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("capabilities", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "model_id":
+            if type(v0) is not str:
                 return False
-        if len(set(v0)) != len(v0):
+        elif k0 == "provider":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "capabilities":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        else:
             return False
     return True
 
@@ -8611,39 +8631,41 @@ def _chk_LlmExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_RoutingExtension(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S44:
+    if not o0.keys() >= _S43:
         return False
-    v0 = o0.get("mode", _M)
-    if type(v0) is not str or v0 not in _S42:
-        return False
-    v0 = o0.get("chosen_model", _M)
-    if type(v0) is not str or _P5(v0) is None:
-        return False
-    v0 = o0.get("reason", _M)
-    if type(v0) is not str:
-        return False
-    v0 = o0.get("rule_name", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("confidence", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
-        if v0 < 0:
-            return False
-        if v0 > 1:
-            return False
-    v0 = o0.get("alternatives_considered", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str or _P5(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "mode":
+            if type(v0) is not str or v0 not in _S42:
                 return False
+        elif k0 == "chosen_model":
+            if type(v0) is not str or _P5(v0) is None:
+                return False
+        elif k0 == "reason":
+            if type(v0) is not str:
+                return False
+        elif k0 == "rule_name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "confidence":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+                return False
+            if v0 < 0:
+                return False
+            if v0 > 1:
+                return False
+        elif k0 == "alternatives_considered":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str or _P5(v1) is None:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -8777,19 +8799,17 @@ def _ok_ProvenanceExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S45:
-        return False
-    v0 = o0.get("source", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("message_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("parent_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "source":
+            if type(v0) is not str:
+                return False
+        elif k0 == "message_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "parent_id":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -8830,29 +8850,25 @@ def _ok_FrameworkExtension(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S46:
-        return False
-    v0 = o0.get("framework", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "framework":
+            if type(v0) is not str:
+                return False
+        elif k0 == "framework_version":
+            if type(v0) is not str:
+                return False
+        elif k0 == "node_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "graph_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "metadata":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        else:
             return False
-    v0 = o0.get("framework_version", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("node_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("graph_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("metadata", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
     return True
 
 
@@ -9017,21 +9033,22 @@ def _ok_ToolIdParts(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S59:
+    if not o0.keys() >= _S58:
         return False
-    v0 = o0.get("namespace", _M)
-    if type(v0) is not str or _P7(v0) is None:
-        return False
-    v0 = o0.get("name", _M)
-    if type(v0) is not str or _P8(v0) is None:
-        return False
-    v0 = o0.get("version", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P9(v0) is None:
-            return False
-    v0 = o0.get("hash8", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P10(v0) is None:
+    for k0, v0 in o0.items():
+        if k0 == "namespace":
+            if type(v0) is not str or _P7(v0) is None:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or _P8(v0) is None:
+                return False
+        elif k0 == "version":
+            if type(v0) is not str or _P9(v0) is None:
+                return False
+        elif k0 == "hash8":
+            if type(v0) is not str or _P10(v0) is None:
+                return False
+        else:
             return False
     return True
 
@@ -9149,24 +9166,25 @@ def _ok_PrimitiveIdParts(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S61:
+    if not o0.keys() >= _S60:
         return False
-    v0 = o0.get("kind", _M)
-    if type(v0) is not str or v0 not in _S37:
-        return False
-    v0 = o0.get("namespace", _M)
-    if type(v0) is not str or _P7(v0) is None:
-        return False
-    v0 = o0.get("name", _M)
-    if type(v0) is not str or _P8(v0) is None:
-        return False
-    v0 = o0.get("version", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P9(v0) is None:
-            return False
-    v0 = o0.get("hash8", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P10(v0) is None:
+    for k0, v0 in o0.items():
+        if k0 == "kind":
+            if type(v0) is not str or v0 not in _S37:
+                return False
+        elif k0 == "namespace":
+            if type(v0) is not str or _P7(v0) is None:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or _P8(v0) is None:
+                return False
+        elif k0 == "version":
+            if type(v0) is not str or _P9(v0) is None:
+                return False
+        elif k0 == "hash8":
+            if type(v0) is not str or _P10(v0) is None:
+                return False
+        else:
             return False
     return True
 
@@ -9328,54 +9346,55 @@ def _chk_ToolAnnotations(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_GatewayTool(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S64:
+    if not o0.keys() >= _S63:
         return False
-    v0 = o0.get("definition", _M)
-    if not _ok_ToolDefinition(v0):
-        return False
-    v0 = o0.get("version", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P9(v0) is None:
-            return False
-    v0 = o0.get("annotations", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        for k1, v1 in o1.items():
-            if k1 == "title":
+    for k0, v0 in o0.items():
+        if k0 == "definition":
+            if not _ok_ToolDefinition(v0):
+                return False
+        elif k0 == "version":
+            if type(v0) is not str or _P9(v0) is None:
+                return False
+        elif k0 == "annotations":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "title":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "readOnlyHint":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "destructiveHint":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "idempotentHint":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "openWorldHint":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "verified":
+                    if v1 is not False:
+                        return False
+        elif k0 == "tags":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
                 if type(v1) is not str:
                     return False
-            elif k1 == "readOnlyHint":
-                if type(v1) is not bool:
-                    return False
-            elif k1 == "destructiveHint":
-                if type(v1) is not bool:
-                    return False
-            elif k1 == "idempotentHint":
-                if type(v1) is not bool:
-                    return False
-            elif k1 == "openWorldHint":
-                if type(v1) is not bool:
-                    return False
-            elif k1 == "verified":
-                if v1 is not False:
-                    return False
-    v0 = o0.get("tags", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+        elif k0 == "cost_hint":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
                 return False
-    v0 = o0.get("cost_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
-        if v0 < 0:
+            if v0 < 0:
+                return False
+        else:
             return False
     return True
 
@@ -9568,54 +9587,58 @@ def _chk_CardTag(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_ChoiceCard(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S68:
+    if not o0.keys() >= _S67:
         return False
-    v0 = o0.get("id", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("name", _M)
-    if type(v0) is not str or len(v0) < 1 or len(v0) > 64 or _P14(v0) is None:
-        return False
-    v0 = o0.get("description", _M)
-    if type(v0) is not str or _P14(v0) is None:
-        return False
-    v0 = o0.get("tags", _M)
-    if type(v0) is not list:
-        return False
-    if len(v0) > 5:
-        return False
-    for v1 in v0:
-        if type(v1) is not str or len(v1) < 1 or len(v1) > 24 or _P13(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1 or len(v0) > 64 or _P14(v0) is None:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str or _P14(v0) is None:
+                return False
+        elif k0 == "tags":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            if len(a1) > 5:
+                return False
+            for v1 in a1:
+                if type(v1) is not str or len(v1) < 1 or len(v1) > 24 or _P13(v1) is None:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        elif k0 == "kind":
+            if type(v0) is not str or v0 not in _S65:
+                return False
+        elif k0 == "namespace":
+            if type(v0) is not str or _P15(v0) is None:
+                return False
+        elif k0 == "has_schema":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "score":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+                return False
+        elif k0 == "cost_hint":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "side_effects":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "safety":
+            if type(v0) is not str or v0 not in _S66:
+                return False
+        else:
             return False
-    if len(set(v0)) != len(v0):
-        return False
-    v0 = o0.get("kind", _M)
-    if type(v0) is not str or v0 not in _S65:
-        return False
-    v0 = o0.get("namespace", _M)
-    if type(v0) is not str or _P15(v0) is None:
-        return False
-    v0 = o0.get("has_schema", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("score", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
-    v0 = o0.get("cost_hint", _M)
-    if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-        return False
-    if v0 < 0:
-        return False
-    v0 = o0.get("side_effects", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("safety", _M)
-    if type(v0) is not str or v0 not in _S66:
-        return False
     return True
 
 
@@ -9826,7 +9849,7 @@ def _chk_BrowsePath(x: Any, p: str, out: list[Finding]) -> None:
 # --- BrowseRequest ---
 
 
-def _bad_BrowseRequest(x: Any) -> bool:
+def _bad_BrowseRequest(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     if (x.get("query", _M) is not _M) + (x.get("path", _M) is not _M) != 1:
         return True
@@ -9845,21 +9868,19 @@ def _ok_BrowseRequest(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S69:
-        return False
-    v0 = o0.get("query", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("path", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("top_k", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 1:
+    for k0, v0 in o0.items():
+        if k0 == "query":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "path":
+            if type(v0) is not str:
+                return False
+        elif k0 == "top_k":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 1:
+                return False
+        else:
             return False
     return not _bad_BrowseRequest(x)
 
@@ -9899,6 +9920,7 @@ def _chk_BrowseRequest(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_PathResolution(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -9913,7 +9935,8 @@ def _ok_PathResolution(x: Any) -> bool:
     v0 = o0.get("children", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not str:
             return False
     return True
@@ -10000,25 +10023,27 @@ def _ok_GatewayErrorEnvelope(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S73:
+    if not o0.keys() >= _S72:
         return False
-    v0 = o0.get("error", _M)
-    if type(v0) is not str or v0 not in _S71:
-        return False
-    v0 = o0.get("message", _M)
-    if type(v0) is not str or len(v0) > 256 or _P14(v0) is None:
-        return False
-    v0 = o0.get("path", _M)
-    if type(v0) is not str or len(v0) > 256 or _P14(v0) is None:
-        return False
-    v0 = o0.get("retryable", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("details", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "error":
+            if type(v0) is not str or v0 not in _S71:
+                return False
+        elif k0 == "message":
+            if type(v0) is not str or len(v0) > 256 or _P14(v0) is None:
+                return False
+        elif k0 == "path":
+            if type(v0) is not str or len(v0) > 256 or _P14(v0) is None:
+                return False
+        elif k0 == "retryable":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "details":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        else:
             return False
-        o1 = v0
     return True
 
 
@@ -10212,17 +10237,19 @@ def _ok_ArgRepair(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S78:
+    if not o0.keys() >= _S77:
         return False
-    v0 = o0.get("rule", _M)
-    if type(v0) is not str or v0 not in _S76:
-        return False
-    v0 = o0.get("path", _M)
-    if type(v0) is not str or _P0(v0) is None:
-        return False
-    v0 = o0.get("original", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "rule":
+            if type(v0) is not str or v0 not in _S76:
+                return False
+        elif k0 == "path":
+            if type(v0) is not str or _P0(v0) is None:
+                return False
+        elif k0 == "original":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -10278,6 +10305,7 @@ def _ok_ValidatedArguments(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
     o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -10290,21 +10318,24 @@ def _ok_ValidatedArguments(x: Any) -> bool:
     v0 = o0.get("arg_repairs", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not dict:
             return False
         o2 = v1
-        if not o2.keys() <= _S78:
+        if not o2.keys() >= _S77:
             return False
-        v2 = o2.get("rule", _M)
-        if type(v2) is not str or v2 not in _S76:
-            return False
-        v2 = o2.get("path", _M)
-        if type(v2) is not str or _P0(v2) is None:
-            return False
-        v2 = o2.get("original", _M)
-        if v2 is not _M:
-            if type(v2) is not str:
+        for k2, v2 in o2.items():
+            if k2 == "rule":
+                if type(v2) is not str or v2 not in _S76:
+                    return False
+            elif k2 == "path":
+                if type(v2) is not str or _P0(v2) is None:
+                    return False
+            elif k2 == "original":
+                if type(v2) is not str:
+                    return False
+            else:
                 return False
     return True
 
@@ -10510,6 +10541,7 @@ def _ok_DryRunReport(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
     o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -10553,7 +10585,8 @@ def _ok_DryRunReport(x: Any) -> bool:
     v0 = o0.get("checks", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not dict:
             return False
         o2 = v1
@@ -10855,22 +10888,24 @@ def _ok_SelectionValidation(x: Any) -> bool:
     o0 = x
     if "input" not in o0:
         return False
-    if not o0.keys() <= _S89:
+    if not o0.keys() >= _S88:
         return False
-    v0 = o0.get("status", _M)
-    if type(v0) is not str or v0 not in _S85:
-        return False
-    v0 = o0.get("selected_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("repair", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S86:
-            return False
-    v0 = o0.get("reason", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S87:
+    for k0, v0 in o0.items():
+        if k0 == "status":
+            if type(v0) is not str or v0 not in _S85:
+                return False
+        elif k0 == "input":
+            pass
+        elif k0 == "selected_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "repair":
+            if type(v0) is not str or v0 not in _S86:
+                return False
+        elif k0 == "reason":
+            if type(v0) is not str or v0 not in _S87:
+                return False
+        else:
             return False
     return True
 
@@ -10973,39 +11008,38 @@ def _ok_UrlSource(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S91:
+    if not o0.keys() >= _S90:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "url":
-        return False
-    v0 = o0.get("url", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("media_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P6(v0) is None:
-            return False
-    v0 = o0.get("sha256", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P17(v0) is None:
-            return False
-    v0 = o0.get("size_bytes", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = o0.get("file_ids", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        for k1 in o1:
-            if _P1(k1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "url":
                 return False
-        for k1, v1 in o1.items():
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "url":
+            if type(v0) is not str or len(v0) < 1:
                 return False
+        elif k0 == "media_type":
+            if type(v0) is not str or _P6(v0) is None:
+                return False
+        elif k0 == "sha256":
+            if type(v0) is not str or _P17(v0) is None:
+                return False
+        elif k0 == "size_bytes":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "file_ids":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1 in o1:
+                if _P1(k1) is None:
+                    return False
+            for k1, v1 in o1.items():
+                if type(v1) is not str or len(v1) < 1:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -11110,38 +11144,38 @@ def _ok_Base64Source(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S93:
+    if not o0.keys() >= _S92:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "base64":
-        return False
-    v0 = o0.get("data", _M)
-    if type(v0) is not str or _P18(v0) is None:
-        return False
-    v0 = o0.get("media_type", _M)
-    if type(v0) is not str or _P6(v0) is None:
-        return False
-    v0 = o0.get("sha256", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P17(v0) is None:
-            return False
-    v0 = o0.get("size_bytes", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = o0.get("file_ids", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        for k1 in o1:
-            if _P1(k1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "base64":
                 return False
-        for k1, v1 in o1.items():
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "data":
+            if type(v0) is not str or _P18(v0) is None:
                 return False
+        elif k0 == "media_type":
+            if type(v0) is not str or _P6(v0) is None:
+                return False
+        elif k0 == "sha256":
+            if type(v0) is not str or _P17(v0) is None:
+                return False
+        elif k0 == "size_bytes":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "file_ids":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1 in o1:
+                if _P1(k1) is None:
+                    return False
+            for k1, v1 in o1.items():
+                if type(v1) is not str or len(v1) < 1:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -11254,43 +11288,41 @@ def _ok_FileSource(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S95:
+    if not o0.keys() >= _S94:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "file":
-        return False
-    v0 = o0.get("file_id", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("media_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P6(v0) is None:
-            return False
-    v0 = o0.get("provider", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P1(v0) is None:
-            return False
-    v0 = o0.get("sha256", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P17(v0) is None:
-            return False
-    v0 = o0.get("size_bytes", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = o0.get("file_ids", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        for k1 in o1:
-            if _P1(k1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "file":
                 return False
-        for k1, v1 in o1.items():
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "file_id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
+        elif k0 == "media_type":
+            if type(v0) is not str or _P6(v0) is None:
+                return False
+        elif k0 == "provider":
+            if type(v0) is not str or _P1(v0) is None:
+                return False
+        elif k0 == "sha256":
+            if type(v0) is not str or _P17(v0) is None:
+                return False
+        elif k0 == "size_bytes":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "file_ids":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1 in o1:
+                if _P1(k1) is None:
+                    return False
+            for k1, v1 in o1.items():
+                if type(v1) is not str or len(v1) < 1:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -11462,7 +11494,7 @@ def _chk_MediaType(x: Any, p: str, out: list[Finding]) -> None:
 # --- Message ---
 
 
-def _bad_Message(x: Any) -> bool:
+def _bad_Message(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     r0 = x.get("role", _M)
     r1 = x.get("extensions", _EMPTY)
@@ -11586,6 +11618,8 @@ def _ok_Message(x: Any) -> bool:
     o1: dict[Any, Any]
     o2: dict[Any, Any]
     o3: dict[Any, Any]
+    a1: list[Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -11598,7 +11632,8 @@ def _ok_Message(x: Any) -> bool:
         elif k0 == "content":
             if type(v0) is not list:
                 return False
-            for v1 in v0:
+            a1 = v0
+            for v1 in a1:
                 if type(v1) is not dict:
                     return False
                 t2 = v1.get("type")
@@ -11626,27 +11661,23 @@ def _ok_Message(x: Any) -> bool:
                     if type(v1) is not dict:
                         return False
                     o2 = v1
-                    if not o2.keys() <= _S25:
-                        return False
-                    v2 = o2.get("environment", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("request_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("timestamp", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str or _P4(v2) is None:
-                            return False
-                    v2 = o2.get("trace_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("span_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
+                    for k2, v2 in o2.items():
+                        if k2 == "environment":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "request_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "timestamp":
+                            if type(v2) is not str or _P4(v2) is None:
+                                return False
+                        elif k2 == "trace_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "span_id":
+                            if type(v2) is not str:
+                                return False
+                        else:
                             return False
                 elif k1 == "agent":
                     if type(v1) is not dict:
@@ -11684,64 +11715,61 @@ def _ok_Message(x: Any) -> bool:
                     if type(v1) is not dict:
                         return False
                     o2 = v1
-                    if not o2.keys() <= _S28:
-                        return False
-                    v2 = o2.get("headers", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
-                        o3 = v2
-                        for k3, v3 in o3.items():
-                            if type(v3) is not str:
+                    for k2, v2 in o2.items():
+                        if k2 == "headers":
+                            if type(v2) is not dict:
                                 return False
+                            o3 = v2
+                            for k3, v3 in o3.items():
+                                if type(v3) is not str:
+                                    return False
+                        else:
+                            return False
                 elif k1 == "security":
                     if type(v1) is not dict:
                         return False
                     o2 = v1
-                    if not o2.keys() <= _S36:
-                        return False
-                    v2 = o2.get("labels", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if type(v3) is not str or len(v3) < 1:
+                    for k2, v2 in o2.items():
+                        if k2 == "labels":
+                            if type(v2) is not list:
                                 return False
-                        if len(set(v2)) != len(v2):
-                            return False
-                    v2 = o2.get("classification", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("subject", _M)
-                    if v2 is not _M:
-                        if not _ok_SubjectExtension(v2):
-                            return False
-                    v2 = o2.get("objects", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
-                        o3 = v2
-                        for k3, v3 in o3.items():
-                            if not _ok_ObjectSecurityProfile(v3):
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str or len(v3) < 1:
+                                    return False
+                            if len(set(v2)) != len(v2):
                                 return False
-                    v2 = o2.get("data", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
-                        o3 = v2
-                        for k3, v3 in o3.items():
-                            if not _ok_DataPolicy(v3):
+                        elif k2 == "classification":
+                            if type(v2) is not str:
                                 return False
+                        elif k2 == "subject":
+                            if not _ok_SubjectExtension(v2):
+                                return False
+                        elif k2 == "objects":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                            for k3, v3 in o3.items():
+                                if not _ok_ObjectSecurityProfile(v3):
+                                    return False
+                        elif k2 == "data":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                            for k3, v3 in o3.items():
+                                if not _ok_DataPolicy(v3):
+                                    return False
+                        else:
+                            return False
                 elif k1 == "mcp":
                     if type(v1) is not dict:
                         return False
                     o2 = v1
-                    if not o2.keys() <= _S38:
-                        return False
-                    v2 = o2.get("metadata", _M)
-                    if v2 is not _M:
-                        if not _ok_McpEntityMetadata(v2):
+                    for k2, v2 in o2.items():
+                        if k2 == "metadata":
+                            if not _ok_McpEntityMetadata(v2):
+                                return False
+                        else:
                             return False
                 elif k1 == "completion":
                     if type(v1) is not dict:
@@ -11782,104 +11810,100 @@ def _ok_Message(x: Any) -> bool:
                     if type(v1) is not dict:
                         return False
                     o2 = v1
-                    if not o2.keys() <= _S41:
-                        return False
-                    v2 = o2.get("model_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("provider", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str or len(v2) < 1:
-                            return False
-                    v2 = o2.get("capabilities", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if type(v3) is not str:
+                    for k2, v2 in o2.items():
+                        if k2 == "model_id":
+                            if type(v2) is not str:
                                 return False
-                        if len(set(v2)) != len(v2):
+                        elif k2 == "provider":
+                            if type(v2) is not str or len(v2) < 1:
+                                return False
+                        elif k2 == "capabilities":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str:
+                                    return False
+                            if len(set(v2)) != len(v2):
+                                return False
+                        else:
                             return False
                 elif k1 == "routing":
                     if type(v1) is not dict:
                         return False
                     o2 = v1
-                    if not o2.keys() <= _S44:
+                    if not o2.keys() >= _S43:
                         return False
-                    v2 = o2.get("mode", _M)
-                    if type(v2) is not str or v2 not in _S42:
-                        return False
-                    v2 = o2.get("chosen_model", _M)
-                    if type(v2) is not str or _P5(v2) is None:
-                        return False
-                    v2 = o2.get("reason", _M)
-                    if type(v2) is not str:
-                        return False
-                    v2 = o2.get("rule_name", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("confidence", _M)
-                    if v2 is not _M:
-                        if type(v2) is not int and (type(v2) is not float or not math.isfinite(v2)):
-                            return False
-                        if v2 < 0:
-                            return False
-                        if v2 > 1:
-                            return False
-                    v2 = o2.get("alternatives_considered", _M)
-                    if v2 is not _M:
-                        if type(v2) is not list:
-                            return False
-                        for v3 in v2:
-                            if type(v3) is not str or _P5(v3) is None:
+                    for k2, v2 in o2.items():
+                        if k2 == "mode":
+                            if type(v2) is not str or v2 not in _S42:
                                 return False
+                        elif k2 == "chosen_model":
+                            if type(v2) is not str or _P5(v2) is None:
+                                return False
+                        elif k2 == "reason":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "rule_name":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "confidence":
+                            if type(v2) is not int and (
+                                type(v2) is not float or not math.isfinite(v2)
+                            ):
+                                return False
+                            if v2 < 0:
+                                return False
+                            if v2 > 1:
+                                return False
+                        elif k2 == "alternatives_considered":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str or _P5(v3) is None:
+                                    return False
+                        else:
+                            return False
                 elif k1 == "provenance":
                     if type(v1) is not dict:
                         return False
                     o2 = v1
-                    if not o2.keys() <= _S45:
-                        return False
-                    v2 = o2.get("source", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("message_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("parent_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
+                    for k2, v2 in o2.items():
+                        if k2 == "source":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "message_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "parent_id":
+                            if type(v2) is not str:
+                                return False
+                        else:
                             return False
                 elif k1 == "framework":
                     if type(v1) is not dict:
                         return False
                     o2 = v1
-                    if not o2.keys() <= _S46:
-                        return False
-                    v2 = o2.get("framework", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
+                    for k2, v2 in o2.items():
+                        if k2 == "framework":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "framework_version":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "node_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "graph_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "metadata":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                        else:
                             return False
-                    v2 = o2.get("framework_version", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("node_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("graph_id", _M)
-                    if v2 is not _M:
-                        if type(v2) is not str:
-                            return False
-                    v2 = o2.get("metadata", _M)
-                    if v2 is not _M:
-                        if type(v2) is not dict:
-                            return False
-                        o3 = v2
                 elif k1 == "custom":
                     if type(v1) is not dict:
                         return False
@@ -13077,44 +13101,49 @@ def _chk_Part(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_TextPart(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S102:
+    if not o0.keys() >= _S101:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "text":
-        return False
-    v0 = o0.get("text", _M)
-    if type(v0) is not str:
-        return False
-    v0 = o0.get("citations", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        if len(v0) < 1:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "text":
                 return False
-            t2 = v1.get("type")
-            f2 = _OK_Citation.get(t2) if type(t2) is str else None
-            if f2 is None or not f2(v1):
+        elif k0 == "text":
+            if type(v0) is not str:
                 return False
-    v0 = o0.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S100:
-            return False
-        v1 = o1.get("type", _M)
-        if v1 != "ephemeral":
-            return False
-        v1 = o1.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+        elif k0 == "citations":
+            if type(v0) is not list:
                 return False
+            a1 = v0
+            if len(a1) < 1:
+                return False
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                t2 = v1.get("type")
+                f2 = _OK_Citation.get(t2) if type(t2) is str else None
+                if f2 is None or not f2(v1):
+                    return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -13247,18 +13276,20 @@ def _ok_TextSpan(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S104:
+    if not o0.keys() >= _S103:
         return False
-    v0 = o0.get("start", _M)
-    if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-        return False
-    if v0 < 0:
-        return False
-    v0 = o0.get("end", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
+    for k0, v0 in o0.items():
+        if k0 == "start":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "end":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        else:
             return False
     return True
 
@@ -13360,40 +13391,42 @@ def _ok_UrlCitation(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S107:
+    if not o0.keys() >= _S90:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "url":
-        return False
-    v0 = o0.get("url", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("title", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("cited_text", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("span", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S104:
-            return False
-        v1 = o1.get("start", _M)
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = o1.get("end", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "url":
                 return False
-            if v1 < 0:
+        elif k0 == "url":
+            if type(v0) is not str or len(v0) < 1:
                 return False
+        elif k0 == "title":
+            if type(v0) is not str:
+                return False
+        elif k0 == "cited_text":
+            if type(v0) is not str:
+                return False
+        elif k0 == "span":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S103:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "start":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "end":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -13538,18 +13571,20 @@ def _ok_DocumentCitation(x: Any) -> bool:
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S104:
+            if not o1.keys() >= _S103:
                 return False
-            v1 = o1.get("start", _M)
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-            v1 = o1.get("end", _M)
-            if v1 is not _M:
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
+            for k1, v1 in o1.items():
+                if k1 == "start":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "end":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                else:
                     return False
         else:
             return False
@@ -13754,66 +13789,66 @@ def _ok_SearchResultCitation(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S110:
+    if not o0.keys() >= _S109:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "search_result":
-        return False
-    v0 = o0.get("source", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("source_index", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = o0.get("title", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("cited_text", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("location", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S106:
-            return False
-        v1 = o1.get("unit", _M)
-        if type(v1) is not str or v1 not in _S105:
-            return False
-        v1 = o1.get("start", _M)
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = o1.get("end", _M)
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-    v0 = o0.get("span", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S104:
-            return False
-        v1 = o1.get("start", _M)
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = o1.get("end", _M)
-        if v1 is not _M:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "search_result":
+                return False
+        elif k0 == "source":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "source_index":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "title":
+            if type(v0) is not str:
+                return False
+        elif k0 == "cited_text":
+            if type(v0) is not str:
+                return False
+        elif k0 == "location":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() <= _S106:
+                return False
+            v1 = o1.get("unit", _M)
+            if type(v1) is not str or v1 not in _S105:
+                return False
+            v1 = o1.get("start", _M)
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
+            v1 = o1.get("end", _M)
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        elif k0 == "span":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S103:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "start":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "end":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14017,40 +14052,42 @@ def _ok_FileCitation(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S111:
+    if not o0.keys() >= _S94:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "file":
-        return False
-    v0 = o0.get("file_id", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("filename", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("container_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("span", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S104:
-            return False
-        v1 = o1.get("start", _M)
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = o1.get("end", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "file":
                 return False
-            if v1 < 0:
+        elif k0 == "file_id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
+        elif k0 == "filename":
+            if type(v0) is not str:
+                return False
+        elif k0 == "container_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "span":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S103:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "start":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "end":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14202,36 +14239,38 @@ def _ok_ThinkingPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S114:
+    if not o0.keys() >= _S101:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "thinking":
-        return False
-    v0 = o0.get("text", _M)
-    if type(v0) is not str:
-        return False
-    v0 = o0.get("signature", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("origin", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S113:
-            return False
-        v1 = o1.get("format", _M)
-        if type(v1) is not str or _P1(v1) is None:
-            return False
-        v1 = o1.get("model", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "thinking":
                 return False
-        v1 = o1.get("endpoint", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P1(v1) is None:
+        elif k0 == "text":
+            if type(v0) is not str:
                 return False
+        elif k0 == "signature":
+            if type(v0) is not str:
+                return False
+        elif k0 == "origin":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S112:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14353,32 +14392,35 @@ def _ok_RedactedThinkingPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S116:
+    if not o0.keys() >= _S115:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "redacted_thinking":
-        return False
-    v0 = o0.get("data", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("origin", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S113:
-            return False
-        v1 = o1.get("format", _M)
-        if type(v1) is not str or _P1(v1) is None:
-            return False
-        v1 = o1.get("model", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "redacted_thinking":
                 return False
-        v1 = o1.get("endpoint", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P1(v1) is None:
+        elif k0 == "data":
+            if type(v0) is not str or len(v0) < 1:
                 return False
+        elif k0 == "origin":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S112:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14498,39 +14540,42 @@ def _ok_ToolCallPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S118:
+    if not o0.keys() >= _S117:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "tool_call":
-        return False
-    v0 = o0.get("id", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("name", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("arguments", _M)
-    if type(v0) is not dict:
-        return False
-    o1 = v0
-    v0 = o0.get("namespace", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S100:
-            return False
-        v1 = o1.get("type", _M)
-        if v1 != "ephemeral":
-            return False
-        v1 = o1.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "tool_call":
                 return False
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "arguments":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        elif k0 == "namespace":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14641,54 +14686,57 @@ def _chk_ToolCallPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ToolResultPart(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S120:
+    if not o0.keys() >= _S119:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "tool_result":
-        return False
-    v0 = o0.get("tool_call_id", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("content", _M)
-    if type(v0) is not list:
-        return False
-    for v1 in v0:
-        if type(v1) is not dict:
-            return False
-        t2 = v1.get("type")
-        f2 = _OK_Part.get(t2) if type(t2) is str else None
-        if f2 is None or not f2(v1):
-            return False
-    v0 = o0.get("structured_content", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-    v0 = o0.get("is_error", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = o0.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S100:
-            return False
-        v1 = o1.get("type", _M)
-        if v1 != "ephemeral":
-            return False
-        v1 = o1.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "tool_result":
                 return False
+        elif k0 == "tool_call_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "content":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                t2 = v1.get("type")
+                f2 = _OK_Part.get(t2) if type(t2) is str else None
+                if f2 is None or not f2(v1):
+                    return False
+        elif k0 == "structured_content":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        elif k0 == "is_error":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14809,36 +14857,39 @@ def _ok_ImagePart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S122:
+    if not o0.keys() >= _S109:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "image":
-        return False
-    v0 = o0.get("source", _M)
-    if type(v0) is not dict:
-        return False
-    t1 = v0.get("type")
-    f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
-    if f1 is None or not f1(v0):
-        return False
-    v0 = o0.get("detail", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S121:
-            return False
-    v0 = o0.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S100:
-            return False
-        v1 = o1.get("type", _M)
-        if v1 != "ephemeral":
-            return False
-        v1 = o1.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "image":
                 return False
+        elif k0 == "source":
+            if type(v0) is not dict:
+                return False
+            t1 = v0.get("type")
+            f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
+            if f1 is None or not f1(v0):
+                return False
+        elif k0 == "detail":
+            if type(v0) is not str or v0 not in _S121:
+                return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14932,27 +14983,28 @@ def _ok_AudioPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S123:
+    if not o0.keys() >= _S109:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "audio":
-        return False
-    v0 = o0.get("source", _M)
-    if type(v0) is not dict:
-        return False
-    t1 = v0.get("type")
-    f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
-    if f1 is None or not f1(v0):
-        return False
-    v0 = o0.get("duration_ms", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = o0.get("transcript", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "audio":
+                return False
+        elif k0 == "source":
+            if type(v0) is not dict:
+                return False
+            t1 = v0.get("type")
+            f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
+            if f1 is None or not f1(v0):
+                return False
+        elif k0 == "duration_ms":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "transcript":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -15003,23 +15055,25 @@ def _ok_VideoPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S124:
+    if not o0.keys() >= _S109:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "video":
-        return False
-    v0 = o0.get("source", _M)
-    if type(v0) is not dict:
-        return False
-    t1 = v0.get("type")
-    f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
-    if f1 is None or not f1(v0):
-        return False
-    v0 = o0.get("duration_ms", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "video":
+                return False
+        elif k0 == "source":
+            if type(v0) is not dict:
+                return False
+            t1 = v0.get("type")
+            f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
+            if f1 is None or not f1(v0):
+                return False
+        elif k0 == "duration_ms":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        else:
             return False
     return True
 
@@ -15067,36 +15121,39 @@ def _ok_DocumentPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S125:
+    if not o0.keys() >= _S109:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "document":
-        return False
-    v0 = o0.get("source", _M)
-    if type(v0) is not dict:
-        return False
-    t1 = v0.get("type")
-    f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
-    if f1 is None or not f1(v0):
-        return False
-    v0 = o0.get("title", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S100:
-            return False
-        v1 = o1.get("type", _M)
-        if v1 != "ephemeral":
-            return False
-        v1 = o1.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "document":
                 return False
+        elif k0 == "source":
+            if type(v0) is not dict:
+                return False
+            t1 = v0.get("type")
+            f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
+            if f1 is None or not f1(v0):
+                return False
+        elif k0 == "title":
+            if type(v0) is not str:
+                return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -15185,7 +15242,7 @@ def _chk_DocumentPart(x: Any, p: str, out: list[Finding]) -> None:
 # --- ResourcePart ---
 
 
-def _bad_ResourcePart(x: Any) -> bool:
+def _bad_ResourcePart(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     if (x.get("content", _M) is not _M) + (x.get("blob", _M) is not _M) != 1:
         return True
@@ -15372,7 +15429,7 @@ def _chk_ResourcePart(x: Any, p: str, out: list[Finding]) -> None:
 # --- ResourceRefPart ---
 
 
-def _bad_ResourceRefPart(x: Any) -> bool:
+def _bad_ResourceRefPart(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     lower, upper = x.get("range_start", _M), x.get("range_end", _M)
     if lower is not _M and upper is not _M and lower > upper:
@@ -15579,24 +15636,26 @@ def _ok_PromptRequestPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S131:
+    if not o0.keys() >= _S130:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "prompt_request":
-        return False
-    v0 = o0.get("prompt_request_id", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("name", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("arguments", _M)
-    if type(v0) is not dict:
-        return False
-    o1 = v0
-    v0 = o0.get("server_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "prompt_request":
+                return False
+        elif k0 == "prompt_request_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "arguments":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        elif k0 == "server_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
     return True
 
@@ -15667,37 +15726,39 @@ def _chk_PromptRequestPart(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_PromptResultPart(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S133:
+    if not o0.keys() >= _S132:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "prompt_result":
-        return False
-    v0 = o0.get("prompt_request_id", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("name", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("messages", _M)
-    if type(v0) is not list:
-        return False
-    for v1 in v0:
-        if not _ok_Message(v1):
-            return False
-    v0 = o0.get("content", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("is_error", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = o0.get("error_message", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "prompt_result":
+                return False
+        elif k0 == "prompt_request_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "messages":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if not _ok_Message(v1):
+                    return False
+        elif k0 == "content":
+            if type(v0) is not str:
+                return False
+        elif k0 == "is_error":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "error_message":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -15782,18 +15843,19 @@ def _ok_PartOrigin(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S113:
+    if not o0.keys() >= _S112:
         return False
-    v0 = o0.get("format", _M)
-    if type(v0) is not str or _P1(v0) is None:
-        return False
-    v0 = o0.get("model", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("endpoint", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P1(v0) is None:
+    for k0, v0 in o0.items():
+        if k0 == "format":
+            if type(v0) is not str or _P1(v0) is None:
+                return False
+        elif k0 == "model":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "endpoint":
+            if type(v0) is not str or _P1(v0) is None:
+                return False
+        else:
             return False
     return True
 
@@ -15849,14 +15911,16 @@ def _ok_CacheHint(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S100:
+    if not o0.keys() >= _S18:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "ephemeral":
-        return False
-    v0 = o0.get("ttl", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P20(v0) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "ephemeral":
+                return False
+        elif k0 == "ttl":
+            if type(v0) is not str or _P20(v0) is None:
+                return False
+        else:
             return False
     return True
 
@@ -15934,6 +15998,7 @@ def _chk_UnknownPart(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_HostedToolCallPart(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
+    a2: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -15959,25 +16024,23 @@ def _ok_HostedToolCallPart(x: Any) -> bool:
             if type(v0) is not dict:
                 return False
             o1 = v0
-            v1 = o1.get("code", _M)
-            if v1 is not _M:
-                if type(v1) is not str:
-                    return False
-            v1 = o1.get("language", _M)
-            if v1 is not _M:
-                if type(v1) is not str or len(v1) < 1:
-                    return False
-            v1 = o1.get("container_id", _M)
-            if v1 is not _M:
-                if type(v1) is not str or len(v1) < 1:
-                    return False
-            v1 = o1.get("queries", _M)
-            if v1 is not _M:
-                if type(v1) is not list:
-                    return False
-                for v2 in v1:
-                    if type(v2) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "code":
+                    if type(v1) is not str:
                         return False
+                elif k1 == "language":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "container_id":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "queries":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
         elif k0 == "output":
             pass
         elif k0 == "error":
@@ -15992,35 +16055,37 @@ def _ok_HostedToolCallPart(x: Any) -> bool:
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S137:
+            if not o1.keys() >= _S18:
                 return False
-            v1 = o1.get("type", _M)
-            if type(v1) is not str or v1 not in _S136:
-                return False
-            v1 = o1.get("call_id", _M)
-            if v1 is not _M:
-                if type(v1) is not str or len(v1) < 1:
-                    return False
-            v1 = o1.get("tool", _M)
-            if v1 is not _M:
-                if type(v1) is not str or len(v1) < 1:
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if type(v1) is not str or v1 not in _S136:
+                        return False
+                elif k1 == "call_id":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "tool":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                else:
                     return False
         elif k0 == "origin":
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S113:
+            if not o1.keys() >= _S112:
                 return False
-            v1 = o1.get("format", _M)
-            if type(v1) is not str or _P1(v1) is None:
-                return False
-            v1 = o1.get("model", _M)
-            if v1 is not _M:
-                if type(v1) is not str or len(v1) < 1:
-                    return False
-            v1 = o1.get("endpoint", _M)
-            if v1 is not _M:
-                if type(v1) is not str or _P1(v1) is None:
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
                     return False
         else:
             return False
@@ -16322,60 +16387,63 @@ def _ok_HostedToolResultPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S140:
+    if not o0.keys() >= _S138:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "hosted_tool_result":
-        return False
-    v0 = o0.get("call_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("tool", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("is_error", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = o0.get("status", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("caller", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S137:
-            return False
-        v1 = o1.get("type", _M)
-        if type(v1) is not str or v1 not in _S136:
-            return False
-        v1 = o1.get("call_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "hosted_tool_result":
                 return False
-        v1 = o1.get("tool", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "call_id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-    v0 = o0.get("origin", _M)
-    if type(v0) is not dict:
-        return False
-    o1 = v0
-    if not o1.keys() <= _S113:
-        return False
-    v1 = o1.get("format", _M)
-    if type(v1) is not str or _P1(v1) is None:
-        return False
-    v1 = o1.get("model", _M)
-    if v1 is not _M:
-        if type(v1) is not str or len(v1) < 1:
-            return False
-    v1 = o1.get("endpoint", _M)
-    if v1 is not _M:
-        if type(v1) is not str or _P1(v1) is None:
+        elif k0 == "tool":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "output":
+            pass
+        elif k0 == "is_error":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "status":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "caller":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if type(v1) is not str or v1 not in _S136:
+                        return False
+                elif k1 == "call_id":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "tool":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                else:
+                    return False
+        elif k0 == "origin":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S112:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
             return False
     return True
 
@@ -16582,28 +16650,27 @@ def _chk_HostedToolResultPart(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_HostedToolInput(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    v0 = o0.get("code", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("language", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("container_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("queries", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "code":
+            if type(v0) is not str:
                 return False
+        elif k0 == "language":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "container_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "queries":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
     return True
 
 
@@ -16651,18 +16718,19 @@ def _ok_ToolCaller(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S137:
+    if not o0.keys() >= _S18:
         return False
-    v0 = o0.get("type", _M)
-    if type(v0) is not str or v0 not in _S136:
-        return False
-    v0 = o0.get("call_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("tool", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if type(v0) is not str or v0 not in _S136:
+                return False
+        elif k0 == "call_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "tool":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
     return True
 
@@ -16709,41 +16777,44 @@ def _ok_ToolApprovalRequestPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S142:
+    if not o0.keys() >= _S141:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "tool_approval_request":
-        return False
-    v0 = o0.get("id", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("name", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("arguments", _M)
-    if type(v0) is not dict:
-        return False
-    o1 = v0
-    v0 = o0.get("server", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("origin", _M)
-    if type(v0) is not dict:
-        return False
-    o1 = v0
-    if not o1.keys() <= _S113:
-        return False
-    v1 = o1.get("format", _M)
-    if type(v1) is not str or _P1(v1) is None:
-        return False
-    v1 = o1.get("model", _M)
-    if v1 is not _M:
-        if type(v1) is not str or len(v1) < 1:
-            return False
-    v1 = o1.get("endpoint", _M)
-    if v1 is not _M:
-        if type(v1) is not str or _P1(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "tool_approval_request":
+                return False
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "arguments":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        elif k0 == "server":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "origin":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S112:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
             return False
     return True
 
@@ -16885,24 +16956,25 @@ def _ok_ToolApprovalResponsePart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S144:
+    if not o0.keys() >= _S143:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "tool_approval_response":
-        return False
-    v0 = o0.get("request_id", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("approve", _M)
-    if type(v0) is not bool:
-        return False
-    v0 = o0.get("reason", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "tool_approval_response":
+                return False
+        elif k0 == "request_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "approve":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "reason":
+            if type(v0) is not str:
+                return False
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
     return True
 
@@ -16963,37 +17035,38 @@ def _ok_CompactionPart(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S145:
+    if not o0.keys() >= _S18:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "compaction":
-        return False
-    v0 = o0.get("text", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("data", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("origin", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() <= _S113:
-            return False
-        v1 = o1.get("format", _M)
-        if type(v1) is not str or _P1(v1) is None:
-            return False
-        v1 = o1.get("model", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "compaction":
                 return False
-        v1 = o1.get("endpoint", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P1(v1) is None:
+        elif k0 == "text":
+            if type(v0) is not str:
                 return False
+        elif k0 == "data":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "origin":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S112:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -17130,6 +17203,7 @@ def _ok_PriceTable(x: Any) -> bool:
     o1: dict[Any, Any]
     o2: dict[Any, Any]
     o3: dict[Any, Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -17149,47 +17223,47 @@ def _ok_PriceTable(x: Any) -> bool:
         if type(v1) is not dict:
             return False
         o2 = v1
-        if not o2.keys() <= _S148:
+        if not o2.keys() >= _S147:
             return False
-        v2 = o2.get("input_per_mtok_usd", _M)
-        if type(v2) is not str or _P3(v2) is None:
-            return False
-        v2 = o2.get("output_per_mtok_usd", _M)
-        if type(v2) is not str or _P3(v2) is None:
-            return False
-        v2 = o2.get("cache_read_per_mtok_usd", _M)
-        if v2 is not _M:
-            if type(v2) is not str or _P3(v2) is None:
-                return False
-        v2 = o2.get("cache_write_per_mtok_usd", _M)
-        if v2 is not _M:
-            if type(v2) is not str or _P3(v2) is None:
-                return False
-        v2 = o2.get("reasoning_per_mtok_usd", _M)
-        if v2 is not _M:
-            if type(v2) is not str or _P3(v2) is None:
-                return False
-        v2 = o2.get("aliases", _M)
-        if v2 is not _M:
-            if type(v2) is not list:
-                return False
-            for v3 in v2:
-                if type(v3) is not str:
+        for k2, v2 in o2.items():
+            if k2 == "input_per_mtok_usd":
+                if type(v2) is not str or _P3(v2) is None:
                     return False
-            if len(set(v2)) != len(v2):
+            elif k2 == "output_per_mtok_usd":
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            elif k2 == "cache_read_per_mtok_usd":
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            elif k2 == "cache_write_per_mtok_usd":
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            elif k2 == "reasoning_per_mtok_usd":
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            elif k2 == "aliases":
+                if type(v2) is not list:
+                    return False
+                a3 = v2
+                for v3 in a3:
+                    if type(v3) is not str:
+                        return False
+                if len(set(v2)) != len(v2):
+                    return False
+            elif k2 == "source":
+                if type(v2) is not dict:
+                    return False
+                o3 = v2
+                if not o3.keys() <= _S146:
+                    return False
+                v3 = o3.get("document", _M)
+                if type(v3) is not str or len(v3) < 1:
+                    return False
+                v3 = o3.get("as_of", _M)
+                if type(v3) is not str or _P21(v3) is None:
+                    return False
+            else:
                 return False
-        v2 = o2.get("source", _M)
-        if type(v2) is not dict:
-            return False
-        o3 = v2
-        if not o3.keys() <= _S146:
-            return False
-        v3 = o3.get("document", _M)
-        if type(v3) is not str or len(v3) < 1:
-            return False
-        v3 = o3.get("as_of", _M)
-        if type(v3) is not str or _P21(v3) is None:
-            return False
     return True
 
 
@@ -17537,50 +17611,51 @@ def _chk_PriceTable(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ModelPrice(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S148:
+    if not o0.keys() >= _S147:
         return False
-    v0 = o0.get("input_per_mtok_usd", _M)
-    if type(v0) is not str or _P3(v0) is None:
-        return False
-    v0 = o0.get("output_per_mtok_usd", _M)
-    if type(v0) is not str or _P3(v0) is None:
-        return False
-    v0 = o0.get("cache_read_per_mtok_usd", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P3(v0) is None:
-            return False
-    v0 = o0.get("cache_write_per_mtok_usd", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P3(v0) is None:
-            return False
-    v0 = o0.get("reasoning_per_mtok_usd", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P3(v0) is None:
-            return False
-    v0 = o0.get("aliases", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "input_per_mtok_usd":
+            if type(v0) is not str or _P3(v0) is None:
                 return False
-        if len(set(v0)) != len(v0):
+        elif k0 == "output_per_mtok_usd":
+            if type(v0) is not str or _P3(v0) is None:
+                return False
+        elif k0 == "cache_read_per_mtok_usd":
+            if type(v0) is not str or _P3(v0) is None:
+                return False
+        elif k0 == "cache_write_per_mtok_usd":
+            if type(v0) is not str or _P3(v0) is None:
+                return False
+        elif k0 == "reasoning_per_mtok_usd":
+            if type(v0) is not str or _P3(v0) is None:
+                return False
+        elif k0 == "aliases":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        elif k0 == "source":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() <= _S146:
+                return False
+            v1 = o1.get("document", _M)
+            if type(v1) is not str or len(v1) < 1:
+                return False
+            v1 = o1.get("as_of", _M)
+            if type(v1) is not str or _P21(v1) is None:
+                return False
+        else:
             return False
-    v0 = o0.get("source", _M)
-    if type(v0) is not dict:
-        return False
-    o1 = v0
-    if not o1.keys() <= _S146:
-        return False
-    v1 = o1.get("document", _M)
-    if type(v1) is not str or len(v1) < 1:
-        return False
-    v1 = o1.get("as_of", _M)
-    if type(v1) is not str or _P21(v1) is None:
-        return False
     return True
 
 
@@ -17835,86 +17910,92 @@ def _chk_PriceSource(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_Problem(x: Any) -> bool:
     o0: dict[Any, Any]
     o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S151:
+    if not o0.keys() >= _S150:
         return False
-    v0 = o0.get("type", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("title", _M)
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = o0.get("status", _M)
-    if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-        return False
-    if v0 < 400:
-        return False
-    if v0 > 499:
-        return False
-    v0 = o0.get("detail", _M)
-    if type(v0) is not str:
-        return False
-    v0 = o0.get("code", _M)
-    if type(v0) is not str or _P22(v0) is None:
-        return False
-    v0 = o0.get("pointer", _M)
-    if type(v0) is not str or _P0(v0) is None:
-        return False
-    v0 = o0.get("parameter", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("errors", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-            o2 = v1
-            if not o2.keys() <= _S24:
+        elif k0 == "title":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-            v2 = o2.get("code", _M)
-            if type(v2) is not str or v2 not in _S21:
+        elif k0 == "status":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
                 return False
-            v2 = o2.get("path", _M)
-            if type(v2) is not str or _P0(v2) is None:
+            if v0 < 400:
                 return False
-            v2 = o2.get("message", _M)
-            if type(v2) is not str or len(v2) < 1:
+            if v0 > 499:
                 return False
-            v2 = o2.get("severity", _M)
-            if v2 is not _M:
-                if type(v2) is not str or v2 not in _S22:
+        elif k0 == "detail":
+            if type(v0) is not str:
+                return False
+        elif k0 == "code":
+            if type(v0) is not str or _P22(v0) is None:
+                return False
+        elif k0 == "pointer":
+            if type(v0) is not str or _P0(v0) is None:
+                return False
+        elif k0 == "parameter":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "errors":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
                     return False
-    v0 = o0.get("losses", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
-                return False
-            o2 = v1
-            if not o2.keys() <= _S2:
-                return False
-            v2 = o2.get("pointer", _M)
-            if type(v2) is not str or _P0(v2) is None:
-                return False
-            v2 = o2.get("part_type", _M)
-            if v2 is not _M:
-                if type(v2) is not str or len(v2) < 1:
+                o2 = v1
+                if not o2.keys() >= _S23:
                     return False
-            v2 = o2.get("code", _M)
-            if type(v2) is not str or v2 not in _S0:
+                for k2, v2 in o2.items():
+                    if k2 == "code":
+                        if type(v2) is not str or v2 not in _S21:
+                            return False
+                    elif k2 == "path":
+                        if type(v2) is not str or _P0(v2) is None:
+                            return False
+                    elif k2 == "message":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    elif k2 == "severity":
+                        if type(v2) is not str or v2 not in _S22:
+                            return False
+                    else:
+                        return False
+        elif k0 == "losses":
+            if type(v0) is not list:
                 return False
-            v2 = o2.get("reason", _M)
-            if type(v2) is not str or len(v2) < 1:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+                if not o2.keys() >= _S1:
+                    return False
+                for k2, v2 in o2.items():
+                    if k2 == "pointer":
+                        if type(v2) is not str or _P0(v2) is None:
+                            return False
+                    elif k2 == "part_type":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    elif k2 == "code":
+                        if type(v2) is not str or v2 not in _S0:
+                            return False
+                    elif k2 == "reason":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    else:
+                        return False
+        elif k0 == "retryable":
+            if type(v0) is not bool:
                 return False
-    v0 = o0.get("retryable", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
+        else:
             return False
     return True
 
@@ -18254,6 +18335,7 @@ def _ok_ConvertAnswer(x: Any) -> bool:
     o1: dict[Any, Any]
     o2: dict[Any, Any]
     o3: dict[Any, Any]
+    a2: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -18265,55 +18347,59 @@ def _ok_ConvertAnswer(x: Any) -> bool:
     if type(v0) is not dict:
         return False
     o1 = v0
-    if not o1.keys() <= _S5:
+    if not o1.keys() >= _S4:
         return False
-    v1 = o1.get("source", _M)
-    if type(v1) is not str or _P1(v1) is None:
-        return False
-    v1 = o1.get("target", _M)
-    if type(v1) is not str or _P1(v1) is None:
-        return False
-    v1 = o1.get("kind", _M)
-    if type(v1) is not str or v1 not in _S3:
-        return False
-    v1 = o1.get("losses", _M)
-    if type(v1) is not list:
-        return False
-    for v2 in v1:
-        if type(v2) is not dict:
-            return False
-        o3 = v2
-        if not o3.keys() <= _S2:
-            return False
-        v3 = o3.get("pointer", _M)
-        if type(v3) is not str or _P0(v3) is None:
-            return False
-        v3 = o3.get("part_type", _M)
-        if v3 is not _M:
-            if type(v3) is not str or len(v3) < 1:
+    for k1, v1 in o1.items():
+        if k1 == "source":
+            if type(v1) is not str or _P1(v1) is None:
                 return False
-        v3 = o3.get("code", _M)
-        if type(v3) is not str or v3 not in _S0:
-            return False
-        v3 = o3.get("reason", _M)
-        if type(v3) is not str or len(v3) < 1:
-            return False
-    v1 = o1.get("id_map", _M)
-    if v1 is not _M:
-        if type(v1) is not dict:
-            return False
-        o2 = v1
-        for k2, v2 in o2.items():
-            if type(v2) is not str:
+        elif k1 == "target":
+            if type(v1) is not str or _P1(v1) is None:
                 return False
-    v1 = o1.get("name_map", _M)
-    if v1 is not _M:
-        if type(v1) is not dict:
-            return False
-        o2 = v1
-        for k2, v2 in o2.items():
-            if type(v2) is not str:
+        elif k1 == "kind":
+            if type(v1) is not str or v1 not in _S3:
                 return False
+        elif k1 == "losses":
+            if type(v1) is not list:
+                return False
+            a2 = v1
+            for v2 in a2:
+                if type(v2) is not dict:
+                    return False
+                o3 = v2
+                if not o3.keys() >= _S1:
+                    return False
+                for k3, v3 in o3.items():
+                    if k3 == "pointer":
+                        if type(v3) is not str or _P0(v3) is None:
+                            return False
+                    elif k3 == "part_type":
+                        if type(v3) is not str or len(v3) < 1:
+                            return False
+                    elif k3 == "code":
+                        if type(v3) is not str or v3 not in _S0:
+                            return False
+                    elif k3 == "reason":
+                        if type(v3) is not str or len(v3) < 1:
+                            return False
+                    else:
+                        return False
+        elif k1 == "id_map":
+            if type(v1) is not dict:
+                return False
+            o2 = v1
+            for k2, v2 in o2.items():
+                if type(v2) is not str:
+                    return False
+        elif k1 == "name_map":
+            if type(v1) is not dict:
+                return False
+            o2 = v1
+            for k2, v2 in o2.items():
+                if type(v2) is not str:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -18639,6 +18725,7 @@ def _chk_ConvertAnswer(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ValidateAnswer(x: Any) -> bool:
     o0: dict[Any, Any]
     o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -18650,24 +18737,27 @@ def _ok_ValidateAnswer(x: Any) -> bool:
     v0 = o0.get("findings", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not dict:
             return False
         o2 = v1
-        if not o2.keys() <= _S24:
+        if not o2.keys() >= _S23:
             return False
-        v2 = o2.get("code", _M)
-        if type(v2) is not str or v2 not in _S21:
-            return False
-        v2 = o2.get("path", _M)
-        if type(v2) is not str or _P0(v2) is None:
-            return False
-        v2 = o2.get("message", _M)
-        if type(v2) is not str or len(v2) < 1:
-            return False
-        v2 = o2.get("severity", _M)
-        if v2 is not _M:
-            if type(v2) is not str or v2 not in _S22:
+        for k2, v2 in o2.items():
+            if k2 == "code":
+                if type(v2) is not str or v2 not in _S21:
+                    return False
+            elif k2 == "path":
+                if type(v2) is not str or _P0(v2) is None:
+                    return False
+            elif k2 == "message":
+                if type(v2) is not str or len(v2) < 1:
+                    return False
+            elif k2 == "severity":
+                if type(v2) is not str or v2 not in _S22:
+                    return False
+            else:
                 return False
     return True
 
@@ -18833,6 +18923,7 @@ def _chk_DetectionStatus(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_DetectionCandidate(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -18847,7 +18938,8 @@ def _ok_DetectionCandidate(x: Any) -> bool:
     v0 = o0.get("evidence", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not str:
             return False
     return True
@@ -19008,72 +19100,76 @@ def _chk_DetectionRejection(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_DetectAnswer(x: Any) -> bool:
     o0: dict[Any, Any]
     o2: dict[Any, Any]
+    a1: list[Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S158:
+    if not o0.keys() >= _S157:
         return False
-    v0 = o0.get("status", _M)
-    if type(v0) is not str or v0 not in _S154:
-        return False
-    v0 = o0.get("reason", _M)
-    if type(v0) is not str:
-        return False
-    v0 = o0.get("format", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P1(v0) is None:
-            return False
-    v0 = o0.get("kind", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S3:
-            return False
-    v0 = o0.get("candidates", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "status":
+            if type(v0) is not str or v0 not in _S154:
                 return False
-            o2 = v1
-            if not o2.keys() <= _S155:
+        elif k0 == "reason":
+            if type(v0) is not str:
                 return False
-            v2 = o2.get("format", _M)
-            if type(v2) is not str or _P1(v2) is None:
+        elif k0 == "format":
+            if type(v0) is not str or _P1(v0) is None:
                 return False
-            v2 = o2.get("kind", _M)
-            if type(v2) is not str or v2 not in _S3:
+        elif k0 == "kind":
+            if type(v0) is not str or v0 not in _S3:
                 return False
-            v2 = o2.get("evidence", _M)
-            if type(v2) is not list:
+        elif k0 == "candidates":
+            if type(v0) is not list:
                 return False
-            for v3 in v2:
-                if type(v3) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
                     return False
-    v0 = o0.get("rejections", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
+                o2 = v1
+                if not o2.keys() <= _S155:
+                    return False
+                v2 = o2.get("format", _M)
+                if type(v2) is not str or _P1(v2) is None:
+                    return False
+                v2 = o2.get("kind", _M)
+                if type(v2) is not str or v2 not in _S3:
+                    return False
+                v2 = o2.get("evidence", _M)
+                if type(v2) is not list:
+                    return False
+                a3 = v2
+                for v3 in a3:
+                    if type(v3) is not str:
+                        return False
+        elif k0 == "rejections":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+                if not o2.keys() <= _S156:
+                    return False
+                v2 = o2.get("format", _M)
+                if type(v2) is not str or _P1(v2) is None:
+                    return False
+                v2 = o2.get("kind", _M)
+                if type(v2) is not str or v2 not in _S3:
+                    return False
+                v2 = o2.get("code", _M)
+                if type(v2) is not str or v2 not in _S21:
+                    return False
+                v2 = o2.get("path", _M)
+                if type(v2) is not str:
+                    return False
+                v2 = o2.get("message", _M)
+                if type(v2) is not str:
+                    return False
+        else:
             return False
-        for v1 in v0:
-            if type(v1) is not dict:
-                return False
-            o2 = v1
-            if not o2.keys() <= _S156:
-                return False
-            v2 = o2.get("format", _M)
-            if type(v2) is not str or _P1(v2) is None:
-                return False
-            v2 = o2.get("kind", _M)
-            if type(v2) is not str or v2 not in _S3:
-                return False
-            v2 = o2.get("code", _M)
-            if type(v2) is not str or v2 not in _S21:
-                return False
-            v2 = o2.get("path", _M)
-            if type(v2) is not str:
-                return False
-            v2 = o2.get("message", _M)
-            if type(v2) is not str:
-                return False
     return True
 
 
@@ -19389,6 +19485,7 @@ def _ok_ViewsAnswer(x: Any) -> bool:
     o2: dict[Any, Any]
     o3: dict[Any, Any]
     o4: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -19397,135 +19494,137 @@ def _ok_ViewsAnswer(x: Any) -> bool:
     v0 = o0.get("views", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not dict:
             return False
         o2 = v1
-        if not o2.keys() <= _S164:
+        if not o2.keys() >= _S163:
             return False
-        v2 = o2.get("message", _M)
-        if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
-            return False
-        if v2 < 0:
-            return False
-        v2 = o2.get("view", _M)
-        if v2 is not _M:
-            if type(v2) is not dict:
-                return False
-            o3 = v2
-            if not o3.keys() >= _S161:
-                return False
-            for k3, v3 in o3.items():
-                if k3 == "kind":
-                    if type(v3) is not str or v3 not in _S159:
-                        return False
-                elif k3 == "role":
-                    if type(v3) is not str or v3 not in _S96:
-                        return False
-                elif k3 == "action":
-                    if type(v3) is not str or v3 not in _S160:
-                        return False
-                elif k3 == "is_pre":
-                    if type(v3) is not bool:
-                        return False
-                elif k3 == "is_post":
-                    if type(v3) is not bool:
-                        return False
-                elif k3 == "index":
-                    if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                        return False
-                    if v3 < 0:
-                        return False
-                elif k3 == "name":
-                    if type(v3) is not str:
-                        return False
-                elif k3 == "uri":
-                    if type(v3) is not str:
-                        return False
-                elif k3 == "content":
-                    if type(v3) is not str:
-                        return False
-                elif k3 == "args":
-                    if type(v3) is not dict:
-                        return False
-                    o4 = v3
-                elif k3 == "mime_type":
-                    if type(v3) is not str:
-                        return False
-                elif k3 == "size_bytes":
-                    if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                        return False
-                    if v3 < 0:
-                        return False
-                elif k3 == "properties":
-                    if type(v3) is not dict:
-                        return False
-                    o4 = v3
-                elif k3 == "extensions":
-                    if type(v3) is not dict:
-                        return False
-                    o4 = v3
-                else:
+        for k2, v2 in o2.items():
+            if k2 == "message":
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
                     return False
-        v2 = o2.get("input", _M)
-        if v2 is not _M:
-            if type(v2) is not dict:
-                return False
-            o3 = v2
-            if not o3.keys() >= _S161:
-                return False
-            for k3, v3 in o3.items():
-                if k3 == "kind":
-                    if type(v3) is not str or v3 not in _S159:
-                        return False
-                elif k3 == "role":
-                    if type(v3) is not str or v3 not in _S96:
-                        return False
-                elif k3 == "action":
-                    if type(v3) is not str or v3 not in _S160:
-                        return False
-                elif k3 == "is_pre":
-                    if type(v3) is not bool:
-                        return False
-                elif k3 == "is_post":
-                    if type(v3) is not bool:
-                        return False
-                elif k3 == "index":
-                    if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                        return False
-                    if v3 < 0:
-                        return False
-                elif k3 == "name":
-                    if type(v3) is not str:
-                        return False
-                elif k3 == "uri":
-                    if type(v3) is not str:
-                        return False
-                elif k3 == "content":
-                    if type(v3) is not str:
-                        return False
-                elif k3 == "args":
-                    if type(v3) is not dict:
-                        return False
-                    o4 = v3
-                elif k3 == "mime_type":
-                    if type(v3) is not str:
-                        return False
-                elif k3 == "size_bytes":
-                    if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                        return False
-                    if v3 < 0:
-                        return False
-                elif k3 == "properties":
-                    if type(v3) is not dict:
-                        return False
-                    o4 = v3
-                elif k3 == "extensions":
-                    if type(v3) is not dict:
-                        return False
-                    o4 = v3
-                else:
+                if v2 < 0:
                     return False
+            elif k2 == "view":
+                if type(v2) is not dict:
+                    return False
+                o3 = v2
+                if not o3.keys() >= _S161:
+                    return False
+                for k3, v3 in o3.items():
+                    if k3 == "kind":
+                        if type(v3) is not str or v3 not in _S159:
+                            return False
+                    elif k3 == "role":
+                        if type(v3) is not str or v3 not in _S96:
+                            return False
+                    elif k3 == "action":
+                        if type(v3) is not str or v3 not in _S160:
+                            return False
+                    elif k3 == "is_pre":
+                        if type(v3) is not bool:
+                            return False
+                    elif k3 == "is_post":
+                        if type(v3) is not bool:
+                            return False
+                    elif k3 == "index":
+                        if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                            return False
+                        if v3 < 0:
+                            return False
+                    elif k3 == "name":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "uri":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "content":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "args":
+                        if type(v3) is not dict:
+                            return False
+                        o4 = v3
+                    elif k3 == "mime_type":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "size_bytes":
+                        if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                            return False
+                        if v3 < 0:
+                            return False
+                    elif k3 == "properties":
+                        if type(v3) is not dict:
+                            return False
+                        o4 = v3
+                    elif k3 == "extensions":
+                        if type(v3) is not dict:
+                            return False
+                        o4 = v3
+                    else:
+                        return False
+            elif k2 == "input":
+                if type(v2) is not dict:
+                    return False
+                o3 = v2
+                if not o3.keys() >= _S161:
+                    return False
+                for k3, v3 in o3.items():
+                    if k3 == "kind":
+                        if type(v3) is not str or v3 not in _S159:
+                            return False
+                    elif k3 == "role":
+                        if type(v3) is not str or v3 not in _S96:
+                            return False
+                    elif k3 == "action":
+                        if type(v3) is not str or v3 not in _S160:
+                            return False
+                    elif k3 == "is_pre":
+                        if type(v3) is not bool:
+                            return False
+                    elif k3 == "is_post":
+                        if type(v3) is not bool:
+                            return False
+                    elif k3 == "index":
+                        if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                            return False
+                        if v3 < 0:
+                            return False
+                    elif k3 == "name":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "uri":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "content":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "args":
+                        if type(v3) is not dict:
+                            return False
+                        o4 = v3
+                    elif k3 == "mime_type":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "size_bytes":
+                        if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                            return False
+                        if v3 < 0:
+                            return False
+                    elif k3 == "properties":
+                        if type(v3) is not dict:
+                            return False
+                        o4 = v3
+                    elif k3 == "extensions":
+                        if type(v3) is not dict:
+                            return False
+                        o4 = v3
+                    else:
+                        return False
+            else:
+                return False
     return True
 
 
@@ -20202,131 +20301,132 @@ def _ok_ViewItem(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S164:
+    if not o0.keys() >= _S163:
         return False
-    v0 = o0.get("message", _M)
-    if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-        return False
-    if v0 < 0:
-        return False
-    v0 = o0.get("view", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() >= _S161:
-            return False
-        for k1, v1 in o1.items():
-            if k1 == "kind":
-                if type(v1) is not str or v1 not in _S159:
-                    return False
-            elif k1 == "role":
-                if type(v1) is not str or v1 not in _S96:
-                    return False
-            elif k1 == "action":
-                if type(v1) is not str or v1 not in _S160:
-                    return False
-            elif k1 == "is_pre":
-                if type(v1) is not bool:
-                    return False
-            elif k1 == "is_post":
-                if type(v1) is not bool:
-                    return False
-            elif k1 == "index":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "name":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "uri":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "content":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "args":
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-            elif k1 == "mime_type":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "size_bytes":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "properties":
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-            elif k1 == "extensions":
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-            else:
+    for k0, v0 in o0.items():
+        if k0 == "message":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
                 return False
-    v0 = o0.get("input", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() >= _S161:
-            return False
-        for k1, v1 in o1.items():
-            if k1 == "kind":
-                if type(v1) is not str or v1 not in _S159:
-                    return False
-            elif k1 == "role":
-                if type(v1) is not str or v1 not in _S96:
-                    return False
-            elif k1 == "action":
-                if type(v1) is not str or v1 not in _S160:
-                    return False
-            elif k1 == "is_pre":
-                if type(v1) is not bool:
-                    return False
-            elif k1 == "is_post":
-                if type(v1) is not bool:
-                    return False
-            elif k1 == "index":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "name":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "uri":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "content":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "args":
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-            elif k1 == "mime_type":
-                if type(v1) is not str:
-                    return False
-            elif k1 == "size_bytes":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "properties":
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-            elif k1 == "extensions":
-                if type(v1) is not dict:
-                    return False
-                o2 = v1
-            else:
+            if v0 < 0:
                 return False
+        elif k0 == "view":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S161:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "kind":
+                    if type(v1) is not str or v1 not in _S159:
+                        return False
+                elif k1 == "role":
+                    if type(v1) is not str or v1 not in _S96:
+                        return False
+                elif k1 == "action":
+                    if type(v1) is not str or v1 not in _S160:
+                        return False
+                elif k1 == "is_pre":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "is_post":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "index":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "name":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "uri":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "content":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "args":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                elif k1 == "mime_type":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "size_bytes":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "properties":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                elif k1 == "extensions":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                else:
+                    return False
+        elif k0 == "input":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S161:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "kind":
+                    if type(v1) is not str or v1 not in _S159:
+                        return False
+                elif k1 == "role":
+                    if type(v1) is not str or v1 not in _S96:
+                        return False
+                elif k1 == "action":
+                    if type(v1) is not str or v1 not in _S160:
+                        return False
+                elif k1 == "is_pre":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "is_post":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "index":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "name":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "uri":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "content":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "args":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                elif k1 == "mime_type":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "size_bytes":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "properties":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                elif k1 == "extensions":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -20864,40 +20964,43 @@ def _chk_ExchangeStatus(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_ToolExchange(x: Any) -> bool:
     o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S168:
+    if not o0.keys() >= _S167:
         return False
-    v0 = o0.get("id", _M)
-    if type(v0) is not str:
-        return False
-    v0 = o0.get("status", _M)
-    if type(v0) is not str or v0 not in _S166:
-        return False
-    v0 = o0.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("call", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("result", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("content", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "id":
+            if type(v0) is not str:
                 return False
-            t2 = v1.get("type")
-            f2 = _OK_Part.get(t2) if type(t2) is str else None
-            if f2 is None or not f2(v1):
+        elif k0 == "status":
+            if type(v0) is not str or v0 not in _S166:
                 return False
+        elif k0 == "name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "arguments":
+            pass
+        elif k0 == "call":
+            if type(v0) is not str:
+                return False
+        elif k0 == "result":
+            if type(v0) is not str:
+                return False
+        elif k0 == "content":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                t2 = v1.get("type")
+                f2 = _OK_Part.get(t2) if type(t2) is str else None
+                if f2 is None or not f2(v1):
+                    return False
+        else:
+            return False
     return True
 
 
@@ -20958,6 +21061,8 @@ def _chk_ToolExchange(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_PairsAnswer(x: Any) -> bool:
     o0: dict[Any, Any]
     o2: dict[Any, Any]
+    a1: list[Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -20972,41 +21077,44 @@ def _ok_PairsAnswer(x: Any) -> bool:
     v0 = o0.get("exchanges", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not dict:
             return False
         o2 = v1
-        if not o2.keys() <= _S168:
+        if not o2.keys() >= _S167:
             return False
-        v2 = o2.get("id", _M)
-        if type(v2) is not str:
-            return False
-        v2 = o2.get("status", _M)
-        if type(v2) is not str or v2 not in _S166:
-            return False
-        v2 = o2.get("name", _M)
-        if v2 is not _M:
-            if type(v2) is not str:
-                return False
-        v2 = o2.get("call", _M)
-        if v2 is not _M:
-            if type(v2) is not str:
-                return False
-        v2 = o2.get("result", _M)
-        if v2 is not _M:
-            if type(v2) is not str:
-                return False
-        v2 = o2.get("content", _M)
-        if v2 is not _M:
-            if type(v2) is not list:
-                return False
-            for v3 in v2:
-                if type(v3) is not dict:
+        for k2, v2 in o2.items():
+            if k2 == "id":
+                if type(v2) is not str:
                     return False
-                t4 = v3.get("type")
-                f4 = _OK_Part.get(t4) if type(t4) is str else None
-                if f4 is None or not f4(v3):
+            elif k2 == "status":
+                if type(v2) is not str or v2 not in _S166:
                     return False
+            elif k2 == "name":
+                if type(v2) is not str:
+                    return False
+            elif k2 == "arguments":
+                pass
+            elif k2 == "call":
+                if type(v2) is not str:
+                    return False
+            elif k2 == "result":
+                if type(v2) is not str:
+                    return False
+            elif k2 == "content":
+                if type(v2) is not list:
+                    return False
+                a3 = v2
+                for v3 in a3:
+                    if type(v3) is not dict:
+                        return False
+                    t4 = v3.get("type")
+                    f4 = _OK_Part.get(t4) if type(t4) is str else None
+                    if f4 is None or not f4(v3):
+                        return False
+            else:
+                return False
     v0 = o0.get("paired", _M)
     if type(v0) is not bool:
         return False
@@ -21191,22 +21299,23 @@ def _ok_ToolIdRequest(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S171:
+    if not o0.keys() >= _S170:
         return False
-    v0 = o0.get("name", _M)
-    if type(v0) is not str:
-        return False
-    v0 = o0.get("input_schema", _M)
-    if type(v0) is not dict:
-        return False
-    o1 = v0
-    v0 = o0.get("version", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("server", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "input_schema":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+        elif k0 == "version":
+            if type(v0) is not str:
+                return False
+        elif k0 == "server":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -21299,24 +21408,24 @@ def _ok_ServerSentEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S174:
+    if not o0.keys() >= _S173:
         return False
-    v0 = o0.get("data", _M)
-    if type(v0) is not str:
-        return False
-    v0 = o0.get("event", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = o0.get("retry", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
+    for k0, v0 in o0.items():
+        if k0 == "data":
+            if type(v0) is not str:
+                return False
+        elif k0 == "event":
+            if type(v0) is not str:
+                return False
+        elif k0 == "id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "retry":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        else:
             return False
     return True
 
@@ -21477,18 +21586,19 @@ def _ok_MessageStartEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S177:
+    if not o0.keys() >= _S18:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "message_start":
-        return False
-    v0 = o0.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = o0.get("model", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "message_start":
+                return False
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "model":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
     return True
 
@@ -22297,60 +22407,62 @@ def _ok_MessageCompleteEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S186:
+    if not o0.keys() >= _S185:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "message_complete":
-        return False
-    v0 = o0.get("stop_reason", _M)
-    if type(v0) is not str or v0 not in _S12:
-        return False
-    v0 = o0.get("usage", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        o1 = v0
-        if not o1.keys() >= _S13:
-            return False
-        for k1, v1 in o1.items():
-            if k1 == "input_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "output_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "total_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "cached_input_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "cache_creation_input_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "reasoning_tokens":
-                if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                    return False
-                if v1 < 0:
-                    return False
-            elif k1 == "cost_usd":
-                if type(v1) is not str or _P3(v1) is None:
-                    return False
-            elif k1 == "pricing_version":
-                if type(v1) is not str or len(v1) < 1:
-                    return False
-            else:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "message_complete":
                 return False
+        elif k0 == "stop_reason":
+            if type(v0) is not str or v0 not in _S12:
+                return False
+        elif k0 == "usage":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S13:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "output_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "total_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cached_input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cache_creation_input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "reasoning_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cost_usd":
+                    if type(v1) is not str or _P3(v1) is None:
+                        return False
+                elif k1 == "pricing_version":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -22579,33 +22691,37 @@ def _ok_ErrorEvent(x: Any) -> bool:
     if type(x) is not dict:
         return False
     o0 = x
-    if not o0.keys() <= _S188:
+    if not o0.keys() >= _S187:
         return False
-    v0 = o0.get("type", _M)
-    if v0 != "error":
-        return False
-    v0 = o0.get("error", _M)
-    if type(v0) is not dict:
-        return False
-    o1 = v0
-    if not o1.keys() <= _S24:
-        return False
-    v1 = o1.get("code", _M)
-    if type(v1) is not str or v1 not in _S21:
-        return False
-    v1 = o1.get("path", _M)
-    if type(v1) is not str or _P0(v1) is None:
-        return False
-    v1 = o1.get("message", _M)
-    if type(v1) is not str or len(v1) < 1:
-        return False
-    v1 = o1.get("severity", _M)
-    if v1 is not _M:
-        if type(v1) is not str or v1 not in _S22:
-            return False
-    v0 = o0.get("provider_code", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "error":
+                return False
+        elif k0 == "error":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S23:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "code":
+                    if type(v1) is not str or v1 not in _S21:
+                        return False
+                elif k1 == "path":
+                    if type(v1) is not str or _P0(v1) is None:
+                        return False
+                elif k1 == "message":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "severity":
+                    if type(v1) is not str or v1 not in _S22:
+                        return False
+                else:
+                    return False
+        elif k0 == "provider_code":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -22743,7 +22859,7 @@ def _chk_ErrorEvent(x: Any, p: str, out: list[Finding]) -> None:
 # --- ToolDefinition ---
 
 
-def _bad_ToolDefinition(x: Any) -> bool:
+def _bad_ToolDefinition(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     schema = x.get("input_schema", _M)
     if schema is not _M and not _portable_ok(schema, _S191, _S192):
@@ -22805,14 +22921,16 @@ def _ok_ToolDefinition(x: Any) -> bool:
             if type(v0) is not dict:
                 return False
             o1 = v0
-            if not o1.keys() <= _S100:
+            if not o1.keys() >= _S18:
                 return False
-            v1 = o1.get("type", _M)
-            if v1 != "ephemeral":
-                return False
-            v1 = o1.get("ttl", _M)
-            if v1 is not _M:
-                if type(v1) is not str or _P20(v1) is None:
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
                     return False
         else:
             return False
