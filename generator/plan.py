@@ -126,7 +126,47 @@ def loop_tree(invariants: list[Node]) -> Node:
         for where in (inv.get("where"), inv.get("call", {}).get("where"), inv.get("result", {}).get("where")):
             for key in sorted(where or {}):
                 node["tags"][_tag_local(inv["item"], key)] = f"{inv['item']}.get({key!r})"
+    _group(root)
     return root
+
+
+def _pieces(inv: Node, index: int) -> list[tuple[str, dict[str, str], Node, int]]:
+    """What one looping invariant does with an item: (role, where, invariant, index)."""
+    if inv["kind"] == "answers":
+        return [
+            ("call", inv["call"]["where"], inv, index),
+            ("result", inv["result"]["where"], inv, index),
+        ]
+    return [(inv["kind"], inv.get("where", {}), inv, index)]
+
+
+def _group(node: Node) -> None:
+    """Per loop: when every match tests one and the same key, the pieces become one
+    if/elif chain on that key's value (an item takes one branch, not one test per invariant).
+    Each invariant still sees its own items in document order, and the fast path answers
+    only whether any invariant breaks, so the order between invariants does not matter."""
+    pieces = [piece for inv, index in node["here"] for piece in _pieces(inv, index)]
+    keys = {key for _, where, _, _ in pieces for key in where}
+    single = all(len(where) <= 1 for _, where, _, _ in pieces)
+    distinct = all(
+        inv["call"]["where"] != inv["result"]["where"]
+        for inv, _ in node["here"]
+        if inv["kind"] == "answers"
+    )
+    node["groups"] = None
+    if len(keys) == 1 and single and distinct:
+        (key,) = keys
+        by_value: dict[str, list[tuple[str, Node, int]]] = {}
+        for role, where, inv, index in pieces:
+            if where:
+                by_value.setdefault(where[key], []).append((role, inv, index))
+        node["groups"] = {
+            "local": _tag_local(node["here"][0][0]["item"], key),
+            "plain": [(role, inv, index) for role, where, inv, index in pieces if not where],
+            "by_value": by_value,
+        }
+    for child in node["children"].values():
+        _group(child)
 
 
 @dataclass

@@ -1684,26 +1684,24 @@ def _bad_Conversation(x: dict[Any, Any]) -> bool:
                     if key in seen_3:
                         return True
                     seen_3.add(key)
-            if w1_type == "prompt_request":
+                key = w1.get("id")
+                if type(key) is str:
+                    calls_6.add(key)
+            elif w1_type == "prompt_request":
                 key = w1.get("prompt_request_id")
                 if type(key) is str:
                     if key in seen_4:
                         return True
                     seen_4.add(key)
-            if w1_type == "tool_call":
-                key = w1.get("id")
+                key = w1.get("prompt_request_id")
                 if type(key) is str:
-                    calls_6.add(key)
+                    calls_7.add(key)
             elif w1_type == "tool_result":
                 key = w1.get("tool_call_id")
                 if type(key) is str:
                     if key not in calls_6 or key in answered_6:
                         return True
                     answered_6.add(key)
-            if w1_type == "prompt_request":
-                key = w1.get("prompt_request_id")
-                if type(key) is str:
-                    calls_7.add(key)
             elif w1_type == "prompt_result":
                 key = w1.get("prompt_request_id")
                 if type(key) is str:
