@@ -123,7 +123,11 @@ def loop_tree(invariants: list[Node]) -> Node:
             )
         node["here"].append((inv, index))
         # Each key a `where` tests is read once per item, into a local the matches compare.
-        for where in (inv.get("where"), inv.get("call", {}).get("where"), inv.get("result", {}).get("where")):
+        for where in (
+            inv.get("where"),
+            inv.get("call", {}).get("where"),
+            inv.get("result", {}).get("where"),
+        ):
             for key in sorted(where or {}):
                 node["tags"][_tag_local(inv["item"], key)] = f"{inv['item']}.get({key!r})"
     _group(root)
@@ -385,7 +389,9 @@ class Reads:
 
     def __call__(self, steps: list[str], default: str = "_M") -> str:
         base = self._base(tuple(steps[:-1]))
-        return self._shared(("leaf", tuple(steps), default), f"{base}.get({steps[-1]!r}, {default})")
+        return self._shared(
+            ("leaf", tuple(steps), default), f"{base}.get({steps[-1]!r}, {default})"
+        )
 
 
 def compile_invariant(inv: Json, consts: Constants, read: Reads | None = None) -> Node:
