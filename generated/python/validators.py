@@ -1765,7 +1765,6 @@ def _inv_Conversation(x: Any, p: str) -> list[Finding]:
 def _ok_Conversation(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
-    o2: dict[Any, Any]
     a1: list[Any]
     a2: list[Any]
     if type(x) is not dict:
@@ -1890,7 +1889,6 @@ def _ok_Conversation(x: Any) -> bool:
             for k1, v1 in o1.items():
                 if type(v1) is not dict:
                     return False
-                o2 = v1
         else:
             return False
     return not _bad_Conversation(x)
@@ -2315,7 +2313,6 @@ def _inv_Response(x: Any, p: str) -> list[Finding]:
 def _ok_Response(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
-    o2: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -2392,7 +2389,6 @@ def _ok_Response(x: Any) -> bool:
             for k1, v1 in o1.items():
                 if type(v1) is not dict:
                     return False
-                o2 = v1
         else:
             return False
     return not _bad_Response(x)
@@ -3032,7 +3028,6 @@ def _chk_ResponseFormatJsonObject(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_ResponseFormatJsonSchema(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -3051,7 +3046,6 @@ def _ok_ResponseFormatJsonSchema(x: Any) -> bool:
         elif k0 == "schema":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "strict":
             if type(v0) is not bool:
                 return False
@@ -3388,7 +3382,6 @@ def _ok_Extensions(x: Any) -> bool:
                         elif k2 == "claims":
                             if type(v2) is not dict:
                                 return False
-                            o3 = v2
                         else:
                             return False
                 elif k1 == "objects":
@@ -3664,13 +3657,11 @@ def _ok_Extensions(x: Any) -> bool:
                 elif k1 == "metadata":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 else:
                     return False
         elif k0 == "custom":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         else:
             return False
     return True
@@ -5642,7 +5633,6 @@ def _ok_SecurityExtension(x: Any) -> bool:
                 elif k1 == "claims":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 else:
                     return False
         elif k0 == "objects":
@@ -6276,7 +6266,6 @@ def _chk_SecurityExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_SubjectExtension(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     a1: list[Any]
     if type(x) is not dict:
         return False
@@ -6320,7 +6309,6 @@ def _ok_SubjectExtension(x: Any) -> bool:
         elif k0 == "claims":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         else:
             return False
     return True
@@ -6800,7 +6788,6 @@ def _ok_McpExtension(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
     o2: dict[Any, Any]
-    o3: dict[Any, Any]
     a3: list[Any]
     if type(x) is not dict:
         return False
@@ -6830,11 +6817,9 @@ def _ok_McpExtension(x: Any) -> bool:
                         elif k2 == "input_schema":
                             if type(v2) is not dict:
                                 return False
-                            o3 = v2
                         elif k2 == "output_schema":
                             if type(v2) is not dict:
                                 return False
-                            o3 = v2
                         elif k2 == "server_id":
                             if type(v2) is not str:
                                 return False
@@ -6844,7 +6829,6 @@ def _ok_McpExtension(x: Any) -> bool:
                         elif k2 == "annotations":
                             if type(v2) is not dict:
                                 return False
-                            o3 = v2
                         else:
                             return False
                 elif k1 == "resource":
@@ -6872,7 +6856,6 @@ def _ok_McpExtension(x: Any) -> bool:
                         elif k2 == "annotations":
                             if type(v2) is not dict:
                                 return False
-                            o3 = v2
                         else:
                             return False
                 elif k1 == "prompt":
@@ -6901,7 +6884,6 @@ def _ok_McpExtension(x: Any) -> bool:
                         elif k2 == "annotations":
                             if type(v2) is not dict:
                                 return False
-                            o3 = v2
                         else:
                             return False
                 else:
@@ -7261,7 +7243,6 @@ def _chk_McpExtension(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_McpEntityMetadata(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
-    o2: dict[Any, Any]
     o3: dict[Any, Any]
     a2: list[Any]
     if type(x) is not dict:
@@ -7287,11 +7268,9 @@ def _ok_McpEntityMetadata(x: Any) -> bool:
                 elif k1 == "input_schema":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 elif k1 == "output_schema":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 elif k1 == "server_id":
                     if type(v1) is not str:
                         return False
@@ -7301,7 +7280,6 @@ def _ok_McpEntityMetadata(x: Any) -> bool:
                 elif k1 == "annotations":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 else:
                     return False
         elif k0 == "resource":
@@ -7329,7 +7307,6 @@ def _ok_McpEntityMetadata(x: Any) -> bool:
                 elif k1 == "annotations":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 else:
                     return False
         elif k0 == "prompt":
@@ -7373,7 +7350,6 @@ def _ok_McpEntityMetadata(x: Any) -> bool:
                 elif k1 == "annotations":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 else:
                     return False
         else:
@@ -7767,7 +7743,6 @@ def _chk_McpEntityMetadata(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_ToolMetadata(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -7786,11 +7761,9 @@ def _ok_ToolMetadata(x: Any) -> bool:
         elif k0 == "input_schema":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "output_schema":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "server_id":
             if type(v0) is not str:
                 return False
@@ -7800,7 +7773,6 @@ def _ok_ToolMetadata(x: Any) -> bool:
         elif k0 == "annotations":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         else:
             return False
     return True
@@ -7862,7 +7834,6 @@ def _chk_ToolMetadata(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_ResourceMetadata(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -7887,7 +7858,6 @@ def _ok_ResourceMetadata(x: Any) -> bool:
         elif k0 == "annotations":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         else:
             return False
     return True
@@ -7947,7 +7917,6 @@ def _chk_ResourceMetadata(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_PromptMetadata(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     o2: dict[Any, Any]
     a1: list[Any]
     if type(x) is not dict:
@@ -7990,7 +7959,6 @@ def _ok_PromptMetadata(x: Any) -> bool:
         elif k0 == "annotations":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         else:
             return False
     return True
@@ -8844,7 +8812,6 @@ def _chk_ProvenanceExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_FrameworkExtension(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -8864,7 +8831,6 @@ def _ok_FrameworkExtension(x: Any) -> bool:
         elif k0 == "metadata":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         else:
             return False
     return True
@@ -8911,10 +8877,8 @@ def _chk_FrameworkExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_CustomExtension(x: Any) -> bool:
-    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    o0 = x
     return True
 
 
@@ -10017,7 +9981,6 @@ def _chk_GatewayErrorCode(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_GatewayErrorEnvelope(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -10039,7 +10002,6 @@ def _ok_GatewayErrorEnvelope(x: Any) -> bool:
         elif k0 == "details":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         else:
             return False
     return True
@@ -10301,7 +10263,6 @@ def _chk_ArgRepair(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_ValidatedArguments(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     o2: dict[Any, Any]
     a1: list[Any]
     if type(x) is not dict:
@@ -10312,7 +10273,6 @@ def _ok_ValidatedArguments(x: Any) -> bool:
     v0 = o0.get("args", _M)
     if type(v0) is not dict:
         return False
-    o1 = v0
     v0 = o0.get("arg_repairs", _M)
     if type(v0) is not list:
         return False
@@ -11899,13 +11859,11 @@ def _ok_Message(x: Any) -> bool:
                         elif k2 == "metadata":
                             if type(v2) is not dict:
                                 return False
-                            o3 = v2
                         else:
                             return False
                 elif k1 == "custom":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 else:
                     return False
         elif k0 == "provider_raw":
@@ -11918,7 +11876,6 @@ def _ok_Message(x: Any) -> bool:
             for k1, v1 in o1.items():
                 if type(v1) is not dict:
                     return False
-                o2 = v1
         else:
             return False
     return not _bad_Message(x)
@@ -12975,7 +12932,6 @@ def _chk_Channel(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_ProviderRaw(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -12985,7 +12941,6 @@ def _ok_ProviderRaw(x: Any) -> bool:
     for k0, v0 in o0.items():
         if type(v0) is not dict:
             return False
-        o1 = v0
     return True
 
 
@@ -14553,7 +14508,6 @@ def _ok_ToolCallPart(x: Any) -> bool:
         elif k0 == "arguments":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "namespace":
             if type(v0) is not str or len(v0) < 1:
                 return False
@@ -14714,7 +14668,6 @@ def _ok_ToolResultPart(x: Any) -> bool:
         elif k0 == "structured_content":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "is_error":
             if type(v0) is not bool:
                 return False
@@ -15256,7 +15209,6 @@ def _inv_ResourcePart(x: Any, p: str) -> list[Finding]:
 
 def _ok_ResourcePart(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -15298,7 +15250,6 @@ def _ok_ResourcePart(x: Any) -> bool:
         elif k0 == "annotations":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "version":
             if type(v0) is not str:
                 return False
@@ -15630,7 +15581,6 @@ def _chk_ResourceType(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_PromptRequestPart(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -15649,7 +15599,6 @@ def _ok_PromptRequestPart(x: Any) -> bool:
         elif k0 == "arguments":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "server_id":
             if type(v0) is not str or len(v0) < 1:
                 return False
@@ -16790,7 +16739,6 @@ def _ok_ToolApprovalRequestPart(x: Any) -> bool:
         elif k0 == "arguments":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "server":
             if type(v0) is not str or len(v0) < 1:
                 return False
@@ -19482,7 +19430,6 @@ def _ok_ViewsAnswer(x: Any) -> bool:
     o0: dict[Any, Any]
     o2: dict[Any, Any]
     o3: dict[Any, Any]
-    o4: dict[Any, Any]
     a1: list[Any]
     if type(x) is not dict:
         return False
@@ -19544,7 +19491,6 @@ def _ok_ViewsAnswer(x: Any) -> bool:
                     elif k3 == "args":
                         if type(v3) is not dict:
                             return False
-                        o4 = v3
                     elif k3 == "mime_type":
                         if type(v3) is not str:
                             return False
@@ -19556,11 +19502,9 @@ def _ok_ViewsAnswer(x: Any) -> bool:
                     elif k3 == "properties":
                         if type(v3) is not dict:
                             return False
-                        o4 = v3
                     elif k3 == "extensions":
                         if type(v3) is not dict:
                             return False
-                        o4 = v3
                     else:
                         return False
             elif k2 == "input":
@@ -19602,7 +19546,6 @@ def _ok_ViewsAnswer(x: Any) -> bool:
                     elif k3 == "args":
                         if type(v3) is not dict:
                             return False
-                        o4 = v3
                     elif k3 == "mime_type":
                         if type(v3) is not str:
                             return False
@@ -19614,11 +19557,9 @@ def _ok_ViewsAnswer(x: Any) -> bool:
                     elif k3 == "properties":
                         if type(v3) is not dict:
                             return False
-                        o4 = v3
                     elif k3 == "extensions":
                         if type(v3) is not dict:
                             return False
-                        o4 = v3
                     else:
                         return False
             else:
@@ -20295,7 +20236,6 @@ def _chk_ViewsAnswer(x: Any, p: str, out: list[Finding]) -> None:
 def _ok_ViewItem(x: Any) -> bool:
     o0: dict[Any, Any]
     o1: dict[Any, Any]
-    o2: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -20346,7 +20286,6 @@ def _ok_ViewItem(x: Any) -> bool:
                 elif k1 == "args":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 elif k1 == "mime_type":
                     if type(v1) is not str:
                         return False
@@ -20358,11 +20297,9 @@ def _ok_ViewItem(x: Any) -> bool:
                 elif k1 == "properties":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 elif k1 == "extensions":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 else:
                     return False
         elif k0 == "input":
@@ -20404,7 +20341,6 @@ def _ok_ViewItem(x: Any) -> bool:
                 elif k1 == "args":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 elif k1 == "mime_type":
                     if type(v1) is not str:
                         return False
@@ -20416,11 +20352,9 @@ def _ok_ViewItem(x: Any) -> bool:
                 elif k1 == "properties":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 elif k1 == "extensions":
                     if type(v1) is not dict:
                         return False
-                    o2 = v1
                 else:
                     return False
         else:
@@ -21293,7 +21227,6 @@ def _chk_PairsAnswer(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_ToolIdRequest(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -21306,7 +21239,6 @@ def _ok_ToolIdRequest(x: Any) -> bool:
         elif k0 == "input_schema":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "version":
             if type(v0) is not str:
                 return False
@@ -22898,11 +22830,9 @@ def _ok_ToolDefinition(x: Any) -> bool:
         elif k0 == "input_schema":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "output_schema":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "side_effects":
             if type(v0) is not str or v0 not in _S189:
                 return False
@@ -23512,7 +23442,6 @@ def _chk_ViewAction(x: Any, p: str, out: list[Finding]) -> None:
 
 def _ok_View(x: Any) -> bool:
     o0: dict[Any, Any]
-    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
     o0 = x
@@ -23551,7 +23480,6 @@ def _ok_View(x: Any) -> bool:
         elif k0 == "args":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "mime_type":
             if type(v0) is not str:
                 return False
@@ -23563,11 +23491,9 @@ def _ok_View(x: Any) -> bool:
         elif k0 == "properties":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         elif k0 == "extensions":
             if type(v0) is not dict:
                 return False
-            o1 = v0
         else:
             return False
     return True
