@@ -888,8 +888,10 @@ def _portable_ok(schema: Any, forbidden: frozenset[str], schema_valued: frozense
         node = stack.pop()
         if type(node) is not dict:
             continue
-        for keyword, sub in node.items():
-            if keyword in forbidden or (keyword in schema_valued and type(sub) is dict):
+        if not node.keys().isdisjoint(forbidden):
+            return False
+        for keyword in schema_valued:
+            if type(node.get(keyword)) is dict:
                 return False
         properties = node.get("properties")
         if type(properties) is dict:
@@ -906,25 +908,27 @@ def _portable_ok(schema: Any, forbidden: frozenset[str], schema_valued: frozense
 
 
 def _ok_Loss(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S1:
+    o0 = x
+    if not o0.keys() >= _S1:
         return False
-    if not x.keys() <= _S2:
-        return False
-    v0 = x["pointer"]
-    if type(v0) is not str or _P0(v0) is None:
-        return False
-    v0 = x.get("part_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "pointer":
+            if type(v0) is not str or _P0(v0) is None:
+                return False
+        elif k0 == "part_type":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "code":
+            if type(v0) is not str or v0 not in _S0:
+                return False
+        elif k0 == "reason":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
-    v0 = x["code"]
-    if type(v0) is not str or v0 not in _S0:
-        return False
-    v0 = x["reason"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
     return True
 
 
@@ -1009,58 +1013,66 @@ def _chk_LossCode(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ConversionReport(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S4:
+    o0 = x
+    if not o0.keys() >= _S4:
         return False
-    if not x.keys() <= _S5:
-        return False
-    v0 = x["source"]
-    if type(v0) is not str or _P1(v0) is None:
-        return False
-    v0 = x["target"]
-    if type(v0) is not str or _P1(v0) is None:
-        return False
-    v0 = x["kind"]
-    if type(v0) is not str or v0 not in _S3:
-        return False
-    v0 = x["losses"]
-    if type(v0) is not list:
-        return False
-    for v1 in v0:
-        if type(v1) is not dict:
-            return False
-        if not v1.keys() >= _S1:
-            return False
-        if not v1.keys() <= _S2:
-            return False
-        v2 = v1["pointer"]
-        if type(v2) is not str or _P0(v2) is None:
-            return False
-        v2 = v1.get("part_type", _M)
-        if v2 is not _M:
-            if type(v2) is not str or len(v2) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "source":
+            if type(v0) is not str or _P1(v0) is None:
                 return False
-        v2 = v1["code"]
-        if type(v2) is not str or v2 not in _S0:
-            return False
-        v2 = v1["reason"]
-        if type(v2) is not str or len(v2) < 1:
-            return False
-    v0 = x.get("id_map", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        for k1, v1 in v0.items():
-            if type(v1) is not str:
+        elif k0 == "target":
+            if type(v0) is not str or _P1(v0) is None:
                 return False
-    v0 = x.get("name_map", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        for k1, v1 in v0.items():
-            if type(v1) is not str:
+        elif k0 == "kind":
+            if type(v0) is not str or v0 not in _S3:
                 return False
+        elif k0 == "losses":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+                if not o2.keys() >= _S1:
+                    return False
+                for k2, v2 in o2.items():
+                    if k2 == "pointer":
+                        if type(v2) is not str or _P0(v2) is None:
+                            return False
+                    elif k2 == "part_type":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    elif k2 == "code":
+                        if type(v2) is not str or v2 not in _S0:
+                            return False
+                    elif k2 == "reason":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    else:
+                        return False
+        elif k0 == "id_map":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if type(v1) is not str:
+                    return False
+        elif k0 == "name_map":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if type(v1) is not str:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -1304,62 +1316,64 @@ def _chk_DocumentKind(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_AdapterCapabilities(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S6:
+    o0 = x
+    if not o0.keys() >= _S6:
         return False
-    if not x.keys() <= _S7:
-        return False
-    v0 = x["supports_system"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_developer_role"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_images"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_image_urls"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_audio"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_documents"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_thinking"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_redacted_thinking"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_tool_calls"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_parallel_tool_calls"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_images_in_tool_results"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_structured_output"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_cache_hints"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["supports_refusal"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["requires_alternation"]
-    if type(v0) is not bool:
-        return False
-    v0 = x.get("max_context_tokens", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 1:
+    for k0, v0 in o0.items():
+        if k0 == "supports_system":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_developer_role":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_images":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_image_urls":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_audio":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_documents":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_thinking":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_redacted_thinking":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_tool_calls":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_parallel_tool_calls":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_images_in_tool_results":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_structured_output":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_cache_hints":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "supports_refusal":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "requires_alternation":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "max_context_tokens":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 1:
+                return False
+        else:
             return False
     return True
 
@@ -1640,11 +1654,10 @@ def _chk_SchemaVersion(x: Any, p: str, out: list[Finding]) -> None:
 # --- Conversation ---
 
 
-def _bad_Conversation(x: Any) -> bool:
+def _bad_Conversation(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
-    if _ascending(x, ("messages", "*"), "id", "", ""):
-        return True
     seen_1: set[str] = set()
+    last_2 = ""  # every string sorts at or after ""
     seen_3: set[str] = set()
     seen_4: set[str] = set()
     seen_5: set[str] = set()
@@ -1658,34 +1671,38 @@ def _bad_Conversation(x: Any) -> bool:
             if key in seen_1:
                 return True
             seen_1.add(key)
+        key = w0.get("id")
+        if type(key) is str:
+            if key < last_2:
+                return True
+            last_2 = key
         for w1 in w0.get("content", ()):
-            if w1.get("type") == "tool_call":
+            w1_type = w1.get("type")
+            if w1_type == "tool_call":
                 key = w1.get("id")
                 if type(key) is str:
                     if key in seen_3:
                         return True
                     seen_3.add(key)
-            if w1.get("type") == "prompt_request":
+                key = w1.get("id")
+                if type(key) is str:
+                    calls_6.add(key)
+            elif w1_type == "prompt_request":
                 key = w1.get("prompt_request_id")
                 if type(key) is str:
                     if key in seen_4:
                         return True
                     seen_4.add(key)
-            if w1.get("type") == "tool_call":
-                key = w1.get("id")
+                key = w1.get("prompt_request_id")
                 if type(key) is str:
-                    calls_6.add(key)
-            elif w1.get("type") == "tool_result":
+                    calls_7.add(key)
+            elif w1_type == "tool_result":
                 key = w1.get("tool_call_id")
                 if type(key) is str:
                     if key not in calls_6 or key in answered_6:
                         return True
                     answered_6.add(key)
-            if w1.get("type") == "prompt_request":
-                key = w1.get("prompt_request_id")
-                if type(key) is str:
-                    calls_7.add(key)
-            elif w1.get("type") == "prompt_result":
+            elif w1_type == "prompt_result":
                 key = w1.get("prompt_request_id")
                 if type(key) is str:
                     if key not in calls_7 or key in answered_7:
@@ -1746,141 +1763,134 @@ def _inv_Conversation(x: Any, p: str) -> list[Finding]:
 
 
 def _ok_Conversation(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    a1: list[Any]
+    a2: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S10:
+    o0 = x
+    if not o0.keys() >= _S10:
         return False
-    if not x.keys() <= _S11:
-        return False
-    v0 = x["schema_version"]
-    if type(v0) not in (int, float) or v0 != 1:
-        return False
-    v0 = x.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("session_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("model", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x["messages"]
-    if type(v0) is not list:
-        return False
-    for v1 in v0:
-        if not _ok_Message(v1):
-            return False
-    v0 = x.get("tools", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if not _ok_ToolDefinition(v1):
+    for k0, v0 in o0.items():
+        if k0 == "schema_version":
+            if type(v0) not in (int, float) or v0 != 1:
                 return False
-    v0 = x.get("tool_choice", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        t1 = v0.get("type")
-        f1 = _OK_ToolChoice.get(t1) if type(t1) is str else None
-        if f1 is None or not f1(v0):
-            return False
-    v0 = x.get("response_format", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        t1 = v0.get("type")
-        f1 = _OK_ResponseFormat.get(t1) if type(t1) is str else None
-        if f1 is None or not f1(v0):
-            return False
-    v0 = x.get("parameters", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S9:
-            return False
-        v1 = v0.get("max_output_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-            if v1 < 1:
+        elif k0 == "session_id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-        v1 = v0.get("temperature", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+        elif k0 == "model":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-            if v1 < 0:
+        elif k0 == "messages":
+            if type(v0) is not list:
                 return False
-            if v1 > 2:
-                return False
-        v1 = v0.get("top_p", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
-                return False
-            if v1 < 0:
-                return False
-            if v1 > 1:
-                return False
-        v1 = v0.get("top_k", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 1:
-                return False
-        v1 = v0.get("stop_sequences", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
-                return False
-            for v2 in v1:
-                if type(v2) is not str or len(v2) < 1:
+            a1 = v0
+            for v1 in a1:
+                if not _ok_Message(v1):
                     return False
-        v1 = v0.get("seed", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+        elif k0 == "tools":
+            if type(v0) is not list:
                 return False
-        v1 = v0.get("presence_penalty", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+            a1 = v0
+            for v1 in a1:
+                if not _ok_ToolDefinition(v1):
+                    return False
+        elif k0 == "tool_choice":
+            if type(v0) is not dict:
                 return False
-            if v1 < -2:
+            t1 = v0.get("type")
+            f1 = _OK_ToolChoice.get(t1) if type(t1) is str else None
+            if f1 is None or not f1(v0):
                 return False
-            if v1 > 2:
+        elif k0 == "response_format":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("frequency_penalty", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+            t1 = v0.get("type")
+            f1 = _OK_ResponseFormat.get(t1) if type(t1) is str else None
+            if f1 is None or not f1(v0):
                 return False
-            if v1 < -2:
+        elif k0 == "parameters":
+            if type(v0) is not dict:
                 return False
-            if v1 > 2:
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "max_output_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 1:
+                        return False
+                elif k1 == "temperature":
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        return False
+                    if v1 < 0:
+                        return False
+                    if v1 > 2:
+                        return False
+                elif k1 == "top_p":
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        return False
+                    if v1 < 0:
+                        return False
+                    if v1 > 1:
+                        return False
+                elif k1 == "top_k":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 1:
+                        return False
+                elif k1 == "stop_sequences":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                elif k1 == "seed":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                elif k1 == "presence_penalty":
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        return False
+                    if v1 < -2:
+                        return False
+                    if v1 > 2:
+                        return False
+                elif k1 == "frequency_penalty":
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        return False
+                    if v1 < -2:
+                        return False
+                    if v1 > 2:
+                        return False
+                elif k1 == "parallel_tool_calls":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "reasoning_effort":
+                    if type(v1) is not str or v1 not in _S8:
+                        return False
+                elif k1 == "thinking_budget_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                else:
+                    return False
+        elif k0 == "provider_raw":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("parallel_tool_calls", _M)
-        if v1 is not _M:
-            if type(v1) is not bool:
-                return False
-        v1 = v0.get("reasoning_effort", _M)
-        if v1 is not _M:
-            if type(v1) is not str or v1 not in _S8:
-                return False
-        v1 = v0.get("thinking_budget_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-    v0 = x.get("provider_raw", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+            o1 = v0
+            for k1 in o1:
+                if _P2(k1) is None:
+                    return False
+            for k1, v1 in o1.items():
+                if type(v1) is not dict:
+                    return False
+        else:
             return False
-        for k1 in v0:
-            if _P2(k1) is None:
-                return False
-        for k1, v1 in v0.items():
-            if type(v1) is not dict:
-                return False
     return not _bad_Conversation(x)
 
 
@@ -2218,39 +2228,27 @@ def _chk_Conversation(x: Any, p: str, out: list[Finding]) -> None:
 # --- Response ---
 
 
-def _bad_Response(x: Any) -> bool:
+def _bad_Response(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
-    value = x.get("message", _EMPTY).get("role", _M)
+    r0 = x.get("message", _EMPTY)
+    r1 = r0.get("extensions", _EMPTY)
+    r2 = r1.get("completion", _EMPTY)
+    value = r0.get("role", _M)
     if value is not _M and value != "assistant":
         return True
     first = x.get("stop_reason", _M)
     if first is not _M:
-        second = (
-            x.get("message", _EMPTY)
-            .get("extensions", _EMPTY)
-            .get("completion", _EMPTY)
-            .get("stop_reason", _M)
-        )
+        second = r2.get("stop_reason", _M)
         if second is not _M and second != first:
             return True
     first = x.get("usage", _M)
     if first is not _M:
-        second = (
-            x.get("message", _EMPTY)
-            .get("extensions", _EMPTY)
-            .get("completion", _EMPTY)
-            .get("usage", _M)
-        )
+        second = r2.get("usage", _M)
         if second is not _M and second != first:
             return True
     first = x.get("model", _M)
     if first is not _M:
-        second = (
-            x.get("message", _EMPTY)
-            .get("extensions", _EMPTY)
-            .get("llm", _EMPTY)
-            .get("model_id", _M)
-        )
+        second = r1.get("llm", _EMPTY).get("model_id", _M)
         if second is not _M and second != first:
             return True
     return False
@@ -2313,88 +2311,86 @@ def _inv_Response(x: Any, p: str) -> list[Finding]:
 
 
 def _ok_Response(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S15:
+    o0 = x
+    if not o0.keys() >= _S15:
         return False
-    if not x.keys() <= _S16:
-        return False
-    v0 = x["schema_version"]
-    if type(v0) not in (int, float) or v0 != 1:
-        return False
-    v0 = x.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "schema_version":
+            if type(v0) not in (int, float) or v0 != 1:
+                return False
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "model":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "message":
+            if not _ok_Message(v0):
+                return False
+        elif k0 == "stop_reason":
+            if type(v0) is not str or v0 not in _S12:
+                return False
+        elif k0 == "usage":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S13:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "output_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "total_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cached_input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cache_creation_input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "reasoning_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cost_usd":
+                    if type(v1) is not str or _P3(v1) is None:
+                        return False
+                elif k1 == "pricing_version":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                else:
+                    return False
+        elif k0 == "provider_raw":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1 in o1:
+                if _P2(k1) is None:
+                    return False
+            for k1, v1 in o1.items():
+                if type(v1) is not dict:
+                    return False
+        else:
             return False
-    v0 = x["model"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["message"]
-    if not _ok_Message(v0):
-        return False
-    v0 = x["stop_reason"]
-    if type(v0) is not str or v0 not in _S12:
-        return False
-    v0 = x.get("usage", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S13:
-            return False
-        if not v0.keys() <= _S14:
-            return False
-        v1 = v0["input_tokens"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0["output_tokens"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0.get("total_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("cached_input_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("cache_creation_input_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("reasoning_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("cost_usd", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P3(v1) is None:
-                return False
-        v1 = v0.get("pricing_version", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
-                return False
-    v0 = x.get("provider_raw", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        for k1 in v0:
-            if _P2(k1) is None:
-                return False
-        for k1, v1 in v0.items():
-            if type(v1) is not dict:
-                return False
     return not _bad_Response(x)
 
 
@@ -2669,78 +2665,72 @@ def _chk_Response(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_GenerationParameters(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S9:
-        return False
-    v0 = x.get("max_output_tokens", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 1:
-            return False
-    v0 = x.get("temperature", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
-        if v0 < 0:
-            return False
-        if v0 > 2:
-            return False
-    v0 = x.get("top_p", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
-        if v0 < 0:
-            return False
-        if v0 > 1:
-            return False
-    v0 = x.get("top_k", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 1:
-            return False
-    v0 = x.get("stop_sequences", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str or len(v1) < 1:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "max_output_tokens":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
                 return False
-    v0 = x.get("seed", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-    v0 = x.get("presence_penalty", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
-        if v0 < -2:
-            return False
-        if v0 > 2:
-            return False
-    v0 = x.get("frequency_penalty", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
-        if v0 < -2:
-            return False
-        if v0 > 2:
-            return False
-    v0 = x.get("parallel_tool_calls", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = x.get("reasoning_effort", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S8:
-            return False
-    v0 = x.get("thinking_budget_tokens", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
+            if v0 < 1:
+                return False
+        elif k0 == "temperature":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+                return False
+            if v0 < 0:
+                return False
+            if v0 > 2:
+                return False
+        elif k0 == "top_p":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+                return False
+            if v0 < 0:
+                return False
+            if v0 > 1:
+                return False
+        elif k0 == "top_k":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 1:
+                return False
+        elif k0 == "stop_sequences":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str or len(v1) < 1:
+                    return False
+        elif k0 == "seed":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+        elif k0 == "presence_penalty":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+                return False
+            if v0 < -2:
+                return False
+            if v0 > 2:
+                return False
+        elif k0 == "frequency_penalty":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+                return False
+            if v0 < -2:
+                return False
+            if v0 > 2:
+                return False
+        elif k0 == "parallel_tool_calls":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "reasoning_effort":
+            if type(v0) is not str or v0 not in _S8:
+                return False
+        elif k0 == "thinking_budget_tokens":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        else:
             return False
     return True
 
@@ -2963,13 +2953,13 @@ def _chk_ResponseFormat(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ResponseFormatText(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
+    o0 = x
+    if not o0.keys() <= _S18:
         return False
-    if not x.keys() <= _S18:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "text":
         return False
     return True
@@ -2998,13 +2988,13 @@ def _chk_ResponseFormatText(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ResponseFormatJsonObject(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
+    o0 = x
+    if not o0.keys() <= _S18:
         return False
-    if not x.keys() <= _S18:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "json_object":
         return False
     return True
@@ -3037,29 +3027,29 @@ def _chk_ResponseFormatJsonObject(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ResponseFormatJsonSchema(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S19:
+    o0 = x
+    if not o0.keys() >= _S19:
         return False
-    if not x.keys() <= _S20:
-        return False
-    v0 = x["type"]
-    if v0 != "json_schema":
-        return False
-    v0 = x.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x["schema"]
-    if type(v0) is not dict:
-        return False
-    v0 = x.get("strict", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "json_schema":
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str:
+                return False
+        elif k0 == "schema":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "strict":
+            if type(v0) is not bool:
+                return False
+        else:
             return False
     return True
 
@@ -3111,24 +3101,26 @@ def _chk_ResponseFormatJsonSchema(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ValidationError(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S23:
+    o0 = x
+    if not o0.keys() >= _S23:
         return False
-    if not x.keys() <= _S24:
-        return False
-    v0 = x["code"]
-    if type(v0) is not str or v0 not in _S21:
-        return False
-    v0 = x["path"]
-    if type(v0) is not str or _P0(v0) is None:
-        return False
-    v0 = x["message"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("severity", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S22:
+    for k0, v0 in o0.items():
+        if k0 == "code":
+            if type(v0) is not str or v0 not in _S21:
+                return False
+        elif k0 == "path":
+            if type(v0) is not str or _P0(v0) is None:
+                return False
+        elif k0 == "message":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "severity":
+            if type(v0) is not str or v0 not in _S22:
+                return False
+        else:
             return False
     return True
 
@@ -3232,451 +3224,445 @@ def _chk_ErrorCode(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Extensions(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    o2: dict[Any, Any]
+    o3: dict[Any, Any]
+    a2: list[Any]
+    a3: list[Any]
+    a4: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S47:
-        return False
-    v0 = x.get("request", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S25:
-            return False
-        v1 = v0.get("environment", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "request":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("request_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("timestamp", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P4(v1) is None:
-                return False
-        v1 = v0.get("trace_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("span_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-    v0 = x.get("agent", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S27:
-            return False
-        v1 = v0.get("input", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("session_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("conversation_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("turn", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("agent_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("parent_agent_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("conversation", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() <= _S26:
-                return False
-            v2 = v1.get("history", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if not _ok_Message(v3):
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "environment":
+                    if type(v1) is not str:
                         return False
-            v2 = v1.get("summary", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("topics", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
+                elif k1 == "request_id":
+                    if type(v1) is not str:
                         return False
-    v0 = x.get("http", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S28:
-            return False
-        v1 = v0.get("headers", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            for k2, v2 in v1.items():
-                if type(v2) is not str:
-                    return False
-    v0 = x.get("security", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S36:
-            return False
-        v1 = v0.get("labels", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
-                return False
-            for v2 in v1:
-                if type(v2) is not str or len(v2) < 1:
-                    return False
-            if len(set(v1)) != len(v1):
-                return False
-        v1 = v0.get("classification", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("subject", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() >= _S30:
-                return False
-            if not v1.keys() <= _S31:
-                return False
-            v2 = v1["id"]
-            if type(v2) is not str or len(v2) < 1:
-                return False
-            v2 = v1["type"]
-            if type(v2) is not str or v2 not in _S29:
-                return False
-            v2 = v1.get("roles", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
+                elif k1 == "timestamp":
+                    if type(v1) is not str or _P4(v1) is None:
                         return False
-                if len(set(v2)) != len(v2):
-                    return False
-            v2 = v1.get("permissions", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
+                elif k1 == "trace_id":
+                    if type(v1) is not str:
                         return False
-                if len(set(v2)) != len(v2):
-                    return False
-            v2 = v1.get("teams", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
+                elif k1 == "span_id":
+                    if type(v1) is not str:
                         return False
-                if len(set(v2)) != len(v2):
+                else:
                     return False
-            v2 = v1.get("claims", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-        v1 = v0.get("objects", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+        elif k0 == "agent":
+            if type(v0) is not dict:
                 return False
-            for k2, v2 in v1.items():
-                if type(v2) is not dict:
-                    return False
-                if not v2.keys() >= _S33:
-                    return False
-                if not v2.keys() <= _S34:
-                    return False
-                v3 = v2["managed_by"]
-                if type(v3) is not str or v3 not in _S32:
-                    return False
-                v3 = v2.get("permissions", _M)
-                if v3 is not _M:
-                    if type(v3) is not list:
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "input":
+                    if type(v1) is not str:
                         return False
-                    for v4 in v3:
-                        if type(v4) is not str:
+                elif k1 == "session_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "conversation_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "turn":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "agent_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "parent_agent_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "conversation":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "history":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if not _ok_Message(v3):
+                                    return False
+                        elif k2 == "summary":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "topics":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str:
+                                    return False
+                        else:
                             return False
-                v3 = v2.get("trust_domain", _M)
-                if v3 is not _M:
-                    if type(v3) is not str:
+                else:
+                    return False
+        elif k0 == "http":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "headers":
+                    if type(v1) is not dict:
                         return False
-                v3 = v2.get("data_scope", _M)
-                if v3 is not _M:
-                    if type(v3) is not list:
-                        return False
-                    for v4 in v3:
-                        if type(v4) is not str:
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if type(v2) is not str:
                             return False
-        v1 = v0.get("data", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+                else:
+                    return False
+        elif k0 == "security":
+            if type(v0) is not dict:
                 return False
-            for k2, v2 in v1.items():
-                if type(v2) is not dict:
-                    return False
-                if not v2.keys() <= _S35:
-                    return False
-                v3 = v2.get("apply_labels", _M)
-                if v3 is not _M:
-                    if type(v3) is not list:
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "labels":
+                    if type(v1) is not list:
                         return False
-                    for v4 in v3:
-                        if type(v4) is not str:
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str or len(v2) < 1:
                             return False
-                v3 = v2.get("allowed_actions", _M)
-                if v3 is not _M:
-                    if type(v3) is not list:
+                    if len(set(v1)) != len(v1):
                         return False
-                    for v4 in v3:
-                        if type(v4) is not str:
+                elif k1 == "classification":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "subject":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    if not o2.keys() >= _S30:
+                        return False
+                    for k2, v2 in o2.items():
+                        if k2 == "id":
+                            if type(v2) is not str or len(v2) < 1:
+                                return False
+                        elif k2 == "type":
+                            if type(v2) is not str or v2 not in _S29:
+                                return False
+                        elif k2 == "roles":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str:
+                                    return False
+                            if len(set(v2)) != len(v2):
+                                return False
+                        elif k2 == "permissions":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str:
+                                    return False
+                            if len(set(v2)) != len(v2):
+                                return False
+                        elif k2 == "teams":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str:
+                                    return False
+                            if len(set(v2)) != len(v2):
+                                return False
+                        elif k2 == "claims":
+                            if type(v2) is not dict:
+                                return False
+                        else:
                             return False
-                v3 = v2.get("denied_actions", _M)
-                if v3 is not _M:
-                    if type(v3) is not list:
+                elif k1 == "objects":
+                    if type(v1) is not dict:
                         return False
-                    for v4 in v3:
-                        if type(v4) is not str:
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if type(v2) is not dict:
                             return False
-                v3 = v2.get("retention", _M)
-                if v3 is not _M:
-                    if not _ok_RetentionPolicy(v3):
+                        o3 = v2
+                        if not o3.keys() >= _S33:
+                            return False
+                        for k3, v3 in o3.items():
+                            if k3 == "managed_by":
+                                if type(v3) is not str or v3 not in _S32:
+                                    return False
+                            elif k3 == "permissions":
+                                if type(v3) is not list:
+                                    return False
+                                a4 = v3
+                                for v4 in a4:
+                                    if type(v4) is not str:
+                                        return False
+                            elif k3 == "trust_domain":
+                                if type(v3) is not str:
+                                    return False
+                            elif k3 == "data_scope":
+                                if type(v3) is not list:
+                                    return False
+                                a4 = v3
+                                for v4 in a4:
+                                    if type(v4) is not str:
+                                        return False
+                            else:
+                                return False
+                elif k1 == "data":
+                    if type(v1) is not dict:
                         return False
-    v0 = x.get("mcp", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S38:
-            return False
-        v1 = v0.get("metadata", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() <= _S37:
-                return False
-            v2 = v1.get("tool", _M)
-            if v2 is not _M:
-                if not _ok_ToolMetadata(v2):
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if type(v2) is not dict:
+                            return False
+                        o3 = v2
+                        for k3, v3 in o3.items():
+                            if k3 == "apply_labels":
+                                if type(v3) is not list:
+                                    return False
+                                a4 = v3
+                                for v4 in a4:
+                                    if type(v4) is not str:
+                                        return False
+                            elif k3 == "allowed_actions":
+                                if type(v3) is not list:
+                                    return False
+                                a4 = v3
+                                for v4 in a4:
+                                    if type(v4) is not str:
+                                        return False
+                            elif k3 == "denied_actions":
+                                if type(v3) is not list:
+                                    return False
+                                a4 = v3
+                                for v4 in a4:
+                                    if type(v4) is not str:
+                                        return False
+                            elif k3 == "retention":
+                                if not _ok_RetentionPolicy(v3):
+                                    return False
+                            else:
+                                return False
+                else:
                     return False
-            v2 = v1.get("resource", _M)
-            if v2 is not _M:
-                if not _ok_ResourceMetadata(v2):
+        elif k0 == "mcp":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "metadata":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "tool":
+                            if not _ok_ToolMetadata(v2):
+                                return False
+                        elif k2 == "resource":
+                            if not _ok_ResourceMetadata(v2):
+                                return False
+                        elif k2 == "prompt":
+                            if not _ok_PromptMetadata(v2):
+                                return False
+                        else:
+                            return False
+                else:
                     return False
-            v2 = v1.get("prompt", _M)
-            if v2 is not _M:
-                if not _ok_PromptMetadata(v2):
+        elif k0 == "completion":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "status":
+                    if type(v1) is not str or v1 not in _S39:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or _P5(v1) is None:
+                        return False
+                elif k1 == "stop_reason":
+                    if type(v1) is not str or v1 not in _S12:
+                        return False
+                elif k1 == "usage":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    if not o2.keys() >= _S13:
+                        return False
+                    for k2, v2 in o2.items():
+                        if k2 == "input_tokens":
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                return False
+                            if v2 < 0:
+                                return False
+                        elif k2 == "output_tokens":
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                return False
+                            if v2 < 0:
+                                return False
+                        elif k2 == "total_tokens":
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                return False
+                            if v2 < 0:
+                                return False
+                        elif k2 == "cached_input_tokens":
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                return False
+                            if v2 < 0:
+                                return False
+                        elif k2 == "cache_creation_input_tokens":
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                return False
+                            if v2 < 0:
+                                return False
+                        elif k2 == "reasoning_tokens":
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                return False
+                            if v2 < 0:
+                                return False
+                        elif k2 == "cost_usd":
+                            if type(v2) is not str or _P3(v2) is None:
+                                return False
+                        elif k2 == "pricing_version":
+                            if type(v2) is not str or len(v2) < 1:
+                                return False
+                        else:
+                            return False
+                elif k1 == "raw_format":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "created_at":
+                    if type(v1) is not str or _P4(v1) is None:
+                        return False
+                elif k1 == "latency_ms":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "response_id":
+                    if type(v1) is not str:
+                        return False
+                else:
                     return False
-    v0 = x.get("completion", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S40:
-            return False
-        v1 = v0.get("status", _M)
-        if v1 is not _M:
-            if type(v1) is not str or v1 not in _S39:
+        elif k0 == "llm":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("model", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P5(v1) is None:
-                return False
-        v1 = v0.get("stop_reason", _M)
-        if v1 is not _M:
-            if type(v1) is not str or v1 not in _S12:
-                return False
-        v1 = v0.get("usage", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() >= _S13:
-                return False
-            if not v1.keys() <= _S14:
-                return False
-            v2 = v1["input_tokens"]
-            if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
-                return False
-            if v2 < 0:
-                return False
-            v2 = v1["output_tokens"]
-            if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
-                return False
-            if v2 < 0:
-                return False
-            v2 = v1.get("total_tokens", _M)
-            if v2 is not _M:
-                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "model_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "provider":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "capabilities":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+                    if len(set(v1)) != len(v1):
+                        return False
+                else:
                     return False
-                if v2 < 0:
+        elif k0 == "routing":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S43:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "mode":
+                    if type(v1) is not str or v1 not in _S42:
+                        return False
+                elif k1 == "chosen_model":
+                    if type(v1) is not str or _P5(v1) is None:
+                        return False
+                elif k1 == "reason":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "rule_name":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "confidence":
+                    if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
+                        return False
+                    if v1 < 0:
+                        return False
+                    if v1 > 1:
+                        return False
+                elif k1 == "alternatives_considered":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str or _P5(v2) is None:
+                            return False
+                else:
                     return False
-            v2 = v1.get("cached_input_tokens", _M)
-            if v2 is not _M:
-                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
+        elif k0 == "provenance":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "source":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "message_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "parent_id":
+                    if type(v1) is not str:
+                        return False
+                else:
                     return False
-                if v2 < 0:
+        elif k0 == "framework":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "framework":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "framework_version":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "node_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "graph_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "metadata":
+                    if type(v1) is not dict:
+                        return False
+                else:
                     return False
-            v2 = v1.get("cache_creation_input_tokens", _M)
-            if v2 is not _M:
-                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
-                    return False
-                if v2 < 0:
-                    return False
-            v2 = v1.get("reasoning_tokens", _M)
-            if v2 is not _M:
-                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
-                    return False
-                if v2 < 0:
-                    return False
-            v2 = v1.get("cost_usd", _M)
-            if v2 is not _M:
-                if type(v2) is not str or _P3(v2) is None:
-                    return False
-            v2 = v1.get("pricing_version", _M)
-            if v2 is not _M:
-                if type(v2) is not str or len(v2) < 1:
-                    return False
-        v1 = v0.get("raw_format", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+        elif k0 == "custom":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("created_at", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P4(v1) is None:
-                return False
-        v1 = v0.get("latency_ms", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("response_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-    v0 = x.get("llm", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S41:
-            return False
-        v1 = v0.get("model_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("provider", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
-                return False
-        v1 = v0.get("capabilities", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
-                return False
-            for v2 in v1:
-                if type(v2) is not str:
-                    return False
-            if len(set(v1)) != len(v1):
-                return False
-    v0 = x.get("routing", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S43:
-            return False
-        if not v0.keys() <= _S44:
-            return False
-        v1 = v0["mode"]
-        if type(v1) is not str or v1 not in _S42:
-            return False
-        v1 = v0["chosen_model"]
-        if type(v1) is not str or _P5(v1) is None:
-            return False
-        v1 = v0["reason"]
-        if type(v1) is not str:
-            return False
-        v1 = v0.get("rule_name", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("confidence", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not math.isfinite(v1)):
-                return False
-            if v1 < 0:
-                return False
-            if v1 > 1:
-                return False
-        v1 = v0.get("alternatives_considered", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
-                return False
-            for v2 in v1:
-                if type(v2) is not str or _P5(v2) is None:
-                    return False
-    v0 = x.get("provenance", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S45:
-            return False
-        v1 = v0.get("source", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("message_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("parent_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-    v0 = x.get("framework", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S46:
-            return False
-        v1 = v0.get("framework", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("framework_version", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("node_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("graph_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("metadata", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-    v0 = x.get("custom", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+        else:
             return False
     return True
 
@@ -5228,29 +5214,27 @@ def _chk_Capability(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_RequestExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S25:
-        return False
-    v0 = x.get("environment", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("request_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("timestamp", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P4(v0) is None:
-            return False
-    v0 = x.get("trace_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("span_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "environment":
+            if type(v0) is not str:
+                return False
+        elif k0 == "request_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "timestamp":
+            if type(v0) is not str or _P4(v0) is None:
+                return False
+        elif k0 == "trace_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "span_id":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -5304,60 +5288,59 @@ def _chk_RequestExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_AgentExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    a2: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S27:
-        return False
-    v0 = x.get("input", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("session_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("conversation_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("turn", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("agent_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("parent_agent_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("conversation", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S26:
-            return False
-        v1 = v0.get("history", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "input":
+            if type(v0) is not str:
                 return False
-            for v2 in v1:
-                if not _ok_Message(v2):
+        elif k0 == "session_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "conversation_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "turn":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "agent_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "parent_agent_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "conversation":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "history":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if not _ok_Message(v2):
+                            return False
+                elif k1 == "summary":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "topics":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+                else:
                     return False
-        v1 = v0.get("summary", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("topics", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
-                return False
-            for v2 in v1:
-                if type(v2) is not str:
-                    return False
+        else:
+            return False
     return True
 
 
@@ -5469,28 +5452,31 @@ def _chk_AgentExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ConversationContext(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S26:
-        return False
-    v0 = x.get("history", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if not _ok_Message(v1):
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "history":
+            if type(v0) is not list:
                 return False
-    v0 = x.get("summary", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("topics", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+            a1 = v0
+            for v1 in a1:
+                if not _ok_Message(v1):
+                    return False
+        elif k0 == "summary":
+            if type(v0) is not str:
                 return False
+        elif k0 == "topics":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -5534,17 +5520,21 @@ def _chk_ConversationContext(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_HttpExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S28:
-        return False
-    v0 = x.get("headers", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        for k1, v1 in v0.items():
-            if type(v1) is not str:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "headers":
+            if type(v0) is not dict:
                 return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if type(v1) is not str:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -5577,151 +5567,163 @@ def _chk_HttpExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_SecurityExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    o2: dict[Any, Any]
+    o3: dict[Any, Any]
+    a1: list[Any]
+    a2: list[Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S36:
-        return False
-    v0 = x.get("labels", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str or len(v1) < 1:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "labels":
+            if type(v0) is not list:
                 return False
-        if len(set(v0)) != len(v0):
-            return False
-    v0 = x.get("classification", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("subject", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S30:
-            return False
-        if not v0.keys() <= _S31:
-            return False
-        v1 = v0["id"]
-        if type(v1) is not str or len(v1) < 1:
-            return False
-        v1 = v0["type"]
-        if type(v1) is not str or v1 not in _S29:
-            return False
-        v1 = v0.get("roles", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
-                return False
-            for v2 in v1:
-                if type(v2) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str or len(v1) < 1:
                     return False
-            if len(set(v1)) != len(v1):
+            if len(set(v0)) != len(v0):
                 return False
-        v1 = v0.get("permissions", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
+        elif k0 == "classification":
+            if type(v0) is not str:
                 return False
-            for v2 in v1:
-                if type(v2) is not str:
-                    return False
-            if len(set(v1)) != len(v1):
+        elif k0 == "subject":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("teams", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
+            o1 = v0
+            if not o1.keys() >= _S30:
                 return False
-            for v2 in v1:
-                if type(v2) is not str:
-                    return False
-            if len(set(v1)) != len(v1):
-                return False
-        v1 = v0.get("claims", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-    v0 = x.get("objects", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        for k1, v1 in v0.items():
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() >= _S33:
-                return False
-            if not v1.keys() <= _S34:
-                return False
-            v2 = v1["managed_by"]
-            if type(v2) is not str or v2 not in _S32:
-                return False
-            v2 = v1.get("permissions", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "id":
+                    if type(v1) is not str or len(v1) < 1:
                         return False
-            v2 = v1.get("trust_domain", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("data_scope", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
+                elif k1 == "type":
+                    if type(v1) is not str or v1 not in _S29:
                         return False
-    v0 = x.get("data", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+                elif k1 == "roles":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+                    if len(set(v1)) != len(v1):
+                        return False
+                elif k1 == "permissions":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+                    if len(set(v1)) != len(v1):
+                        return False
+                elif k1 == "teams":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+                    if len(set(v1)) != len(v1):
+                        return False
+                elif k1 == "claims":
+                    if type(v1) is not dict:
+                        return False
+                else:
+                    return False
+        elif k0 == "objects":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+                if not o2.keys() >= _S33:
+                    return False
+                for k2, v2 in o2.items():
+                    if k2 == "managed_by":
+                        if type(v2) is not str or v2 not in _S32:
+                            return False
+                    elif k2 == "permissions":
+                        if type(v2) is not list:
+                            return False
+                        a3 = v2
+                        for v3 in a3:
+                            if type(v3) is not str:
+                                return False
+                    elif k2 == "trust_domain":
+                        if type(v2) is not str:
+                            return False
+                    elif k2 == "data_scope":
+                        if type(v2) is not list:
+                            return False
+                        a3 = v2
+                        for v3 in a3:
+                            if type(v3) is not str:
+                                return False
+                    else:
+                        return False
+        elif k0 == "data":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+                for k2, v2 in o2.items():
+                    if k2 == "apply_labels":
+                        if type(v2) is not list:
+                            return False
+                        a3 = v2
+                        for v3 in a3:
+                            if type(v3) is not str:
+                                return False
+                    elif k2 == "allowed_actions":
+                        if type(v2) is not list:
+                            return False
+                        a3 = v2
+                        for v3 in a3:
+                            if type(v3) is not str:
+                                return False
+                    elif k2 == "denied_actions":
+                        if type(v2) is not list:
+                            return False
+                        a3 = v2
+                        for v3 in a3:
+                            if type(v3) is not str:
+                                return False
+                    elif k2 == "retention":
+                        if type(v2) is not dict:
+                            return False
+                        o3 = v2
+                        if not o3.keys() >= _S50:
+                            return False
+                        for k3, v3 in o3.items():
+                            if k3 == "policy":
+                                if type(v3) is not str or v3 not in _S49:
+                                    return False
+                            elif k3 == "max_age_seconds":
+                                if type(v3) is not int and (
+                                    type(v3) is not float or not v3.is_integer()
+                                ):
+                                    return False
+                                if v3 < 0:
+                                    return False
+                            elif k3 == "delete_after":
+                                if type(v3) is not str or _P4(v3) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+        else:
             return False
-        for k1, v1 in v0.items():
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() <= _S35:
-                return False
-            v2 = v1.get("apply_labels", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
-                        return False
-            v2 = v1.get("allowed_actions", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
-                        return False
-            v2 = v1.get("denied_actions", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
-                        return False
-            v2 = v1.get("retention", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-                if not v2.keys() >= _S50:
-                    return False
-                if not v2.keys() <= _S51:
-                    return False
-                v3 = v2["policy"]
-                if type(v3) is not str or v3 not in _S49:
-                    return False
-                v3 = v2.get("max_age_seconds", _M)
-                if v3 is not _M:
-                    if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                        return False
-                    if v3 < 0:
-                        return False
-                v3 = v2.get("delete_after", _M)
-                if v3 is not _M:
-                    if type(v3) is not str or _P4(v3) is None:
-                        return False
     return True
 
 
@@ -6263,48 +6265,51 @@ def _chk_SecurityExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_SubjectExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S30:
+    o0 = x
+    if not o0.keys() >= _S30:
         return False
-    if not x.keys() <= _S31:
-        return False
-    v0 = x["id"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["type"]
-    if type(v0) is not str or v0 not in _S29:
-        return False
-    v0 = x.get("roles", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-        if len(set(v0)) != len(v0):
-            return False
-    v0 = x.get("permissions", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+        elif k0 == "type":
+            if type(v0) is not str or v0 not in _S29:
                 return False
-        if len(set(v0)) != len(v0):
-            return False
-    v0 = x.get("teams", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+        elif k0 == "roles":
+            if type(v0) is not list:
                 return False
-        if len(set(v0)) != len(v0):
-            return False
-    v0 = x.get("claims", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        elif k0 == "permissions":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        elif k0 == "teams":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        elif k0 == "claims":
+            if type(v0) is not dict:
+                return False
+        else:
             return False
     return True
 
@@ -6414,33 +6419,36 @@ def _chk_SubjectType(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ObjectSecurityProfile(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S33:
+    o0 = x
+    if not o0.keys() >= _S33:
         return False
-    if not x.keys() <= _S34:
-        return False
-    v0 = x["managed_by"]
-    if type(v0) is not str or v0 not in _S32:
-        return False
-    v0 = x.get("permissions", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "managed_by":
+            if type(v0) is not str or v0 not in _S32:
                 return False
-    v0 = x.get("trust_domain", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("data_scope", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+        elif k0 == "permissions":
+            if type(v0) is not list:
                 return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        elif k0 == "trust_domain":
+            if type(v0) is not str:
+                return False
+        elif k0 == "data_scope":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -6505,52 +6513,56 @@ def _chk_ObjectSecurityProfile(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_DataPolicy(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S35:
-        return False
-    v0 = x.get("apply_labels", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "apply_labels":
+            if type(v0) is not list:
                 return False
-    v0 = x.get("allowed_actions", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        elif k0 == "allowed_actions":
+            if type(v0) is not list:
                 return False
-    v0 = x.get("denied_actions", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        elif k0 == "denied_actions":
+            if type(v0) is not list:
                 return False
-    v0 = x.get("retention", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S50:
-            return False
-        if not v0.keys() <= _S51:
-            return False
-        v1 = v0["policy"]
-        if type(v1) is not str or v1 not in _S49:
-            return False
-        v1 = v0.get("max_age_seconds", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        elif k0 == "retention":
+            if type(v0) is not dict:
                 return False
-            if v1 < 0:
+            o1 = v0
+            if not o1.keys() >= _S50:
                 return False
-        v1 = v0.get("delete_after", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P4(v1) is None:
-                return False
+            for k1, v1 in o1.items():
+                if k1 == "policy":
+                    if type(v1) is not str or v1 not in _S49:
+                        return False
+                elif k1 == "max_age_seconds":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "delete_after":
+                    if type(v1) is not str or _P4(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -6693,24 +6705,25 @@ def _chk_DataPolicy(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_RetentionPolicy(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S50:
+    o0 = x
+    if not o0.keys() >= _S50:
         return False
-    if not x.keys() <= _S51:
-        return False
-    v0 = x["policy"]
-    if type(v0) is not str or v0 not in _S49:
-        return False
-    v0 = x.get("max_age_seconds", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("delete_after", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P4(v0) is None:
+    for k0, v0 in o0.items():
+        if k0 == "policy":
+            if type(v0) is not str or v0 not in _S49:
+                return False
+        elif k0 == "max_age_seconds":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "delete_after":
+            if type(v0) is not str or _P4(v0) is None:
+                return False
+        else:
             return False
     return True
 
@@ -6772,116 +6785,111 @@ def _chk_RetentionPolicy(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_McpExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    o2: dict[Any, Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S38:
-        return False
-    v0 = x.get("metadata", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S37:
-            return False
-        v1 = v0.get("tool", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "metadata":
+            if type(v0) is not dict:
                 return False
-            if not v1.keys() >= _S52:
-                return False
-            if not v1.keys() <= _S53:
-                return False
-            v2 = v1["name"]
-            if type(v2) is not str or len(v2) < 1:
-                return False
-            v2 = v1.get("title", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("description", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("input_schema", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-            v2 = v1.get("output_schema", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-            v2 = v1.get("server_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("namespace", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("annotations", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-        v1 = v0.get("resource", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() >= _S54:
-                return False
-            if not v1.keys() <= _S55:
-                return False
-            v2 = v1["uri"]
-            if type(v2) is not str or len(v2) < 1:
-                return False
-            v2 = v1.get("name", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("description", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("mime_type", _M)
-            if v2 is not _M:
-                if type(v2) is not str or _P6(v2) is None:
-                    return False
-            v2 = v1.get("server_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("annotations", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-        v1 = v0.get("prompt", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() >= _S52:
-                return False
-            if not v1.keys() <= _S56:
-                return False
-            v2 = v1["name"]
-            if type(v2) is not str or len(v2) < 1:
-                return False
-            v2 = v1.get("description", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("arguments", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if not _ok_PromptArgument(v3):
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "tool":
+                    if type(v1) is not dict:
                         return False
-            v2 = v1.get("server_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
+                    o2 = v1
+                    if not o2.keys() >= _S52:
+                        return False
+                    for k2, v2 in o2.items():
+                        if k2 == "name":
+                            if type(v2) is not str or len(v2) < 1:
+                                return False
+                        elif k2 == "title":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "description":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "input_schema":
+                            if type(v2) is not dict:
+                                return False
+                        elif k2 == "output_schema":
+                            if type(v2) is not dict:
+                                return False
+                        elif k2 == "server_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "namespace":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "annotations":
+                            if type(v2) is not dict:
+                                return False
+                        else:
+                            return False
+                elif k1 == "resource":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    if not o2.keys() >= _S54:
+                        return False
+                    for k2, v2 in o2.items():
+                        if k2 == "uri":
+                            if type(v2) is not str or len(v2) < 1:
+                                return False
+                        elif k2 == "name":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "description":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "mime_type":
+                            if type(v2) is not str or _P6(v2) is None:
+                                return False
+                        elif k2 == "server_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "annotations":
+                            if type(v2) is not dict:
+                                return False
+                        else:
+                            return False
+                elif k1 == "prompt":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    if not o2.keys() >= _S52:
+                        return False
+                    for k2, v2 in o2.items():
+                        if k2 == "name":
+                            if type(v2) is not str or len(v2) < 1:
+                                return False
+                        elif k2 == "description":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "arguments":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if not _ok_PromptArgument(v3):
+                                    return False
+                        elif k2 == "server_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "annotations":
+                            if type(v2) is not dict:
+                                return False
+                        else:
+                            return False
+                else:
                     return False
-            v2 = v1.get("annotations", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
+        else:
+            return False
     return True
 
 
@@ -7233,125 +7241,119 @@ def _chk_McpExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_McpEntityMetadata(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    o3: dict[Any, Any]
+    a2: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S37:
-        return False
-    v0 = x.get("tool", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S52:
-            return False
-        if not v0.keys() <= _S53:
-            return False
-        v1 = v0["name"]
-        if type(v1) is not str or len(v1) < 1:
-            return False
-        v1 = v0.get("title", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "tool":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("description", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+            o1 = v0
+            if not o1.keys() >= _S52:
                 return False
-        v1 = v0.get("input_schema", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-        v1 = v0.get("output_schema", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-        v1 = v0.get("server_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("namespace", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("annotations", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-    v0 = x.get("resource", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S54:
-            return False
-        if not v0.keys() <= _S55:
-            return False
-        v1 = v0["uri"]
-        if type(v1) is not str or len(v1) < 1:
-            return False
-        v1 = v0.get("name", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("description", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("mime_type", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P6(v1) is None:
-                return False
-        v1 = v0.get("server_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("annotations", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-    v0 = x.get("prompt", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S52:
-            return False
-        if not v0.keys() <= _S56:
-            return False
-        v1 = v0["name"]
-        if type(v1) is not str or len(v1) < 1:
-            return False
-        v1 = v0.get("description", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("arguments", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
-                return False
-            for v2 in v1:
-                if type(v2) is not dict:
-                    return False
-                if not v2.keys() >= _S52:
-                    return False
-                if not v2.keys() <= _S57:
-                    return False
-                v3 = v2["name"]
-                if type(v3) is not str or len(v3) < 1:
-                    return False
-                v3 = v2.get("description", _M)
-                if v3 is not _M:
-                    if type(v3) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "name":
+                    if type(v1) is not str or len(v1) < 1:
                         return False
-                v3 = v2.get("required", _M)
-                if v3 is not _M:
-                    if type(v3) is not bool:
+                elif k1 == "title":
+                    if type(v1) is not str:
                         return False
-        v1 = v0.get("server_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+                elif k1 == "description":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "input_schema":
+                    if type(v1) is not dict:
+                        return False
+                elif k1 == "output_schema":
+                    if type(v1) is not dict:
+                        return False
+                elif k1 == "server_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "namespace":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "annotations":
+                    if type(v1) is not dict:
+                        return False
+                else:
+                    return False
+        elif k0 == "resource":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("annotations", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+            o1 = v0
+            if not o1.keys() >= _S54:
                 return False
+            for k1, v1 in o1.items():
+                if k1 == "uri":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "name":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "description":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "mime_type":
+                    if type(v1) is not str or _P6(v1) is None:
+                        return False
+                elif k1 == "server_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "annotations":
+                    if type(v1) is not dict:
+                        return False
+                else:
+                    return False
+        elif k0 == "prompt":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S52:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "name":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "description":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "arguments":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not dict:
+                            return False
+                        o3 = v2
+                        if not o3.keys() >= _S52:
+                            return False
+                        for k3, v3 in o3.items():
+                            if k3 == "name":
+                                if type(v3) is not str or len(v3) < 1:
+                                    return False
+                            elif k3 == "description":
+                                if type(v3) is not str:
+                                    return False
+                            elif k3 == "required":
+                                if type(v3) is not bool:
+                                    return False
+                            else:
+                                return False
+                elif k1 == "server_id":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "annotations":
+                    if type(v1) is not dict:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -7740,42 +7742,38 @@ def _chk_McpEntityMetadata(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolMetadata(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S52:
+    o0 = x
+    if not o0.keys() >= _S52:
         return False
-    if not x.keys() <= _S53:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("title", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("input_schema", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-    v0 = x.get("output_schema", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-    v0 = x.get("server_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("namespace", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("annotations", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "title":
+            if type(v0) is not str:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str:
+                return False
+        elif k0 == "input_schema":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "output_schema":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "server_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "namespace":
+            if type(v0) is not str:
+                return False
+        elif k0 == "annotations":
+            if type(v0) is not dict:
+                return False
+        else:
             return False
     return True
 
@@ -7835,34 +7833,32 @@ def _chk_ToolMetadata(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ResourceMetadata(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S54:
+    o0 = x
+    if not o0.keys() >= _S54:
         return False
-    if not x.keys() <= _S55:
-        return False
-    v0 = x["uri"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("mime_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P6(v0) is None:
-            return False
-    v0 = x.get("server_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("annotations", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "uri":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str:
+                return False
+        elif k0 == "mime_type":
+            if type(v0) is not str or _P6(v0) is None:
+                return False
+        elif k0 == "server_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "annotations":
+            if type(v0) is not dict:
+                return False
+        else:
             return False
     return True
 
@@ -7920,48 +7916,50 @@ def _chk_ResourceMetadata(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PromptMetadata(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S52:
+    o0 = x
+    if not o0.keys() >= _S52:
         return False
-    if not x.keys() <= _S56:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("arguments", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-            if not v1.keys() >= _S52:
+        elif k0 == "description":
+            if type(v0) is not str:
                 return False
-            if not v1.keys() <= _S57:
+        elif k0 == "arguments":
+            if type(v0) is not list:
                 return False
-            v2 = v1["name"]
-            if type(v2) is not str or len(v2) < 1:
-                return False
-            v2 = v1.get("description", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
                     return False
-            v2 = v1.get("required", _M)
-            if v2 is not _M:
-                if type(v2) is not bool:
+                o2 = v1
+                if not o2.keys() >= _S52:
                     return False
-    v0 = x.get("server_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("annotations", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+                for k2, v2 in o2.items():
+                    if k2 == "name":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    elif k2 == "description":
+                        if type(v2) is not str:
+                            return False
+                    elif k2 == "required":
+                        if type(v2) is not bool:
+                            return False
+                    else:
+                        return False
+        elif k0 == "server_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "annotations":
+            if type(v0) is not dict:
+                return False
+        else:
             return False
     return True
 
@@ -8071,22 +8069,23 @@ def _chk_PromptMetadata(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PromptArgument(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S52:
+    o0 = x
+    if not o0.keys() >= _S52:
         return False
-    if not x.keys() <= _S57:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("required", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
+    for k0, v0 in o0.items():
+        if k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str:
+                return False
+        elif k0 == "required":
+            if type(v0) is not bool:
+                return False
+        else:
             return False
     return True
 
@@ -8122,89 +8121,81 @@ def _chk_PromptArgument(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_CompletionExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S40:
-        return False
-    v0 = x.get("status", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S39:
-            return False
-    v0 = x.get("model", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P5(v0) is None:
-            return False
-    v0 = x.get("stop_reason", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S12:
-            return False
-    v0 = x.get("usage", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S13:
-            return False
-        if not v0.keys() <= _S14:
-            return False
-        v1 = v0["input_tokens"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0["output_tokens"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0.get("total_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "status":
+            if type(v0) is not str or v0 not in _S39:
                 return False
-            if v1 < 0:
+        elif k0 == "model":
+            if type(v0) is not str or _P5(v0) is None:
                 return False
-        v1 = v0.get("cached_input_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+        elif k0 == "stop_reason":
+            if type(v0) is not str or v0 not in _S12:
                 return False
-            if v1 < 0:
+        elif k0 == "usage":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("cache_creation_input_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            o1 = v0
+            if not o1.keys() >= _S13:
                 return False
-            if v1 < 0:
+            for k1, v1 in o1.items():
+                if k1 == "input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "output_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "total_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cached_input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cache_creation_input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "reasoning_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cost_usd":
+                    if type(v1) is not str or _P3(v1) is None:
+                        return False
+                elif k1 == "pricing_version":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                else:
+                    return False
+        elif k0 == "raw_format":
+            if type(v0) is not str:
                 return False
-        v1 = v0.get("reasoning_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+        elif k0 == "created_at":
+            if type(v0) is not str or _P4(v0) is None:
                 return False
-            if v1 < 0:
+        elif k0 == "latency_ms":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
                 return False
-        v1 = v0.get("cost_usd", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P3(v1) is None:
+            if v0 < 0:
                 return False
-        v1 = v0.get("pricing_version", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "response_id":
+            if type(v0) is not str:
                 return False
-    v0 = x.get("raw_format", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("created_at", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P4(v0) is None:
-            return False
-    v0 = x.get("latency_ms", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("response_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+        else:
             return False
     return True
 
@@ -8534,26 +8525,28 @@ def _chk_ModelId(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_LlmExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S41:
-        return False
-    v0 = x.get("model_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("provider", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("capabilities", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "model_id":
+            if type(v0) is not str:
                 return False
-        if len(set(v0)) != len(v0):
+        elif k0 == "provider":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "capabilities":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        else:
             return False
     return True
 
@@ -8603,40 +8596,42 @@ def _chk_LlmExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_RoutingExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S43:
+    o0 = x
+    if not o0.keys() >= _S43:
         return False
-    if not x.keys() <= _S44:
-        return False
-    v0 = x["mode"]
-    if type(v0) is not str or v0 not in _S42:
-        return False
-    v0 = x["chosen_model"]
-    if type(v0) is not str or _P5(v0) is None:
-        return False
-    v0 = x["reason"]
-    if type(v0) is not str:
-        return False
-    v0 = x.get("rule_name", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("confidence", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
-        if v0 < 0:
-            return False
-        if v0 > 1:
-            return False
-    v0 = x.get("alternatives_considered", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str or _P5(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "mode":
+            if type(v0) is not str or v0 not in _S42:
                 return False
+        elif k0 == "chosen_model":
+            if type(v0) is not str or _P5(v0) is None:
+                return False
+        elif k0 == "reason":
+            if type(v0) is not str:
+                return False
+        elif k0 == "rule_name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "confidence":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+                return False
+            if v0 < 0:
+                return False
+            if v0 > 1:
+                return False
+        elif k0 == "alternatives_considered":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str or _P5(v1) is None:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -8766,21 +8761,21 @@ def _chk_RoutingMode(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ProvenanceExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S45:
-        return False
-    v0 = x.get("source", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("message_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("parent_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "source":
+            if type(v0) is not str:
+                return False
+        elif k0 == "message_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "parent_id":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -8816,29 +8811,27 @@ def _chk_ProvenanceExtension(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_FrameworkExtension(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S46:
-        return False
-    v0 = x.get("framework", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("framework_version", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("node_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("graph_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("metadata", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "framework":
+            if type(v0) is not str:
+                return False
+        elif k0 == "framework_version":
+            if type(v0) is not str:
+                return False
+        elif k0 == "node_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "graph_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "metadata":
+            if type(v0) is not dict:
+                return False
+        else:
             return False
     return True
 
@@ -8998,25 +8991,26 @@ def _chk_ToolId(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolIdParts(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S58:
+    o0 = x
+    if not o0.keys() >= _S58:
         return False
-    if not x.keys() <= _S59:
-        return False
-    v0 = x["namespace"]
-    if type(v0) is not str or _P7(v0) is None:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or _P8(v0) is None:
-        return False
-    v0 = x.get("version", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P9(v0) is None:
-            return False
-    v0 = x.get("hash8", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P10(v0) is None:
+    for k0, v0 in o0.items():
+        if k0 == "namespace":
+            if type(v0) is not str or _P7(v0) is None:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or _P8(v0) is None:
+                return False
+        elif k0 == "version":
+            if type(v0) is not str or _P9(v0) is None:
+                return False
+        elif k0 == "hash8":
+            if type(v0) is not str or _P10(v0) is None:
+                return False
+        else:
             return False
     return True
 
@@ -9130,28 +9124,29 @@ def _chk_PrimitiveId(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PrimitiveIdParts(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S60:
+    o0 = x
+    if not o0.keys() >= _S60:
         return False
-    if not x.keys() <= _S61:
-        return False
-    v0 = x["kind"]
-    if type(v0) is not str or v0 not in _S37:
-        return False
-    v0 = x["namespace"]
-    if type(v0) is not str or _P7(v0) is None:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or _P8(v0) is None:
-        return False
-    v0 = x.get("version", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P9(v0) is None:
-            return False
-    v0 = x.get("hash8", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P10(v0) is None:
+    for k0, v0 in o0.items():
+        if k0 == "kind":
+            if type(v0) is not str or v0 not in _S37:
+                return False
+        elif k0 == "namespace":
+            if type(v0) is not str or _P7(v0) is None:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or _P8(v0) is None:
+                return False
+        elif k0 == "version":
+            if type(v0) is not str or _P9(v0) is None:
+                return False
+        elif k0 == "hash8":
+            if type(v0) is not str or _P10(v0) is None:
+                return False
+        else:
             return False
     return True
 
@@ -9237,32 +9232,29 @@ def _chk_PrimitiveIdParts(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolAnnotations(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    v0 = x.get("title", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("readOnlyHint", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = x.get("destructiveHint", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = x.get("idempotentHint", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = x.get("openWorldHint", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = x.get("verified", _M)
-    if v0 is not _M:
-        if v0 is not False:
-            return False
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "title":
+            if type(v0) is not str:
+                return False
+        elif k0 == "readOnlyHint":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "destructiveHint":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "idempotentHint":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "openWorldHint":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "verified":
+            if v0 is not False:
+                return False
     return True
 
 
@@ -9314,59 +9306,57 @@ def _chk_ToolAnnotations(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_GatewayTool(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S63:
+    o0 = x
+    if not o0.keys() >= _S63:
         return False
-    if not x.keys() <= _S64:
-        return False
-    v0 = x["definition"]
-    if not _ok_ToolDefinition(v0):
-        return False
-    v0 = x.get("version", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P9(v0) is None:
-            return False
-    v0 = x.get("annotations", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        v1 = v0.get("title", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "definition":
+            if not _ok_ToolDefinition(v0):
                 return False
-        v1 = v0.get("readOnlyHint", _M)
-        if v1 is not _M:
-            if type(v1) is not bool:
+        elif k0 == "version":
+            if type(v0) is not str or _P9(v0) is None:
                 return False
-        v1 = v0.get("destructiveHint", _M)
-        if v1 is not _M:
-            if type(v1) is not bool:
+        elif k0 == "annotations":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("idempotentHint", _M)
-        if v1 is not _M:
-            if type(v1) is not bool:
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "title":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "readOnlyHint":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "destructiveHint":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "idempotentHint":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "openWorldHint":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "verified":
+                    if v1 is not False:
+                        return False
+        elif k0 == "tags":
+            if type(v0) is not list:
                 return False
-        v1 = v0.get("openWorldHint", _M)
-        if v1 is not _M:
-            if type(v1) is not bool:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+        elif k0 == "cost_hint":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
                 return False
-        v1 = v0.get("verified", _M)
-        if v1 is not _M:
-            if v1 is not False:
+            if v0 < 0:
                 return False
-    v0 = x.get("tags", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
-                return False
-    v0 = x.get("cost_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
-        if v0 < 0:
+        else:
             return False
     return True
 
@@ -9558,55 +9548,59 @@ def _chk_CardTag(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ChoiceCard(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S67:
+    o0 = x
+    if not o0.keys() >= _S67:
         return False
-    if not x.keys() <= _S68:
-        return False
-    v0 = x["id"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or len(v0) < 1 or len(v0) > 64 or _P14(v0) is None:
-        return False
-    v0 = x["description"]
-    if type(v0) is not str or _P14(v0) is None:
-        return False
-    v0 = x["tags"]
-    if type(v0) is not list:
-        return False
-    if len(v0) > 5:
-        return False
-    for v1 in v0:
-        if type(v1) is not str or len(v1) < 1 or len(v1) > 24 or _P13(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1 or len(v0) > 64 or _P14(v0) is None:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str or _P14(v0) is None:
+                return False
+        elif k0 == "tags":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            if len(a1) > 5:
+                return False
+            for v1 in a1:
+                if type(v1) is not str or len(v1) < 1 or len(v1) > 24 or _P13(v1) is None:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        elif k0 == "kind":
+            if type(v0) is not str or v0 not in _S65:
+                return False
+        elif k0 == "namespace":
+            if type(v0) is not str or _P15(v0) is None:
+                return False
+        elif k0 == "has_schema":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "score":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+                return False
+        elif k0 == "cost_hint":
+            if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "side_effects":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "safety":
+            if type(v0) is not str or v0 not in _S66:
+                return False
+        else:
             return False
-    if len(set(v0)) != len(v0):
-        return False
-    v0 = x["kind"]
-    if type(v0) is not str or v0 not in _S65:
-        return False
-    v0 = x["namespace"]
-    if type(v0) is not str or _P15(v0) is None:
-        return False
-    v0 = x["has_schema"]
-    if type(v0) is not bool:
-        return False
-    v0 = x.get("score", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-            return False
-    v0 = x["cost_hint"]
-    if type(v0) is not int and (type(v0) is not float or not math.isfinite(v0)):
-        return False
-    if v0 < 0:
-        return False
-    v0 = x["side_effects"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["safety"]
-    if type(v0) is not str or v0 not in _S66:
-        return False
     return True
 
 
@@ -9817,7 +9811,7 @@ def _chk_BrowsePath(x: Any, p: str, out: list[Finding]) -> None:
 # --- BrowseRequest ---
 
 
-def _bad_BrowseRequest(x: Any) -> bool:
+def _bad_BrowseRequest(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     if (x.get("query", _M) is not _M) + (x.get("path", _M) is not _M) != 1:
         return True
@@ -9832,23 +9826,23 @@ def _inv_BrowseRequest(x: Any, p: str) -> list[Finding]:
 
 
 def _ok_BrowseRequest(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() <= _S69:
-        return False
-    v0 = x.get("query", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("path", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("top_k", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 1:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "query":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "path":
+            if type(v0) is not str:
+                return False
+        elif k0 == "top_k":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 1:
+                return False
+        else:
             return False
     return not _bad_BrowseRequest(x)
 
@@ -9887,22 +9881,24 @@ def _chk_BrowseRequest(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PathResolution(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S70:
+    o0 = x
+    if not o0.keys() <= _S70:
         return False
-    if not x.keys() <= _S70:
-        return False
-    v0 = x["path"]
+    v0 = o0.get("path", _M)
     if type(v0) is not str or _P16(v0) is None:
         return False
-    v0 = x["leaf"]
+    v0 = o0.get("leaf", _M)
     if type(v0) is not bool:
         return False
-    v0 = x["children"]
+    v0 = o0.get("children", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not str:
             return False
     return True
@@ -9984,27 +9980,29 @@ def _chk_GatewayErrorCode(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_GatewayErrorEnvelope(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S72:
+    o0 = x
+    if not o0.keys() >= _S72:
         return False
-    if not x.keys() <= _S73:
-        return False
-    v0 = x["error"]
-    if type(v0) is not str or v0 not in _S71:
-        return False
-    v0 = x["message"]
-    if type(v0) is not str or len(v0) > 256 or _P14(v0) is None:
-        return False
-    v0 = x["path"]
-    if type(v0) is not str or len(v0) > 256 or _P14(v0) is None:
-        return False
-    v0 = x["retryable"]
-    if type(v0) is not bool:
-        return False
-    v0 = x.get("details", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "error":
+            if type(v0) is not str or v0 not in _S71:
+                return False
+        elif k0 == "message":
+            if type(v0) is not str or len(v0) > 256 or _P14(v0) is None:
+                return False
+        elif k0 == "path":
+            if type(v0) is not str or len(v0) > 256 or _P14(v0) is None:
+                return False
+        elif k0 == "retryable":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "details":
+            if type(v0) is not dict:
+                return False
+        else:
             return False
     return True
 
@@ -10108,19 +10106,19 @@ def _chk_SchemaTrustReason(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_SchemaTrustFinding(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S75:
+    o0 = x
+    if not o0.keys() <= _S75:
         return False
-    if not x.keys() <= _S75:
-        return False
-    v0 = x["tool_id"]
+    v0 = o0.get("tool_id", _M)
     if type(v0) is not str or len(v0) < 1:
         return False
-    v0 = x["reason"]
+    v0 = o0.get("reason", _M)
     if type(v0) is not str or v0 not in _S74:
         return False
-    v0 = x["message"]
+    v0 = o0.get("message", _M)
     if type(v0) is not str or len(v0) < 1:
         return False
     return True
@@ -10195,21 +10193,23 @@ def _chk_ArgRepairRule(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ArgRepair(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S77:
+    o0 = x
+    if not o0.keys() >= _S77:
         return False
-    if not x.keys() <= _S78:
-        return False
-    v0 = x["rule"]
-    if type(v0) is not str or v0 not in _S76:
-        return False
-    v0 = x["path"]
-    if type(v0) is not str or _P0(v0) is None:
-        return False
-    v0 = x.get("original", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "rule":
+            if type(v0) is not str or v0 not in _S76:
+                return False
+        elif k0 == "path":
+            if type(v0) is not str or _P0(v0) is None:
+                return False
+        elif k0 == "original":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -10262,34 +10262,38 @@ def _chk_ArgRepair(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ValidatedArguments(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S79:
+    o0 = x
+    if not o0.keys() <= _S79:
         return False
-    if not x.keys() <= _S79:
-        return False
-    v0 = x["args"]
+    v0 = o0.get("args", _M)
     if type(v0) is not dict:
         return False
-    v0 = x["arg_repairs"]
+    v0 = o0.get("arg_repairs", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not dict:
             return False
-        if not v1.keys() >= _S77:
+        o2 = v1
+        if not o2.keys() >= _S77:
             return False
-        if not v1.keys() <= _S78:
-            return False
-        v2 = v1["rule"]
-        if type(v2) is not str or v2 not in _S76:
-            return False
-        v2 = v1["path"]
-        if type(v2) is not str or _P0(v2) is None:
-            return False
-        v2 = v1.get("original", _M)
-        if v2 is not _M:
-            if type(v2) is not str:
+        for k2, v2 in o2.items():
+            if k2 == "rule":
+                if type(v2) is not str or v2 not in _S76:
+                    return False
+            elif k2 == "path":
+                if type(v2) is not str or _P0(v2) is None:
+                    return False
+            elif k2 == "original":
+                if type(v2) is not str:
+                    return False
+            else:
                 return False
     return True
 
@@ -10438,16 +10442,16 @@ def _chk_DryRunCheckStatus(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_DryRunCheck(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S82:
+    o0 = x
+    if not o0.keys() <= _S82:
         return False
-    if not x.keys() <= _S82:
-        return False
-    v0 = x["name"]
+    v0 = o0.get("name", _M)
     if type(v0) is not str or v0 not in _S80:
         return False
-    v0 = x["status"]
+    v0 = o0.get("status", _M)
     if type(v0) is not str or v0 not in _S81:
         return False
     return True
@@ -10492,65 +10496,64 @@ def _chk_DryRunCheck(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_DryRunReport(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S83:
+    o0 = x
+    if not o0.keys() <= _S83:
         return False
-    if not x.keys() <= _S83:
-        return False
-    v0 = x["dry_run"]
+    v0 = o0.get("dry_run", _M)
     if v0 is not True:
         return False
-    v0 = x["tool_id"]
+    v0 = o0.get("tool_id", _M)
     if type(v0) is not str or len(v0) < 1:
         return False
-    v0 = x["upstream_name"]
+    v0 = o0.get("upstream_name", _M)
     if type(v0) is not str or len(v0) < 1:
         return False
-    v0 = x["args_valid"]
+    v0 = o0.get("args_valid", _M)
     if v0 is not True:
         return False
-    v0 = x["annotations"]
+    v0 = o0.get("annotations", _M)
     if type(v0) is not dict:
         return False
-    v1 = v0.get("title", _M)
-    if v1 is not _M:
-        if type(v1) is not str:
-            return False
-    v1 = v0.get("readOnlyHint", _M)
-    if v1 is not _M:
-        if type(v1) is not bool:
-            return False
-    v1 = v0.get("destructiveHint", _M)
-    if v1 is not _M:
-        if type(v1) is not bool:
-            return False
-    v1 = v0.get("idempotentHint", _M)
-    if v1 is not _M:
-        if type(v1) is not bool:
-            return False
-    v1 = v0.get("openWorldHint", _M)
-    if v1 is not _M:
-        if type(v1) is not bool:
-            return False
-    v1 = v0.get("verified", _M)
-    if v1 is not _M:
-        if v1 is not False:
-            return False
-    v0 = x["checks"]
+    o1 = v0
+    for k1, v1 in o1.items():
+        if k1 == "title":
+            if type(v1) is not str:
+                return False
+        elif k1 == "readOnlyHint":
+            if type(v1) is not bool:
+                return False
+        elif k1 == "destructiveHint":
+            if type(v1) is not bool:
+                return False
+        elif k1 == "idempotentHint":
+            if type(v1) is not bool:
+                return False
+        elif k1 == "openWorldHint":
+            if type(v1) is not bool:
+                return False
+        elif k1 == "verified":
+            if v1 is not False:
+                return False
+    v0 = o0.get("checks", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not dict:
             return False
-        if not v1.keys() >= _S82:
+        o2 = v1
+        if not o2.keys() <= _S82:
             return False
-        if not v1.keys() <= _S82:
-            return False
-        v2 = v1["name"]
+        v2 = o2.get("name", _M)
         if type(v2) is not str or v2 not in _S80:
             return False
-        v2 = v1["status"]
+        v2 = o2.get("status", _M)
         if type(v2) is not str or v2 not in _S81:
             return False
     return True
@@ -10837,26 +10840,30 @@ def _chk_SelectionRejection(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_SelectionValidation(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S88:
+    o0 = x
+    if "input" not in o0:
         return False
-    if not x.keys() <= _S89:
+    if not o0.keys() >= _S88:
         return False
-    v0 = x["status"]
-    if type(v0) is not str or v0 not in _S85:
-        return False
-    v0 = x.get("selected_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("repair", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S86:
-            return False
-    v0 = x.get("reason", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S87:
+    for k0, v0 in o0.items():
+        if k0 == "status":
+            if type(v0) is not str or v0 not in _S85:
+                return False
+        elif k0 == "input":
+            pass
+        elif k0 == "selected_id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "repair":
+            if type(v0) is not str or v0 not in _S86:
+                return False
+        elif k0 == "reason":
+            if type(v0) is not str or v0 not in _S87:
+                return False
+        else:
             return False
     return True
 
@@ -10954,42 +10961,43 @@ def _chk_MediaSource(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_UrlSource(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S90:
+    o0 = x
+    if not o0.keys() >= _S90:
         return False
-    if not x.keys() <= _S91:
-        return False
-    v0 = x["type"]
-    if v0 != "url":
-        return False
-    v0 = x["url"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("media_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P6(v0) is None:
-            return False
-    v0 = x.get("sha256", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P17(v0) is None:
-            return False
-    v0 = x.get("size_bytes", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("file_ids", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        for k1 in v0:
-            if _P1(k1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "url":
                 return False
-        for k1, v1 in v0.items():
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "url":
+            if type(v0) is not str or len(v0) < 1:
                 return False
+        elif k0 == "media_type":
+            if type(v0) is not str or _P6(v0) is None:
+                return False
+        elif k0 == "sha256":
+            if type(v0) is not str or _P17(v0) is None:
+                return False
+        elif k0 == "size_bytes":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "file_ids":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1 in o1:
+                if _P1(k1) is None:
+                    return False
+            for k1, v1 in o1.items():
+                if type(v1) is not str or len(v1) < 1:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -11089,41 +11097,43 @@ def _chk_UrlSource(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Base64Source(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S92:
+    o0 = x
+    if not o0.keys() >= _S92:
         return False
-    if not x.keys() <= _S93:
-        return False
-    v0 = x["type"]
-    if v0 != "base64":
-        return False
-    v0 = x["data"]
-    if type(v0) is not str or _P18(v0) is None:
-        return False
-    v0 = x["media_type"]
-    if type(v0) is not str or _P6(v0) is None:
-        return False
-    v0 = x.get("sha256", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P17(v0) is None:
-            return False
-    v0 = x.get("size_bytes", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("file_ids", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        for k1 in v0:
-            if _P1(k1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "base64":
                 return False
-        for k1, v1 in v0.items():
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "data":
+            if type(v0) is not str or _P18(v0) is None:
                 return False
+        elif k0 == "media_type":
+            if type(v0) is not str or _P6(v0) is None:
+                return False
+        elif k0 == "sha256":
+            if type(v0) is not str or _P17(v0) is None:
+                return False
+        elif k0 == "size_bytes":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "file_ids":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1 in o1:
+                if _P1(k1) is None:
+                    return False
+            for k1, v1 in o1.items():
+                if type(v1) is not str or len(v1) < 1:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -11231,46 +11241,46 @@ def _chk_Base64Source(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_FileSource(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S94:
+    o0 = x
+    if not o0.keys() >= _S94:
         return False
-    if not x.keys() <= _S95:
-        return False
-    v0 = x["type"]
-    if v0 != "file":
-        return False
-    v0 = x["file_id"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("media_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P6(v0) is None:
-            return False
-    v0 = x.get("provider", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P1(v0) is None:
-            return False
-    v0 = x.get("sha256", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P17(v0) is None:
-            return False
-    v0 = x.get("size_bytes", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("file_ids", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        for k1 in v0:
-            if _P1(k1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "file":
                 return False
-        for k1, v1 in v0.items():
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "file_id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
+        elif k0 == "media_type":
+            if type(v0) is not str or _P6(v0) is None:
+                return False
+        elif k0 == "provider":
+            if type(v0) is not str or _P1(v0) is None:
+                return False
+        elif k0 == "sha256":
+            if type(v0) is not str or _P17(v0) is None:
+                return False
+        elif k0 == "size_bytes":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "file_ids":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1 in o1:
+                if _P1(k1) is None:
+                    return False
+            for k1, v1 in o1.items():
+                if type(v1) is not str or len(v1) < 1:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -11382,12 +11392,14 @@ def _chk_FileSource(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ProviderFileIds(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    for k0 in x:
+    o0 = x
+    for k0 in o0:
         if _P1(k0) is None:
             return False
-    for k0, v0 in x.items():
+    for k0, v0 in o0.items():
         if type(v0) is not str or len(v0) < 1:
             return False
     return True
@@ -11440,38 +11452,34 @@ def _chk_MediaType(x: Any, p: str, out: list[Finding]) -> None:
 # --- Message ---
 
 
-def _bad_Message(x: Any) -> bool:
+def _bad_Message(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
-    if (
-        not x.get("content", ())
-        and x.get("role", _M) != "system"
-        and x.get("extensions", _EMPTY).get("completion", _EMPTY).get("status", _M) != "partial"
-    ):
+    r0 = x.get("role", _M)
+    r1 = x.get("extensions", _EMPTY)
+    r2 = r1.get("completion", _EMPTY)
+    r3 = r2.get("status", _M)
+    if not x.get("content", ()) and r0 != "system" and r3 != "partial":
         return True
     if (
-        x.get("role", _M) == "assistant"
-        and x.get("extensions", _EMPTY).get("completion", _EMPTY).get("status", _M) == "complete"
+        r0 == "assistant"
+        and r3 == "complete"
         and (
-            x.get("extensions", _EMPTY).get("completion", _EMPTY).get("model", _M) is _M
-            or x.get("extensions", _EMPTY).get("llm", _EMPTY).get("provider", _M) is _M
-            or x.get("extensions", _EMPTY).get("completion", _EMPTY).get("usage", _M) is _M
+            r2.get("model", _M) is _M
+            or r1.get("llm", _EMPTY).get("provider", _M) is _M
+            or r2.get("usage", _M) is _M
         )
     ):
         return True
-    if (
-        x.get("role", _M) == "assistant"
-        and x.get("extensions", _EMPTY).get("completion", _EMPTY).get("status", _M) == "complete"
-        and (x.get("extensions", _EMPTY).get("routing", _M) is _M)
-    ):
+    if r0 == "assistant" and r3 == "complete" and (r1.get("routing", _M) is _M):
         return True
     first = x.get("id", _M)
     if first is not _M:
-        second = x.get("extensions", _EMPTY).get("provenance", _EMPTY).get("message_id", _M)
+        second = r1.get("provenance", _EMPTY).get("message_id", _M)
         if second is not _M and second != first:
             return True
     first = x.get("session_id", _M)
     if first is not _M:
-        second = x.get("extensions", _EMPTY).get("agent", _EMPTY).get("session_id", _M)
+        second = r1.get("agent", _EMPTY).get("session_id", _M)
         if second is not _M and second != first:
             return True
     return False
@@ -11564,326 +11572,312 @@ def _inv_Message(x: Any, p: str) -> list[Finding]:
 
 
 def _ok_Message(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    o2: dict[Any, Any]
+    o3: dict[Any, Any]
+    a1: list[Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S98:
+    o0 = x
+    if not o0.keys() >= _S98:
         return False
-    if not x.keys() <= _S99:
-        return False
-    v0 = x["role"]
-    if type(v0) is not str or v0 not in _S96:
-        return False
-    v0 = x["content"]
-    if type(v0) is not list:
-        return False
-    for v1 in v0:
-        if type(v1) is not dict:
-            return False
-        t2 = v1.get("type")
-        f2 = _OK_Part.get(t2) if type(t2) is str else None
-        if f2 is None or not f2(v1):
-            return False
-    v0 = x.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P19(v0) is None:
-            return False
-    v0 = x.get("session_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("created_at", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P4(v0) is None:
-            return False
-    v0 = x.get("channel", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S97:
-            return False
-    v0 = x.get("extensions", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() <= _S47:
-            return False
-        v1 = v0.get("request", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "role":
+            if type(v0) is not str or v0 not in _S96:
                 return False
-            if not v1.keys() <= _S25:
+        elif k0 == "content":
+            if type(v0) is not list:
                 return False
-            v2 = v1.get("environment", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
                     return False
-            v2 = v1.get("request_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
+                t2 = v1.get("type")
+                f2 = _OK_Part.get(t2) if type(t2) is str else None
+                if f2 is None or not f2(v1):
                     return False
-            v2 = v1.get("timestamp", _M)
-            if v2 is not _M:
-                if type(v2) is not str or _P4(v2) is None:
-                    return False
-            v2 = v1.get("trace_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("span_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-        v1 = v0.get("agent", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+        elif k0 == "id":
+            if type(v0) is not str or _P19(v0) is None:
                 return False
-            if not v1.keys() <= _S27:
+        elif k0 == "session_id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-            v2 = v1.get("input", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("session_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("conversation_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("turn", _M)
-            if v2 is not _M:
-                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
-                    return False
-                if v2 < 0:
-                    return False
-            v2 = v1.get("agent_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("parent_agent_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("conversation", _M)
-            if v2 is not _M:
-                if not _ok_ConversationContext(v2):
-                    return False
-        v1 = v0.get("http", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+        elif k0 == "created_at":
+            if type(v0) is not str or _P4(v0) is None:
                 return False
-            if not v1.keys() <= _S28:
+        elif k0 == "channel":
+            if type(v0) is not str or v0 not in _S97:
                 return False
-            v2 = v1.get("headers", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-                for k3, v3 in v2.items():
-                    if type(v3) is not str:
+        elif k0 == "extensions":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "request":
+                    if type(v1) is not dict:
                         return False
-        v1 = v0.get("security", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() <= _S36:
-                return False
-            v2 = v1.get("labels", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str or len(v3) < 1:
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "environment":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "request_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "timestamp":
+                            if type(v2) is not str or _P4(v2) is None:
+                                return False
+                        elif k2 == "trace_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "span_id":
+                            if type(v2) is not str:
+                                return False
+                        else:
+                            return False
+                elif k1 == "agent":
+                    if type(v1) is not dict:
                         return False
-                if len(set(v2)) != len(v2):
-                    return False
-            v2 = v1.get("classification", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("subject", _M)
-            if v2 is not _M:
-                if not _ok_SubjectExtension(v2):
-                    return False
-            v2 = v1.get("objects", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-                for k3, v3 in v2.items():
-                    if not _ok_ObjectSecurityProfile(v3):
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "input":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "session_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "conversation_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "turn":
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                return False
+                            if v2 < 0:
+                                return False
+                        elif k2 == "agent_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "parent_agent_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "conversation":
+                            if not _ok_ConversationContext(v2):
+                                return False
+                        else:
+                            return False
+                elif k1 == "http":
+                    if type(v1) is not dict:
                         return False
-            v2 = v1.get("data", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-                for k3, v3 in v2.items():
-                    if not _ok_DataPolicy(v3):
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "headers":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                            for k3, v3 in o3.items():
+                                if type(v3) is not str:
+                                    return False
+                        else:
+                            return False
+                elif k1 == "security":
+                    if type(v1) is not dict:
                         return False
-        v1 = v0.get("mcp", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() <= _S38:
-                return False
-            v2 = v1.get("metadata", _M)
-            if v2 is not _M:
-                if not _ok_McpEntityMetadata(v2):
-                    return False
-        v1 = v0.get("completion", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() <= _S40:
-                return False
-            v2 = v1.get("status", _M)
-            if v2 is not _M:
-                if type(v2) is not str or v2 not in _S39:
-                    return False
-            v2 = v1.get("model", _M)
-            if v2 is not _M:
-                if type(v2) is not str or _P5(v2) is None:
-                    return False
-            v2 = v1.get("stop_reason", _M)
-            if v2 is not _M:
-                if type(v2) is not str or v2 not in _S12:
-                    return False
-            v2 = v1.get("usage", _M)
-            if v2 is not _M:
-                if not _ok_Usage(v2):
-                    return False
-            v2 = v1.get("raw_format", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("created_at", _M)
-            if v2 is not _M:
-                if type(v2) is not str or _P4(v2) is None:
-                    return False
-            v2 = v1.get("latency_ms", _M)
-            if v2 is not _M:
-                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
-                    return False
-                if v2 < 0:
-                    return False
-            v2 = v1.get("response_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-        v1 = v0.get("llm", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() <= _S41:
-                return False
-            v2 = v1.get("model_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("provider", _M)
-            if v2 is not _M:
-                if type(v2) is not str or len(v2) < 1:
-                    return False
-            v2 = v1.get("capabilities", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str:
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "labels":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str or len(v3) < 1:
+                                    return False
+                            if len(set(v2)) != len(v2):
+                                return False
+                        elif k2 == "classification":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "subject":
+                            if not _ok_SubjectExtension(v2):
+                                return False
+                        elif k2 == "objects":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                            for k3, v3 in o3.items():
+                                if not _ok_ObjectSecurityProfile(v3):
+                                    return False
+                        elif k2 == "data":
+                            if type(v2) is not dict:
+                                return False
+                            o3 = v2
+                            for k3, v3 in o3.items():
+                                if not _ok_DataPolicy(v3):
+                                    return False
+                        else:
+                            return False
+                elif k1 == "mcp":
+                    if type(v1) is not dict:
                         return False
-                if len(set(v2)) != len(v2):
-                    return False
-        v1 = v0.get("routing", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() >= _S43:
-                return False
-            if not v1.keys() <= _S44:
-                return False
-            v2 = v1["mode"]
-            if type(v2) is not str or v2 not in _S42:
-                return False
-            v2 = v1["chosen_model"]
-            if type(v2) is not str or _P5(v2) is None:
-                return False
-            v2 = v1["reason"]
-            if type(v2) is not str:
-                return False
-            v2 = v1.get("rule_name", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("confidence", _M)
-            if v2 is not _M:
-                if type(v2) is not int and (type(v2) is not float or not math.isfinite(v2)):
-                    return False
-                if v2 < 0:
-                    return False
-                if v2 > 1:
-                    return False
-            v2 = v1.get("alternatives_considered", _M)
-            if v2 is not _M:
-                if type(v2) is not list:
-                    return False
-                for v3 in v2:
-                    if type(v3) is not str or _P5(v3) is None:
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "metadata":
+                            if not _ok_McpEntityMetadata(v2):
+                                return False
+                        else:
+                            return False
+                elif k1 == "completion":
+                    if type(v1) is not dict:
                         return False
-        v1 = v0.get("provenance", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "status":
+                            if type(v2) is not str or v2 not in _S39:
+                                return False
+                        elif k2 == "model":
+                            if type(v2) is not str or _P5(v2) is None:
+                                return False
+                        elif k2 == "stop_reason":
+                            if type(v2) is not str or v2 not in _S12:
+                                return False
+                        elif k2 == "usage":
+                            if not _ok_Usage(v2):
+                                return False
+                        elif k2 == "raw_format":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "created_at":
+                            if type(v2) is not str or _P4(v2) is None:
+                                return False
+                        elif k2 == "latency_ms":
+                            if type(v2) is not int and (
+                                type(v2) is not float or not v2.is_integer()
+                            ):
+                                return False
+                            if v2 < 0:
+                                return False
+                        elif k2 == "response_id":
+                            if type(v2) is not str:
+                                return False
+                        else:
+                            return False
+                elif k1 == "llm":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "model_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "provider":
+                            if type(v2) is not str or len(v2) < 1:
+                                return False
+                        elif k2 == "capabilities":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str:
+                                    return False
+                            if len(set(v2)) != len(v2):
+                                return False
+                        else:
+                            return False
+                elif k1 == "routing":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    if not o2.keys() >= _S43:
+                        return False
+                    for k2, v2 in o2.items():
+                        if k2 == "mode":
+                            if type(v2) is not str or v2 not in _S42:
+                                return False
+                        elif k2 == "chosen_model":
+                            if type(v2) is not str or _P5(v2) is None:
+                                return False
+                        elif k2 == "reason":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "rule_name":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "confidence":
+                            if type(v2) is not int and (
+                                type(v2) is not float or not math.isfinite(v2)
+                            ):
+                                return False
+                            if v2 < 0:
+                                return False
+                            if v2 > 1:
+                                return False
+                        elif k2 == "alternatives_considered":
+                            if type(v2) is not list:
+                                return False
+                            a3 = v2
+                            for v3 in a3:
+                                if type(v3) is not str or _P5(v3) is None:
+                                    return False
+                        else:
+                            return False
+                elif k1 == "provenance":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "source":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "message_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "parent_id":
+                            if type(v2) is not str:
+                                return False
+                        else:
+                            return False
+                elif k1 == "framework":
+                    if type(v1) is not dict:
+                        return False
+                    o2 = v1
+                    for k2, v2 in o2.items():
+                        if k2 == "framework":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "framework_version":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "node_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "graph_id":
+                            if type(v2) is not str:
+                                return False
+                        elif k2 == "metadata":
+                            if type(v2) is not dict:
+                                return False
+                        else:
+                            return False
+                elif k1 == "custom":
+                    if type(v1) is not dict:
+                        return False
+                else:
+                    return False
+        elif k0 == "provider_raw":
+            if type(v0) is not dict:
                 return False
-            if not v1.keys() <= _S45:
-                return False
-            v2 = v1.get("source", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
+            o1 = v0
+            for k1 in o1:
+                if _P2(k1) is None:
                     return False
-            v2 = v1.get("message_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
+            for k1, v1 in o1.items():
+                if type(v1) is not dict:
                     return False
-            v2 = v1.get("parent_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-        v1 = v0.get("framework", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() <= _S46:
-                return False
-            v2 = v1.get("framework", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("framework_version", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("node_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("graph_id", _M)
-            if v2 is not _M:
-                if type(v2) is not str:
-                    return False
-            v2 = v1.get("metadata", _M)
-            if v2 is not _M:
-                if type(v2) is not dict:
-                    return False
-        v1 = v0.get("custom", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-    v0 = x.get("provider_raw", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+        else:
             return False
-        for k1 in v0:
-            if _P2(k1) is None:
-                return False
-        for k1, v1 in v0.items():
-            if type(v1) is not dict:
-                return False
     return not _bad_Message(x)
 
 
@@ -12937,12 +12931,14 @@ def _chk_Channel(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ProviderRaw(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    for k0 in x:
+    o0 = x
+    for k0 in o0:
         if _P2(k0) is None:
             return False
-    for k0, v0 in x.items():
+    for k0, v0 in o0.items():
         if type(v0) is not dict:
             return False
     return True
@@ -13056,46 +13052,51 @@ def _chk_Part(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_TextPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S101:
+    o0 = x
+    if not o0.keys() >= _S101:
         return False
-    if not x.keys() <= _S102:
-        return False
-    v0 = x["type"]
-    if v0 != "text":
-        return False
-    v0 = x["text"]
-    if type(v0) is not str:
-        return False
-    v0 = x.get("citations", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        if len(v0) < 1:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "text":
                 return False
-            t2 = v1.get("type")
-            f2 = _OK_Citation.get(t2) if type(t2) is str else None
-            if f2 is None or not f2(v1):
+        elif k0 == "text":
+            if type(v0) is not str:
                 return False
-    v0 = x.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S18:
-            return False
-        if not v0.keys() <= _S100:
-            return False
-        v1 = v0["type"]
-        if v1 != "ephemeral":
-            return False
-        v1 = v0.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+        elif k0 == "citations":
+            if type(v0) is not list:
                 return False
+            a1 = v0
+            if len(a1) < 1:
+                return False
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                t2 = v1.get("type")
+                f2 = _OK_Citation.get(t2) if type(t2) is str else None
+                if f2 is None or not f2(v1):
+                    return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -13224,22 +13225,24 @@ def _chk_Citation(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_TextSpan(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S103:
+    o0 = x
+    if not o0.keys() >= _S103:
         return False
-    if not x.keys() <= _S104:
-        return False
-    v0 = x["start"]
-    if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-        return False
-    if v0 < 0:
-        return False
-    v0 = x.get("end", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
+    for k0, v0 in o0.items():
+        if k0 == "start":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "end":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        else:
             return False
     return True
 
@@ -13273,21 +13276,21 @@ def _chk_TextSpan(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_SourceLocation(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S106:
+    o0 = x
+    if not o0.keys() <= _S106:
         return False
-    if not x.keys() <= _S106:
-        return False
-    v0 = x["unit"]
+    v0 = o0.get("unit", _M)
     if type(v0) is not str or v0 not in _S105:
         return False
-    v0 = x["start"]
+    v0 = o0.get("start", _M)
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
         return False
     if v0 < 0:
         return False
-    v0 = x["end"]
+    v0 = o0.get("end", _M)
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
         return False
     if v0 < 0:
@@ -13336,45 +13339,47 @@ def _chk_SourceLocation(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_UrlCitation(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S90:
+    o0 = x
+    if not o0.keys() >= _S90:
         return False
-    if not x.keys() <= _S107:
-        return False
-    v0 = x["type"]
-    if v0 != "url":
-        return False
-    v0 = x["url"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("title", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("cited_text", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("span", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S103:
-            return False
-        if not v0.keys() <= _S104:
-            return False
-        v1 = v0["start"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0.get("end", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "url":
                 return False
-            if v1 < 0:
+        elif k0 == "url":
+            if type(v0) is not str or len(v0) < 1:
                 return False
+        elif k0 == "title":
+            if type(v0) is not str:
+                return False
+        elif k0 == "cited_text":
+            if type(v0) is not str:
+                return False
+        elif k0 == "span":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S103:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "start":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "end":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -13471,73 +13476,71 @@ def _chk_UrlCitation(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_DocumentCitation(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
+    o0 = x
+    if not o0.keys() >= _S18:
         return False
-    if not x.keys() <= _S108:
-        return False
-    v0 = x["type"]
-    if v0 != "document":
-        return False
-    v0 = x.get("source_index", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("title", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("cited_text", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("location", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S106:
-            return False
-        if not v0.keys() <= _S106:
-            return False
-        v1 = v0["unit"]
-        if type(v1) is not str or v1 not in _S105:
-            return False
-        v1 = v0["start"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0["end"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-    v0 = x.get("file_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("span", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S103:
-            return False
-        if not v0.keys() <= _S104:
-            return False
-        v1 = v0["start"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0.get("end", _M)
-        if v1 is not _M:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "document":
+                return False
+        elif k0 == "source_index":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "title":
+            if type(v0) is not str:
+                return False
+        elif k0 == "cited_text":
+            if type(v0) is not str:
+                return False
+        elif k0 == "location":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() <= _S106:
+                return False
+            v1 = o1.get("unit", _M)
+            if type(v1) is not str or v1 not in _S105:
+                return False
+            v1 = o1.get("start", _M)
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
+            v1 = o1.get("end", _M)
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        elif k0 == "file_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "span":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S103:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "start":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "end":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -13734,72 +13737,71 @@ def _chk_DocumentCitation(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_SearchResultCitation(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S109:
+    o0 = x
+    if not o0.keys() >= _S109:
         return False
-    if not x.keys() <= _S110:
-        return False
-    v0 = x["type"]
-    if v0 != "search_result":
-        return False
-    v0 = x["source"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("source_index", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("title", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("cited_text", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("location", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S106:
-            return False
-        if not v0.keys() <= _S106:
-            return False
-        v1 = v0["unit"]
-        if type(v1) is not str or v1 not in _S105:
-            return False
-        v1 = v0["start"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0["end"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-    v0 = x.get("span", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S103:
-            return False
-        if not v0.keys() <= _S104:
-            return False
-        v1 = v0["start"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0.get("end", _M)
-        if v1 is not _M:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "search_result":
+                return False
+        elif k0 == "source":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "source_index":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "title":
+            if type(v0) is not str:
+                return False
+        elif k0 == "cited_text":
+            if type(v0) is not str:
+                return False
+        elif k0 == "location":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() <= _S106:
+                return False
+            v1 = o1.get("unit", _M)
+            if type(v1) is not str or v1 not in _S105:
+                return False
+            v1 = o1.get("start", _M)
             if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
                 return False
             if v1 < 0:
                 return False
+            v1 = o1.get("end", _M)
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        elif k0 == "span":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S103:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "start":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "end":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -13998,45 +14000,47 @@ def _chk_SearchResultCitation(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_FileCitation(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S94:
+    o0 = x
+    if not o0.keys() >= _S94:
         return False
-    if not x.keys() <= _S111:
-        return False
-    v0 = x["type"]
-    if v0 != "file":
-        return False
-    v0 = x["file_id"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("filename", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("container_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("span", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S103:
-            return False
-        if not v0.keys() <= _S104:
-            return False
-        v1 = v0["start"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0.get("end", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "file":
                 return False
-            if v1 < 0:
+        elif k0 == "file_id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
+        elif k0 == "filename":
+            if type(v0) is not str:
+                return False
+        elif k0 == "container_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "span":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S103:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "start":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "end":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14135,16 +14139,16 @@ def _chk_FileCitation(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_RefusalPart(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S101:
+    o0 = x
+    if not o0.keys() <= _S101:
         return False
-    if not x.keys() <= _S101:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "refusal":
         return False
-    v0 = x["text"]
+    v0 = o0.get("text", _M)
     if type(v0) is not str:
         return False
     return True
@@ -14183,41 +14187,43 @@ def _chk_RefusalPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ThinkingPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S101:
+    o0 = x
+    if not o0.keys() >= _S101:
         return False
-    if not x.keys() <= _S114:
-        return False
-    v0 = x["type"]
-    if v0 != "thinking":
-        return False
-    v0 = x["text"]
-    if type(v0) is not str:
-        return False
-    v0 = x.get("signature", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("origin", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S112:
-            return False
-        if not v0.keys() <= _S113:
-            return False
-        v1 = v0["format"]
-        if type(v1) is not str or _P1(v1) is None:
-            return False
-        v1 = v0.get("model", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "thinking":
                 return False
-        v1 = v0.get("endpoint", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P1(v1) is None:
+        elif k0 == "text":
+            if type(v0) is not str:
                 return False
+        elif k0 == "signature":
+            if type(v0) is not str:
+                return False
+        elif k0 == "origin":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S112:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14334,37 +14340,40 @@ def _chk_ThinkingPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_RedactedThinkingPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S115:
+    o0 = x
+    if not o0.keys() >= _S115:
         return False
-    if not x.keys() <= _S116:
-        return False
-    v0 = x["type"]
-    if v0 != "redacted_thinking":
-        return False
-    v0 = x["data"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("origin", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S112:
-            return False
-        if not v0.keys() <= _S113:
-            return False
-        v1 = v0["format"]
-        if type(v1) is not str or _P1(v1) is None:
-            return False
-        v1 = v0.get("model", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "redacted_thinking":
                 return False
-        v1 = v0.get("endpoint", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P1(v1) is None:
+        elif k0 == "data":
+            if type(v0) is not str or len(v0) < 1:
                 return False
+        elif k0 == "origin":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S112:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14479,43 +14488,46 @@ def _chk_RedactedThinkingPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolCallPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S117:
+    o0 = x
+    if not o0.keys() >= _S117:
         return False
-    if not x.keys() <= _S118:
-        return False
-    v0 = x["type"]
-    if v0 != "tool_call":
-        return False
-    v0 = x["id"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["arguments"]
-    if type(v0) is not dict:
-        return False
-    v0 = x.get("namespace", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S18:
-            return False
-        if not v0.keys() <= _S100:
-            return False
-        v1 = v0["type"]
-        if v1 != "ephemeral":
-            return False
-        v1 = v0.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "tool_call":
                 return False
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "arguments":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "namespace":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14624,55 +14636,58 @@ def _chk_ToolCallPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolResultPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S119:
+    o0 = x
+    if not o0.keys() >= _S119:
         return False
-    if not x.keys() <= _S120:
-        return False
-    v0 = x["type"]
-    if v0 != "tool_result":
-        return False
-    v0 = x["tool_call_id"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x["content"]
-    if type(v0) is not list:
-        return False
-    for v1 in v0:
-        if type(v1) is not dict:
-            return False
-        t2 = v1.get("type")
-        f2 = _OK_Part.get(t2) if type(t2) is str else None
-        if f2 is None or not f2(v1):
-            return False
-    v0 = x.get("structured_content", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-    v0 = x.get("is_error", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = x.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S18:
-            return False
-        if not v0.keys() <= _S100:
-            return False
-        v1 = v0["type"]
-        if v1 != "ephemeral":
-            return False
-        v1 = v0.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "tool_result":
                 return False
+        elif k0 == "tool_call_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "content":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                t2 = v1.get("type")
+                f2 = _OK_Part.get(t2) if type(t2) is str else None
+                if f2 is None or not f2(v1):
+                    return False
+        elif k0 == "structured_content":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "is_error":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14788,41 +14803,44 @@ def _chk_ToolResultPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ImagePart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S109:
+    o0 = x
+    if not o0.keys() >= _S109:
         return False
-    if not x.keys() <= _S122:
-        return False
-    v0 = x["type"]
-    if v0 != "image":
-        return False
-    v0 = x["source"]
-    if type(v0) is not dict:
-        return False
-    t1 = v0.get("type")
-    f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
-    if f1 is None or not f1(v0):
-        return False
-    v0 = x.get("detail", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S121:
-            return False
-    v0 = x.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S18:
-            return False
-        if not v0.keys() <= _S100:
-            return False
-        v1 = v0["type"]
-        if v1 != "ephemeral":
-            return False
-        v1 = v0.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "image":
                 return False
+        elif k0 == "source":
+            if type(v0) is not dict:
+                return False
+            t1 = v0.get("type")
+            f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
+            if f1 is None or not f1(v0):
+                return False
+        elif k0 == "detail":
+            if type(v0) is not str or v0 not in _S121:
+                return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -14912,31 +14930,32 @@ def _chk_ImagePart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_AudioPart(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S109:
+    o0 = x
+    if not o0.keys() >= _S109:
         return False
-    if not x.keys() <= _S123:
-        return False
-    v0 = x["type"]
-    if v0 != "audio":
-        return False
-    v0 = x["source"]
-    if type(v0) is not dict:
-        return False
-    t1 = v0.get("type")
-    f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
-    if f1 is None or not f1(v0):
-        return False
-    v0 = x.get("duration_ms", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("transcript", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "audio":
+                return False
+        elif k0 == "source":
+            if type(v0) is not dict:
+                return False
+            t1 = v0.get("type")
+            f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
+            if f1 is None or not f1(v0):
+                return False
+        elif k0 == "duration_ms":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "transcript":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -14983,27 +15002,29 @@ def _chk_AudioPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_VideoPart(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S109:
+    o0 = x
+    if not o0.keys() >= _S109:
         return False
-    if not x.keys() <= _S124:
-        return False
-    v0 = x["type"]
-    if v0 != "video":
-        return False
-    v0 = x["source"]
-    if type(v0) is not dict:
-        return False
-    t1 = v0.get("type")
-    f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
-    if f1 is None or not f1(v0):
-        return False
-    v0 = x.get("duration_ms", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "video":
+                return False
+        elif k0 == "source":
+            if type(v0) is not dict:
+                return False
+            t1 = v0.get("type")
+            f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
+            if f1 is None or not f1(v0):
+                return False
+        elif k0 == "duration_ms":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        else:
             return False
     return True
 
@@ -15046,41 +15067,44 @@ def _chk_VideoPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_DocumentPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S109:
+    o0 = x
+    if not o0.keys() >= _S109:
         return False
-    if not x.keys() <= _S125:
-        return False
-    v0 = x["type"]
-    if v0 != "document":
-        return False
-    v0 = x["source"]
-    if type(v0) is not dict:
-        return False
-    t1 = v0.get("type")
-    f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
-    if f1 is None or not f1(v0):
-        return False
-    v0 = x.get("title", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S18:
-            return False
-        if not v0.keys() <= _S100:
-            return False
-        v1 = v0["type"]
-        if v1 != "ephemeral":
-            return False
-        v1 = v0.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "document":
                 return False
+        elif k0 == "source":
+            if type(v0) is not dict:
+                return False
+            t1 = v0.get("type")
+            f1 = _OK_MediaSource.get(t1) if type(t1) is str else None
+            if f1 is None or not f1(v0):
+                return False
+        elif k0 == "title":
+            if type(v0) is not str:
+                return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -15169,7 +15193,7 @@ def _chk_DocumentPart(x: Any, p: str, out: list[Finding]) -> None:
 # --- ResourcePart ---
 
 
-def _bad_ResourcePart(x: Any) -> bool:
+def _bad_ResourcePart(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     if (x.get("content", _M) is not _M) + (x.get("blob", _M) is not _M) != 1:
         return True
@@ -15184,58 +15208,52 @@ def _inv_ResourcePart(x: Any, p: str) -> list[Finding]:
 
 
 def _ok_ResourcePart(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S127:
+    o0 = x
+    if not o0.keys() >= _S127:
         return False
-    if not x.keys() <= _S128:
-        return False
-    v0 = x["type"]
-    if v0 != "resource":
-        return False
-    v0 = x.get("resource_request_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x["uri"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x["resource_type"]
-    if type(v0) is not str or v0 not in _S126:
-        return False
-    v0 = x.get("content", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("blob", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P18(v0) is None:
-            return False
-    v0 = x.get("mime_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P6(v0) is None:
-            return False
-    v0 = x.get("size_bytes", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("annotations", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-    v0 = x.get("version", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "resource":
+                return False
+        elif k0 == "resource_request_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "uri":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str:
+                return False
+        elif k0 == "resource_type":
+            if type(v0) is not str or v0 not in _S126:
+                return False
+        elif k0 == "content":
+            if type(v0) is not str:
+                return False
+        elif k0 == "blob":
+            if type(v0) is not str or _P18(v0) is None:
+                return False
+        elif k0 == "mime_type":
+            if type(v0) is not str or _P6(v0) is None:
+                return False
+        elif k0 == "size_bytes":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "annotations":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "version":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return not _bad_ResourcePart(x)
 
@@ -15360,7 +15378,7 @@ def _chk_ResourcePart(x: Any, p: str, out: list[Finding]) -> None:
 # --- ResourceRefPart ---
 
 
-def _bad_ResourceRefPart(x: Any) -> bool:
+def _bad_ResourceRefPart(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     lower, upper = x.get("range_start", _M), x.get("range_end", _M)
     if lower is not _M and upper is not _M and lower > upper:
@@ -15383,52 +15401,48 @@ def _inv_ResourceRefPart(x: Any, p: str) -> list[Finding]:
 
 
 def _ok_ResourceRefPart(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S127:
+    o0 = x
+    if not o0.keys() >= _S127:
         return False
-    if not x.keys() <= _S129:
-        return False
-    v0 = x["type"]
-    if v0 != "resource_ref":
-        return False
-    v0 = x.get("resource_request_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x["uri"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x["resource_type"]
-    if type(v0) is not str or v0 not in _S126:
-        return False
-    v0 = x.get("range_start", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("range_end", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("selector", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("mime_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P6(v0) is None:
-            return False
-    v0 = x.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "resource_ref":
+                return False
+        elif k0 == "resource_request_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "uri":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "resource_type":
+            if type(v0) is not str or v0 not in _S126:
+                return False
+        elif k0 == "range_start":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "range_end":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "selector":
+            if type(v0) is not str:
+                return False
+        elif k0 == "mime_type":
+            if type(v0) is not str or _P6(v0) is None:
+                return False
+        elif k0 == "description":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return not _bad_ResourceRefPart(x)
 
@@ -15566,27 +15580,29 @@ def _chk_ResourceType(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PromptRequestPart(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S130:
+    o0 = x
+    if not o0.keys() >= _S130:
         return False
-    if not x.keys() <= _S131:
-        return False
-    v0 = x["type"]
-    if v0 != "prompt_request":
-        return False
-    v0 = x["prompt_request_id"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["arguments"]
-    if type(v0) is not dict:
-        return False
-    v0 = x.get("server_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "prompt_request":
+                return False
+        elif k0 == "prompt_request_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "arguments":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "server_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
     return True
 
@@ -15656,38 +15672,40 @@ def _chk_PromptRequestPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PromptResultPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S132:
+    o0 = x
+    if not o0.keys() >= _S132:
         return False
-    if not x.keys() <= _S133:
-        return False
-    v0 = x["type"]
-    if v0 != "prompt_result":
-        return False
-    v0 = x["prompt_request_id"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["messages"]
-    if type(v0) is not list:
-        return False
-    for v1 in v0:
-        if not _ok_Message(v1):
-            return False
-    v0 = x.get("content", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("is_error", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = x.get("error_message", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "prompt_result":
+                return False
+        elif k0 == "prompt_request_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "messages":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if not _ok_Message(v1):
+                    return False
+        elif k0 == "content":
+            if type(v0) is not str:
+                return False
+        elif k0 == "is_error":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "error_message":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -15768,22 +15786,23 @@ def _chk_PromptResultPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PartOrigin(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S112:
+    o0 = x
+    if not o0.keys() >= _S112:
         return False
-    if not x.keys() <= _S113:
-        return False
-    v0 = x["format"]
-    if type(v0) is not str or _P1(v0) is None:
-        return False
-    v0 = x.get("model", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("endpoint", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P1(v0) is None:
+    for k0, v0 in o0.items():
+        if k0 == "format":
+            if type(v0) is not str or _P1(v0) is None:
+                return False
+        elif k0 == "model":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "endpoint":
+            if type(v0) is not str or _P1(v0) is None:
+                return False
+        else:
             return False
     return True
 
@@ -15835,18 +15854,20 @@ def _chk_PartOrigin(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_CacheHint(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
+    o0 = x
+    if not o0.keys() >= _S18:
         return False
-    if not x.keys() <= _S100:
-        return False
-    v0 = x["type"]
-    if v0 != "ephemeral":
-        return False
-    v0 = x.get("ttl", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P20(v0) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "ephemeral":
+                return False
+        elif k0 == "ttl":
+            if type(v0) is not str or _P20(v0) is None:
+                return False
+        else:
             return False
     return True
 
@@ -15890,11 +15911,11 @@ def _chk_CacheHint(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_UnknownPart(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
-        return False
-    v0 = x["type"]
+    o0 = x
+    v0 = o0.get("type", _M)
     if type(v0) is not str or len(v0) < 1 or v0 in _S134:
         return False
     return True
@@ -15922,97 +15943,98 @@ def _chk_UnknownPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_HostedToolCallPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    a2: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S138:
+    o0 = x
+    if not o0.keys() >= _S138:
         return False
-    if not x.keys() <= _S139:
-        return False
-    v0 = x["type"]
-    if v0 != "hosted_tool_call":
-        return False
-    v0 = x.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x["tool"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("server", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("input", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        v1 = v0.get("code", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "hosted_tool_call":
                 return False
-        v1 = v0.get("language", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-        v1 = v0.get("container_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "tool":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-        v1 = v0.get("queries", _M)
-        if v1 is not _M:
-            if type(v1) is not list:
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-            for v2 in v1:
-                if type(v2) is not str:
+        elif k0 == "server":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "input":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            for k1, v1 in o1.items():
+                if k1 == "code":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "language":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "container_id":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "queries":
+                    if type(v1) is not list:
+                        return False
+                    a2 = v1
+                    for v2 in a2:
+                        if type(v2) is not str:
+                            return False
+        elif k0 == "output":
+            pass
+        elif k0 == "error":
+            pass
+        elif k0 == "status":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "approval_request_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "caller":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if type(v1) is not str or v1 not in _S136:
+                        return False
+                elif k1 == "call_id":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "tool":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                else:
                     return False
-    v0 = x.get("status", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("approval_request_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("caller", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S18:
-            return False
-        if not v0.keys() <= _S137:
-            return False
-        v1 = v0["type"]
-        if type(v1) is not str or v1 not in _S136:
-            return False
-        v1 = v0.get("call_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "origin":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("tool", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+            o1 = v0
+            if not o1.keys() >= _S112:
                 return False
-    v0 = x["origin"]
-    if type(v0) is not dict:
-        return False
-    if not v0.keys() >= _S112:
-        return False
-    if not v0.keys() <= _S113:
-        return False
-    v1 = v0["format"]
-    if type(v1) is not str or _P1(v1) is None:
-        return False
-    v1 = v0.get("model", _M)
-    if v1 is not _M:
-        if type(v1) is not str or len(v1) < 1:
-            return False
-    v1 = v0.get("endpoint", _M)
-    if v1 is not _M:
-        if type(v1) is not str or _P1(v1) is None:
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
             return False
     return True
 
@@ -16307,66 +16329,68 @@ def _chk_HostedToolCallPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_HostedToolResultPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S138:
+    o0 = x
+    if not o0.keys() >= _S138:
         return False
-    if not x.keys() <= _S140:
-        return False
-    v0 = x["type"]
-    if v0 != "hosted_tool_result":
-        return False
-    v0 = x.get("call_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x["tool"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x.get("is_error", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = x.get("status", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("caller", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S18:
-            return False
-        if not v0.keys() <= _S137:
-            return False
-        v1 = v0["type"]
-        if type(v1) is not str or v1 not in _S136:
-            return False
-        v1 = v0.get("call_id", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "hosted_tool_result":
                 return False
-        v1 = v0.get("tool", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+        elif k0 == "call_id":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-    v0 = x["origin"]
-    if type(v0) is not dict:
-        return False
-    if not v0.keys() >= _S112:
-        return False
-    if not v0.keys() <= _S113:
-        return False
-    v1 = v0["format"]
-    if type(v1) is not str or _P1(v1) is None:
-        return False
-    v1 = v0.get("model", _M)
-    if v1 is not _M:
-        if type(v1) is not str or len(v1) < 1:
-            return False
-    v1 = v0.get("endpoint", _M)
-    if v1 is not _M:
-        if type(v1) is not str or _P1(v1) is None:
+        elif k0 == "tool":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "output":
+            pass
+        elif k0 == "is_error":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "status":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "caller":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if type(v1) is not str or v1 not in _S136:
+                        return False
+                elif k1 == "call_id":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "tool":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                else:
+                    return False
+        elif k0 == "origin":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S112:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
             return False
     return True
 
@@ -16572,27 +16596,28 @@ def _chk_HostedToolResultPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_HostedToolInput(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    v0 = x.get("code", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("language", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("container_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("queries", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    o0 = x
+    for k0, v0 in o0.items():
+        if k0 == "code":
+            if type(v0) is not str:
                 return False
+        elif k0 == "language":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "container_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "queries":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
     return True
 
 
@@ -16636,22 +16661,23 @@ def _chk_HostedToolInput(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolCaller(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
+    o0 = x
+    if not o0.keys() >= _S18:
         return False
-    if not x.keys() <= _S137:
-        return False
-    v0 = x["type"]
-    if type(v0) is not str or v0 not in _S136:
-        return False
-    v0 = x.get("call_id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("tool", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if type(v0) is not str or v0 not in _S136:
+                return False
+        elif k0 == "call_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "tool":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
     return True
 
@@ -16693,45 +16719,48 @@ def _chk_ToolCaller(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolApprovalRequestPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S141:
+    o0 = x
+    if not o0.keys() >= _S141:
         return False
-    if not x.keys() <= _S142:
-        return False
-    v0 = x["type"]
-    if v0 != "tool_approval_request":
-        return False
-    v0 = x["id"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["arguments"]
-    if type(v0) is not dict:
-        return False
-    v0 = x.get("server", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x["origin"]
-    if type(v0) is not dict:
-        return False
-    if not v0.keys() >= _S112:
-        return False
-    if not v0.keys() <= _S113:
-        return False
-    v1 = v0["format"]
-    if type(v1) is not str or _P1(v1) is None:
-        return False
-    v1 = v0.get("model", _M)
-    if v1 is not _M:
-        if type(v1) is not str or len(v1) < 1:
-            return False
-    v1 = v0.get("endpoint", _M)
-    if v1 is not _M:
-        if type(v1) is not str or _P1(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "tool_approval_request":
+                return False
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "arguments":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "server":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "origin":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S112:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
             return False
     return True
 
@@ -16869,28 +16898,29 @@ def _chk_ToolApprovalRequestPart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolApprovalResponsePart(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S143:
+    o0 = x
+    if not o0.keys() >= _S143:
         return False
-    if not x.keys() <= _S144:
-        return False
-    v0 = x["type"]
-    if v0 != "tool_approval_response":
-        return False
-    v0 = x["request_id"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["approve"]
-    if type(v0) is not bool:
-        return False
-    v0 = x.get("reason", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "tool_approval_response":
+                return False
+        elif k0 == "request_id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "approve":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "reason":
+            if type(v0) is not str:
+                return False
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
     return True
 
@@ -16946,42 +16976,43 @@ def _chk_ToolApprovalResponsePart(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_CompactionPart(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
+    o0 = x
+    if not o0.keys() >= _S18:
         return False
-    if not x.keys() <= _S145:
-        return False
-    v0 = x["type"]
-    if v0 != "compaction":
-        return False
-    v0 = x.get("text", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("data", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("origin", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S112:
-            return False
-        if not v0.keys() <= _S113:
-            return False
-        v1 = v0["format"]
-        if type(v1) is not str or _P1(v1) is None:
-            return False
-        v1 = v0.get("model", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "compaction":
                 return False
-        v1 = v0.get("endpoint", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P1(v1) is None:
+        elif k0 == "text":
+            if type(v0) is not str:
                 return False
+        elif k0 == "data":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "origin":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S112:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "format":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                elif k1 == "model":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "endpoint":
+                    if type(v1) is not str or _P1(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -17114,68 +17145,71 @@ def _chk_ProviderEndpoint(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PriceTable(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    o2: dict[Any, Any]
+    o3: dict[Any, Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S149:
+    o0 = x
+    if not o0.keys() <= _S149:
         return False
-    if not x.keys() <= _S149:
-        return False
-    v0 = x["pricing_version"]
+    v0 = o0.get("pricing_version", _M)
     if type(v0) is not str or len(v0) < 1:
         return False
-    v0 = x["models"]
+    v0 = o0.get("models", _M)
     if type(v0) is not dict:
         return False
-    for k1 in v0:
+    o1 = v0
+    for k1 in o1:
         if _P5(k1) is None:
             return False
-    for k1, v1 in v0.items():
+    for k1, v1 in o1.items():
         if type(v1) is not dict:
             return False
-        if not v1.keys() >= _S147:
+        o2 = v1
+        if not o2.keys() >= _S147:
             return False
-        if not v1.keys() <= _S148:
-            return False
-        v2 = v1["input_per_mtok_usd"]
-        if type(v2) is not str or _P3(v2) is None:
-            return False
-        v2 = v1["output_per_mtok_usd"]
-        if type(v2) is not str or _P3(v2) is None:
-            return False
-        v2 = v1.get("cache_read_per_mtok_usd", _M)
-        if v2 is not _M:
-            if type(v2) is not str or _P3(v2) is None:
-                return False
-        v2 = v1.get("cache_write_per_mtok_usd", _M)
-        if v2 is not _M:
-            if type(v2) is not str or _P3(v2) is None:
-                return False
-        v2 = v1.get("reasoning_per_mtok_usd", _M)
-        if v2 is not _M:
-            if type(v2) is not str or _P3(v2) is None:
-                return False
-        v2 = v1.get("aliases", _M)
-        if v2 is not _M:
-            if type(v2) is not list:
-                return False
-            for v3 in v2:
-                if type(v3) is not str:
+        for k2, v2 in o2.items():
+            if k2 == "input_per_mtok_usd":
+                if type(v2) is not str or _P3(v2) is None:
                     return False
-            if len(set(v2)) != len(v2):
+            elif k2 == "output_per_mtok_usd":
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            elif k2 == "cache_read_per_mtok_usd":
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            elif k2 == "cache_write_per_mtok_usd":
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            elif k2 == "reasoning_per_mtok_usd":
+                if type(v2) is not str or _P3(v2) is None:
+                    return False
+            elif k2 == "aliases":
+                if type(v2) is not list:
+                    return False
+                a3 = v2
+                for v3 in a3:
+                    if type(v3) is not str:
+                        return False
+                if len(set(v2)) != len(v2):
+                    return False
+            elif k2 == "source":
+                if type(v2) is not dict:
+                    return False
+                o3 = v2
+                if not o3.keys() <= _S146:
+                    return False
+                v3 = o3.get("document", _M)
+                if type(v3) is not str or len(v3) < 1:
+                    return False
+                v3 = o3.get("as_of", _M)
+                if type(v3) is not str or _P21(v3) is None:
+                    return False
+            else:
                 return False
-        v2 = v1["source"]
-        if type(v2) is not dict:
-            return False
-        if not v2.keys() >= _S146:
-            return False
-        if not v2.keys() <= _S146:
-            return False
-        v3 = v2["document"]
-        if type(v3) is not str or len(v3) < 1:
-            return False
-        v3 = v2["as_of"]
-        if type(v3) is not str or _P21(v3) is None:
-            return False
     return True
 
 
@@ -17521,52 +17555,53 @@ def _chk_PriceTable(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ModelPrice(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S147:
+    o0 = x
+    if not o0.keys() >= _S147:
         return False
-    if not x.keys() <= _S148:
-        return False
-    v0 = x["input_per_mtok_usd"]
-    if type(v0) is not str or _P3(v0) is None:
-        return False
-    v0 = x["output_per_mtok_usd"]
-    if type(v0) is not str or _P3(v0) is None:
-        return False
-    v0 = x.get("cache_read_per_mtok_usd", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P3(v0) is None:
-            return False
-    v0 = x.get("cache_write_per_mtok_usd", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P3(v0) is None:
-            return False
-    v0 = x.get("reasoning_per_mtok_usd", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P3(v0) is None:
-            return False
-    v0 = x.get("aliases", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "input_per_mtok_usd":
+            if type(v0) is not str or _P3(v0) is None:
                 return False
-        if len(set(v0)) != len(v0):
+        elif k0 == "output_per_mtok_usd":
+            if type(v0) is not str or _P3(v0) is None:
+                return False
+        elif k0 == "cache_read_per_mtok_usd":
+            if type(v0) is not str or _P3(v0) is None:
+                return False
+        elif k0 == "cache_write_per_mtok_usd":
+            if type(v0) is not str or _P3(v0) is None:
+                return False
+        elif k0 == "reasoning_per_mtok_usd":
+            if type(v0) is not str or _P3(v0) is None:
+                return False
+        elif k0 == "aliases":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not str:
+                    return False
+            if len(set(v0)) != len(v0):
+                return False
+        elif k0 == "source":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() <= _S146:
+                return False
+            v1 = o1.get("document", _M)
+            if type(v1) is not str or len(v1) < 1:
+                return False
+            v1 = o1.get("as_of", _M)
+            if type(v1) is not str or _P21(v1) is None:
+                return False
+        else:
             return False
-    v0 = x["source"]
-    if type(v0) is not dict:
-        return False
-    if not v0.keys() >= _S146:
-        return False
-    if not v0.keys() <= _S146:
-        return False
-    v1 = v0["document"]
-    if type(v1) is not str or len(v1) < 1:
-        return False
-    v1 = v0["as_of"]
-    if type(v1) is not str or _P21(v1) is None:
-        return False
     return True
 
 
@@ -17767,16 +17802,16 @@ def _chk_ModelPrice(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PriceSource(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S146:
+    o0 = x
+    if not o0.keys() <= _S146:
         return False
-    if not x.keys() <= _S146:
-        return False
-    v0 = x["document"]
+    v0 = o0.get("document", _M)
     if type(v0) is not str or len(v0) < 1:
         return False
-    v0 = x["as_of"]
+    v0 = o0.get("as_of", _M)
     if type(v0) is not str or _P21(v0) is None:
         return False
     return True
@@ -17819,89 +17854,94 @@ def _chk_PriceSource(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Problem(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S150:
+    o0 = x
+    if not o0.keys() >= _S150:
         return False
-    if not x.keys() <= _S151:
-        return False
-    v0 = x["type"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["title"]
-    if type(v0) is not str or len(v0) < 1:
-        return False
-    v0 = x["status"]
-    if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-        return False
-    if v0 < 400:
-        return False
-    if v0 > 499:
-        return False
-    v0 = x["detail"]
-    if type(v0) is not str:
-        return False
-    v0 = x["code"]
-    if type(v0) is not str or _P22(v0) is None:
-        return False
-    v0 = x["pointer"]
-    if type(v0) is not str or _P0(v0) is None:
-        return False
-    v0 = x.get("parameter", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("errors", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-            if not v1.keys() >= _S23:
+        elif k0 == "title":
+            if type(v0) is not str or len(v0) < 1:
                 return False
-            if not v1.keys() <= _S24:
+        elif k0 == "status":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
                 return False
-            v2 = v1["code"]
-            if type(v2) is not str or v2 not in _S21:
+            if v0 < 400:
                 return False
-            v2 = v1["path"]
-            if type(v2) is not str or _P0(v2) is None:
+            if v0 > 499:
                 return False
-            v2 = v1["message"]
-            if type(v2) is not str or len(v2) < 1:
+        elif k0 == "detail":
+            if type(v0) is not str:
                 return False
-            v2 = v1.get("severity", _M)
-            if v2 is not _M:
-                if type(v2) is not str or v2 not in _S22:
+        elif k0 == "code":
+            if type(v0) is not str or _P22(v0) is None:
+                return False
+        elif k0 == "pointer":
+            if type(v0) is not str or _P0(v0) is None:
+                return False
+        elif k0 == "parameter":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "errors":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
                     return False
-    v0 = x.get("losses", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() >= _S1:
-                return False
-            if not v1.keys() <= _S2:
-                return False
-            v2 = v1["pointer"]
-            if type(v2) is not str or _P0(v2) is None:
-                return False
-            v2 = v1.get("part_type", _M)
-            if v2 is not _M:
-                if type(v2) is not str or len(v2) < 1:
+                o2 = v1
+                if not o2.keys() >= _S23:
                     return False
-            v2 = v1["code"]
-            if type(v2) is not str or v2 not in _S0:
+                for k2, v2 in o2.items():
+                    if k2 == "code":
+                        if type(v2) is not str or v2 not in _S21:
+                            return False
+                    elif k2 == "path":
+                        if type(v2) is not str or _P0(v2) is None:
+                            return False
+                    elif k2 == "message":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    elif k2 == "severity":
+                        if type(v2) is not str or v2 not in _S22:
+                            return False
+                    else:
+                        return False
+        elif k0 == "losses":
+            if type(v0) is not list:
                 return False
-            v2 = v1["reason"]
-            if type(v2) is not str or len(v2) < 1:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+                if not o2.keys() >= _S1:
+                    return False
+                for k2, v2 in o2.items():
+                    if k2 == "pointer":
+                        if type(v2) is not str or _P0(v2) is None:
+                            return False
+                    elif k2 == "part_type":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    elif k2 == "code":
+                        if type(v2) is not str or v2 not in _S0:
+                            return False
+                    elif k2 == "reason":
+                        if type(v2) is not str or len(v2) < 1:
+                            return False
+                    else:
+                        return False
+        elif k0 == "retryable":
+            if type(v0) is not bool:
                 return False
-    v0 = x.get("retryable", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
+        else:
             return False
     return True
 
@@ -18237,65 +18277,75 @@ def _chk_Problem(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ConvertAnswer(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
+    o2: dict[Any, Any]
+    o3: dict[Any, Any]
+    a2: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S152:
+    o0 = x
+    if "output" not in o0:
         return False
-    if not x.keys() <= _S152:
+    if not o0.keys() <= _S152:
         return False
-    v0 = x["report"]
+    v0 = o0.get("report", _M)
     if type(v0) is not dict:
         return False
-    if not v0.keys() >= _S4:
+    o1 = v0
+    if not o1.keys() >= _S4:
         return False
-    if not v0.keys() <= _S5:
-        return False
-    v1 = v0["source"]
-    if type(v1) is not str or _P1(v1) is None:
-        return False
-    v1 = v0["target"]
-    if type(v1) is not str or _P1(v1) is None:
-        return False
-    v1 = v0["kind"]
-    if type(v1) is not str or v1 not in _S3:
-        return False
-    v1 = v0["losses"]
-    if type(v1) is not list:
-        return False
-    for v2 in v1:
-        if type(v2) is not dict:
-            return False
-        if not v2.keys() >= _S1:
-            return False
-        if not v2.keys() <= _S2:
-            return False
-        v3 = v2["pointer"]
-        if type(v3) is not str or _P0(v3) is None:
-            return False
-        v3 = v2.get("part_type", _M)
-        if v3 is not _M:
-            if type(v3) is not str or len(v3) < 1:
+    for k1, v1 in o1.items():
+        if k1 == "source":
+            if type(v1) is not str or _P1(v1) is None:
                 return False
-        v3 = v2["code"]
-        if type(v3) is not str or v3 not in _S0:
-            return False
-        v3 = v2["reason"]
-        if type(v3) is not str or len(v3) < 1:
-            return False
-    v1 = v0.get("id_map", _M)
-    if v1 is not _M:
-        if type(v1) is not dict:
-            return False
-        for k2, v2 in v1.items():
-            if type(v2) is not str:
+        elif k1 == "target":
+            if type(v1) is not str or _P1(v1) is None:
                 return False
-    v1 = v0.get("name_map", _M)
-    if v1 is not _M:
-        if type(v1) is not dict:
-            return False
-        for k2, v2 in v1.items():
-            if type(v2) is not str:
+        elif k1 == "kind":
+            if type(v1) is not str or v1 not in _S3:
                 return False
+        elif k1 == "losses":
+            if type(v1) is not list:
+                return False
+            a2 = v1
+            for v2 in a2:
+                if type(v2) is not dict:
+                    return False
+                o3 = v2
+                if not o3.keys() >= _S1:
+                    return False
+                for k3, v3 in o3.items():
+                    if k3 == "pointer":
+                        if type(v3) is not str or _P0(v3) is None:
+                            return False
+                    elif k3 == "part_type":
+                        if type(v3) is not str or len(v3) < 1:
+                            return False
+                    elif k3 == "code":
+                        if type(v3) is not str or v3 not in _S0:
+                            return False
+                    elif k3 == "reason":
+                        if type(v3) is not str or len(v3) < 1:
+                            return False
+                    else:
+                        return False
+        elif k1 == "id_map":
+            if type(v1) is not dict:
+                return False
+            o2 = v1
+            for k2, v2 in o2.items():
+                if type(v2) is not str:
+                    return False
+        elif k1 == "name_map":
+            if type(v1) is not dict:
+                return False
+            o2 = v1
+            for k2, v2 in o2.items():
+                if type(v2) is not str:
+                    return False
+        else:
+            return False
     return True
 
 
@@ -18619,37 +18669,41 @@ def _chk_ConvertAnswer(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ValidateAnswer(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o2: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S153:
+    o0 = x
+    if not o0.keys() <= _S153:
         return False
-    if not x.keys() <= _S153:
-        return False
-    v0 = x["valid"]
+    v0 = o0.get("valid", _M)
     if type(v0) is not bool:
         return False
-    v0 = x["findings"]
+    v0 = o0.get("findings", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not dict:
             return False
-        if not v1.keys() >= _S23:
+        o2 = v1
+        if not o2.keys() >= _S23:
             return False
-        if not v1.keys() <= _S24:
-            return False
-        v2 = v1["code"]
-        if type(v2) is not str or v2 not in _S21:
-            return False
-        v2 = v1["path"]
-        if type(v2) is not str or _P0(v2) is None:
-            return False
-        v2 = v1["message"]
-        if type(v2) is not str or len(v2) < 1:
-            return False
-        v2 = v1.get("severity", _M)
-        if v2 is not _M:
-            if type(v2) is not str or v2 not in _S22:
+        for k2, v2 in o2.items():
+            if k2 == "code":
+                if type(v2) is not str or v2 not in _S21:
+                    return False
+            elif k2 == "path":
+                if type(v2) is not str or _P0(v2) is None:
+                    return False
+            elif k2 == "message":
+                if type(v2) is not str or len(v2) < 1:
+                    return False
+            elif k2 == "severity":
+                if type(v2) is not str or v2 not in _S22:
+                    return False
+            else:
                 return False
     return True
 
@@ -18814,22 +18868,24 @@ def _chk_DetectionStatus(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_DetectionCandidate(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S155:
+    o0 = x
+    if not o0.keys() <= _S155:
         return False
-    if not x.keys() <= _S155:
-        return False
-    v0 = x["format"]
+    v0 = o0.get("format", _M)
     if type(v0) is not str or _P1(v0) is None:
         return False
-    v0 = x["kind"]
+    v0 = o0.get("kind", _M)
     if type(v0) is not str or v0 not in _S3:
         return False
-    v0 = x["evidence"]
+    v0 = o0.get("evidence", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not str:
             return False
     return True
@@ -18894,25 +18950,25 @@ def _chk_DetectionCandidate(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_DetectionRejection(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S156:
+    o0 = x
+    if not o0.keys() <= _S156:
         return False
-    if not x.keys() <= _S156:
-        return False
-    v0 = x["format"]
+    v0 = o0.get("format", _M)
     if type(v0) is not str or _P1(v0) is None:
         return False
-    v0 = x["kind"]
+    v0 = o0.get("kind", _M)
     if type(v0) is not str or v0 not in _S3:
         return False
-    v0 = x["code"]
+    v0 = o0.get("code", _M)
     if type(v0) is not str or v0 not in _S21:
         return False
-    v0 = x["path"]
+    v0 = o0.get("path", _M)
     if type(v0) is not str:
         return False
-    v0 = x["message"]
+    v0 = o0.get("message", _M)
     if type(v0) is not str:
         return False
     return True
@@ -18988,75 +19044,78 @@ def _chk_DetectionRejection(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_DetectAnswer(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o2: dict[Any, Any]
+    a1: list[Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S157:
+    o0 = x
+    if not o0.keys() >= _S157:
         return False
-    if not x.keys() <= _S158:
-        return False
-    v0 = x["status"]
-    if type(v0) is not str or v0 not in _S154:
-        return False
-    v0 = x["reason"]
-    if type(v0) is not str:
-        return False
-    v0 = x.get("format", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P1(v0) is None:
-            return False
-    v0 = x.get("kind", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S3:
-            return False
-    v0 = x.get("candidates", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "status":
+            if type(v0) is not str or v0 not in _S154:
                 return False
-            if not v1.keys() >= _S155:
+        elif k0 == "reason":
+            if type(v0) is not str:
                 return False
-            if not v1.keys() <= _S155:
+        elif k0 == "format":
+            if type(v0) is not str or _P1(v0) is None:
                 return False
-            v2 = v1["format"]
-            if type(v2) is not str or _P1(v2) is None:
+        elif k0 == "kind":
+            if type(v0) is not str or v0 not in _S3:
                 return False
-            v2 = v1["kind"]
-            if type(v2) is not str or v2 not in _S3:
+        elif k0 == "candidates":
+            if type(v0) is not list:
                 return False
-            v2 = v1["evidence"]
-            if type(v2) is not list:
-                return False
-            for v3 in v2:
-                if type(v3) is not str:
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
                     return False
-    v0 = x.get("rejections", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
+                o2 = v1
+                if not o2.keys() <= _S155:
+                    return False
+                v2 = o2.get("format", _M)
+                if type(v2) is not str or _P1(v2) is None:
+                    return False
+                v2 = o2.get("kind", _M)
+                if type(v2) is not str or v2 not in _S3:
+                    return False
+                v2 = o2.get("evidence", _M)
+                if type(v2) is not list:
+                    return False
+                a3 = v2
+                for v3 in a3:
+                    if type(v3) is not str:
+                        return False
+        elif k0 == "rejections":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                o2 = v1
+                if not o2.keys() <= _S156:
+                    return False
+                v2 = o2.get("format", _M)
+                if type(v2) is not str or _P1(v2) is None:
+                    return False
+                v2 = o2.get("kind", _M)
+                if type(v2) is not str or v2 not in _S3:
+                    return False
+                v2 = o2.get("code", _M)
+                if type(v2) is not str or v2 not in _S21:
+                    return False
+                v2 = o2.get("path", _M)
+                if type(v2) is not str:
+                    return False
+                v2 = o2.get("message", _M)
+                if type(v2) is not str:
+                    return False
+        else:
             return False
-        for v1 in v0:
-            if type(v1) is not dict:
-                return False
-            if not v1.keys() >= _S156:
-                return False
-            if not v1.keys() <= _S156:
-                return False
-            v2 = v1["format"]
-            if type(v2) is not str or _P1(v2) is None:
-                return False
-            v2 = v1["kind"]
-            if type(v2) is not str or v2 not in _S3:
-                return False
-            v2 = v1["code"]
-            if type(v2) is not str or v2 not in _S21:
-                return False
-            v2 = v1["path"]
-            if type(v2) is not str:
-                return False
-            v2 = v1["message"]
-            if type(v2) is not str:
-                return False
     return True
 
 
@@ -19368,149 +19427,143 @@ def _chk_DetectAnswer(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ViewsAnswer(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o2: dict[Any, Any]
+    o3: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S165:
+    o0 = x
+    if not o0.keys() <= _S165:
         return False
-    if not x.keys() <= _S165:
-        return False
-    v0 = x["views"]
+    v0 = o0.get("views", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not dict:
             return False
-        if not v1.keys() >= _S163:
+        o2 = v1
+        if not o2.keys() >= _S163:
             return False
-        if not v1.keys() <= _S164:
-            return False
-        v2 = v1["message"]
-        if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
-            return False
-        if v2 < 0:
-            return False
-        v2 = v1.get("view", _M)
-        if v2 is not _M:
-            if type(v2) is not dict:
-                return False
-            if not v2.keys() >= _S161:
-                return False
-            if not v2.keys() <= _S162:
-                return False
-            v3 = v2["kind"]
-            if type(v3) is not str or v3 not in _S159:
-                return False
-            v3 = v2["role"]
-            if type(v3) is not str or v3 not in _S96:
-                return False
-            v3 = v2["action"]
-            if type(v3) is not str or v3 not in _S160:
-                return False
-            v3 = v2["is_pre"]
-            if type(v3) is not bool:
-                return False
-            v3 = v2["is_post"]
-            if type(v3) is not bool:
-                return False
-            v3 = v2["index"]
-            if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                return False
-            if v3 < 0:
-                return False
-            v3 = v2.get("name", _M)
-            if v3 is not _M:
-                if type(v3) is not str:
+        for k2, v2 in o2.items():
+            if k2 == "message":
+                if type(v2) is not int and (type(v2) is not float or not v2.is_integer()):
                     return False
-            v3 = v2.get("uri", _M)
-            if v3 is not _M:
-                if type(v3) is not str:
+                if v2 < 0:
                     return False
-            v3 = v2.get("content", _M)
-            if v3 is not _M:
-                if type(v3) is not str:
+            elif k2 == "view":
+                if type(v2) is not dict:
                     return False
-            v3 = v2.get("args", _M)
-            if v3 is not _M:
-                if type(v3) is not dict:
+                o3 = v2
+                if not o3.keys() >= _S161:
                     return False
-            v3 = v2.get("mime_type", _M)
-            if v3 is not _M:
-                if type(v3) is not str:
+                for k3, v3 in o3.items():
+                    if k3 == "kind":
+                        if type(v3) is not str or v3 not in _S159:
+                            return False
+                    elif k3 == "role":
+                        if type(v3) is not str or v3 not in _S96:
+                            return False
+                    elif k3 == "action":
+                        if type(v3) is not str or v3 not in _S160:
+                            return False
+                    elif k3 == "is_pre":
+                        if type(v3) is not bool:
+                            return False
+                    elif k3 == "is_post":
+                        if type(v3) is not bool:
+                            return False
+                    elif k3 == "index":
+                        if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                            return False
+                        if v3 < 0:
+                            return False
+                    elif k3 == "name":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "uri":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "content":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "args":
+                        if type(v3) is not dict:
+                            return False
+                    elif k3 == "mime_type":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "size_bytes":
+                        if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                            return False
+                        if v3 < 0:
+                            return False
+                    elif k3 == "properties":
+                        if type(v3) is not dict:
+                            return False
+                    elif k3 == "extensions":
+                        if type(v3) is not dict:
+                            return False
+                    else:
+                        return False
+            elif k2 == "input":
+                if type(v2) is not dict:
                     return False
-            v3 = v2.get("size_bytes", _M)
-            if v3 is not _M:
-                if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                o3 = v2
+                if not o3.keys() >= _S161:
                     return False
-                if v3 < 0:
-                    return False
-            v3 = v2["properties"]
-            if type(v3) is not dict:
+                for k3, v3 in o3.items():
+                    if k3 == "kind":
+                        if type(v3) is not str or v3 not in _S159:
+                            return False
+                    elif k3 == "role":
+                        if type(v3) is not str or v3 not in _S96:
+                            return False
+                    elif k3 == "action":
+                        if type(v3) is not str or v3 not in _S160:
+                            return False
+                    elif k3 == "is_pre":
+                        if type(v3) is not bool:
+                            return False
+                    elif k3 == "is_post":
+                        if type(v3) is not bool:
+                            return False
+                    elif k3 == "index":
+                        if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                            return False
+                        if v3 < 0:
+                            return False
+                    elif k3 == "name":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "uri":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "content":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "args":
+                        if type(v3) is not dict:
+                            return False
+                    elif k3 == "mime_type":
+                        if type(v3) is not str:
+                            return False
+                    elif k3 == "size_bytes":
+                        if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
+                            return False
+                        if v3 < 0:
+                            return False
+                    elif k3 == "properties":
+                        if type(v3) is not dict:
+                            return False
+                    elif k3 == "extensions":
+                        if type(v3) is not dict:
+                            return False
+                    else:
+                        return False
+            else:
                 return False
-            v3 = v2.get("extensions", _M)
-            if v3 is not _M:
-                if type(v3) is not dict:
-                    return False
-        v2 = v1.get("input", _M)
-        if v2 is not _M:
-            if type(v2) is not dict:
-                return False
-            if not v2.keys() >= _S161:
-                return False
-            if not v2.keys() <= _S162:
-                return False
-            v3 = v2["kind"]
-            if type(v3) is not str or v3 not in _S159:
-                return False
-            v3 = v2["role"]
-            if type(v3) is not str or v3 not in _S96:
-                return False
-            v3 = v2["action"]
-            if type(v3) is not str or v3 not in _S160:
-                return False
-            v3 = v2["is_pre"]
-            if type(v3) is not bool:
-                return False
-            v3 = v2["is_post"]
-            if type(v3) is not bool:
-                return False
-            v3 = v2["index"]
-            if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                return False
-            if v3 < 0:
-                return False
-            v3 = v2.get("name", _M)
-            if v3 is not _M:
-                if type(v3) is not str:
-                    return False
-            v3 = v2.get("uri", _M)
-            if v3 is not _M:
-                if type(v3) is not str:
-                    return False
-            v3 = v2.get("content", _M)
-            if v3 is not _M:
-                if type(v3) is not str:
-                    return False
-            v3 = v2.get("args", _M)
-            if v3 is not _M:
-                if type(v3) is not dict:
-                    return False
-            v3 = v2.get("mime_type", _M)
-            if v3 is not _M:
-                if type(v3) is not str:
-                    return False
-            v3 = v2.get("size_bytes", _M)
-            if v3 is not _M:
-                if type(v3) is not int and (type(v3) is not float or not v3.is_integer()):
-                    return False
-                if v3 < 0:
-                    return False
-            v3 = v2["properties"]
-            if type(v3) is not dict:
-                return False
-            v3 = v2.get("extensions", _M)
-            if v3 is not _M:
-                if type(v3) is not dict:
-                    return False
     return True
 
 
@@ -20181,139 +20234,131 @@ def _chk_ViewsAnswer(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ViewItem(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S163:
+    o0 = x
+    if not o0.keys() >= _S163:
         return False
-    if not x.keys() <= _S164:
-        return False
-    v0 = x["message"]
-    if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-        return False
-    if v0 < 0:
-        return False
-    v0 = x.get("view", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S161:
-            return False
-        if not v0.keys() <= _S162:
-            return False
-        v1 = v0["kind"]
-        if type(v1) is not str or v1 not in _S159:
-            return False
-        v1 = v0["role"]
-        if type(v1) is not str or v1 not in _S96:
-            return False
-        v1 = v0["action"]
-        if type(v1) is not str or v1 not in _S160:
-            return False
-        v1 = v0["is_pre"]
-        if type(v1) is not bool:
-            return False
-        v1 = v0["is_post"]
-        if type(v1) is not bool:
-            return False
-        v1 = v0["index"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0.get("name", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "message":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
                 return False
-        v1 = v0.get("uri", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+            if v0 < 0:
                 return False
-        v1 = v0.get("content", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+        elif k0 == "view":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("args", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
+            o1 = v0
+            if not o1.keys() >= _S161:
                 return False
-        v1 = v0.get("mime_type", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
+            for k1, v1 in o1.items():
+                if k1 == "kind":
+                    if type(v1) is not str or v1 not in _S159:
+                        return False
+                elif k1 == "role":
+                    if type(v1) is not str or v1 not in _S96:
+                        return False
+                elif k1 == "action":
+                    if type(v1) is not str or v1 not in _S160:
+                        return False
+                elif k1 == "is_pre":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "is_post":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "index":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "name":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "uri":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "content":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "args":
+                    if type(v1) is not dict:
+                        return False
+                elif k1 == "mime_type":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "size_bytes":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "properties":
+                    if type(v1) is not dict:
+                        return False
+                elif k1 == "extensions":
+                    if type(v1) is not dict:
+                        return False
+                else:
+                    return False
+        elif k0 == "input":
+            if type(v0) is not dict:
                 return False
-        v1 = v0.get("size_bytes", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+            o1 = v0
+            if not o1.keys() >= _S161:
                 return False
-            if v1 < 0:
-                return False
-        v1 = v0["properties"]
-        if type(v1) is not dict:
+            for k1, v1 in o1.items():
+                if k1 == "kind":
+                    if type(v1) is not str or v1 not in _S159:
+                        return False
+                elif k1 == "role":
+                    if type(v1) is not str or v1 not in _S96:
+                        return False
+                elif k1 == "action":
+                    if type(v1) is not str or v1 not in _S160:
+                        return False
+                elif k1 == "is_pre":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "is_post":
+                    if type(v1) is not bool:
+                        return False
+                elif k1 == "index":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "name":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "uri":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "content":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "args":
+                    if type(v1) is not dict:
+                        return False
+                elif k1 == "mime_type":
+                    if type(v1) is not str:
+                        return False
+                elif k1 == "size_bytes":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "properties":
+                    if type(v1) is not dict:
+                        return False
+                elif k1 == "extensions":
+                    if type(v1) is not dict:
+                        return False
+                else:
+                    return False
+        else:
             return False
-        v1 = v0.get("extensions", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-    v0 = x.get("input", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S161:
-            return False
-        if not v0.keys() <= _S162:
-            return False
-        v1 = v0["kind"]
-        if type(v1) is not str or v1 not in _S159:
-            return False
-        v1 = v0["role"]
-        if type(v1) is not str or v1 not in _S96:
-            return False
-        v1 = v0["action"]
-        if type(v1) is not str or v1 not in _S160:
-            return False
-        v1 = v0["is_pre"]
-        if type(v1) is not bool:
-            return False
-        v1 = v0["is_post"]
-        if type(v1) is not bool:
-            return False
-        v1 = v0["index"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0.get("name", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("uri", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("content", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("args", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
-        v1 = v0.get("mime_type", _M)
-        if v1 is not _M:
-            if type(v1) is not str:
-                return False
-        v1 = v0.get("size_bytes", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0["properties"]
-        if type(v1) is not dict:
-            return False
-        v1 = v0.get("extensions", _M)
-        if v1 is not _M:
-            if type(v1) is not dict:
-                return False
     return True
 
 
@@ -20850,41 +20895,44 @@ def _chk_ExchangeStatus(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolExchange(x: Any) -> bool:
+    o0: dict[Any, Any]
+    a1: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S167:
+    o0 = x
+    if not o0.keys() >= _S167:
         return False
-    if not x.keys() <= _S168:
-        return False
-    v0 = x["id"]
-    if type(v0) is not str:
-        return False
-    v0 = x["status"]
-    if type(v0) is not str or v0 not in _S166:
-        return False
-    v0 = x.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("call", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("result", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("content", _M)
-    if v0 is not _M:
-        if type(v0) is not list:
-            return False
-        for v1 in v0:
-            if type(v1) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "id":
+            if type(v0) is not str:
                 return False
-            t2 = v1.get("type")
-            f2 = _OK_Part.get(t2) if type(t2) is str else None
-            if f2 is None or not f2(v1):
+        elif k0 == "status":
+            if type(v0) is not str or v0 not in _S166:
                 return False
+        elif k0 == "name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "arguments":
+            pass
+        elif k0 == "call":
+            if type(v0) is not str:
+                return False
+        elif k0 == "result":
+            if type(v0) is not str:
+                return False
+        elif k0 == "content":
+            if type(v0) is not list:
+                return False
+            a1 = v0
+            for v1 in a1:
+                if type(v1) is not dict:
+                    return False
+                t2 = v1.get("type")
+                f2 = _OK_Part.get(t2) if type(t2) is str else None
+                if f2 is None or not f2(v1):
+                    return False
+        else:
+            return False
     return True
 
 
@@ -20943,58 +20991,63 @@ def _chk_ToolExchange(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PairsAnswer(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o2: dict[Any, Any]
+    a1: list[Any]
+    a3: list[Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S169:
+    o0 = x
+    if not o0.keys() <= _S169:
         return False
-    if not x.keys() <= _S169:
-        return False
-    v0 = x["format"]
+    v0 = o0.get("format", _M)
     if type(v0) is not str or _P1(v0) is None:
         return False
-    v0 = x["kind"]
+    v0 = o0.get("kind", _M)
     if type(v0) is not str or v0 not in _S3:
         return False
-    v0 = x["exchanges"]
+    v0 = o0.get("exchanges", _M)
     if type(v0) is not list:
         return False
-    for v1 in v0:
+    a1 = v0
+    for v1 in a1:
         if type(v1) is not dict:
             return False
-        if not v1.keys() >= _S167:
+        o2 = v1
+        if not o2.keys() >= _S167:
             return False
-        if not v1.keys() <= _S168:
-            return False
-        v2 = v1["id"]
-        if type(v2) is not str:
-            return False
-        v2 = v1["status"]
-        if type(v2) is not str or v2 not in _S166:
-            return False
-        v2 = v1.get("name", _M)
-        if v2 is not _M:
-            if type(v2) is not str:
-                return False
-        v2 = v1.get("call", _M)
-        if v2 is not _M:
-            if type(v2) is not str:
-                return False
-        v2 = v1.get("result", _M)
-        if v2 is not _M:
-            if type(v2) is not str:
-                return False
-        v2 = v1.get("content", _M)
-        if v2 is not _M:
-            if type(v2) is not list:
-                return False
-            for v3 in v2:
-                if type(v3) is not dict:
+        for k2, v2 in o2.items():
+            if k2 == "id":
+                if type(v2) is not str:
                     return False
-                t4 = v3.get("type")
-                f4 = _OK_Part.get(t4) if type(t4) is str else None
-                if f4 is None or not f4(v3):
+            elif k2 == "status":
+                if type(v2) is not str or v2 not in _S166:
                     return False
-    v0 = x["paired"]
+            elif k2 == "name":
+                if type(v2) is not str:
+                    return False
+            elif k2 == "arguments":
+                pass
+            elif k2 == "call":
+                if type(v2) is not str:
+                    return False
+            elif k2 == "result":
+                if type(v2) is not str:
+                    return False
+            elif k2 == "content":
+                if type(v2) is not list:
+                    return False
+                a3 = v2
+                for v3 in a3:
+                    if type(v3) is not dict:
+                        return False
+                    t4 = v3.get("type")
+                    f4 = _OK_Part.get(t4) if type(t4) is str else None
+                    if f4 is None or not f4(v3):
+                        return False
+            else:
+                return False
+    v0 = o0.get("paired", _M)
     if type(v0) is not bool:
         return False
     return True
@@ -21173,25 +21226,26 @@ def _chk_PairsAnswer(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolIdRequest(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S170:
+    o0 = x
+    if not o0.keys() >= _S170:
         return False
-    if not x.keys() <= _S171:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str:
-        return False
-    v0 = x["input_schema"]
-    if type(v0) is not dict:
-        return False
-    v0 = x.get("version", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("server", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "input_schema":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "version":
+            if type(v0) is not str:
+                return False
+        elif k0 == "server":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -21235,13 +21289,13 @@ def _chk_ToolIdRequest(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolIdAnswer(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S172:
+    o0 = x
+    if not o0.keys() <= _S172:
         return False
-    if not x.keys() <= _S172:
-        return False
-    v0 = x["tool_id"]
+    v0 = o0.get("tool_id", _M)
     if type(v0) is not str or len(v0) > 240 or _P11(v0) is None:
         return False
     return True
@@ -21280,28 +21334,28 @@ def _chk_ToolIdAnswer(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ServerSentEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S173:
+    o0 = x
+    if not o0.keys() >= _S173:
         return False
-    if not x.keys() <= _S174:
-        return False
-    v0 = x["data"]
-    if type(v0) is not str:
-        return False
-    v0 = x.get("event", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("retry", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
+    for k0, v0 in o0.items():
+        if k0 == "data":
+            if type(v0) is not str:
+                return False
+        elif k0 == "event":
+            if type(v0) is not str:
+                return False
+        elif k0 == "id":
+            if type(v0) is not str:
+                return False
+        elif k0 == "retry":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        else:
             return False
     return True
 
@@ -21341,19 +21395,19 @@ def _chk_ServerSentEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Health(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S176:
+    o0 = x
+    if not o0.keys() <= _S176:
         return False
-    if not x.keys() <= _S176:
-        return False
-    v0 = x["status"]
+    v0 = o0.get("status", _M)
     if type(v0) is not str or v0 not in _S175:
         return False
-    v0 = x["version"]
+    v0 = o0.get("version", _M)
     if type(v0) is not str:
         return False
-    v0 = x["schema_version"]
+    v0 = o0.get("schema_version", _M)
     if type(v0) not in (int, float) or v0 != 1:
         return False
     return True
@@ -21458,22 +21512,23 @@ def _chk_PartIndex(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_MessageStartEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
+    o0 = x
+    if not o0.keys() >= _S18:
         return False
-    if not x.keys() <= _S177:
-        return False
-    v0 = x["type"]
-    if v0 != "message_start":
-        return False
-    v0 = x.get("id", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("model", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "message_start":
+                return False
+        elif k0 == "id":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "model":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
     return True
 
@@ -21517,21 +21572,21 @@ def _chk_MessageStartEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_TextDeltaEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S178:
+    o0 = x
+    if not o0.keys() <= _S178:
         return False
-    if not x.keys() <= _S178:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "text_delta":
         return False
-    v0 = x["index"]
+    v0 = o0.get("index", _M)
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
         return False
     if v0 < 0:
         return False
-    v0 = x["text"]
+    v0 = o0.get("text", _M)
     if type(v0) is not str:
         return False
     return True
@@ -21578,21 +21633,21 @@ def _chk_TextDeltaEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ThinkingDeltaEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S178:
+    o0 = x
+    if not o0.keys() <= _S178:
         return False
-    if not x.keys() <= _S178:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "thinking_delta":
         return False
-    v0 = x["index"]
+    v0 = o0.get("index", _M)
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
         return False
     if v0 < 0:
         return False
-    v0 = x["text"]
+    v0 = o0.get("text", _M)
     if type(v0) is not str:
         return False
     return True
@@ -21639,21 +21694,21 @@ def _chk_ThinkingDeltaEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_RefusalDeltaEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S178:
+    o0 = x
+    if not o0.keys() <= _S178:
         return False
-    if not x.keys() <= _S178:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "refusal_delta":
         return False
-    v0 = x["index"]
+    v0 = o0.get("index", _M)
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
         return False
     if v0 < 0:
         return False
-    v0 = x["text"]
+    v0 = o0.get("text", _M)
     if type(v0) is not str:
         return False
     return True
@@ -21700,21 +21755,21 @@ def _chk_RefusalDeltaEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_SignatureEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S179:
+    o0 = x
+    if not o0.keys() <= _S179:
         return False
-    if not x.keys() <= _S179:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "signature":
         return False
-    v0 = x["index"]
+    v0 = o0.get("index", _M)
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
         return False
     if v0 < 0:
         return False
-    v0 = x["signature"]
+    v0 = o0.get("signature", _M)
     if type(v0) is not str or len(v0) < 1:
         return False
     return True
@@ -21763,24 +21818,24 @@ def _chk_SignatureEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolCallStartEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S180:
+    o0 = x
+    if not o0.keys() <= _S180:
         return False
-    if not x.keys() <= _S180:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "tool_call_start":
         return False
-    v0 = x["index"]
+    v0 = o0.get("index", _M)
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
         return False
     if v0 < 0:
         return False
-    v0 = x["id"]
+    v0 = o0.get("id", _M)
     if type(v0) is not str or len(v0) < 1:
         return False
-    v0 = x["name"]
+    v0 = o0.get("name", _M)
     if type(v0) is not str or len(v0) < 1:
         return False
     return True
@@ -21837,21 +21892,21 @@ def _chk_ToolCallStartEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolCallDeltaEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S181:
+    o0 = x
+    if not o0.keys() <= _S181:
         return False
-    if not x.keys() <= _S181:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "tool_call_delta":
         return False
-    v0 = x["index"]
+    v0 = o0.get("index", _M)
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
         return False
     if v0 < 0:
         return False
-    v0 = x["arguments_delta"]
+    v0 = o0.get("arguments_delta", _M)
     if type(v0) is not str:
         return False
     return True
@@ -21906,16 +21961,16 @@ def _chk_ToolCallDeltaEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolCallEndEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S182:
+    o0 = x
+    if not o0.keys() <= _S182:
         return False
-    if not x.keys() <= _S182:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "tool_call_end":
         return False
-    v0 = x["index"]
+    v0 = o0.get("index", _M)
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
         return False
     if v0 < 0:
@@ -21958,21 +22013,21 @@ def _chk_ToolCallEndEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_PartEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S183:
+    o0 = x
+    if not o0.keys() <= _S183:
         return False
-    if not x.keys() <= _S183:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "part":
         return False
-    v0 = x["index"]
+    v0 = o0.get("index", _M)
     if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
         return False
     if v0 < 0:
         return False
-    v0 = x["part"]
+    v0 = o0.get("part", _M)
     if type(v0) is not dict:
         return False
     t1 = v0.get("type")
@@ -22018,63 +22073,60 @@ def _chk_PartEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_UsageEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S184:
+    o0 = x
+    if not o0.keys() <= _S184:
         return False
-    if not x.keys() <= _S184:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "usage":
         return False
-    v0 = x["usage"]
+    v0 = o0.get("usage", _M)
     if type(v0) is not dict:
         return False
-    if not v0.keys() >= _S13:
+    o1 = v0
+    if not o1.keys() >= _S13:
         return False
-    if not v0.keys() <= _S14:
-        return False
-    v1 = v0["input_tokens"]
-    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-        return False
-    if v1 < 0:
-        return False
-    v1 = v0["output_tokens"]
-    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-        return False
-    if v1 < 0:
-        return False
-    v1 = v0.get("total_tokens", _M)
-    if v1 is not _M:
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-    v1 = v0.get("cached_input_tokens", _M)
-    if v1 is not _M:
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-    v1 = v0.get("cache_creation_input_tokens", _M)
-    if v1 is not _M:
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-    v1 = v0.get("reasoning_tokens", _M)
-    if v1 is not _M:
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-    v1 = v0.get("cost_usd", _M)
-    if v1 is not _M:
-        if type(v1) is not str or _P3(v1) is None:
-            return False
-    v1 = v0.get("pricing_version", _M)
-    if v1 is not _M:
-        if type(v1) is not str or len(v1) < 1:
+    for k1, v1 in o1.items():
+        if k1 == "input_tokens":
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        elif k1 == "output_tokens":
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        elif k1 == "total_tokens":
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        elif k1 == "cached_input_tokens":
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        elif k1 == "cache_creation_input_tokens":
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        elif k1 == "reasoning_tokens":
+            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                return False
+            if v1 < 0:
+                return False
+        elif k1 == "cost_usd":
+            if type(v1) is not str or _P3(v1) is None:
+                return False
+        elif k1 == "pricing_version":
+            if type(v1) is not str or len(v1) < 1:
+                return False
+        else:
             return False
     return True
 
@@ -22280,68 +22332,67 @@ def _chk_UsageEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_MessageCompleteEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S185:
+    o0 = x
+    if not o0.keys() >= _S185:
         return False
-    if not x.keys() <= _S186:
-        return False
-    v0 = x["type"]
-    if v0 != "message_complete":
-        return False
-    v0 = x["stop_reason"]
-    if type(v0) is not str or v0 not in _S12:
-        return False
-    v0 = x.get("usage", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "message_complete":
+                return False
+        elif k0 == "stop_reason":
+            if type(v0) is not str or v0 not in _S12:
+                return False
+        elif k0 == "usage":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S13:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "output_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "total_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cached_input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cache_creation_input_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "reasoning_tokens":
+                    if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
+                        return False
+                    if v1 < 0:
+                        return False
+                elif k1 == "cost_usd":
+                    if type(v1) is not str or _P3(v1) is None:
+                        return False
+                elif k1 == "pricing_version":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                else:
+                    return False
+        else:
             return False
-        if not v0.keys() >= _S13:
-            return False
-        if not v0.keys() <= _S14:
-            return False
-        v1 = v0["input_tokens"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0["output_tokens"]
-        if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-            return False
-        if v1 < 0:
-            return False
-        v1 = v0.get("total_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("cached_input_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("cache_creation_input_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("reasoning_tokens", _M)
-        if v1 is not _M:
-            if type(v1) is not int and (type(v1) is not float or not v1.is_integer()):
-                return False
-            if v1 < 0:
-                return False
-        v1 = v0.get("cost_usd", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P3(v1) is None:
-                return False
-        v1 = v0.get("pricing_version", _M)
-        if v1 is not _M:
-            if type(v1) is not str or len(v1) < 1:
-                return False
     return True
 
 
@@ -22565,38 +22616,42 @@ def _chk_MessageCompleteEvent(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ErrorEvent(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S187:
+    o0 = x
+    if not o0.keys() >= _S187:
         return False
-    if not x.keys() <= _S188:
-        return False
-    v0 = x["type"]
-    if v0 != "error":
-        return False
-    v0 = x["error"]
-    if type(v0) is not dict:
-        return False
-    if not v0.keys() >= _S23:
-        return False
-    if not v0.keys() <= _S24:
-        return False
-    v1 = v0["code"]
-    if type(v1) is not str or v1 not in _S21:
-        return False
-    v1 = v0["path"]
-    if type(v1) is not str or _P0(v1) is None:
-        return False
-    v1 = v0["message"]
-    if type(v1) is not str or len(v1) < 1:
-        return False
-    v1 = v0.get("severity", _M)
-    if v1 is not _M:
-        if type(v1) is not str or v1 not in _S22:
-            return False
-    v0 = x.get("provider_code", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
+    for k0, v0 in o0.items():
+        if k0 == "type":
+            if v0 != "error":
+                return False
+        elif k0 == "error":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S23:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "code":
+                    if type(v1) is not str or v1 not in _S21:
+                        return False
+                elif k1 == "path":
+                    if type(v1) is not str or _P0(v1) is None:
+                        return False
+                elif k1 == "message":
+                    if type(v1) is not str or len(v1) < 1:
+                        return False
+                elif k1 == "severity":
+                    if type(v1) is not str or v1 not in _S22:
+                        return False
+                else:
+                    return False
+        elif k0 == "provider_code":
+            if type(v0) is not str:
+                return False
+        else:
             return False
     return True
 
@@ -22734,7 +22789,7 @@ def _chk_ErrorEvent(x: Any, p: str, out: list[Finding]) -> None:
 # --- ToolDefinition ---
 
 
-def _bad_ToolDefinition(x: Any) -> bool:
+def _bad_ToolDefinition(x: dict[Any, Any]) -> bool:
     """True when a structurally valid ``x`` breaks an invariant (fast path: no findings)."""
     schema = x.get("input_schema", _M)
     if schema is not _M and not _portable_ok(schema, _S191, _S192):
@@ -22758,57 +22813,55 @@ def _inv_ToolDefinition(x: Any, p: str) -> list[Finding]:
 
 
 def _ok_ToolDefinition(x: Any) -> bool:
+    o0: dict[Any, Any]
+    o1: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S170:
+    o0 = x
+    if not o0.keys() >= _S170:
         return False
-    if not x.keys() <= _S190:
-        return False
-    v0 = x["name"]
-    if type(v0) is not str or len(v0) < 1 or len(v0) > 128:
-        return False
-    v0 = x.get("description", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x["input_schema"]
-    if type(v0) is not dict:
-        return False
-    v0 = x.get("output_schema", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-    v0 = x.get("side_effects", _M)
-    if v0 is not _M:
-        if type(v0) is not str or v0 not in _S189:
-            return False
-    v0 = x.get("requires_workspace", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = x.get("namespace", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
-            return False
-    v0 = x.get("strict", _M)
-    if v0 is not _M:
-        if type(v0) is not bool:
-            return False
-    v0 = x.get("cache_hint", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-        if not v0.keys() >= _S18:
-            return False
-        if not v0.keys() <= _S100:
-            return False
-        v1 = v0["type"]
-        if v1 != "ephemeral":
-            return False
-        v1 = v0.get("ttl", _M)
-        if v1 is not _M:
-            if type(v1) is not str or _P20(v1) is None:
+    for k0, v0 in o0.items():
+        if k0 == "name":
+            if type(v0) is not str or len(v0) < 1 or len(v0) > 128:
                 return False
+        elif k0 == "description":
+            if type(v0) is not str:
+                return False
+        elif k0 == "input_schema":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "output_schema":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "side_effects":
+            if type(v0) is not str or v0 not in _S189:
+                return False
+        elif k0 == "requires_workspace":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "namespace":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        elif k0 == "strict":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "cache_hint":
+            if type(v0) is not dict:
+                return False
+            o1 = v0
+            if not o1.keys() >= _S18:
+                return False
+            for k1, v1 in o1.items():
+                if k1 == "type":
+                    if v1 != "ephemeral":
+                        return False
+                elif k1 == "ttl":
+                    if type(v1) is not str or _P20(v1) is None:
+                        return False
+                else:
+                    return False
+        else:
+            return False
     return not _bad_ToolDefinition(x)
 
 
@@ -22993,13 +23046,13 @@ def _chk_ToolChoice(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolChoiceAuto(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
+    o0 = x
+    if not o0.keys() <= _S18:
         return False
-    if not x.keys() <= _S18:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "auto":
         return False
     return True
@@ -23028,13 +23081,13 @@ def _chk_ToolChoiceAuto(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolChoiceNone(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
+    o0 = x
+    if not o0.keys() <= _S18:
         return False
-    if not x.keys() <= _S18:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "none":
         return False
     return True
@@ -23063,13 +23116,13 @@ def _chk_ToolChoiceNone(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolChoiceRequired(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S18:
+    o0 = x
+    if not o0.keys() <= _S18:
         return False
-    if not x.keys() <= _S18:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "required":
         return False
     return True
@@ -23102,16 +23155,16 @@ def _chk_ToolChoiceRequired(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_ToolChoiceTool(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S193:
+    o0 = x
+    if not o0.keys() <= _S193:
         return False
-    if not x.keys() <= _S193:
-        return False
-    v0 = x["type"]
+    v0 = o0.get("type", _M)
     if v0 != "tool":
         return False
-    v0 = x["name"]
+    v0 = o0.get("name", _M)
     if type(v0) is not str or len(v0) < 1:
         return False
     return True
@@ -23148,53 +23201,50 @@ def _chk_ToolChoiceTool(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_Usage(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S13:
+    o0 = x
+    if not o0.keys() >= _S13:
         return False
-    if not x.keys() <= _S14:
-        return False
-    v0 = x["input_tokens"]
-    if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-        return False
-    if v0 < 0:
-        return False
-    v0 = x["output_tokens"]
-    if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-        return False
-    if v0 < 0:
-        return False
-    v0 = x.get("total_tokens", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("cached_input_tokens", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("cache_creation_input_tokens", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("reasoning_tokens", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x.get("cost_usd", _M)
-    if v0 is not _M:
-        if type(v0) is not str or _P3(v0) is None:
-            return False
-    v0 = x.get("pricing_version", _M)
-    if v0 is not _M:
-        if type(v0) is not str or len(v0) < 1:
+    for k0, v0 in o0.items():
+        if k0 == "input_tokens":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "output_tokens":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "total_tokens":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "cached_input_tokens":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "cache_creation_input_tokens":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "reasoning_tokens":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "cost_usd":
+            if type(v0) is not str or _P3(v0) is None:
+                return False
+        elif k0 == "pricing_version":
+            if type(v0) is not str or len(v0) < 1:
+                return False
+        else:
             return False
     return True
 
@@ -23391,64 +23441,60 @@ def _chk_ViewAction(x: Any, p: str, out: list[Finding]) -> None:
 
 
 def _ok_View(x: Any) -> bool:
+    o0: dict[Any, Any]
     if type(x) is not dict:
         return False
-    if not x.keys() >= _S161:
+    o0 = x
+    if not o0.keys() >= _S161:
         return False
-    if not x.keys() <= _S162:
-        return False
-    v0 = x["kind"]
-    if type(v0) is not str or v0 not in _S159:
-        return False
-    v0 = x["role"]
-    if type(v0) is not str or v0 not in _S96:
-        return False
-    v0 = x["action"]
-    if type(v0) is not str or v0 not in _S160:
-        return False
-    v0 = x["is_pre"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["is_post"]
-    if type(v0) is not bool:
-        return False
-    v0 = x["index"]
-    if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-        return False
-    if v0 < 0:
-        return False
-    v0 = x.get("name", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("uri", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("content", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("args", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
-            return False
-    v0 = x.get("mime_type", _M)
-    if v0 is not _M:
-        if type(v0) is not str:
-            return False
-    v0 = x.get("size_bytes", _M)
-    if v0 is not _M:
-        if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
-            return False
-        if v0 < 0:
-            return False
-    v0 = x["properties"]
-    if type(v0) is not dict:
-        return False
-    v0 = x.get("extensions", _M)
-    if v0 is not _M:
-        if type(v0) is not dict:
+    for k0, v0 in o0.items():
+        if k0 == "kind":
+            if type(v0) is not str or v0 not in _S159:
+                return False
+        elif k0 == "role":
+            if type(v0) is not str or v0 not in _S96:
+                return False
+        elif k0 == "action":
+            if type(v0) is not str or v0 not in _S160:
+                return False
+        elif k0 == "is_pre":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "is_post":
+            if type(v0) is not bool:
+                return False
+        elif k0 == "index":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "name":
+            if type(v0) is not str:
+                return False
+        elif k0 == "uri":
+            if type(v0) is not str:
+                return False
+        elif k0 == "content":
+            if type(v0) is not str:
+                return False
+        elif k0 == "args":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "mime_type":
+            if type(v0) is not str:
+                return False
+        elif k0 == "size_bytes":
+            if type(v0) is not int and (type(v0) is not float or not v0.is_integer()):
+                return False
+            if v0 < 0:
+                return False
+        elif k0 == "properties":
+            if type(v0) is not dict:
+                return False
+        elif k0 == "extensions":
+            if type(v0) is not dict:
+                return False
+        else:
             return False
     return True
 
