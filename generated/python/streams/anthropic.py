@@ -4,7 +4,8 @@
 schemas/mappings/anthropic.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event.
+events; each `w_*` function writes the wire chunks of one canonical event, and each `t_*`
+function the same chunks as the framed text they are sent as (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
+from interlingua.framing import json_text
 from interlingua.generated.adapters import anthropic as adapter
 
 
@@ -175,6 +177,19 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
+def t_text_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "index" in v and "text" in v:
+        out += (
+            'event: content_block_delta\ndata: {"type":"content_block_delta","index":'
+            + json_text(v["index"])
+            + ',"delta":{"type":"text_delta","text":'
+            + json_text(v["text"])
+            + "}}\n\n"
+        )
+    return out
+
+
 def w_text_close(v: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     if "index" in v:
@@ -204,6 +219,19 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
                 "index": v["index"],
                 "delta": {"type": "thinking_delta", "thinking": v["text"]},
             }
+        )
+    return out
+
+
+def t_thinking_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "index" in v and "text" in v:
+        out += (
+            'event: content_block_delta\ndata: {"type":"content_block_delta","index":'
+            + json_text(v["index"])
+            + ',"delta":{"type":"thinking_delta","thinking":'
+            + json_text(v["text"])
+            + "}}\n\n"
         )
     return out
 
@@ -255,6 +283,19 @@ def w_tool_call_delta(v: dict[str, Any]) -> list[Any]:
                 "index": v["index"],
                 "delta": {"type": "input_json_delta", "partial_json": v["arguments"]},
             }
+        )
+    return out
+
+
+def t_tool_call_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "arguments" in v and "index" in v:
+        out += (
+            'event: content_block_delta\ndata: {"type":"content_block_delta","index":'
+            + json_text(v["index"])
+            + ',"delta":{"type":"input_json_delta","partial_json":'
+            + json_text(v["arguments"])
+            + "}}\n\n"
         )
     return out
 

@@ -4,7 +4,8 @@
 schemas/mappings/bedrock.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event.
+events; each `w_*` function writes the wire chunks of one canonical event, and each `t_*`
+function the same chunks as the framed text they are sent as (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
+from interlingua.framing import json_text
 from interlingua.generated.adapters import bedrock as adapter
 
 
@@ -149,6 +151,19 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
+def t_text_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "index" in v and "text" in v:
+        out += (
+            '{"contentBlockDelta":{"contentBlockIndex":'
+            + json_text(v["index"])
+            + ',"delta":{"text":'
+            + json_text(v["text"])
+            + "}}}\n"
+        )
+    return out
+
+
 def w_text_close(v: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     if "index" in v:
@@ -166,6 +181,19 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
                     "delta": {"reasoningContent": {"text": v["text"]}},
                 }
             }
+        )
+    return out
+
+
+def t_thinking_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "index" in v and "text" in v:
+        out += (
+            '{"contentBlockDelta":{"contentBlockIndex":'
+            + json_text(v["index"])
+            + ',"delta":{"reasoningContent":{"text":'
+            + json_text(v["text"])
+            + "}}}}\n"
         )
     return out
 
@@ -215,6 +243,19 @@ def w_tool_call_delta(v: dict[str, Any]) -> list[Any]:
                     "delta": {"toolUse": {"input": v["arguments"]}},
                 }
             }
+        )
+    return out
+
+
+def t_tool_call_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "arguments" in v and "index" in v:
+        out += (
+            '{"contentBlockDelta":{"contentBlockIndex":'
+            + json_text(v["index"])
+            + ',"delta":{"toolUse":{"input":'
+            + json_text(v["arguments"])
+            + "}}}}\n"
         )
     return out
 

@@ -4,7 +4,8 @@
 schemas/mappings/ollama.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event.
+events; each `w_*` function writes the wire chunks of one canonical event, and each `t_*`
+function the same chunks as the framed text they are sent as (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
+from interlingua.framing import json_text
 from interlingua.generated.adapters import ollama as adapter
 
 
@@ -132,6 +134,21 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
+def t_text_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "created_at" in v and "model" in v and "text" in v:
+        out += (
+            '{"model":'
+            + json_text(v["model"])
+            + ',"created_at":'
+            + json_text(v["created_at"])
+            + ',"message":{"role":"assistant","content":'
+            + json_text(v["text"])
+            + '},"done":false}\n'
+        )
+    return out
+
+
 def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     if "created_at" in v and "model" in v and "text" in v:
@@ -142,6 +159,21 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
                 "message": {"role": "assistant", "content": "", "thinking": v["text"]},
                 "done": False,
             }
+        )
+    return out
+
+
+def t_thinking_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "created_at" in v and "model" in v and "text" in v:
+        out += (
+            '{"model":'
+            + json_text(v["model"])
+            + ',"created_at":'
+            + json_text(v["created_at"])
+            + ',"message":{"role":"assistant","content":"","thinking":'
+            + json_text(v["text"])
+            + '},"done":false}\n'
         )
     return out
 

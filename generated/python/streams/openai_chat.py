@@ -4,7 +4,8 @@
 schemas/mappings/openai-chat.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event.
+events; each `w_*` function writes the wire chunks of one canonical event, and each `t_*`
+function the same chunks as the framed text they are sent as (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
+from interlingua.framing import json_text
 from interlingua.generated.adapters import openai_chat as adapter
 
 
@@ -154,6 +156,23 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
+def t_text_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "created" in v and "id" in v and "model" in v and "text" in v:
+        out += (
+            'data: {"id":'
+            + json_text(v["id"])
+            + ',"object":"chat.completion.chunk","created":'
+            + json_text(v["created"])
+            + ',"model":'
+            + json_text(v["model"])
+            + ',"choices":[{"index":0,"delta":{"content":'
+            + json_text(v["text"])
+            + '},"finish_reason":null}]}\n\n'
+        )
+    return out
+
+
 def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     if "created" in v and "id" in v and "model" in v and "text" in v:
@@ -171,6 +190,23 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
+def t_thinking_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "created" in v and "id" in v and "model" in v and "text" in v:
+        out += (
+            'data: {"id":'
+            + json_text(v["id"])
+            + ',"object":"chat.completion.chunk","created":'
+            + json_text(v["created"])
+            + ',"model":'
+            + json_text(v["model"])
+            + ',"choices":[{"index":0,"delta":{"reasoning_content":'
+            + json_text(v["text"])
+            + '},"finish_reason":null}]}\n\n'
+        )
+    return out
+
+
 def w_refusal_delta(v: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     if "created" in v and "id" in v and "model" in v and "text" in v:
@@ -182,6 +218,23 @@ def w_refusal_delta(v: dict[str, Any]) -> list[Any]:
                 "model": v["model"],
                 "choices": [{"index": 0, "delta": {"refusal": v["text"]}, "finish_reason": None}],
             }
+        )
+    return out
+
+
+def t_refusal_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "created" in v and "id" in v and "model" in v and "text" in v:
+        out += (
+            'data: {"id":'
+            + json_text(v["id"])
+            + ',"object":"chat.completion.chunk","created":'
+            + json_text(v["created"])
+            + ',"model":'
+            + json_text(v["model"])
+            + ',"choices":[{"index":0,"delta":{"refusal":'
+            + json_text(v["text"])
+            + '},"finish_reason":null}]}\n\n'
         )
     return out
 
@@ -244,6 +297,25 @@ def w_tool_call_delta(v: dict[str, Any]) -> list[Any]:
                     }
                 ],
             }
+        )
+    return out
+
+
+def t_tool_call_delta(v: dict[str, Any]) -> str:
+    out = ""
+    if "arguments" in v and "call" in v and "created" in v and "id" in v and "model" in v:
+        out += (
+            'data: {"id":'
+            + json_text(v["id"])
+            + ',"object":"chat.completion.chunk","created":'
+            + json_text(v["created"])
+            + ',"model":'
+            + json_text(v["model"])
+            + ',"choices":[{"index":0,"delta":{"tool_calls":[{"index":'
+            + json_text(v["call"])
+            + ',"function":{"arguments":'
+            + json_text(v["arguments"])
+            + '}}]},"finish_reason":null}]}\n\n'
         )
     return out
 

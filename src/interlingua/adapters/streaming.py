@@ -148,7 +148,6 @@ class StreamReader:
         self.events: list[Event] = []
         self.done = False
         self._chunks = 0
-        self._ptr = ""  # the chunk at hand
         self._keys: dict[tuple[str, Any], int] = {}
         self._kinds: list[str] = []  # kind of each canonical part, by index
         self._last: int | None = None  # the part text without a key continues
@@ -166,7 +165,7 @@ class StreamReader:
 
     def feed(self, chunk: Any) -> list[Event]:
         """The canonical events one wire chunk yields."""
-        ptr = self._ptr = f"/{self._chunks}"
+        ptr = f"/{self._chunks}"
         self._chunks += 1
         if self.done:
             self._fail("stream_out_of_order", ptr, "a chunk after the end of the stream")
@@ -232,7 +231,7 @@ class StreamReader:
             if self.spec.explicit_start:
                 raise ConversionError(
                     "stream_out_of_order",
-                    self._ptr,
+                    f"/{self._chunks - 1}",  # the chunk at hand
                     "the stream did not open with its start chunk (it started late)",
                 )
             self.start(id=None, model=None, ptr="")
@@ -911,3 +910,50 @@ class StreamWriter:
         code = event.get("provider_code") or event["error"]["code"]
         self._write("error", {"code": code, "message": event["error"]["message"]}, out)
         self.done = True
+
+
+# --- fused paths ----------------------------------------------------------------------------
+# A generated fused path (`generated/python/streams/fused.py`) reads a chunk of one format and
+# writes the framed text of another at once, for a chunk that only continues a part. These say
+# whether the state allows it and, when it does, make the moves the general path would make
+# (the reader's and the writer's counters, the part text continues) and give the vars of the
+# target's delta writer; None leaves the chunk, untouched, to the general path.
+
+
+def delta_vars(
+    r: StreamReader, w: StreamWriter, kind: str, key: Any, text: Any
+) -> dict[str, Any] | None:
+    """A text, thinking or refusal delta (`StreamReader.text` then `StreamWriter.feed`) that
+    continues keyed part ``key``, already of ``kind``, whose block is open in the target."""
+    if type(text) is not str or not text or r.done or w.done or w._held is not None:
+        return None
+    if type(key) is not int and type(key) is not str:
+        return None
+    index = r._keys.get(("block", key))
+    if index is None or r._kinds[index] != kind:
+        return None
+    block = w._open
+    if block is None or block[0] != index or block[1] != kind:
+        return None
+    r._chunks += 1
+    r._last = index
+    w._events += 1
+    return {**w._v, **block[2], "text": text}
+
+
+def call_vars(r: StreamReader, w: StreamWriter, key: Any, fragment: Any) -> dict[str, Any] | None:
+    """A fragment of a call's arguments (`StreamReader.call_delta` then the writer) for open
+    call ``key``, whose block is open in the target."""
+    if type(fragment) is not str or not fragment or r.done or w.done:
+        return None
+    if type(key) is not int and type(key) is not str:
+        return None
+    index = r._keys.get(("call", key))
+    if index is None or index not in r._open_calls or index in w._pending:
+        return None
+    block = w._open
+    if block is None or block[0] != index:
+        return None
+    r._chunks += 1
+    w._events += 1
+    return {**w._v, **block[2], "arguments": fragment}
