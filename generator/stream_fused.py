@@ -3,9 +3,9 @@ target format, for the chunks that only continue a part (a delta of text, reason
 refusal or a call's arguments), without canonical events or chunk objects in between.
 
 Both halves come from the mapping files, as the streams do: the source's read rules that
-continue a keyed part (`streams.hot_rules`) and the target's text writers (`t_*` in its
-stream module). The engine (`adapters.streaming.delta_vars` / `call_vars`) decides whether the
-state allows the shortcut: the part known and of that kind, the target's block for it open,
+continue a keyed part (`streams.hot_rules`) and the target's delta text (`a_*` in its stream
+module). The engine (`adapters.streaming.delta_text` / `call_text`) decides whether the state
+allows the shortcut: the part known and of that kind, the target's block for it open,
 nothing held back, neither side done. Anything else — a chunk no hot rule takes, a state the
 shortcut does not cover — returns None, and `StreamTranslator` reads the chunk the general
 way; it counts the chunks each path took. The output is the same either way
@@ -38,7 +38,7 @@ def _fusable_target(plan: StreamPlan) -> bool:
         plan.sequence is None
         and not plan.whole_response
         and not plan.whole_blocks
-        and bool(plan.texts)
+        and bool(plan.arounds)
     )
 
 
@@ -55,7 +55,7 @@ def fused_pairs(plans: list[StreamPlan]) -> Iterator[FusedPair]:
 
 
 def _pair(source: StreamPlan, target: StreamPlan) -> FusedPair | None:
-    rules = [r for r in source.hot if HOT_ACTIONS[r.action] in target.texts]
+    rules = [r for r in source.hot if HOT_ACTIONS[r.action] in target.arounds]
     if not rules:
         return None
     name = f"{source.mapping.module}__{target.mapping.module}"
@@ -100,12 +100,13 @@ def _branch(em: Emitter, rule: HotRule, target: StreamPlan) -> None:
     if rest:
         em.line(f"if {' and '.join(rest)}:")
         em.depth += 1
+    around = f"{target.mapping.module}.{target.arounds[HOT_ACTIONS[rule.action]]}"
     if rule.action == "call_delta":
-        em.line(f"v = call_vars(r, w, {rule.part}, {rule.value})")
+        em.line(f"return call_text(r, w, {rule.part}, {rule.value}, around={around})")
     else:
-        em.line(f"v = delta_vars(r, w, {rule.action!r}, {rule.part}, {rule.value})")
-    text = target.texts[HOT_ACTIONS[rule.action]]
-    em.line(f"return None if v is None else {target.mapping.module}.{text}(v)")
+        em.line(
+            f"return delta_text(r, w, {rule.action!r}, {rule.part}, {rule.value}, around={around})"
+        )
     if rest:
         em.depth -= 1
 

@@ -75,9 +75,9 @@ class StreamPlan:
     sequence: str | None = None  # the chunk field numbering every chunk written
     whole_blocks: bool = False  # a `close` template uses the block's whole text or arguments
     whole_response: bool = False  # a `complete` template uses `$response`
-    # The delta writers that also exist as text writers (`t_*`: the framed text of the
-    # chunks, built as one string), by writer key: what a fused stream path writes.
-    texts: dict[str, str] = field(default_factory=dict)
+    # The delta writers whose chunk is also spelled as text around the delta (`a_*`), by
+    # writer key: what a fused stream path writes.
+    arounds: dict[str, str] = field(default_factory=dict)
     hot: list[HotRule] = field(default_factory=list)  # read rules a fused path may take
 
 
@@ -277,29 +277,34 @@ class _Writer:
             self.text(key, templates, allowed)
 
     def text(self, key: str, templates: list[Any], allowed: set[str]) -> None:
-        """The text writer of ``key`` (`t_*`): the chunks the `w_*` writer builds, each framed
-        as `StreamTranslator` frames it, as one string. JSON text composes (a value's text in
-        an object is the value's own), so the literal parts are encoded here, once, and each
-        variable's value is encoded by `framing.json_text` (the encoder `framing.dumps` uses):
-        the text is the same, character for character. A template this cannot spell (a
-        spread, optional fields alone in an object, an `event:` name from a variable) has no
-        text writer; chunks through it take the general path."""
+        """The text around the delta of ``key`` (`a_*`): the chunk the `w_*` writer builds,
+        framed as `StreamTranslator` frames it, is the text before, the delta's JSON text,
+        the text after; the same for every delta of a block, so a fused path computes it once
+        a block. JSON text composes (a value's text in an object is the value's own), so the
+        literal parts are encoded here, once, and each variable's value by `framing.json_text`
+        (the encoder `framing.dumps` uses): the text is the same, character for character.
+        A writer this cannot spell (more than one chunk, a spread, the delta twice or in an
+        optional field, optional fields alone in an object, an `event:` name from a variable)
+        has none; its deltas take the general path."""
+        if len(templates) != 1:
+            return
         section = self.mapping.data["stream"]
-        em = Emitter()
-        em.line('out = ""')
-        for n, template in enumerate(templates):
-            pieces = _TextPieces().frame(template, section["framing"], section.get("event_field"))
-            if pieces is None:
-                return
-            names = self._variables(template, f"text/{n}", allowed)
-            required = sorted(name for name, optional in names if not optional)
-            em.line(f"if {' and '.join(f'{r!r} in v' for r in required) or 'True'}:")
-            with em.block():
-                em.line(f"out += {pieces}")
-        em.line("return out")
-        name = "t_" + key.replace(".", "_")
-        self.plan.functions.append(f"def {name}(v: dict[str, Any]) -> str:\n" + "\n".join(em.lines))
-        self.plan.texts[key] = name
+        template = templates[0]
+        pieces = _TextPieces().frame(template, section["framing"], section.get("event_field"))
+        delta = "arguments" if key == "tool_call.delta" else "text"
+        around = None if pieces is None else _around(pieces, delta)
+        if around is None:
+            return
+        names = self._variables(template, "text", allowed)
+        required = sorted(name for name, optional in names if not optional)
+        name = "a_" + key.replace(".", "_")
+        self.plan.functions.append(
+            f"def {name}(v: dict[str, Any]) -> tuple[str, str] | None:\n"
+            f"    if {' and '.join(f'{r!r} in v' for r in required) or 'True'}:\n"
+            f"        return ({around[0]}, {around[1]})\n"
+            f"    return None"
+        )
+        self.plan.arounds[key] = name
 
     def _variables(self, node: Any, where: str, allowed: set[str]) -> list[tuple[str, bool]]:
         if isinstance(node, str) and node.startswith("$") and not node.startswith("$$"):
@@ -371,20 +376,20 @@ class _TextPieces:
     """One chunk template as a Python expression of its framed JSON text: literal text and
     the encoded variables, concatenated."""
 
-    def frame(self, template: Any, framing: str, event_field: str | None) -> str | None:
-        """The expression of the chunk's text as `framing.frame` writes it, or None."""
+    def frame(self, template: Any, framing: str, event_field: str | None) -> list[Piece] | None:
+        """The pieces of the chunk's text as `framing.frame` writes it, or None."""
         payload = self.node(template)
         if payload is None or not isinstance(template, dict):
             return None
         if framing == "ndjson":
-            return _expression([*payload, (True, "\n")])
+            return [*payload, (True, "\n")]
         head = ""
         if event_field is not None and event_field in template:
             name = template[event_field]
             if not isinstance(name, str) or name.startswith("$"):
                 return None  # named by a variable (or not a string): the general path says it
             head = f"event: {name}\n" if name else ""
-        return _expression([(True, head + "data: "), *payload, (True, "\n\n")])
+        return [(True, head + "data: "), *payload, (True, "\n\n")]
 
     def node(self, node: Any) -> list[Piece] | None:
         if isinstance(node, str) and node.startswith("$$"):
@@ -431,6 +436,16 @@ class _TextPieces:
         return [(True, "{"), *fixed, *optional, (True, "}")]
 
 
+def _around(pieces: list[Piece], name: str) -> tuple[str, str] | None:
+    """The expressions of the text before and after variable ``name``, when the pieces hold
+    it once (and not in an optional field)."""
+    value = (False, f"json_text(v[{name!r}])")
+    uses = [k for k, piece in enumerate(pieces) if not piece[0] and f"v[{name!r}]" in piece[1]]
+    if len(uses) != 1 or pieces[uses[0]] != value:
+        return None
+    return _expression(pieces[: uses[0]]), _expression(pieces[uses[0] + 1 :])
+
+
 def _expression(pieces: list[Piece]) -> str:
     """Pieces as one Python expression: adjacent literal text merged, the rest joined by +."""
     merged: list[Piece] = []
@@ -439,7 +454,7 @@ def _expression(pieces: list[Piece]) -> str:
             merged[-1] = (True, merged[-1][1] + text)
         else:
             merged.append((literal, text))
-    return " + ".join(repr(text) if literal else text for literal, text in merged)
+    return " + ".join(repr(text) if literal else text for literal, text in merged) or "''"
 
 
 def plan_stream(mapping: Mapping) -> StreamPlan | None:

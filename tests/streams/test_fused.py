@@ -146,6 +146,70 @@ def test_the_fused_path_takes_the_deltas_and_nothing_else() -> None:
     assert taken == 150 + 40
 
 
+def _delta(index: int, text: str) -> dict[str, Any]:
+    return {
+        "type": "content_block_delta",
+        "index": index,
+        "delta": {"type": "text_delta", "text": text},
+    }
+
+
+def _text_block(index: int) -> dict[str, Any]:
+    return {
+        "type": "content_block_start",
+        "index": index,
+        "content_block": {"type": "text", "text": ""},
+    }
+
+
+# What changes the text around a delta in the middle of a block: usage (Gemini writes it on
+# every chunk), a new block right after the last (Anthropic and Bedrock write its index).
+MID_BLOCK: list[Any] = [
+    {
+        "type": "message_start",
+        "message": {"id": "msg_1", "model": "claude", "usage": {"input_tokens": 9}},
+    },
+    _text_block(0),
+    _delta(0, "a"),
+    {"type": "message_delta", "delta": {"stop_reason": None}, "usage": {"output_tokens": 3}},
+    _delta(0, "b"),
+    {"type": "message_delta", "delta": {"stop_reason": None}, "usage": {"output_tokens": 5}},
+    _delta(0, "c"),
+    {"type": "content_block_stop", "index": 0},
+    _text_block(1),
+    _delta(1, "d"),
+    {"type": "content_block_stop", "index": 1},
+    {
+        "type": "content_block_start",
+        "index": 2,
+        "content_block": {"type": "thinking", "thinking": ""},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 2,
+        "delta": {"type": "thinking_delta", "thinking": "e"},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 2,
+        "delta": {"type": "signature_delta", "signature": "s"},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 2,
+        "delta": {"type": "thinking_delta", "thinking": "f"},
+    },
+    {"type": "content_block_stop", "index": 2},
+    {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 9}},
+    {"type": "message_stop"},
+]
+
+
+@pytest.mark.parametrize("target", sorted({t for s, t in FUSED if s == "anthropic"}))
+def test_what_changes_in_the_middle_of_a_block_reaches_the_fused_text(target: str) -> None:
+    assert _same("anthropic", target, framed("anthropic", MID_BLOCK)) > 0
+
+
 def test_every_fused_pair_takes_some_chunk_of_the_cases() -> None:
     """A pair whose fused path never fires would test nothing."""
     taken: dict[tuple[str, str], int] = dict.fromkeys(FUSED, 0)

@@ -4,8 +4,8 @@
 schemas/mappings/anthropic.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event, and each `t_*`
-function the same chunks as the framed text they are sent as (what a fused path writes).
+events; each `w_*` function writes the wire chunks of one canonical event. An `a_*` function
+gives the framed text of a delta's chunk around the delta (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -177,17 +177,15 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_text_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_text_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "index" in v and "text" in v:
-        out += (
+        return (
             'event: content_block_delta\ndata: {"type":"content_block_delta","index":'
             + json_text(v["index"])
-            + ',"delta":{"type":"text_delta","text":'
-            + json_text(v["text"])
-            + "}}\n\n"
+            + ',"delta":{"type":"text_delta","text":',
+            "}}\n\n",
         )
-    return out
+    return None
 
 
 def w_text_close(v: dict[str, Any]) -> list[Any]:
@@ -223,17 +221,15 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_thinking_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_thinking_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "index" in v and "text" in v:
-        out += (
+        return (
             'event: content_block_delta\ndata: {"type":"content_block_delta","index":'
             + json_text(v["index"])
-            + ',"delta":{"type":"thinking_delta","thinking":'
-            + json_text(v["text"])
-            + "}}\n\n"
+            + ',"delta":{"type":"thinking_delta","thinking":',
+            "}}\n\n",
         )
-    return out
+    return None
 
 
 def w_thinking_signature(v: dict[str, Any]) -> list[Any]:
@@ -287,17 +283,15 @@ def w_tool_call_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_tool_call_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_tool_call_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "arguments" in v and "index" in v:
-        out += (
+        return (
             'event: content_block_delta\ndata: {"type":"content_block_delta","index":'
             + json_text(v["index"])
-            + ',"delta":{"type":"input_json_delta","partial_json":'
-            + json_text(v["arguments"])
-            + "}}\n\n"
+            + ',"delta":{"type":"input_json_delta","partial_json":',
+            "}}\n\n",
         )
-    return out
+    return None
 
 
 def w_tool_call_close(v: dict[str, Any]) -> list[Any]:

@@ -4,8 +4,8 @@
 schemas/mappings/bedrock.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event, and each `t_*`
-function the same chunks as the framed text they are sent as (what a fused path writes).
+events; each `w_*` function writes the wire chunks of one canonical event. An `a_*` function
+gives the framed text of a delta's chunk around the delta (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -151,17 +151,15 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_text_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_text_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "index" in v and "text" in v:
-        out += (
+        return (
             '{"contentBlockDelta":{"contentBlockIndex":'
             + json_text(v["index"])
-            + ',"delta":{"text":'
-            + json_text(v["text"])
-            + "}}}\n"
+            + ',"delta":{"text":',
+            "}}}\n",
         )
-    return out
+    return None
 
 
 def w_text_close(v: dict[str, Any]) -> list[Any]:
@@ -185,17 +183,15 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_thinking_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_thinking_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "index" in v and "text" in v:
-        out += (
+        return (
             '{"contentBlockDelta":{"contentBlockIndex":'
             + json_text(v["index"])
-            + ',"delta":{"reasoningContent":{"text":'
-            + json_text(v["text"])
-            + "}}}}\n"
+            + ',"delta":{"reasoningContent":{"text":',
+            "}}}}\n",
         )
-    return out
+    return None
 
 
 def w_thinking_signature(v: dict[str, Any]) -> list[Any]:
@@ -247,17 +243,15 @@ def w_tool_call_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_tool_call_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_tool_call_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "arguments" in v and "index" in v:
-        out += (
+        return (
             '{"contentBlockDelta":{"contentBlockIndex":'
             + json_text(v["index"])
-            + ',"delta":{"toolUse":{"input":'
-            + json_text(v["arguments"])
-            + "}}}}\n"
+            + ',"delta":{"toolUse":{"input":',
+            "}}}}\n",
         )
-    return out
+    return None
 
 
 def w_tool_call_close(v: dict[str, Any]) -> list[Any]:

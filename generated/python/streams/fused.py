@@ -16,8 +16,8 @@ from interlingua.adapters.streaming import (
     StreamReader,
     StreamWriter,
     at,
-    call_vars,
-    delta_vars,
+    call_text,
+    delta_text,
     get,
 )
 from interlingua.generated.streams import anthropic, bedrock, gemini, ollama, openai_chat
@@ -32,24 +32,51 @@ def anthropic__anthropic(r: StreamReader, w: StreamWriter, c: dict[str, Any]) ->
     if k0 == "content_block_start":
         k1 = get(d.get("content_block"), "type")
         if k1 == "text":
-            v = delta_vars(r, w, "text", d.get("index"), get(d.get("content_block"), "text"))
-            return None if v is None else anthropic.t_text_delta(v)
-        if k1 == "thinking":
-            v = delta_vars(
-                r, w, "thinking", d.get("index"), get(d.get("content_block"), "thinking")
+            return delta_text(
+                r,
+                w,
+                "text",
+                d.get("index"),
+                get(d.get("content_block"), "text"),
+                around=anthropic.a_text_delta,
             )
-            return None if v is None else anthropic.t_thinking_delta(v)
+        if k1 == "thinking":
+            return delta_text(
+                r,
+                w,
+                "thinking",
+                d.get("index"),
+                get(d.get("content_block"), "thinking"),
+                around=anthropic.a_thinking_delta,
+            )
     if k0 == "content_block_delta":
         k2 = get(d.get("delta"), "type")
         if k2 == "text_delta":
-            v = delta_vars(r, w, "text", d.get("index"), get(d.get("delta"), "text"))
-            return None if v is None else anthropic.t_text_delta(v)
+            return delta_text(
+                r,
+                w,
+                "text",
+                d.get("index"),
+                get(d.get("delta"), "text"),
+                around=anthropic.a_text_delta,
+            )
         if k2 == "thinking_delta":
-            v = delta_vars(r, w, "thinking", d.get("index"), get(d.get("delta"), "thinking"))
-            return None if v is None else anthropic.t_thinking_delta(v)
+            return delta_text(
+                r,
+                w,
+                "thinking",
+                d.get("index"),
+                get(d.get("delta"), "thinking"),
+                around=anthropic.a_thinking_delta,
+            )
         if k2 == "input_json_delta":
-            v = call_vars(r, w, d.get("index"), get(d.get("delta"), "partial_json"))
-            return None if v is None else anthropic.t_tool_call_delta(v)
+            return call_text(
+                r,
+                w,
+                d.get("index"),
+                get(d.get("delta"), "partial_json"),
+                around=anthropic.a_tool_call_delta,
+            )
     return None
 
 
@@ -60,24 +87,51 @@ def anthropic__bedrock(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> s
     if k0 == "content_block_start":
         k1 = get(d.get("content_block"), "type")
         if k1 == "text":
-            v = delta_vars(r, w, "text", d.get("index"), get(d.get("content_block"), "text"))
-            return None if v is None else bedrock.t_text_delta(v)
-        if k1 == "thinking":
-            v = delta_vars(
-                r, w, "thinking", d.get("index"), get(d.get("content_block"), "thinking")
+            return delta_text(
+                r,
+                w,
+                "text",
+                d.get("index"),
+                get(d.get("content_block"), "text"),
+                around=bedrock.a_text_delta,
             )
-            return None if v is None else bedrock.t_thinking_delta(v)
+        if k1 == "thinking":
+            return delta_text(
+                r,
+                w,
+                "thinking",
+                d.get("index"),
+                get(d.get("content_block"), "thinking"),
+                around=bedrock.a_thinking_delta,
+            )
     if k0 == "content_block_delta":
         k2 = get(d.get("delta"), "type")
         if k2 == "text_delta":
-            v = delta_vars(r, w, "text", d.get("index"), get(d.get("delta"), "text"))
-            return None if v is None else bedrock.t_text_delta(v)
+            return delta_text(
+                r,
+                w,
+                "text",
+                d.get("index"),
+                get(d.get("delta"), "text"),
+                around=bedrock.a_text_delta,
+            )
         if k2 == "thinking_delta":
-            v = delta_vars(r, w, "thinking", d.get("index"), get(d.get("delta"), "thinking"))
-            return None if v is None else bedrock.t_thinking_delta(v)
+            return delta_text(
+                r,
+                w,
+                "thinking",
+                d.get("index"),
+                get(d.get("delta"), "thinking"),
+                around=bedrock.a_thinking_delta,
+            )
         if k2 == "input_json_delta":
-            v = call_vars(r, w, d.get("index"), get(d.get("delta"), "partial_json"))
-            return None if v is None else bedrock.t_tool_call_delta(v)
+            return call_text(
+                r,
+                w,
+                d.get("index"),
+                get(d.get("delta"), "partial_json"),
+                around=bedrock.a_tool_call_delta,
+            )
     return None
 
 
@@ -88,21 +142,43 @@ def anthropic__gemini(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> st
     if k0 == "content_block_start":
         k1 = get(d.get("content_block"), "type")
         if k1 == "text":
-            v = delta_vars(r, w, "text", d.get("index"), get(d.get("content_block"), "text"))
-            return None if v is None else gemini.t_text_delta(v)
-        if k1 == "thinking":
-            v = delta_vars(
-                r, w, "thinking", d.get("index"), get(d.get("content_block"), "thinking")
+            return delta_text(
+                r,
+                w,
+                "text",
+                d.get("index"),
+                get(d.get("content_block"), "text"),
+                around=gemini.a_text_delta,
             )
-            return None if v is None else gemini.t_thinking_delta(v)
+        if k1 == "thinking":
+            return delta_text(
+                r,
+                w,
+                "thinking",
+                d.get("index"),
+                get(d.get("content_block"), "thinking"),
+                around=gemini.a_thinking_delta,
+            )
     if k0 == "content_block_delta":
         k2 = get(d.get("delta"), "type")
         if k2 == "text_delta":
-            v = delta_vars(r, w, "text", d.get("index"), get(d.get("delta"), "text"))
-            return None if v is None else gemini.t_text_delta(v)
+            return delta_text(
+                r,
+                w,
+                "text",
+                d.get("index"),
+                get(d.get("delta"), "text"),
+                around=gemini.a_text_delta,
+            )
         if k2 == "thinking_delta":
-            v = delta_vars(r, w, "thinking", d.get("index"), get(d.get("delta"), "thinking"))
-            return None if v is None else gemini.t_thinking_delta(v)
+            return delta_text(
+                r,
+                w,
+                "thinking",
+                d.get("index"),
+                get(d.get("delta"), "thinking"),
+                around=gemini.a_thinking_delta,
+            )
     return None
 
 
@@ -113,21 +189,43 @@ def anthropic__ollama(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> st
     if k0 == "content_block_start":
         k1 = get(d.get("content_block"), "type")
         if k1 == "text":
-            v = delta_vars(r, w, "text", d.get("index"), get(d.get("content_block"), "text"))
-            return None if v is None else ollama.t_text_delta(v)
-        if k1 == "thinking":
-            v = delta_vars(
-                r, w, "thinking", d.get("index"), get(d.get("content_block"), "thinking")
+            return delta_text(
+                r,
+                w,
+                "text",
+                d.get("index"),
+                get(d.get("content_block"), "text"),
+                around=ollama.a_text_delta,
             )
-            return None if v is None else ollama.t_thinking_delta(v)
+        if k1 == "thinking":
+            return delta_text(
+                r,
+                w,
+                "thinking",
+                d.get("index"),
+                get(d.get("content_block"), "thinking"),
+                around=ollama.a_thinking_delta,
+            )
     if k0 == "content_block_delta":
         k2 = get(d.get("delta"), "type")
         if k2 == "text_delta":
-            v = delta_vars(r, w, "text", d.get("index"), get(d.get("delta"), "text"))
-            return None if v is None else ollama.t_text_delta(v)
+            return delta_text(
+                r,
+                w,
+                "text",
+                d.get("index"),
+                get(d.get("delta"), "text"),
+                around=ollama.a_text_delta,
+            )
         if k2 == "thinking_delta":
-            v = delta_vars(r, w, "thinking", d.get("index"), get(d.get("delta"), "thinking"))
-            return None if v is None else ollama.t_thinking_delta(v)
+            return delta_text(
+                r,
+                w,
+                "thinking",
+                d.get("index"),
+                get(d.get("delta"), "thinking"),
+                around=ollama.a_thinking_delta,
+            )
     return None
 
 
@@ -138,24 +236,51 @@ def anthropic__openai_chat(r: StreamReader, w: StreamWriter, c: dict[str, Any]) 
     if k0 == "content_block_start":
         k1 = get(d.get("content_block"), "type")
         if k1 == "text":
-            v = delta_vars(r, w, "text", d.get("index"), get(d.get("content_block"), "text"))
-            return None if v is None else openai_chat.t_text_delta(v)
-        if k1 == "thinking":
-            v = delta_vars(
-                r, w, "thinking", d.get("index"), get(d.get("content_block"), "thinking")
+            return delta_text(
+                r,
+                w,
+                "text",
+                d.get("index"),
+                get(d.get("content_block"), "text"),
+                around=openai_chat.a_text_delta,
             )
-            return None if v is None else openai_chat.t_thinking_delta(v)
+        if k1 == "thinking":
+            return delta_text(
+                r,
+                w,
+                "thinking",
+                d.get("index"),
+                get(d.get("content_block"), "thinking"),
+                around=openai_chat.a_thinking_delta,
+            )
     if k0 == "content_block_delta":
         k2 = get(d.get("delta"), "type")
         if k2 == "text_delta":
-            v = delta_vars(r, w, "text", d.get("index"), get(d.get("delta"), "text"))
-            return None if v is None else openai_chat.t_text_delta(v)
+            return delta_text(
+                r,
+                w,
+                "text",
+                d.get("index"),
+                get(d.get("delta"), "text"),
+                around=openai_chat.a_text_delta,
+            )
         if k2 == "thinking_delta":
-            v = delta_vars(r, w, "thinking", d.get("index"), get(d.get("delta"), "thinking"))
-            return None if v is None else openai_chat.t_thinking_delta(v)
+            return delta_text(
+                r,
+                w,
+                "thinking",
+                d.get("index"),
+                get(d.get("delta"), "thinking"),
+                around=openai_chat.a_thinking_delta,
+            )
         if k2 == "input_json_delta":
-            v = call_vars(r, w, d.get("index"), get(d.get("delta"), "partial_json"))
-            return None if v is None else openai_chat.t_tool_call_delta(v)
+            return call_text(
+                r,
+                w,
+                d.get("index"),
+                get(d.get("delta"), "partial_json"),
+                around=openai_chat.a_tool_call_delta,
+            )
     return None
 
 
@@ -166,27 +291,27 @@ def bedrock__anthropic(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> s
         if not (d.get("messageStart") is not None) and not (
             get(get(d.get("contentBlockStart"), "start"), "toolUse") is not None
         ):
-            v = delta_vars(
+            return delta_text(
                 r,
                 w,
                 "text",
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(d.get("contentBlockDelta"), "delta"), "text"),
+                around=anthropic.a_text_delta,
             )
-            return None if v is None else anthropic.t_text_delta(v)
     if get(get(d.get("contentBlockDelta"), "delta"), "toolUse") is not None:
         if (
             not (d.get("messageStart") is not None)
             and not (get(get(d.get("contentBlockStart"), "start"), "toolUse") is not None)
             and not (get(get(d.get("contentBlockDelta"), "delta"), "text") is not None)
         ):
-            v = call_vars(
+            return call_text(
                 r,
                 w,
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(get(d.get("contentBlockDelta"), "delta"), "toolUse"), "input"),
+                around=anthropic.a_tool_call_delta,
             )
-            return None if v is None else anthropic.t_tool_call_delta(v)
     if get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text") is not None:
         if (
             not (d.get("messageStart") is not None)
@@ -194,14 +319,14 @@ def bedrock__anthropic(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> s
             and not (get(get(d.get("contentBlockDelta"), "delta"), "text") is not None)
             and not (get(get(d.get("contentBlockDelta"), "delta"), "toolUse") is not None)
         ):
-            v = delta_vars(
+            return delta_text(
                 r,
                 w,
                 "thinking",
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text"),
+                around=anthropic.a_thinking_delta,
             )
-            return None if v is None else anthropic.t_thinking_delta(v)
     return None
 
 
@@ -212,27 +337,27 @@ def bedrock__bedrock(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> str
         if not (d.get("messageStart") is not None) and not (
             get(get(d.get("contentBlockStart"), "start"), "toolUse") is not None
         ):
-            v = delta_vars(
+            return delta_text(
                 r,
                 w,
                 "text",
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(d.get("contentBlockDelta"), "delta"), "text"),
+                around=bedrock.a_text_delta,
             )
-            return None if v is None else bedrock.t_text_delta(v)
     if get(get(d.get("contentBlockDelta"), "delta"), "toolUse") is not None:
         if (
             not (d.get("messageStart") is not None)
             and not (get(get(d.get("contentBlockStart"), "start"), "toolUse") is not None)
             and not (get(get(d.get("contentBlockDelta"), "delta"), "text") is not None)
         ):
-            v = call_vars(
+            return call_text(
                 r,
                 w,
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(get(d.get("contentBlockDelta"), "delta"), "toolUse"), "input"),
+                around=bedrock.a_tool_call_delta,
             )
-            return None if v is None else bedrock.t_tool_call_delta(v)
     if get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text") is not None:
         if (
             not (d.get("messageStart") is not None)
@@ -240,14 +365,14 @@ def bedrock__bedrock(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> str
             and not (get(get(d.get("contentBlockDelta"), "delta"), "text") is not None)
             and not (get(get(d.get("contentBlockDelta"), "delta"), "toolUse") is not None)
         ):
-            v = delta_vars(
+            return delta_text(
                 r,
                 w,
                 "thinking",
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text"),
+                around=bedrock.a_thinking_delta,
             )
-            return None if v is None else bedrock.t_thinking_delta(v)
     return None
 
 
@@ -258,14 +383,14 @@ def bedrock__gemini(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> str 
         if not (d.get("messageStart") is not None) and not (
             get(get(d.get("contentBlockStart"), "start"), "toolUse") is not None
         ):
-            v = delta_vars(
+            return delta_text(
                 r,
                 w,
                 "text",
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(d.get("contentBlockDelta"), "delta"), "text"),
+                around=gemini.a_text_delta,
             )
-            return None if v is None else gemini.t_text_delta(v)
     if get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text") is not None:
         if (
             not (d.get("messageStart") is not None)
@@ -273,14 +398,14 @@ def bedrock__gemini(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> str 
             and not (get(get(d.get("contentBlockDelta"), "delta"), "text") is not None)
             and not (get(get(d.get("contentBlockDelta"), "delta"), "toolUse") is not None)
         ):
-            v = delta_vars(
+            return delta_text(
                 r,
                 w,
                 "thinking",
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text"),
+                around=gemini.a_thinking_delta,
             )
-            return None if v is None else gemini.t_thinking_delta(v)
     return None
 
 
@@ -291,14 +416,14 @@ def bedrock__ollama(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> str 
         if not (d.get("messageStart") is not None) and not (
             get(get(d.get("contentBlockStart"), "start"), "toolUse") is not None
         ):
-            v = delta_vars(
+            return delta_text(
                 r,
                 w,
                 "text",
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(d.get("contentBlockDelta"), "delta"), "text"),
+                around=ollama.a_text_delta,
             )
-            return None if v is None else ollama.t_text_delta(v)
     if get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text") is not None:
         if (
             not (d.get("messageStart") is not None)
@@ -306,14 +431,14 @@ def bedrock__ollama(r: StreamReader, w: StreamWriter, c: dict[str, Any]) -> str 
             and not (get(get(d.get("contentBlockDelta"), "delta"), "text") is not None)
             and not (get(get(d.get("contentBlockDelta"), "delta"), "toolUse") is not None)
         ):
-            v = delta_vars(
+            return delta_text(
                 r,
                 w,
                 "thinking",
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text"),
+                around=ollama.a_thinking_delta,
             )
-            return None if v is None else ollama.t_thinking_delta(v)
     return None
 
 
@@ -324,27 +449,27 @@ def bedrock__openai_chat(r: StreamReader, w: StreamWriter, c: dict[str, Any]) ->
         if not (d.get("messageStart") is not None) and not (
             get(get(d.get("contentBlockStart"), "start"), "toolUse") is not None
         ):
-            v = delta_vars(
+            return delta_text(
                 r,
                 w,
                 "text",
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(d.get("contentBlockDelta"), "delta"), "text"),
+                around=openai_chat.a_text_delta,
             )
-            return None if v is None else openai_chat.t_text_delta(v)
     if get(get(d.get("contentBlockDelta"), "delta"), "toolUse") is not None:
         if (
             not (d.get("messageStart") is not None)
             and not (get(get(d.get("contentBlockStart"), "start"), "toolUse") is not None)
             and not (get(get(d.get("contentBlockDelta"), "delta"), "text") is not None)
         ):
-            v = call_vars(
+            return call_text(
                 r,
                 w,
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(get(d.get("contentBlockDelta"), "delta"), "toolUse"), "input"),
+                around=openai_chat.a_tool_call_delta,
             )
-            return None if v is None else openai_chat.t_tool_call_delta(v)
     if get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text") is not None:
         if (
             not (d.get("messageStart") is not None)
@@ -352,14 +477,14 @@ def bedrock__openai_chat(r: StreamReader, w: StreamWriter, c: dict[str, Any]) ->
             and not (get(get(d.get("contentBlockDelta"), "delta"), "text") is not None)
             and not (get(get(d.get("contentBlockDelta"), "delta"), "toolUse") is not None)
         ):
-            v = delta_vars(
+            return delta_text(
                 r,
                 w,
                 "thinking",
                 get(d.get("contentBlockDelta"), "contentBlockIndex"),
                 get(get(get(d.get("contentBlockDelta"), "delta"), "reasoningContent"), "text"),
+                around=openai_chat.a_thinking_delta,
             )
-            return None if v is None else openai_chat.t_thinking_delta(v)
     return None
 
 
@@ -368,14 +493,22 @@ def openai_responses__anthropic(r: StreamReader, w: StreamWriter, c: dict[str, A
     d = c
     k0 = d.get("type")
     if k0 == "response.output_text.delta":
-        v = delta_vars(r, w, "text", d.get("output_index"), d.get("delta"))
-        return None if v is None else anthropic.t_text_delta(v)
+        return delta_text(
+            r, w, "text", d.get("output_index"), d.get("delta"), around=anthropic.a_text_delta
+        )
     if k0 == "response.reasoning_summary_text.delta":
-        v = delta_vars(r, w, "thinking", d.get("output_index"), d.get("delta"))
-        return None if v is None else anthropic.t_thinking_delta(v)
+        return delta_text(
+            r,
+            w,
+            "thinking",
+            d.get("output_index"),
+            d.get("delta"),
+            around=anthropic.a_thinking_delta,
+        )
     if k0 == "response.function_call_arguments.delta":
-        v = call_vars(r, w, d.get("output_index"), d.get("delta"))
-        return None if v is None else anthropic.t_tool_call_delta(v)
+        return call_text(
+            r, w, d.get("output_index"), d.get("delta"), around=anthropic.a_tool_call_delta
+        )
     return None
 
 
@@ -384,14 +517,17 @@ def openai_responses__bedrock(r: StreamReader, w: StreamWriter, c: dict[str, Any
     d = c
     k0 = d.get("type")
     if k0 == "response.output_text.delta":
-        v = delta_vars(r, w, "text", d.get("output_index"), d.get("delta"))
-        return None if v is None else bedrock.t_text_delta(v)
+        return delta_text(
+            r, w, "text", d.get("output_index"), d.get("delta"), around=bedrock.a_text_delta
+        )
     if k0 == "response.reasoning_summary_text.delta":
-        v = delta_vars(r, w, "thinking", d.get("output_index"), d.get("delta"))
-        return None if v is None else bedrock.t_thinking_delta(v)
+        return delta_text(
+            r, w, "thinking", d.get("output_index"), d.get("delta"), around=bedrock.a_thinking_delta
+        )
     if k0 == "response.function_call_arguments.delta":
-        v = call_vars(r, w, d.get("output_index"), d.get("delta"))
-        return None if v is None else bedrock.t_tool_call_delta(v)
+        return call_text(
+            r, w, d.get("output_index"), d.get("delta"), around=bedrock.a_tool_call_delta
+        )
     return None
 
 
@@ -400,11 +536,13 @@ def openai_responses__gemini(r: StreamReader, w: StreamWriter, c: dict[str, Any]
     d = c
     k0 = d.get("type")
     if k0 == "response.output_text.delta":
-        v = delta_vars(r, w, "text", d.get("output_index"), d.get("delta"))
-        return None if v is None else gemini.t_text_delta(v)
+        return delta_text(
+            r, w, "text", d.get("output_index"), d.get("delta"), around=gemini.a_text_delta
+        )
     if k0 == "response.reasoning_summary_text.delta":
-        v = delta_vars(r, w, "thinking", d.get("output_index"), d.get("delta"))
-        return None if v is None else gemini.t_thinking_delta(v)
+        return delta_text(
+            r, w, "thinking", d.get("output_index"), d.get("delta"), around=gemini.a_thinking_delta
+        )
     return None
 
 
@@ -413,11 +551,13 @@ def openai_responses__ollama(r: StreamReader, w: StreamWriter, c: dict[str, Any]
     d = c
     k0 = d.get("type")
     if k0 == "response.output_text.delta":
-        v = delta_vars(r, w, "text", d.get("output_index"), d.get("delta"))
-        return None if v is None else ollama.t_text_delta(v)
+        return delta_text(
+            r, w, "text", d.get("output_index"), d.get("delta"), around=ollama.a_text_delta
+        )
     if k0 == "response.reasoning_summary_text.delta":
-        v = delta_vars(r, w, "thinking", d.get("output_index"), d.get("delta"))
-        return None if v is None else ollama.t_thinking_delta(v)
+        return delta_text(
+            r, w, "thinking", d.get("output_index"), d.get("delta"), around=ollama.a_thinking_delta
+        )
     return None
 
 
@@ -428,17 +568,31 @@ def openai_responses__openai_chat(
     d = c
     k0 = d.get("type")
     if k0 == "response.output_text.delta":
-        v = delta_vars(r, w, "text", d.get("output_index"), d.get("delta"))
-        return None if v is None else openai_chat.t_text_delta(v)
+        return delta_text(
+            r, w, "text", d.get("output_index"), d.get("delta"), around=openai_chat.a_text_delta
+        )
     if k0 == "response.refusal.delta":
-        v = delta_vars(r, w, "refusal", d.get("output_index"), d.get("delta"))
-        return None if v is None else openai_chat.t_refusal_delta(v)
+        return delta_text(
+            r,
+            w,
+            "refusal",
+            d.get("output_index"),
+            d.get("delta"),
+            around=openai_chat.a_refusal_delta,
+        )
     if k0 == "response.reasoning_summary_text.delta":
-        v = delta_vars(r, w, "thinking", d.get("output_index"), d.get("delta"))
-        return None if v is None else openai_chat.t_thinking_delta(v)
+        return delta_text(
+            r,
+            w,
+            "thinking",
+            d.get("output_index"),
+            d.get("delta"),
+            around=openai_chat.a_thinking_delta,
+        )
     if k0 == "response.function_call_arguments.delta":
-        v = call_vars(r, w, d.get("output_index"), d.get("delta"))
-        return None if v is None else openai_chat.t_tool_call_delta(v)
+        return call_text(
+            r, w, d.get("output_index"), d.get("delta"), around=openai_chat.a_tool_call_delta
+        )
     return None
 
 

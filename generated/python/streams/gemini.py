@@ -4,8 +4,8 @@
 schemas/mappings/gemini.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event, and each `t_*`
-function the same chunks as the framed text they are sent as (what a fused path writes).
+events; each `w_*` function writes the wire chunks of one canonical event. An `a_*` function
+gives the framed text of a delta's chunk around the delta (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -197,20 +197,18 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_text_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_text_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "text" in v:
-        out += (
-            'data: {"candidates":[{"content":{"role":"model","parts":[{"text":'
-            + json_text(v["text"])
-            + (',"thoughtSignature":' + json_text(v["signature"]) if "signature" in v else "")
+        return (
+            'data: {"candidates":[{"content":{"role":"model","parts":[{"text":',
+            (',"thoughtSignature":' + json_text(v["signature"]) if "signature" in v else "")
             + '}]},"index":0}]'
             + (',"usageMetadata":' + json_text(v["usage"]) if "usage" in v else "")
             + (',"modelVersion":' + json_text(v["model"]) if "model" in v else "")
             + (',"responseId":' + json_text(v["id"]) if "id" in v else "")
-            + "}\n\n"
+            + "}\n\n",
         )
-    return out
+    return None
 
 
 def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
@@ -234,19 +232,17 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_thinking_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_thinking_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "text" in v:
-        out += (
-            'data: {"candidates":[{"content":{"role":"model","parts":[{"text":'
-            + json_text(v["text"])
-            + ',"thought":true}]},"index":0}]'
+        return (
+            'data: {"candidates":[{"content":{"role":"model","parts":[{"text":',
+            ',"thought":true}]},"index":0}]'
             + (',"usageMetadata":' + json_text(v["usage"]) if "usage" in v else "")
             + (',"modelVersion":' + json_text(v["model"]) if "model" in v else "")
             + (',"responseId":' + json_text(v["id"]) if "id" in v else "")
-            + "}\n\n"
+            + "}\n\n",
         )
-    return out
+    return None
 
 
 def w_thinking_signature(v: dict[str, Any]) -> list[Any]:

@@ -4,8 +4,8 @@
 schemas/mappings/ollama.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event, and each `t_*`
-function the same chunks as the framed text they are sent as (what a fused path writes).
+events; each `w_*` function writes the wire chunks of one canonical event. An `a_*` function
+gives the framed text of a delta's chunk around the delta (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -134,19 +134,17 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_text_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_text_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "created_at" in v and "model" in v and "text" in v:
-        out += (
+        return (
             '{"model":'
             + json_text(v["model"])
             + ',"created_at":'
             + json_text(v["created_at"])
-            + ',"message":{"role":"assistant","content":'
-            + json_text(v["text"])
-            + '},"done":false}\n'
+            + ',"message":{"role":"assistant","content":',
+            '},"done":false}\n',
         )
-    return out
+    return None
 
 
 def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
@@ -163,19 +161,17 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_thinking_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_thinking_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "created_at" in v and "model" in v and "text" in v:
-        out += (
+        return (
             '{"model":'
             + json_text(v["model"])
             + ',"created_at":'
             + json_text(v["created_at"])
-            + ',"message":{"role":"assistant","content":"","thinking":'
-            + json_text(v["text"])
-            + '},"done":false}\n'
+            + ',"message":{"role":"assistant","content":"","thinking":',
+            '},"done":false}\n',
         )
-    return out
+    return None
 
 
 def w_part(v: dict[str, Any]) -> list[Any]:

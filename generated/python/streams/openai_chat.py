@@ -4,8 +4,8 @@
 schemas/mappings/openai-chat.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event, and each `t_*`
-function the same chunks as the framed text they are sent as (what a fused path writes).
+events; each `w_*` function writes the wire chunks of one canonical event. An `a_*` function
+gives the framed text of a delta's chunk around the delta (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -156,21 +156,19 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_text_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_text_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "created" in v and "id" in v and "model" in v and "text" in v:
-        out += (
+        return (
             'data: {"id":'
             + json_text(v["id"])
             + ',"object":"chat.completion.chunk","created":'
             + json_text(v["created"])
             + ',"model":'
             + json_text(v["model"])
-            + ',"choices":[{"index":0,"delta":{"content":'
-            + json_text(v["text"])
-            + '},"finish_reason":null}]}\n\n'
+            + ',"choices":[{"index":0,"delta":{"content":',
+            '},"finish_reason":null}]}\n\n',
         )
-    return out
+    return None
 
 
 def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
@@ -190,21 +188,19 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_thinking_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_thinking_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "created" in v and "id" in v and "model" in v and "text" in v:
-        out += (
+        return (
             'data: {"id":'
             + json_text(v["id"])
             + ',"object":"chat.completion.chunk","created":'
             + json_text(v["created"])
             + ',"model":'
             + json_text(v["model"])
-            + ',"choices":[{"index":0,"delta":{"reasoning_content":'
-            + json_text(v["text"])
-            + '},"finish_reason":null}]}\n\n'
+            + ',"choices":[{"index":0,"delta":{"reasoning_content":',
+            '},"finish_reason":null}]}\n\n',
         )
-    return out
+    return None
 
 
 def w_refusal_delta(v: dict[str, Any]) -> list[Any]:
@@ -222,21 +218,19 @@ def w_refusal_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_refusal_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_refusal_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "created" in v and "id" in v and "model" in v and "text" in v:
-        out += (
+        return (
             'data: {"id":'
             + json_text(v["id"])
             + ',"object":"chat.completion.chunk","created":'
             + json_text(v["created"])
             + ',"model":'
             + json_text(v["model"])
-            + ',"choices":[{"index":0,"delta":{"refusal":'
-            + json_text(v["text"])
-            + '},"finish_reason":null}]}\n\n'
+            + ',"choices":[{"index":0,"delta":{"refusal":',
+            '},"finish_reason":null}]}\n\n',
         )
-    return out
+    return None
 
 
 def w_tool_call_open(v: dict[str, Any]) -> list[Any]:
@@ -301,10 +295,9 @@ def w_tool_call_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
-def t_tool_call_delta(v: dict[str, Any]) -> str:
-    out = ""
+def a_tool_call_delta(v: dict[str, Any]) -> tuple[str, str] | None:
     if "arguments" in v and "call" in v and "created" in v and "id" in v and "model" in v:
-        out += (
+        return (
             'data: {"id":'
             + json_text(v["id"])
             + ',"object":"chat.completion.chunk","created":'
@@ -313,11 +306,10 @@ def t_tool_call_delta(v: dict[str, Any]) -> str:
             + json_text(v["model"])
             + ',"choices":[{"index":0,"delta":{"tool_calls":[{"index":'
             + json_text(v["call"])
-            + ',"function":{"arguments":'
-            + json_text(v["arguments"])
-            + '}}]},"finish_reason":null}]}\n\n'
+            + ',"function":{"arguments":',
+            '}}]},"finish_reason":null}]}\n\n',
         )
-    return out
+    return None
 
 
 STREAM: Final = StreamSpec(
