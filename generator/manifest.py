@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from generator import migration_outputs as migrated
-from generator import pairs, render
+from generator import pairs, render, stream_fused
 from generator.environment import environment
 from generator.load import Sources
 from generator.paths import SEED_COVERAGE
@@ -68,6 +68,7 @@ MANIFEST: Final[tuple[Output, ...]] = (
     Output(f"{PY}/pairs/__init__.py", "python/pairs_init.py.j2", pairs.pairs_index),
     Output(f"{PY}/streams/{{module}}.py", "python/stream.py.j2", render.stream_modules),
     Output(f"{PY}/streams/__init__.py", "python/streams_init.py.j2", render.streams_init),
+    Output(f"{PY}/streams/fused.py", "python/stream_fused.py.j2", stream_fused.fused_module),
     Output(
         f"{PY}/migrations/{{module}}.py",
         "python/migration.py.j2",

@@ -11,6 +11,7 @@ usage so far, the stop reason.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -42,6 +43,25 @@ VARIABLES = {
 }
 
 
+# The delta writers a fused path may write as text, and the read actions it may take.
+TEXT_KEYS = ("text.delta", "thinking.delta", "refusal.delta", "tool_call.delta")
+HOT_ACTIONS = {"text": "text.delta", "thinking": "thinking.delta", "refusal": "refusal.delta"}
+HOT_ACTIONS["call_delta"] = "tool_call.delta"
+
+
+@dataclass(frozen=True)
+class HotRule:
+    """A read rule whose one action continues a part (a delta of text or of a call's
+    arguments): the source half of a fused stream path. ``conditions`` are the rule's own
+    and, negated, those of every earlier rule a chunk could match as well."""
+
+    conditions: tuple[str, ...]
+    reads: tuple[tuple[str, str], ...]  # the fields read once, up front (`k0 = ...`)
+    action: str  # a key of HOT_ACTIONS
+    part: str  # the expressions of the part key and the delta
+    value: str
+
+
 @dataclass
 class StreamPlan:
     """What the stream template needs: function sources and the facts beside them."""
@@ -55,6 +75,10 @@ class StreamPlan:
     sequence: str | None = None  # the chunk field numbering every chunk written
     whole_blocks: bool = False  # a `close` template uses the block's whole text or arguments
     whole_response: bool = False  # a `complete` template uses `$response`
+    # The delta writers whose chunk is also spelled as text around the delta (`a_*`), by
+    # writer key: what a fused stream path writes.
+    arounds: dict[str, str] = field(default_factory=dict)
+    hot: list[HotRule] = field(default_factory=list)  # read rules a fused path may take
 
 
 def _path(text: str) -> tuple[tuple[str | int, ...], bool]:
@@ -85,6 +109,64 @@ def _pointer_suffix(path: tuple[str | int, ...]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
+def _shared(rules: list[dict[str, Any]]) -> dict[tuple[str | int, ...], str]:
+    """A field several rules test (the event type, above all) is read once, up front: a chunk
+    matching the tenth rule would otherwise read it ten times."""
+    tested = Counter(_path(text)[0] for rule in rules for text in rule.get("when", {}))
+    return {path: f"k{i}" for i, path in enumerate(p for p, n in tested.items() if n > 1)}
+
+
+def _conditions(rule: dict[str, Any], shared: dict[tuple[str | int, ...], str]) -> list[str]:
+    """The Python conditions of a read rule's `when` and `has`."""
+    conditions = []
+    for text, literal in rule.get("when", {}).items():
+        path, _ = _path(text)
+        value = shared.get(path) or _read(path)
+        if literal is None:
+            conditions.append(f"{value} is None")
+        elif isinstance(literal, bool):
+            conditions.append(f"{value} is {literal!r}")
+        else:
+            conditions.append(f"{value} == {literal!r}")
+    for text in rule.get("has", []):
+        conditions.append(f"{_read(_path(text)[0])} is not None")
+    return conditions
+
+
+def _exclusive(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether no chunk matches both rules: their `when`s want different values of a field."""
+    wants = a.get("when", {})
+    return any(
+        text in wants and type(wants[text]) is type(literal) and wants[text] != literal
+        for text, literal in b.get("when", {}).items()
+    )
+
+
+def hot_rules(rules: list[dict[str, Any]]) -> list[HotRule]:
+    """The read rules a fused path may take: one action that continues a keyed part. A chunk
+    takes one only where `read` would (no earlier rule matches it)."""
+    shared = _shared(rules)
+    hot = []
+    for n, rule in enumerate(rules):
+        if len(rule["do"]) != 1 or not isinstance(rule["do"][0], dict):
+            continue
+        ((kind, args),) = rule["do"][0].items()
+        value = args.get("arguments" if kind == "call_delta" else "text")
+        if kind not in HOT_ACTIONS or "part" not in args or not isinstance(value, str):
+            continue
+        conditions = _conditions(rule, shared)
+        earlier = [r for r in rules[:n] if not _exclusive(r, rule)]
+        if any(not _conditions(r, shared) for r in earlier):
+            continue  # an earlier rule takes every chunk
+        conditions += [f"not ({' and '.join(_conditions(r, shared))})" for r in earlier]
+        part, value_path = _path(args["part"])[0], _path(value)[0]
+        conditions = conditions or ["True"]
+        test = " ".join(conditions)
+        reads = tuple((v, _read(p)) for p, v in shared.items() if re.search(rf"\b{v}\b", test))
+        hot.append(HotRule(tuple(conditions), reads, kind, _read(part), _read(value_path)))
+    return hot
+
+
 class _Reader:
     """Compiles the `read` rules."""
 
@@ -95,26 +177,11 @@ class _Reader:
 
     def rules(self, name: str, rules: list[dict[str, Any]], where: str) -> None:
         em = Emitter()
-        # A field several rules test (the event type, above all) is read once, up front: a
-        # chunk matching the tenth rule would otherwise read it ten times.
-        tested = Counter(_path(text)[0] for rule in rules for text in rule.get("when", {}))
-        shared = {path: f"k{i}" for i, path in enumerate(p for p, n in tested.items() if n > 1)}
+        shared = _shared(rules)
         for path, var in shared.items():
             em.line(f"{var} = {_read(path)}")
         for n, rule in enumerate(rules):
-            conditions = []
-            for text, literal in rule.get("when", {}).items():
-                path, _ = _path(text)
-                value = shared.get(path) or _read(path)
-                if literal is None:
-                    conditions.append(f"{value} is None")
-                elif isinstance(literal, bool):
-                    conditions.append(f"{value} is {literal!r}")
-                else:
-                    conditions.append(f"{value} == {literal!r}")
-            for text in rule.get("has", []):
-                conditions.append(f"{_read(_path(text)[0])} is not None")
-            em.line(f"if {' and '.join(conditions) or 'True'}:")
+            em.line(f"if {' and '.join(_conditions(rule, shared)) or 'True'}:")
             with em.block():
                 for k, action in enumerate(rule["do"]):
                     self.action(em, action, f"{where}/{n}/do/{k}")
@@ -206,6 +273,38 @@ class _Writer:
             f"def {name}(v: dict[str, Any]) -> list[Any]:\n" + "\n".join(em.lines)
         )
         self.plan.writers[key] = name
+        if key in TEXT_KEYS and self.plan.sequence is None:
+            self.text(key, templates, allowed)
+
+    def text(self, key: str, templates: list[Any], allowed: set[str]) -> None:
+        """The text around the delta of ``key`` (`a_*`): the chunk the `w_*` writer builds,
+        framed as `StreamTranslator` frames it, is the text before, the delta's JSON text,
+        the text after; the same for every delta of a block, so a fused path computes it once
+        a block. JSON text composes (a value's text in an object is the value's own), so the
+        literal parts are encoded here, once, and each variable's value by `framing.json_text`
+        (the encoder `framing.dumps` uses): the text is the same, character for character.
+        A writer this cannot spell (more than one chunk, a spread, the delta twice or in an
+        optional field, optional fields alone in an object, an `event:` name from a variable)
+        has none; its deltas take the general path."""
+        if len(templates) != 1:
+            return
+        section = self.mapping.data["stream"]
+        template = templates[0]
+        pieces = _TextPieces().frame(template, section["framing"], section.get("event_field"))
+        delta = "arguments" if key == "tool_call.delta" else "text"
+        around = None if pieces is None else _around(pieces, delta)
+        if around is None:
+            return
+        names = self._variables(template, "text", allowed)
+        required = sorted(name for name, optional in names if not optional)
+        name = "a_" + key.replace(".", "_")
+        self.plan.functions.append(
+            f"def {name}(v: dict[str, Any]) -> tuple[str, str] | None:\n"
+            f"    if {' and '.join(f'{r!r} in v' for r in required) or 'True'}:\n"
+            f"        return ({around[0]}, {around[1]})\n"
+            f"    return None"
+        )
+        self.plan.arounds[key] = name
 
     def _variables(self, node: Any, where: str, allowed: set[str]) -> list[tuple[str, bool]]:
         if isinstance(node, str) and node.startswith("$") and not node.startswith("$$"):
@@ -264,6 +363,100 @@ class _Writer:
         return temp
 
 
+def _json(value: Any) -> str:
+    """A literal's JSON text, as `framing.dumps` writes it."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# A piece of a chunk's text: literal text, or a Python expression that gives text.
+Piece = tuple[bool, str]  # (is_literal, text or expression)
+
+
+class _TextPieces:
+    """One chunk template as a Python expression of its framed JSON text: literal text and
+    the encoded variables, concatenated."""
+
+    def frame(self, template: Any, framing: str, event_field: str | None) -> list[Piece] | None:
+        """The pieces of the chunk's text as `framing.frame` writes it, or None."""
+        payload = self.node(template)
+        if payload is None or not isinstance(template, dict):
+            return None
+        if framing == "ndjson":
+            return [*payload, (True, "\n")]
+        head = ""
+        if event_field is not None and event_field in template:
+            name = template[event_field]
+            if not isinstance(name, str) or name.startswith("$"):
+                return None  # named by a variable (or not a string): the general path says it
+            head = f"event: {name}\n" if name else ""
+        return [(True, head + "data: "), *payload, (True, "\n\n")]
+
+    def node(self, node: Any) -> list[Piece] | None:
+        if isinstance(node, str) and node.startswith("$$"):
+            return [(True, _json(node[1:]))]
+        if isinstance(node, str) and node.startswith("$"):
+            match = _VAR.match(node)
+            if match is None or match.group(2):
+                return None  # an optional value outside an object
+            return [(False, f"json_text(v[{match.group(1)!r}])")]
+        if isinstance(node, list):
+            out: list[Piece] = [(True, "[")]
+            for k, sub in enumerate(node):
+                item = self.node(sub)
+                if item is None:
+                    return None
+                out += [(True, ",")] * bool(k) + item
+            return [*out, (True, "]")]
+        if not isinstance(node, dict):
+            return [(True, _json(node))]
+        return self.obj(node)
+
+    def obj(self, node: dict[str, Any]) -> list[Piece] | None:
+        """An object: its fixed fields in order, then each optional one that is there (the
+        order `_Writer._build` gives them)."""
+        if "@spread" in node:
+            return None
+        fixed: list[Piece] = []
+        optional: list[Piece] = []
+        for key, sub in node.items():
+            match = _VAR.match(sub) if isinstance(sub, str) else None
+            if match and match.group(2):
+                name = match.group(1)
+                head = repr("," + _json(key) + ":")
+                optional.append(
+                    (False, f"({head} + json_text(v[{name!r}]) if {name!r} in v else '')")
+                )
+                continue
+            value = self.node(sub)
+            if value is None:
+                return None
+            fixed += [(True, ("," if fixed else "") + _json(key) + ":"), *value]
+        if optional and not fixed:
+            return None  # the first optional field would need no comma: not spelled here
+        return [(True, "{"), *fixed, *optional, (True, "}")]
+
+
+def _around(pieces: list[Piece], name: str) -> tuple[str, str] | None:
+    """The expressions of the text before and after variable ``name``, when the pieces hold
+    it once (and not in an optional field)."""
+    value = (False, f"json_text(v[{name!r}])")
+    uses = [k for k, piece in enumerate(pieces) if not piece[0] and f"v[{name!r}]" in piece[1]]
+    if len(uses) != 1 or pieces[uses[0]] != value:
+        return None
+    return _expression(pieces[: uses[0]]), _expression(pieces[uses[0] + 1 :])
+
+
+def _expression(pieces: list[Piece]) -> str:
+    """Pieces as one Python expression: adjacent literal text merged, the rest joined by +."""
+    merged: list[Piece] = []
+    for literal, text in pieces:
+        if literal and merged and merged[-1][0]:
+            merged[-1] = (True, merged[-1][1] + text)
+        else:
+            merged.append((literal, text))
+    return " + ".join(repr(text) if literal else text for literal, text in merged) or "''"
+
+
 def plan_stream(mapping: Mapping) -> StreamPlan | None:
     """The compiled stream section of one mapping file, or None when the format has none."""
     section = mapping.data.get("stream")
@@ -271,6 +464,7 @@ def plan_stream(mapping: Mapping) -> StreamPlan | None:
         return None
     plan = StreamPlan(mapping)
     _Reader(mapping, plan).rules("read", section["read"], "/stream/read")
+    plan.hot = hot_rules(section["read"])
     write = section["write"]
     plan.defaults = dict(write.get("defaults", {}))
     writer = _Writer(mapping, plan)

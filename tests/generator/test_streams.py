@@ -126,3 +126,95 @@ def test_read_paths_of_keys_are_spelled_out_and_index_paths_go_through_at() -> N
     assert "a_part = d.get('index')\n" in source
     assert "a_text = at(c, ('items', 0, 'text'))\n" in source  # a list index: through `at`
     assert "get(d.get('delta'), 'type')" in source
+
+
+# --- the fused paths' halves: text around a delta, and the read rules a fused path takes ----
+
+
+def _delta_template(data: dict[str, Any], templates: list[Any]) -> Any:
+    data["stream"]["write"]["text"]["delta"] = templates
+    return _plan(data)
+
+
+def test_a_delta_chunk_is_spelled_as_the_text_around_the_delta() -> None:
+    plan = _plan(_anthropic())
+    assert set(plan.arounds) == {"text.delta", "thinking.delta", "tool_call.delta"}
+    source = "\n".join(plan.functions)
+    assert "def a_text_delta(v: dict[str, Any]) -> tuple[str, str] | None:" in source
+    assert '\'event: content_block_delta\\ndata: {"type":"content_block_delta","index":\'' in source
+
+
+@pytest.mark.parametrize(
+    "templates",
+    [
+        [{"type": "a", "text": "$text"}, {"type": "b"}],  # two chunks
+        [{"type": "a", "text": "$text", "again": "$text"}],  # the delta twice
+        [{"type": "a", "inner": {"text": "$text?"}}],  # the delta optional, alone in an object
+        [{"type": "$code", "text": "$text"}],  # the `event:` name from a variable
+        [{"@spread": "$usage", "type": "a", "text": "$text"}],
+        [{"type": "a", "text": ["$usage?", "$text"]}],  # an optional value in a list
+        [{"type": "a", "usage": "$usage"}],  # no delta at all
+    ],
+)
+def test_a_delta_chunk_the_text_cannot_spell_has_no_text(templates: list[Any]) -> None:
+    data = _anthropic()
+    data["stream"]["write"]["text"]["delta"] = templates
+    for n, template in enumerate(templates):
+        if template.get("type") == "$code":  # `code` is no delta variable: allow it here
+            templates[n] = {**template, "type": "$index"}
+    assert "text.delta" not in _delta_template(data, templates).arounds
+
+
+def test_the_text_around_a_delta_is_the_framed_chunk() -> None:
+    """Every generated `a_*`, for values of every JSON type, gives the text `frame(dumps(w_*))`
+    gives (the general path's), the delta's text in between."""
+    import importlib
+
+    from interlingua.framing import dumps, frame, json_text
+    from interlingua.generated.streams import STREAMS
+
+    values: list[Any] = ['msg \u2028 "é" \\', 0, -7, 2.5, True, None, {"a": [1, {"b": "c"}]}, []]
+    checked = 0
+    for fmt, spec in STREAMS.items():
+        module = importlib.import_module(f"interlingua.generated.streams.{fmt.replace('-', '_')}")
+        for key, writer in spec.writers.items():
+            around = getattr(module, "a_" + key.replace(".", "_"), None)
+            if around is None:
+                continue
+            delta = "arguments" if key == "tool_call.delta" else "text"
+            for value in values:
+                v = dict.fromkeys(
+                    ("id", "model", "created", "created_at", "index", "call", "block_id"), value
+                )
+                v |= {"usage": {"n": value}, delta: 'a delta \u00e9 "quoted"'}
+                chunks = writer(v)
+                parts = around(v)
+                if not chunks:
+                    assert parts is None
+                    continue
+                (chunk,) = chunks
+                name = chunk.get(spec.event_field) if spec.event_field else None
+                assert parts is not None
+                assert parts[0] + json_text(v[delta]) + parts[1] == frame(
+                    spec.framing, dumps(chunk), name
+                ), (fmt, key, value)
+                checked += 1
+    assert checked > 20
+
+
+def test_a_read_rule_a_chunk_could_reach_only_after_another_says_so() -> None:
+    from generator.streams import hot_rules
+
+    rules: list[dict[str, Any]] = [
+        {"has": ["start"], "do": [{"start": {}}]},
+        {"when": {"type": "other"}, "do": [{"end": {"part": "index"}}]},
+        {"when": {"type": "delta"}, "do": [{"text": {"part": "index", "text": "text"}}]},
+        {"do": []},
+        {"when": {"type": "late"}, "do": [{"text": {"part": "index", "text": "text"}}]},
+        {"when": {"type": "delta"}, "do": [{"thinking": {"text": "text"}}]},  # no part
+    ]
+    (hot,) = hot_rules(rules)
+    assert hot.action == "text"
+    # The first rule may take the same chunk: not it; the second wants another type.
+    assert hot.conditions == ("k0 == 'delta'", "not (d.get('start') is not None)")
+    assert hot.reads == (("k0", "d.get('type')"),)

@@ -4,7 +4,8 @@
 schemas/mappings/anthropic.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event.
+events; each `w_*` function writes the wire chunks of one canonical event. An `a_*` function
+gives the framed text of a delta's chunk around the delta (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
+from interlingua.framing import json_text
 from interlingua.generated.adapters import anthropic as adapter
 
 
@@ -175,6 +177,17 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
+def a_text_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "index" in v and "text" in v:
+        return (
+            'event: content_block_delta\ndata: {"type":"content_block_delta","index":'
+            + json_text(v["index"])
+            + ',"delta":{"type":"text_delta","text":',
+            "}}\n\n",
+        )
+    return None
+
+
 def w_text_close(v: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     if "index" in v:
@@ -206,6 +219,17 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
             }
         )
     return out
+
+
+def a_thinking_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "index" in v and "text" in v:
+        return (
+            'event: content_block_delta\ndata: {"type":"content_block_delta","index":'
+            + json_text(v["index"])
+            + ',"delta":{"type":"thinking_delta","thinking":',
+            "}}\n\n",
+        )
+    return None
 
 
 def w_thinking_signature(v: dict[str, Any]) -> list[Any]:
@@ -257,6 +281,17 @@ def w_tool_call_delta(v: dict[str, Any]) -> list[Any]:
             }
         )
     return out
+
+
+def a_tool_call_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "arguments" in v and "index" in v:
+        return (
+            'event: content_block_delta\ndata: {"type":"content_block_delta","index":'
+            + json_text(v["index"])
+            + ',"delta":{"type":"input_json_delta","partial_json":',
+            "}}\n\n",
+        )
+    return None
 
 
 def w_tool_call_close(v: dict[str, Any]) -> list[Any]:

@@ -4,7 +4,8 @@
 schemas/mappings/gemini.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event.
+events; each `w_*` function writes the wire chunks of one canonical event. An `a_*` function
+gives the framed text of a delta's chunk around the delta (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
+from interlingua.framing import json_text
 from interlingua.generated.adapters import gemini as adapter
 
 
@@ -195,6 +197,20 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
+def a_text_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "text" in v:
+        return (
+            'data: {"candidates":[{"content":{"role":"model","parts":[{"text":',
+            (',"thoughtSignature":' + json_text(v["signature"]) if "signature" in v else "")
+            + '}]},"index":0}]'
+            + (',"usageMetadata":' + json_text(v["usage"]) if "usage" in v else "")
+            + (',"modelVersion":' + json_text(v["model"]) if "model" in v else "")
+            + (',"responseId":' + json_text(v["id"]) if "id" in v else "")
+            + "}\n\n",
+        )
+    return None
+
+
 def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     if "text" in v:
@@ -214,6 +230,19 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
             _d1["responseId"] = v["id"]
         out.append(_d1)
     return out
+
+
+def a_thinking_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "text" in v:
+        return (
+            'data: {"candidates":[{"content":{"role":"model","parts":[{"text":',
+            ',"thought":true}]},"index":0}]'
+            + (',"usageMetadata":' + json_text(v["usage"]) if "usage" in v else "")
+            + (',"modelVersion":' + json_text(v["model"]) if "model" in v else "")
+            + (',"responseId":' + json_text(v["id"]) if "id" in v else "")
+            + "}\n\n",
+        )
+    return None
 
 
 def w_thinking_signature(v: dict[str, Any]) -> list[Any]:

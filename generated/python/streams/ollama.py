@@ -4,7 +4,8 @@
 schemas/mappings/ollama.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event.
+events; each `w_*` function writes the wire chunks of one canonical event. An `a_*` function
+gives the framed text of a delta's chunk around the delta (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
+from interlingua.framing import json_text
 from interlingua.generated.adapters import ollama as adapter
 
 
@@ -132,6 +134,19 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
+def a_text_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "created_at" in v and "model" in v and "text" in v:
+        return (
+            '{"model":'
+            + json_text(v["model"])
+            + ',"created_at":'
+            + json_text(v["created_at"])
+            + ',"message":{"role":"assistant","content":',
+            '},"done":false}\n',
+        )
+    return None
+
+
 def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     if "created_at" in v and "model" in v and "text" in v:
@@ -144,6 +159,19 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
             }
         )
     return out
+
+
+def a_thinking_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "created_at" in v and "model" in v and "text" in v:
+        return (
+            '{"model":'
+            + json_text(v["model"])
+            + ',"created_at":'
+            + json_text(v["created_at"])
+            + ',"message":{"role":"assistant","content":"","thinking":',
+            '},"done":false}\n',
+        )
+    return None
 
 
 def w_part(v: dict[str, Any]) -> list[Any]:

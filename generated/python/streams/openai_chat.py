@@ -4,7 +4,8 @@
 schemas/mappings/openai-chat.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event.
+events; each `w_*` function writes the wire chunks of one canonical event. An `a_*` function
+gives the framed text of a delta's chunk around the delta (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
+from interlingua.framing import json_text
 from interlingua.generated.adapters import openai_chat as adapter
 
 
@@ -154,6 +156,21 @@ def w_text_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
+def a_text_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "created" in v and "id" in v and "model" in v and "text" in v:
+        return (
+            'data: {"id":'
+            + json_text(v["id"])
+            + ',"object":"chat.completion.chunk","created":'
+            + json_text(v["created"])
+            + ',"model":'
+            + json_text(v["model"])
+            + ',"choices":[{"index":0,"delta":{"content":',
+            '},"finish_reason":null}]}\n\n',
+        )
+    return None
+
+
 def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     if "created" in v and "id" in v and "model" in v and "text" in v:
@@ -171,6 +188,21 @@ def w_thinking_delta(v: dict[str, Any]) -> list[Any]:
     return out
 
 
+def a_thinking_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "created" in v and "id" in v and "model" in v and "text" in v:
+        return (
+            'data: {"id":'
+            + json_text(v["id"])
+            + ',"object":"chat.completion.chunk","created":'
+            + json_text(v["created"])
+            + ',"model":'
+            + json_text(v["model"])
+            + ',"choices":[{"index":0,"delta":{"reasoning_content":',
+            '},"finish_reason":null}]}\n\n',
+        )
+    return None
+
+
 def w_refusal_delta(v: dict[str, Any]) -> list[Any]:
     out: list[Any] = []
     if "created" in v and "id" in v and "model" in v and "text" in v:
@@ -184,6 +216,21 @@ def w_refusal_delta(v: dict[str, Any]) -> list[Any]:
             }
         )
     return out
+
+
+def a_refusal_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "created" in v and "id" in v and "model" in v and "text" in v:
+        return (
+            'data: {"id":'
+            + json_text(v["id"])
+            + ',"object":"chat.completion.chunk","created":'
+            + json_text(v["created"])
+            + ',"model":'
+            + json_text(v["model"])
+            + ',"choices":[{"index":0,"delta":{"refusal":',
+            '},"finish_reason":null}]}\n\n',
+        )
+    return None
 
 
 def w_tool_call_open(v: dict[str, Any]) -> list[Any]:
@@ -246,6 +293,23 @@ def w_tool_call_delta(v: dict[str, Any]) -> list[Any]:
             }
         )
     return out
+
+
+def a_tool_call_delta(v: dict[str, Any]) -> tuple[str, str] | None:
+    if "arguments" in v and "call" in v and "created" in v and "id" in v and "model" in v:
+        return (
+            'data: {"id":'
+            + json_text(v["id"])
+            + ',"object":"chat.completion.chunk","created":'
+            + json_text(v["created"])
+            + ',"model":'
+            + json_text(v["model"])
+            + ',"choices":[{"index":0,"delta":{"tool_calls":[{"index":'
+            + json_text(v["call"])
+            + ',"function":{"arguments":',
+            '}}]},"finish_reason":null}]}\n\n',
+        )
+    return None
 
 
 STREAM: Final = StreamSpec(

@@ -4,7 +4,8 @@
 schemas/mappings/openai-responses.yaml.
 
 `read` takes one wire chunk and drives the stream engine, which emits canonical stream
-events; each `w_*` function writes the wire chunks of one canonical event.
+events; each `w_*` function writes the wire chunks of one canonical event. An `a_*` function
+gives the framed text of a delta's chunk around the delta (what a fused path writes).
 """
 
 # ruff: noqa: E501, F401, F841, PLR0911, PLR0912, PLR0915, C901
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from interlingua.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
+from interlingua.framing import json_text
 from interlingua.generated.adapters import openai_responses as adapter
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import Any, Final
 
 from interlingua.accumulate import Accumulator, StreamError
@@ -49,6 +50,8 @@ from interlingua.transforms import TRANSFORMS
 
 Event = dict[str, Any]
 Writer = Callable[[dict[str, Any]], list[Any]]
+# A target's delta text around the delta itself (`a_*`), or None when it writes nothing.
+Around = Callable[[dict[str, Any]], "tuple[str, str] | None"]
 
 # The counts a canonical Usage always has.
 USAGE_REQUIRED = tuple(name for name, f in Usage.model_fields.items() if f.is_required())
@@ -148,7 +151,6 @@ class StreamReader:
         self.events: list[Event] = []
         self.done = False
         self._chunks = 0
-        self._ptr = ""  # the chunk at hand
         self._keys: dict[tuple[str, Any], int] = {}
         self._kinds: list[str] = []  # kind of each canonical part, by index
         self._last: int | None = None  # the part text without a key continues
@@ -166,7 +168,7 @@ class StreamReader:
 
     def feed(self, chunk: Any) -> list[Event]:
         """The canonical events one wire chunk yields."""
-        ptr = self._ptr = f"/{self._chunks}"
+        ptr = f"/{self._chunks}"
         self._chunks += 1
         if self.done:
             self._fail("stream_out_of_order", ptr, "a chunk after the end of the stream")
@@ -232,7 +234,7 @@ class StreamReader:
             if self.spec.explicit_start:
                 raise ConversionError(
                     "stream_out_of_order",
-                    self._ptr,
+                    f"/{self._chunks - 1}",  # the chunk at hand
                     "the stream did not open with its start chunk (it started late)",
                 )
             self.start(id=None, model=None, ptr="")
@@ -554,6 +556,10 @@ class StreamWriter:
         # a signature-only thinking part, held back until that block is written.
         self._held: str | None = None
         self._sequence = 0
+        # Bumped whenever the writer's vars or its open block change: a fused path's text
+        # cache (`delta_text`) holds while it stays the same.
+        self._version = 0
+        self._cache: tuple[int, Around, tuple[str, str] | None] | None = None
         # Formats whose last chunk repeats the whole response fold the events as they pass.
         self._whole = Accumulator() if spec.whole_response else None
 
@@ -575,9 +581,11 @@ class StreamWriter:
             for key in ("id", "model"):
                 if key in event:
                     self._v[key] = event[key]
+                    self._version += 1
         elif kind == "usage":
             self._usage = event["usage"]
             self._v["usage"] = self.spec.encode_usage(self.ctx, event["usage"], ptr + "/usage")
+            self._version += 1
             self._write("usage", {}, out)
         elif kind in ("text_delta", "thinking_delta", "refusal_delta"):
             block = self._block(event["index"], _DELTA_KINDS[kind], ptr, out)
@@ -591,6 +599,7 @@ class StreamWriter:
                     self._emit(writer(v), out)
                 if self.spec.whole_blocks:
                     block[1]["text"] += event["text"]
+                    self._version += 1
         elif kind == "signature":
             self._signature(event, ptr, out)
         elif kind == "tool_call_start":
@@ -628,6 +637,7 @@ class StreamWriter:
         if key in self._v or key not in self.spec.defaults:
             return
         self._v[key] = self.spec.defaults[key]
+        self._version += 1
         if key not in self._defaulted:
             self._defaulted.add(key)
             self.ctx.loss(
@@ -670,6 +680,7 @@ class StreamWriter:
             self._write(f"{kind}.close", block, out)
             self._closed.add(index)
             self._open = None
+            self._version += 1
 
     def _block(
         self, index: int, kind: str, ptr: str, out: list[Any], extra: dict[str, Any] | None = None
@@ -702,6 +713,7 @@ class StreamWriter:
             block["arguments" if kind == "tool_call" else "text"] = ""
         self._blocks += 1
         self._open = (index, kind, block)
+        self._version += 1
         self._write(f"{kind}.open", block, out)
         return kind, block
 
@@ -760,6 +772,7 @@ class StreamWriter:
         if block is not None:
             self._write("thinking.signature", {**block[1], "signature": event["signature"]}, out)
             block[1]["signature"] = event["signature"]
+            self._version += 1
 
     def _unhold(self, out: list[Any]) -> None:
         """A held signature with no block to ride on: on an empty text block of its own."""
@@ -797,6 +810,7 @@ class StreamWriter:
             self._write("tool_call.delta", {**block, "arguments": event["arguments_delta"]}, out)
             if self.spec.whole_blocks:
                 block["arguments"] += event["arguments_delta"]
+                self._version += 1
         elif index not in self._dropped:
             self.ctx.loss(ptr, "field_dropped", f"arguments for call {index}, which is not open")
 
@@ -876,11 +890,13 @@ class StreamWriter:
             )
         if "usage" in event and event["usage"] != self._usage:
             self._v["usage"] = self.spec.encode_usage(self.ctx, event["usage"], ptr + "/usage")
+            self._version += 1
         elif "usage" in event:
             pass  # the last usage event said it (and reported what it could not carry)
         elif "usage" in self.spec.defaults and "usage" not in self._v:
             self._report_default("usage", ptr)
             self._v["usage"] = self.spec.defaults["usage"]
+            self._version += 1
         wire_stop = self.spec.stop_from_canonical[stop]
         extra: dict[str, Any] = {"stop_reason": wire_stop}
         if self._whole is not None:
@@ -911,3 +927,64 @@ class StreamWriter:
         code = event.get("provider_code") or event["error"]["code"]
         self._write("error", {"code": code, "message": event["error"]["message"]}, out)
         self.done = True
+
+
+# --- fused paths ----------------------------------------------------------------------------
+# A generated fused path (`generated/python/streams/fused.py`) reads a chunk of one format and
+# writes the framed text of another at once, for a chunk that only continues a part. These say
+# whether the state allows it and, when it does, make the moves the general path would make
+# (the reader's and the writer's counters, the part text continues) and write the target's
+# delta; None leaves the chunk, untouched, to the general path.
+
+
+def delta_text(
+    r: StreamReader, w: StreamWriter, kind: str, key: Any, text: Any, *, around: Around
+) -> str | None:
+    """A text, thinking or refusal delta (`StreamReader.text` then `StreamWriter.feed`) that
+    continues keyed part ``key``, already of ``kind``, whose block is open in the target."""
+    if type(text) is not str or not text or r.done or w.done or w._held is not None:
+        return None
+    if type(key) is not int and type(key) is not str:
+        return None
+    index = r._keys.get(("block", key))
+    if index is None or r._kinds[index] != kind:
+        return None
+    block = w._open
+    if block is None or block[0] != index or block[1] != kind:
+        return None
+    r._chunks += 1
+    r._last = index
+    w._events += 1
+    return _delta_text(w, block[2], "text", text, around)
+
+
+def call_text(
+    r: StreamReader, w: StreamWriter, key: Any, fragment: Any, *, around: Around
+) -> str | None:
+    """A fragment of a call's arguments (`StreamReader.call_delta` then the writer) for open
+    call ``key``, whose block is open in the target."""
+    if type(fragment) is not str or not fragment or r.done or w.done:
+        return None
+    if type(key) is not int and type(key) is not str:
+        return None
+    index = r._keys.get(("call", key))
+    if index is None or index not in r._open_calls or index in w._pending:
+        return None
+    block = w._open
+    if block is None or block[0] != index:
+        return None
+    r._chunks += 1
+    w._events += 1
+    return _delta_text(w, block[2], "arguments", fragment, around)
+
+
+def _delta_text(
+    w: StreamWriter, block: dict[str, Any], name: str, delta: str, around: Around
+) -> str:
+    """The target's text of one delta: the text around it is the same while the writer's vars
+    and open block are (`_version`), so it is computed once for them."""
+    cache = w._cache
+    if cache is None or cache[0] != w._version or cache[1] is not around:
+        cache = w._cache = (w._version, around, around({**w._v, **block, name: delta}))
+    parts = cache[2]
+    return "" if parts is None else parts[0] + encode_basestring(delta) + parts[1]
