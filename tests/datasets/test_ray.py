@@ -14,6 +14,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pytest
 
 from interlingua.datasets.arrow import convert_table
+from interlingua.datasets.body import Options
 from interlingua.datasets.ray import annotate_batch, convert_dataset, rows_where
 
 ray = pytest.importorskip("ray")
@@ -57,8 +58,8 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 def test_the_batch_function_in_this_process() -> None:
     table = _table(8)
-    settings = {"source": "openai-chat", "target": "anthropic", "kind": "request"}
-    annotated = annotate_batch(table.to_batches()[0], "body", settings)
+    options = Options("openai-chat", "anthropic", "request")
+    annotated = annotate_batch(table.to_batches()[0], "body", options, "losses", "error")
     good = rows_where(annotated, "error", failed=False)
     bad = rows_where(annotated, "error", failed=True)
     assert good.num_rows == 6 and bad.num_rows == 2
@@ -67,10 +68,10 @@ def test_the_batch_function_in_this_process() -> None:
 
 def test_a_dataset_converts_as_in_one_process(runtime: None) -> None:
     table = _table(ROWS)
-    alone = convert_table(table, "body", "openai-chat", "anthropic").to_pylist()
+    alone = convert_table(table, "body", Options("openai-chat", "anthropic")).to_pylist()
     # Four blocks, so both CPUs take batches.
     dataset = ray.data.from_arrow([table.slice(n, ROWS // 4) for n in range(0, ROWS, ROWS // 4)])
-    split = convert_dataset(dataset, "body", "openai-chat", "anthropic", batch_size=500)
+    split = convert_dataset(dataset, "body", Options("openai-chat", "anthropic"), batch_size=500)
     converted = sorted(split.converted.take_all(), key=lambda row: row["id"])
     failed = sorted(split.failed.take_all(), key=lambda row: row["id"])
     assert len(converted) + len(failed) == ROWS
