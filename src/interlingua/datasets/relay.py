@@ -118,7 +118,7 @@ class Blocks:
             data = os.pread(self.fd, min(self.size, self.end - at), at)
             newline = data.find(b"\n")
             if newline >= 0:
-                pieces.append(data[: newline + 1])
+                pieces.append(data[:newline])
                 length += newline
                 break
             pieces.append(data)
