@@ -117,3 +117,33 @@ def test_the_kind_is_told_by_the_first_readable_cell() -> None:
     out = convert_table(table, "body", Options("openai-chat", "anthropic"))
     assert out["error"].to_pylist()[2] is None
     assert json.loads(out["body"][2].as_py())["type"] == "message"  # an Anthropic response
+
+
+SIGNED = {
+    "contents": [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {"role": "model", "parts": [{"text": "plan", "thought": True, "thoughtSignature": "Cq"}]},
+        {"role": "user", "parts": [{"text": "go"}]},
+    ]
+}
+
+
+@pytest.mark.parametrize("target", ["vertex", "gemini-api"])
+def test_the_endpoints_travel_in_the_options(target: str, tmp_path: Path) -> None:
+    """Reasoning read from Vertex is replayed to Vertex only: the endpoints reach each cell,
+    in a table, a Parquet file and a worker process, as `convert`'s keywords."""
+    table = pa.table({"body": [json.dumps(SIGNED)] * 3})
+    options = Options("gemini", "gemini", source_endpoint="vertex", target_endpoint=target)
+    expected = convert(SIGNED, "gemini", "gemini", source_endpoint="vertex", target_endpoint=target)
+    codes = [x.code for x in expected.losses]
+    assert ("thinking_not_replayable" in codes) == (target == "gemini-api")
+    for jobs in (1, 2):
+        out = convert_table(table, "body", options, jobs=jobs).to_pylist()
+        assert [[x["code"] for x in row["losses"]] for row in out] == [codes] * 3
+        assert json.loads(out[0]["body"]) == expected.output
+    source, written = tmp_path / "in.parquet", tmp_path / "out.parquet"
+    pq.write_table(table, source)
+    convert_parquet(str(source), str(written), "body", options)
+    assert [[x["code"] for x in row["losses"]] for row in pq.read_table(written).to_pylist()] == [
+        codes
+    ] * 3

@@ -101,3 +101,23 @@ def test_the_kind_is_told_once_on_the_driver(runtime: None) -> None:
         _first_kind(ray.data.from_items([{"b": "{"}]).filter(lambda r: False), "b", named) is None
     )
     assert _first_kind(ray.data.from_items([{"b": "{"}]), "b", Options("auto", "gemini")) is None
+
+
+def test_the_endpoints_reach_the_batch_function() -> None:
+    """What each Ray task runs converts with the endpoints of the options it is handed."""
+    signed = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": [{"text": "p", "thought": True, "thoughtSignature": "Cq"}]},
+            {"role": "user", "parts": [{"text": "go"}]},
+        ]
+    }
+    table = pa.table({"body": [json.dumps(signed)]})
+    codes = {}
+    for target in ("vertex", "gemini-api"):
+        options = Options(
+            "gemini", "gemini", "request", source_endpoint="vertex", target_endpoint=target
+        )
+        annotated = annotate_batch(table.to_batches()[0], "body", options, "lost", "why")
+        codes[target] = [x["code"] for x in annotated.column("lost").to_pylist()[0]]
+    assert codes["vertex"] == [] and "thinking_not_replayable" in codes["gemini-api"]
