@@ -22,8 +22,9 @@ one core that is the same for any ``--jobs`` and measures Python, not the batch.
 
 Beside the wall times it prints what the load of a shared machine cannot change: the CPU time
 of each run's process tree, the speed-up those allow on idle cores, and the share of the CPU
-that the command process itself (reading, handing out, gathering, writing) takes from the
-workers. The load average is printed with the numbers: the machine may be shared.
+that the command process itself takes (from a file it converts and writes its share of the
+blocks, as each worker does: with N jobs, about 1/N of the tree's). The load average is
+printed with the numbers: the machine may be shared.
 
     python benchmarks/batch.py [--lines 100000] [--small 10000] [--large 1000000] [--jobs N]
 """
@@ -221,8 +222,8 @@ def speed(args: argparse.Namespace, folder: Path) -> None:
         f"CPU seconds of the process tree: --jobs 1 {CPU[1]:.1f}, --jobs {args.jobs} "
         f"{CPU[args.jobs]:.1f}; the speed-up on {args.jobs} idle cores is at most {bound:.2f}x"
     )
-    # The command process reads, hands chunks out, gathers and writes while the workers
-    # convert: what it spends, it takes from the cores the workers need.
+    # The command process converts and writes its share of the blocks, as each worker does
+    # (datasets/relay.py): about 1 / N of the tree's CPU when the work is evenly spread.
     share = MAIN[args.jobs] / CPU[args.jobs]
     print(
         f"CPU seconds of the command process with --jobs {args.jobs}: {MAIN[args.jobs]:.1f} "

@@ -385,55 +385,45 @@ def _convert_stream(args: argparse.Namespace, report: IO[str] | None) -> int:
     """
     from functools import partial  # noqa: PLC0415
 
-    from interlingua.datasets import Summary  # noqa: PLC0415
-    from interlingua.datasets.batch import convert_stream  # noqa: PLC0415
-    from interlingua.datasets.written import write_utf8  # noqa: PLC0415
+    from interlingua.datasets.body import Options  # noqa: PLC0415
+    from interlingua.datasets.command import write_lines  # noqa: PLC0415
 
     try:
         stream = _open_input(args.input)
     except InputError as exc:
         _error(exc.code, exc.path, exc.message)
         return EXIT_UNREADABLE
-    status, summary, bar = EXIT_VALID, Summary(), _progress(stream)
-    options = {
-        "kind": args.kind,
-        "strict": args.strict,
-        "thinking": args.thinking,
-        "source_endpoint": args.source_endpoint,
-        "target_endpoint": args.target_endpoint,
-    }
+    bar = _progress(stream)
+    options = Options(
+        args.source,
+        args.target,
+        args.kind,
+        args.strict,
+        args.thinking,
+        report is None,  # the losses go to stderr unless a report file gets them
+        args.source_endpoint,
+        args.target_endpoint,
+    )
     try:
-        for chunk in convert_stream(
+        tally = write_lines(
             stream,
-            args.source,
-            args.target,
-            **options,
+            options,
+            sys.stdout,
+            report=report,
+            problems=sys.stderr,
             jobs=args.jobs,
             max_bytes=args.max_bytes,
-            loss_problems=report is None,
-            reports=report is not None,
             live=_live(stream),
             render=partial(_problem_block, _Stderr.json),
-        ):
-            # A chunk arrives as text and bytes to write: a few writes, nothing per line.
-            if chunk.problem_text:
-                sys.stderr.write(chunk.problem_text)
-            summary.merge(chunk.summary)
-            status = max([status, *(_STATUS[done] for done in chunk.statuses)])
-            write_utf8(sys.stdout, chunk.output)
-            sys.stdout.flush()
-            if report is not None:
-                write_utf8(report, chunk.report)
-                report.flush()
-            if bar is not None:
-                bar.update(chunk.size)
+            progress=None if bar is None else lambda done: bar.update(done - bar.n),
+        )
     finally:
         if bar is not None:
             bar.close()
         if stream is not sys.stdin.buffer:
             stream.close()
-    print(summary.line(_Stderr.json), file=sys.stderr)
-    return status
+    print(tally.summary.line(_Stderr.json), file=sys.stderr)
+    return max([EXIT_VALID, *(_STATUS[done] for done in tally.statuses)])
 
 
 def _unwritable(path: str, exc: OSError) -> int:

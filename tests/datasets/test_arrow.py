@@ -31,7 +31,7 @@ def _table(rows: int) -> pa.Table:
 
 
 def test_text_bodies_are_converted_in_place_with_losses_and_errors() -> None:
-    out = convert_table(_table(8), "body", "openai-chat", "anthropic")
+    out = convert_table(_table(8), "body", Options("openai-chat", "anthropic"))
     assert out.column_names == ["id", "body", "split", "losses", "error"]
     assert out["id"].to_pylist() == list(range(8))
     assert out["split"].to_pylist() == _table(8)["split"].to_pylist()
@@ -46,17 +46,17 @@ def test_text_bodies_are_converted_in_place_with_losses_and_errors() -> None:
 
 def test_a_pool_gives_the_same_table() -> None:
     table = _table(600)
-    one = convert_table(table, "body", "openai-chat", "gemini", jobs=1)
-    assert convert_table(table, "body", "openai-chat", "gemini", jobs=2).equals(one)
+    one = convert_table(table, "body", Options("openai-chat", "gemini"), jobs=1)
+    assert convert_table(table, "body", Options("openai-chat", "gemini"), jobs=2).equals(one)
 
 
 def test_struct_bodies_and_message_lists() -> None:
     table = pa.table({"n": [1, 2], "body": [GOOD, {"model": "m", "messages": [{"role": "x"}]}]})
-    out = convert_table(table, "body", "openai-chat", "gemini").to_pylist()
+    out = convert_table(table, "body", Options("openai-chat", "gemini")).to_pylist()
     assert out[0]["body"] == convert(GOOD, "openai-chat", "gemini").output
     assert out[1]["error"] is not None and out[1]["body"] is None
     turns = pa.table({"messages": [GOOD["messages"], [{"role": "assistant", "content": "yo"}]]})
-    done = convert_table(turns, "messages", "openai-chat", "anthropic", kind="messages")
+    done = convert_table(turns, "messages", Options("openai-chat", "anthropic", kind="messages"))
     assert done["error"].null_count == 2
     turn = [{"role": "assistant", "content": "yo"}]
     expected = convert(turn, "openai-chat", "anthropic", "messages").output
@@ -77,25 +77,29 @@ def test_the_worker_function_in_this_process() -> None:
 
 def test_a_taken_column_name_is_refused() -> None:
     with pytest.raises(ValueError, match="losses"):
-        convert_table(_table(2).append_column("losses", pa.array([1, 2])), "body", "auto", "gemini")
+        convert_table(
+            _table(2).append_column("losses", pa.array([1, 2])), "body", Options("auto", "gemini")
+        )
 
 
 def test_parquet_in_parquet_out_keeps_every_column_and_the_order(tmp_path: Path) -> None:
     table = _table(2_500)
     source, target = tmp_path / "in.parquet", tmp_path / "out.parquet"
     pq.write_table(table, source, row_group_size=700)
-    convert_parquet(str(source), str(target), "body", "openai-chat", "anthropic", rows=1_000)
+    convert_parquet(
+        str(source), str(target), "body", Options("openai-chat", "anthropic"), rows=1_000
+    )
     out = pq.read_table(target)
     assert out.num_rows == 2_500
     for name in ("id", "split"):
         assert out[name].to_pylist() == table[name].to_pylist()
-    assert out.equals(convert_table(table, "body", "openai-chat", "anthropic"))
+    assert out.equals(convert_table(table, "body", Options("openai-chat", "anthropic")))
 
 
 def test_an_empty_parquet_file(tmp_path: Path) -> None:
     source, target = tmp_path / "in.parquet", tmp_path / "out.parquet"
     pq.write_table(_table(0), source)
-    convert_parquet(str(source), str(target), "body", "openai-chat", "anthropic")
+    convert_parquet(str(source), str(target), "body", Options("openai-chat", "anthropic"))
     assert pq.read_table(target).column_names == ["id", "body", "split", "losses", "error"]
 
 
@@ -110,6 +114,36 @@ def test_the_kind_is_told_by_the_first_readable_cell() -> None:
         ],
     }
     table = pa.table({"body": [None, "{", json.dumps(response)]})
-    out = convert_table(table, "body", "openai-chat", "anthropic")
+    out = convert_table(table, "body", Options("openai-chat", "anthropic"))
     assert out["error"].to_pylist()[2] is None
     assert json.loads(out["body"][2].as_py())["type"] == "message"  # an Anthropic response
+
+
+SIGNED = {
+    "contents": [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {"role": "model", "parts": [{"text": "plan", "thought": True, "thoughtSignature": "Cq"}]},
+        {"role": "user", "parts": [{"text": "go"}]},
+    ]
+}
+
+
+@pytest.mark.parametrize("target", ["vertex", "gemini-api"])
+def test_the_endpoints_travel_in_the_options(target: str, tmp_path: Path) -> None:
+    """Reasoning read from Vertex is replayed to Vertex only: the endpoints reach each cell,
+    in a table, a Parquet file and a worker process, as `convert`'s keywords."""
+    table = pa.table({"body": [json.dumps(SIGNED)] * 3})
+    options = Options("gemini", "gemini", source_endpoint="vertex", target_endpoint=target)
+    expected = convert(SIGNED, "gemini", "gemini", source_endpoint="vertex", target_endpoint=target)
+    codes = [x.code for x in expected.losses]
+    assert ("thinking_not_replayable" in codes) == (target == "gemini-api")
+    for jobs in (1, 2):
+        out = convert_table(table, "body", options, jobs=jobs).to_pylist()
+        assert [[x["code"] for x in row["losses"]] for row in out] == [codes] * 3
+        assert json.loads(out[0]["body"]) == expected.output
+    source, written = tmp_path / "in.parquet", tmp_path / "out.parquet"
+    pq.write_table(table, source)
+    convert_parquet(str(source), str(written), "body", options)
+    assert [[x["code"] for x in row["losses"]] for row in pq.read_table(written).to_pylist()] == [
+        codes
+    ] * 3

@@ -32,8 +32,8 @@ def _seen(lines: Any) -> list[tuple[int, str, str, Any]]:
 
 def test_a_pool_of_two_gives_what_one_process_gives_in_the_same_order() -> None:
     lines = _lines(53)
-    alone = _seen(convert_lines(lines, "openai-chat", "anthropic", jobs=1, chunk=4))
-    pooled = _seen(convert_lines(lines, "openai-chat", "anthropic", jobs=2, chunk=4))
+    alone = _seen(convert_lines(lines, Options("openai-chat", "anthropic"), jobs=1, chunk=4))
+    pooled = _seen(convert_lines(lines, Options("openai-chat", "anthropic"), jobs=2, chunk=4))
     assert pooled == alone
     assert [n for n, *_ in alone] == list(range(1, 54))
     assert alone[0][1] == json.dumps(convert(GOOD, "openai-chat", "anthropic").output)
@@ -80,14 +80,14 @@ def test_a_named_source_tells_the_kind_once_from_the_first_readable_line() -> No
         ],
     }
     lines = ["", "{", json.dumps(response), json.dumps(response)]
-    done = list(convert_lines(lines, "openai-chat", "anthropic", jobs=1))
+    done = list(convert_lines(lines, Options("openai-chat", "anthropic"), jobs=1))
     assert [x.status for x in done] == [None, "failed", "converted", "converted"]
     assert json.loads(done[2].report)["kind"] == "response"
 
 
 def test_from_auto_detects_each_line() -> None:
     lines = [json.dumps(GOOD), json.dumps(GEMINI), json.dumps({"x": 1})]
-    done = list(convert_lines(lines, "auto", "anthropic", jobs=1))
+    done = list(convert_lines(lines, Options("auto", "anthropic"), jobs=1))
     assert [x.pair for x in done] == [("openai-chat", "anthropic"), ("gemini", "anthropic"), None]
     assert done[2].problems[0].code == "unknown_format"
     assert done[2].problems[0].detail  # each schema's reason, for a person
@@ -108,19 +108,19 @@ def test_losses_are_left_to_the_report_when_asked() -> None:
 
 def test_convert_many_keeps_order_and_never_raises() -> None:
     bodies = [GOOD, None, LOSSY] * 7
-    alone = list(convert_many(bodies, "openai-chat", "gemini", jobs=1, chunk=2))
-    pooled = list(convert_many(bodies, "openai-chat", "gemini", jobs=2, chunk=2))
+    alone = list(convert_many(bodies, Options("openai-chat", "gemini"), jobs=1, chunk=2))
+    pooled = list(convert_many(bodies, Options("openai-chat", "gemini"), jobs=2, chunk=2))
     assert pooled == alone
     assert [x.status for x in alone[:3]] == ["converted", "failed", "converted"]
     assert alone[0].output == convert(GOOD, "openai-chat", "gemini").output
     assert alone[1].error is not None and alone[1].error["code"] == "wrong_type"
-    assert list(convert_many([], "openai-chat", "gemini")) == []
+    assert list(convert_many([], Options("openai-chat", "gemini"))) == []
 
 
 def test_the_summary_counts_lines_losses_and_pairs() -> None:
     summary = Summary()
     lines = [json.dumps(GOOD), json.dumps(LOSSY), "", "{", json.dumps(GEMINI)]
-    for line in convert_lines(lines, "auto", "anthropic", jobs=1):
+    for line in convert_lines(lines, Options("auto", "anthropic"), jobs=1):
         summary.add(line)
     text = summary.text()
     assert text.startswith("summary: 4 lines, 3 converted, 1 failed; losses: ")
@@ -138,7 +138,7 @@ def test_the_summary_counts_lines_losses_and_pairs() -> None:
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_consumer_that_stops_early_leaves_no_work_behind(jobs: int) -> None:
-    stream = convert_lines(_lines(200), "openai-chat", "anthropic", jobs=jobs, chunk=8)
+    stream = convert_lines(_lines(200), Options("openai-chat", "anthropic"), jobs=jobs, chunk=8)
     assert next(stream).number == 1
     assert isinstance(stream, Generator)
     stream.close()  # the pool, if any, is shut down
@@ -146,7 +146,9 @@ def test_a_consumer_that_stops_early_leaves_no_work_behind(jobs: int) -> None:
 
 def test_a_batch_where_no_line_reads_has_no_kind_to_tell() -> None:
     done = list(
-        convert_lines(["{", "", Unread("input_too_large", "long")], "openai-chat", "gemini")
+        convert_lines(
+            ["{", "", Unread("input_too_large", "long")], Options("openai-chat", "gemini")
+        )
     )
     assert [x.status for x in done] == ["failed", None, "failed"]
 
@@ -167,15 +169,17 @@ def test_live_input_is_chunked_as_it_arrives_and_its_errors_reach_the_consumer()
 
 def test_live_lines_through_a_pool() -> None:
     lines = _lines(40)
-    alone = _seen(convert_lines(lines, "openai-chat", "anthropic", jobs=1))
+    alone = _seen(convert_lines(lines, Options("openai-chat", "anthropic"), jobs=1))
     assert (
-        _seen(convert_lines(lines, "openai-chat", "anthropic", jobs=2, chunk=4, live=True)) == alone
+        _seen(convert_lines(lines, Options("openai-chat", "anthropic"), jobs=2, chunk=4, live=True))
+        == alone
     )
 
 
 def test_a_pair_without_losses_is_counted_too() -> None:
     summary = Summary()
-    for line in convert_lines([json.dumps(GOOD), json.dumps(GEMINI)], "auto", "openai-chat"):
+    bodies = [json.dumps(GOOD), json.dumps(GEMINI)]
+    for line in convert_lines(bodies, Options("auto", "openai-chat")):
         summary.add(line)
     pairs = json.loads(summary.line(as_json=True))["summary"]["pairs"]
     assert [(p["source"], p["converted"], p["losses"]) for p in pairs] == [

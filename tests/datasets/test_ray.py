@@ -14,6 +14,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pytest
 
 from interlingua.datasets.arrow import convert_table
+from interlingua.datasets.body import Options
 from interlingua.datasets.ray import annotate_batch, convert_dataset, rows_where
 
 ray = pytest.importorskip("ray")
@@ -57,8 +58,8 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 def test_the_batch_function_in_this_process() -> None:
     table = _table(8)
-    settings = {"source": "openai-chat", "target": "anthropic", "kind": "request"}
-    annotated = annotate_batch(table.to_batches()[0], "body", settings)
+    options = Options("openai-chat", "anthropic", "request")
+    annotated = annotate_batch(table.to_batches()[0], "body", options, "losses", "error")
     good = rows_where(annotated, "error", failed=False)
     bad = rows_where(annotated, "error", failed=True)
     assert good.num_rows == 6 and bad.num_rows == 2
@@ -67,10 +68,10 @@ def test_the_batch_function_in_this_process() -> None:
 
 def test_a_dataset_converts_as_in_one_process(runtime: None) -> None:
     table = _table(ROWS)
-    alone = convert_table(table, "body", "openai-chat", "anthropic").to_pylist()
+    alone = convert_table(table, "body", Options("openai-chat", "anthropic")).to_pylist()
     # Four blocks, so both CPUs take batches.
     dataset = ray.data.from_arrow([table.slice(n, ROWS // 4) for n in range(0, ROWS, ROWS // 4)])
-    split = convert_dataset(dataset, "body", "openai-chat", "anthropic", batch_size=500)
+    split = convert_dataset(dataset, "body", Options("openai-chat", "anthropic"), batch_size=500)
     converted = sorted(split.converted.take_all(), key=lambda row: row["id"])
     failed = sorted(split.failed.take_all(), key=lambda row: row["id"])
     assert len(converted) + len(failed) == ROWS
@@ -100,3 +101,23 @@ def test_the_kind_is_told_once_on_the_driver(runtime: None) -> None:
         _first_kind(ray.data.from_items([{"b": "{"}]).filter(lambda r: False), "b", named) is None
     )
     assert _first_kind(ray.data.from_items([{"b": "{"}]), "b", Options("auto", "gemini")) is None
+
+
+def test_the_endpoints_reach_the_batch_function() -> None:
+    """What each Ray task runs converts with the endpoints of the options it is handed."""
+    signed = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": [{"text": "p", "thought": True, "thoughtSignature": "Cq"}]},
+            {"role": "user", "parts": [{"text": "go"}]},
+        ]
+    }
+    table = pa.table({"body": [json.dumps(signed)]})
+    codes = {}
+    for target in ("vertex", "gemini-api"):
+        options = Options(
+            "gemini", "gemini", "request", source_endpoint="vertex", target_endpoint=target
+        )
+        annotated = annotate_batch(table.to_batches()[0], "body", options, "lost", "why")
+        codes[target] = [x["code"] for x in annotated.column("lost").to_pylist()[0]]
+    assert codes["vertex"] == [] and "thinking_not_replayable" in codes["gemini-api"]

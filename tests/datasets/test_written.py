@@ -54,12 +54,11 @@ def _joined(written: list[Written]) -> tuple[bytes, bytes, str, Summary]:
 def test_a_stream_gives_what_convert_lines_gives(jobs: int, live: bool) -> None:
     data = _text(600)
     by_line = stream_lines(io.BytesIO(data), 200)  # what the command read before
-    lines = list(convert_lines(by_line, "auto", "anthropic", jobs=1, max_bytes=200))
+    lines = list(convert_lines(by_line, Options("auto", "anthropic"), jobs=1, max_bytes=200))
     written = list(
         convert_stream(
             io.BytesIO(data),
-            "auto",
-            "anthropic",
+            Options("auto", "anthropic"),
             jobs=jobs,
             max_bytes=200,
             reports=True,
@@ -111,10 +110,12 @@ def test_a_named_source_tells_the_kind_from_a_later_chunk() -> None:
         ],
     }
     data = ("{\n" * 5 + json.dumps(response) + "\n").encode()
-    written = list(convert_stream(io.BytesIO(data), "openai-chat", "gemini", chunk=2, reports=True))
+    written = list(
+        convert_stream(io.BytesIO(data), Options("openai-chat", "gemini"), chunk=2, reports=True)
+    )
     assert [done.first for done in written] == [1, 3, 5]
     assert json.loads(written[-1].report.splitlines()[-1])["kind"] == "response"
-    nothing = list(convert_stream(io.BytesIO(b"{\n\n"), "openai-chat", "gemini", jobs=1))
+    nothing = list(convert_stream(io.BytesIO(b"{\n\n"), Options("openai-chat", "gemini"), jobs=1))
     assert nothing[0].summary.failed == 1
 
 
@@ -136,7 +137,7 @@ def test_utf8_goes_to_a_stream_s_buffer_or_as_text() -> None:
 
 
 def test_summaries_merge_into_the_whole() -> None:
-    lines = list(convert_lines(_text(30).splitlines(), "auto", "openai-chat", jobs=1))
+    lines = list(convert_lines(_text(30).splitlines(), Options("auto", "openai-chat"), jobs=1))
     whole, halves = Summary(), [Summary(), Summary()]
     for number, line in enumerate(lines):
         whole.add(line)
@@ -162,10 +163,12 @@ def test_a_forked_worker_reads_its_chunk_in_the_file(tmp_path: Path) -> None:
     ]
     with path.open("rb") as stream:
         stream.readline()  # a stream part-read: places are in the file, not the stream
-        written = list(convert_stream(stream, "auto", "anthropic", jobs=2, chunk=64))
+        written = list(convert_stream(stream, Options("auto", "anthropic"), jobs=2, chunk=64))
     with path.open("rb") as stream:
         stream.readline()
-        alone = list(convert_stream(io.BytesIO(stream.read()), "auto", "anthropic", jobs=1))
+        alone = list(
+            convert_stream(io.BytesIO(stream.read()), Options("auto", "anthropic"), jobs=1)
+        )
     assert _joined(written)[0] == _joined(alone)[0]
     assert len(written) > 2
 
@@ -206,8 +209,8 @@ def test_a_stream_that_is_not_the_file_as_it_is_sends_its_bytes(tmp_path: Path) 
     with gzip.open(path, "rb") as stream:
         assert [chunk.place for chunk in file_chunks(stream, 64, 200)] == [None] * 4  # type: ignore[arg-type]
     with gzip.open(path, "rb") as stream:
-        written = list(convert_stream(stream, "auto", "anthropic", jobs=2, chunk=64))  # type: ignore[arg-type]
-    alone = list(convert_stream(io.BytesIO(_text(200)), "auto", "anthropic", jobs=1))
+        written = list(convert_stream(stream, Options("auto", "anthropic"), jobs=2, chunk=64))  # type: ignore[arg-type]
+    alone = list(convert_stream(io.BytesIO(_text(200)), Options("auto", "anthropic"), jobs=1))
     assert _joined(written)[0] == _joined(alone)[0]
 
 

@@ -9,10 +9,11 @@ and its coded error (``{code, path, message}``, null when it converted; the conv
 null then). Needs the ``arrow`` extra (pyarrow).
 
 >>> import pyarrow as pa
+>>> from interlingua.datasets import Options
 >>> from interlingua.datasets.arrow import convert_table
 >>> table = pa.table({"id": [7, 8], "body": [
 ...     '{"model": "m", "messages": [{"role": "user", "content": "hi"}]}', "{"]})
->>> out = convert_table(table, "body", "openai-chat", "anthropic", jobs=1)
+>>> out = convert_table(table, "body", Options("openai-chat", "anthropic"), jobs=1)
 >>> out.column_names
 ['id', 'body', 'losses', 'error']
 >>> out["error"][1].as_py()["code"]
@@ -22,6 +23,7 @@ null then). Needs the ``arrow`` extra (pyarrow).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -86,26 +88,23 @@ def convert_cells_of(
 def convert_table(
     table: Any,
     column: str,
-    source: str,
-    target: str,
+    options: Options,
     *,
-    kind: str | None = None,
-    strict: bool = False,
-    thinking: str = "drop",
     jobs: int | None = 1,
     losses_column: str = "losses",
     error_column: str = "error",
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> Any:
-    """``table`` (a ``pyarrow.Table`` or ``RecordBatch``) with ``column`` converted from
-    ``source`` (or ``auto``) to ``target`` and the loss and error columns added (see the
-    module). ``jobs``: processes (None: every core; Ray and other engines call it with 1)."""
+    """``table`` (a ``pyarrow.Table`` or ``RecordBatch``) with ``column`` converted as
+    ``options`` say (their source a format or ``auto``) and the loss and error columns added
+    (see the module). ``jobs``: processes (None: every core; Ray and other engines call it
+    with 1)."""
     for name in (losses_column, error_column):
         if name in table.column_names:
             raise ValueError(f"the table already has a column {name!r}; name another")
     values = table.column(column)
     text = _is_text(values.type)
-    options = Options(source, target, kind, strict, thinking, loss_problems=False)
+    options = replace(options, loss_problems=False)  # the losses go to their column
     cells = list(
         convert_cells_of(values.to_pylist(), options, text, jobs or default_jobs(), max_bytes)
     )
@@ -126,16 +125,13 @@ def convert_parquet(
     path: str,
     destination: str,
     column: str,
-    source: str,
-    target: str,
+    options: Options,
     *,
-    kind: str | None = None,
-    strict: bool = False,
-    thinking: str = "drop",
     jobs: int | None = 1,
     rows: int = 10_000,
 ) -> None:
-    """Convert ``column`` of the Parquet file ``path`` into ``destination``, ``rows`` rows at
+    """Convert ``column`` of the Parquet file ``path`` as ``options`` say into
+    ``destination``, ``rows`` rows at
     a time (memory does not grow with the file). Every batch is written with the first one's
     schema: a column of Arrow values whose converted bodies need another Arrow type in a later
     batch stops with pyarrow's error (hold the bodies as JSON text then)."""
@@ -146,18 +142,14 @@ def convert_parquet(
             table = convert_table(
                 pa.Table.from_batches([batch]),
                 column,
-                source,
-                target,
-                kind=kind,
-                strict=strict,
-                thinking=thinking,
+                options,
                 jobs=jobs,
             )
             if writer is None:
                 writer = pq.ParquetWriter(destination, table.schema)
             writer.write_table(table.cast(writer.schema))
         if writer is None:  # an empty file: an empty one back, with the added columns
-            empty = convert_table(reader.schema_arrow.empty_table(), column, source, target)
+            empty = convert_table(reader.schema_arrow.empty_table(), column, options)
             writer = pq.ParquetWriter(destination, empty.schema)
             writer.write_table(empty)
     finally:

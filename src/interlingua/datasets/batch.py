@@ -1,8 +1,8 @@
 """Many bodies converted on every core: iterators that keep the input's order.
 
->>> from interlingua.datasets import convert_lines
+>>> from interlingua.datasets import Options, convert_lines
 >>> body = '{"model": "m", "messages": [{"role": "user", "content": "hi"}]}'
->>> for line in convert_lines([body, "", "[1,"], "openai-chat", "gemini", jobs=1):
+>>> for line in convert_lines([body, "", "[1,"], Options("openai-chat", "gemini"), jobs=1):
 ...     print(line.number, line.status, line.output[:44] or "(blank)")
 1 converted {"contents": [{"role": "user", "parts": [{"t
 2 None (blank)
@@ -60,7 +60,7 @@ def batch_kind(options: Options, first: Any) -> Options:
     return replace(options, kind=found.kind or "request")
 
 
-def _first_body(lines: Iterator[RawLine], max_bytes: int) -> tuple[list[RawLine], Any]:
+def first_body(lines: Iterator[RawLine], max_bytes: int) -> tuple[list[RawLine], Any]:
     """The lines up to the first that reads as JSON, and its body (None when none does)."""
     seen: list[RawLine] = []
     for raw in lines:
@@ -76,68 +76,39 @@ def _first_body(lines: Iterator[RawLine], max_bytes: int) -> tuple[list[RawLine]
 
 def convert_lines(
     lines: Iterable[RawLine],
-    source: str,
-    target: str,
+    options: Options,
     *,
-    kind: str | None = None,
-    strict: bool = False,
-    thinking: str = "drop",
-    source_endpoint: str | None = None,
-    target_endpoint: str | None = None,
     jobs: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
-    loss_problems: bool = True,
     chunk: int = CHUNK,
     live: bool = False,
 ) -> Iterator[Line]:
-    """Convert JSON Lines (each line's bytes or text; ``source`` a format or ``auto``) on
-    ``jobs`` processes (default: every core): one :class:`Line` per input line, in order,
-    each with its output line, its report line and its problems.
+    """Convert JSON Lines (each line's bytes or text) as ``options`` say (their source a
+    format or ``auto``) on ``jobs`` processes (default: every core): one :class:`Line` per
+    input line, in order, each with its output line, its report line and its problems.
 
     ``live``: the lines come from a pipe or a terminal, maybe one at a time, each waiting for
     its answer: every line that has arrived is answered before the next is awaited."""
     for done in convert_chunks(
-        lines,
-        source,
-        target,
-        kind=kind,
-        strict=strict,
-        thinking=thinking,
-        source_endpoint=source_endpoint,
-        target_endpoint=target_endpoint,
-        jobs=jobs,
-        max_bytes=max_bytes,
-        loss_problems=loss_problems,
-        chunk=chunk,
-        live=live,
+        lines, options, jobs=jobs, max_bytes=max_bytes, chunk=chunk, live=live
     ):
         yield from done
 
 
 def convert_chunks(
     lines: Iterable[RawLine],
-    source: str,
-    target: str,
+    options: Options,
     *,
-    kind: str | None = None,
-    strict: bool = False,
-    thinking: str = "drop",
-    source_endpoint: str | None = None,
-    target_endpoint: str | None = None,
     jobs: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
-    loss_problems: bool = True,
     chunk: int = CHUNK,
     live: bool = False,
 ) -> Iterator[list[Line]]:
     """:func:`convert_lines`, a chunk of consecutive lines at a time (a writer then writes a
     chunk at once)."""
-    options = Options(
-        source, target, kind, strict, thinking, loss_problems, source_endpoint, target_endpoint
-    )
     lines = iter(lines)
-    if source != AUTO and kind is None:
-        head, first = _first_body(lines, max_bytes)
+    if options.source != AUTO and options.kind is None:
+        head, first = first_body(lines, max_bytes)
         if first is not None:
             options = batch_kind(options, first)
         lines = chain(head, lines)
@@ -151,17 +122,10 @@ def convert_chunks(
 
 def convert_stream(
     stream: BinaryIO,
-    source: str,
-    target: str,
+    options: Options,
     *,
-    kind: str | None = None,
-    strict: bool = False,
-    thinking: str = "drop",
-    source_endpoint: str | None = None,
-    target_endpoint: str | None = None,
     jobs: int | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
-    loss_problems: bool = True,
     reports: bool = False,
     chunk: int = CHUNK,
     live: bool = False,
@@ -175,16 +139,14 @@ def convert_stream(
     (to a forked worker, only its place in the file: the worker reads it there);
     ``live`` (a pipe, a terminal): line by line, every line that has arrived answered before
     the next is awaited. ``render`` (picklable) turns a chunk's problems into the text to
-    write, in the workers."""
-    options = Options(
-        source, target, kind, strict, thinking, loss_problems, source_endpoint, target_endpoint
-    )
+    write, in the workers. (``interlingua convert`` writes a file with
+    :mod:`interlingua.datasets.relay` instead: its workers write, nothing comes back.)"""
     tasks: Iterator[Chunk] = (
         _numbered(live_chunks(stream_lines(stream, max_bytes), chunk))
         if live
         else file_chunks(stream, chunk, max_bytes)
     )
-    if source != AUTO and kind is None:
+    if options.source != AUTO and options.kind is None:
         head, first = _first_chunks(tasks, max_bytes)
         if first is not None:
             options = batch_kind(options, first)
@@ -202,7 +164,7 @@ def _first_chunks(tasks: Iterator[Chunk], max_bytes: int) -> tuple[list[Chunk], 
     seen: list[Chunk] = []
     for task in tasks:
         seen.append(task)
-        _, first = _first_body(iter(lines_of(task, max_bytes)), max_bytes)
+        _, first = first_body(iter(lines_of(task, max_bytes)), max_bytes)
         if first is not None:
             return seen, first
     return seen, None
@@ -226,25 +188,16 @@ def convert_bodies(bodies: list[Any], options: Options) -> list[Converted]:
 
 def convert_many(
     bodies: Iterable[Any],
-    source: str,
-    target: str,
+    options: Options,
     *,
-    kind: str | None = None,
-    strict: bool = False,
-    thinking: str = "drop",
-    source_endpoint: str | None = None,
-    target_endpoint: str | None = None,
     jobs: int | None = None,
     chunk: int = CHUNK,
 ) -> Iterator[Converted]:
-    """Convert parsed bodies on ``jobs`` processes (default: every core): one
-    :class:`Converted` per body, in order, never raising for a bad body (its coded error is
-    in :attr:`Converted.error`)."""
-    options = Options(
-        source, target, kind, strict, thinking, True, source_endpoint, target_endpoint
-    )
+    """Convert parsed bodies as ``options`` say on ``jobs`` processes (default: every core):
+    one :class:`Converted` per body, in order, never raising for a bad body (its coded error
+    is in :attr:`Converted.error`)."""
     bodies = iter(bodies)
-    if source != AUTO and kind is None:
+    if options.source != AUTO and options.kind is None:
         first = next(bodies, None)
         if first is not None:
             options = batch_kind(options, first)

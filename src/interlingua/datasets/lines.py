@@ -62,20 +62,33 @@ def _line(number: int, done: Converted, size: int, report: bool) -> Line:
     return Line(number, output, written, done.status, size, done.problems, done.pair, codes)
 
 
-def convert_line(
-    number: int, raw: RawLine, options: Options, max_bytes: int, report: bool = True
-) -> Line:
-    """Convert input line ``number`` (its report line left empty unless ``report``)."""
+def line_outcome(raw: RawLine, options: Options, max_bytes: int) -> tuple[Converted | None, int]:
+    """What became of one input line (None: a blank line) and the bytes it took: all that
+    does not depend on its number."""
     if isinstance(raw, Unread):
-        return _line(number, failed(raw.code, "", raw.message), max_bytes, report)
+        return failed(raw.code, "", raw.message), max_bytes
     if not raw.strip():
-        return Line(number, "", "", None, len(raw))
+        return None, len(raw)
     try:
         text = raw.rstrip("\r\n") if isinstance(raw, str) else raw.rstrip(b"\r\n")
         payload = read_json(text, max_bytes=max_bytes)
     except InputError as exc:
-        return _line(number, failed(exc.code, exc.path, exc.message), len(raw), report)
-    return _line(number, convert_body(payload, options), len(raw), report)
+        return failed(exc.code, exc.path, exc.message), len(raw)
+    return convert_body(payload, options), len(raw)
+
+
+def numbered(number: int, done: Converted | None, size: int, report: bool = True) -> Line:
+    """Input line ``number``'s :class:`Line`, from its :func:`line_outcome`."""
+    if done is None:
+        return Line(number, "", "", None, size)
+    return _line(number, done, size, report)
+
+
+def convert_line(
+    number: int, raw: RawLine, options: Options, max_bytes: int, report: bool = True
+) -> Line:
+    """Convert input line ``number`` (its report line left empty unless ``report``)."""
+    return numbered(number, *line_outcome(raw, options, max_bytes), report)
 
 
 class Chunk(NamedTuple):
@@ -102,6 +115,11 @@ def lines_of(chunk: Chunk, max_bytes: int) -> list[RawLine]:
     if isinstance(chunk.lines, list):
         return chunk.lines
     data = chunk.lines if isinstance(chunk.lines, bytes) else read_place(chunk.lines)
+    return split_lines(data, max_bytes)
+
+
+def split_lines(data: bytes, max_bytes: int) -> list[RawLine]:
+    """The lines of a piece of whole lines; each past ``max_bytes`` is :func:`too_long`."""
     pieces = data.split(b"\n")
     if not pieces[-1]:  # the newline that ends the last line starts no line
         pieces.pop()

@@ -12,6 +12,7 @@ caller materialises them (``.materialize()``) or writes them in one pass.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 import pyarrow as pa  # type: ignore[import-untyped]  # pyarrow ships no type information
@@ -34,11 +35,20 @@ class Split(NamedTuple):
     failed: Any
 
 
-def annotate_batch(batch: Any, column: str, settings: dict[str, Any]) -> Any:
+def annotate_batch(
+    batch: Any, column: str, options: Options, losses_column: str, error_column: str
+) -> Any:
     """One Arrow batch converted (:func:`convert_table`, in this process), with the input
     body kept beside it for the failed rows (what each Ray task runs)."""
     table = batch if isinstance(batch, pa.Table) else pa.Table.from_batches([batch])
-    out = convert_table(table, column, jobs=1, **settings)
+    out = convert_table(
+        table,
+        column,
+        options,
+        jobs=1,
+        losses_column=losses_column,
+        error_column=error_column,
+    )
     return out.append_column(_INPUT, table.column(column))
 
 
@@ -66,34 +76,26 @@ def _first_kind(dataset: Any, column: str, options: Options) -> str | None:
 def convert_dataset(
     dataset: Any,
     column: str,
-    source: str,
-    target: str,
+    options: Options,
     *,
-    kind: str | None = None,
-    strict: bool = False,
-    thinking: str = "drop",
     batch_size: int = 1024,
     losses_column: str = "losses",
     error_column: str = "error",
 ) -> Split:
-    """Convert ``column`` of a ``ray.data.Dataset`` from ``source`` (or ``auto``) to
-    ``target``: the :class:`Split` of converted rows (every other column kept, a loss column
+    """Convert ``column`` of a ``ray.data.Dataset`` as ``options`` say (their source a format
+    or ``auto``): the :class:`Split` of converted rows (every other column kept, a loss column
     added) and failed rows (the body as it came, a loss column and an error column)."""
-    kind = _first_kind(dataset, column, Options(source, target, kind))
-    settings = {
-        "source": source,
-        "target": target,
-        "kind": kind,
-        "strict": strict,
-        "thinking": thinking,
-        "losses_column": losses_column,
-        "error_column": error_column,
-    }
+    options = replace(options, kind=_first_kind(dataset, column, options))
     annotated = dataset.map_batches(
         annotate_batch,
         batch_format="pyarrow",
         batch_size=batch_size,
-        fn_kwargs={"column": column, "settings": settings},
+        fn_kwargs={
+            "column": column,
+            "options": options,
+            "losses_column": losses_column,
+            "error_column": error_column,
+        },
     )
     converted = annotated.map_batches(
         rows_where,

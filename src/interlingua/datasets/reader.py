@@ -52,7 +52,7 @@ def _runs(stream: BinaryIO, max_bytes: int, block: int) -> Iterator[tuple[int, b
         yield base - length, b"".join(held)
 
 
-def _file_of(stream: BinaryIO) -> tuple[int, int] | None:
+def file_of(stream: BinaryIO) -> tuple[int, int] | None:
     """A descriptor of the stream's own of its file and how far into the file the stream
     is, when it reads a file as it is (not a pipe, nor through a decompressor, say): a
     forked worker can read that file itself."""
@@ -72,7 +72,7 @@ def file_chunks(stream: BinaryIO, size: int, max_bytes: int, block: int = BLOCK)
     """Chunks of at most ``size`` lines and about ``block`` bytes, each line's bytes in one
     piece, and, when the stream reads a file, their place in it; a line too long is a chunk
     of its own."""
-    found = _file_of(stream)
+    found = file_of(stream)
     fd, position = found or (-1, 0)
     file = identity(fd) if found else (0, 0)
     number = 1

@@ -13,8 +13,8 @@ import os
 from collections.abc import Callable
 from typing import IO, NamedTuple
 
-from interlingua.datasets.body import Options, Problem, Status
-from interlingua.datasets.lines import Chunk, Unread, convert_line, lines_of
+from interlingua.datasets.body import Converted, Options, Problem, Status
+from interlingua.datasets.lines import Chunk, RawLine, Unread, line_outcome, lines_of, numbered
 from interlingua.datasets.place import Place
 from interlingua.datasets.summary import Summary
 
@@ -51,34 +51,83 @@ def _size(chunk: Chunk, max_bytes: int) -> int:
 Render = Callable[[tuple[tuple[int, tuple[Problem, ...]], ...]], str]
 
 
+class Part(NamedTuple):
+    """A chunk's lines converted, their numbers not told yet: only an error record and a
+    problem name its line, so a process converts a chunk before it knows where it starts
+    (:mod:`interlingua.datasets.relay`) and :meth:`finish` numbers it."""
+
+    #: Each line's output line and report line (those of failed lines numbered later).
+    outputs: list[str]
+    reports: list[str]
+    #: (offset in the chunk, outcome, size) of each failed or refused line.
+    failed: list[tuple[int, Converted, int]]
+    #: (offset, problems) of each line that has any.
+    problems: list[tuple[int, tuple[Problem, ...]]]
+    summary: Summary
+    statuses: frozenset[Status]
+
+    @property
+    def line_count(self) -> int:
+        """Its lines (blank ones too)."""
+        return len(self.outputs)
+
+    def finish(
+        self, first: int, reports: bool, render: Render | None = None
+    ) -> tuple[bytes, bytes, tuple[tuple[int, tuple[Problem, ...]], ...], str]:
+        """Its output and report bytes, problems and problem text, its first line numbered
+        ``first``."""
+        outputs, written = self.outputs, self.reports
+        if self.failed:
+            outputs, written = list(outputs), list(written)
+            for offset, done, size in self.failed:
+                line = numbered(first + offset, done, size, reports)
+                outputs[offset] = line.output
+                if reports:
+                    written[offset] = line.report
+        problems = tuple((first + offset, found) for offset, found in self.problems)
+        text = render(problems) if render and problems else ""
+        return _joined(outputs), _joined(written), problems, text
+
+
+def convert_part(lines: list[RawLine], options: Options, max_bytes: int, reports: bool) -> Part:
+    """Convert every line of a chunk, its numbers left to :meth:`Part.finish`."""
+    summary = Summary()
+    outputs: list[str] = []
+    written: list[str] = []
+    failures: list[tuple[int, Converted, int]] = []
+    problems: list[tuple[int, tuple[Problem, ...]]] = []
+    statuses: set[Status] = set()
+    for offset, raw in enumerate(lines):
+        done, took = line_outcome(raw, options, max_bytes)
+        line = numbered(0, done, took, reports)
+        summary.add(line)
+        outputs.append(line.output)
+        if reports:
+            written.append(line.report)
+        if done is not None and done.status != "converted":
+            failures.append((offset, done, took))
+        if line.problems:
+            problems.append((offset, line.problems))
+        if line.status is not None:
+            statuses.add(line.status)
+    return Part(outputs, written, failures, problems, summary, frozenset(statuses))
+
+
 def write_chunk(
     chunk: Chunk, options: Options, max_bytes: int, reports: bool, render: Render | None = None
 ) -> Written:
     """Convert every line of ``chunk`` into a :class:`Written` (what the workers run); with
     ``render``, its problems arrive rendered, as text."""
-    summary = Summary()
-    outputs: list[str] = []
-    written: list[str] = []
-    problems: list[tuple[int, tuple[Problem, ...]]] = []
-    statuses: set[Status] = set()
-    for offset, raw in enumerate(lines_of(chunk, max_bytes)):
-        line = convert_line(chunk.first + offset, raw, options, max_bytes, reports)
-        summary.add(line)
-        outputs.append(line.output)
-        if reports:
-            written.append(line.report)
-        if line.problems:
-            problems.append((line.number, line.problems))
-        if line.status is not None:
-            statuses.add(line.status)
+    part = convert_part(lines_of(chunk, max_bytes), options, max_bytes, reports)
+    output, report, problems, text = part.finish(chunk.first, reports, render)
     return Written(
         chunk.first,
-        _joined(outputs),
-        _joined(written),
-        () if render else tuple(problems),
-        render(tuple(problems)) if render and problems else "",
-        summary,
-        frozenset(statuses),
+        output,
+        report,
+        () if render else problems,
+        text,
+        part.summary,
+        part.statuses,
         _size(chunk, max_bytes),
     )
 
