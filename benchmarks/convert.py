@@ -81,7 +81,8 @@ LITELLM_OFFLINE = {
 
 
 class ConvertResult(Protocol):
-    """What ``interlingua.converter`` returns: the wire body and what it could not carry."""
+    """What ``interlingua.conversion.converter`` returns: the wire body and what it could not
+    carry."""
 
     @property
     def output(self) -> Json: ...
@@ -97,15 +98,16 @@ class Convert(Protocol):
 
 
 def load_interlingua() -> Convert | str:
-    """``interlingua.converter``, or why it cannot be had."""
+    """``interlingua.conversion.converter``, or why it cannot be had."""
     try:
         module = importlib.import_module("interlingua")
     except ImportError as error:
         return f"interlingua is not importable ({error}); pip install -e '.[bench]'"
     convert = getattr(module, "convert", None)
-    if not callable(convert):  # absent, or the submodule `interlingua.converter` not re-exported
+    # absent, or the submodule `interlingua.conversion.converter` not re-exported
+    if not callable(convert):
         return (
-            "interlingua.converter is not importable yet: the benchmark calls "
+            "interlingua.conversion.converter is not importable yet: the benchmark calls "
             "`from interlingua import convert; convert(body, source='openai-chat', "
             "target='anthropic' | 'gemini')` and reads `.output` and `.losses`"
         )

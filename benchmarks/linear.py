@@ -18,10 +18,10 @@ import re
 import time
 from collections.abc import Callable, Sequence
 
+from interlingua.documents.globs import glob_match
 from interlingua.gateway.arguments import ArgumentValidator
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.patterns import search
-from interlingua.globs import glob_match
 
 GLOB = "tool://*a*a*a*b"
 EVIL = "^(a+)+$"

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from interlingua.converter import convert
+from interlingua.conversion.converter import convert
 
 Json = dict[str, Any]
 

@@ -40,7 +40,7 @@ from typing import Any
 
 import orjson
 
-from interlingua.streams import StreamTranslator
+from interlingua.streams.engine import StreamTranslator
 
 WORDS = ["stream ", "of ", "small ", "deltas, ", "as ", "models ", "send ", "them. "]
 
@@ -182,7 +182,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     # The losses (a placeholder `created`) are the same every run; keep their WARN lines quiet.
-    logging.getLogger("interlingua.converter").addHandler(logging.NullHandler())
+    logging.getLogger("interlingua.conversion.converter").addHandler(logging.NullHandler())
     lines, payloads = anthropic_stream(args.chunks)
     n = len(payloads)
 

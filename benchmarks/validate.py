@@ -27,8 +27,8 @@ from typing import Any
 import jsonschema
 import jsonschema_rs
 
+from interlingua.documents.synthetic import corpus
 from interlingua.generated.validators import VALIDATORS, check
-from interlingua.synthetic import corpus
 
 BUNDLE = Path(__file__).resolve().parent.parent / "generated" / "schemas" / "interlingua-v1.json"
 

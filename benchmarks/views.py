@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from interlingua.documents.synthetic import corpus
+from interlingua.documents.view import MessageView, views
 from interlingua.generated.view_tables import ACCESSORS
-from interlingua.synthetic import corpus
-from interlingua.view import MessageView, views
 
 GRANTED = sorted({capability for capability, _ in ACCESSORS.values() if capability})
 

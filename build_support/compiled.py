@@ -28,18 +28,22 @@ STAY_PYTHON = frozenset({"models.py"})
 #: code returns by its annotations (a request's turns may come back as a string). All three
 #: compile once their annotations say what really arrives; the generated turn code compiles.
 RUNTIME_STAYS_PYTHON = frozenset(
-    {"adapters/fidelity.py", "adapters/items.py", "adapters/documents.py"}
+    {
+        "conversion/adapters/fidelity.py",
+        "conversion/adapters/items.py",
+        "conversion/adapters/documents.py",
+    }
 )
 #: Hand-written modules on the conversion and stream hot paths (globs under src/interlingua):
 #: the engine the generated code calls, the transforms, reading, the stream engine.
 HOT_RUNTIME = (
-    "adapters/*.py",
-    "transforms/*.py",
-    "conversion.py",
-    "converter.py",
-    "reading.py",
-    "streams.py",
-    "framing.py",
+    "conversion/adapters/*.py",
+    "conversion/transforms/*.py",
+    "conversion/__init__.py",
+    "conversion/converter.py",
+    "conversion/reading.py",
+    "streams/engine.py",
+    "streams/framing.py",
 )
 
 

@@ -110,7 +110,7 @@ def payload(body: Body, root: Path = REAL) -> Any:
 
 def load_real_cases(root: Path = REAL) -> list[Case]:
     """Every check of every body, as cases of kind `real` (group `real/<format>/<kind>`)."""
-    from interlingua.converter import formats, kinds  # noqa: PLC0415 - the runner's own use
+    from interlingua.conversion.converter import formats, kinds  # noqa: PLC0415 - the runner's own use
 
     cases = []
     for body in load_manifest(root):
@@ -138,7 +138,7 @@ def load_real_cases(root: Path = REAL) -> list[Case]:
 
 def _call(body: Body, check: str, wire: Any, others: list[str]) -> tuple[str, dict[str, Any]]:
     """The function one check calls, and its input."""
-    from interlingua.streams import stream_formats  # noqa: PLC0415
+    from interlingua.streams.engine import stream_formats  # noqa: PLC0415
 
     if check == "roundtrip":
         return "roundtrip", {"format": body.format, "kind": body.kind, "wire": wire}
@@ -200,7 +200,7 @@ def _error(error: dict[str, Any]) -> str:
 def _convert_problem(answer: dict[str, Any], target: str, kind: str) -> str:
     """A conversion's problem: its coded error, or an output the target's wire schema refuses."""
     from interlingua.conversion import ConversionError  # noqa: PLC0415
-    from interlingua.converter import check_wire  # noqa: PLC0415
+    from interlingua.conversion.converter import check_wire  # noqa: PLC0415
 
     if "error" in answer:
         return _error(answer["error"])
@@ -216,8 +216,8 @@ def _convert_problem(answer: dict[str, Any], target: str, kind: str) -> str:
 def _stream_problem(answer: dict[str, Any], target: str) -> str:
     """A translated stream's problem: it failed (ended with an error), or a chunk the target's
     wire schema refuses."""
-    from interlingua.framing import parser  # noqa: PLC0415
-    from interlingua.streams import spec  # noqa: PLC0415
+    from interlingua.streams.engine import spec  # noqa: PLC0415
+    from interlingua.streams.framing import parser  # noqa: PLC0415
 
     text = answer["text"]
     done = None if target == "canonical" else spec(target).done

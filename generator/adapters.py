@@ -2,7 +2,7 @@
 
 Reads `schemas/mappings/<format>.yaml`, checks each against `schemas/meta/mapping.json` and
 against the canonical schemas (every canonical part type, role, stop reason and usage field
-it names exists; every transform it calls is in `interlingua.transforms.TRANSFORMS`), and
+it names exists; every transform it calls is in `interlingua.conversion.transforms.TRANSFORMS`), and
 compiles its templates into the functions `generated/python/adapters/<format>.py` is made of.
 """
 
@@ -256,7 +256,7 @@ class Planner:
                 raise _error(
                     self.mapping,
                     where,
-                    f"@{call.name}: no such transform in interlingua.transforms "
+                    f"@{call.name}: no such transform in interlingua.conversion.transforms "
                     f"(known: {', '.join(sorted(self.known_transforms))})",
                 )
             else:
@@ -746,7 +746,7 @@ class Planner:
 
 def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
     # The runtime's registry is the one list of transforms a mapping may name.
-    from interlingua.transforms import TRANSFORMS  # noqa: PLC0415 (the generator runs without it otherwise)
+    from interlingua.conversion.transforms import TRANSFORMS  # noqa: PLC0415 (the generator runs without it otherwise)
 
     planner = Planner(
         mapping,

@@ -402,7 +402,7 @@ def publish(
 def _migrated_examples(version: str, bundle: dict[str, Json]) -> dict[str, Json]:
     """The examples of documents, migrated to a version derived from the first; the examples
     of other types are the first version's own."""
-    from interlingua.migrate import migrate  # noqa: PLC0415 - the generated migrations
+    from interlingua.documents.migrate import migrate  # noqa: PLC0415 - the generated migrations
 
     documents = {name for name, schema in bundle["$defs"].items() if "x-document" in schema}
     return {

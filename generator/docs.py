@@ -994,8 +994,8 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
         rules.insert(
             0,
             f"The documents are text: the `{framing}` framing "
-            f"(`src/interlingua/texts/{framing}.py`) reads them into the JSON shape the wire "
-            "schemas describe before this mapping runs, and writes its output back as text.",
+            f"(`src/interlingua/conversion/texts/{framing}.py`) reads them into the JSON shape the "
+            "wire schemas describe before this mapping runs, and writes its output back as text.",
         )
     parts = [
         {

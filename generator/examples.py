@@ -56,8 +56,8 @@ def check_with_runtime(root: Path = EXAMPLES) -> list[str]:
     # Imported here: the generated package does not exist until the first generation.
     from pydantic import TypeAdapter  # noqa: PLC0415
 
+    from interlingua.documents.validation import is_error, validate  # noqa: PLC0415
     from interlingua.generated import models  # noqa: PLC0415
-    from interlingua.validation import is_error, validate  # noqa: PLC0415
 
     problems = []
     for type_name, path in iter_examples(root):

@@ -64,7 +64,7 @@ class MigrationPlan:
 
     @property
     def helpers(self) -> list[str]:
-        """The functions of interlingua.migration_runtime the module calls."""
+        """The functions of interlingua.documents.migration_runtime the module calls."""
         used = {helper for f in self.functions for _, helper, _ in f.children if helper}
         used |= {"move" for f in self.functions if f.moves}
         used |= {name for f in self.functions if f.prune for name in ("emptied", "prune")}

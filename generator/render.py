@@ -240,7 +240,7 @@ def _model_input(bundle: dict[str, Json]) -> dict[str, Json]:
 
 
 # Python-target choices (not facts of the format): hand-written bases that add behaviour.
-PYTHON_BASES = {"Message": "interlingua.base.MessageModel"}
+PYTHON_BASES = {"Message": "interlingua.documents.base.MessageModel"}
 
 
 def _base_classes(bundle: dict[str, Json]) -> dict[str, str | list[str]]:
@@ -248,7 +248,9 @@ def _base_classes(bundle: dict[str, Json]) -> dict[str, str | list[str]]:
     fallbacks = [
         s["x-open-union"]["fallback"] for s in bundle["$defs"].values() if "x-open-union" in s
     ]
-    bases: dict[str, str | list[str]] = dict.fromkeys(fallbacks, "interlingua.base.VerbatimModel")
+    bases: dict[str, str | list[str]] = dict.fromkeys(
+        fallbacks, "interlingua.documents.base.VerbatimModel"
+    )
     bases.update(PYTHON_BASES)
     return bases
 
@@ -274,7 +276,7 @@ def render_models(bundle: dict[str, Json], py_header: str) -> str:
         formatters=[],
         custom_template_dir=TEMPLATES / "datamodel",
         additional_imports=["pydantic.Discriminator", "pydantic.Tag"],
-        base_class="interlingua.base.CanonicalModel",
+        base_class="interlingua.documents.base.CanonicalModel",
         field_extra_keys={"x-equality"},
         base_class_map=_base_classes(bundle),
     )

@@ -24,7 +24,8 @@ Json = Any
 PACKAGE = Path("generated/typescript")
 # The Node toolchain the tests build with pins the TypeScript the package is written for.
 TOOLS = ROOT / "tools" / "node" / "package.json"
-# interlingua.reading.DEFAULT_MAX_DEPTH (tests/typescript checks they agree): the generator
+# interlingua.conversion.reading.DEFAULT_MAX_DEPTH (tests/typescript checks they agree): the
+# generator
 # does not import the runtime.
 MAX_DEPTH = 256
 

@@ -41,42 +41,48 @@ if TYPE_CHECKING:
         Loss,
         LossyConversionError,
     )
-    from interlingua.converter import convert, from_canonical, to_canonical
-    from interlingua.detector import Detection, detect
-    from interlingua.exchanges import ToolExchange, tool_exchanges
+    from interlingua.conversion.converter import convert, from_canonical, to_canonical
+    from interlingua.conversion.detector import Detection, detect
+    from interlingua.conversion.reading import InputError, read_json
+    from interlingua.documents.exchanges import ToolExchange, tool_exchanges
+    from interlingua.documents.validation import (
+        DocumentError,
+        detect_document,
+        dump,
+        load,
+        validate,
+    )
+    from interlingua.documents.view import MessageView, views
     from interlingua.generated import SCHEMA_ID, SCHEMA_VERSION
     from interlingua.generated.models import Conversation, Message, Response, ValidationError
-    from interlingua.reading import InputError, read_json
-    from interlingua.validation import DocumentError, detect_document, dump, load, validate
-    from interlingua.view import MessageView, views
 
 _WHERE = {
     "ConversionError": "interlingua.conversion",
     "ConversionResult": "interlingua.conversion",
     "Loss": "interlingua.conversion",
     "LossyConversionError": "interlingua.conversion",
-    "convert": "interlingua.converter",
-    "from_canonical": "interlingua.converter",
-    "to_canonical": "interlingua.converter",
-    "Detection": "interlingua.detector",
-    "detect": "interlingua.detector",
-    "ToolExchange": "interlingua.exchanges",
-    "tool_exchanges": "interlingua.exchanges",
+    "convert": "interlingua.conversion.converter",
+    "from_canonical": "interlingua.conversion.converter",
+    "to_canonical": "interlingua.conversion.converter",
+    "Detection": "interlingua.conversion.detector",
+    "detect": "interlingua.conversion.detector",
+    "ToolExchange": "interlingua.documents.exchanges",
+    "tool_exchanges": "interlingua.documents.exchanges",
     "SCHEMA_ID": "interlingua.generated",
     "SCHEMA_VERSION": "interlingua.generated",
     "Conversation": "interlingua.generated.models",
     "Message": "interlingua.generated.models",
     "Response": "interlingua.generated.models",
     "ValidationError": "interlingua.generated.models",
-    "InputError": "interlingua.reading",
-    "read_json": "interlingua.reading",
-    "DocumentError": "interlingua.validation",
-    "detect_document": "interlingua.validation",
-    "dump": "interlingua.validation",
-    "load": "interlingua.validation",
-    "validate": "interlingua.validation",
-    "MessageView": "interlingua.view",
-    "views": "interlingua.view",
+    "InputError": "interlingua.conversion.reading",
+    "read_json": "interlingua.conversion.reading",
+    "DocumentError": "interlingua.documents.validation",
+    "detect_document": "interlingua.documents.validation",
+    "dump": "interlingua.documents.validation",
+    "load": "interlingua.documents.validation",
+    "validate": "interlingua.documents.validation",
+    "MessageView": "interlingua.documents.view",
+    "views": "interlingua.documents.view",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE)

@@ -1,5 +1,5 @@
 import sys
 
-from interlingua.cli import main
+from interlingua.cli.commands import main
 
 sys.exit(main())

@@ -11,14 +11,14 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from interlingua.adapters.fidelity import without_raw
 from interlingua.conversion import Context, ConversionError
-from interlingua.converter import convert
+from interlingua.conversion.adapters.fidelity import without_raw
+from interlingua.conversion.converter import convert
+from interlingua.documents.migrate import migrate
+from interlingua.documents.validation import validate
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.vectors import FUNCTIONS as GATEWAY_FUNCTIONS
-from interlingua.migrate import migrate
-from interlingua.streams import StreamTranslator, read_stream, reassemble, spec
-from interlingua.validation import validate
+from interlingua.streams.engine import StreamTranslator, read_stream, reassemble, spec
 
 ContractError = (GatewayError, ConversionError)
 

@@ -10,7 +10,7 @@ and ``name_map``, or the error's code, pointer and message.
 
 The corpus: every conformance case's body (``conformance/cases/**``), every body of the
 real-traffic corpus (``conformance/real/**``), generated conversations
-(``interlingua.synthetic``) and any extra bodies given (property-generated ones, saved).
+(``interlingua.documents.synthetic``) and any extra bodies given (property-generated ones, saved).
 
 Two implementations living side by side in one tree (a fused pair converter beside the
 two-step path) compare in-process (``tests/adapters/test_differential.py``). Two trees (an old
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from interlingua.conversion import ConversionError
-from interlingua.converter import convert, formats, kinds
+from interlingua.conversion.converter import convert, formats, kinds
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "conformance" / "cases"
@@ -71,7 +71,7 @@ def real_bodies(root: Path = REAL) -> Iterator[Body]:
 
 def synthetic_bodies(count: int, seed: int = 0) -> Iterator[Body]:
     """Generated canonical conversations (tools, parallel calls, images, long histories)."""
-    from interlingua.synthetic import corpus
+    from interlingua.documents.synthetic import corpus
 
     for i, conversation in enumerate(corpus(count, seed)):
         yield f"synthetic/{seed}/{i}", conversation, "canonical", "request"

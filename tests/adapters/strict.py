@@ -17,8 +17,13 @@ from typing import Any
 import jsonschema_rs
 from jsonschema import Draft202012Validator
 
-from interlingua.converter import CANONICAL, DOCUMENT_TYPES, canonical_messages, from_text
-from interlingua.validation import is_error, validate
+from interlingua.conversion.converter import (
+    CANONICAL,
+    DOCUMENT_TYPES,
+    canonical_messages,
+    from_text,
+)
+from interlingua.documents.validation import is_error, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "schemas" / "formats"

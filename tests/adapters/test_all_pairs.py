@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.fidelity import without_raw
-from interlingua.converter import convert
+from interlingua.conversion.adapters.fidelity import without_raw
+from interlingua.conversion.converter import convert
+from interlingua.documents.validation import validate
 from interlingua.generated.adapters import ADAPTERS
-from interlingua.validation import validate
 from tests.adapters.strict import problems
 from tests.adapters.test_properties import check_round_trip
 

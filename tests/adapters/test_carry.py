@@ -1,9 +1,9 @@
-"""`interlingua.adapters.carry`: what a format has no field for, carried in a form it has."""
+"""`interlingua.conversion.adapters.carry`: what a format has no field for, carried in a form it has."""
 
 from __future__ import annotations
 
-from interlingua.adapters.carry import as_text, structured_as_text, text_instead
 from interlingua.conversion import Context
+from interlingua.conversion.adapters.carry import as_text, structured_as_text, text_instead
 from interlingua.generated.adapters import ADAPTERS
 
 

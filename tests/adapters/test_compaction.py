@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua.converter import convert
+from interlingua.conversion.converter import convert
 
 
 def _anthropic(block: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from interlingua.conversion import ConversionError, LossyConversionError
-from interlingua.converter import convert, formats, from_canonical, to_canonical
+from interlingua.conversion.converter import convert, formats, from_canonical, to_canonical
 
 CHAT = {
     "model": "gpt-4o",
@@ -68,7 +68,7 @@ def test_the_input_is_never_mutated() -> None:
 def test_openai_to_anthropic_reports_every_loss_and_logs_it(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with caplog.at_level(logging.DEBUG, logger="interlingua.converter"):
+    with caplog.at_level(logging.DEBUG, logger="interlingua.conversion.converter"):
         result = convert(CHAT, source="openai-chat", target="anthropic")
     # One DEBUG line a loss (beside the line saying why a body took the two-step path).
     records = [r for r in caplog.records if "two-step path" not in r.getMessage()]

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from interlingua.converter import convert
+from interlingua.conversion.converter import convert
 
 CHAT = "openai-chat"
 

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from interlingua.conversion import ConversionResult, Loss
-from interlingua.converter import check_wire, convert, formats
+from interlingua.conversion.converter import check_wire, convert, formats
 from tests.adapters import differential
 from tests.adapters.test_properties import conversations
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters import fidelity
-from interlingua.converter import convert
+from interlingua.conversion.adapters import fidelity
+from interlingua.conversion.converter import convert
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "schemas" / "formats"
 
@@ -94,7 +94,7 @@ def test_a_second_choice_is_reported_where_another_format_writes_the_response() 
 
 
 def test_merging_turns_copies_shared_lists_once_then_grows_them() -> None:
-    from interlingua.adapters.turns import merge_turn
+    from interlingua.conversion.adapters.turns import merge_turn
 
     shared = [1]
     into: dict[str, Any] = {"role": "user", "content": "a", "extra": shared}

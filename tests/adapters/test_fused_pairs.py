@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from interlingua.conversion import ConversionError, ConversionResult, LossyConversionError
-from interlingua.converter import FUSED_ENV, convert
+from interlingua.conversion.converter import FUSED_ENV, convert
 from interlingua.generated.pairs import PAIRS
 
 BODY: dict[str, Any] = {
@@ -118,7 +118,7 @@ def test_a_body_outside_the_shape_takes_the_two_step_path_and_says_why(
     body["messages"][1]["content"].append(
         {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}
     )
-    with caplog.at_level(logging.DEBUG, logger="interlingua.converter"):
+    with caplog.at_level(logging.DEBUG, logger="interlingua.conversion.converter"):
         result = convert(body, source, target)
     assert not result.fused
     assert any(
@@ -135,7 +135,7 @@ def test_each_loss_is_logged_once_by_the_adapter_that_lost_it_as_the_two_step_pa
     lines = []
     for fused in (True, False):
         caplog.clear()
-        with caplog.at_level(logging.DEBUG, logger="interlingua.converter"):
+        with caplog.at_level(logging.DEBUG, logger="interlingua.conversion.converter"):
             result = convert(body, source, target, fused=fused)
         assert result.fused is fused
         lines.append([r.getMessage() for r in caplog.records])

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua.adapters import grounding
 from interlingua.conversion import Context
-from interlingua.converter import convert
+from interlingua.conversion.adapters import grounding
+from interlingua.conversion.converter import convert
 from interlingua.generated.adapters.gemini import ADAPTER
 
 NAMES = ADAPTER.grounding or {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua.converter import convert
+from interlingua.conversion.converter import convert
 from interlingua.generated.parts import BOUND_PART_TYPES, PART_TYPES
 
 HOSTED = ("hosted_tool_call", "hosted_tool_result", "tool_approval_request")

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.fidelity import without_raw as _without_raw
 from interlingua.conversion import ConversionError
-from interlingua.converter import convert
+from interlingua.conversion.adapters.fidelity import without_raw as _without_raw
+from interlingua.conversion.converter import convert
 
 SIG = "CiQBVKhc7oL2"
 

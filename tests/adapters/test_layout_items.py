@@ -14,10 +14,10 @@ import pytest
 
 from generator.adapters import Mapping, load_mappings, plan_adapter
 from generator.load import SchemaLoadError
-from interlingua.adapters import items
-from interlingua.adapters.fidelity import without_raw
 from interlingua.conversion import Context, ConversionError
-from interlingua.converter import adapter, convert
+from interlingua.conversion.adapters import items
+from interlingua.conversion.adapters.fidelity import without_raw
+from interlingua.conversion.converter import adapter, convert
 
 F = "openai-responses"
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.fidelity import without_raw as _without_raw
 from interlingua.conversion import ConversionError
-from interlingua.converter import convert
+from interlingua.conversion.adapters.fidelity import without_raw as _without_raw
+from interlingua.conversion.converter import convert
 
 CP = {"cachePoint": {"type": "default"}}
 EPH = {"type": "ephemeral"}

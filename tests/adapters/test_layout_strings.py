@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.fidelity import without_raw
 from interlingua.conversion import ConversionError
-from interlingua.converter import convert
+from interlingua.conversion.adapters.fidelity import without_raw
+from interlingua.conversion.converter import convert
 
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 

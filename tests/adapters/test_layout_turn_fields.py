@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 import interlingua
-from interlingua.adapters.fidelity import without_raw
-from interlingua.adapters.turns import fields_dropped
 from interlingua.conversion import Context, ConversionError
-from interlingua.converter import convert
+from interlingua.conversion.adapters.fidelity import without_raw
+from interlingua.conversion.adapters.turns import fields_dropped
+from interlingua.conversion.converter import convert
 from interlingua.generated.adapters import mcp as mcp_adapter
 
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.fidelity import without_raw
-from interlingua.adapters.turns import merge_turn
 from interlingua.conversion import ConversionError
-from interlingua.converter import convert
+from interlingua.conversion.adapters.fidelity import without_raw
+from interlingua.conversion.adapters.turns import merge_turn
+from interlingua.conversion.converter import convert
 
 
 def text(value: str) -> dict[str, str]:

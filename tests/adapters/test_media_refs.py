@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.media_refs import file_id_for
-from interlingua.converter import convert
+from interlingua.conversion.adapters.media_refs import file_id_for
+from interlingua.conversion.converter import convert
 
 PDF = "JVBERi0xLjQK"
 

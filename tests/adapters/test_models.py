@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.models import same_model
-from interlingua.converter import convert
+from interlingua.conversion.adapters.models import same_model
+from interlingua.conversion.converter import convert
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_stored_turns_report_the_reasoning_model_they_cannot_carry() -> None:
 
 
 def test_an_endpoint_tells_reasoning_apart_only_when_both_sides_name_one() -> None:
-    from interlingua.adapters.models import same_endpoint
+    from interlingua.conversion.adapters.models import same_endpoint
 
     assert same_endpoint("vertex", "vertex")
     assert not same_endpoint("vertex", "gemini-api")
@@ -102,7 +102,7 @@ def test_an_endpoint_tells_reasoning_apart_only_when_both_sides_name_one() -> No
 
 
 def test_reasoning_is_bound_to_the_endpoint_it_was_read_from() -> None:
-    from interlingua.converter import convert
+    from interlingua.conversion.converter import convert
 
     body = {
         "contents": [

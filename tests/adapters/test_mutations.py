@@ -19,7 +19,7 @@ import pytest
 
 from conformance.cases import load_cases
 from interlingua.conversion import ConversionError
-from interlingua.converter import convert, text_format
+from interlingua.conversion.converter import convert, text_format
 from interlingua.generated.adapters import ADAPTERS
 
 REPLACEMENTS: tuple[Any, ...] = (None, "x", 7, [], {}, True)

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interlingua.conversion import ConversionError
-from interlingua.converter import CANONICAL, convert, formats, kinds
+from interlingua.conversion.converter import CANONICAL, convert, formats, kinds
 from tests.adapters.test_all_pairs import PNG
 from tests.adapters.test_properties import conversations, ids, json_values, names, words
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.pairing import Reading, Writing, response_seed, synthesized
 from interlingua.conversion import Context, ConversionError
+from interlingua.conversion.adapters.pairing import Reading, Writing, response_seed, synthesized
 
 
 def call(name: str, **extra: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Arguments folded from typed pieces at JSON paths (`interlingua.adapters.pieces`)."""
+"""Arguments folded from typed pieces at JSON paths (`interlingua.conversion.adapters.pieces`)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.pieces import ArgumentPieces, parse_path
 from interlingua.conversion import ConversionError
+from interlingua.conversion.adapters.pieces import ArgumentPieces, parse_path
 
 KEYS = {
     "path": "jsonPath",

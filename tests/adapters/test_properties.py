@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interlingua import validate
-from interlingua.adapters import pairing
 from interlingua.conversion import ConversionError
-from interlingua.converter import convert, text_format
+from interlingua.conversion.adapters import pairing
+from interlingua.conversion.converter import convert, text_format
 from interlingua.generated.adapters import ADAPTERS
 from tests.adapters.strict import problems
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.fidelity import without_raw
-from interlingua.converter import convert
+from interlingua.conversion.adapters.fidelity import without_raw
+from interlingua.conversion.converter import convert
 from interlingua.generated.adapters import ADAPTERS
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua.adapters.turn_citations import TurnCitations
 from interlingua.conversion import Context
+from interlingua.conversion.adapters.turn_citations import TurnCitations
 from interlingua.generated.adapters.openai_chat import CITATIONS
 
 # The generated field of OpenAI Chat, its parts joined with a separator to show the shift.

@@ -1,12 +1,12 @@
-"""`interlingua.adapters.turns`: the named steps generated turn readers and writers call."""
+"""`interlingua.conversion.adapters.turns`: the named steps generated turn readers and writers call."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from interlingua.adapters import turns
 from interlingua.conversion import Context
-from interlingua.transforms.base import ABSENT
+from interlingua.conversion.adapters import turns
+from interlingua.conversion.transforms.base import ABSENT
 
 
 def text(value: str, **extra: Any) -> dict[str, Any]:

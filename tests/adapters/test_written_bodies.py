@@ -12,7 +12,7 @@ import pytest
 
 from conformance.cases import load_cases
 from interlingua.conversion import ConversionError
-from interlingua.converter import convert, formats, kinds
+from interlingua.conversion.converter import convert, formats, kinds
 from interlingua.generated.adapters import ADAPTERS
 from tests.adapters.strict import ROOT, problems
 

@@ -161,7 +161,7 @@ def test_the_benchmark_names_the_interlingua_api_it_needs() -> None:
     bench = bench_module("convert")
     loaded = bench.load_interlingua()
     if isinstance(loaded, str):
-        assert "interlingua.converter" in loaded
+        assert "interlingua.conversion.converter" in loaded
     else:
         assert callable(loaded)
 

@@ -10,8 +10,8 @@ from .test_convert_bench import bench_module
 
 def test_the_cases_are_the_worst_cases_and_fail_to_match() -> None:
     linear = bench_module("linear")
+    from interlingua.documents.globs import glob_match
     from interlingua.gateway.arguments import ArgumentValidator
-    from interlingua.globs import glob_match
 
     uri = "tool://" + "a" * 40
     assert not glob_match(linear.GLOB, uri)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from conformance.cases import CaseFileError, load_cases
-from interlingua.converter import _wire_validator, from_text, reading_schema
+from interlingua.conversion.converter import _wire_validator, from_text, reading_schema
 from interlingua.generated.adapters import ADAPTERS
 from tests.adapters.strict import problems
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interlingua.cli import main
+from interlingua.cli.commands import main
 
 GOOD = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_completion_tokens": 9}
 LOSSY = {"model": "m", "seed": 7, "max_tokens": 50, "messages": [{"role": "user", "content": "hi"}]}

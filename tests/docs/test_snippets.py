@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from generator.paths import ROOT
-from interlingua import cli
+from interlingua.cli import commands as cli
 
 DOCS = ROOT / "docs"
 EXAMPLES = "docs/examples/"

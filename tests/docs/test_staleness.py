@@ -20,9 +20,9 @@ import pytest
 
 from conformance.__main__ import main as conformance_main
 from generator.paths import ROOT
-from interlingua import cli
-from interlingua.converter import formats
-from interlingua.streams import stream_formats
+from interlingua.cli import commands as cli
+from interlingua.conversion.converter import formats
+from interlingua.streams.engine import stream_formats
 from tests.docs.test_snippets import (
     DOCS,
     NOT_RUN,

@@ -407,7 +407,7 @@ def test_reading_takes_a_tolerated_case_and_gives_it_back_exactly(
 )
 def test_every_example_reads_and_comes_back_exactly(fmt: str, kind: str, path: Path) -> None:
     from interlingua import convert
-    from interlingua.converter import from_text, to_text
+    from interlingua.conversion.converter import from_text, to_text
 
     body = _load(path)
     canonical = convert(to_text(body, fmt, kind), fmt, "canonical", kind).output

@@ -27,10 +27,10 @@ from interlingua import (
     validate,
     views,
 )
-from interlingua.converter import formats, kinds, text_format
+from interlingua.conversion.converter import formats, kinds, text_format
 from interlingua.generated.codes import DESCRIPTION
 from interlingua.generated.streams import STREAMS
-from interlingua.streams import StreamTranslator, read_stream, stream_formats
+from interlingua.streams.engine import StreamTranslator, read_stream, stream_formats
 from tests.fuzz.mutations import Seed, stream_lines
 
 HANG_SECONDS = 10.0

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from interlingua.documents.validation import validate
 from interlingua.gateway import tokens
 from interlingua.gateway.cache_stable import (
     CACHE_BREAKPOINT_ID,
@@ -25,7 +26,6 @@ from interlingua.gateway.cards import (
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.tokens import count_tokens, encode, truncate_description
 from interlingua.generated.models import ChoiceCard, GatewayTool
-from interlingua.validation import validate
 
 
 def tool(description: str = "Does a thing.", **extra: Any) -> GatewayTool:

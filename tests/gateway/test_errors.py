@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from interlingua.documents.validation import validate
 from interlingua.gateway._text import max_length
 from interlingua.gateway.errors import MESSAGE_LIMIT, RETRYABLE, GatewayError, redact
 from interlingua.generated.models import GatewayErrorCode, GatewayErrorEnvelope
-from interlingua.validation import validate
 
 CODES = get_args(get_args(GatewayErrorCode.__value__)[0])
 SEED_CODES = {

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from interlingua.documents.validation import validate
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.selection import selection_schema, validate_selection
-from interlingua.validation import validate
 
 CANDIDATES = ["github:create_issue@1", "github:list_issues@1", "slack:post#0badf00d"]
 

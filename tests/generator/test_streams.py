@@ -170,8 +170,8 @@ def test_the_text_around_a_delta_is_the_framed_chunk() -> None:
     gives (the general path's), the delta's text in between."""
     import importlib
 
-    from interlingua.framing import dumps, frame, json_text
     from interlingua.generated.streams import STREAMS
+    from interlingua.streams.framing import dumps, frame, json_text
 
     values: list[Any] = ['msg \u2028 "é" \\', 0, -7, 2.5, True, None, {"a": [1, {"b": "c"}]}, []]
     checked = 0

@@ -7,7 +7,7 @@ import pytest
 
 import interlingua
 from interlingua.conversion import ConversionError
-from interlingua.migrate import Migrated, migrate, versions
+from interlingua.documents.migrate import Migrated, migrate, versions
 
 USER = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
 REF = {"type": "resource_ref", "uri": "file:///a", "resource_type": "file", "range_start": 3}

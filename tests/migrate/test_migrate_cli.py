@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from interlingua.cli import main
+from interlingua.cli.commands import main
 
 V2_MESSAGE = {
     "role": "assistant",

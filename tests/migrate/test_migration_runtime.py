@@ -4,7 +4,16 @@ whatever cannot be placed is a loss."""
 from typing import Any
 
 from interlingua.conversion import Loss
-from interlingua.migration_runtime import drop, each, emptied, move, prune, respell, same, values
+from interlingua.documents.migration_runtime import (
+    drop,
+    each,
+    emptied,
+    move,
+    prune,
+    respell,
+    same,
+    values,
+)
 
 
 def _upper(node: Any, at: str, losses: list[Loss]) -> Any:

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from generator.paths import ROOT
+from interlingua.documents.migrate import migrate
+from interlingua.documents.synthetic import conversation
 from interlingua.generated.migrations import v1_v2
-from interlingua.migrate import migrate
-from interlingua.synthetic import conversation
 
 Json = Any
 V1 = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text("utf-8"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from interlingua.migrate import migrate
+from interlingua.documents.migrate import migrate
 from tests.typescript.toolchain import ROOT, TOOLS, run_node
 
 PLAIN_V2 = ROOT / "generated" / "schemas" / "interlingua-v2.plain.json"

@@ -18,7 +18,7 @@ from typing import Any
 from conformance.cases import load_cases
 from conformance.real import load_real_cases, quiet_losses
 from interlingua.conversion import ConversionError
-from interlingua.converter import convert, kinds
+from interlingua.conversion.converter import convert, kinds
 from interlingua.generated.adapters import ADAPTERS
 
 

@@ -21,18 +21,22 @@ def test_every_generated_module_but_the_models_compiles() -> None:
     }
     assert expected <= set(names)
     assert "src/interlingua/generated/models.py" not in names
-    assert "src/interlingua/adapters/runtime.py" in names
+    assert "src/interlingua/conversion/adapters/runtime.py" in names
 
 
 def test_a_new_generated_module_is_compiled_too(tmp_path: Path) -> None:
     """A module the generator adds tomorrow needs no edit here."""
     package = tmp_path / "src" / "interlingua"
     (package / "generated" / "streams").mkdir(parents=True)
-    (package / "adapters").mkdir()
-    for rel in ("generated/streams/newformat.py", "generated/models.py", "adapters/runtime.py"):
+    (package / "conversion" / "adapters").mkdir(parents=True)
+    for rel in (
+        "generated/streams/newformat.py",
+        "generated/models.py",
+        "conversion/adapters/runtime.py",
+    ):
         (package / rel).write_text("")
     assert compiled.modules(tmp_path) == [
-        "src/interlingua/adapters/runtime.py",
+        "src/interlingua/conversion/adapters/runtime.py",
         "src/interlingua/generated/streams/newformat.py",
     ]
 

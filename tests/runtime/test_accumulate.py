@@ -5,8 +5,8 @@ from typing import Any
 import pytest
 
 import interlingua
-from interlingua.accumulate import Accumulator, StreamError, accumulate
 from interlingua.generated.models import MessageCompleteEvent, TextDeltaEvent
+from interlingua.streams.accumulate import Accumulator, StreamError, accumulate
 
 START = {"type": "message_start", "id": "msg_1", "model": "claude-sonnet-4-6"}
 EVENTS: list[dict[str, Any]] = [

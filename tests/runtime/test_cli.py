@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from interlingua.cli import main
+from interlingua.cli.commands import main
 
 VALID = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
 

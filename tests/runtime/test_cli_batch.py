@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import interlingua.detector
-from interlingua.cli import main
+import interlingua.conversion.detector
+from interlingua.cli.commands import main
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_completion_tokens": 9}
 
@@ -47,13 +47,13 @@ def test_with_from_no_line_is_run_through_detection(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[object] = []
-    real = interlingua.detector.detect
+    real = interlingua.conversion.detector.detect
 
-    def counting(*args: object, **kwargs: object) -> interlingua.detector.Detection:
+    def counting(*args: object, **kwargs: object) -> interlingua.conversion.detector.Detection:
         calls.append(args)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(interlingua.detector, "detect", counting)
+    monkeypatch.setattr(interlingua.conversion.detector, "detect", counting)
     path = _batch(tmp_path, 5)
     assert main(["convert", "--from", "openai-chat", "--to", "anthropic", str(path)]) == 0
     assert len(calls) == 1  # the first line's kind holds for the batch

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from interlingua import convert, detect
-from interlingua.cli import main
-from interlingua.converter import formats, kinds
+from interlingua.cli.commands import main
+from interlingua.conversion.converter import formats, kinds
+from interlingua.documents.validation import validate
 from interlingua.generated.adapters import ADAPTERS
-from interlingua.validation import validate
 from tests.bodies import SIGNED_GEMINI
 
 ROOT = Path(__file__).resolve().parents[2] / "schemas"
@@ -835,7 +835,7 @@ def test_a_body_read_from_a_file_is_not_checked_as_data_again(
     """`read_json` refused all that `convert`'s data check refuses: the single-body command
     walks the body no second time (detection, conversion) and converts it as the Python call
     does."""
-    from interlingua import converter, detector
+    from interlingua.conversion import converter, detector
 
     checked: list[Any] = []
     real = converter.check_data

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from interlingua.cli import main
+from interlingua.cli.commands import main
 
 HUMAN = re.compile(r"^error: (?P<code>[a-z_]+) at (?P<path>/\S*): (?P<message>.+)$")
 

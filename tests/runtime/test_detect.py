@@ -1,4 +1,4 @@
-"""`interlingua.detector`: every example is recognised as its own format, garbage as nothing,
+"""`interlingua.conversion.detector`: every example is recognised as its own format, garbage as nothing,
 and ties are broken (or reported) by the evidence rules, tested on synthetic formats."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-# `interlingua.detector` is the function (the package exports it), so a dotted path such as
-# "interlingua.detector._valid" would resolve through it: patch the module object instead.
+# `interlingua.conversion.detector` is the function (the package exports it), so a dotted path such as
+# "interlingua.conversion.detector._valid" would resolve through it: patch the module object instead.
 from interlingua import ConversionError, convert, detect
-from interlingua.converter import (
+from interlingua.conversion.converter import (
     KINDS,
     check_canonical,
     check_wire,
@@ -24,11 +24,11 @@ from interlingua.converter import (
     text_format,
     to_text,
 )
-from interlingua.detector import Candidate, Detection, _build, _schema, _valid, readings
+from interlingua.conversion.detector import Candidate, Detection, _build, _schema, _valid, readings
 from interlingua.generated.adapters import ADAPTERS
 from interlingua.generated.codes import DESCRIPTION
 
-MODULE = importlib.import_module("interlingua.detector")
+MODULE = importlib.import_module("interlingua.conversion.detector")
 ROOT = Path(__file__).resolve().parents[2] / "schemas"
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from generator.paths import ROOT
 from interlingua.conversion import ConversionError
-from interlingua.detector import detect
+from interlingua.conversion.detector import detect
 
 BODIES = sorted(
     [

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import interlingua
-from interlingua.globs import compile_glob, glob_match
+from interlingua.documents.globs import compile_glob, glob_match
 
 
 def regex_oracle(pattern: str, text: str) -> bool:

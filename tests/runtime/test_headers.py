@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from interlingua.headers import header_key, is_sensitive, scrub
+from interlingua.documents.headers import header_key, is_sensitive, scrub
 
 SENSITIVE = frozenset({"authorization", "cookie", "x-api-key"})
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import yaml
 
+from interlingua.documents.model_ids import message_model, model_id, provider_of
 from interlingua.generated.providers import PROVIDER_KEYS
-from interlingua.model_ids import message_model, model_id, provider_of
 
 MAPPINGS = Path(__file__).resolve().parents[2] / "schemas" / "mappings"
 
@@ -41,9 +41,9 @@ def test_the_model_of_a_message() -> None:
 
 
 def test_with_model_ids_is_an_explicit_step() -> None:
-    from interlingua.converter import to_canonical
-    from interlingua.model_ids import with_model_ids
-    from interlingua.validation import validate
+    from interlingua.conversion.converter import to_canonical
+    from interlingua.documents.model_ids import with_model_ids
+    from interlingua.documents.validation import validate
 
     body = {
         "id": "msg_1",

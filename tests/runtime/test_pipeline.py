@@ -5,8 +5,14 @@ from typing import Any
 import pytest
 
 from interlingua import DocumentError
+from interlingua.documents.pipeline import (
+    Draft,
+    TierViolation,
+    apply,
+    apply_data_policies,
+    declassify,
+)
 from interlingua.generated.models import Message
-from interlingua.pipeline import Draft, TierViolation, apply, apply_data_policies, declassify
 
 BASE: dict[str, Any] = {
     "role": "tool",

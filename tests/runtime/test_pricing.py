@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from interlingua.documents.pricing import PriceTable, PricingError, default_table, session_cost
 from interlingua.generated.pricing import PRICE_TABLE, PRICING_VERSION
-from interlingua.pricing import PriceTable, PricingError, default_table, session_cost
 
 SOURCE = {"document": "test", "as_of": "2026-11-25"}
 TABLE = PriceTable(
@@ -150,6 +150,6 @@ def test_every_bundled_price_cites_its_source() -> None:
     ],
 )
 def test_costs_are_written_plainly(value: str, written: str) -> None:
-    from interlingua.pricing import plain
+    from interlingua.documents.pricing import plain
 
     assert str(plain(Decimal(value))) == written

@@ -11,11 +11,11 @@ from jsonschema import Draft202012Validator
 
 import interlingua
 from generator.paths import ROOT
+from interlingua.documents.synthetic import conversation
 from interlingua.generated.codes import INVARIANT_CODES as SEMANTIC
 from interlingua.generated.codes import SEVERITY
 from interlingua.generated.models import Conversation
 from interlingua.generated.validators import VALIDATORS
-from interlingua.synthetic import conversation
 
 BUNDLE = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text())
 REFERENCE = {

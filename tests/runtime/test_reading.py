@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from interlingua import InputError, read_json
-from interlingua.cli import main
-from interlingua.reading import _read_located as located_reading
-from interlingua.reading import check_value, looks_like_json, read_text
+from interlingua.cli.commands import main
+from interlingua.conversion.reading import _read_located as located_reading
+from interlingua.conversion.reading import check_value, looks_like_json, read_text
 
 
 def refusal(data: bytes | str, **limits: int) -> tuple[str, str]:

@@ -7,8 +7,8 @@ import pickle
 
 import pytest
 
-from interlingua.adapters.runtime import Adapter, Marker
 from interlingua.conversion import ConversionResult, Loss
+from interlingua.conversion.adapters.runtime import Adapter, Marker
 from interlingua.generated.adapters import ADAPTERS
 
 

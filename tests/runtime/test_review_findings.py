@@ -271,7 +271,7 @@ def test_review_12_action_table_is_a_module_constant(monkeypatch: pytest.MonkeyP
             lookups.append(key)
             return super().__getitem__(key)
 
-    monkeypatch.setattr("interlingua.view.ACTIONS", Counting(ACTIONS))
+    monkeypatch.setattr("interlingua.documents.view.ACTIONS", Counting(ACTIONS))
     view = _view({"type": "tool_call", "id": "c", "name": "t", "arguments": {}})
     assert view.action == "execute"
     assert lookups == [

@@ -21,8 +21,8 @@ HEAVY = (
     "interlingua.generated.validators",
     "interlingua.generated.adapters",
     "interlingua.generated.streams",
-    "interlingua.converter",
-    "interlingua.detector",
+    "interlingua.conversion.converter",
+    "interlingua.conversion.detector",
     "interlingua.gateway.cards",
 )
 
@@ -41,7 +41,7 @@ def _loaded_after(code: str) -> list[str]:
     [
         "import interlingua",
         "import interlingua.gateway",
-        "from interlingua.cli import build_parser; build_parser().format_help()",
+        "from interlingua.cli.commands import build_parser; build_parser().format_help()",
     ],
 )
 def test_nothing_heavy_is_imported_up_front(code: str) -> None:
@@ -51,12 +51,12 @@ def test_nothing_heavy_is_imported_up_front(code: str) -> None:
 
 def test_help_and_version_exit_0_without_the_heavy_modules() -> None:
     for flag in ("--help", "--version"):
-        code = f"import sys\nfrom interlingua.cli import main\ntry:\n    main([{flag!r}])\nexcept SystemExit:\n    pass"
+        code = f"import sys\nfrom interlingua.cli.commands import main\ntry:\n    main([{flag!r}])\nexcept SystemExit:\n    pass"
         assert not [name for name in HEAVY if name in _loaded_after(code)], flag
 
 
 def test_every_exported_name_resolves_on_first_use() -> None:
-    from interlingua.converter import convert
+    from interlingua.conversion.converter import convert
     from interlingua.generated.models import Message
 
     assert interlingua.convert is convert
@@ -69,7 +69,8 @@ def test_every_exported_name_resolves_on_first_use() -> None:
 
 
 def test_the_command_lines_names_are_the_libraries() -> None:
-    from interlingua import cli, converter
+    from interlingua.cli import commands as cli
+    from interlingua.conversion import converter
 
     assert cli.CANONICAL == converter.CANONICAL  # cli names it to stay light at start-up
 

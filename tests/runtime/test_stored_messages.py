@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from interlingua import ConversionError, convert, detect, tool_exchanges
-from interlingua.adapters.fidelity import without_raw
-from interlingua.cli import main
+from interlingua.cli.commands import main
+from interlingua.conversion.adapters.fidelity import without_raw
 from interlingua.generated.adapters import ADAPTERS
 
 # Seed 003's memory, in Anthropic shape: results in a user turn, pointing at their call.

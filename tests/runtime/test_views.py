@@ -10,7 +10,7 @@ import pytest
 
 import interlingua
 from generator.examples import iter_examples
-from interlingua.view import NotViewable, freeze, thaw, views
+from interlingua.documents.view import NotViewable, freeze, thaw, views
 
 EXTENSIONS: dict[str, Any] = {
     "request": {"environment": "production", "request_id": "req-1"},

@@ -61,7 +61,7 @@ def test_a_body_read_by_the_service_is_not_checked_as_data_again(
     """The service read the body with `read_json`, which refused all that `convert`'s data
     check refuses: the body is not walked again (detection, conversion), and the answer is
     the same."""
-    from interlingua import converter, detector
+    from interlingua.conversion import converter, detector
 
     checked: list[Any] = []
     real = converter.check_data

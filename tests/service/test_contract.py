@@ -14,11 +14,11 @@ from starlette.routing import Route
 
 from generator import openapi
 from generator.load import SchemaLoadError
-from interlingua.converter import KINDS, formats
+from interlingua.conversion.converter import KINDS, formats
 from interlingua.generated.models import Capability
 from interlingua.service import contract, operations
 from interlingua.service.app import SPECIAL, create_app
-from interlingua.streams import stream_formats
+from interlingua.streams.engine import stream_formats
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = json.loads((ROOT / "generated" / "openapi.json").read_text(encoding="utf-8"))

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from interlingua.cli import main
+from interlingua.cli.commands import main
 from interlingua.service.serve import is_loopback
 from tests.service.server import running_service
 

@@ -13,7 +13,7 @@ import pytest
 from conformance.cases import Case
 from interlingua.service import streaming
 from interlingua.service.limits import Limits
-from interlingua.streams import StreamTranslator, translate_stream
+from interlingua.streams.engine import StreamTranslator, translate_stream
 from tests.service.conftest import CheckedClient
 from tests.service.server import running_service
 from tests.streams.helpers import STREAM_CASES, framed

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interlingua.cli import main
+from interlingua.cli.commands import main
 
 from .test_store import ANTHROPIC_RESPONSE, TRANSCRIPT
 

@@ -13,8 +13,8 @@ from referencing import Registry, Resource
 
 from conformance.cases import Case, load_cases
 from interlingua.conversion import Loss
-from interlingua.framing import dumps, frame
 from interlingua.generated.streams import STREAMS
+from interlingua.streams.framing import dumps, frame
 
 ROOT = Path(__file__).resolve().parents[2]
 STREAM_CASES: list[Case] = [c for c in load_cases() if c.kind == "stream"]

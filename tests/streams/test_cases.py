@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.fidelity import without_raw
-from interlingua.converter import convert
+from interlingua.conversion.adapters.fidelity import without_raw
+from interlingua.conversion.converter import convert
+from interlingua.documents.validation import is_error, validate
 from interlingua.generated.streams import STREAMS
-from interlingua.streams import reassemble
-from interlingua.validation import is_error, validate
+from interlingua.streams.engine import reassemble
 from tests.streams.helpers import ROOT
 
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from interlingua.cli import main
+from interlingua.cli.commands import main
 from interlingua.generated.streams import STREAMS
-from interlingua.streams import StreamTranslator, reassemble
+from interlingua.streams.engine import StreamTranslator, reassemble
 from tests.streams.helpers import STREAM_CASES, framed, project
 
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.streaming import StreamReader, StreamWriter, at
 from interlingua.conversion import ConversionError
+from interlingua.conversion.adapters.streaming import StreamReader, StreamWriter, at
 from interlingua.generated.streams import STREAMS
-from interlingua.streams import StreamTranslator, read_stream, write_stream
+from interlingua.streams.engine import StreamTranslator, read_stream, write_stream
 
 ANTHROPIC, OPENAI = STREAMS["anthropic"], STREAMS["openai-chat"]
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from interlingua.generated.streams.fused import FUSED
-from interlingua.streams import StreamTranslator
+from interlingua.streams.engine import StreamTranslator
 from tests.streams.helpers import ROOT, STREAM_CASES, framed
 
 SOURCES = sorted({source for source, _ in FUSED})

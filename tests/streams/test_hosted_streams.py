@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.cases import Case
-from interlingua.streams import StreamTranslator
+from interlingua.streams.engine import StreamTranslator
 from tests.streams.helpers import STREAM_CASES, framed
 
 # each stream case holding a hosted call, and how its block reads on the wire

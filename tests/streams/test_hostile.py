@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from interlingua.adapters.streaming import StreamReader
 from interlingua.conversion import ConversionError
-from interlingua.framing import SseParser, lines
+from interlingua.conversion.adapters.streaming import StreamReader
+from interlingua.conversion.reading import InputError
 from interlingua.generated.streams import STREAMS
-from interlingua.reading import InputError
-from interlingua.streams import StreamTranslator, read_stream, write_stream
+from interlingua.streams.engine import StreamTranslator, read_stream, write_stream
+from interlingua.streams.framing import SseParser, lines
 from tests.streams.helpers import STREAM_CASES, framed
 
 

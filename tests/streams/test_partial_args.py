@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from interlingua.generated.streams import STREAMS
-from interlingua.streams import StreamTranslator, read_stream, reassemble
+from interlingua.streams.engine import StreamTranslator, read_stream, reassemble
 from tests.streams.helpers import STREAM_CASES, framed
 
 CASE = next(c for c in STREAM_CASES if c.id == "gemini.stream.partial_args")

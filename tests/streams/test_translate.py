@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from interlingua.framing import parser
 from interlingua.generated.streams import STREAMS
-from interlingua.streams import StreamTranslator, reassemble
+from interlingua.streams.engine import StreamTranslator, reassemble
+from interlingua.streams.framing import parser
 from tests.streams.helpers import STREAM_CASES, chunk_validator, framed, project
 
 # Streams that complete with content (failing streams have cases of their own).

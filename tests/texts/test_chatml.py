@@ -1,4 +1,4 @@
-"""`interlingua.texts.chatml`: the ChatML framing. Rendering and parsing are inverse on every
+"""`interlingua.conversion.texts.chatml`: the ChatML framing. Rendering and parsing are inverse on every
 turn list the framing can write; any text either parses or fails with the `invalid_text` code."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interlingua.conversion import ConversionError
-from interlingua.texts import TEXTS
-from interlingua.texts.chatml import (
+from interlingua.conversion.texts import TEXTS
+from interlingua.conversion.texts.chatml import (
     END,
     START,
     parse,
@@ -353,7 +353,7 @@ def test_every_assistant_body_reads_back_as_itself(body: str) -> None:
 def test_any_chatml_text_goes_through_canonical_and_back_unchanged() -> None:
     """The whole way (framing, schema, mapping, round-trip data): a text that reads comes back
     the same; one that does not is refused with a code, never a crash."""
-    from interlingua.converter import convert
+    from interlingua.conversion.converter import convert
 
     @st.composite
     def texts(draw: st.DrawFn) -> str:

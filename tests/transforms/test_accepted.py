@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.transforms import ABSENT, TRANSFORMS, Mismatch
+from interlingua.conversion.transforms import ABSENT, TRANSFORMS, Mismatch
 
 NON_EMPTY = TRANSFORMS["non_empty"]
 WEB_URL = TRANSFORMS["web_url"]

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.transforms import TRANSFORMS
-from interlingua.transforms.ids import conform
+from interlingua.conversion.transforms import TRANSFORMS
+from interlingua.conversion.transforms.ids import conform
 
 ANTHROPIC_LIKE = ("a-zA-Z0-9_-", "a-zA-Z0-9_-", 64)
 LETTER_FIRST = ("a-zA-Z0-9_", "a-zA-Z", 64)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.transforms import TRANSFORMS, Mismatch
+from interlingua.conversion.transforms import TRANSFORMS, Mismatch
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.transforms import ABSENT, TRANSFORMS
-from interlingua.transforms.names import safe_name
+from interlingua.conversion.transforms import ABSENT, TRANSFORMS
+from interlingua.conversion.transforms.names import safe_name
 
 # The rule as the wire states it: letters, digits, single whitespace, hyphens, parentheses and
 # square brackets, 1 to 200 characters.

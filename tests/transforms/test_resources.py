@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.transforms import TRANSFORMS
-from interlingua.transforms.resources import kind_of
+from interlingua.conversion.transforms import TRANSFORMS
+from interlingua.conversion.transforms.resources import kind_of
 
 T = TRANSFORMS["resource_kind"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.transforms import ABSENT, TRANSFORMS
+from interlingua.conversion.transforms import ABSENT, TRANSFORMS
 
 T = TRANSFORMS["result_object"]
 KEYS = ("output", "error", "result")

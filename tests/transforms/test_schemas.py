@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.transforms import ABSENT, TRANSFORMS
-from interlingua.transforms.schemas import json_schema
+from interlingua.conversion.transforms import ABSENT, TRANSFORMS
+from interlingua.conversion.transforms.schemas import json_schema
 
 
 @pytest.fixture

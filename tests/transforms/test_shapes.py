@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.transforms import ABSENT, TRANSFORMS, Mismatch
-from interlingua.transforms.shapes import guess_media_type, kind_of
+from interlingua.conversion.transforms import ABSENT, TRANSFORMS, Mismatch
+from interlingua.conversion.transforms.shapes import guess_media_type, kind_of
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from interlingua.documents.validation import validate
 from interlingua.generated.codes import INVARIANT_CODES
-from interlingua.validation import validate
 from tests.typescript.corpus import PATTERN_EDGES, batch, broken_copies, examples_and_vectors
 from tests.typescript.toolchain import ROOT, TOOLS, run_node
 

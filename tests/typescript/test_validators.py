@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from generator.typescript import MAX_DEPTH
-from interlingua.reading import DEFAULT_MAX_DEPTH
-from interlingua.validation import validate
+from interlingua.conversion.reading import DEFAULT_MAX_DEPTH
+from interlingua.documents.validation import validate
 from tests.typescript.corpus import (
     PATTERN_EDGES,
     Body,

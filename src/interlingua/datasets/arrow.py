@@ -30,11 +30,11 @@ from typing import Any
 import pyarrow as pa  # type: ignore[import-untyped]  # pyarrow ships no type information
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
+from interlingua.conversion.reading import DEFAULT_MAX_BYTES, InputError, read_json
 from interlingua.datasets.batch import PRELOAD, batch_kind
 from interlingua.datasets.body import AUTO, Options
 from interlingua.datasets.cells import Cell, convert_cells, without_nulls
 from interlingua.datasets.pool import chunks, default_jobs, ordered_map
-from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
 
 LOSS = pa.struct(
     [

@@ -22,6 +22,7 @@ from functools import partial
 from itertools import chain
 from typing import Any, BinaryIO
 
+from interlingua.conversion.reading import DEFAULT_MAX_BYTES, InputError, read_json
 from interlingua.datasets.body import AUTO, Converted, Options, convert_body
 from interlingua.datasets.lines import (
     Chunk,
@@ -36,14 +37,13 @@ from interlingua.datasets.live import live_chunks
 from interlingua.datasets.pool import chunks, default_jobs, ordered_map
 from interlingua.datasets.reader import file_chunks, stream_lines
 from interlingua.datasets.written import Render, Written, write_chunk
-from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
 
 #: What a worker imports before its first chunk.
 PRELOAD = [
     "interlingua.datasets.body",
     "interlingua.datasets.written",
-    "interlingua.converter",
-    "interlingua.detector",
+    "interlingua.conversion.converter",
+    "interlingua.conversion.detector",
 ]
 
 #: Lines (or bodies) a worker takes at once: enough to make the hand-off cheap, few enough
@@ -54,7 +54,7 @@ CHUNK = 256
 def batch_kind(options: Options, first: Any) -> Options:
     """``options`` (a named source, no kind) with the kind of the batch's first body, for
     every body."""
-    from interlingua.detector import detect  # noqa: PLC0415
+    from interlingua.conversion.detector import detect  # noqa: PLC0415
 
     found = detect(first, among=[options.source])
     return replace(options, kind=found.kind or "request")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
-    from interlingua.detector import Detection
+    from interlingua.conversion.detector import Detection
 
 AUTO = "auto"
 
@@ -87,8 +87,8 @@ def convert_body(payload: Any, options: Options, *, read: bool = False) -> Conve
         ConversionResult,
         LossyConversionError,
     )
-    from interlingua.converter import convert  # noqa: PLC0415
-    from interlingua.detector import detect  # noqa: PLC0415
+    from interlingua.conversion.converter import convert  # noqa: PLC0415
+    from interlingua.conversion.detector import detect  # noqa: PLC0415
 
     source, kind, checked = options.source, options.kind, False
     try:

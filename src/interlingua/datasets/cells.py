@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from interlingua.conversion.reading import DEFAULT_MAX_BYTES, InputError, read_json
 from interlingua.datasets.body import Options, convert_body, failed
-from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
 
 
 class Cell(NamedTuple):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+from interlingua.conversion.reading import DEFAULT_MAX_BYTES, InputError, read_json
 from interlingua.datasets.body import Converted, Options, Problem, Status, convert_body, failed
 from interlingua.datasets.place import Place, read_place
-from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
 
 
 class Unread(NamedTuple):

@@ -18,11 +18,11 @@ from typing import Any, NamedTuple
 import pyarrow as pa  # type: ignore[import-untyped]  # pyarrow ships no type information
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 
+from interlingua.conversion.reading import InputError, read_json
 from interlingua.datasets.arrow import convert_table
 from interlingua.datasets.batch import batch_kind
 from interlingua.datasets.body import AUTO, Options
 from interlingua.datasets.cells import without_nulls
-from interlingua.reading import InputError, read_json
 
 #: The column that carries a failed row's body as it came, between the two steps.
 _INPUT = "__interlingua_input"

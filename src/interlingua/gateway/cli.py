@@ -19,7 +19,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, Final
 
-from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
+from interlingua.conversion.reading import DEFAULT_MAX_BYTES, InputError, read_json
 
 # The gateway's modules load its models: imported by the commands that run, not by
 # `interlingua --help` (see `register`).
@@ -79,9 +79,9 @@ def cmd_tool_id(args: argparse.Namespace) -> int:
 
 
 def _gateway_tool(document: Any) -> GatewayTool:
+    from interlingua.documents.validation import is_error, validate  # noqa: PLC0415
     from interlingua.gateway.errors import GatewayError  # noqa: PLC0415
     from interlingua.generated.models import GatewayTool  # noqa: PLC0415
-    from interlingua.validation import is_error, validate  # noqa: PLC0415
 
     errors = [
         f

@@ -29,8 +29,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from interlingua.conversion.reading import InputError, read_json
 from interlingua.generated.models import ArgRepair, ArgRepairRule
-from interlingua.reading import InputError, read_json
 
 _INTEGER: Final = re.compile(r"-?(0|[1-9][0-9]*)")
 _NUMBER: Final = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")

@@ -19,10 +19,10 @@ from typing import Final, TypeAlias
 from pydantic import TypeAdapter
 from pydantic import ValidationError as PydanticError
 
+from interlingua.documents.validation import is_error, validate
 from interlingua.gateway._text import shown
 from interlingua.gateway.errors import GatewayError
 from interlingua.generated.models import BrowsePath, BrowseRequest, PathResolution
-from interlingua.validation import is_error, validate
 
 WILDCARD: Final = "*"
 ChoiceGraph: TypeAlias = Mapping[str, "ChoiceGraph | None"]

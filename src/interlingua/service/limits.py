@@ -1,6 +1,6 @@
 """What a request may be: its media type, its size and how long it may take.
 
-The body limit is the CLI's (`interlingua.reading.DEFAULT_MAX_BYTES`, 32 MiB): a larger
+The body limit is the CLI's (`interlingua.conversion.reading.DEFAULT_MAX_BYTES`, 32 MiB): a larger
 `Content-Length` is refused before anything is read, and a body sent without one is counted as
 it arrives and refused at the limit, so no request makes the service hold more than that.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
-from interlingua.reading import DEFAULT_MAX_BYTES
+from interlingua.conversion.reading import DEFAULT_MAX_BYTES
 from interlingua.service import DEFAULT_TIMEOUT
 from interlingua.service.problems import ProblemError
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interlingua.conversion import ConversionError, LossyConversionError
-from interlingua.reading import InputError, read_json, read_text
+from interlingua.conversion.reading import InputError, read_json, read_text
 from interlingua.service.problems import ProblemError, input_status
 
 AUTO, CANONICAL = "auto", "canonical"
@@ -49,8 +49,8 @@ def _undetected(reason: str) -> ProblemError:
 
 def convert(query: Query, payload: Any) -> dict[str, Any]:
     """`interlingua convert`: detection where the query leaves the format or kind open."""
-    from interlingua.converter import convert as run  # noqa: PLC0415
-    from interlingua.detector import detect  # noqa: PLC0415
+    from interlingua.conversion.converter import convert as run  # noqa: PLC0415
+    from interlingua.conversion.detector import detect  # noqa: PLC0415
 
     source, kind, checked = query["from"], query.get("kind"), False
     if source == AUTO:
@@ -84,8 +84,8 @@ def canonical_document(payload: Any, source: str) -> Any:
     format's adapter (`auto`: the detected one)."""
     if source == CANONICAL:
         return payload
-    from interlingua.converter import to_canonical  # noqa: PLC0415
-    from interlingua.detector import detect  # noqa: PLC0415
+    from interlingua.conversion.converter import to_canonical  # noqa: PLC0415
+    from interlingua.conversion.detector import detect  # noqa: PLC0415
 
     kind = "request"
     found = detect(payload, among=None if source == AUTO else [source])
@@ -103,8 +103,8 @@ def canonical_document(payload: Any, source: str) -> Any:
 
 def validate(query: Query, payload: Any) -> dict[str, Any]:
     """`interlingua validate`: an invalid document is an answer, not a refusal."""
-    from interlingua.validation import is_error  # noqa: PLC0415
-    from interlingua.validation import validate as run  # noqa: PLC0415
+    from interlingua.documents.validation import is_error  # noqa: PLC0415
+    from interlingua.documents.validation import validate as run  # noqa: PLC0415
 
     document = canonical_document(payload, query.get("from", CANONICAL))
     findings = run(document, query.get("type"))
@@ -116,7 +116,7 @@ def validate(query: Query, payload: Any) -> dict[str, Any]:
 
 def detect(query: Query, payload: Any) -> dict[str, Any]:
     """`interlingua detect`."""
-    from interlingua.detector import detect as run  # noqa: PLC0415
+    from interlingua.conversion.detector import detect as run  # noqa: PLC0415
 
     found: dict[str, Any] = run(payload, kind=query.get("kind")).as_json()
     return found
@@ -124,8 +124,8 @@ def detect(query: Query, payload: Any) -> dict[str, Any]:
 
 def views(query: Query, payload: Any) -> dict[str, Any]:
     """`interlingua views`: a document with an error finding is refused, every finding given."""
-    from interlingua.validation import document_messages, is_error, validate  # noqa: PLC0415
-    from interlingua.view import views as run  # noqa: PLC0415
+    from interlingua.documents.validation import document_messages, is_error, validate  # noqa: PLC0415
+    from interlingua.documents.view import views as run  # noqa: PLC0415
 
     document = canonical_document(payload, query.get("from", CANONICAL))
     errors = [
@@ -157,9 +157,9 @@ def views(query: Query, payload: Any) -> dict[str, Any]:
 def pairs(query: Query, payload: Any) -> dict[str, Any]:
     """`interlingua pairs`: each reading the body validates as is tried in turn (best first),
     unless the query names both format and kind."""
-    from interlingua.converter import to_canonical  # noqa: PLC0415
-    from interlingua.detector import readings  # noqa: PLC0415
-    from interlingua.exchanges import PAIRED, tool_exchanges  # noqa: PLC0415
+    from interlingua.conversion.converter import to_canonical  # noqa: PLC0415
+    from interlingua.conversion.detector import readings  # noqa: PLC0415
+    from interlingua.documents.exchanges import PAIRED, tool_exchanges  # noqa: PLC0415
 
     source, kind = query.get("from", AUTO), query.get("kind")
     among = None if source == AUTO else [source]
@@ -195,10 +195,10 @@ def _gateway_problem(error: Any) -> ProblemError:
 
 def tool_ids(query: Query, payload: Any) -> dict[str, Any]:
     """`interlingua tool-id`: the input schema is trust-checked as any ingest is."""
+    from interlingua.documents.validation import is_error, validate  # noqa: PLC0415
     from interlingua.gateway.errors import GatewayError  # noqa: PLC0415
     from interlingua.gateway.schema_trust import check_schema_trust  # noqa: PLC0415
     from interlingua.gateway.tool_id import derive_tool_id  # noqa: PLC0415
-    from interlingua.validation import is_error, validate  # noqa: PLC0415
 
     try:
         errors = [f for f in validate(payload, "ToolIdRequest") if is_error(f)]
@@ -235,7 +235,7 @@ def cards(query: Query, payload: Any) -> dict[str, Any]:
 
 def text_body(operation: str, query: Query) -> bool:
     """Whether a `text/plain` body is a text format's document as it is (convert from one)."""
-    from interlingua.converter import text_format  # noqa: PLC0415
+    from interlingua.conversion.converter import text_format  # noqa: PLC0415
 
     source = query.get("from", AUTO)
     return operation == "convert" and source not in (AUTO, CANONICAL) and text_format(source)

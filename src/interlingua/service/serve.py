@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any
 
-from interlingua.reading import DEFAULT_MAX_BYTES
+from interlingua.conversion.reading import DEFAULT_MAX_BYTES
 from interlingua.service import DEFAULT_TIMEOUT
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8000

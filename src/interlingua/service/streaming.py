@@ -1,7 +1,7 @@
 """`POST /v1/stream`: a streamed response translated as it arrives, never buffered.
 
 The request body is read message by message straight from the ASGI channel and cut into
-lines; each line goes through :class:`~interlingua.streams.StreamTranslator` (the CLI's
+lines; each line goes through :class:`~interlingua.streams.engine.StreamTranslator` (the CLI's
 `interlingua stream`) and whatever it gives is sent at once, so the first translated chunk
 reaches the client while the rest of the body is still on its way.
 
@@ -21,7 +21,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from interlingua.service.problems import ProblemError
-from interlingua.streams import CANONICAL, StreamTranslator, spec
+from interlingua.streams.engine import CANONICAL, StreamTranslator, spec
 
 _MEDIA = {"sse": "text/event-stream", "ndjson": "application/x-ndjson"}
 

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from interlingua.reading import InputError
+from interlingua.conversion.reading import InputError
 
 EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
 DB_ENV = "INTERLINGUA_STORE"
@@ -159,8 +159,8 @@ def _price_table(path: str | None, as_json: bool = False) -> Any:
     """The price table at ``path`` (the bundled one when None), or None after its coded
     error."""
     from interlingua.conversion import ConversionError  # noqa: PLC0415
-    from interlingua.pricing import PriceTable, default_table  # noqa: PLC0415
-    from interlingua.reading import read_json  # noqa: PLC0415
+    from interlingua.conversion.reading import read_json  # noqa: PLC0415
+    from interlingua.documents.pricing import PriceTable, default_table  # noqa: PLC0415
 
     if path is None:
         return default_table()
@@ -176,8 +176,8 @@ def _price_table(path: str | None, as_json: bool = False) -> Any:
 
 def cmd_cost(args: argparse.Namespace) -> int:
     """The cost of each turn of a document (any format) and their total."""
-    from interlingua.pricing import PricingError  # noqa: PLC0415
-    from interlingua.reading import read_json  # noqa: PLC0415
+    from interlingua.conversion.reading import read_json  # noqa: PLC0415
+    from interlingua.documents.pricing import PricingError  # noqa: PLC0415
     from interlingua.store.reading import read_document  # noqa: PLC0415
 
     try:

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from interlingua.conversion import ConversionError
-from interlingua.converter import canonical_messages, kinds, to_canonical
-from interlingua.detector import readings
-from interlingua.model_ids import message_model
-from interlingua.reading import DEFAULT_MAX_BYTES, InputError, read_json
-from interlingua.validation import is_error, validate
+from interlingua.conversion.converter import canonical_messages, kinds, to_canonical
+from interlingua.conversion.detector import readings
+from interlingua.conversion.reading import DEFAULT_MAX_BYTES, InputError, read_json
+from interlingua.documents.model_ids import message_model
+from interlingua.documents.validation import is_error, validate
 
 AUTO = "auto"
 CONTAINERS = ("messages", "message")  # where a canonical document keeps its messages

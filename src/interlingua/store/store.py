@@ -19,8 +19,8 @@ from typing import Any
 from sqlalchemy import Engine, RowMapping, select
 
 from interlingua.conversion import ConversionError, Loss
-from interlingua.converter import from_canonical
-from interlingua.pricing import PriceTable, PricingError, default_table, plain
+from interlingua.conversion.converter import from_canonical
+from interlingua.documents.pricing import PriceTable, PricingError, default_table, plain
 from interlingua.store import tables as t
 from interlingua.store.engine import open_engine, writing
 from interlingua.store.reading import (

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Insert, Table, func, select, update
 
-from interlingua.model_ids import provider_of
+from interlingua.documents.model_ids import provider_of
 from interlingua.store import tables as t
 from interlingua.store.identity import MonotonicUlids, is_ulid
 from interlingua.store.reading import IncomingMessage, IncomingSession

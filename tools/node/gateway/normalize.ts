@@ -6,7 +6,7 @@ import { byCodePoint, isObject } from "./json";
 
 const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
-const MAX_DEPTH = 256; // interlingua.reading.DEFAULT_MAX_DEPTH
+const MAX_DEPTH = 256; // interlingua.conversion.reading.DEFAULT_MAX_DEPTH
 const MISSING = Symbol("missing");
 
 export interface ArgRepair {

@@ -1,0 +1,84 @@
+"""Checks the fused pair converters (`interlingua.generated.pairs`) make on the way: what
+`reading.check_value` asks of the input, asked of every value a pass takes (opaque values,
+such as a tool's schema, by check_value itself). A body a pass converts is one the two-step
+path's check takes; any other goes the two-step way. One copy for every generated pair.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from interlingua.conversion.reading import DEFAULT_MAX_DEPTH, InputError, check_value
+
+
+def clean(value: str) -> bool:
+    """A string JSON carries: no lone surrogate (the hot callers ask `isascii` first, the
+    common answer, without a call)."""
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def scalar(value: Any) -> bool:
+    """A JSON scalar `check_value` takes (a string, finite number, modest integer, boolean)."""
+    kind = type(value)
+    if kind is str:
+        return value.isascii() or clean(value)
+    if kind is float:
+        return math.isfinite(value)
+    if kind is int:
+        return bool(value.bit_length() < 64)
+    return kind is bool
+
+
+def opaque(value: Any, depth: int) -> bool:
+    """Whether `check_value` takes a value the pass carries without reading (a tool's
+    schema), found ``depth`` levels down in the body: a walk that answers yes only for plain
+    JSON (exact dicts and lists, string keys, clean strings, finite floats, modest integers),
+    so that a yes is always check_value's yes; anything else asks check_value itself."""
+    if plain(value, depth):
+        return True
+    try:
+        check_value(value, max_depth=DEFAULT_MAX_DEPTH - depth)
+    except InputError:
+        return False
+    return True
+
+
+def plain(value: Any, depth: int) -> bool:
+    kind = type(value)
+    if kind is dict:
+        if depth >= DEFAULT_MAX_DEPTH:
+            return False
+        fields: dict[Any, Any] = value
+        for key, item in fields.items():
+            if type(key) is not str:
+                return False
+            name: str = key
+            if not (name.isascii() or clean(name)):
+                return False
+            if not plain(item, depth + 1):
+                return False
+        return True
+    if kind is str:
+        text: str = value
+        return text.isascii() or clean(text)
+    if kind is list:
+        if depth >= DEFAULT_MAX_DEPTH:
+            return False
+        items: list[Any] = value
+        for item in items:  # noqa: SIM110  (a loop, not all(): compiled, it makes no generator)
+            if not plain(item, depth + 1):
+                return False
+        return True
+    if kind is int:
+        number: int = value
+        return bool(number.bit_length() < 64)
+    if kind is float:
+        return math.isfinite(value)
+    return value is None or kind is bool

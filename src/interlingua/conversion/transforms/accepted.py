@@ -1,0 +1,112 @@
+"""Values a format accepts only within limits: writing never sends what the target refuses.
+
+A variant whose wire field the target constrains (an image media type Anthropic does not list,
+an `s3://` URL where only the web is fetched, an empty description Converse refuses) leaves
+the value to another variant (`Mismatch`), or leaves the field out, reported; reading takes
+the value as it is.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua.conversion import Context, ConversionError
+from interlingua.conversion.transforms.base import ABSENT, Mismatch, Transform
+
+
+def _non_empty_encode(ctx: Context, at: str, value: Any) -> Any:
+    if value == "":
+        ctx.loss(at, "field_dropped", f"{ctx.adapter} refuses an empty value here; left out")
+        return ABSENT
+    return value
+
+
+def _same(ctx: Context, wire: Any, at: str) -> Any:
+    return wire
+
+
+NON_EMPTY = Transform(
+    "non_empty",
+    1,
+    _non_empty_encode,
+    _same,
+    "A string the format refuses when empty (Converse's tool `description`): an empty one is "
+    "left out, reported as `field_dropped` (it carries nothing).",
+)
+
+
+def _web_url_encode(ctx: Context, at: str, url: Any) -> Any:
+    if not isinstance(url, str) or not url.lower().startswith(("https://", "http://")):
+        raise Mismatch  # an s3:// or gs:// location: the target fetches only from the web
+    return url
+
+
+WEB_URL = Transform(
+    "web_url",
+    1,
+    _web_url_encode,
+    _same,
+    "A URL the format fetches from the web: `http://` or `https://`; any other scheme "
+    "(`s3://`, `gs://`) is another variant's.",
+)
+
+
+def _one_of_encode(ctx: Context, at: str, value: Any, allowed: Any) -> Any:
+    if not isinstance(value, str) or value.lower() not in str(allowed).split():
+        raise Mismatch  # a value the format does not take here: another variant's
+    return value
+
+
+def _one_of_decode(ctx: Context, wire: Any, at: str) -> tuple[Any, None]:
+    return wire, None  # the value; nothing for the list
+
+
+ONE_OF = Transform(
+    "one_of",
+    2,
+    _one_of_encode,
+    _one_of_decode,
+    'A value the format takes only from a list (`{"@one_of": [$media_type, "image/png '
+    "image/jpeg\"]}`, the list space-separated); any other value is another variant's.",
+)
+
+
+def _plain_text_encode(ctx: Context, at: str, media_type: Any, data: Any) -> Any:
+    essence = media_type.partition(";")[0].strip().lower() if isinstance(media_type, str) else ""
+    if not essence.startswith("text/"):
+        raise Mismatch  # not text: another variant's
+    try:
+        text = base64.b64decode(data, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError, TypeError):
+        raise Mismatch from None  # bytes that are not UTF-8 text
+    if essence != "text/plain":
+        ctx.loss(
+            f"{at.rsplit('/', 1)[0]}/media_type",
+            "field_dropped",
+            f"{ctx.adapter} takes a text document as plain text; sent as text/plain",
+        )
+    return text
+
+
+def _plain_text_decode(ctx: Context, wire: Any, at: str) -> tuple[str, str]:
+    if not isinstance(wire, str):
+        raise ConversionError("wrong_type", at, "expected text")
+    return "text/plain", base64.b64encode(wire.encode("utf-8")).decode("ascii")
+
+
+PLAIN_TEXT = Transform(
+    "plain_text",
+    2,
+    _plain_text_encode,
+    _plain_text_decode,
+    "A text document's base64 bytes (`[$media_type, $data]`, any `text/*` type holding UTF-8) "
+    "written as the text itself, a plain-text source (Anthropic's); a type other than "
+    "`text/plain` is reported. Read back: `text/plain`, the text base64-encoded.",
+)
+
+ACCEPTED_TRANSFORMS: Mapping[str, Transform] = {
+    t.name: t for t in (NON_EMPTY, WEB_URL, ONE_OF, PLAIN_TEXT)
+}
