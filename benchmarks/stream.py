@@ -29,7 +29,6 @@ import argparse
 import gc
 import importlib.metadata
 import json
-import logging
 import os
 import platform
 import sys
@@ -181,8 +180,6 @@ def main() -> int:
     parser.add_argument("--chunks", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    # The losses (a placeholder `created`) are the same every run; keep their WARN lines quiet.
-    logging.getLogger("interlingua.conversion.converter").addHandler(logging.NullHandler())
     lines, payloads = anthropic_stream(args.chunks)
     n = len(payloads)
 

@@ -23,10 +23,11 @@ PURE_ENV = "INTERLINGUA_PURE_PYTHON"
 #: Generated modules that stay Python: the pydantic models (see the module docstring).
 STAY_PYTHON = frozenset({"models.py"})
 #: Hand-written modules that stay Python (paths under src/interlingua), each with its reason.
-#: adapters/fidelity.py and items.py: their annotations say `dict` where a list also arrives
-#: (compiled code checks annotations at run time). adapters/documents.py unpacks what the turn
-#: code returns by its annotations (a request's turns may come back as a string). All three
-#: compile once their annotations say what really arrives; the generated turn code compiles.
+#: conversion/adapters/fidelity.py and items.py: their annotations say `dict` where a list also
+#: arrives (compiled code checks annotations at run time). documents.py beside them unpacks
+#: what the turn code returns by its annotations (a request's turns may come back as a string).
+#: All three compile once their annotations say what really arrives; the generated turn code
+#: compiles.
 RUNTIME_STAYS_PYTHON = frozenset(
     {
         "conversion/adapters/fidelity.py",

@@ -37,7 +37,7 @@ FUZZ_STREAMS = settings(FUZZ, max_examples=3 * EXAMPLES)
 
 @pytest.fixture(autouse=True)
 def _quiet() -> Iterator[None]:
-    logging.disable(logging.WARNING)  # every loss logs a WARN line: thousands here
+    logging.disable(logging.WARNING)  # hostile input: warnings (and loss traces) by the thousand
     yield
     logging.disable(logging.NOTSET)
 
