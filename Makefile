@@ -54,7 +54,7 @@ run: $(STAMP)
 
 test: $(STAMP) /usr/bin/chromium /usr/lib/postgresql lint types
 	$(PY) -m generator --check
-	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -n $(JOBS) --cov --cov-report=term --cov-fail-under=96
+	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -n $(JOBS) --durations=25 --cov --cov-report=term --cov-fail-under=96
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
