@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -38,3 +39,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             function, "is_hypothesis_test", False
         ):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def data_checks(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every payload `check_data` is handed from now on, by conversion or by detection (which
+    comes first): for tests that a body read with `read_json` is not walked again."""
+    from interlingua.conversion import converter, detector
+
+    checked: list[Any] = []
+    real = converter.check_data
+
+    def counted(payload: Any) -> None:
+        checked.append(payload)
+        real(payload)
+
+    monkeypatch.setattr(converter, "check_data", counted)
+    monkeypatch.setattr(detector, "check_data", counted)
+    return checked

@@ -830,22 +830,12 @@ def test_the_endpoints_decide_where_signed_reasoning_is_replayed(
 
 
 def test_a_body_read_from_a_file_is_not_checked_as_data_again(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data_checks: list[Any]
 ) -> None:
     """`read_json` refused all that `convert`'s data check refuses: the single-body command
     walks the body no second time (detection, conversion) and converts it as the Python call
     does."""
-    from interlingua.conversion import converter, detector
-
-    checked: list[Any] = []
-    real = converter.check_data
-
-    def counted(payload: Any) -> None:
-        checked.append(payload)
-        real(payload)
-
-    monkeypatch.setattr(converter, "check_data", counted)
-    monkeypatch.setattr(detector, "check_data", counted)  # detection, which comes first
+    checked = data_checks
     path = tmp_path / "body.json"
     path.write_text(json.dumps(SIGNED_GEMINI), encoding="utf-8")
     outputs = []

@@ -56,22 +56,12 @@ def test_convert_detects_the_format_and_kind(client: CheckedClient) -> None:
 
 
 def test_a_body_read_by_the_service_is_not_checked_as_data_again(
-    client: CheckedClient, monkeypatch: pytest.MonkeyPatch
+    client: CheckedClient, data_checks: list[Any]
 ) -> None:
     """The service read the body with `read_json`, which refused all that `convert`'s data
     check refuses: the body is not walked again (detection, conversion), and the answer is
     the same."""
-    from interlingua.conversion import converter, detector
-
-    checked: list[Any] = []
-    real = converter.check_data
-
-    def counted(payload: Any) -> None:
-        checked.append(payload)
-        real(payload)
-
-    monkeypatch.setattr(converter, "check_data", counted)
-    monkeypatch.setattr(detector, "check_data", counted)  # detection, which comes first
+    checked = data_checks
     answer = client.post("/v1/convert?from=gemini&to=anthropic", json=SIGNED_GEMINI)
     assert (answer.status_code, checked) == (200, [])
     expected = interlingua.convert(SIGNED_GEMINI, "gemini", "anthropic")
