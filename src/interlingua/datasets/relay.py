@@ -159,6 +159,29 @@ class _Shared:
             self.set(self.TAKEN, taken + 1)
         return taken
 
+    # The turn passes under the lock too: its release and acquisition order the writes of the
+    # process that had the turn (line, then turn) for every CPU, weakly ordered ones included.
+
+    def first_line(self, k: int) -> int | None:
+        """The number of block ``k``'s first line once its turn has come, else None."""
+        if self.lock is None:
+            return self.get(self.LINE) if self.get(self.TURN) == k else None
+        with self.lock:
+            return self.get(self.LINE) if self.get(self.TURN) == k else None
+
+    def pass_turn(self, k: int, line: int, done: int) -> None:
+        """Block ``k`` is written: the next block's first line, the bytes done, then the turn."""
+        if self.lock is None:
+            self._pass(k, line, done)
+            return
+        with self.lock:
+            self._pass(k, line, done)
+
+    def _pass(self, k: int, line: int, done: int) -> None:
+        self.set(self.LINE, line)
+        self.set(self.DONE, done)
+        self.set(self.TURN, k + 1)
+
 
 def _write(fd: int, data: bytes) -> None:
     view = memoryview(data)
@@ -209,9 +232,11 @@ class _Process:
 
     def _write_ready(self) -> None:
         shared = self.shared
-        while self.held and shared.get(shared.TURN) == self.held[0][0]:
+        while self.held:
+            first = shared.first_line(self.held[0][0])
+            if first is None:
+                return
             k, part = self.held.popleft()
-            first = shared.get(shared.LINE)
             output, report, _, text = part.finish(first, self.reports, self.render)
             if text:
                 _write(self.sinks.problems, text.encode("utf-8", "backslashreplace"))
@@ -220,12 +245,10 @@ class _Process:
                 _write(self.sinks.report, report)
             self.tally.summary.merge(part.summary)
             self.tally.statuses |= part.statuses
-            shared.set(shared.LINE, first + part.line_count)
             done = self.blocks.bounds(k)[1] - self.blocks.start
-            shared.set(shared.DONE, done)
+            shared.pass_turn(k, first + part.line_count, done)
             if self.progress is not None:
                 self.progress(done)
-            shared.set(shared.TURN, k + 1)
 
     def _wait(self, k: int) -> None:
         shared = self.shared
