@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from generator.pair_checks import CheckError, SourceChecks, source_checks
 from generator.wire_variants import refused
 
 Json = Any
@@ -431,6 +432,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     system_form = t_layout.get("system_form")
     if system_form not in ("string_or_blocks", "content"):
         raise PairError(f"system form {system_form}")
+    checks = _checks(source, params, s_text, s_image, s_call["wire"])
     return {
         "source": source["format"],
         "target": target["format"],
@@ -516,7 +518,42 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_choice_base": _tool_choice_merge(target)[1],
         "t_name_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_name"))),
         "t_id_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_call"))),
+        "checks": checks,
+        "py_types": _py_types,
     }
+
+
+def _checks(source: Json, params: list[Param], *parts: Json) -> SourceChecks:
+    """What the pass checks of its source in place of the reading schema (pair_checks.py)."""
+    layout, request = source["layout"], source["request"]
+    aliases: dict[str, str] = request.get("aliases", {})
+    listed = {p.wire: p.listed for p in params}
+    listed.update({alias: listed[wire] for alias, wire in aliases.items()})
+    read = {"model", layout["messages"], "tools", "tool_choice", "response_format", *listed}
+    handled = ("user", "assistant", "tool", "system", "developer")
+    roles = {wire for canonical, wire in source["roles"].items() if canonical in handled}
+    tags = {part["type"] for part in parts if isinstance(part, dict) and "type" in part}
+    tags |= {source["codecs"]["tool"][0]["wire"]["type"]}
+    tags |= {v["wire"]["type"] for v in source["codecs"]["response_format"]}
+    try:
+        checks = source_checks(source, read, listed, {layout["role"]: roles, "type": tags})
+    except CheckError as exc:
+        raise PairError(str(exc)) from None
+    for alias, wire in aliases.items():
+        if checks.param_types[alias] != checks.param_types[wire]:
+            raise PairError(f"{alias} and {wire} take different types")
+    modes = set(_source_tool_choices(source))
+    if not modes <= checks.tool_choice_modes:
+        raise PairError(
+            f"tool_choice values the schema refuses: {modes - checks.tool_choice_modes}"
+        )
+    return checks
+
+
+def _py_types(types: tuple[str, ...]) -> str:
+    """Python source of the tuple of types a value is checked against (`type(v) in ...`)."""
+    names = ["type(None)" if name == "None" else name for name in types]
+    return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
 
 
 def _one_of(wire: Json) -> list[str]:

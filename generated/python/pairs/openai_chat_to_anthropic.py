@@ -83,6 +83,20 @@ TOOL_CHOICE_KEYS: Final[frozenset[str]] = frozenset({"type", "function"})
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
     {"image/gif", "image/jpeg", "image/png", "image/webp"}
 )
+# What the reading schema asks that the pass checks itself (generator/pair_checks.py): the
+# types of the fields it drops, the fields whose schema is more than a type (the full check
+# then runs), an image URL's pattern.
+UNREAD_TYPES: Final[dict[str, tuple[type, ...]]] = {
+    "logprobs": (bool, type(None)),
+    "n": (int, type(None)),
+    "service_tier": (type(None), str),
+    "store": (bool, type(None)),
+    "stream": (bool, type(None)),
+    "top_logprobs": (int, type(None)),
+    "user": (str, type(None)),
+}
+UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["logit_bias", "metadata", "stream_options"])
+IMAGE_URL_OK: Final = re.compile("^(https?://|data:image/[A-Za-z0-9.+-]+;base64,)").search
 NAME_OK: Final = re.compile("[a-zA-Z0-9_-][a-zA-Z0-9_-]{0,63}").fullmatch
 ID_OK: Final = re.compile("[a-zA-Z0-9_-][a-zA-Z0-9_-]{0,255}").fullmatch
 
@@ -143,7 +157,7 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
     if type(value) is not str:
         return None
     url: str = value
-    if not (url.isascii() or _clean(url)):
+    if not (url.isascii() or _clean(url)) or not IMAGE_URL_OK(url):
         return None
     block: dict[str, Any]
     if url.startswith("data:"):
@@ -239,12 +253,14 @@ def _solo(content: Any, blocks: list[Any]) -> str | None:
     return None
 
 
-def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
-    """The anthropic request for a openai-chat request, with its losses; or why the body is
-    outside this pass (the two-step path then converts it)."""
+def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
+    """The anthropic request for a openai-chat request, with its losses and whether the
+    pass checked all the reading schema asks (else the caller runs the schema check); or why
+    the body is outside this pass (the two-step path then converts it)."""
     if type(body) is not dict:
         return "not an object"
     losses: list[Loss] = []  # logged once the pass is through (a body it leaves logs nothing)
+    checked = True
     if not REQUEST_KEYS.issuperset(body):
         # What reading leaves behind (the two-step reader's report, in its order).
         for key in sorted(body.keys() - REQUEST_KEYS):
@@ -252,6 +268,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                 return f"{key!r}: outside the fused shape"
             if not _opaque(body[key], 1):
                 return f"{key}: a value the input check refuses"
+            if key in UNREAD_CHECKED:
+                checked = False
+            elif key in UNREAD_TYPES and type(body[key]) not in UNREAD_TYPES[key]:
+                return f"{key}: a type the reading schema refuses"
             if body[key] is None or body[key] == []:
                 continue
             pointer = "/" + key.replace("~", "~0").replace("/", "~1")
@@ -273,17 +293,23 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
         p_max_output_tokens = body["max_tokens"]
     if p_max_output_tokens is None and ("max_completion_tokens" in body or "max_tokens" in body):
         return "a null parameter"
-    if p_max_output_tokens is not None and not _scalar(p_max_output_tokens):
+    if p_max_output_tokens is not None and (
+        type(p_max_output_tokens) not in (int, type(None)) or not _scalar(p_max_output_tokens)
+    ):
         return "max_completion_tokens: outside the fused shape"
     p_temperature = body.get("temperature")
     if p_temperature is None and ("temperature" in body):
         return "a null parameter"
-    if p_temperature is not None and not _scalar(p_temperature):
+    if p_temperature is not None and (
+        type(p_temperature) not in (int, float, type(None)) or not _scalar(p_temperature)
+    ):
         return "temperature: outside the fused shape"
     p_top_p = body.get("top_p")
     if p_top_p is None and ("top_p" in body):
         return "a null parameter"
-    if p_top_p is not None and not _scalar(p_top_p):
+    if p_top_p is not None and (
+        type(p_top_p) not in (int, float, type(None)) or not _scalar(p_top_p)
+    ):
         return "top_p: outside the fused shape"
     p_stop_sequences = body.get("stop")
     if p_stop_sequences is None and ("stop" in body):
@@ -294,32 +320,42 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
         type(p_stop_sequences) is not list
         or not p_stop_sequences
         or not all(map(_scalar, p_stop_sequences))
+        or not all([type(item) in (str,) for item in p_stop_sequences])
     ):
         return "stop: outside the fused shape"
     p_seed = body.get("seed")
     if p_seed is None and ("seed" in body):
         return "a null parameter"
-    if p_seed is not None and not _scalar(p_seed):
+    if p_seed is not None and (type(p_seed) not in (int, type(None)) or not _scalar(p_seed)):
         return "seed: outside the fused shape"
     p_presence_penalty = body.get("presence_penalty")
     if p_presence_penalty is None and ("presence_penalty" in body):
         return "a null parameter"
-    if p_presence_penalty is not None and not _scalar(p_presence_penalty):
+    if p_presence_penalty is not None and (
+        type(p_presence_penalty) not in (int, float, type(None)) or not _scalar(p_presence_penalty)
+    ):
         return "presence_penalty: outside the fused shape"
     p_frequency_penalty = body.get("frequency_penalty")
     if p_frequency_penalty is None and ("frequency_penalty" in body):
         return "a null parameter"
-    if p_frequency_penalty is not None and not _scalar(p_frequency_penalty):
+    if p_frequency_penalty is not None and (
+        type(p_frequency_penalty) not in (int, float, type(None))
+        or not _scalar(p_frequency_penalty)
+    ):
         return "frequency_penalty: outside the fused shape"
     p_parallel_tool_calls = body.get("parallel_tool_calls")
     if p_parallel_tool_calls is None and ("parallel_tool_calls" in body):
         return "a null parameter"
-    if p_parallel_tool_calls is not None and not _scalar(p_parallel_tool_calls):
+    if p_parallel_tool_calls is not None and (
+        type(p_parallel_tool_calls) not in (bool, type(None)) or not _scalar(p_parallel_tool_calls)
+    ):
         return "parallel_tool_calls: outside the fused shape"
     p_reasoning_effort = body.get("reasoning_effort")
     if p_reasoning_effort is None and ("reasoning_effort" in body):
         return "a null parameter"
-    if p_reasoning_effort is not None and not _scalar(p_reasoning_effort):
+    if p_reasoning_effort is not None and (
+        type(p_reasoning_effort) not in (str, type(None)) or not _scalar(p_reasoning_effort)
+    ):
         return "reasoning_effort: outside the fused shape"
     if p_frequency_penalty is not None:
         _loss(
@@ -445,7 +481,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
                 if type(box["strict"]) is not bool:
                     return "response_format: outside the fused shape"
                 rf_given.append("strict")
-            if rf_schema is None or len(rf_given) != len(box):
+            if rf_schema is None or len(rf_given) != len(box) or "name" not in box:
                 return "response_format: outside the fused shape"
             rf_kind = "json_schema"
         else:
@@ -712,4 +748,4 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss]] | str:
         for n, loss in enumerate(losses):
             who = SOURCE if n < unread else TARGET
             log.debug("%s: %s at %s: %s", who, loss.code, loss.pointer or "/", loss.reason)
-    return out, losses
+    return out, losses, checked

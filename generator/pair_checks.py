@@ -1,0 +1,231 @@
+"""What a fused pair converter checks of its source body in place of the reading schema
+(issue 16, item 4: validation folded into the pass).
+
+A fused pass reads every field of its shape and checks its JSON type as it goes, so a body it
+converts is one the source's reading schema takes, provided the schema asks nothing more of
+that shape than types, constants and required keys. This module reads the reading schema at
+generation time and gives the pass what is left:
+
+* the JSON types of each request field the pass reads as a parameter, and of each field it
+  does not read (a field it drops may still be refused by the schema);
+* the fields whose schema is more than a type list (an object, a union): when one is present
+  the pass asks for the full schema check;
+* the few constraints the pass checks itself (the image URL's pattern, the tool_choice modes,
+  the keys a structured-output request requires).
+
+Anything else the schema asks of a branch the pass takes (a new `pattern`, an `enum`, a bound)
+fails generation (:class:`~generator.pairs.PairError`), so a schema change can never leave the
+pass accepting what the schema refuses. The promise is proved by
+tests/adapters/test_fused_validation.py, which mutates valid bodies field by field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from generator.paths import SCHEMAS
+from generator.reading import reading_schema
+
+Json = Any
+
+# Keywords that only describe, and keywords that give structure the pass walks itself
+# (it checks the type of everything it reads, the constants of tags and roles, and the keys
+# it needs).
+_ANNOTATIONS = frozenset({"description", "title", "examples", "$comment", "default"})
+_STRUCTURE = frozenset(
+    {"type", "const", "required", "properties", "items", "anyOf", "$ref", "discriminator"}
+)
+
+# What a JSON type is in the pass: the Python types a value of it may have once read.
+# (`integer` takes no float: a float such as 1.0 goes the two-step way, stricter is safe.)
+PY_TYPES: dict[str, tuple[str, ...]] = {
+    "string": ("str",),
+    "number": ("int", "float"),
+    "integer": ("int",),
+    "boolean": ("bool",),
+    "null": ("None",),
+    "array": ("list",),
+    "object": ("dict",),
+}
+
+
+class CheckError(Exception):
+    """The source's reading schema asks something of the fused shape the pass does not check."""
+
+
+@dataclass(frozen=True)
+class SourceChecks:
+    """What the pass of one source format checks in place of its reading schema."""
+
+    param_types: dict[str, tuple[str, ...]]  # read parameter key -> Python types it may have
+    listed_item_types: dict[str, tuple[str, ...]]  # a one-or-many parameter's item types
+    unread_types: dict[str, tuple[str, ...]]  # a field the pass drops -> the types it may have
+    unread_checked: frozenset[str]  # fields the pass drops whose schema is more than types
+    image_url_pattern: str  # what an image URL must match
+    tool_choice_modes: frozenset[str]  # the string tool_choice values the schema takes
+    rf_required: frozenset[str]  # keys a json_schema response_format's box must have
+
+
+def source_checks(
+    source: Json, read_keys: Collection[str], params: dict[str, bool], taken: dict[str, set[str]]
+) -> SourceChecks:
+    """The checks of ``source``'s pass. ``read_keys``: the request fields it reads;
+    ``params``: its parameters (key -> read as one or many); ``taken``: by tag property
+    (`role`, `type`), the tags of the branches it converts (others go the two-step way)."""
+    schema = reading_schema(
+        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
+    )
+    return schema_checks(source["format"], schema, read_keys, params, taken)
+
+
+def schema_checks(
+    fmt: str,
+    schema: Json,
+    read_keys: Collection[str],
+    params: dict[str, bool],
+    taken: dict[str, set[str]],
+) -> SourceChecks:
+    """`source_checks` of a reading schema given."""
+    defs: dict[str, Json] = schema["$defs"]
+    request = _resolve(defs, schema)
+    properties: dict[str, Json] = request["properties"]
+    allowed = _allowed_extras(defs)
+    for key in read_keys:
+        if key in properties:
+            for where, keyword in _extras(defs, properties[key], key, taken):
+                if (where, keyword) not in allowed:
+                    raise CheckError(
+                        f"{fmt}: the fused pass does not check `{keyword}` at "
+                        f"{where}; teach it (generator/pair_checks.py, pair.py.j2) or leave "
+                        "that shape to the two-step path"
+                    )
+    param_types, listed_items = {}, {}
+    for key, listed in params.items():
+        types = _types(defs, properties[key], listed=listed)
+        if types is None:
+            raise CheckError(f"{fmt}: parameter {key} is more than a type")
+        if listed:
+            listed_items[key] = _py(_types(defs, properties[key], items=True) or ())
+            types = tuple(t for t in types if t != "array")
+        param_types[key] = _py(types)
+    unread_types, unread_checked = {}, set()
+    for key, node in properties.items():
+        if key in read_keys:
+            continue
+        types = _types(defs, node)
+        if types is None:
+            unread_checked.add(key)
+        else:
+            unread_types[key] = _py(types)
+    return SourceChecks(
+        param_types,
+        listed_items,
+        unread_types,
+        frozenset(unread_checked),
+        _pattern_at(defs, "ImageUrl", "url"),
+        frozenset(defs["ToolChoiceMode"]["enum"]),
+        frozenset(_resolve(defs, defs["JsonSchemaFormat"])["required"]),
+    )
+
+
+def _allowed_extras(defs: dict[str, Json]) -> set[tuple[str, str]]:
+    """The constraints beyond structure the pass checks itself (see `SourceChecks`)."""
+    return {("ImageUrl.url", "pattern"), ("ToolChoiceMode", "enum")}
+
+
+def _pattern_at(defs: dict[str, Json], name: str, field: str) -> str:
+    return str(defs[name]["properties"][field]["pattern"])
+
+
+def _resolve(defs: dict[str, Json], node: Json) -> Json:
+    while isinstance(node, dict) and "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def _py(types: Collection[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(py for t in types for py in PY_TYPES[t]))
+
+
+def _types(
+    defs: dict[str, Json], node: Json, *, items: bool = False, listed: bool = False
+) -> tuple[str, ...] | None:
+    """The JSON types a schema allows, when a type list (through `$ref` and `anyOf`) is all it
+    says; ``listed``: an array of such a type list as well (its items are checked apart);
+    ``items``: the types of that array's items. None: it says more."""
+    node = _resolve(defs, node)
+    if not isinstance(node, dict):
+        return None
+    rest = {k for k in node if k not in _ANNOTATIONS and not k.startswith("x-")}
+    if "anyOf" in node and rest == {"anyOf"}:
+        found: list[str] = []
+        for member in node["anyOf"]:
+            got = _types(defs, member, items=items, listed=listed)
+            if got is None:
+                return None
+            found.extend(got)
+        return tuple(dict.fromkeys(found))
+    if items:
+        if rest == {"type", "items"} and node["type"] == "array":
+            return _types(defs, node["items"])
+        return ()  # not the array branch
+    if listed and rest == {"type", "items"} and node["type"] == "array":
+        return ("array",) if _types(defs, node["items"]) is not None else None
+    if rest != {"type"}:
+        return None
+    declared = node["type"]
+    return tuple(declared) if isinstance(declared, list) else (declared,)
+
+
+def _extras(
+    defs: dict[str, Json], node: Json, where: str, taken: dict[str, set[str]]
+) -> Iterator[tuple[str, str]]:
+    """Every keyword beyond structure in the branches of ``node`` the pass takes, with where it
+    is (a definition's name and property path)."""
+    seen: set[str] = set()
+
+    def walk(node: Json, where: str) -> Iterator[tuple[str, str]]:
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in seen:
+                seen.add(name)
+                yield from walk(defs[name], name)
+        for keyword, value in node.items():
+            if keyword in _ANNOTATIONS or keyword.startswith("x-"):
+                continue
+            if keyword == "additionalProperties":
+                if value is not True:
+                    yield where, keyword
+            elif keyword not in _STRUCTURE:
+                yield where, keyword
+        for key, sub in node.get("properties", {}).items():
+            yield from walk(sub, f"{where}.{key}")
+        if "items" in node:
+            yield from walk(node["items"], f"{where}[]")
+        for member in _taken_members(defs, node, taken):
+            yield from walk(member, where)
+
+    yield from walk(node, where)
+
+
+def _taken_members(defs: dict[str, Json], node: Json, taken: dict[str, set[str]]) -> list[Json]:
+    """The members of a union the pass may take: by the discriminator, the tags it converts;
+    the member for tags the document does not know (a `not` on the tag) never."""
+    members = node.get("anyOf", [])
+    discriminator = node.get("discriminator")
+    if not isinstance(discriminator, dict):
+        return [m for m in members if not _unknown_member(m)]
+    tags = taken.get(discriminator["propertyName"], set())
+    refs = {ref for tag, ref in discriminator.get("mapping", {}).items() if tag in tags}
+    return [m for m in members if m.get("$ref") in refs]
+
+
+def _unknown_member(member: Json) -> bool:
+    properties = member.get("properties", {}) if isinstance(member, dict) else {}
+    return any(isinstance(p, dict) and "not" in p for p in properties.values())

@@ -1,0 +1,68 @@
+"""generator/pair_checks.py: what a fused pass checks in place of its source's reading schema,
+and the loud failure when the schema asks more of the pass's shape than it checks."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from generator.pair_checks import CheckError, schema_checks
+from generator.paths import SCHEMAS
+from generator.reading import reading_schema
+
+READ = ["model", "messages", "tools", "tool_choice", "response_format", "temperature", "stop"]
+PARAMS = {"temperature": False, "stop": True}
+TAKEN = {"role": {"user", "assistant", "tool", "system"}, "type": {"text", "image_url", "function"}}
+
+
+def _schema() -> Any:
+    strict = json.loads((SCHEMAS / "formats/openai-chat/request.json").read_text("utf-8"))
+    return reading_schema(strict)
+
+
+def test_the_openai_chat_schema_asks_nothing_the_pass_does_not_check() -> None:
+    checks = schema_checks("openai-chat", _schema(), READ, PARAMS, TAKEN)
+    assert checks.param_types == {"temperature": ("int", "float", "None"), "stop": ("None", "str")}
+    assert checks.listed_item_types == {"stop": ("str",)}
+    assert checks.unread_types["stream"] == ("bool", "None")
+    assert "metadata" in checks.unread_checked  # an object: the full check runs
+    assert checks.image_url_pattern.startswith("^(https?://")
+    assert checks.rf_required == {"name"}
+
+
+@pytest.mark.parametrize(
+    ("definition", "field", "keyword", "value"),
+    [
+        ("TextPart", "text", "minLength", 1),
+        ("FunctionCallArguments", "name", "pattern", "^[a-z]+$"),
+        ("ToolMessage", "tool_call_id", "maxLength", 40),
+    ],
+)
+def test_a_constraint_on_a_branch_the_pass_takes_fails_generation(
+    definition: str, field: str, keyword: str, value: Any
+) -> None:
+    schema = copy.deepcopy(_schema())
+    schema["$defs"][definition]["properties"][field][keyword] = value
+    with pytest.raises(CheckError, match=f"`{keyword}` at {definition}.{field}"):
+        schema_checks("openai-chat", schema, READ, PARAMS, TAKEN)
+
+
+def test_a_constraint_on_a_branch_the_pass_leaves_to_the_two_step_path_is_no_concern() -> None:
+    schema = copy.deepcopy(_schema())
+    schema["$defs"]["InputAudio"]["properties"]["format"]["enum"] = ["wav", "mp3"]
+    schema["$defs"]["RefusalPart"]["properties"]["refusal"]["minLength"] = 1
+    schema_checks("openai-chat", schema, READ, PARAMS, TAKEN)
+
+
+def test_a_parameter_bounded_or_more_than_a_type_fails_generation() -> None:
+    schema = copy.deepcopy(_schema())
+    request = schema["$defs"]["ChatCompletionRequest"]["properties"]
+    request["temperature"] = {"type": ["number", "null"], "maximum": 2}
+    with pytest.raises(CheckError, match="`maximum` at temperature"):
+        schema_checks("openai-chat", schema, READ, PARAMS, TAKEN)
+    request["temperature"] = {"type": "object", "properties": {"low": {"type": "number"}}}
+    with pytest.raises(CheckError, match="temperature is more than a type"):
+        schema_checks("openai-chat", schema, READ, PARAMS, TAKEN)
