@@ -1,14 +1,18 @@
 """Untrusted input: every refusal has a code and, where it can, a pointer."""
 
+import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interlingua import InputError, read_json
 from interlingua.cli.commands import main
 from interlingua.conversion.reading import _read_located as located_reading
-from interlingua.conversion.reading import check_value, looks_like_json, read_text
+from interlingua.conversion.reading import check_value, looks_like_json, read_small_json, read_text
 
 
 def refusal(data: bytes | str, **limits: int) -> tuple[str, str]:
@@ -253,3 +257,50 @@ def test_every_reading_command_refuses_numbers_with_a_code(
     if command[0] in ("convert", "detect", "pairs"):
         assert main([*command, "--jsonl", str(lines)]) == 2
         assert "number_out_of_range" in capsys.readouterr().err
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(alphabet=st.sampled_from('ab:"\\{}[], \u00e9\ud800'), max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["a", "b", "a:b", "c"]), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@given(_JSON_VALUES, st.sampled_from([", ", ","]), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_the_small_reader_answers_as_read_json(value: Any, comma: str, repeat: bool) -> None:
+    """`read_small_json` (the hook-free scanner first) gives what `read_json` gives, refusal
+    included: repeated keys, keys with colons, non-finite numbers, escapes and surrogates."""
+    text = json.dumps(value, separators=(comma, ":"), ensure_ascii=False, allow_nan=True)
+    if repeat and text.startswith("{") and len(text) > 2:
+        text = text[:-1] + ', "a": 0}'  # a key that may already be there
+    assert outcome(read_small_json, text) == outcome(read_json, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1, "a": 2}',
+        '{"a": {"b": 1, "b": 1}}',
+        '{"t": "12:00", "t": 1}',
+        '{"a": NaN}',
+        '{"a": 1e400}',
+        '{"a": "\\ud800"}',
+        '{"a": "\\u00e9"}',
+        '{"a": "é"}',
+        " {}",
+        "{} x",
+        "[" * 300 + "]" * 300,
+        "[" + "9" * 4_400 + "]",
+        '{"city": "Z\\u00fcrich", "n": 3}',
+    ],
+)
+def test_the_small_reader_takes_the_full_path_where_a_hook_would_answer(text: str) -> None:
+    assert outcome(read_small_json, text) == outcome(read_json, text)
