@@ -255,7 +255,7 @@ def read_json(
 
 
 # The scanner with no hooks: what `read_small_json` tries first.
-_PLAIN_SCAN: Final = make_scanner(json.JSONDecoder())
+_PLAIN_SCAN: Final = make_scanner(cast(Any, json.JSONDecoder()))
 # What `read_small_json` reads the quick way: a tool call's arguments, say.
 SMALL_JSON: Final = 4_096
 
