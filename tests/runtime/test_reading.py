@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from interlingua import InputError, read_json
 from interlingua.cli.commands import main
+from interlingua.conversion import reading
 from interlingua.conversion.reading import _read_located as located_reading
 from interlingua.conversion.reading import check_value, looks_like_json, read_small_json, read_text
 
@@ -300,7 +301,25 @@ def test_the_small_reader_answers_as_read_json(value: Any, comma: str, repeat: b
         "[" * 300 + "]" * 300,
         "[" + "9" * 4_400 + "]",
         '{"city": "Z\\u00fcrich", "n": 3}',
+        '{"a": 12345678901234567890123}',
+        '{"a": -9223372036854775809}',
+        '{"a": 18446744073709551615}',
+        '{"t": "12:00", "t": "x"}',
+        '{"a": ["x", "y"], "a": "z"}',
+        '{"a": "\\"", "a": 1}',
+        "\ufeff{}",
     ],
 )
 def test_the_small_reader_takes_the_full_path_where_a_hook_would_answer(text: str) -> None:
     assert outcome(read_small_json, text) == outcome(read_json, text)
+
+
+def test_the_small_reader_reads_common_arguments_without_the_hooks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(text: str) -> object:
+        raise AssertionError(f"read_json asked for {text!r}")
+
+    monkeypatch.setattr(reading, "read_json", refuse)
+    text = '{"start": "2026-10-14T09:00:00Z", "n": 3, "x": 1.5, "tags": ["a", "b"], "o": {}}'
+    assert read_small_json(text) == json.loads(text)

@@ -20,6 +20,8 @@ import sys
 from json.scanner import make_scanner
 from typing import Any, Final, cast
 
+import orjson
+
 DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
 DEFAULT_MAX_DEPTH: Final = 256
 
@@ -254,46 +256,48 @@ def read_json(
     return value
 
 
-# The scanner with no hooks: what `read_small_json` tries first.
-_PLAIN_SCAN: Final = make_scanner(cast(Any, json.JSONDecoder()))
 # What `read_small_json` reads the quick way: a tool call's arguments, say.
 SMALL_JSON: Final = 4_096
+# A float this large may have been an integer literal orjson could not hold as one.
+_INT_AS_FLOAT: Final = float(2**63)
 
 
 def read_small_json(text: str) -> Any:
     """`read_json` of a short text (a tool call's arguments), the same answer sooner.
 
-    The hooks `read_json` parses with cost about as much as the parse on a short text, so the
-    plain scanner reads it first; its value stands when the text shows it needed no hook. A
-    text that is ASCII with no ``\\u`` escape holds no surrogate; one with as many colons as
-    the value has keys (every key takes one colon, so no colon was in a string) repeats no
-    key; a value with no infinite or NaN float had no constant or overflowing literal; and a
-    text with fewer brackets than the depth limit nests within it. Any other text, or one
-    the scanner refuses, is `read_json`'s."""
-    if len(text) > SMALL_JSON or not text.isascii() or "\\u" in text:
+    On a short text the hooks `read_json` parses with cost more than the parse, so orjson
+    reads it first, and its value stands when the text shows no hook would have answered. A
+    text without a backslash has no escape, so no surrogate, and a quote at each end of every
+    string: when it has twice as many quotes as the value has keys and strings, no key was
+    given twice (a repeated key, and the strings of the value it replaced, would be missing
+    from the value). orjson refuses what the other hooks refuse (NaN, a literal past the
+    largest double) but reads an integer past 64 bits as a float, so a value holding a float
+    that large is read again; so is a text with as many brackets as the depth limit. Any
+    other text, or one orjson refuses, is `read_json`'s."""
+    if (
+        len(text) > SMALL_JSON
+        or "\\" in text
+        or text.count("{") + text.count("[") >= DEFAULT_MAX_DEPTH
+    ):
         return read_json(text)
     try:
-        value, end = _PLAIN_SCAN(text, 0)
-    except (StopIteration, ValueError, RecursionError):
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
         return read_json(text)
-    if (
-        end != len(text)
-        or text.count("{") + text.count("[") >= DEFAULT_MAX_DEPTH
-        or _keys(value) != text.count(":")
-    ):
+    if 2 * _strings(value) != text.count('"'):
         return read_json(text)
     return value
 
 
-def _keys(value: Any) -> int:
-    """How many keys the objects in ``value`` have, or -1 when it holds an infinite or NaN
-    float."""
+def _strings(value: Any) -> int:
+    """How many keys and strings ``value`` holds, or -1 when it holds a float an integer
+    literal may have become."""
     kind = type(value)
     if kind is dict:
         fields: dict[str, Any] = value
         count = len(fields)
         for item in fields.values():
-            found = _keys(item)
+            found = _strings(item)
             if found < 0:
                 return -1
             count += found
@@ -302,12 +306,14 @@ def _keys(value: Any) -> int:
         count = 0
         items: list[Any] = value
         for item in items:
-            found = _keys(item)
+            found = _strings(item)
             if found < 0:
                 return -1
             count += found
         return count
-    if kind is float and not math.isfinite(value):
+    if kind is str:
+        return 1
+    if kind is float and abs(value) >= _INT_AS_FLOAT:
         return -1
     return 0
 
