@@ -272,12 +272,16 @@ def read_small_json(text: str) -> Any:
     given twice (a repeated key, and the strings of the value it replaced, would be missing
     from the value). orjson refuses what the other hooks refuse (NaN, a literal past the
     largest double) but reads an integer past 64 bits as a float, so a value holding a float
-    that large is read again; so is a text with as many brackets as the depth limit. Any
+    that large is read again; so is a text with as many brackets as the depth limit (a
+    shorter text cannot have them). Any
     other text, or one orjson refuses, is `read_json`'s."""
     if (
         len(text) > SMALL_JSON
         or "\\" in text
-        or text.count("{") + text.count("[") >= DEFAULT_MAX_DEPTH
+        or (
+            len(text) >= DEFAULT_MAX_DEPTH
+            and text.count("{") + text.count("[") >= DEFAULT_MAX_DEPTH
+        )
     ):
         return read_json(text)
     try:
