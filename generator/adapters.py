@@ -226,10 +226,12 @@ class Planner:
         bundle: dict[str, Json],
         transforms: dict[str, int],
         reads_literals: frozenset[str] | set[str] = frozenset(),
+        fills: frozenset[str] = frozenset(),
     ):
         self.mapping = mapping
         self.bundle = bundle
         self.known_transforms = transforms
+        self.fills = fills  # transforms that write a value for absent variables
         self.plan = AdapterPlan(mapping)
         self.compiler = Compiler()
         self.compiler.reads_literals = set(reads_literals)
@@ -296,7 +298,7 @@ class Planner:
         # `$name!` anywhere makes the variable required on both sides.
         optional -= {v.name for v in (*variables(canonical), *variables(wire)) if v.forced}
         canonical = with_optional(canonical, optional)
-        wire = with_optional(wire, optional)
+        wire = with_optional(wire, optional, self.fills)
         self.compiler.whole = id(wire) if whole else None
         self._use_calls(where, wire)
         self.compiler.part_type = part_type
@@ -753,6 +755,7 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
         bundle,
         {n: t.arity for n, t in TRANSFORMS.items()},
         reads_literals={n for n, t in TRANSFORMS.items() if t.literals},
+        fills=frozenset(n for n, t in TRANSFORMS.items() if t.fills),
     )
     planner.roles()
     planner.marker()

@@ -104,6 +104,11 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
         return f"{{{uri_key!r}: {wire_expr(uri, env)}}}"
     if name == "parts":  # a result's content: the one text the shape allows, as text
         return wire_expr(arg, env)
+    if name == "arguments_schema":  # a tool declared without a schema (None) takes no arguments
+        inner = wire_expr(arg, env)
+        return f"({inner} if {inner} is not None else _schemas.no_arguments())"
+    if name == "object_schema":  # a schema without a type gets `"type": "object"`
+        return f"_schemas.object_schema({wire_expr(arg, env)})"
     if name == "result_object":  # [$content, $structured, $is_error, ok key, error key, ...]
         content, _structured, _error, ok_key = args[:4]
         if (_vars(args[1]) | _vars(args[2])) & env.keys():
@@ -251,10 +256,10 @@ def _tool_expr(target: Json, *, described: bool = True) -> tuple[str, str]:
     exprs = []
     for member in members:
         if isinstance(member, dict) and list(member) == ["@schema_member"]:
-            key, _openapi, _absent, schema = member["@schema_member"]
+            key, _openapi, schema = member["@schema_member"]
             text = wire_expr(schema, env)
-            if text is not None:
-                exprs.append(f"{{{key!r}: {text}}}")
+            if text is not None:  # no schema (None): the key is left out
+                exprs.append(f"({{{key!r}: {text}}} if {text} is not None else {{}})")
         else:
             text = wire_expr(member, env)
             if text is not None:

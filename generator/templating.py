@@ -43,6 +43,7 @@ class Var:
 class Call:
     name: str
     args: tuple[Any, ...]  # parsed templates; for built-ins the first is a codec/table name
+    fills: bool = False  # a transform that writes a value even for absent variables
 
     @property
     def builtin(self) -> bool:
@@ -107,6 +108,8 @@ def required(node: Any) -> bool:
     if isinstance(node, Var):
         return not node.optional
     if isinstance(node, Call):
+        if node.fills:
+            return True  # always written, so a wire value without it is another variant's
         if node.name in ("each", "codec", "merge"):
             return False  # a value no variant takes is left out (and reported)
         if node.name == "parts":
@@ -670,15 +673,17 @@ class Compiler:
         return out
 
 
-def with_optional(node: Any, optional: set[str]) -> Any:
-    """The template with the variables named in ``optional`` marked as such."""
+def with_optional(node: Any, optional: set[str], fills: frozenset[str] = frozenset()) -> Any:
+    """The template with the variables named in ``optional`` marked as such, and the calls of
+    the transforms named in ``fills`` (those that write a value for absent variables)."""
     if isinstance(node, Var):
         optional_here = (node.name in optional or node.loose) and not node.forced
         return Var(node.name, optional_here, node.forced, node.loose)
     if isinstance(node, Call):
-        return Call(node.name, tuple(with_optional(a, optional) for a in node.args))
+        args = tuple(with_optional(a, optional, fills) for a in node.args)
+        return Call(node.name, args, not node.builtin and node.name in fills)
     if isinstance(node, dict):
-        return {k: with_optional(v, optional) for k, v in node.items()}
+        return {k: with_optional(v, optional, fills) for k, v in node.items()}
     if isinstance(node, list):
-        return [with_optional(v, optional) for v in node]
+        return [with_optional(v, optional, fills) for v in node]
     return node

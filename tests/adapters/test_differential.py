@@ -212,3 +212,43 @@ def test_other_tool_choices_keep_disable_parallel_tool_use(choice: str) -> None:
         assert result.output["tool_choice"]["disable_parallel_tool_use"] is True
         assert not [x for x in result.losses if "parallel" in x.pointer]
         check_wire(result.output, "anthropic", "request", strict=True)
+
+
+# --- a function declared without parameters, or with `parameters: {}` -------------------------
+
+_NO_PARAMETERS = {"type": "function", "function": {"name": "now", "description": "The time."}}
+_ANY_OBJECT = {"type": "function", "function": {"name": "run", "parameters": {}}}
+_NULL_PARAMETERS = {"type": "function", "function": {"name": "ping", "parameters": None}}
+# What each fused target writes for them, in order (the two-step path's answer, which the fused
+# pass must equal): Anthropic requires an object schema; Gemini takes a declaration without one.
+_KEY = {"anthropic": "input_schema", "gemini": "parametersJsonSchema"}
+_EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
+_WRITTEN: dict[str, list[Any]] = {
+    "anthropic": [_EMPTY, {"type": "object"}, _EMPTY],
+    "gemini": [None, {}, None],
+}
+
+
+@pytest.mark.parametrize("target", sorted(_WRITTEN))
+@pytest.mark.parametrize("fused_path", [True, False], ids=["fused", "two-step"])
+def test_functions_without_a_schema_convert_the_same_both_ways(
+    target: str, fused_path: bool
+) -> None:
+    """Regression: a function without `parameters` (OpenAI: it takes none) was refused with
+    `missing_field at /tools/0/function/parameters`, and `parameters: {}` went to Anthropic as
+    `input_schema: {}`, which Anthropic refuses. Both paths now give a valid body, the same,
+    and the fused pass takes these bodies itself (no fallback)."""
+    body = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": "Hi"}],
+        "tools": [_NO_PARAMETERS, _ANY_OBJECT, _NULL_PARAMETERS],
+    }
+    result = convert(body, "openai-chat", target, fused=fused_path)
+    assert result.fused is fused_path
+    check_wire(result.output, target, "request", strict=True)
+    tools = result.output["tools"]
+    declared = tools if target == "anthropic" else tools[0]["functionDeclarations"]
+    assert [tool.get(_KEY[target]) for tool in declared] == _WRITTEN[target]
+    assert not [x for x in result.losses if x.pointer.startswith("/tools")]
+    other = convert(body, "openai-chat", target, fused=not fused_path)
+    assert (other.output, other.losses) == (result.output, result.losses)

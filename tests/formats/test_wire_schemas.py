@@ -91,6 +91,7 @@ WHERE: dict[str, str] = {
     "bedrock/request-blank-text": "/messages/0/content/0/text",
     "bedrock/request-document-name-with-extension": "/messages/0/content/1/document/name",
     "bedrock/request-five-stop-sequences": "/inferenceConfig/stopSequences",
+    "bedrock/request-tool-schema-without-type": "/toolConfig/tools/0/toolSpec/inputSchema/json",
     "bedrock/response-stop-reason-stop": "/stopReason",
     "bedrock/response-missing-usage": "",
     "ollama/request-arguments-as-json-string": "/messages/1/tool_calls/0/function/arguments",

@@ -248,6 +248,19 @@ def test_dry_run_quota() -> None:
     assert (raised.value.code, raised.value.retryable) == ("RATE_LIMITED", True)
 
 
+def test_a_tool_without_an_input_schema_takes_an_empty_object() -> None:
+    """A definition may leave its input schema out: the tool takes no arguments."""
+    validator = ArgumentValidator()
+    tool_id = validator.register_tool(
+        GatewayTool.model_validate({"definition": {"name": "clock.now"}})
+    )
+    assert validator.findings == []
+    assert validator.validate(tool_id, {}).args == {}
+    with pytest.raises(GatewayError) as raised:
+        validator.validate(tool_id, [])
+    assert raised.value.code == "ARGS_INVALID"
+
+
 def test_trust_checks_bound_and_vet_patterns() -> None:
     """Issue 22: patterns are bounded in length and must run on the linear-time engine."""
     assert reason({"pattern": "a" * 1000}) is None

@@ -137,6 +137,13 @@ def test_has_schema_ignores_the_bare_object() -> None:
         assert build_card(tool(definition={"input_schema": schema})).has_schema is expected
 
 
+def test_a_tool_without_an_input_schema_has_none() -> None:
+    """A definition may leave its input schema out (the tool takes no arguments)."""
+    definition = tool().definition.model_dump(exclude_none=True)
+    del definition["input_schema"]
+    assert build_card(GatewayTool.model_validate({"definition": definition})).has_schema is False
+
+
 def test_the_schema_never_reaches_the_card() -> None:
     built = build_card(tool(definition={"output_schema": {"type": "object"}}))
     dumped = built.model_dump(mode="json")

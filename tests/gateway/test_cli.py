@@ -147,7 +147,7 @@ def test_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ("document", "code"),
     [
         ("[1, 2", "ARGS_INVALID"),
-        ({"definition": {"name": "x"}}, "ARGS_INVALID"),
+        ({"definition": {"input_schema": {}}}, "ARGS_INVALID"),
         ({"definition": {"name": "x" * 10_000, "input_schema": {}}}, "ARGS_INVALID"),
         ({"definition": {"name": "create issue", "input_schema": {}}}, "TOOL_ID_INVALID"),
         ({"definition": {"name": "x", "input_schema": {"type": 5}}}, "SCHEMA_INVALID"),
@@ -170,6 +170,18 @@ def test_card_bad_input(
 ) -> None:
     exit_code, out, err = run(["card", write(tmp_path, "t.json", document)], capsys)
     assert (exit_code, out, error_of(err)["error"]) == (2, "", code)
+
+
+def test_card_of_a_tool_without_an_input_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A definition may leave its input schema out (the tool takes no arguments): once
+    refused as ARGS_INVALID, now a card without a schema."""
+    exit_code, out, _ = run(
+        ["card", write(tmp_path, "t.json", {"definition": {"name": "x"}})], capsys
+    )
+    assert exit_code == 0
+    assert json.loads(out)["has_schema"] is False
 
 
 def test_card_with_a_non_finite_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -196,6 +196,16 @@ def test_catalog_ids_use_server_names_and_versions() -> None:
     assert ids[0] == tool_id_of(tools[0]) == f"brave:search#{hash8('search', {'type': 'object'})}"
 
 
+def test_a_tool_without_an_input_schema_has_the_id_of_one_without_arguments() -> None:
+    """A definition may leave its input schema out: the tool takes no arguments, so its id is
+    that of the empty object schema (regression: the schema was required, then absent read
+    as an error)."""
+    bare = GatewayTool.model_validate({"definition": {"name": "clock.now"}})
+    empty = _tool("clock.now", definition={"input_schema": {"type": "object", "properties": {}}})
+    assert bare.definition.input_schema is None
+    assert tool_id_of(bare) == tool_id_of(empty) == derive_tool_id("clock.now", {})
+
+
 def test_collision_names_both_indexes() -> None:
     with pytest.raises(GatewayError) as raised:
         derive_catalog_ids(

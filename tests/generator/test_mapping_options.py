@@ -13,7 +13,7 @@ import pytest
 
 from generator.adapters import Mapping, load_mappings, plan_adapter
 from generator.load import SchemaLoadError
-from generator.templating import Var, parse, with_optional
+from generator.templating import Var, parse, required, with_optional
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text())
@@ -36,6 +36,27 @@ def test_a_loose_variable_is_optional_on_both_sides() -> None:
     assert with_optional(parse("$id?"), set()) == Var("id", True, False, True)
     assert with_optional(parse("$id"), {"id"}) == Var("id", True, False, False)
     assert with_optional(parse("$id!"), {"id"}) == Var("id", False, True, False)
+
+
+def test_a_filling_transform_makes_its_wire_key_required() -> None:
+    """A transform that writes a value for an absent variable (`arguments_schema`: a tool
+    without a schema is written the empty object schema) makes the wire key always there:
+    reading needs it, so an Anthropic server tool (no `input_schema`) is not a custom tool."""
+    template = parse({"@arguments_schema": "$schema"})
+    plain = with_optional(template, {"schema"})
+    filling = with_optional(template, {"schema"}, frozenset({"arguments_schema"}))
+    assert not required(plain)
+    assert required(filling)
+    assert required(
+        with_optional(
+            parse({"@object_schema": template}), {"schema"}, frozenset({"arguments_schema"})
+        )
+    )
+    (mapping,) = [m for m in load_mappings() if m.format == "anthropic"]
+    plan = plan_adapter(mapping, BUNDLE)
+    sources = {f.name: f.source for f in plan.functions}
+    assert "if v_schema is ABSENT" not in sources["enc_tool_0"]  # written without one too
+    assert "input_schema is required here" in sources["dec_tool_0"]
 
 
 def test_a_loose_call_id_is_written_when_there_and_read_when_there() -> None:

@@ -13,6 +13,8 @@ import pytest
 from generator import pairs
 from generator.adapters import load_mappings
 from generator.manifest import MANIFEST
+from interlingua.conversion.converter import convert
+from interlingua.conversion.transforms import schemas
 from interlingua.generated.pairs import PAIRS
 
 
@@ -84,6 +86,27 @@ def test_an_operation_it_cannot_compile_stops_generation(
 ) -> None:
     with pytest.raises(pairs.PairError):
         pairs.wire_expr(template, env)
+
+
+@pytest.mark.parametrize("target", [t for s, t in pairs.PAIRS if s == "openai-chat"])
+@pytest.mark.parametrize(
+    "schema",
+    [None, {}, {"properties": {"q": {"type": "string"}}}, {"type": "object"}],
+    ids=["absent", "empty", "typeless", "typed"],
+)
+def test_a_tool_declaration_compiles_to_what_the_writer_gives(
+    target: str, schema: dict[str, Any] | None
+) -> None:
+    """The fused declaration of a tool (absent schema: None) equals the two-step writer's, for
+    every schema the shape takes: no schema, any object, one without `type`, one with."""
+    expr, _group = pairs._tool_expr(_mappings()[target], described=False)
+    fused = eval(expr, {"_schemas": schemas}, {"name": "f", "schema": schema})
+    tool: dict[str, Any] = {"name": "f"}
+    if schema is not None:
+        tool["input_schema"] = schema
+    document = {"schema_version": 1, "messages": [], "tools": [tool]}
+    written = convert(document, "canonical", target, "request").output["tools"]
+    assert [fused] == (written[0]["functionDeclarations"] if target == "gemini" else written)
 
 
 def test_a_layout_it_does_not_compose_stops_generation() -> None:

@@ -70,22 +70,58 @@ def test_openapi_schema_each_way(ctx: Context) -> None:
 def test_schema_member_reads_either_key(ctx: Context) -> None:
     t = TRANSFORMS["schema_member"]
     assert t.literals
-    keys = ("parametersJsonSchema", "parameters", "object")
+    keys = ("parametersJsonSchema", "parameters")
     assert t.encode(ctx, "/t", *keys, {"type": "object"}) == {
         "parametersJsonSchema": {"type": "object"}
     }
     assert t.encode(ctx, "/t", *keys, ABSENT) is ABSENT
     json_form = {"name": "f", "parametersJsonSchema": {"type": "object", "properties": {}}}
-    assert t.decode(ctx, json_form, "/t", *keys)[3] == {"type": "object", "properties": {}}
+    assert t.decode(ctx, json_form, "/t", *keys)[2] == {"type": "object", "properties": {}}
     openapi = {"name": "f", "parameters": {"type": "OBJECT"}}
-    assert t.decode(ctx, openapi, "/t", *keys)[3] == {"type": "object"}
-    assert t.decode(ctx, {"name": "f"}, "/t", *keys) == (None, None, None, {"type": "object"})
-    assert t.decode(ctx, {"name": "f"}, "/t", "responseJsonSchema", "response", "none")[3] is ABSENT
+    assert t.decode(ctx, openapi, "/t", *keys)[2] == {"type": "object"}
+
+
+def test_schema_member_reads_no_schema_as_none(ctx: Context) -> None:
+    """Regression: a Gemini function declared without parameters read as `{"type": "object"}`,
+    so it did not go back as it came; it now reads as no schema (a tool without arguments)."""
+    t = TRANSFORMS["schema_member"]
+    assert t.decode(ctx, {"name": "f"}, "/t", "parametersJsonSchema", "parameters") == (
+        None,
+        None,
+        ABSENT,
+    )
 
 
 def test_schema_member_refuses_what_is_not_a_schema(ctx: Context) -> None:
     t = TRANSFORMS["schema_member"]
     for wire, at in (([], "/t"), ({"parametersJsonSchema": 1}, "/t/parametersJsonSchema")):
         with pytest.raises(ConversionError) as err:
-            t.decode(ctx, wire, "/t", "parametersJsonSchema", "parameters", "object")
+            t.decode(ctx, wire, "/t", "parametersJsonSchema", "parameters")
         assert (err.value.code, err.value.pointer) == ("wrong_type", at)
+
+
+def test_arguments_schema_writes_no_schema_as_the_empty_object_schema(ctx: Context) -> None:
+    t = TRANSFORMS["arguments_schema"]
+    written = t.encode(ctx, "/tools/0/input_schema", ABSENT)
+    assert written == {"type": "object", "properties": {}}
+    assert t.encode(ctx, "/tools/1/input_schema", ABSENT) is not written  # never shared
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    assert t.encode(ctx, "/t", schema) is schema
+    assert t.encode(ctx, "/t", {}) == {}  # a schema is written as it is
+    assert t.decode(ctx, {}, "/t") == {}  # read as it is
+    assert ctx.losses == []  # the same meaning: nothing reported
+
+
+def test_object_schema_gives_a_schema_without_type_the_object_type(ctx: Context) -> None:
+    t = TRANSFORMS["object_schema"]
+    assert t.encode(ctx, "/t", {}) == {"type": "object"}
+    described = {"description": "any", "properties": {"q": {}}}
+    assert t.encode(ctx, "/t", described) == {"type": "object", **described}
+    assert list(t.encode(ctx, "/t", described)) == ["type", "description", "properties"]
+    typed = {"type": "object", "required": []}
+    assert t.encode(ctx, "/t", typed) is typed
+    other = {"type": "string"}  # not an object schema: left for the target to judge
+    assert t.encode(ctx, "/t", other) is other
+    assert t.encode(ctx, "/t", ABSENT) is ABSENT  # no schema stays none
+    assert t.decode(ctx, {"properties": {}}, "/t") == {"properties": {}}
+    assert ctx.losses == []

@@ -26,7 +26,7 @@ from interlingua.gateway.linear_validator import LinearValidator
 from interlingua.gateway.normalize import normalize_arguments
 from interlingua.gateway.patterns import PatternRefused
 from interlingua.gateway.schema_trust import DEFAULT_LIMITS, SchemaLimits, check_schema_trust
-from interlingua.gateway.tool_id import tool_id_of
+from interlingua.gateway.tool_id import input_schema_of, tool_id_of
 from interlingua.generated.models import (
     ArgRepair,
     DryRunCheck,
@@ -100,7 +100,9 @@ class ArgumentValidator:
     def register_tool(self, tool: GatewayTool) -> str:
         """Add a catalogued tool under its derived id, and return the id."""
         tool_id = tool_id_of(tool)
-        self.register(tool_id, tool.definition.name, tool.definition.input_schema, tool.annotations)
+        self.register(
+            tool_id, tool.definition.name, input_schema_of(tool.definition), tool.annotations
+        )
         return tool_id
 
     def clear(self) -> None:

@@ -132,7 +132,7 @@ def build_card(tool: GatewayTool, score: float | None = None) -> ChoiceCard:
         "tags": tags,
         "kind": "tool",
         "namespace": parts.namespace,
-        "has_schema": definition.input_schema not in _BARE_SCHEMAS,
+        "has_schema": definition.input_schema not in (None, *_BARE_SCHEMAS),
         "cost_hint": tool.cost_hint or 0.0,
         "side_effects": _side_effects(definition.side_effects, annotations),
         "safety": safety_of(tags),

@@ -104,10 +104,11 @@ def cmd_card(args: argparse.Namespace) -> int:
     from interlingua.gateway.cards import build_card  # noqa: PLC0415
     from interlingua.gateway.errors import GatewayError  # noqa: PLC0415
     from interlingua.gateway.schema_trust import check_schema_trust  # noqa: PLC0415
+    from interlingua.gateway.tool_id import input_schema_of  # noqa: PLC0415
 
     try:
         tool = _gateway_tool(_read(args.tool, "ARGS_INVALID"))
-        check_schema_trust(tool.definition.input_schema)
+        check_schema_trust(input_schema_of(tool.definition))
         card = build_card(tool, args.score)
     except GatewayError as error:
         return _fail(error)

@@ -30,14 +30,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 from pydantic import TypeAdapter
 from pydantic import ValidationError as PydanticError
 
+from interlingua.conversion.transforms.schemas import no_arguments
 from interlingua.gateway._text import shown
 from interlingua.gateway.errors import GatewayError
-from interlingua.generated.models import GatewayTool, ToolId, ToolIdParts
+from interlingua.generated.models import GatewayTool, ToolDefinition, ToolId, ToolIdParts
 
 FALLBACK_NAMESPACE: Final = "mcp"
 _TOOL_ID: Final[TypeAdapter[str]] = TypeAdapter(ToolId)
@@ -200,11 +201,18 @@ def derive_tool_id(
     )
 
 
+def input_schema_of(definition: ToolDefinition) -> dict[str, Any]:
+    """A definition's input schema; a definition without one takes no arguments, which is
+    the empty object schema (the same id, card and checks as a tool that says so)."""
+    schema = definition.input_schema
+    return no_arguments() if schema is None else schema
+
+
 def tool_id_of(tool: GatewayTool) -> str:
     """The canonical id of a catalogued tool (its definition's ``namespace`` is the server)."""
     definition = tool.definition
     return derive_tool_id(
-        definition.name, definition.input_schema, tool.version, definition.namespace
+        definition.name, input_schema_of(definition), tool.version, definition.namespace
     )
 
 

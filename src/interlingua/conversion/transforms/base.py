@@ -41,7 +41,10 @@ class Transform:
     argument in the mapping (a tuple when there are several); it raises :class:`Mismatch`
     when the value belongs to another variant and ``ConversionError`` when it is malformed.
     With ``literals``, decoding is given the call's literal arguments too, in order after the
-    pointer (the wire keys a value goes under, say), as encoding always is.
+    pointer (the wire keys a value goes under, say), as encoding always is. With ``fills``,
+    encoding gives a value even when its variable is absent (what the format requires in its
+    place, of the same meaning), so the wire always has the key: a wire value without it is
+    not of this variant (an Anthropic server tool has no `input_schema`).
     """
 
     name: str
@@ -50,3 +53,4 @@ class Transform:
     decode: Callable[..., Any]
     doc: str
     literals: bool = False
+    fills: bool = False

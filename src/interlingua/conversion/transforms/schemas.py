@@ -8,6 +8,13 @@ turns `nullable` into a `null` type, at every level (properties, items, anyOf me
 other keyword is kept as it is. Writing never needs this form (JSON Schema is written where the
 format takes it), so it writes the schema unchanged. `schema_member` reads a schema from
 whichever of the two fields an object has.
+
+Two transforms write a tool's schema where a format asks more of it than the canonical form
+does, without changing what it means. `arguments_schema`: a canonical tool without an input
+schema takes no arguments, and a format that requires a schema gets the empty object schema.
+`object_schema`: a schema without `type` gets `"type": "object"`, for a format that takes only
+a schema of an object (what an arguments schema or a structured result describes anyway).
+Neither is a loss, so neither is reported; both read the wire value as it is.
 """
 
 from __future__ import annotations
@@ -70,39 +77,88 @@ OPENAPI_SCHEMA = Transform(
 )
 
 
-def _member_encode(  # noqa: PLR0917 (a transform takes its arguments in order)
-    ctx: Context, at: str, json_key: Any, openapi_key: Any, when_absent: Any, schema: Any
-) -> Any:
+def _member_encode(ctx: Context, at: str, json_key: Any, openapi_key: Any, schema: Any) -> Any:
     return ABSENT if schema is ABSENT else {json_key: schema}
 
 
-def _member_decode(  # noqa: PLR0917 (a transform takes its arguments in order)
-    ctx: Context, wire: Any, at: str, json_key: Any, openapi_key: Any, when_absent: Any
+def _member_decode(
+    ctx: Context, wire: Any, at: str, json_key: Any, openapi_key: Any
 ) -> tuple[Any, ...]:
     if type(wire) is not dict:
         raise ConversionError("wrong_type", at, "expected an object")
-    keys = (None, None, None)
     if json_key in wire:
         value = wire[json_key]
         if not isinstance(value, dict):
             raise ConversionError("wrong_type", f"{at}/{json_key}", "a schema is an object")
-        return (*keys, value)
+        return (None, None, value)
     if openapi_key in wire:
-        return (*keys, _decode(ctx, wire[openapi_key], f"{at}/{openapi_key}"))
-    return (*keys, {"type": "object"} if when_absent == "object" else ABSENT)
+        return (None, None, _decode(ctx, wire[openapi_key], f"{at}/{openapi_key}"))
+    return (None, None, ABSENT)
 
 
 SCHEMA_MEMBER = Transform(
     "schema_member",
-    4,
+    3,
     _member_encode,
     _member_decode,
     'A schema as a member of the object around it (`{"@schema_member": [<JSON Schema key>, '
-    "<OpenAPI key>, object | none, $schema]}`): written as JSON Schema under the first key; "
-    "read from either key (the OpenAPI subset as JSON Schema, see `openapi_schema`). With "
-    "neither, `object` reads as a schema of an object with nothing in it (a function without "
-    "parameters), `none` as no schema.",
+    "<OpenAPI key>, $schema]}`): written as JSON Schema under the first key; read from either "
+    "key (the OpenAPI subset as JSON Schema, see `openapi_schema`). With neither, there is no "
+    "schema (a function without parameters takes none).",
     literals=True,
 )
 
-SCHEMA_TRANSFORMS: Mapping[str, Transform] = {t.name: t for t in (OPENAPI_SCHEMA, SCHEMA_MEMBER)}
+
+def no_arguments() -> dict[str, Any]:
+    """The schema of a tool that takes no arguments, where a format requires one (a new
+    object each call: outputs never share objects)."""
+    return {"type": "object", "properties": {}}
+
+
+def object_schema(schema: Any) -> Any:
+    """``schema`` with `"type": "object"` first when it has no `type` (anything else, and a
+    schema that names its type, as it is)."""
+    if type(schema) is dict and "type" not in schema:
+        return {"type": "object", **schema}
+    return schema
+
+
+def _arguments_encode(ctx: Context, at: str, schema: Any) -> Any:
+    return no_arguments() if schema is ABSENT else schema
+
+
+def _identity_decode(ctx: Context, wire: Any, at: str) -> Any:
+    return wire
+
+
+ARGUMENTS_SCHEMA = Transform(
+    "arguments_schema",
+    1,
+    _arguments_encode,
+    _identity_decode,
+    "A tool's arguments schema where the format requires one (Anthropic `input_schema`, "
+    "Bedrock `inputSchema.json`, MCP `inputSchema`, UMF `parameters`): a tool without one takes "
+    'no arguments and is written `{"type": "object", "properties": {}}`, the same meaning, so '
+    "nothing is reported. Read as it is (a wire value without it is not this variant's).",
+    fills=True,
+)
+
+
+def _object_encode(ctx: Context, at: str, schema: Any) -> Any:
+    return object_schema(schema)
+
+
+OBJECT_SCHEMA = Transform(
+    "object_schema",
+    1,
+    _object_encode,
+    _identity_decode,
+    "A schema where the format takes only a schema of an object (Anthropic `input_schema`, "
+    "Bedrock `inputSchema.json`, MCP `inputSchema` and `outputSchema`): one without `type` gets "
+    '`"type": "object"` first (the arguments and a structured result are objects anyway, so '
+    "nothing is reported); no schema stays none. Read as it is.",
+)
+
+SCHEMA_TRANSFORMS: Mapping[str, Transform] = {
+    t.name: t for t in (OPENAPI_SCHEMA, SCHEMA_MEMBER, ARGUMENTS_SCHEMA, OBJECT_SCHEMA)
+}
