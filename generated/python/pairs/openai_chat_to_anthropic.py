@@ -375,6 +375,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if p_seed is not None:
         _loss(losses, "/parameters/seed", "parameter_dropped", "anthropic has no place for `seed`")
     tools = body.get("tools")
+    declared: set[str] = set()  # the tools' names, each found good once (calls name them again)
     declarations: list[Any] | None = None
     if tools is not None:
         if type(tools) is not list or not tools:
@@ -399,6 +400,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 or (schema is not None and (type(schema) is not dict or not _opaque(schema, 4)))
             ):
                 return "tools: a name or schema the fused shape does not take"
+            declared.add(name)
             if description is None:
                 if "description" in fn:
                     return "tools: a null description"
@@ -664,7 +666,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_name) is not str:
                         return "a tool name the fused shape does not take"
                     call_name: str = found_name
-                    if not NAME_OK(call_name):
+                    if call_name not in declared and not NAME_OK(call_name):
                         return "a tool name the fused shape does not take"
                     found_text = call_fn.get("arguments")
                     if type(found_text) is not str:

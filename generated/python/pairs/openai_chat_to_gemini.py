@@ -367,6 +367,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             "gemini has no place for `parallel_tool_calls`",
         )
     tools = body.get("tools")
+    declared: set[str] = set()  # the tools' names, each found good once (calls name them again)
     declarations: list[Any] | None = None
     if tools is not None:
         if type(tools) is not list or not tools:
@@ -391,6 +392,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 or (schema is not None and (type(schema) is not dict or not _opaque(schema, 4)))
             ):
                 return "tools: a name or schema the fused shape does not take"
+            declared.add(name)
             if description is None:
                 if "description" in fn:
                     return "tools: a null description"
@@ -648,7 +650,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_name) is not str:
                         return "a tool name the fused shape does not take"
                     call_name: str = found_name
-                    if not NAME_OK(call_name):
+                    if call_name not in declared and not NAME_OK(call_name):
                         return "a tool name the fused shape does not take"
                     found_text = call_fn.get("arguments")
                     if type(found_text) is not str:
