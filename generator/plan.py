@@ -92,8 +92,8 @@ class DefPlan:
     node: Node
     invariants: list[Node]
     is_union: bool
-    # The fast path's shared reads: (local, expression), read once at the top of `_bad_<Type>`.
-    reads: list[tuple[str, str]] = field(default_factory=list)
+    # The fast path's reads: (local, annotation, expression), read once at the top of `_bad_<Type>`.
+    reads: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def loop_tree(self) -> Node:
