@@ -92,14 +92,25 @@ class DefPlan:
     node: Node
     invariants: list[Node]
     is_union: bool
-    # The fast path's shared reads: (local, expression), read once at the top of `_bad_<Type>`.
-    reads: list[tuple[str, str]] = field(default_factory=list)
+    # The fast path's reads: (local, annotation, expression), read once at the top of `_bad_<Type>`.
+    reads: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def loop_tree(self) -> Node:
         """The fast path's loops over items: invariants that walk the same items share one
         pass (see :func:`loop_tree`)."""
         return loop_tree(self.invariants)
+
+    @property
+    def loop_tags(self) -> list[str]:
+        """The locals the loops read each item's where-keys into (typed ``str``)."""
+        found: list[str] = []
+        stack = [self.loop_tree]
+        while stack:
+            node = stack.pop()
+            found += [local for local in node["tags"] if local not in found]
+            stack += node["children"].values()
+        return found
 
 
 #: Invariants that walk the items a `*` path selects.
@@ -129,7 +140,7 @@ def loop_tree(invariants: list[Node]) -> Node:
             inv.get("result", {}).get("where"),
         ):
             for key in sorted(where or {}):
-                node["tags"][_tag_local(inv["item"], key)] = f"{inv['item']}.get({key!r})"
+                node["tags"][_tag_local(inv["item"], key)] = f"{inv['item']}.get({key!r}, '')"
     _group(root)
     return root
 
@@ -234,7 +245,9 @@ def compile_node(
             return compile_node(target, defs, consts, inline)
         inlinable = target.get("type") == "object" and "x-invariants" not in target
         if inlinable and name not in inline and len(inline) <= INLINE_DEPTH:
-            return compile_node(target, defs, consts, (*inline, name))
+            # Inlined in the fast check only: the detailed check calls `_chk_<name>`, which
+            # finds the same, and the module's C stays a third of the size.
+            return {**compile_node(target, defs, consts, (*inline, name)), "def": name}
         return {"k": "ref", "name": name, "union": "oneOf" in target}
     if "oneOf" in schema:
         disc = schema["discriminator"]
@@ -244,6 +257,8 @@ def compile_node(
             "k": "union",
             "prop": disc["propertyName"],
             "tags": tags,
+            # The fast path's dispatch tests the tags in the schema's order (commonest first).
+            "order": [(tag, def_name_of(ref)) for tag, ref in disc["mapping"].items()],
             "fallback": open_union["fallback"] if open_union else None,
             "code": open_union["code"] if open_union else None,
         }
@@ -341,7 +356,7 @@ def loops(steps: list[str]) -> tuple[list[tuple[str, str]], str]:
     pending: list[str] = []
     for step in steps:
         if step == "*":
-            iterable = getter(expr, pending, "()") if pending else expr
+            iterable = getter(expr, pending, "_NO_ITEMS") if pending else expr
             var = f"w{len(result)}"
             result.append((var, iterable))
             expr, pending = var, []
@@ -360,32 +375,37 @@ def _where(var: str, where: dict[str, str]) -> str | None:
 
 
 class Reads:
-    """The fast path's reads of one type's invariants. A path (or a step on the way to one)
-    read more than once is read once, into a local, at the top of the function: counted in a
-    first pass over the invariants, named in the second."""
+    """The fast path's reads of one type's invariants. A path read more than once is read once,
+    into a local, at the top of the function: counted in a first pass over the invariants,
+    named in the second. Every step on the way to a path is such a local, typed as the object
+    it is in a structurally valid document, so that compiled code reads through it with direct
+    dict calls (``_EMPTY``, read through an absent object, is a dict too)."""
 
     def __init__(self, counts: dict[tuple[Any, ...], int] | None = None) -> None:
         self.counting = counts is None
         self.counts: dict[tuple[Any, ...], int] = {} if counts is None else counts
         self.names: dict[tuple[Any, ...], str] = {}
-        self.bindings: list[tuple[str, str]] = []
+        #: (local, its annotation, expression), in the order they are read.
+        self.bindings: list[tuple[str, str, str]] = []
 
-    def _shared(self, key: tuple[Any, ...], expr: str) -> str:
+    def _shared(self, key: tuple[Any, ...], expr: str, annotation: str = "") -> str:
         if self.counting:
             self.counts[key] = self.counts.get(key, 0) + 1
             return expr
-        if self.counts.get(key, 0) < 2:
+        if self.counts.get(key, 0) < 2 and not annotation:
             return expr
         if key not in self.names:
             self.names[key] = f"r{len(self.names)}"
-            self.bindings.append((self.names[key], expr))
+            self.bindings.append((self.names[key], annotation or "Any", expr))
         return self.names[key]
 
     def _base(self, steps: tuple[str, ...]) -> str:
         if not steps:
             return "x"
         parent = self._base(steps[:-1])
-        return self._shared(("step", steps), f"{parent}.get({steps[-1]!r}, _EMPTY)")
+        return self._shared(
+            ("step", steps), f"{parent}.get({steps[-1]!r}, _EMPTY)", "dict[str, Any]"
+        )
 
     def __call__(self, steps: list[str], default: str = "_M") -> str:
         base = self._base(tuple(steps[:-1]))
