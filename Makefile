@@ -8,6 +8,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 # pytest-xdist workers: one per core by default (`make test JOBS=0` runs the tests in one process).
+# --dist worksteal: a worker that runs out of tests takes half of the other's queue, so a long
+# test (the compiled-wheel build, started first by tests/conftest.py) leaves no worker idle.
 JOBS   ?= auto
 
 .PHONY: run test generate check lint types pytest bench docs clean node wheel
@@ -54,7 +56,7 @@ run: $(STAMP)
 
 test: $(STAMP) /usr/bin/chromium /usr/lib/postgresql lint types
 	$(PY) -m generator --check
-	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -n $(JOBS) --durations=25 --cov --cov-report=term --cov-fail-under=96
+	HYPOTHESIS_PROFILE=ci $(PY) -m pytest -n $(JOBS) --dist worksteal --durations=25 --cov --cov-report=term --cov-fail-under=96
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

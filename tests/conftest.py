@@ -30,9 +30,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 #: Modules whose every test is slow: mutation runs, and the wheel build.
 _SLOW_MODULES = frozenset({"test_mutations.py", "test_wheel.py"})
+#: Run first: the compiled-wheel build (minutes, in a compiler process), so that it overlaps the
+#: other worker's tests instead of starting late on one worker while the other has finished.
+#: With `make test`'s `--dist worksteal`, the idle worker takes over the rest of this one's queue.
+_FIRST_MODULES = frozenset({"test_compiled.py"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: Path(str(item.fspath)).name not in _FIRST_MODULES)
     for item in items:
         function = getattr(item, "obj", None)
         if Path(str(item.fspath)).name in _SLOW_MODULES or getattr(

@@ -84,3 +84,30 @@ def test_a_compiled_build_asks_for_mypy_and_the_runtime_dependencies(
     assert any(r.startswith("pydantic") for r in requires)
     monkeypatch.setenv(compiled.PURE_ENV, "1")
     assert not any(r.startswith("mypy") for r in backend.get_requires_for_build_wheel())
+
+
+def test_the_shipped_build_compiles_at_o3_with_only_a_warning_turned_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What setup.py hands setuptools for a wheel that ships: mypyc at -O3 (the speed the docs
+    measure), every module, and one warning off. (mypyc itself is faked here: test_compiled.py
+    builds for real.)"""
+    import mypyc.build
+    from setuptools import Extension
+
+    monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+    monkeypatch.delenv("CC", raising=False)
+    if compiled.compiler_missing() is not None:
+        pytest.skip(compiled.compiler_missing() or "")
+    calls: list[tuple[list[str], dict[str, object]]] = []
+
+    def mypycify(paths: list[str], **options: object) -> list[Extension]:
+        calls.append((paths, options))
+        return [Extension("x", ["x.c"], extra_compile_args=["-O3", "-Werror"])]
+
+    monkeypatch.setattr(mypyc.build, "mypycify", mypycify)
+    (extension,) = compiled.extensions(["bdist_wheel"])
+    ((paths, options),) = calls
+    assert options == {"opt_level": "3", "multi_file": True}
+    assert paths[2:] == compiled.modules()
+    assert extension.extra_compile_args == ["-O3", "-Werror", "-Wno-misleading-indentation"]
