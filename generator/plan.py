@@ -445,6 +445,8 @@ def compile_invariant(inv: Json, consts: Constants, read: Reads | None = None) -
     elif kind == "waives":
         # Read by the detailed check, which has no shared reads.
         node["read"] = getter("x", _steps(inv["when"]["field"]))
+        if not all(isinstance(value, str) for value in inv["when"]["in"]):
+            raise ValueError(f"a waiving invariant takes strings only: {inv}")
         node["allowed"] = consts.frozenset_of(inv["when"]["in"])
     elif kind == "required_when":
         node["when_steps"] = [(_steps(k), v) for k, v in sorted(inv["when"].items())]

@@ -2150,7 +2150,11 @@ def _chk_Response(x: Any, p: str, out: list[Finding]) -> None:
         v0 = x.get("provider_raw", _M)
         if v0 is not _M:
             _chk_ProviderRaw(v0, p + "/provider_raw", out)
-    if type(x) is dict and x.get("stop_reason", _M) in _S17:
+    if (
+        type(x) is dict
+        and type(x.get("stop_reason", _M)) is str
+        and x.get("stop_reason", _M) in _S17
+    ):
         out[start:] = [f for f in out[start:] if f[:2] != ("empty_content", p + "/message/content")]
     if _clean(out, start):
         out.extend(_inv_Response(x, p))

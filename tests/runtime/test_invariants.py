@@ -53,6 +53,18 @@ def test_a_response_stopped_early_may_have_an_empty_message(stop: str) -> None:
     ]
 
 
+@pytest.mark.parametrize("stop", [[1], ["end"], {"a": 1}])
+def test_a_stop_reason_that_cannot_be_hashed_is_a_coded_finding(stop: Any) -> None:
+    """Regression (found by the fuzzer): the waiver's membership test hashed the stop reason,
+    so a list or an object raised TypeError from validate, detect and load."""
+    message = {"role": "assistant", "content": [{"type": "text", "text": "x"}]}
+    response = {"schema_version": 1, "model": "m", "message": message, "stop_reason": stop}
+    assert codes(response) == [("wrong_type", "/stop_reason")]
+    assert interlingua.detect(response) is not None  # a verdict, not a TypeError
+    with pytest.raises(interlingua.DocumentError):
+        interlingua.load(response)
+
+
 def test_tool_results_answer_earlier_calls_once() -> None:
     good = conversation(
         {"role": "assistant", "content": [call("a"), call("b")]},
