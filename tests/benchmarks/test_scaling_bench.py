@@ -27,3 +27,15 @@ def test_a_workload_checks_its_result() -> None:
     ]
     scaling.rewritten_ids(3)()  # asserts every id was rewritten and mapped
     scaling.round_trip("anthropic", 3)()  # asserts the round trip is exact
+
+
+def test_the_long_conversations_take_the_fused_path_at_every_length() -> None:
+    """Regression: a cut between two results left a call unanswered, which sent every long
+    conversation the two-step way, so the per-message cost measured was not the fused pass's."""
+    from interlingua import convert
+
+    scaling = bench_module("scaling")
+    for messages in range(2, 40):
+        body = scaling.chat(messages)
+        for target in ("anthropic", "gemini"):
+            assert convert(body, "openai-chat", target).fused, (messages, target)
