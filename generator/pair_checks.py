@@ -39,6 +39,9 @@ _STRUCTURE = frozenset(
     {"type", "const", "required", "properties", "items", "anyOf", "$ref", "discriminator"}
 )
 
+# The constraints beyond structure the pass checks itself (see `SourceChecks`), by where.
+_CHECKED_BY_THE_PASS = frozenset({("ImageUrl.url", "pattern"), ("ToolChoiceMode", "enum")})
+
 # What a JSON type is in the pass: the Python types a value of it may have once read.
 # (`integer` takes no float: a float such as 1.0 goes the two-step way, stricter is safe.)
 PY_TYPES: dict[str, tuple[str, ...]] = {
@@ -92,11 +95,10 @@ def schema_checks(
     defs: dict[str, Json] = schema["$defs"]
     request = _resolve(defs, schema)
     properties: dict[str, Json] = request["properties"]
-    allowed = _allowed_extras(defs)
     for key in read_keys:
         if key in properties:
             for where, keyword in _extras(defs, properties[key], key, taken):
-                if (where, keyword) not in allowed:
+                if (where, keyword) not in _CHECKED_BY_THE_PASS:
                     raise CheckError(
                         f"{fmt}: the fused pass does not check `{keyword}` at "
                         f"{where}; teach it (generator/pair_checks.py, pair.py.j2) or leave "
@@ -129,11 +131,6 @@ def schema_checks(
         frozenset(defs["ToolChoiceMode"]["enum"]),
         frozenset(_resolve(defs, defs["JsonSchemaFormat"])["required"]),
     )
-
-
-def _allowed_extras(defs: dict[str, Json]) -> set[tuple[str, str]]:
-    """The constraints beyond structure the pass checks itself (see `SourceChecks`)."""
-    return {("ImageUrl.url", "pattern"), ("ToolChoiceMode", "enum")}
 
 
 def _pattern_at(defs: dict[str, Json], name: str, field: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.conversion.transforms.base import ABSENT, Mismatch, Transform
+from interlingua.conversion.transforms.base import ABSENT, Mismatch, Transform, read_as_is
 
 
 def _non_empty_encode(ctx: Context, at: str, value: Any) -> Any:
@@ -24,15 +24,11 @@ def _non_empty_encode(ctx: Context, at: str, value: Any) -> Any:
     return value
 
 
-def _same(ctx: Context, wire: Any, at: str) -> Any:
-    return wire
-
-
 NON_EMPTY = Transform(
     "non_empty",
     1,
     _non_empty_encode,
-    _same,
+    read_as_is,
     "A string the format refuses when empty (Converse's tool `description`): an empty one is "
     "left out, reported as `field_dropped` (it carries nothing).",
 )
@@ -48,7 +44,7 @@ WEB_URL = Transform(
     "web_url",
     1,
     _web_url_encode,
-    _same,
+    read_as_is,
     "A URL the format fetches from the web: `http://` or `https://`; any other scheme "
     "(`s3://`, `gs://`) is another variant's.",
 )

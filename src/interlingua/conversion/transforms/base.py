@@ -54,3 +54,9 @@ class Transform:
     doc: str
     literals: bool = False
     fills: bool = False
+
+
+def read_as_is(ctx: Any, wire: Any, at: str) -> Any:
+    """The decoding of a transform that only shapes what is written: the wire value is read as
+    it is."""
+    return wire

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.conversion.transforms.base import ABSENT, Transform
+from interlingua.conversion.transforms.base import ABSENT, Transform, read_as_is
 
 _SCHEMA_MAPS = ("properties", "$defs", "definitions")
 _SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
@@ -127,15 +127,11 @@ def _arguments_encode(ctx: Context, at: str, schema: Any) -> Any:
     return no_arguments() if schema is ABSENT else schema
 
 
-def _identity_decode(ctx: Context, wire: Any, at: str) -> Any:
-    return wire
-
-
 ARGUMENTS_SCHEMA = Transform(
     "arguments_schema",
     1,
     _arguments_encode,
-    _identity_decode,
+    read_as_is,
     "A tool's arguments schema where the format requires one (Anthropic `input_schema`, "
     "Bedrock `inputSchema.json`, MCP `inputSchema`, UMF `parameters`): a tool without one takes "
     'no arguments and is written `{"type": "object", "properties": {}}`, the same meaning, so '
@@ -152,7 +148,7 @@ OBJECT_SCHEMA = Transform(
     "object_schema",
     1,
     _object_encode,
-    _identity_decode,
+    read_as_is,
     "A schema where the format takes only a schema of an object (Anthropic `input_schema`, "
     "Bedrock `inputSchema.json`, MCP `inputSchema` and `outputSchema`): one without `type` gets "
     '`"type": "object"` first (the arguments and a structured result are objects anyway, so '
