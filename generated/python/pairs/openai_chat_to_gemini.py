@@ -69,17 +69,6 @@ READ_KEYS: Final[frozenset[str]] = frozenset(
         "top_p",
     }
 )
-CONTENT_KEYS: Final[frozenset[str]] = frozenset(["role", "content"])
-ASSISTANT_KEYS: Final[frozenset[str]] = frozenset(["role", "content", "tool_calls"])
-RESULT_KEYS: Final[frozenset[str]] = frozenset(["role", "content", "tool_call_id"])
-TEXT_KEYS: Final[frozenset[str]] = frozenset(["type", "text"])
-IMAGE_KEYS: Final[frozenset[str]] = frozenset(["type", "image_url"])
-IMAGE_URL_KEYS: Final[frozenset[str]] = frozenset({"detail", "url"})
-CALL_KEYS: Final[frozenset[str]] = frozenset({"function", "id", "type"})
-FUNCTION_KEYS: Final[frozenset[str]] = frozenset({"arguments", "name"})
-TOOL_KEYS: Final[frozenset[str]] = frozenset(["type", "function"])
-TOOL_FUNCTION_KEYS: Final[frozenset[str]] = frozenset({"name", "description", "parameters"})
-TOOL_CHOICE_KEYS: Final[frozenset[str]] = frozenset({"type", "function"})
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
     {"image/gif", "image/jpeg", "image/png", "image/webp"}
 )
@@ -131,7 +120,7 @@ def _texts(content: Any) -> list[str] | None:
         if type(part) is not dict:
             return None
         fields: dict[str, Any] = part
-        if fields.get("type") != "text" or not TEXT_KEYS.issuperset(fields):
+        if fields.get("type") != "text" or len(fields) != 1 + ("text" in fields):
             return None
         value = fields.get("text")
         if type(value) is not str:
@@ -145,13 +134,13 @@ def _texts(content: Any) -> list[str] | None:
 
 def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str, Any] | None:
     """The target block of an image part, or None when it is outside the shape."""
-    if not IMAGE_KEYS.issuperset(part):
+    if len(part) != 1 + ("image_url" in part):
         return None
     found = part.get("image_url")
     if type(found) is not dict:
         return None
     box: dict[str, Any] = found
-    if not IMAGE_URL_KEYS.issuperset(box):
+    if len(box) != ("detail" in box) + ("url" in box):
         return None
     value = box.get("url")
     if type(value) is not str:
@@ -224,7 +213,7 @@ def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
             if (
                 _blank(text)
                 or not (text.isascii() or _clean(text))
-                or not TEXT_KEYS.issuperset(fields)
+                or len(fields) != 1 + ("text" in fields)
             ):
                 return None
             blocks.append({"text": text})
@@ -377,11 +366,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             if (
                 type(tool) is not dict
                 or tool.get("type") != "function"
-                or not TOOL_KEYS.issuperset(tool)
+                or len(tool) != 1 + ("function" in tool)
             ):
                 return "tools: not a function"
             fn = tool.get("function")
-            if type(fn) is not dict or not TOOL_FUNCTION_KEYS.issuperset(fn):
+            if type(fn) is not dict or len(fn) != ("description" in fn) + ("name" in fn) + (
+                "parameters" in fn
+            ):
                 return "tools: fields outside the fused shape"
             name = fn.get("name")
             schema = fn.get("parameters")
@@ -427,7 +418,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             if (
                 type(choice) is not dict
                 or choice.get("type") != "function"
-                or not TOOL_CHOICE_KEYS.issuperset(choice)
+                or len(choice) != 1 + ("function" in choice)
             ):
                 return "tool_choice: a form outside the fused shape"
             fn = choice.get("function")
@@ -572,7 +563,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         if role == "user":
             if waiting < len(pending):
                 return "a tool call without its result"
-            if not CONTENT_KEYS.issuperset(fields):
+            if len(fields) != 1 + ("content" in fields):
                 return "message fields outside the fused shape"
             if state == USER:
                 _loss(
@@ -595,7 +586,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         elif role == "assistant":
             if waiting < len(pending):
                 return "a tool call without its result"
-            if state == NONE or not ASSISTANT_KEYS.issuperset(fields):
+            if state == NONE or len(fields) != 1 + ("content" in fields) + ("tool_calls" in fields):
                 return "an assistant turn first, or fields outside the fused shape"
             if state == ASSISTANT:
                 _loss(
@@ -629,10 +620,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(call) is not dict:
                         return "a tool call outside the fused shape"
                     call_fields: dict[str, Any] = call
-                    if (
-                        not CALL_KEYS.issuperset(call_fields)
-                        or call_fields.get("type") != "function"
-                    ):
+                    if call_fields.get("type") != "function" or len(call_fields) != 1 + (
+                        "function" in call_fields
+                    ) + ("id" in call_fields):
                         return "a tool call outside the fused shape"
                     found_id = call_fields.get("id")
                     found_fn = call_fields.get("function")
@@ -644,7 +634,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_fn) is not dict:
                         return "a tool call outside the fused shape"
                     call_fn: dict[str, Any] = found_fn
-                    if not FUNCTION_KEYS.issuperset(call_fn):
+                    if len(call_fn) != ("arguments" in call_fn) + ("name" in call_fn):
                         return "a tool call outside the fused shape"
                     found_name = call_fn.get("name")
                     if type(found_name) is not str:
@@ -680,7 +670,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 written.append(last)
             state = ASSISTANT
         elif role == "tool":
-            if waiting >= len(pending) or not RESULT_KEYS.issuperset(fields):
+            if waiting >= len(pending) or len(fields) != 1 + ("content" in fields) + (
+                "tool_call_id" in fields
+            ):
                 return "a tool result without its call, or fields outside the fused shape"
             found_id = fields.get("tool_call_id")
             if found_id != pending[waiting]:
@@ -713,7 +705,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 written.append(last)
             state = RESULTS
         elif role == "system" or role == "developer":
-            if written or not CONTENT_KEYS.issuperset(fields):
+            if written or len(fields) != 1 + ("content" in fields):
                 return "a system message after the conversation started"
             system_texts = _texts(fields.get("content"))
             if system_texts is None:
