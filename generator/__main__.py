@@ -68,22 +68,23 @@ def write(root: Path) -> list[Path]:
 def check(root: Path = ROOT) -> int:
     """Regenerate into a temporary tree and diff it against ``root`` (the repository)."""
     with tempfile.TemporaryDirectory() as tmp:
-        fresh = Path(tmp)
-        generate(fresh)
-        drift = []
-        for rel in sorted(_owned_files(fresh) | _owned_files(root)):
-            new, old = fresh / rel, root / rel
-            new_text = (
-                new.read_text(encoding="utf-8").splitlines(keepends=True) if new.exists() else []
+        generate(Path(tmp))
+        return report_drift(Path(tmp), root)
+
+
+def report_drift(fresh: Path, root: Path) -> int:
+    """Print how the generated files under ``root`` differ from the ``fresh`` ones, as a
+    unified diff; 1 when any does (with the command that fixes it), else 0."""
+    drift = []
+    for rel in sorted(_owned_files(fresh) | _owned_files(root)):
+        new, old = fresh / rel, root / rel
+        new_text = new.read_text(encoding="utf-8").splitlines(keepends=True) if new.exists() else []
+        old_text = old.read_text(encoding="utf-8").splitlines(keepends=True) if old.exists() else []
+        if new_text != old_text:
+            drift.append(rel)
+            sys.stdout.writelines(
+                difflib.unified_diff(old_text, new_text, f"a/{rel}", f"b/{rel}", n=2)
             )
-            old_text = (
-                old.read_text(encoding="utf-8").splitlines(keepends=True) if old.exists() else []
-            )
-            if new_text != old_text:
-                drift.append(rel)
-                sys.stdout.writelines(
-                    difflib.unified_diff(old_text, new_text, f"a/{rel}", f"b/{rel}", n=2)
-                )
     if drift:
         print(f"\n{len(drift)} generated file(s) out of date. Fix with: {COMMAND}", file=sys.stderr)
         return 1
