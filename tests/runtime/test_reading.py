@@ -268,18 +268,23 @@ _JSON_VALUES = st.recursive(
     | st.text(alphabet=st.sampled_from('ab:"\\{}[], \u00e9\ud800'), max_size=8),
     lambda inner: (
         st.lists(inner, max_size=4)
-        | st.dictionaries(st.sampled_from(["a", "b", "a:b", "c"]), inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["a", "b", "a:b", "c", 'a"', '"', "a\\"]), inner, max_size=3
+        )
     ),
     max_leaves=12,
 )
 
 
-@given(_JSON_VALUES, st.sampled_from([", ", ","]), st.booleans())
-@settings(max_examples=300, deadline=None)
-def test_the_small_reader_answers_as_read_json(value: Any, comma: str, repeat: bool) -> None:
+@given(_JSON_VALUES, st.sampled_from([", ", ","]), st.booleans(), st.booleans())
+@settings(max_examples=400, deadline=None)
+def test_the_small_reader_answers_as_read_json(
+    value: Any, comma: str, repeat: bool, ascii_only: bool
+) -> None:
     """`read_small_json` (the hook-free scanner first) gives what `read_json` gives, refusal
-    included: repeated keys, keys with colons, non-finite numbers, escapes and surrogates."""
-    text = json.dumps(value, separators=(comma, ":"), ensure_ascii=False, allow_nan=True)
+    included: repeated keys, keys with colons or escaped quotes, non-finite numbers, escapes
+    (`\\u` ones too) and surrogates."""
+    text = json.dumps(value, separators=(comma, ":"), ensure_ascii=ascii_only, allow_nan=True)
     if repeat and text.startswith("{") and len(text) > 2:
         text = text[:-1] + ', "a": 0}'  # a key that may already be there
     assert outcome(read_small_json, text) == outcome(read_json, text)
@@ -307,6 +312,19 @@ def test_the_small_reader_answers_as_read_json(value: Any, comma: str, repeat: b
         '{"t": "12:00", "t": "x"}',
         '{"a": ["x", "y"], "a": "z"}',
         '{"a": "\\"", "a": 1}',
+        '{"a\\"": 1, "a\\"": 2}',
+        '{"a": "x\\"y", "a": "z"}',
+        '{"a": 1, "a": "\\"\\""}',
+        '{"a": 1, "a": "\\u0022\\u0022"}',
+        '{"a": "\\\\", "a": 1}',
+        '{"a": "\\\\\\"", "b": "\\n"}',
+        '["\\"", "\\\\"]',
+        '{"a": "\\ud800\\"", "b": 1}',
+        '{"a": "\\x"}',
+        '{"a": "\\ud83d\\ude00", "a": 1}',
+        '{"a": "\\udc00"}',
+        '{"a": "\\u00e9", "a": 1}',
+        '{"a": "\\u00e9\\"", "b": "\\u0022"}',
         "\ufeff{}",
     ],
 )
@@ -323,3 +341,7 @@ def test_the_small_reader_reads_common_arguments_without_the_hooks(
     monkeypatch.setattr(reading, "read_json", refuse)
     text = '{"start": "2026-10-14T09:00:00Z", "n": 3, "x": 1.5, "tags": ["a", "b"], "o": {}}'
     assert read_small_json(text) == json.loads(text)
+    # A file written by a tool call: newlines, quotes and backslashes escaped.
+    code = {"path": "a.py", "content": 'def f():\n    return "x\\\\y"\n', '"': "\\"}
+    text = json.dumps(code)
+    assert "\\" in text and read_small_json(text) == code

@@ -260,63 +260,69 @@ def read_json(
 SMALL_JSON: Final = 4_096
 # A float this large may have been an integer literal orjson could not hold as one.
 _INT_AS_FLOAT: Final = float(2**63)
+_loads: Final = orjson.loads
 
 
 def read_small_json(text: str) -> Any:
     """`read_json` of a short text (a tool call's arguments), the same answer sooner.
 
     On a short text the hooks `read_json` parses with cost more than the parse, so orjson
-    reads it first, and its value stands when the text shows no hook would have answered. A
-    text without a backslash has no escape, so no surrogate, and a quote at each end of every
-    string: when it has twice as many quotes as the value has keys and strings, no key was
-    given twice (a repeated key, and the strings of the value it replaced, would be missing
-    from the value). orjson refuses what the other hooks refuse (NaN, a literal past the
-    largest double) but reads an integer past 64 bits as a float, so a value holding a float
-    that large is read again; so is a text with as many brackets as the depth limit (a
-    shorter text cannot have them). Any
-    other text, or one orjson refuses, is `read_json`'s."""
-    if (
-        len(text) > SMALL_JSON
-        or "\\" in text
-        or (
-            len(text) >= DEFAULT_MAX_DEPTH
-            and text.count("{") + text.count("[") >= DEFAULT_MAX_DEPTH
-        )
-    ):
+    reads it first, and its value stands when the text shows no hook would have answered.
+    orjson refuses a lone surrogate, raw or escaped. Unless a quote is escaped as ``\\u0022``,
+    every quote in the text opens or closes a string or is escaped (``\\"``) inside one: when
+    the text has as many quotes as the value's keys and strings account for (two each, and
+    one for each quote in them), no key was given twice (a repeated key, and the strings of
+    the value it replaced, would be missing from the value). orjson refuses what the other
+    hooks refuse (NaN, a literal past the largest double) but reads an integer past 64 bits as
+    a float, so a value holding a float that large is read again; so is one nested as deep as
+    the depth limit. Any other text, or one orjson refuses, is `read_json`'s."""
+    if len(text) > SMALL_JSON:
+        return read_json(text)
+    escaped = "\\" in text
+    if escaped and "\\u0022" in text:
         return read_json(text)
     try:
-        value = orjson.loads(text)
+        value = _loads(text)
     except orjson.JSONDecodeError:
         return read_json(text)
-    if 2 * _strings(value) != text.count('"'):
+    if _quotes(value, escaped, 0) != text.count('"'):
         return read_json(text)
     return value
 
 
-def _strings(value: Any) -> int:
-    """How many keys and strings ``value`` holds, or -1 when it holds a float an integer
+def _quotes(value: Any, escaped: bool, depth: int) -> int:
+    """How many quotes the JSON text of ``value`` holds, no quote written ``\\u0022``: two
+    for each key and string, and (``escaped``: the text has escapes) one for each quote in
+    them; -1 for a value nested as deep as the depth limit, or holding a float an integer
     literal may have become."""
     kind = type(value)
     if kind is dict:
+        if depth >= DEFAULT_MAX_DEPTH - 1:
+            return -1
         fields: dict[str, Any] = value
-        count = len(fields)
-        for item in fields.values():
-            found = _strings(item)
+        count = 2 * len(fields)
+        for key, item in fields.items():
+            if escaped:
+                count += key.count('"')
+            found = _quotes(item, escaped, depth + 1)
             if found < 0:
                 return -1
             count += found
         return count
     if kind is list:
+        if depth >= DEFAULT_MAX_DEPTH - 1:
+            return -1
         count = 0
         items: list[Any] = value
         for item in items:
-            found = _strings(item)
+            found = _quotes(item, escaped, depth + 1)
             if found < 0:
                 return -1
             count += found
         return count
     if kind is str:
-        return 1
+        text: str = value
+        return 2 + text.count('"') if escaped else 2
     if kind is float and abs(value) >= _INT_AS_FLOAT:
         return -1
     return 0
