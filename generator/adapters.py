@@ -116,6 +116,17 @@ class AdapterPlan:
     turn: tuple[str, str] | None = None  # (encode, decode) of the message fields a turn carries
 
 
+def known_turn_keys(layout: dict[str, Any], slots: list[tuple[str, str, str]]) -> frozenset[str]:
+    """The turn fields a format's reader takes (its role, content, slots and the field citing
+    the turn's text); any other field of a turn it reports as not carried (``layout``: the
+    mapping's layout with the meta-schema's defaults)."""
+    citations = layout.get("text_citations")
+    return frozenset(
+        {layout["role"], layout["content"], *(f for f, _, _ in slots)}
+        | ({citations} if citations else set())
+    )
+
+
 def _error(mapping: Mapping, where: str, message: str) -> SchemaLoadError:
     return SchemaLoadError(f"schemas/{mapping.path}#{where}: {message}")
 

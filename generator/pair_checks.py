@@ -70,6 +70,10 @@ class SourceChecks:
     image_url_pattern: str  # what an image URL must match
     tool_choice_modes: frozenset[str]  # the string tool_choice values the schema takes
     rf_required: frozenset[str]  # keys a json_schema response_format's box must have
+    # By wire role the pass takes: the types of each message field whose schema is a type
+    # alone, and the fields whose schema is more (the full check then runs).
+    message_types: dict[str, dict[str, tuple[str, ...]]]
+    message_checked: dict[str, frozenset[str]]
 
 
 def source_checks(
@@ -122,6 +126,7 @@ def schema_checks(
             unread_checked.add(key)
         else:
             unread_types[key] = _py(types)
+    message_types, message_checked = _message_fields(defs, properties, taken)
     return SourceChecks(
         param_types,
         listed_items,
@@ -130,7 +135,27 @@ def schema_checks(
         _pattern_at(defs, "ImageUrl", "url"),
         frozenset(defs["ToolChoiceMode"]["enum"]),
         frozenset(_resolve(defs, defs["JsonSchemaFormat"])["required"]),
+        message_types,
+        message_checked,
     )
+
+
+def _message_fields(
+    defs: dict[str, Json], properties: dict[str, Json], taken: dict[str, set[str]]
+) -> tuple[dict[str, dict[str, tuple[str, ...]]], dict[str, frozenset[str]]]:
+    """The fields of each message the pass takes (by the role tags it converts): the Python
+    types of those whose schema is a type alone, and those whose schema says more."""
+    messages = properties.get("messages")
+    item = _resolve(defs, messages.get("items")) if isinstance(messages, dict) else None
+    mapping = item.get("discriminator", {}).get("mapping", {}) if isinstance(item, dict) else {}
+    types: dict[str, dict[str, tuple[str, ...]]] = {}
+    checked: dict[str, frozenset[str]] = {}
+    for role in sorted(taken.get("role", set()) & mapping.keys()):
+        fields = _resolve(defs, {"$ref": mapping[role]}).get("properties", {})
+        found = {key: _types(defs, node) for key, node in fields.items()}
+        types[role] = {key: _py(t) for key, t in found.items() if t is not None}
+        checked[role] = frozenset(key for key, t in found.items() if t is None)
+    return types, checked
 
 
 def _pattern_at(defs: dict[str, Json], name: str, field: str) -> str:

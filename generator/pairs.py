@@ -21,7 +21,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from generator.adapters import known_turn_keys
 from generator.pair_checks import CheckError, SourceChecks, source_checks
+from generator.render import layout_defaults
 from generator.wire_variants import refused
 
 Json = Any
@@ -587,8 +589,12 @@ def _mappings(inputs: Any) -> dict[str, Json]:
 def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
     """The manifest's producer: the values of each pair module, by the module's name."""
     mappings = _mappings(inputs)
+    plans = {plan.mapping.data["format"]: plan for plan in inputs.adapter_plans}
     for source, target in PAIRS:
         values = pair_values(mappings[source], mappings[target])
+        plan = plans[source]
+        layout = {**layout_defaults(), **plan.mapping.data["layout"]}
+        values["s_turn_keys"] = known_turn_keys(layout, plan.slots)
         yield {"module": module_name(source, target)}, values
 
 

@@ -22,7 +22,7 @@ from datamodel_code_generator import generate
 from datamodel_code_generator.enums import DataModelType, InputFileType
 
 from generator import store_tables, viewplan
-from generator.adapters import AdapterPlan, load_mappings, plan_adapter
+from generator.adapters import AdapterPlan, known_turn_keys, load_mappings, plan_adapter
 from generator.bundle import bundle_id, plain_bundle, retryable_table
 from generator.docs import md_header, render_docs
 from generator.environment import COMMAND, header, py_literal
@@ -416,10 +416,7 @@ def turn_facts(
         "user": roles["user"],
         "tool": roles["tool"],
         "tool_is_user": roles["tool"] == roles["user"],
-        "known_turn_keys": frozenset(
-            {layout["role"], layout["content"], *(f for f, _, _ in slots)}
-            | ({layout["text_citations"]} if layout.get("text_citations") else set())
-        ),
+        "known_turn_keys": known_turn_keys(layout, slots),
         "marker_test": marker_test,
         "renamed": frozenset(renamed),
     }

@@ -69,6 +69,15 @@ READ_KEYS: Final[frozenset[str]] = frozenset(
         "top_p",
     }
 )
+# What the pass reads of a message, by its kind; the turn fields the two-step reader takes (one
+# of them holding a value is another shape).
+MESSAGE_FIELDS: Final[frozenset[str]] = frozenset(["role", "content"])
+ASSISTANT_FIELDS: Final[frozenset[str]] = frozenset(["role", "content", "tool_calls"])
+RESULT_FIELDS: Final[frozenset[str]] = frozenset(["role", "content", "tool_call_id"])
+TURN_KEYS: Final[frozenset[str]] = frozenset(
+    ["annotations", "content", "reasoning", "reasoning_content", "refusal", "role", "tool_calls"]
+)
+NO_KEYS: Final[frozenset[str]] = frozenset()
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
     {"image/gif", "image/jpeg", "image/png", "image/webp"}
 )
@@ -85,6 +94,34 @@ UNREAD_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "user": (str, type(None)),
 }
 UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["logit_bias", "metadata", "stream_options"])
+# The same of the fields of a message, by its wire role.
+MESSAGE_TYPES: Final[dict[str, dict[str, tuple[type, ...]]]] = {
+    "assistant": {
+        "name": (str, type(None)),
+        "reasoning": (str, type(None)),
+        "reasoning_content": (str, type(None)),
+        "refusal": (str, type(None)),
+    },
+    "developer": {
+        "name": (str, type(None)),
+    },
+    "system": {
+        "name": (str, type(None)),
+    },
+    "tool": {
+        "tool_call_id": (str,),
+    },
+    "user": {
+        "name": (str, type(None)),
+    },
+}
+MESSAGE_CHECKED: Final[dict[str, frozenset[str]]] = {
+    "assistant": frozenset(["audio", "content", "function_call", "role", "tool_calls"]),
+    "developer": frozenset(["content", "role"]),
+    "system": frozenset(["content", "role"]),
+    "tool": frozenset(["content", "role"]),
+    "user": frozenset(["content", "role"]),
+}
 IMAGE_URL_OK: Final = re.compile("^(https?://|data:image/[A-Za-z0-9.+-]+;base64,)").search
 NAME_OK: Final = re.compile("[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}").fullmatch
 from interlingua.conversion.transforms.shapes import guess_media_type, kind_of  # noqa: E402
@@ -242,6 +279,45 @@ def _solo(content: Any, blocks: list[Any]) -> str | None:
     return None
 
 
+def _others(
+    fields: dict[str, Any],
+    role: str,
+    taken: frozenset[str],
+    read: frozenset[str],
+    at: str,
+    part_type: str | None,
+    found: list[Loss],
+) -> int:
+    """A message's fields beyond those the pass ``taken``: a null or an empty list carries
+    nothing; any other value the two-step reader reports as not carried, into ``found``, unless
+    its reader ``read`` the field. -1: another shape (a field read, or of a type the reading
+    schema refuses); 1: a field whose schema is more than a type holds a value (the schema
+    check runs); else 0."""
+    types = MESSAGE_TYPES.get(role, {})
+    more = MESSAGE_CHECKED.get(role, NO_KEYS)
+    full = 0
+    for key in sorted(fields.keys() - taken):
+        value = fields[key]
+        if key in types and type(value) not in types[key]:
+            return -1
+        if value is None or value == []:
+            continue
+        if key in read or type(key) is not str or not _clean(key) or not _opaque(value, 3):
+            return -1
+        if key in more:
+            full = 1
+        pointer = at + "/" + key.replace("~", "~0").replace("/", "~1")
+        found.append(
+            Loss(
+                pointer,
+                "field_dropped",
+                f"{SOURCE}: `{key}` has no canonical home; not carried",
+                part_type,
+            )
+        )
+    return full
+
+
 def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     """The gemini request for a openai-chat request, with its losses and whether the
     pass checked all the reading schema asks (else the caller runs the schema check); or why
@@ -272,6 +348,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 )
             )
     unread = len(losses)  # what reading left behind; the rest is the writer's
+    read: list[
+        Loss
+    ] = []  # what reading leaves behind of the messages (it comes before the writer's)
     model = body.get("model")
     if type(model) is not str or not (model.isascii() or _clean(model)):
         return "no model"
@@ -564,7 +643,12 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             if waiting < len(pending):
                 return "a tool call without its result"
             if len(fields) != 1 + ("content" in fields):
-                return "message fields outside the fused shape"
+                extra = _others(
+                    fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                )
+                if extra < 0:
+                    return "message fields outside the fused shape"
+                checked = checked and not extra
             if state == USER:
                 _loss(
                     losses,
@@ -586,8 +670,15 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         elif role == "assistant":
             if waiting < len(pending):
                 return "a tool call without its result"
-            if state == NONE or len(fields) != 1 + ("content" in fields) + ("tool_calls" in fields):
-                return "an assistant turn first, or fields outside the fused shape"
+            if state == NONE:
+                return "an assistant turn first"
+            if len(fields) != 1 + ("content" in fields) + ("tool_calls" in fields):
+                extra = _others(
+                    fields, role, ASSISTANT_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                )
+                if extra < 0:
+                    return "assistant fields outside the fused shape"
+                checked = checked and not extra
             if state == ASSISTANT:
                 _loss(
                     losses,
@@ -670,10 +761,15 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 written.append(last)
             state = ASSISTANT
         elif role == "tool":
-            if waiting >= len(pending) or len(fields) != 1 + ("content" in fields) + (
-                "tool_call_id" in fields
-            ):
-                return "a tool result without its call, or fields outside the fused shape"
+            if waiting >= len(pending):
+                return "a tool result without its call"
+            if len(fields) != 1 + ("content" in fields) + ("tool_call_id" in fields):
+                extra = _others(
+                    fields, role, RESULT_FIELDS, NO_KEYS, f"/messages/{i}", "tool_result", read
+                )
+                if extra < 0:
+                    return "tool result fields outside the fused shape"
+                checked = checked and not extra
             found_id = fields.get("tool_call_id")
             if found_id != pending[waiting]:
                 return "tool results out of order"
@@ -705,8 +801,15 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 written.append(last)
             state = RESULTS
         elif role == "system" or role == "developer":
-            if written or len(fields) != 1 + ("content" in fields):
+            if written:
                 return "a system message after the conversation started"
+            if len(fields) != 1 + ("content" in fields):
+                extra = _others(
+                    fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                )
+                if extra < 0:
+                    return "system message fields outside the fused shape"
+                checked = checked and not extra
             system_texts = _texts(fields.get("content"))
             if system_texts is None:
                 return "system content outside the fused shape"
@@ -731,6 +834,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if system:
         out["systemInstruction"] = {"parts": [{"text": text} for text in system]}
     out["contents"] = written
+    if read:
+        losses[unread:unread] = read
+        unread += len(read)
     if losses and log.isEnabledFor(logging.DEBUG):
         # As the two-step path logs them: each by the adapter that lost it (the reader for
         # what it left behind, which comes first).
