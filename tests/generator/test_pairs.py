@@ -105,7 +105,9 @@ def test_a_tool_declaration_compiles_to_what_the_writer_gives(
     if schema is not None:
         tool["input_schema"] = schema
     document = {"schema_version": 1, "messages": [], "tools": [tool]}
-    written = convert(document, "canonical", target, "request").output["tools"]
+    written: Any = convert(document, "canonical", target, "request").output
+    for key in pairs._tools_path(_mappings()[target]):  # Bedrock's sit in `toolConfig`
+        written = written[key]
     assert [fused] == (written[0]["functionDeclarations"] if target == "gemini" else written)
 
 
