@@ -17,7 +17,7 @@ might differ (tests/adapters/test_differential.py proves the generated pairs equ
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,6 +110,8 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
         return wire_expr(content, env)
     if name.endswith("_format_word"):  # [$media_type]: its word, by the table of the pass
         return f"{_words_constant(name)}[{wire_expr(arg, env)}.lower()]"
+    if name == "json_string":  # a value as JSON text (Bedrock's response schema)
+        return f"_json_text({wire_expr(arg, env)})"
     if name == "non_empty":  # the guard refuses an empty value (a description) before
         return wire_expr(arg, env)
     if name == "arguments_schema":  # a tool declared without a schema (None) takes no arguments
@@ -335,6 +337,9 @@ class ResponseFormat:
     # Canonical types the target writes in a way the pass does not compile (Bedrock's schema
     # as JSON text, with its name and description): such bodies take the two-step path.
     unwritten: frozenset[str] = frozenset()
+    # By canonical type: where the written value holds a field the request may leave out (a
+    # schema's description), each removed when the request gives none.
+    optional: Mapping[str, tuple[tuple[str, ...], ...]] | None = None
 
 
 def _response_format(source: Json, target: Json) -> ResponseFormat:
@@ -352,14 +357,22 @@ def _response_format(source: Json, target: Json) -> ResponseFormat:
     fields.sort(key=lambda f: order.index(f[0]))
     written: dict[str, tuple[str, frozenset[str]]] = {}
     unwritten: set[str] = set()
+    optional: dict[str, tuple[tuple[str, ...], ...]] = {}
+    # The fields beside the schema, from the request's box (`box` in the pass, read and checked
+    # where the request's json_schema is read).
+    env = {field: f"box.get({key!r})" for field, key in fields if field != "schema"}
+    env["schema"] = "rf_schema"
     for variant in target["codecs"].get("response_format", []):
         kind = variant["canonical"]["type"]
         if kind in written or kind in unwritten:
             continue  # the first variant of a type is the one written
-        text = _rf_expr(variant["wire"])
+        text = _rf_expr(variant["wire"], env)
         if text == "":
             unwritten.add(kind)
             continue
+        paths = _var_paths(variant["wire"], env.keys() - {"schema"})
+        if paths:
+            optional[kind] = paths
         if text is not None:
             written[kind] = (text, frozenset(variant["canonical"]) - {"type"})
     path, merged = _codec_path(target["request"]["wire"], "response_format")
@@ -371,19 +384,45 @@ def _response_format(source: Json, target: Json) -> ResponseFormat:
         if not _vars(v["wire"]) and v["canonical"] == {"type": v["wire"]["type"]}
     )
     return ResponseFormat(
-        box, tuple(fields), default_name, written, path, merged, plain, frozenset(unwritten)
+        box,
+        tuple(fields),
+        default_name,
+        written,
+        path,
+        merged,
+        plain,
+        frozenset(unwritten),
+        optional or None,
     )
 
 
-def _rf_expr(wire: Json) -> str | None:
+def _rf_expr(wire: Json, env: Mapping[str, str]) -> str | None:
     """A response_format variant's wire expression (None: left out); "" when the pass cannot
-    write it (fields beside the schema, a transform the composer does not compile)."""
-    if _vars(wire) - {"schema"}:
+    write it (a field the source does not give, a transform the composer does not compile)."""
+    if _vars(wire) - env.keys():
         return ""
     try:
-        return wire_expr(wire, {"schema": "rf_schema"})
+        return wire_expr(wire, env)
     except PairError:
         return ""
+
+
+def _var_paths(wire: Json, names: Iterable[str]) -> tuple[tuple[str, ...], ...]:
+    """Where in a wire template (plain objects only) each of these variables sits."""
+    wanted = set(names)
+    found: list[tuple[str, ...]] = []
+
+    def walk(node: Json, path: tuple[str, ...]) -> None:
+        if _var(node) in wanted:
+            found.append(path)
+        elif isinstance(node, dict):
+            if any(key.startswith("@") for key in node) and _vars(node) & wanted:
+                raise PairError("an optional response_format field inside a transform")
+            for key, value in node.items():
+                walk(value, (*path, key))
+
+    walk(wire, ())
+    return tuple(found)
 
 
 def _codec_path(wire: Json, codec: str) -> tuple[tuple[str, ...], bool]:

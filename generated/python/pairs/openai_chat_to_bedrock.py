@@ -109,6 +109,7 @@ UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["logit_bias", "metadata", "st
 IMAGE_URL_OK: Final = re.compile("^(https?://|data:image/[A-Za-z0-9.+-]+;base64,)").search
 NAME_OK: Final = re.compile("[a-zA-Z0-9_-][a-zA-Z0-9_-]{0,63}").fullmatch
 ID_OK: Final = re.compile("[a-zA-Z0-9_.:-][a-zA-Z0-9_.:-]{0,63}").fullmatch
+from interlingua.conversion.transforms.values import json_text as _json_text  # noqa: E402
 
 # The turn a target message is: what may join it without a merge being reported.
 NONE, USER, RESULTS, ASSISTANT = 0, 1, 2, 3
@@ -546,8 +547,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             rf_kind = "json_schema"
         else:
             return "response_format: outside the fused shape"
-        if rf_kind == "json_schema":
-            return "response_format: json_schema is written the two-step way"
 
     out: dict[str, Any] = {}
     # The tools and the choice among them, one object (a choice needs tools beside it).
@@ -571,12 +570,36 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         out["inferenceConfig"] = group
     rf_out: Any = None
     if rf_kind is not None:
-        _loss(
-            losses,
-            "/response_format",
-            "parameter_dropped",
-            "bedrock cannot express this response_format",
-        )
+        if rf_kind == "json_schema":
+            rf_out = {
+                "type": "json_schema",
+                "structure": {
+                    "jsonSchema": {
+                        "schema": _json_text(rf_schema),
+                        "name": box.get("name"),
+                        "description": box.get("description"),
+                    }
+                },
+            }
+            if rf_out["structure"]["jsonSchema"]["name"] is None:  # not given
+                del rf_out["structure"]["jsonSchema"]["name"]
+            if rf_out["structure"]["jsonSchema"]["description"] is None:  # not given
+                del rf_out["structure"]["jsonSchema"]["description"]
+            for field in rf_given:
+                if field not in frozenset({"description", "name", "schema"}):
+                    _loss(
+                        losses,
+                        f"/response_format/{field}",
+                        "field_dropped",
+                        f"bedrock has no place for `{field}`",
+                    )
+        else:
+            _loss(
+                losses,
+                "/response_format",
+                "parameter_dropped",
+                "bedrock cannot express this response_format",
+            )
     group = {}
     if rf_out is not None:
         group["textFormat"] = rf_out
