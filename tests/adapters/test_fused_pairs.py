@@ -362,10 +362,11 @@ BEDROCK: dict[str, tuple[dict[str, Any], str | None]] = {
     ),
     "tool_choice none: left out, reported": (_with(("tool_choice",), "none"), None),
     "tool_choice with no tools": (_without("tools"), "tool_choice with no tools to choose among"),
-    "a call history with no tools offered": (
+    "a call history with no tools offered: each tool called declared": (
         _without("tools", "tool_choice"),
-        "a history of tool calls with no tools offered",
+        None,
     ),
+    "tool_choice none, calls, no tools": (_without("tools") | {"tool_choice": "none"}, None),
     "parameters, some with no place": (
         {
             **BODY,
@@ -424,6 +425,22 @@ def test_bedrock_bodies_take_the_fused_path_where_it_covers_them_with_the_two_st
     assert fused.fused is (why is None)
     _same(fused, convert(copy.deepcopy(body), "openai-chat", "bedrock", fused=False))
     check_wire(fused.output, "bedrock", "request", strict=True)
+
+
+def test_tools_a_history_calls_are_declared_to_bedrock_in_the_order_first_called() -> None:
+    body: dict[str, Any] = {"model": "m", "messages": copy.deepcopy(_CALLS)}
+    body["messages"][1]["tool_calls"][0]["function"]["name"] = "clock"  # then weather, twice
+    body["messages"][1]["tool_calls"].append(
+        {"id": "c3", "type": "function", "function": {"name": "weather", "arguments": "{}"}}
+    )
+    body["messages"].insert(4, {"role": "tool", "tool_call_id": "c3", "content": "fog"})
+    result = convert(copy.deepcopy(body), "openai-chat", "bedrock")
+    assert result.fused
+    _same(result, convert(copy.deepcopy(body), "openai-chat", "bedrock", fused=False))
+    declared = [t["toolSpec"]["name"] for t in result.output["toolConfig"]["tools"]]
+    assert declared == ["clock", "weather"]
+    assert result.losses[-1].pointer == "/tools"
+    assert result.losses[-1].code == "placeholder_inserted"
 
 
 def test_a_web_image_goes_to_bedrock_as_a_reported_drop_and_a_data_url_as_bytes() -> None:

@@ -109,6 +109,10 @@ UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["logit_bias", "metadata", "st
 IMAGE_URL_OK: Final = re.compile("^(https?://|data:image/[A-Za-z0-9.+-]+;base64,)").search
 NAME_OK: Final = re.compile("[a-zA-Z0-9_-][a-zA-Z0-9_-]{0,63}").fullmatch
 ID_OK: Final = re.compile("[a-zA-Z0-9_.:-][a-zA-Z0-9_.:-]{0,63}").fullmatch
+from interlingua.conversion.adapters.documents import (  # noqa: E402
+    called_tools_declared,
+    open_input_schema,
+)
 from interlingua.conversion.transforms.values import json_text as _json_text  # noqa: E402
 
 # The turn a target message is: what may join it without a merge being reported.
@@ -794,7 +798,26 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if waiting < len(pending) or not written:
         return "a tool call without its result, or no turn"
     if declarations is None and names:
-        return "a history of tool calls with no tools offered"
+        # The target refuses calls in a history that declares no tools: each tool called is
+        # declared with an open input schema, reported (as the two-step writer does).
+        called = list(dict.fromkeys(names.values()))
+        _loss(losses, "/tools", "placeholder_inserted", called_tools_declared(TARGET, called))
+        declarations = []
+        for name in called:
+            schema = open_input_schema()
+            declarations.append(
+                {
+                    "toolSpec": {
+                        "name": name,
+                        "inputSchema": {
+                            "json": _schemas.object_schema(
+                                (schema if schema is not None else _schemas.no_arguments())
+                            )
+                        },
+                    }
+                }
+            )
+        out["toolConfig"] = {"tools": declarations}
 
     if system:
         out["system"] = [{"text": text} for text in system]
