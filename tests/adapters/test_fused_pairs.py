@@ -325,9 +325,9 @@ _SCHEMA = {"type": "object", "properties": {"a": {"type": "string", "description
 # name: (body, why the fused pass sends it back; None: it takes it)
 BEDROCK: dict[str, tuple[dict[str, Any], str | None]] = {
     "web image beside text: dropped, reported": (BODY, None),
-    "a message of a web image alone": (
+    "the first turn left out whole: an assistant turn first": (
         _with(("messages", 1, "content"), [_image("https://e.com/a.png")]),
-        "user content outside the fused shape",
+        "an assistant turn first, or fields outside the fused shape",
     ),
     "data URL images, format words": (
         _with(
@@ -441,6 +441,69 @@ def test_tools_a_history_calls_are_declared_to_bedrock_in_the_order_first_called
     assert declared == ["clock", "weather"]
     assert result.losses[-1].pointer == "/tools"
     assert result.losses[-1].code == "placeholder_inserted"
+
+
+_WEB = _image("https://e.com/a.png", detail="low")
+_CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+# Messages around one Bedrock leaves out whole (nothing in it can go): the turns stay as
+# they were, no merge is reported for it; whether the pass takes them.
+DROPPED_MESSAGES: list[tuple[list[dict[str, Any]], bool]] = [
+    (
+        [
+            {"role": "user", "content": "a"},
+            {"role": "assistant", "content": "b"},
+            {"role": "user", "content": [_WEB]},
+        ],
+        True,
+    ),
+    (
+        [
+            {"role": "user", "content": "a"},
+            {"role": "user", "content": [_WEB]},
+            {"role": "assistant", "content": "b"},
+        ],
+        True,
+    ),
+    (
+        [
+            {"role": "system", "content": "s"},
+            {"role": "user", "content": [_WEB, _WEB]},
+            {"role": "user", "content": "c"},
+        ],
+        True,
+    ),
+    (
+        [
+            {"role": "user", "content": "a"},
+            {"role": "assistant", "content": None, "tool_calls": [_CALL]},
+            {"role": "tool", "tool_call_id": "c1", "content": "r"},
+            {"role": "user", "content": [_WEB]},
+            {"role": "user", "content": "x"},
+        ],
+        True,
+    ),
+    ([{"role": "user", "content": [_WEB]}, {"role": "assistant", "content": "b"}], False),
+]
+
+
+@pytest.mark.parametrize(("messages", "taken"), DROPPED_MESSAGES)
+def test_a_bedrock_message_left_out_whole_is_reported_as_the_two_step_path_reports_it(
+    messages: list[dict[str, Any]], taken: bool
+) -> None:
+    body = {"model": "m", "messages": messages}
+    result = convert(copy.deepcopy(body), "openai-chat", "bedrock")
+    assert result.fused is taken
+    _same(result, convert(copy.deepcopy(body), "openai-chat", "bedrock", fused=False))
+    assert "message_dropped" in [x.code for x in result.losses]
+
+
+def test_a_request_of_nothing_bedrock_can_carry_is_the_two_step_paths_error() -> None:
+    body = {"model": "m", "messages": [{"role": "user", "content": [_WEB]}]}
+    with pytest.raises(ConversionError) as fused:
+        convert(copy.deepcopy(body), "openai-chat", "bedrock")
+    with pytest.raises(ConversionError) as two_step:
+        convert(copy.deepcopy(body), "openai-chat", "bedrock", fused=False)
+    assert (fused.value.code, fused.value.pointer) == (two_step.value.code, two_step.value.pointer)
 
 
 def test_a_web_image_goes_to_bedrock_as_a_reported_drop_and_a_data_url_as_bytes() -> None:

@@ -263,8 +263,6 @@ def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
         else:
             return None
         j += 1
-    if not blocks:
-        return None  # every part dropped: the two-step path leaves the message out
     return blocks
 
 
@@ -644,6 +642,15 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             user_blocks = _user_parts(content, i, losses)
             if user_blocks is None:
                 return "user content outside the fused shape"
+            if not user_blocks:  # every part dropped: the message goes, the turn stays as it was
+                _loss(
+                    losses,
+                    f"/messages/{i}",
+                    "message_dropped",
+                    "bedrock: nothing in it could be carried",
+                )
+                i += 1
+                continue
             if state == USER:  # reported after the message's own losses, as the writer does
                 _loss(
                     losses,
