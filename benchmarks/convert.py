@@ -32,6 +32,9 @@ keeps each one's median time per slice. Dict converters get freshly parsed bodie
 (untimed), because LiteLLM's Gemini path edits the messages list it is given.
 
     python benchmarks/convert.py [--size 2000] [--long 200] [--repeat 5]
+
+A Bedrock Converse section follows (openai-chat → bedrock, dict → dict): interlingua with its
+fused pass, the same without it, and LiteLLM's Converse translation, checked and timed the same way.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -418,6 +422,8 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
             name = f"LiteLLM {version} {target}, dict → dict"
             dict_converters.append((name, target, _no_losses(translators[target])))
             rows.append((name, translators[target], False))
+    bedrock = bedrock_rows(convert, corpora, args.check_slice)  # its own row, checked apart
+    rows += bedrock.rows
     rows.append((FLOOR, _floor, True))
 
     # Before any timing: every converter takes every body and keeps every tool call, tool
@@ -451,6 +457,8 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
         report(label, line, best, notes, litellm)
         if not isinstance(convert, str) and takes_fused(convert) and not failed:
             print(fused_share(convert, label, bodies))
+    print(bedrock.report(rates))
+    failed += bedrock.failed
     print(
         "wire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
         "camelCase only;\nLiteLLM writes the snake_case proto names (system_instruction, "
@@ -531,6 +539,131 @@ def _loss_code(loss: Any) -> str:
     if code is None and isinstance(loss, dict):
         code = loss.get("code")
     return str(code)
+
+
+# --- Bedrock Converse: its own row beside the two above --------------------------------------
+
+BEDROCK = "bedrock"
+# The Bedrock model id LiteLLM is told it translates for (Claude: the most common Converse use).
+LITELLM_BEDROCK_MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0"
+
+
+@dataclass
+class BedrockRows:
+    """The Bedrock rows (interlingua fused and two-step, LiteLLM's Converse translation), what
+    their check before the timing found, and the report of their ratios."""
+
+    rows: list[tuple[str, Callable[[Any], object], bool]]
+    names: dict[str, str]  # role (fused, two-step, litellm) -> row name
+    notes: list[str]
+    failed: list[str]
+
+    def report(self, rates: dict[tuple[str, str], float]) -> str:
+        lines = ["## openai-chat → bedrock, dict → dict\n"]
+        labels = sorted({label for label, _name in rates}, key=("short", "long").index)
+        for label in labels:
+            got = {role: rates.get((label, name)) for role, name in self.names.items()}
+            cells = ", ".join(f"{role} {1e6 / r:,.1f} µs/body" for role, r in got.items() if r)
+            lines.append(f"{label}: {cells}")
+            ratios = [
+                f"{a} vs {b} {got[a] / got[b]:.2f}x"  # type: ignore[operator]
+                for a, b in (("fused", "two-step"), ("fused", "litellm"), ("two-step", "litellm"))
+                if got.get(a) and got.get(b)
+            ]
+            if ratios:
+                lines.append(f"{label}: " + ", ".join(ratios))
+        return "\n".join([*lines, *self.notes, ""])
+
+
+def load_litellm_bedrock() -> tuple[str, Callable[[Json], Json]] | str:
+    """LiteLLM's translation of an OpenAI body into a Converse request, the steps
+    ``litellm.completion`` takes for a `bedrock/converse` model before signing the HTTP call:
+    ``translate_developer_role_to_system_role``, ``AmazonConverseConfig.map_openai_params``
+    (with ``drop_params``: it refuses ``tool_choice: none`` otherwise), then
+    ``AmazonConverseConfig._transform_request``, which the Converse handler calls."""
+    os.environ.update(LITELLM_OFFLINE)
+    try:
+        version = importlib.metadata.version("litellm")
+        module = importlib.import_module("litellm.llms.bedrock.chat.converse_transformation")
+    except ImportError as error:
+        return f"LiteLLM is not importable ({error}): its Bedrock row is skipped"
+    config = module.AmazonConverseConfig()
+
+    def to_bedrock(body: Json) -> Json:
+        messages = config.translate_developer_role_to_system_role(messages=body["messages"])
+        optional_params = config.map_openai_params(
+            non_default_params=_params(body),
+            optional_params={},
+            model=LITELLM_BEDROCK_MODEL,
+            drop_params=True,
+        )
+        optional_params.pop("stream", None)  # the handler pops it: it picks the endpoint
+        request: Json = config._transform_request(
+            model=LITELLM_BEDROCK_MODEL,
+            messages=messages,
+            optional_params=optional_params,
+            litellm_params={},
+            headers={},
+        )
+        return request
+
+    return version, to_bedrock
+
+
+def carried_out_bedrock(output: Json) -> Counter[str]:
+    """Tool calls, tool results and images in a Converse request body."""
+    counts: Counter[str] = Counter()
+    for node in _walk(output.get("messages")):
+        counts["tool calls"] += "toolUse" in node
+        counts["tool results"] += "toolResult" in node
+        counts["images"] += "image" in node
+    return counts
+
+
+def bedrock_rows(convert: Convert | str, corpora: list[Corpus], check_slice: int) -> BedrockRows:
+    """The Bedrock rows, each checked on every body first (it must not raise nor lose a tool
+    call, a result or an image; a slice of its outputs goes to the Converse wire schema): a
+    row that fails is left out of the timing and reported."""
+    candidates: list[tuple[str, str, Callable[[Json], Any]]] = []
+    if not isinstance(convert, str) and takes_fused(convert):  # the fused pass and without it
+        fused = functools.partial(convert, source=SOURCE, target=BEDROCK)
+        candidates.append(("fused", f"interlingua {BEDROCK}, dict → dict", fused))
+        two_step = functools.partial(fused, fused=False)
+        candidates.append(("two-step", f"interlingua {BEDROCK}, two-step dict → dict", two_step))
+    litellm = load_litellm_bedrock()
+    if not isinstance(litellm, str):
+        name = f"LiteLLM {litellm[0]} {BEDROCK} (Converse), dict → dict"
+        candidates.append(("litellm", name, litellm[1]))
+    schema = json.loads((FORMATS_DIR / BEDROCK / "request.json").read_text(encoding="utf-8"))
+    wire = jsonschema_rs.validator_for(schema)
+    found = BedrockRows([], {}, [] if not isinstance(litellm, str) else [litellm], [])
+    for role, name, run in candidates:
+        problem, valid, checked, fused_taken = None, 0, 0, 0
+        for label, bodies, lines in corpora:
+            for index, line in enumerate(lines):
+                try:
+                    result = run(orjson.loads(line))
+                except Exception as error:
+                    problem = f"{name} failed on {label} body {index}: {type(error).__name__}"
+                    break
+                output = getattr(result, "output", result)
+                fused_taken += bool(getattr(result, "fused", False))
+                if carried(bodies[index]) - carried_out_bedrock(output):
+                    problem = f"{name} drops a tool call, result or image ({label} body {index})"
+                    break
+                if index < check_slice:
+                    checked += 1
+                    valid += wire.is_valid(output)
+            if problem:
+                break
+        if problem:
+            found.failed.append(problem)
+            continue
+        found.rows.append((name, run, False))
+        found.names[role] = name
+        taken = f", fused pass took {fused_taken}" if role == "fused" else ""
+        found.notes.append(f"{name}: {valid}/{checked} outputs valid Converse requests{taken}")
+    return found
 
 
 if __name__ == "__main__":

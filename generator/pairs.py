@@ -17,7 +17,7 @@ might differ (tests/adapters/test_differential.py proves the generated pairs equ
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,7 @@ Json = Any
 PAIRS: tuple[tuple[str, str], ...] = (
     ("openai-chat", "anthropic"),
     ("openai-chat", "gemini"),
+    ("openai-chat", "bedrock"),
 )
 
 #: Transforms whose encoding is the value itself when the pair's guard holds (the guard checks
@@ -104,7 +105,16 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
         if _var(media_type) in env:
             raise PairError("a file reference with a media type")
         return f"{{{uri_key!r}: {wire_expr(uri, env)}}}"
-    if name == "parts":  # a result's content: the one text the shape allows, as text
+    if name == "parts":  # a result's content: the one text the shape allows (env's `content`)
+        content, *extra = args  # [$content, {json: $structured}]: the structured value
+        if any(_vars(e) & env.keys() for e in extra):
+            raise PairError("a result's content with a structured value")
+        return wire_expr(content, env)
+    if name.endswith("_format_word"):  # [$media_type]: its word, by the table of the pass
+        return f"{_words_constant(name)}[{wire_expr(arg, env)}.lower()]"
+    if name == "json_string":  # a value as JSON text (Bedrock's response schema)
+        return f"_json_text({wire_expr(arg, env)})"
+    if name == "non_empty":  # the guard refuses an empty value (a description) before
         return wire_expr(arg, env)
     if name == "arguments_schema":  # a tool declared without a schema (None) takes no arguments
         inner = wire_expr(arg, env)
@@ -270,7 +280,7 @@ def _tool_expr(target: Json, *, described: bool = True) -> tuple[str, str]:
 
 
 def _tool_group(target: Json) -> str:
-    tools = target["request"]["wire"]["tools"]
+    tools = target["request"]["wire"].get("tools")  # None: nested (Bedrock: `toolConfig`)
     if isinstance(tools, dict) and list(tools) == ["@grouped"]:
         (key,) = tools["@grouped"]
         return str(key)
@@ -326,6 +336,12 @@ class ResponseFormat:
     path: tuple[str, ...]  # where the target writes it
     merged: bool  # merged into the object at ``path`` (Gemini's generationConfig)
     plain: tuple[str, ...]  # the source's requests that are a type alone (`text`, `json_object`)
+    # Canonical types the target writes in a way the pass does not compile (Bedrock's schema
+    # as JSON text, with its name and description): such bodies take the two-step path.
+    unwritten: frozenset[str] = frozenset()
+    # By canonical type: where the written value holds a field the request may leave out (a
+    # schema's description), each removed when the request gives none.
+    optional: Mapping[str, tuple[tuple[str, ...], ...]] | None = None
 
 
 def _response_format(source: Json, target: Json) -> ResponseFormat:
@@ -342,11 +358,23 @@ def _response_format(source: Json, target: Json) -> ResponseFormat:
     order = list(canonical)
     fields.sort(key=lambda f: order.index(f[0]))
     written: dict[str, tuple[str, frozenset[str]]] = {}
+    unwritten: set[str] = set()
+    optional: dict[str, tuple[tuple[str, ...], ...]] = {}
+    # The fields beside the schema, from the request's box (`box` in the pass, read and checked
+    # where the request's json_schema is read).
+    env = {field: f"box.get({key!r})" for field, key in fields if field != "schema"}
+    env["schema"] = "rf_schema"
     for variant in target["codecs"].get("response_format", []):
         kind = variant["canonical"]["type"]
-        if kind in written:
+        if kind in written or kind in unwritten:
             continue  # the first variant of a type is the one written
-        text = wire_expr(variant["wire"], {"schema": "rf_schema"})
+        text = _rf_expr(variant["wire"], env)
+        if text == "":
+            unwritten.add(kind)
+            continue
+        paths = _var_paths(variant["wire"], env.keys() - {"schema"})
+        if paths:
+            optional[kind] = paths
         if text is not None:
             written[kind] = (text, frozenset(variant["canonical"]) - {"type"})
     path, merged = _codec_path(target["request"]["wire"], "response_format")
@@ -357,7 +385,46 @@ def _response_format(source: Json, target: Json) -> ResponseFormat:
         for v in source["codecs"]["response_format"]
         if not _vars(v["wire"]) and v["canonical"] == {"type": v["wire"]["type"]}
     )
-    return ResponseFormat(box, tuple(fields), default_name, written, path, merged, plain)
+    return ResponseFormat(
+        box,
+        tuple(fields),
+        default_name,
+        written,
+        path,
+        merged,
+        plain,
+        frozenset(unwritten),
+        optional or None,
+    )
+
+
+def _rf_expr(wire: Json, env: Mapping[str, str]) -> str | None:
+    """A response_format variant's wire expression (None: left out); "" when the pass cannot
+    write it (a field the source does not give, a transform the composer does not compile)."""
+    if _vars(wire) - env.keys():
+        return ""
+    try:
+        return wire_expr(wire, env)
+    except PairError:
+        return ""
+
+
+def _var_paths(wire: Json, names: Iterable[str]) -> tuple[tuple[str, ...], ...]:
+    """Where in a wire template (plain objects only) each of these variables sits."""
+    wanted = set(names)
+    found: list[tuple[str, ...]] = []
+
+    def walk(node: Json, path: tuple[str, ...]) -> None:
+        if _var(node) in wanted:
+            found.append(path)
+        elif isinstance(node, dict):
+            if any(key.startswith("@") for key in node) and _vars(node) & wanted:
+                raise PairError("an optional response_format field inside a transform")
+            for key, value in node.items():
+                walk(value, (*path, key))
+
+    walk(wire, ())
+    return tuple(found)
 
 
 def _codec_path(wire: Json, codec: str) -> tuple[tuple[str, ...], bool]:
@@ -387,6 +454,122 @@ def _codec_path(wire: Json, codec: str) -> tuple[tuple[str, ...], bool]:
     if found is None:
         raise PairError(f"no {codec} in the target's request")
     return found
+
+
+def _tools_path(target: Json) -> tuple[str, ...]:
+    """Where the target writes its tool declarations (Bedrock: inside `toolConfig`, beside the
+    tool choice)."""
+
+    def find(node: Json, path: tuple[str, ...]) -> tuple[str, ...] | None:
+        if not isinstance(node, dict) or "tools" not in _vars(node):
+            return None
+        if any(key.startswith("@") for key in node):
+            return path
+        for key, value in node.items():
+            got = find(value, (*path, key))
+            if got is not None:
+                return got
+        return None
+
+    found = find(target["request"]["wire"], ())
+    if found is None or len(found) > 2:
+        raise PairError("tools declared deeper than one object")
+    return found
+
+
+def _grouped_tools(target: Json) -> None:
+    """Tools nested in an object (Bedrock's `toolConfig`) are written with the tool choice
+    beside them: the two must share the object, and nothing be merged into the choice."""
+    tools = _tools_path(target)
+    if len(tools) == 2 and (
+        _tool_choice_key(target)[:1] != tools[:1] or _tool_choice_merge(target)[0]
+    ):
+        raise PairError("tools nested apart from the tool choice")
+
+
+def _result_variant(target: Json) -> Json:
+    """The tool result variant a result with text content only is written by: the first whose
+    canonical template fixes nothing but the type (Bedrock's first ones fix `is_error`)."""
+    for variant in target["parts"]["tool_result"]:
+        fixed = {k for k, v in variant["canonical"].items() if k != "type" and _var(v) is None}
+        if not fixed:
+            return variant
+    raise PairError(f"{target['format']} has no tool result variant for text alone")
+
+
+def _result_content(target: Json) -> str:
+    """The expression of a result's one text as the target writes it: as parts (`@parts`), a
+    list of one text block, unless the target writes one text as a string (`text_shorthand`);
+    else the text (what a result object wraps)."""
+    if target["layout"].get("text_shorthand") in (True, "request") or "parts" not in _ops(
+        _result_variant(target)["wire"]
+    ):
+        return "result_text"
+    block = wire_expr(_variant(target, "text")["wire"], {"text": "result_text"})
+    return f"[{block}]"
+
+
+def _web_image(target: Json) -> str | None:
+    """The target's block of an image by web URL; None when no variant takes one (Bedrock's
+    URL variants take `s3://` locations only: the two-step path drops the part, reported)."""
+    wire = _variant(target, "image", source={"type": "url"})["wire"]
+    for scheme in _url_schemes(wire):
+        if scheme not in ("http", "https"):
+            return None
+    return wire_expr(wire, {"url": "url"})
+
+
+def _url_schemes(node: Json) -> list[str]:
+    if isinstance(node, dict):
+        if "@url_scheme" in node:
+            return [str(node["@url_scheme"][0])]
+        return [s for value in node.values() for s in _url_schemes(value)]
+    return []
+
+
+def _words_constant(transform: str) -> str:
+    """The generated module's constant holding a format-word table (`IMAGE_FORMAT_WORDS`)."""
+    return transform.upper() + "S"
+
+
+def _image_words(target: Json) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """The format-word tables the target's base64 image block uses, by constant name, each for
+    the media types the pass lets through; and those media types (the ones with a word).
+
+    The tables live with their transforms (interlingua.conversion.transforms.media): each is
+    asked, at generation time, the word of every media type the pass takes."""
+    from interlingua.conversion import Context  # noqa: PLC0415 (the generator runs without it otherwise)
+    from interlingua.conversion.transforms import TRANSFORMS  # noqa: PLC0415
+    from interlingua.conversion.transforms.base import Mismatch  # noqa: PLC0415
+
+    wire = _variant(target, "image", source={"type": "base64"})["wire"]
+    kinds = _one_of(wire)
+    tables: dict[str, dict[str, str]] = {}
+    for name in sorted(_ops(wire)):
+        if not name.endswith("_format_word"):
+            continue
+        table: dict[str, str] = {}
+        for kind in kinds:
+            ctx = Context(adapter=target["format"])
+            try:
+                word = TRANSFORMS[name].encode(ctx, "", kind)
+            except Mismatch:
+                continue
+            if not ctx.losses:
+                table[kind] = word
+        tables[_words_constant(name)] = table
+        kinds = [kind for kind in kinds if kind in table]
+    return tables, kinds
+
+
+def _ops(node: Json) -> set[str]:
+    """The transforms a wire template uses, by name."""
+    if isinstance(node, dict):
+        found = {key[1:] for key in node if key.startswith("@")}
+        return found.union(*(_ops(value) for value in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_ops(value) for value in node))
+    return set()
 
 
 def _tool_choice_key(target: Json) -> tuple[str, ...]:
@@ -437,9 +620,10 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     t_roles = target["roles"]
     tool_expr, tool_group = _tool_expr(target)
     system_form = t_layout.get("system_form")
-    if system_form not in ("string_or_blocks", "content"):
+    if system_form not in ("string_or_blocks", "content", "blocks"):
         raise PairError(f"system form {system_form}")
     checks = _checks(source, params, s_text, s_image, s_call["wire"])
+    _grouped_tools(target)
     return {
         "source": source["format"],
         "target": target["format"],
@@ -495,21 +679,20 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
             _variant(target, "image", source={"type": "base64"})["wire"],
             {"media_type": "media_type", "data": "data"},
         ),
-        "t_image_url": wire_expr(
-            _variant(target, "image", source={"type": "url"})["wire"], {"url": "url"}
-        ),
-        "t_image_kinds": frozenset(
-            _one_of(_variant(target, "image", source={"type": "base64"})["wire"])
-        ),
+        "t_image_url": _web_image(target),
+        "t_image_kinds": frozenset(_image_words(target)[1]),
+        "t_words": _image_words(target)[0],
         "t_image_by_extension": _uses(target, "image", "file_ref"),
         "t_call": wire_expr(
             target["parts"]["tool_call"][0]["wire"],
             {"id": "call_id", "name": "call_name", "arguments": "arguments"},
         ),
         "t_result": wire_expr(
-            target["parts"]["tool_result"][0]["wire"],
-            {"id": "call_id", "name": "result_name", "content": "result_text"},
+            _result_variant(target)["wire"],
+            {"id": "call_id", "name": "result_name", "content": _result_content(target)},
         ),
+        "t_tools_path": _tools_path(target),
+        "t_tools_for_history": bool(t_layout.get("tools_for_history")),
         "t_tool": tool_expr,
         "t_tool_bare": _tool_expr(target, described=False)[0],
         "t_tool_group": tool_group,

@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from interlingua.conversion import ConversionResult, Loss
+from interlingua.conversion import ConversionError, ConversionResult, Loss
 from interlingua.conversion.converter import check_wire, convert, formats
+from interlingua.generated.pairs import PAIRS
 from tests.adapters import differential
 from tests.adapters.test_properties import conversations
 
@@ -85,6 +86,34 @@ def test_generated_conversations_convert_the_same_both_ways(fmt: str, candidate:
 
     path = CANDIDATES[candidate]
     check()
+
+
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_generated_conversations_in_a_pairs_source_format_convert_the_same_through_it(
+    source: str, target: str
+) -> None:
+    """Property-generated conversations, written in the pair's source format (the bodies a
+    fused pair reads: the tests above feed it canonical documents only), converted by the
+    pair and by the two-step path: the same answer, whichever path each body takes."""
+    taken = []
+
+    @settings(
+        max_examples=30,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(conversations(source))
+    def check(document: dict[str, Any]) -> None:
+        try:
+            body = convert(document, "canonical", source, fused=False).output
+        except ConversionError:
+            return  # nothing this format can carry
+        expected = differential.outcome(_reference, body, source, target, "request")
+        assert differential.outcome(fused, body, source, target, "request") == expected
+        taken.append(type(PAIRS[source, target](json.loads(json.dumps(body)))) is not str)
+
+    check()
+    assert taken
 
 
 # --- the harness itself: what it compares ---------------------------------------------------

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from interlingua.conversion import ConversionError, ConversionResult, LossyConversionError
-from interlingua.conversion.converter import FUSED_ENV, convert
+from interlingua.conversion.converter import FUSED_ENV, check_wire, convert
 from interlingua.generated.pairs import PAIRS
+from tests.benchmarks.test_convert_bench import bench_module
 
 BODY: dict[str, Any] = {
     "model": "gpt-4o",
@@ -256,3 +257,276 @@ def test_a_schema_nested_to_the_limit_passes_and_one_past_it_fails_as_in_the_two
         convert(body, "openai-chat", "anthropic", fused=False)
     assert fused.value.code == two_step.value.code == "nesting_too_deep"
     assert fused.value.pointer == two_step.value.pointer
+
+
+# --- the loss order of a merged turn (regression) ---------------------------------------------
+
+
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_a_merged_user_turn_reports_its_parts_losses_before_the_merge(
+    source: str, target: str
+) -> None:
+    """Regression: the fused pass reported `turns_merged` before the losses of the merged
+    message's parts (an image's `detail`), the two-step writer after them."""
+    image = {"url": "data:image/png;base64,iVBORw0KGgo=", "detail": "high"}
+    body = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": "a"},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": image},
+                    {"type": "text", "text": "b"},
+                ],
+            },
+        ],
+    }
+    fused = convert(copy.deepcopy(body), source, target)
+    assert fused.fused
+    _same(fused, convert(copy.deepcopy(body), source, target, fused=False))
+    at = [(x.pointer, x.code) for x in fused.losses if x.pointer.startswith("/messages")]
+    assert at == [
+        ("/messages/1/content/0/detail", "field_dropped"),
+        ("/messages/1", "turns_merged"),
+    ]
+
+
+# --- Bedrock: the shapes its pass takes, and those it sends back ------------------------------
+
+
+def _image(url: str, **more: Any) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": url, **more}}
+
+
+def _without(*keys: str) -> dict[str, Any]:
+    return {k: v for k, v in copy.deepcopy(BODY).items() if k not in keys}
+
+
+_CALLS = [
+    {"role": "user", "content": "Weather here and there?"},
+    {
+        "role": "assistant",
+        "content": "Looking.",
+        "tool_calls": [
+            {"id": "c.1", "type": "function", "function": {"name": "weather", "arguments": "{}"}},
+            {"id": "c:2", "type": "function", "function": {"name": "weather", "arguments": ""}},
+        ],
+    },
+    {"role": "tool", "tool_call_id": "c.1", "content": "sunny"},
+    {"role": "tool", "tool_call_id": "c:2", "content": [{"type": "text", "text": "rain"}]},
+    {
+        "role": "user",
+        "content": [{"type": "text", "text": "Thanks."}, _image("https://e.com/a.png")],
+    },
+]
+_SCHEMA = {"type": "object", "properties": {"a": {"type": "string", "description": "é"}}}
+
+# name: (body, why the fused pass sends it back; None: it takes it)
+BEDROCK: dict[str, tuple[dict[str, Any], str | None]] = {
+    "web image beside text: dropped, reported": (BODY, None),
+    "the first turn left out whole: an assistant turn first": (
+        _with(("messages", 1, "content"), [_image("https://e.com/a.png")]),
+        "an assistant turn first",
+    ),
+    "data URL images, format words": (
+        _with(
+            ("messages", 1, "content"),
+            [
+                _image("data:image/png;base64,iVBORw0KGgo="),
+                _image("data:image/JPEG;base64,/9j/", detail="low"),
+            ],
+        ),
+        None,
+    ),
+    "a media type without a format word": (
+        _with(("messages", 1, "content", 1, "image_url", "url"), "data:image/tiff;base64,AAAA"),
+        "user content outside the fused shape",
+    ),
+    "parallel calls, ids with dots and colons": (_with(("messages",), _CALLS), None),
+    "system and developer joined": (
+        _with(
+            ("messages",),
+            [
+                {"role": "system", "content": "a"},
+                {"role": "developer", "content": [{"type": "text", "text": "b"}]},
+                {"role": "user", "content": "hi"},
+            ],
+        ),
+        None,
+    ),
+    "tool_choice required": (_with(("tool_choice",), "required"), None),
+    "tool_choice by name": (
+        _with(("tool_choice",), {"type": "function", "function": {"name": "weather"}}),
+        None,
+    ),
+    "tool_choice none: left out, reported": (_with(("tool_choice",), "none"), None),
+    "tool_choice with no tools": (_without("tools"), "tool_choice with no tools to choose among"),
+    "a call history with no tools offered: each tool called declared": (
+        _without("tools", "tool_choice"),
+        None,
+    ),
+    "tool_choice none, calls, no tools": (_without("tools") | {"tool_choice": "none"}, None),
+    "parameters, some with no place": (
+        {
+            **BODY,
+            "top_p": 0.5,
+            "seed": 3,
+            "parallel_tool_calls": True,
+            "presence_penalty": 0.1,
+            "reasoning_effort": "low",
+            "stop": ["a", "b"],
+        },
+        None,
+    ),
+    "json_schema with description and strict": (
+        {
+            **BODY,
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "n", "description": "d", "schema": _SCHEMA, "strict": True},
+            },
+        },
+        None,
+    ),
+    "json_schema without description": (
+        {
+            **BODY,
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "n", "schema": _SCHEMA},
+            },
+        },
+        None,
+    ),
+    "json_object: no place": ({**BODY, "response_format": {"type": "json_object"}}, None),
+    "an empty tool description": (
+        _with(("tools", 0, "function", "description"), ""),
+        "tools: an empty description",
+    ),
+    "blank text": (_with(("messages", 4, "content"), " "), "user content outside the fused shape"),
+}
+_LONG_ID = "x" * 70  # Converse takes 64 characters: the two-step path rewrites it
+BEDROCK["an id too long for Converse"] = (
+    _with(("messages", 2, "tool_calls", 0, "id"), _LONG_ID),
+    "a tool call id the fused shape does not take",
+)
+BEDROCK["an id too long for Converse"][0]["messages"][3]["tool_call_id"] = _LONG_ID
+
+
+@pytest.mark.parametrize("name", sorted(BEDROCK))
+def test_bedrock_bodies_take_the_fused_path_where_it_covers_them_with_the_two_step_answer(
+    name: str,
+) -> None:
+    body, why = BEDROCK[name]
+    if why is not None:  # sent back for this reason, not another
+        assert PAIRS["openai-chat", "bedrock"](copy.deepcopy(body)) == why
+    fused = convert(copy.deepcopy(body), "openai-chat", "bedrock")
+    assert fused.fused is (why is None)
+    _same(fused, convert(copy.deepcopy(body), "openai-chat", "bedrock", fused=False))
+    check_wire(fused.output, "bedrock", "request", strict=True)
+
+
+def test_tools_a_history_calls_are_declared_to_bedrock_in_the_order_first_called() -> None:
+    body: dict[str, Any] = {"model": "m", "messages": copy.deepcopy(_CALLS)}
+    body["messages"][1]["tool_calls"][0]["function"]["name"] = "clock"  # then weather, twice
+    body["messages"][1]["tool_calls"].append(
+        {"id": "c3", "type": "function", "function": {"name": "weather", "arguments": "{}"}}
+    )
+    body["messages"].insert(4, {"role": "tool", "tool_call_id": "c3", "content": "fog"})
+    result = convert(copy.deepcopy(body), "openai-chat", "bedrock")
+    assert result.fused
+    _same(result, convert(copy.deepcopy(body), "openai-chat", "bedrock", fused=False))
+    declared = [t["toolSpec"]["name"] for t in result.output["toolConfig"]["tools"]]
+    assert declared == ["clock", "weather"]
+    assert result.losses[-1].pointer == "/tools"
+    assert result.losses[-1].code == "placeholder_inserted"
+
+
+_WEB = _image("https://e.com/a.png", detail="low")
+_CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+# Messages around one Bedrock leaves out whole (nothing in it can go): the turns stay as
+# they were, no merge is reported for it; whether the pass takes them.
+DROPPED_MESSAGES: list[tuple[list[dict[str, Any]], bool]] = [
+    (
+        [
+            {"role": "user", "content": "a"},
+            {"role": "assistant", "content": "b"},
+            {"role": "user", "content": [_WEB]},
+        ],
+        True,
+    ),
+    (
+        [
+            {"role": "user", "content": "a"},
+            {"role": "user", "content": [_WEB]},
+            {"role": "assistant", "content": "b"},
+        ],
+        True,
+    ),
+    (
+        [
+            {"role": "system", "content": "s"},
+            {"role": "user", "content": [_WEB, _WEB]},
+            {"role": "user", "content": "c"},
+        ],
+        True,
+    ),
+    (
+        [
+            {"role": "user", "content": "a"},
+            {"role": "assistant", "content": None, "tool_calls": [_CALL]},
+            {"role": "tool", "tool_call_id": "c1", "content": "r"},
+            {"role": "user", "content": [_WEB]},
+            {"role": "user", "content": "x"},
+        ],
+        True,
+    ),
+    ([{"role": "user", "content": [_WEB]}, {"role": "assistant", "content": "b"}], False),
+]
+
+
+@pytest.mark.parametrize(("messages", "taken"), DROPPED_MESSAGES)
+def test_a_bedrock_message_left_out_whole_is_reported_as_the_two_step_path_reports_it(
+    messages: list[dict[str, Any]], taken: bool
+) -> None:
+    body = {"model": "m", "messages": messages}
+    result = convert(copy.deepcopy(body), "openai-chat", "bedrock")
+    assert result.fused is taken
+    _same(result, convert(copy.deepcopy(body), "openai-chat", "bedrock", fused=False))
+    assert "message_dropped" in [x.code for x in result.losses]
+
+
+def test_a_request_of_nothing_bedrock_can_carry_is_the_two_step_paths_error() -> None:
+    body = {"model": "m", "messages": [{"role": "user", "content": [_WEB]}]}
+    with pytest.raises(ConversionError) as fused:
+        convert(copy.deepcopy(body), "openai-chat", "bedrock")
+    with pytest.raises(ConversionError) as two_step:
+        convert(copy.deepcopy(body), "openai-chat", "bedrock", fused=False)
+    assert (fused.value.code, fused.value.pointer) == (two_step.value.code, two_step.value.pointer)
+
+
+def test_a_web_image_goes_to_bedrock_as_a_reported_drop_and_a_data_url_as_bytes() -> None:
+    result = convert(copy.deepcopy(BODY), "openai-chat", "bedrock")
+    assert result.fused and result.output["messages"][0]["content"] == [
+        {"text": "Weather in Zürich?"}
+    ]
+    assert ("/messages/1/content/1", "part_dropped", "image") in [
+        (x.pointer, x.code, x.part_type) for x in result.losses
+    ]
+    body, _why = BEDROCK["data URL images, format words"]
+    blocks = convert(copy.deepcopy(body), "openai-chat", "bedrock").output["messages"][0]["content"]
+    assert [b["image"]["format"] for b in blocks] == ["png", "jpeg"]
+
+
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_the_benchmark_corpora_take_the_fused_path(source: str, target: str) -> None:
+    """The common shapes (text, data URL images, parallel calls with their results, system and
+    developer prompts, tools and tool_choice, parameters, response formats) are the fused
+    pass's own: every body of the benchmark's corpora takes it (none silently falls back)."""
+    corpus = bench_module("openai_corpus")
+    for bodies in (corpus.corpus(200), corpus.long_corpus(20)):
+        reasons = [
+            r for r in (PAIRS[source, target](copy.deepcopy(b)) for b in bodies) if type(r) is str
+        ]
+        assert reasons == []

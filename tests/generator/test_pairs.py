@@ -15,6 +15,8 @@ from generator.adapters import load_mappings
 from generator.manifest import MANIFEST
 from interlingua.conversion.converter import convert
 from interlingua.conversion.transforms import schemas
+from interlingua.conversion.transforms.media import IMAGE_FORMAT_WORD
+from interlingua.conversion.transforms.values import json_text
 from interlingua.generated.pairs import PAIRS
 
 
@@ -58,6 +60,9 @@ def test_a_wire_template_compiles_to_the_dict_it_describes() -> None:
             {"output": "f"},
         ),
         ({"@parts": "$content"}, {"content": "n"}, "f"),
+        # Bedrock's result: the structured value is not in the shape, so only the content.
+        ({"@parts": ["$content", {"json": "$structured"}]}, {"content": "n"}, "f"),
+        ({"@non_empty": "$name"}, {"name": "n"}, "f"),
         ([{"a": "$name"}, {"b": "$other"}], {"name": "n"}, [{"a": "f"}, {}]),
     ],
 )
@@ -70,7 +75,7 @@ def test_each_operation_the_shape_meets_compiles(
 @pytest.mark.parametrize(
     ("template", "env"),
     [
-        ({"@json_string": "$arguments"}, {"arguments": "a"}),
+        ({"@data_url": ["$media_type", "$data"]}, {"media_type": "m", "data": "d"}),
         (
             {"@file_ref": ["t", "u", "image", "$media_type", "$url"]},
             {"media_type": "m", "url": "u"},
@@ -105,7 +110,9 @@ def test_a_tool_declaration_compiles_to_what_the_writer_gives(
     if schema is not None:
         tool["input_schema"] = schema
     document = {"schema_version": 1, "messages": [], "tools": [tool]}
-    written = convert(document, "canonical", target, "request").output["tools"]
+    written: Any = convert(document, "canonical", target, "request").output
+    for key in pairs._tools_path(_mappings()[target]):  # Bedrock's sit in `toolConfig`
+        written = written[key]
     assert [fused] == (written[0]["functionDeclarations"] if target == "gemini" else written)
 
 
@@ -164,3 +171,60 @@ def test_every_pair_is_generated_and_listed() -> None:
     assert "generated/python/pairs/{module}.py" in paths
     assert "generated/python/pairs/__init__.py" in paths
     assert pairs.module_name("openai-chat", "gemini") == "openai_chat_to_gemini"
+
+
+def test_a_result_with_a_structured_value_stops_generation() -> None:
+    with pytest.raises(pairs.PairError, match="structured"):
+        pairs.wire_expr(
+            {"@parts": ["$content", {"json": "$structured"}]}, {"content": "c", "structured": "s"}
+        )
+
+
+def test_bedrock_values_come_from_its_mapping_and_its_transforms() -> None:
+    """Bedrock's layout reaches the pass as values derived from bedrock.yaml: tools and the
+    choice nested in one object, no web image URL, the format words of its image transform,
+    a result's text as a list of one block, a json_schema written as JSON text."""
+    mappings = _mappings()
+    values = pairs.pair_values(mappings["openai-chat"], mappings["bedrock"])
+    assert values["t_tools_path"] == ("toolConfig", "tools")
+    assert values["t_tool_choice_path"] == ("toolConfig", "toolChoice")
+    assert values["t_tools_for_history"] and values["t_system_form"] == "blocks"
+    assert values["t_image_url"] is None  # Converse takes s3:// locations, not web URLs
+    ((constant, table),) = values["t_words"].items()
+    assert set(table) == set(values["t_image_kinds"]) and table["image/png"] == "png"
+    for media_type, word in table.items():
+        assert IMAGE_FORMAT_WORD.decode(None, word, "") == media_type
+    image = _value(values["t_image_data"], media_type="image/PNG", data="QUJD", **{constant: table})
+    assert image == {"image": {"format": "png", "source": {"bytes": "QUJD"}}}
+    result = _value(values["t_result"], call_id="c", result_text="ok")
+    assert result == {"toolResult": {"toolUseId": "c", "content": [{"text": "ok"}]}}
+    rf = values["rf"]
+    assert rf.path == ("outputConfig", "textFormat") and not rf.unwritten
+    (expr, carried) = rf.written["json_schema"]
+    assert carried == {"name", "description", "schema"}
+    written = eval(expr, {"_json_text": json_text, "box": {"name": "n"}, "rf_schema": {"a": 1}})
+    assert written["structure"]["jsonSchema"] == {
+        "schema": '{"a":1}',
+        "name": "n",
+        "description": None,
+    }
+    assert rf.optional == {
+        "json_schema": (
+            ("structure", "jsonSchema", "name"),
+            ("structure", "jsonSchema", "description"),
+        )
+    }
+    # Anthropic and Gemini keep their own: the tools at the top, web URLs taken.
+    for target in ("anthropic", "gemini"):
+        other = pairs.pair_values(mappings["openai-chat"], mappings[target])
+        assert other["t_tools_path"] == ("tools",) and other["t_image_url"] is not None
+        assert not other["t_words"] and other["rf"].optional is None
+
+
+def test_tools_nested_apart_from_the_tool_choice_stop_generation() -> None:
+    mappings = _mappings()
+    target = copy.deepcopy(mappings["bedrock"])
+    wire = target["request"]["wire"]
+    wire["choiceConfig"] = {"toolChoice": wire["toolConfig"].pop("toolChoice")}
+    with pytest.raises(pairs.PairError, match="apart"):
+        pairs.pair_values(mappings["openai-chat"], target)

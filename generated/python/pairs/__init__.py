@@ -11,6 +11,9 @@ from interlingua.conversion import Loss
 from interlingua.generated.pairs.openai_chat_to_anthropic import (
     convert_request as OPENAI_CHAT_TO_ANTHROPIC,
 )
+from interlingua.generated.pairs.openai_chat_to_bedrock import (
+    convert_request as OPENAI_CHAT_TO_BEDROCK,
+)
 from interlingua.generated.pairs.openai_chat_to_gemini import (
     convert_request as OPENAI_CHAT_TO_GEMINI,
 )
@@ -20,4 +23,5 @@ PAIRS: Final[
 ] = {
     ("openai-chat", "anthropic"): OPENAI_CHAT_TO_ANTHROPIC,
     ("openai-chat", "gemini"): OPENAI_CHAT_TO_GEMINI,
+    ("openai-chat", "bedrock"): OPENAI_CHAT_TO_BEDROCK,
 }

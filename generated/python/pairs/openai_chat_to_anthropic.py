@@ -663,17 +663,17 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if extra < 0:
                     return "message fields outside the fused shape"
                 checked = checked and not extra
-            if state == USER:
+            content = fields.get("content")
+            user_blocks = _user_parts(content, i, losses)
+            if user_blocks is None:
+                return "user content outside the fused shape"
+            if state == USER:  # reported after the message's own losses, as the writer does
                 _loss(
                     losses,
                     f"/messages/{i}",
                     "turns_merged",
                     "anthropic needs alternating turns; merged with the previous message",
                 )
-            content = fields.get("content")
-            user_blocks = _user_parts(content, i, losses)
-            if user_blocks is None:
-                return "user content outside the fused shape"
             if state == USER or state == RESULTS:
                 last_blocks.extend(user_blocks)
                 last["content"] = last_blocks

@@ -380,6 +380,20 @@ def _put_stop_detail(adapter: Adapter, stop: Any, wire: dict[str, Any]) -> None:
         node[path[-1]] = from_canonical[stop]
 
 
+def called_tools_declared(adapter: str, names: list[str]) -> str:
+    """The report of the tools declared for a history that calls them (the fused pair
+    converters give it too)."""
+    return (
+        f"{adapter} needs the tools a history of tool calls uses declared; declared "
+        f"{', '.join(names)} with an open input schema"
+    )
+
+
+def open_input_schema() -> dict[str, Any]:
+    """The input schema of a tool declared only because the history calls it: any object."""
+    return {"type": "object"}
+
+
 def _declare_called_tools(
     ctx: Context, adapter: Adapter, messages: list[dict[str, Any]], wire: dict[str, Any]
 ) -> dict[str, Any]:
@@ -396,13 +410,8 @@ def _declare_called_tools(
     )
     if not names:
         return wire
-    ctx.loss(
-        "/tools",
-        "placeholder_inserted",
-        f"{ctx.adapter} needs the tools a history of tool calls uses declared; declared "
-        f"{', '.join(names)} with an open input schema",
-    )
-    tools = [{"name": name, "input_schema": {"type": "object"}} for name in names]
+    ctx.loss("/tools", "placeholder_inserted", called_tools_declared(ctx.adapter, names))
+    tools = [{"name": name, "input_schema": open_input_schema()} for name in names]
     merged: dict[str, Any] = _deep_merge(
         wire, adapter.encode_request_envelope(ctx, {"tools": tools}, "")
     )

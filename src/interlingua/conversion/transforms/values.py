@@ -14,6 +14,12 @@ from interlingua.conversion.transforms.base import ABSENT, Mismatch, Transform
 def _json_string_encode(ctx: Context, at: str, value: Any) -> Any:
     if value is ABSENT:
         return ABSENT
+    return json_text(value)
+
+
+def json_text(value: Any) -> str:
+    """The JSON text `@json_string` writes of a value (the fused pair converters call it
+    directly, having no conversion context)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
