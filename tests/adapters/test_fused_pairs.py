@@ -76,6 +76,86 @@ def _same(a: ConversionResult, b: ConversionResult) -> None:
     )
 
 
+# What bodies recorded from SDKs carry beside the shape (`model_dump()` of a reply, participant
+# names, nulls for the parameters left unset): read in one pass, reported as the reader does.
+AS_RECORDED: dict[str, Any] = {
+    "model": "gpt-4o",
+    "user": "u-1",
+    "temperature": None,
+    "top_p": None,
+    "stop": None,
+    "seed": None,
+    "max_tokens": None,
+    "frequency_penalty": None,
+    "messages": [
+        {"role": "system", "content": "Be brief.", "name": "ops"},
+        {"role": "user", "content": "Weather in Paris?", "name": "ana", "x-trace": {"id": 7}},
+        {
+            "role": "assistant",
+            "content": None,
+            "refusal": None,
+            "audio": None,
+            "function_call": None,
+            "annotations": [],
+            "reasoning": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "w", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "sunny", "name": "w"},
+        {"role": "assistant", "content": "Sunny.", "name": "bot", "refusal": None},
+        {"role": "user", "content": "Thanks", "name": None},
+    ],
+}
+
+
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_a_recorded_body_with_fields_beside_the_shape_takes_one_pass(
+    source: str, target: str
+) -> None:
+    fused = convert(copy.deepcopy(AS_RECORDED), source, target)
+    two_step = convert(copy.deepcopy(AS_RECORDED), source, target, fused=False)
+    assert fused.fused
+    assert [loss.pointer for loss in fused.losses][:5] == [
+        "/user",
+        "/messages/0/name",
+        "/messages/1/name",
+        "/messages/1/x-trace",
+        "/messages/3/name",
+    ]
+    _same(fused, two_step)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"refusal": "I can't."},  # a field the reader reads: another shape
+        {"name": 7},  # a type the reading schema refuses
+        {"reasoning_content": ["x"]},
+    ],
+)
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_a_message_field_the_reader_reads_or_the_schema_refuses_takes_two_steps(
+    source: str, target: str, change: dict[str, Any]
+) -> None:
+    body = copy.deepcopy(AS_RECORDED)
+    body["messages"][4].update(change)
+    try:
+        two_step: ConversionResult | str = convert(copy.deepcopy(body), source, target, fused=False)
+    except ConversionError as exc:
+        two_step = exc.code
+    result: ConversionResult | str
+    try:
+        result = convert(copy.deepcopy(body), source, target)
+    except ConversionError as exc:
+        result = exc.code
+    if isinstance(two_step, str):
+        assert result == two_step
+    else:
+        assert isinstance(result, ConversionResult) and not result.fused
+        _same(result, two_step)
+
+
 @pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
 def test_a_body_of_the_shape_is_converted_in_one_pass_with_the_two_step_answer(
     source: str, target: str

@@ -360,29 +360,21 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         if p_max_output_tokens is not None:
             return "a field and its alias"
         p_max_output_tokens = body["max_tokens"]
-    if p_max_output_tokens is None and ("max_completion_tokens" in body or "max_tokens" in body):
-        return "a null parameter"
     if p_max_output_tokens is not None and (
         type(p_max_output_tokens) not in (int, type(None)) or not _scalar(p_max_output_tokens)
     ):
         return "max_completion_tokens: outside the fused shape"
     p_temperature = body.get("temperature")
-    if p_temperature is None and ("temperature" in body):
-        return "a null parameter"
     if p_temperature is not None and (
         type(p_temperature) not in (int, float, type(None)) or not _scalar(p_temperature)
     ):
         return "temperature: outside the fused shape"
     p_top_p = body.get("top_p")
-    if p_top_p is None and ("top_p" in body):
-        return "a null parameter"
     if p_top_p is not None and (
         type(p_top_p) not in (int, float, type(None)) or not _scalar(p_top_p)
     ):
         return "top_p: outside the fused shape"
     p_stop_sequences = body.get("stop")
-    if p_stop_sequences is None and ("stop" in body):
-        return "a null parameter"
     if type(p_stop_sequences) is str:
         p_stop_sequences = [p_stop_sequences]
     if p_stop_sequences is not None and (
@@ -393,35 +385,25 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     ):
         return "stop: outside the fused shape"
     p_seed = body.get("seed")
-    if p_seed is None and ("seed" in body):
-        return "a null parameter"
     if p_seed is not None and (type(p_seed) not in (int, type(None)) or not _scalar(p_seed)):
         return "seed: outside the fused shape"
     p_presence_penalty = body.get("presence_penalty")
-    if p_presence_penalty is None and ("presence_penalty" in body):
-        return "a null parameter"
     if p_presence_penalty is not None and (
         type(p_presence_penalty) not in (int, float, type(None)) or not _scalar(p_presence_penalty)
     ):
         return "presence_penalty: outside the fused shape"
     p_frequency_penalty = body.get("frequency_penalty")
-    if p_frequency_penalty is None and ("frequency_penalty" in body):
-        return "a null parameter"
     if p_frequency_penalty is not None and (
         type(p_frequency_penalty) not in (int, float, type(None))
         or not _scalar(p_frequency_penalty)
     ):
         return "frequency_penalty: outside the fused shape"
     p_parallel_tool_calls = body.get("parallel_tool_calls")
-    if p_parallel_tool_calls is None and ("parallel_tool_calls" in body):
-        return "a null parameter"
     if p_parallel_tool_calls is not None and (
         type(p_parallel_tool_calls) not in (bool, type(None)) or not _scalar(p_parallel_tool_calls)
     ):
         return "parallel_tool_calls: outside the fused shape"
     p_reasoning_effort = body.get("reasoning_effort")
-    if p_reasoning_effort is None and ("reasoning_effort" in body):
-        return "a null parameter"
     if p_reasoning_effort is not None and (
         type(p_reasoning_effort) not in (str, type(None)) or not _scalar(p_reasoning_effort)
     ):
