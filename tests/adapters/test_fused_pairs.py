@@ -103,7 +103,13 @@ AS_RECORDED: dict[str, Any] = {
             ],
         },
         {"role": "tool", "tool_call_id": "c1", "content": "sunny", "name": "w"},
-        {"role": "assistant", "content": "Sunny.", "name": "bot", "refusal": None},
+        {
+            "role": "assistant",
+            "content": "Sunny.",
+            "name": "bot",
+            "refusal": None,
+            "tool_calls": [],
+        },
         {"role": "user", "content": "Thanks", "name": None},
     ],
 }

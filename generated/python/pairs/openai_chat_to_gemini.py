@@ -670,6 +670,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 )
             content = fields.get("content")
             calls = fields.get("tool_calls")
+            if calls == []:
+                calls = None  # no call, as a null says (an SDK's dump of a reply)
             texts: list[str] = []
             if content is None or content == "":
                 if not calls:
