@@ -769,6 +769,29 @@ def _mappings(inputs: Any) -> dict[str, Json]:
     return {plan.mapping.data["format"]: plan.mapping.data for plan in inputs.adapter_plans}
 
 
+def _tool_fields(target: Json) -> dict[str, Any]:
+    """How the target declares a tool's `strict` flag and an empty description: where its
+    declaration holds the flag (None: it has no place for it, reported as the writer reports
+    it); the code and reason of leaving an empty description out (None: it is written as it
+    is), asked of the description's transform at generation time."""
+    from interlingua.conversion import Context  # noqa: PLC0415 (the generator runs without it otherwise)
+    from interlingua.conversion.transforms import TRANSFORMS  # noqa: PLC0415
+
+    (variant,) = target["codecs"]["tool"]
+    wire = variant["wire"]
+    members = wire["@merge"] if isinstance(wire, dict) and "@merge" in wire else [wire]
+    paths = [p for m in members if isinstance(m, dict) for p in _var_paths(m, {"strict"})]
+    if len(paths) > 1:
+        raise PairError("a tool's strict flag written twice")
+    empty = None
+    if "non_empty" in _ops(wire):
+        ctx = Context(adapter=target["format"])
+        TRANSFORMS["non_empty"].encode(ctx, "", "")
+        ((_, code, reason, _),) = ctx.losses
+        empty = (code, reason)
+    return {"t_strict_path": paths[0] if paths else None, "t_empty_description": empty}
+
+
 def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
     """The manifest's producer: the values of each pair module, by the module's name."""
     mappings = _mappings(inputs)
@@ -778,6 +801,7 @@ def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]
         plan = plans[source]
         layout = {**layout_defaults(), **plan.mapping.data["layout"]}
         values["s_turn_keys"] = known_turn_keys(layout, plan.slots)
+        values.update(_tool_fields(mappings[target]))
         yield {"module": module_name(source, target)}, values
 
 

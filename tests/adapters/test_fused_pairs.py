@@ -81,6 +81,13 @@ def _same(a: ConversionResult, b: ConversionResult) -> None:
 AS_RECORDED: dict[str, Any] = {
     "model": "gpt-4o",
     "user": "u-1",
+    "tools": [
+        {
+            "type": "function",
+            "function": {"name": "w", "description": "", "parameters": {}, "strict": True},
+            "cache_control": {"type": "ephemeral"},
+        }
+    ],
     "temperature": None,
     "top_p": None,
     "stop": None,
@@ -122,7 +129,8 @@ def test_a_recorded_body_with_fields_beside_the_shape_takes_one_pass(
     fused = convert(copy.deepcopy(AS_RECORDED), source, target)
     two_step = convert(copy.deepcopy(AS_RECORDED), source, target, fused=False)
     assert fused.fused
-    assert [loss.pointer for loss in fused.losses][:5] == [
+    assert [loss.pointer for loss in fused.losses][:6] == [
+        "/tools/0/cache_control",
         "/user",
         "/messages/0/name",
         "/messages/1/name",
@@ -486,10 +494,11 @@ BEDROCK: dict[str, tuple[dict[str, Any], str | None]] = {
         None,
     ),
     "json_object: no place": ({**BODY, "response_format": {"type": "json_object"}}, None),
-    "an empty tool description": (
+    "an empty tool description: left out, reported": (
         _with(("tools", 0, "function", "description"), ""),
-        "tools: an empty description",
+        None,
     ),
+    "a strict tool": (_with(("tools", 0, "function", "strict"), True), None),
     "blank text": (_with(("messages", 4, "content"), " "), "user content outside the fused shape"),
 }
 _LONG_ID = "x" * 70  # Converse takes 64 characters: the two-step path rewrites it

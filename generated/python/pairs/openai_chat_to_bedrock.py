@@ -79,6 +79,11 @@ TURN_KEYS: Final[frozenset[str]] = frozenset(
     ["annotations", "content", "reasoning", "reasoning_content", "refusal", "role", "tool_calls"]
 )
 NO_KEYS: Final[frozenset[str]] = frozenset()
+# What the pass reads of a tool and of its function.
+TOOL_FIELDS: Final[frozenset[str]] = frozenset(["type", "function"])
+TOOL_FUNCTION_FIELDS: Final[frozenset[str]] = frozenset(
+    ["name", "description", "parameters", "strict"]
+)
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
     {"image/gif", "image/jpeg", "image/png", "image/webp"}
 )
@@ -306,6 +311,23 @@ def _solo(content: Any, blocks: list[Any]) -> str | None:
     return None
 
 
+def _left(fields: dict[str, Any], taken: frozenset[str], at: str, found: list[Loss]) -> bool:
+    """The fields of a tool declaration beyond those the pass ``taken``, reported into
+    ``found`` as the two-step reader reports them (a null or an empty list carries nothing);
+    False for one the input check refuses."""
+    for key in sorted(fields.keys() - taken):
+        value = fields[key]
+        if value is None or value == []:
+            continue
+        if type(key) is not str or not _clean(key) or not _opaque(value, 4):
+            return False
+        pointer = at + "/" + key.replace("~", "~0").replace("/", "~1")
+        found.append(
+            Loss(pointer, "field_dropped", f"{SOURCE}: `{key}` has no canonical home; not carried")
+        )
+    return True
+
+
 def _others(
     fields: dict[str, Any],
     role: str,
@@ -467,37 +489,60 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     tools = body.get("tools")
     declared: set[str] = set()  # the tools' names, each found good once (calls name them again)
     declarations: list[Any] | None = None
+    tools_read: list[Loss] = []  # what reading leaves of the tools: the reader reports it first
     if tools is not None:
         if type(tools) is not list or not tools:
             return "tools: not a list of functions"
         declarations = []
-        for tool in tools:
-            if (
-                type(tool) is not dict
-                or tool.get("type") != "function"
-                or len(tool) != 1 + ("function" in tool)
-            ):
+        for n, tool in enumerate(tools):
+            if type(tool) is not dict or tool.get("type") != "function":
                 return "tools: not a function"
             fn = tool.get("function")
-            if type(fn) is not dict or len(fn) != ("description" in fn) + ("name" in fn) + (
-                "parameters" in fn
+            if type(fn) is not dict:
+                return "tools: not a function"
+            if len(fn) != ("description" in fn) + ("name" in fn) + ("parameters" in fn) + (
+                "strict" in fn
+            ) and not _left(fn, TOOL_FUNCTION_FIELDS, f"/tools/{n}/function", tools_read):
+                return "tools: fields outside the fused shape"
+            if len(tool) != 1 + ("function" in tool) and not _left(
+                tool, TOOL_FIELDS, f"/tools/{n}", tools_read
             ):
                 return "tools: fields outside the fused shape"
             name = fn.get("name")
             schema = fn.get("parameters")
             description = fn.get("description")
+            strict = fn.get("strict")
             if (
                 type(name) is not str
                 or not NAME_OK(name)
                 or (schema is not None and (type(schema) is not dict or not _opaque(schema, 4)))
+                or (strict is not None and type(strict) is not bool)
             ):
-                return "tools: a name or schema the fused shape does not take"
+                return "tools: a name, schema or strict flag the fused shape does not take"
             declared.add(name)
+            declaration: dict[str, Any]
             if description is None:
                 if "description" in fn:
                     return "tools: a null description"
-                declarations.append(
-                    {
+                declaration = {
+                    "toolSpec": {
+                        "name": name,
+                        "inputSchema": {
+                            "json": _schemas.object_schema(
+                                (schema if schema is not None else _schemas.no_arguments())
+                            )
+                        },
+                    }
+                }
+            elif type(description) is str and (description.isascii() or _clean(description)):
+                if not description:  # the target refuses it: left out, reported
+                    _loss(
+                        losses,
+                        f"/tools/{n}/description",
+                        "field_dropped",
+                        "bedrock refuses an empty value here; left out",
+                    )
+                    declaration = {
                         "toolSpec": {
                             "name": name,
                             "inputSchema": {
@@ -507,14 +552,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                             },
                         }
                     }
-                )
-            elif (
-                type(description) is str
-                and description
-                and (description.isascii() or _clean(description))
-            ):
-                declarations.append(
-                    {
+                else:
+                    declaration = {
                         "toolSpec": {
                             "name": name,
                             "description": description,
@@ -525,9 +564,11 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                             },
                         }
                     }
-                )
             else:
-                return "tools: an empty description"
+                return "tools: a description the fused shape does not take"
+            if strict is not None:
+                declaration["toolSpec"]["strict"] = strict
+            declarations.append(declaration)
     choice = body.get("tool_choice")
     tool_choice: Any = None
     if choice is not None:
@@ -639,7 +680,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 del rf_out["structure"]["jsonSchema"]["name"]
             if rf_out["structure"]["jsonSchema"]["description"] is None:  # not given
                 del rf_out["structure"]["jsonSchema"]["description"]
-            for field in rf_given:
+            for field in sorted(rf_given):  # the writer reports what it leaves in key order
                 if field not in frozenset({"description", "name", "schema"}):
                     _loss(
                         losses,
@@ -911,6 +952,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if read:
         losses[unread:unread] = read
         unread += len(read)
+    if tools_read:
+        losses[0:0] = tools_read
+        unread += len(tools_read)
     if losses and log.isEnabledFor(logging.DEBUG):
         # As the two-step path logs them: each by the adapter that lost it (the reader for
         # what it left behind, which comes first).
