@@ -311,23 +311,6 @@ def _solo(content: Any, blocks: list[Any]) -> str | None:
     return None
 
 
-def _left(fields: dict[str, Any], taken: frozenset[str], at: str, found: list[Loss]) -> bool:
-    """The fields of a tool declaration beyond those the pass ``taken``, reported into
-    ``found`` as the two-step reader reports them (a null or an empty list carries nothing);
-    False for one the input check refuses."""
-    for key in sorted(fields.keys() - taken):
-        value = fields[key]
-        if value is None or value == []:
-            continue
-        if type(key) is not str or not _clean(key) or not _opaque(value, 4):
-            return False
-        pointer = at + "/" + key.replace("~", "~0").replace("/", "~1")
-        found.append(
-            Loss(pointer, "field_dropped", f"{SOURCE}: `{key}` has no canonical home; not carried")
-        )
-    return True
-
-
 def _others(
     fields: dict[str, Any],
     role: str,
@@ -336,12 +319,14 @@ def _others(
     at: str,
     part_type: str | None,
     found: list[Loss],
+    depth: int = 3,
 ) -> int:
-    """A message's fields beyond those the pass ``taken``: a null or an empty list carries
-    nothing; any other value the two-step reader reports as not carried, into ``found``, unless
-    its reader ``read`` the field. -1: another shape (a field read, or of a type the reading
-    schema refuses); 1: a field whose schema is more than a type holds a value (the schema
-    check runs); else 0."""
+    """The fields of a message (of this wire ``role``) or a tool declaration (no role), ``depth``
+    levels down, beyond those the pass ``taken``: a null or an empty list carries nothing; any
+    other value the two-step reader reports as not carried, into ``found``, unless its reader
+    ``read`` the field. -1: another shape (a field read, or of a type the reading schema
+    refuses); 1: a field whose schema is more than a type holds a value (the schema check
+    runs); else 0."""
     types = MESSAGE_TYPES.get(role, {})
     more = MESSAGE_CHECKED.get(role, NO_KEYS)
     full = 0
@@ -351,7 +336,7 @@ def _others(
             return -1
         if value is None or value == []:
             continue
-        if key in read or type(key) is not str or not _clean(key) or not _opaque(value, 3):
+        if key in read or type(key) is not str or not _clean(key) or not _opaque(value, depth):
             return -1
         if key in more:
             full = 1
@@ -500,12 +485,25 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             fn = tool.get("function")
             if type(fn) is not dict:
                 return "tools: not a function"
-            if len(fn) != ("description" in fn) + ("name" in fn) + ("parameters" in fn) + (
-                "strict" in fn
-            ) and not _left(fn, TOOL_FUNCTION_FIELDS, f"/tools/{n}/function", tools_read):
+            if (
+                len(fn)
+                != ("description" in fn) + ("name" in fn) + ("parameters" in fn) + ("strict" in fn)
+                and _others(
+                    fn,
+                    "",
+                    TOOL_FUNCTION_FIELDS,
+                    NO_KEYS,
+                    f"/tools/{n}/function",
+                    None,
+                    tools_read,
+                    4,
+                )
+                < 0
+            ):
                 return "tools: fields outside the fused shape"
-            if len(tool) != 1 + ("function" in tool) and not _left(
-                tool, TOOL_FIELDS, f"/tools/{n}", tools_read
+            if (
+                len(tool) != 1 + ("function" in tool)
+                and _others(tool, "", TOOL_FIELDS, NO_KEYS, f"/tools/{n}", None, tools_read, 3) < 0
             ):
                 return "tools: fields outside the fused shape"
             name = fn.get("name")
