@@ -107,7 +107,9 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
     if name == "arguments_schema":  # a tool declared without a schema (None) takes no arguments
         inner = wire_expr(arg, env)
         return f"({inner} if {inner} is not None else _schemas.no_arguments())"
-    if name == "object_schema":  # a schema without a type gets `"type": "object"`
+    if name in ("object_schema", "flat_object_schema"):
+        # A schema without a type gets `"type": "object"`; one the transform would rewrite
+        # (reported) sends the body the two-step way (pair.py.j2, `plain_object`).
         return f"_schemas.object_schema({wire_expr(arg, env)})"
     if name == "result_object":  # [$content, $structured, $is_error, ok key, error key, ...]
         content, _structured, _error, ok_key = args[:4]
