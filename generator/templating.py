@@ -356,7 +356,22 @@ class Compiler:
         if not any(True for _ in variables(sub)) and (
             isinstance(sub, Call) or not side.strict_literals
         ):
-            if decode and isinstance(sub, Call):
+            if decode and isinstance(sub, Call) and sub.name in self.reads_literals:
+                # A literal the transform reads itself (an optional tag, Anthropic's tool
+                # `custom`): it tells this variant from others (a value of another's is a
+                # miss) and means nothing more, so nothing is lost; round-trip data keeps it.
+                found = em.temp("m")
+                em.line(f"{found} = {parent}.get({key!r})")
+                em.line(f"if {found} is not None:")
+                with em.block():
+                    em.line("try:")
+                    with em.block():
+                        given = "".join(f", {_lit(a)}" for a in sub.args)
+                        em.line(f"T_{sub.name}.decode(ctx, {found}, {_pointer(base, path)}{given})")
+                    em.line("except Mismatch:")
+                    with em.block():
+                        em.line(side.miss)
+            elif decode and isinstance(sub, Call):
                 # A placeholder's field holds a value the canonical form has no place for (a
                 # creation time): round-trip data keeps it; read for another format, reported.
                 em.line(f"if not ctx.fidelity and {parent}.get({key!r}) is not None:")

@@ -76,3 +76,13 @@ def test_every_transform_documents_itself() -> None:
         assert transform.name == name
         assert transform.arity >= 1
         assert len(transform.doc) > 20
+
+
+def test_optional_tag_is_never_written_and_read_as_this_variant_or_another(ctx: Context) -> None:
+    # Anthropic's `type: custom` on a client tool: optional, and meaning nothing beyond it.
+    t = TRANSFORMS["optional_tag"]
+    assert t.encode(ctx, "/tools/0/type", "custom") is ABSENT
+    assert t.decode(ctx, "custom", "/tools/0/type", "custom") is None
+    with pytest.raises(Mismatch):  # a server tool's versioned type: another variant's
+        t.decode(ctx, "web_search_20250305", "/tools/0/type", "custom")
+    assert ctx.losses == []

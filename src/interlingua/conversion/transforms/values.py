@@ -152,6 +152,16 @@ def _default_decode(ctx: Context, wire: Any, at: str) -> Any:
     return wire, None  # the value; nothing for the default
 
 
+def _optional_tag_encode(ctx: Context, at: str, tag: Any) -> Any:
+    return ABSENT  # the format's default: written without it
+
+
+def _optional_tag_decode(ctx: Context, wire: Any, at: str, tag: Any) -> Any:
+    if wire != tag:
+        raise Mismatch  # another variant's tag (an Anthropic server tool's versioned type)
+    return None  # nothing canonical: round-trip data keeps it
+
+
 def _placeholder_encode(ctx: Context, at: str, value: Any) -> Any:
     ctx.loss(at, "placeholder_inserted", f"{ctx.adapter} requires a value here; sent {value!r}")
     return value
@@ -170,6 +180,19 @@ PLACEHOLDER = Transform(
     "creation time, say): the given value, reported as a placeholder.",
 )
 
+
+OPTIONAL_TAG = Transform(
+    "optional_tag",
+    1,
+    _optional_tag_encode,
+    _optional_tag_decode,
+    'A tag the format takes but does not require for this variant (`{"@optional_tag": '
+    "custom}`, Anthropic's ordinary client tool): written without it (the same meaning), "
+    "read as this variant's when it is there or null, another variant's when it holds "
+    "another value. It says nothing the variant does not, so crossing reports nothing; "
+    "round-trip data gives it back.",
+    literals=True,
+)
 
 DEFAULT = Transform(
     "default",
@@ -209,6 +232,7 @@ VALUE_TRANSFORMS: Mapping[str, Transform] = {
         NEGATE,
         AUDIO_FORMAT,
         DEFAULT,
+        OPTIONAL_TAG,
         PLACEHOLDER,
         OR_NULL,
     )
