@@ -258,6 +258,7 @@ class Compiler:
         self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
         self.nonempty: set[str] = set()  # variables of lists the schema says are never empty
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
+        self.reads_absent: set[str] = set()  # transforms whose decode reads a missing value too
         # The template object built whole even when none of its variables is there (a turn's
         # fields: its literals, a schema version, go on every turn).
         self.whole: int | None = None
@@ -389,6 +390,10 @@ class Compiler:
             em.line(f"if {value} is ABSENT:")
             with em.block():
                 em.line(side.missing.format(ptr=_pointer(base, path), name=key))
+            self.match(em, sub, value, side, ptr, decode=decode)
+            return
+        if decode and isinstance(sub, Call) and sub.name in self.reads_absent:
+            # The transform says what a missing value means (OpenAI Responses' `strict`).
             self.match(em, sub, value, side, ptr, decode=decode)
             return
         # An optional subtree: absent means every variable in it is absent (a result's parts:

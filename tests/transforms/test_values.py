@@ -86,3 +86,17 @@ def test_optional_tag_is_never_written_and_read_as_this_variant_or_another(ctx: 
     with pytest.raises(Mismatch):  # a server tool's versioned type: another variant's
         t.decode(ctx, "web_search_20250305", "/tools/0/type", "custom")
     assert ctx.losses == []
+
+
+def test_explicit_default_spells_out_the_canonical_default(ctx: Context) -> None:
+    # OpenAI Responses: a function tool that leaves `strict` out is strict; canonically, a
+    # tool without `strict` asks for none.
+    t = TRANSFORMS["explicit_default"]
+    assert t.reads_absent and t.literals
+    assert t.encode(ctx, "/tools/0/strict", ABSENT, True, False) is False
+    assert t.encode(ctx, "/tools/0/strict", True, True, False) is True
+    assert t.encode(ctx, "/tools/0/strict", False, True, False) is False
+    assert t.encode(ctx, "/t", ABSENT, True, True) is ABSENT  # the same default: left out
+    assert t.decode(ctx, ABSENT, "/tools/0/strict", True, False) == (True, None, None)
+    assert t.decode(ctx, False, "/tools/0/strict", True, False) == (False, None, None)
+    assert ctx.losses == []

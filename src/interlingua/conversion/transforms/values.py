@@ -162,6 +162,20 @@ def _optional_tag_decode(ctx: Context, wire: Any, at: str, tag: Any) -> Any:
     return None  # nothing canonical: round-trip data keeps it
 
 
+def _explicit_default_encode(
+    ctx: Context, at: str, value: Any, wire_default: Any, canonical_default: Any
+) -> Any:
+    if value is ABSENT and canonical_default != wire_default:
+        return canonical_default  # left out, the format would read its own default
+    return value
+
+
+def _explicit_default_decode(
+    ctx: Context, wire: Any, at: str, wire_default: Any, canonical_default: Any
+) -> tuple[Any, None, None]:
+    return (wire_default if wire is ABSENT else wire), None, None
+
+
 def _placeholder_encode(ctx: Context, at: str, value: Any) -> Any:
     ctx.loss(at, "placeholder_inserted", f"{ctx.adapter} requires a value here; sent {value!r}")
     return value
@@ -180,6 +194,21 @@ PLACEHOLDER = Transform(
     "creation time, say): the given value, reported as a placeholder.",
 )
 
+
+EXPLICIT_DEFAULT = Transform(
+    "explicit_default",
+    3,
+    _explicit_default_encode,
+    _explicit_default_decode,
+    'A setting whose absence means one thing in the format and another in the canonical form '
+    '(`{"@explicit_default": [$strict, true, false]}`: OpenAI Responses applies strict mode to '
+    "a function tool that does not say, where the canonical tool without `strict` asks for "
+    "none). A canonical value is written as it is, and none as the canonical default, spelled "
+    "out; a wire value left out (or null) is read as the format's default. Nothing is lost, "
+    "so nothing is reported; round-trip data gives back a body that left it out.",
+    literals=True,
+    reads_absent=True,
+)
 
 OPTIONAL_TAG = Transform(
     "optional_tag",
@@ -232,6 +261,7 @@ VALUE_TRANSFORMS: Mapping[str, Transform] = {
         NEGATE,
         AUDIO_FORMAT,
         DEFAULT,
+        EXPLICIT_DEFAULT,
         OPTIONAL_TAG,
         PLACEHOLDER,
         OR_NULL,
