@@ -226,6 +226,7 @@ class Planner:
         bundle: dict[str, Json],
         transforms: dict[str, int],
         reads_literals: frozenset[str] | set[str] = frozenset(),
+        *,
         fills: frozenset[str] = frozenset(),
         reads_absent: frozenset[str] | set[str] = frozenset(),
     ):

@@ -205,8 +205,10 @@ def test_all_of_requires_what_any_member_requires(ctx: Context) -> None:
     assert t.encode(ctx, "/t", {"oneOf": []}) == {"type": "object"}  # nothing to fold
 
 
-def test_plain_object_is_what_needs_no_rewriting() -> None:
-    assert plain_object({}) and plain_object({"type": "object"}) and plain_object(None)
-    assert not plain_object({"type": ["object", "null"]})
-    assert not plain_object({"type": "string"})
-    assert not plain_object({"type": "object", "allOf": []})
+@pytest.mark.parametrize("flat", [False, True])
+def test_plain_object_is_what_needs_no_rewriting(flat: bool) -> None:
+    assert plain_object({}, flat=flat) and plain_object({"type": "object"}, flat=flat)
+    assert plain_object(None, flat=flat)
+    assert not plain_object({"type": ["object", "null"]}, flat=flat)
+    assert not plain_object({"type": "string"}, flat=flat)
+    assert plain_object({"type": "object", "allOf": []}, flat=flat) is not flat

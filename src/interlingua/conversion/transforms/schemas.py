@@ -12,16 +12,16 @@ whichever of the two fields an object has.
 Three transforms write a tool's schema where a format asks more of it than the canonical form
 does. `arguments_schema`: a canonical tool without an input schema takes no arguments, and a
 format that requires a schema gets the empty object schema (the same meaning, not reported).
-`object_schema`: a format that takes only a schema of an object (MCP, and Anthropic and
-Bedrock through `flat_object_schema`) gets one. A schema without `type` gets `"type":
-"object"` (what an arguments schema or a structured result describes anyway: not reported);
-one whose type only lists `object` among others (`["object", "null"]`) is narrowed to
-`object`, and one of another type (`string`: OpenAI Chat reads it, OpenAI itself refuses it)
-is written as the open object schema, keeping only its annotations; both are reported as
-`schema_rewritten`, the target refusing what was there. `flat_object_schema` also folds
-`anyOf` / `oneOf` / `allOf` at the top, which Anthropic refuses ("input_schema does not support
-oneOf, allOf, or anyOf at the top level"), into the object's own `properties` and `required`
-(reported). All three read the wire value as it is.
+`object_schema`: a format that takes only a schema of an object (MCP, Gemini's
+`parametersJsonSchema`, and Anthropic and Bedrock through `flat_object_schema`) gets one. A
+schema without `type` gets `"type": "object"` (what an arguments schema or a structured result
+describes anyway: not reported); one whose type lists `object` among others (`["object",
+"null"]`) is narrowed to `object`, and one of another type (`string`: OpenAI Chat reads it,
+OpenAI itself refuses it) is written as the open object schema, keeping only its annotations;
+both are reported as `schema_rewritten`, the target refusing what was there.
+`flat_object_schema` also folds `anyOf` / `oneOf` / `allOf` at the top, which Anthropic
+refuses ("input_schema does not support oneOf, allOf, or anyOf at the top level"), into the
+object's own `properties` and `required` (reported). All three read the wire value as it is.
 """
 
 from __future__ import annotations
@@ -134,12 +134,20 @@ _COMBINATORS = ("anyOf", "oneOf", "allOf")
 _ANNOTATIONS = ("$schema", "$id", "title", "description")
 
 
-def plain_object(schema: Any) -> bool:
-    """Whether ``schema`` goes to a format that takes only a flat object schema (Anthropic's)
-    with at most `"type": "object"` added: nothing `flat_object_schema` would report."""
+flat_object_schema = object_schema
+"""What the fused pairs write for `flat_object_schema`, having sent every schema it would
+rewrite the two-step way (`plain_object`)."""
+
+
+def plain_object(schema: Any, *, flat: bool) -> bool:
+    """Whether ``schema`` goes to a format that takes only an object schema (with ``flat``,
+    one without combinators at the top, Anthropic's) with at most `"type": "object"` added:
+    nothing `object_schema` (`flat_object_schema`) would report."""
     if type(schema) is not dict:
         return True
-    return schema.get("type", "object") == "object" and not any(k in schema for k in _COMBINATORS)
+    if schema.get("type", "object") != "object":
+        return False
+    return not (flat and any(k in schema for k in _COMBINATORS))
 
 
 def as_object(schema: Any, *, flat: bool) -> tuple[Any, str | None]:
@@ -161,7 +169,10 @@ def as_object(schema: Any, *, flat: bool) -> tuple[Any, str | None]:
         changed = f"type {kind!r} narrowed to 'object' (a tool's arguments are an object)"
     if flat and any(k in schema for k in _COMBINATORS):
         schema, folded = _fold(schema)
-        note = f"{' and '.join(folded)} at the top, which the format refuses, folded into the object's properties"
+        note = (
+            f"{' and '.join(folded)} at the top, which the format refuses, folded into the "
+            "object's properties"
+        )
         changed = f"{changed}; {note}" if changed else note
     return object_schema(schema), changed
 
@@ -238,8 +249,9 @@ OBJECT_SCHEMA = Transform(
     _object_encode,
     read_as_is,
     "A schema where the format takes only a schema of an object (MCP `inputSchema` and "
-    '`outputSchema`): one without `type` gets `"type": "object"` first (the arguments and a '
-    "structured result are objects anyway, so nothing is reported); a type that lists "
+    "`outputSchema`, Gemini `parametersJsonSchema`): one without `type` gets "
+    '`"type": "object"` first (the arguments and a structured result are objects anyway, so '
+    "nothing is reported); a type that lists "
     "`object` among others is narrowed to it, and a schema of another type is written as the "
     "open object schema with its annotations (both reported as `schema_rewritten`); no schema "
     "stays none. Read as it is.",

@@ -200,7 +200,7 @@ EXPLICIT_DEFAULT = Transform(
     3,
     _explicit_default_encode,
     _explicit_default_decode,
-    'A setting whose absence means one thing in the format and another in the canonical form '
+    "A setting whose absence means one thing in the format and another in the canonical form "
     '(`{"@explicit_default": [$strict, true, false]}`: OpenAI Responses applies strict mode to '
     "a function tool that does not say, where the canonical tool without `strict` asks for "
     "none). A canonical value is written as it is, and none as the canonical default, spelled "
