@@ -98,5 +98,7 @@ def test_explicit_default_spells_out_the_canonical_default(ctx: Context) -> None
     assert t.encode(ctx, "/tools/0/strict", False, True, False) is False
     assert t.encode(ctx, "/t", ABSENT, True, True) is ABSENT  # the same default: left out
     assert t.decode(ctx, ABSENT, "/tools/0/strict", True, False) == (True, None, None)
-    assert t.decode(ctx, False, "/tools/0/strict", True, False) == (False, None, None)
+    assert t.decode(ctx, True, "/tools/0/strict", True, False) == (True, None, None)
+    # the canonical default reads as none, which is written as it again
+    assert t.decode(ctx, False, "/tools/0/strict", True, False) == (ABSENT, None, None)
     assert ctx.losses == []

@@ -173,7 +173,10 @@ def _explicit_default_encode(
 def _explicit_default_decode(
     ctx: Context, wire: Any, at: str, wire_default: Any, canonical_default: Any
 ) -> tuple[Any, None, None]:
-    return (wire_default if wire is ABSENT else wire), None, None
+    if wire is ABSENT:
+        return wire_default, None, None
+    # The canonical default reads as none: the canonical absence says it already.
+    return (ABSENT if wire == canonical_default else wire), None, None
 
 
 def _placeholder_encode(ctx: Context, at: str, value: Any) -> Any:
@@ -204,8 +207,9 @@ EXPLICIT_DEFAULT = Transform(
     '(`{"@explicit_default": [$strict, true, false]}`: OpenAI Responses applies strict mode to '
     "a function tool that does not say, where the canonical tool without `strict` asks for "
     "none). A canonical value is written as it is, and none as the canonical default, spelled "
-    "out; a wire value left out (or null) is read as the format's default. Nothing is lost, "
-    "so nothing is reported; round-trip data gives back a body that left it out.",
+    "out; a wire value left out (or null) is read as the format's default, and the canonical "
+    "default as none. Nothing is lost, so nothing is reported; round-trip data gives back a "
+    "body that left it out.",
     literals=True,
     reads_absent=True,
 )
