@@ -198,7 +198,7 @@ def _fold(schema: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
             if type(props) is dict:
                 for name, sub in props.items():
                     properties.setdefault(name, sub)
-        needs = [m.get("required") if type(m.get("required")) is list else [] for m in members]
+        needs: list[list[Any]] = [_names(m.get("required")) for m in members]
         if key == "allOf":
             wanted = [n for names in needs for n in names]
         else:
@@ -209,6 +209,10 @@ def _fold(schema: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     if required:
         out["required"] = list(dict.fromkeys(required))
     return out, folded
+
+
+def _names(required: Any) -> list[Any]:
+    return required if type(required) is list else []
 
 
 def _arguments_encode(ctx: Context, at: str, schema: Any) -> Any:
