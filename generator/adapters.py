@@ -237,7 +237,9 @@ class Planner:
         bundle: dict[str, Json],
         transforms: dict[str, int],
         reads_literals: frozenset[str] | set[str] = frozenset(),
+        *,
         fills: frozenset[str] = frozenset(),
+        reads_absent: frozenset[str] | set[str] = frozenset(),
     ):
         self.mapping = mapping
         self.bundle = bundle
@@ -246,6 +248,7 @@ class Planner:
         self.plan = AdapterPlan(mapping)
         self.compiler = Compiler()
         self.compiler.reads_literals = set(reads_literals)
+        self.compiler.reads_absent = set(reads_absent)
         self.compiler.block_tag = mapping.data["layout"].get("block_tag")
 
     def _use_calls(self, where: str, template: Any) -> None:
@@ -767,6 +770,7 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
         {n: t.arity for n, t in TRANSFORMS.items()},
         reads_literals={n for n, t in TRANSFORMS.items() if t.literals},
         fills=frozenset(n for n, t in TRANSFORMS.items() if t.fills),
+        reads_absent={n for n, t in TRANSFORMS.items() if t.reads_absent},
     )
     planner.roles()
     planner.marker()

@@ -119,8 +119,10 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
     if name == "arguments_schema":  # a tool declared without a schema (None) takes no arguments
         inner = wire_expr(arg, env)
         return f"({inner} if {inner} is not None else _schemas.no_arguments())"
-    if name == "object_schema":  # a schema without a type gets `"type": "object"`
-        return f"_schemas.object_schema({wire_expr(arg, env)})"
+    if name in ("object_schema", "flat_object_schema"):
+        # A schema without a type gets `"type": "object"`; one the transform would rewrite
+        # (reported) sends the body the two-step way (pair.py.j2, `plain_object`).
+        return f"_schemas.{name}({wire_expr(arg, env)})"
     if name == "result_object":  # [$content, $structured, $is_error, ok key, error key, ...]
         content, _structured, _error, ok_key = args[:4]
         if (_vars(args[1]) | _vars(args[2])) & env.keys():
@@ -271,7 +273,8 @@ def _tool_expr(target: Json, *, described: bool = True) -> tuple[str, str]:
             key, _openapi, schema = member["@schema_member"]
             text = wire_expr(schema, env)
             if text is not None:  # no schema (None): the key is left out
-                exprs.append(f"({{{key!r}: {text}}} if {text} is not None else {{}})")
+                given = env["schema"]  # a schema transform keeps None as None
+                exprs.append(f"({{{key!r}: {text}}} if {given} is not None else {{}})")
         else:
             text = wire_expr(member, env)
             if text is not None:

@@ -258,6 +258,7 @@ class Compiler:
         self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
         self.nonempty: set[str] = set()  # variables of lists the schema says are never empty
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
+        self.reads_absent: set[str] = set()  # transforms whose decode reads a missing value too
         # The template object built whole even when none of its variables is there (a turn's
         # fields: its literals, a schema version, go on every turn).
         self.whole: int | None = None
@@ -356,7 +357,22 @@ class Compiler:
         if not any(True for _ in variables(sub)) and (
             isinstance(sub, Call) or not side.strict_literals
         ):
-            if decode and isinstance(sub, Call):
+            if decode and isinstance(sub, Call) and sub.name in self.reads_literals:
+                # A literal the transform reads itself (an optional tag, Anthropic's tool
+                # `custom`): it tells this variant from others (a value of another's is a
+                # miss) and means nothing more, so nothing is lost; round-trip data keeps it.
+                found = em.temp("m")
+                em.line(f"{found} = {parent}.get({key!r})")
+                em.line(f"if {found} is not None:")
+                with em.block():
+                    em.line("try:")
+                    with em.block():
+                        given = "".join(f", {_lit(a)}" for a in sub.args)
+                        em.line(f"T_{sub.name}.decode(ctx, {found}, {_pointer(base, path)}{given})")
+                    em.line("except Mismatch:")
+                    with em.block():
+                        em.line(side.miss)
+            elif decode and isinstance(sub, Call):
                 # A placeholder's field holds a value the canonical form has no place for (a
                 # creation time): round-trip data keeps it; read for another format, reported.
                 em.line(f"if not ctx.fidelity and {parent}.get({key!r}) is not None:")
@@ -374,6 +390,10 @@ class Compiler:
             em.line(f"if {value} is ABSENT:")
             with em.block():
                 em.line(side.missing.format(ptr=_pointer(base, path), name=key))
+            self.match(em, sub, value, side, ptr, decode=decode)
+            return
+        if decode and isinstance(sub, Call) and sub.name in self.reads_absent:
+            # The transform says what a missing value means (OpenAI Responses' `strict`).
             self.match(em, sub, value, side, ptr, decode=decode)
             return
         # An optional subtree: absent means every variable in it is absent (a result's parts:

@@ -249,12 +249,13 @@ _NO_PARAMETERS = {"type": "function", "function": {"name": "now", "description":
 _ANY_OBJECT = {"type": "function", "function": {"name": "run", "parameters": {}}}
 _NULL_PARAMETERS = {"type": "function", "function": {"name": "ping", "parameters": None}}
 # What each fused target writes for them, in order (the two-step path's answer, which the fused
-# pass must equal): Anthropic requires an object schema; Gemini takes a declaration without one.
+# pass must equal): Anthropic requires an object schema; Gemini takes a declaration without one,
+# and a JSON Schema that describes an object.
 _KEY = {"anthropic": "input_schema", "gemini": "parametersJsonSchema"}
 _EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
 _WRITTEN: dict[str, list[Any]] = {
     "anthropic": [_EMPTY, {"type": "object"}, _EMPTY],
-    "gemini": [None, {}, None],
+    "gemini": [None, {"type": "object"}, None],
 }
 
 

@@ -75,6 +75,30 @@ def test_a_transform_that_reads_literals_gets_them_when_decoding() -> None:
     assert "T_tool_name.decode(ctx, _m" in decode
 
 
+def _functions(fmt: str) -> dict[str, str]:
+    (mapping,) = [m for m in load_mappings() if m.format == fmt]
+    return {f.name: f.source for f in plan_adapter(mapping, BUNDLE).functions}
+
+
+def test_a_transform_that_reads_absence_is_given_it() -> None:
+    """OpenAI Responses' `strict` (`@explicit_default`): a tool that leaves it out is strict,
+    so decoding is given ABSENT rather than skipped."""
+    decode = _functions("openai-responses")["dec_tool_0"].replace('"', "'")
+    strict = decode.split("w.get('strict', ABSENT)")[1].split("v_strict =")[0]
+    assert "T_explicit_default.decode(ctx, _m" in strict
+    assert "is ABSENT:" not in strict  # no branch that leaves it out
+
+
+def test_a_literal_the_transform_reads_is_checked_not_reported() -> None:
+    """Anthropic's optional tool tag `custom` (`@optional_tag`): another tag is another
+    variant's (a miss); the tag itself is no loss, unlike a placeholder's literal."""
+    decode = _functions("anthropic")["dec_tool_0"].replace('"', "'")
+    tag = decode.split("w.get('type')")[1].split("w.get('name'")[0]
+    assert "T_optional_tag.decode(ctx, _m" in tag and "'custom')" in tag
+    assert "return MISS" in tag
+    assert "ctx.loss" not in tag
+
+
 def test_zero_counts_read_as_zero_and_are_left_out() -> None:
     decode = _source(_gemini(), "dec_usage")
     encode = _source(_gemini(), "enc_usage")

@@ -6,7 +6,7 @@ import pytest
 
 from interlingua.conversion import Context, ConversionError
 from interlingua.conversion.transforms import ABSENT, TRANSFORMS
-from interlingua.conversion.transforms.schemas import json_schema
+from interlingua.conversion.transforms.schemas import json_schema, plain_object
 
 
 @pytest.fixture
@@ -120,8 +120,95 @@ def test_object_schema_gives_a_schema_without_type_the_object_type(ctx: Context)
     assert list(t.encode(ctx, "/t", described)) == ["type", "description", "properties"]
     typed = {"type": "object", "required": []}
     assert t.encode(ctx, "/t", typed) is typed
-    other = {"type": "string"}  # not an object schema: left for the target to judge
-    assert t.encode(ctx, "/t", other) is other
     assert t.encode(ctx, "/t", ABSENT) is ABSENT  # no schema stays none
     assert t.decode(ctx, {"properties": {}}, "/t") == {"properties": {}}
     assert ctx.losses == []
+
+
+@pytest.mark.parametrize("name", ["object_schema", "flat_object_schema"])
+def test_a_schema_of_another_type_is_written_as_the_open_object_schema(
+    ctx: Context, name: str
+) -> None:
+    # OpenAI Chat reads `parameters: {"type": "string"}`; Anthropic, Bedrock and MCP take
+    # only a schema of an object: what is written is one, and the change is reported.
+    t = TRANSFORMS[name]
+    schema = {"type": "string", "description": "a city", "minLength": 1}
+    assert t.encode(ctx, "/tools/0/input_schema", schema) == {
+        "type": "object",
+        "description": "a city",
+    }
+    assert t.encode(ctx, "/tools/1/input_schema", {"type": ["string", "null"]}) == {
+        "type": "object"
+    }
+    assert [(x.pointer, x.code) for x in ctx.losses] == [
+        ("/tools/0/input_schema", "schema_rewritten"),
+        ("/tools/1/input_schema", "schema_rewritten"),
+    ]
+    assert "'string'" in ctx.losses[0].reason
+
+
+@pytest.mark.parametrize("name", ["object_schema", "flat_object_schema"])
+def test_a_type_listing_object_among_others_is_narrowed_to_it(ctx: Context, name: str) -> None:
+    t = TRANSFORMS[name]
+    schema = {"type": ["object", "null"], "properties": {"q": {"type": "string"}}}
+    written = t.encode(ctx, "/t", schema)
+    assert written == {"type": "object", "properties": {"q": {"type": "string"}}}
+    assert schema["type"] == ["object", "null"]  # the input is never changed
+    assert [(x.pointer, x.code) for x in ctx.losses] == [("/t", "schema_rewritten")]
+
+
+def test_only_the_flat_variant_folds_combinators_at_the_top(ctx: Context) -> None:
+    schema = {
+        "description": "find by one key",
+        "properties": {"limit": {"type": "integer"}},
+        "required": ["limit"],
+        "anyOf": [
+            {"properties": {"id": {"type": "string"}, "limit": {}}, "required": ["id", "x"]},
+            {"properties": {"name": {"type": "string"}}, "required": ["x"]},
+        ],
+    }
+    assert TRANSFORMS["object_schema"].encode(ctx, "/t", schema) == {"type": "object", **schema}
+    assert ctx.losses == []  # MCP takes them
+    written = TRANSFORMS["flat_object_schema"].encode(ctx, "/t", schema)
+    assert written == {
+        "type": "object",
+        "description": "find by one key",
+        # a property the object names keeps its own schema
+        "properties": {
+            "limit": {"type": "integer"},
+            "id": {"type": "string"},
+            "name": {"type": "string"},
+        },
+        "required": ["limit", "x"],  # what every member of an anyOf requires
+    }
+    assert [(x.pointer, x.code) for x in ctx.losses] == [("/t", "schema_rewritten")]
+    assert "anyOf" in ctx.losses[0].reason
+
+
+def test_all_of_requires_what_any_member_requires(ctx: Context) -> None:
+    t = TRANSFORMS["flat_object_schema"]
+    schema = {
+        "type": "object",
+        "allOf": [
+            {"properties": {"a": {}}, "required": ["a"]},
+            {"properties": {"b": {}}, "required": ["b", "a"]},
+            {"$ref": "#/$defs/c"},
+        ],
+        "oneOf": "not a list",
+    }
+    assert t.encode(ctx, "/t", schema) == {
+        "type": "object",
+        "properties": {"a": {}, "b": {}},
+        "required": ["a", "b"],
+    }
+    assert "oneOf and allOf" in ctx.losses[0].reason
+    assert t.encode(ctx, "/t", {"oneOf": []}) == {"type": "object"}  # nothing to fold
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_plain_object_is_what_needs_no_rewriting(flat: bool) -> None:
+    assert plain_object({}, flat=flat) and plain_object({"type": "object"}, flat=flat)
+    assert plain_object(None, flat=flat)
+    assert not plain_object({"type": ["object", "null"]}, flat=flat)
+    assert not plain_object({"type": "string"}, flat=flat)
+    assert plain_object({"type": "object", "allOf": []}, flat=flat) is not flat

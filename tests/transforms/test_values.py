@@ -76,3 +76,29 @@ def test_every_transform_documents_itself() -> None:
         assert transform.name == name
         assert transform.arity >= 1
         assert len(transform.doc) > 20
+
+
+def test_optional_tag_is_never_written_and_read_as_this_variant_or_another(ctx: Context) -> None:
+    # Anthropic's `type: custom` on a client tool: optional, and meaning nothing beyond it.
+    t = TRANSFORMS["optional_tag"]
+    assert t.encode(ctx, "/tools/0/type", "custom") is ABSENT
+    assert t.decode(ctx, "custom", "/tools/0/type", "custom") is None
+    with pytest.raises(Mismatch):  # a server tool's versioned type: another variant's
+        t.decode(ctx, "web_search_20250305", "/tools/0/type", "custom")
+    assert ctx.losses == []
+
+
+def test_explicit_default_spells_out_the_canonical_default(ctx: Context) -> None:
+    # OpenAI Responses: a function tool that leaves `strict` out is strict; canonically, a
+    # tool without `strict` asks for none.
+    t = TRANSFORMS["explicit_default"]
+    assert t.reads_absent and t.literals
+    assert t.encode(ctx, "/tools/0/strict", ABSENT, True, False) is False
+    assert t.encode(ctx, "/tools/0/strict", True, True, False) is True
+    assert t.encode(ctx, "/tools/0/strict", False, True, False) is False
+    assert t.encode(ctx, "/t", ABSENT, True, True) is ABSENT  # the same default: left out
+    assert t.decode(ctx, ABSENT, "/tools/0/strict", True, False) == (True, None, None)
+    assert t.decode(ctx, True, "/tools/0/strict", True, False) == (True, None, None)
+    # the canonical default reads as none, which is written as it again
+    assert t.decode(ctx, False, "/tools/0/strict", True, False) == (ABSENT, None, None)
+    assert ctx.losses == []

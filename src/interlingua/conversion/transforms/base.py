@@ -44,7 +44,9 @@ class Transform:
     pointer (the wire keys a value goes under, say), as encoding always is. With ``fills``,
     encoding gives a value even when its variable is absent (what the format requires in its
     place, of the same meaning), so the wire always has the key: a wire value without it is
-    not of this variant (an Anthropic server tool has no `input_schema`).
+    not of this variant (an Anthropic server tool has no `input_schema`). With
+    ``reads_absent``, decoding is given ABSENT when the wire has no value there (left out or
+    null), for a format whose absence means something the canonical absence does not.
     """
 
     name: str
@@ -54,6 +56,7 @@ class Transform:
     doc: str
     literals: bool = False
     fills: bool = False
+    reads_absent: bool = False
 
 
 def read_as_is(ctx: Any, wire: Any, at: str) -> Any:

@@ -9,12 +9,19 @@ other keyword is kept as it is. Writing never needs this form (JSON Schema is wr
 format takes it), so it writes the schema unchanged. `schema_member` reads a schema from
 whichever of the two fields an object has.
 
-Two transforms write a tool's schema where a format asks more of it than the canonical form
-does, without changing what it means. `arguments_schema`: a canonical tool without an input
-schema takes no arguments, and a format that requires a schema gets the empty object schema.
-`object_schema`: a schema without `type` gets `"type": "object"`, for a format that takes only
-a schema of an object (what an arguments schema or a structured result describes anyway).
-Neither is a loss, so neither is reported; both read the wire value as it is.
+Three transforms write a tool's schema where a format asks more of it than the canonical form
+does. `arguments_schema`: a canonical tool without an input schema takes no arguments, and a
+format that requires a schema gets the empty object schema (the same meaning, not reported).
+`object_schema`: a format that takes only a schema of an object (MCP, Gemini's
+`parametersJsonSchema`, and Anthropic and Bedrock through `flat_object_schema`) gets one. A
+schema without `type` gets `"type": "object"` (what an arguments schema or a structured result
+describes anyway: not reported); one whose type lists `object` among others (`["object",
+"null"]`) is narrowed to `object`, and one of another type (`string`: OpenAI Chat reads it,
+OpenAI itself refuses it) is written as the open object schema, keeping only its annotations;
+both are reported as `schema_rewritten`, the target refusing what was there.
+`flat_object_schema` also folds `anyOf` / `oneOf` / `allOf` at the top, which Anthropic
+refuses ("input_schema does not support oneOf, allOf, or anyOf at the top level"), into the
+object's own `properties` and `required` (reported). All three read the wire value as it is.
 """
 
 from __future__ import annotations
@@ -123,6 +130,91 @@ def object_schema(schema: Any) -> Any:
     return schema
 
 
+_COMBINATORS = ("anyOf", "oneOf", "allOf")
+_ANNOTATIONS = ("$schema", "$id", "title", "description")
+
+
+flat_object_schema = object_schema
+"""What the fused pairs write for `flat_object_schema`, having sent every schema it would
+rewrite the two-step way (`plain_object`)."""
+
+
+def plain_object(schema: Any, *, flat: bool) -> bool:
+    """Whether ``schema`` goes to a format that takes only an object schema (with ``flat``,
+    one without combinators at the top, Anthropic's) with at most `"type": "object"` added:
+    nothing `object_schema` (`flat_object_schema`) would report."""
+    if type(schema) is not dict:
+        return True
+    if schema.get("type", "object") != "object":
+        return False
+    return not (flat and any(k in schema for k in _COMBINATORS))
+
+
+def as_object(schema: Any, *, flat: bool) -> tuple[Any, str | None]:
+    """``schema`` as a schema of an object, and what was changed that changes its meaning
+    (None: nothing, or only `"type": "object"` added to a schema without a type). With
+    ``flat``, `anyOf` / `oneOf` / `allOf` at the top are folded into the object."""
+    if type(schema) is not dict:
+        return schema, None
+    kind = schema.get("type", "object")
+    if kind != "object" and not (type(kind) is list and "object" in kind):
+        kept = {k: schema[k] for k in _ANNOTATIONS if k in schema}
+        return {"type": "object", **kept}, (
+            f"a schema of type {kind!r}, where only an object schema is taken: sent as the "
+            "open object schema (a tool's arguments are an object), its constraints left out"
+        )
+    changed = None
+    if kind != "object":
+        schema = {**schema, "type": "object"}
+        changed = f"type {kind!r} narrowed to 'object' (a tool's arguments are an object)"
+    if flat and any(k in schema for k in _COMBINATORS):
+        schema, folded = _fold(schema)
+        note = (
+            f"{' and '.join(folded)} at the top, which the format refuses, folded into the "
+            "object's properties"
+        )
+        changed = f"{changed}; {note}" if changed else note
+    return object_schema(schema), changed
+
+
+def _fold(schema: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """``schema`` without its top-level combinators: their members' properties join the
+    object's (a property it names itself keeps its own schema), and its required properties
+    gain those every member of an `anyOf` / `oneOf` requires, or any member of an `allOf`."""
+    out = {k: v for k, v in schema.items() if k not in _COMBINATORS}
+    own = out.get("properties")
+    properties = dict(own) if type(own) is dict else {}
+    given = out.get("required")
+    required = list(given) if type(given) is list else []
+    folded = []
+    for key in _COMBINATORS:
+        if key not in schema:
+            continue
+        folded.append(key)
+        raw = schema[key]
+        members = [m for m in raw if type(m) is dict] if type(raw) is list else []
+        for member in members:
+            props = member.get("properties")
+            if type(props) is dict:
+                for name, sub in props.items():
+                    properties.setdefault(name, sub)
+        needs: list[list[Any]] = [_names(m.get("required")) for m in members]
+        if key == "allOf":
+            wanted = [n for names in needs for n in names]
+        else:
+            wanted = [n for n in needs[0] if all(n in names for names in needs)] if needs else []
+        required += [n for n in wanted if n not in required]
+    if properties:
+        out["properties"] = properties
+    if required:
+        out["required"] = list(dict.fromkeys(required))
+    return out, folded
+
+
+def _names(required: Any) -> list[Any]:
+    return required if type(required) is list else []
+
+
 def _arguments_encode(ctx: Context, at: str, schema: Any) -> Any:
     return no_arguments() if schema is ABSENT else schema
 
@@ -140,8 +232,19 @@ ARGUMENTS_SCHEMA = Transform(
 )
 
 
+def _rewritten(ctx: Context, at: str, schema: Any, *, flat: bool) -> Any:
+    written, changed = as_object(schema, flat=flat)
+    if changed is not None:
+        ctx.loss(at, "schema_rewritten", f"{ctx.adapter}: {changed}")
+    return written
+
+
 def _object_encode(ctx: Context, at: str, schema: Any) -> Any:
-    return object_schema(schema)
+    return _rewritten(ctx, at, schema, flat=False)
+
+
+def _flat_encode(ctx: Context, at: str, schema: Any) -> Any:
+    return _rewritten(ctx, at, schema, flat=True)
 
 
 OBJECT_SCHEMA = Transform(
@@ -149,12 +252,27 @@ OBJECT_SCHEMA = Transform(
     1,
     _object_encode,
     read_as_is,
-    "A schema where the format takes only a schema of an object (Anthropic `input_schema`, "
-    "Bedrock `inputSchema.json`, MCP `inputSchema` and `outputSchema`): one without `type` gets "
+    "A schema where the format takes only a schema of an object (MCP `inputSchema` and "
+    "`outputSchema`, Gemini `parametersJsonSchema`): one without `type` gets "
     '`"type": "object"` first (the arguments and a structured result are objects anyway, so '
-    "nothing is reported); no schema stays none. Read as it is.",
+    "nothing is reported); a type that lists "
+    "`object` among others is narrowed to it, and a schema of another type is written as the "
+    "open object schema with its annotations (both reported as `schema_rewritten`); no schema "
+    "stays none. Read as it is.",
+)
+
+FLAT_OBJECT_SCHEMA = Transform(
+    "flat_object_schema",
+    1,
+    _flat_encode,
+    read_as_is,
+    "A tool's arguments schema where the format takes only a flat schema of an object "
+    "(Anthropic `input_schema`, Bedrock `inputSchema.json`): as `object_schema`, and `anyOf`, "
+    "`oneOf` or `allOf` at the top (which Anthropic refuses) folded into the object's "
+    "`properties` and `required` (reported as `schema_rewritten`). Read as it is.",
 )
 
 SCHEMA_TRANSFORMS: Mapping[str, Transform] = {
-    t.name: t for t in (OPENAPI_SCHEMA, SCHEMA_MEMBER, ARGUMENTS_SCHEMA, OBJECT_SCHEMA)
+    t.name: t
+    for t in (OPENAPI_SCHEMA, SCHEMA_MEMBER, ARGUMENTS_SCHEMA, OBJECT_SCHEMA, FLAT_OBJECT_SCHEMA)
 }

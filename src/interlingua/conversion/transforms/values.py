@@ -158,6 +158,33 @@ def _default_decode(ctx: Context, wire: Any, at: str) -> Any:
     return wire, None  # the value; nothing for the default
 
 
+def _optional_tag_encode(ctx: Context, at: str, tag: Any) -> Any:
+    return ABSENT  # the format's default: written without it
+
+
+def _optional_tag_decode(ctx: Context, wire: Any, at: str, tag: Any) -> Any:
+    if wire != tag:
+        raise Mismatch  # another variant's tag (an Anthropic server tool's versioned type)
+    return None  # nothing canonical: round-trip data keeps it
+
+
+def _explicit_default_encode(
+    ctx: Context, at: str, value: Any, wire_default: Any, canonical_default: Any
+) -> Any:
+    if value is ABSENT and canonical_default != wire_default:
+        return canonical_default  # left out, the format would read its own default
+    return value
+
+
+def _explicit_default_decode(
+    ctx: Context, wire: Any, at: str, wire_default: Any, canonical_default: Any
+) -> tuple[Any, None, None]:
+    if wire is ABSENT:
+        return wire_default, None, None
+    # The canonical default reads as none: the canonical absence says it already.
+    return (ABSENT if wire == canonical_default else wire), None, None
+
+
 def _placeholder_encode(ctx: Context, at: str, value: Any) -> Any:
     ctx.loss(at, "placeholder_inserted", f"{ctx.adapter} requires a value here; sent {value!r}")
     return value
@@ -176,6 +203,35 @@ PLACEHOLDER = Transform(
     "creation time, say): the given value, reported as a placeholder.",
 )
 
+
+EXPLICIT_DEFAULT = Transform(
+    "explicit_default",
+    3,
+    _explicit_default_encode,
+    _explicit_default_decode,
+    "A setting whose absence means one thing in the format and another in the canonical form "
+    '(`{"@explicit_default": [$strict, true, false]}`: OpenAI Responses applies strict mode to '
+    "a function tool that does not say, where the canonical tool without `strict` asks for "
+    "none). A canonical value is written as it is, and none as the canonical default, spelled "
+    "out; a wire value left out (or null) is read as the format's default, and the canonical "
+    "default as none. Nothing is lost, so nothing is reported; round-trip data gives back a "
+    "body that left it out.",
+    literals=True,
+    reads_absent=True,
+)
+
+OPTIONAL_TAG = Transform(
+    "optional_tag",
+    1,
+    _optional_tag_encode,
+    _optional_tag_decode,
+    'A tag the format takes but does not require for this variant (`{"@optional_tag": '
+    "custom}`, Anthropic's ordinary client tool): written without it (the same meaning), "
+    "read as this variant's when it is there or null, another variant's when it holds "
+    "another value. It says nothing the variant does not, so crossing reports nothing; "
+    "round-trip data gives it back.",
+    literals=True,
+)
 
 DEFAULT = Transform(
     "default",
@@ -215,6 +271,8 @@ VALUE_TRANSFORMS: Mapping[str, Transform] = {
         NEGATE,
         AUDIO_FORMAT,
         DEFAULT,
+        EXPLICIT_DEFAULT,
+        OPTIONAL_TAG,
         PLACEHOLDER,
         OR_NULL,
     )
