@@ -207,6 +207,13 @@ def test_the_report_with_a_stand_in_convert(
     assert "drops" not in report
 
 
+def test_a_small_corpus_is_timed_in_four_slices_at_least() -> None:
+    bench = bench_module("convert")
+    assert bench.slice_size(2000, 250) == 250
+    assert bench.slice_size(200, 250) == 50  # the long corpus: interleaved with the short one
+    assert bench.slice_size(2, 250) == 1
+
+
 def test_a_converter_that_raises_is_reported_and_fails_the_run(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
