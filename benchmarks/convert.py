@@ -121,6 +121,19 @@ def load_interlingua() -> Convert | str:
     return cast(Convert, convert)
 
 
+def _litellm_steps(config: Any, body: Json, model: str, *, drop_params: bool) -> tuple[Any, Json]:
+    """The steps ``litellm.completion`` takes before a provider's request transform: the
+    developer role as system, the OpenAI parameters mapped."""
+    messages = config.translate_developer_role_to_system_role(messages=body["messages"])
+    optional_params = config.map_openai_params(
+        non_default_params=_params(body),
+        optional_params={},
+        model=model,
+        drop_params=drop_params,
+    )
+    return messages, optional_params
+
+
 def load_litellm() -> tuple[str, dict[str, Callable[[Json], Json]]] | str:
     """LiteLLM's version and its request translation per target, or why it cannot be had."""
     os.environ.update(LITELLM_OFFLINE)
@@ -138,15 +151,7 @@ def load_litellm() -> tuple[str, dict[str, Callable[[Json], Json]]] | str:
 
     def to_anthropic(body: Json) -> Json:
         model = LITELLM_MODELS["anthropic"]
-        messages = anthropic_config.translate_developer_role_to_system_role(
-            messages=body["messages"]
-        )
-        optional_params = anthropic_config.map_openai_params(
-            non_default_params=_params(body),
-            optional_params={},
-            model=model,
-            drop_params=False,
-        )
+        messages, optional_params = _litellm_steps(anthropic_config, body, model, drop_params=False)
         optional_params.pop("json_mode", None)  # the handler pops it before transforming
         request: Json = anthropic_config.transform_request(
             model=model,
@@ -159,13 +164,7 @@ def load_litellm() -> tuple[str, dict[str, Callable[[Json], Json]]] | str:
 
     def to_gemini(body: Json) -> Json:
         model = LITELLM_MODELS["gemini"]
-        messages = gemini_config.translate_developer_role_to_system_role(messages=body["messages"])
-        optional_params = gemini_config.map_openai_params(
-            non_default_params=_params(body),
-            optional_params={},
-            model=model,
-            drop_params=False,
-        )
+        messages, optional_params = _litellm_steps(gemini_config, body, model, drop_params=False)
         optional_params.pop("stream", None)  # the handler pops it: it picks the endpoint
         request: Json = transform_request_body(
             messages=messages,
@@ -598,12 +597,8 @@ def load_litellm_bedrock() -> tuple[str, Callable[[Json], Json]] | str:
     config = module.AmazonConverseConfig()
 
     def to_bedrock(body: Json) -> Json:
-        messages = config.translate_developer_role_to_system_role(messages=body["messages"])
-        optional_params = config.map_openai_params(
-            non_default_params=_params(body),
-            optional_params={},
-            model=LITELLM_BEDROCK_MODEL,
-            drop_params=True,
+        messages, optional_params = _litellm_steps(
+            config, body, LITELLM_BEDROCK_MODEL, drop_params=True
         )
         optional_params.pop("stream", None)  # the handler pops it: it picks the endpoint
         request: Json = config._transform_request(

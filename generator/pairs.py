@@ -654,6 +654,9 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_tool_fn": next(
             k for k, v in source["codecs"]["tool"][0]["wire"].items() if isinstance(v, dict)
         ),
+        "s_tool_fn_keys": sorted(
+            next(v for v in source["codecs"]["tool"][0]["wire"].values() if isinstance(v, dict))
+        ),
         "s_aliases": source["request"].get("aliases", {}),
         "s_read_keys": frozenset(
             [

@@ -82,7 +82,7 @@ NO_KEYS: Final[frozenset[str]] = frozenset()
 # What the pass reads of a tool and of its function.
 TOOL_FIELDS: Final[frozenset[str]] = frozenset(["type", "function"])
 TOOL_FUNCTION_FIELDS: Final[frozenset[str]] = frozenset(
-    ["name", "description", "parameters", "strict"]
+    ["description", "name", "parameters", "strict"]
 )
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
     {"image/gif", "image/jpeg", "image/png", "image/webp"}
