@@ -84,7 +84,7 @@ def test_a_transform_that_reads_absence_is_given_it() -> None:
     """OpenAI Responses' `strict` (`@explicit_default`): a tool that leaves it out is strict,
     so decoding is given ABSENT rather than skipped."""
     decode = _functions("openai-responses")["dec_tool_0"].replace('"', "'")
-    strict = decode.split("w.get('strict', ABSENT)")[1].split("v_strict =")[0]
+    strict = decode.split(".get('strict', ABSENT)")[1].split("v_strict =")[0]
     assert "T_explicit_default.decode(ctx, _m" in strict
     assert "is ABSENT:" not in strict  # no branch that leaves it out
 
