@@ -55,6 +55,28 @@ def test_convert_detects_the_format_and_kind(client: CheckedClient) -> None:
     assert answer.json()["report"]["source"] == "openai-chat"
 
 
+@pytest.mark.parametrize("query", ["from=auto&to=gemini", "from=openai-chat&to=gemini"])
+def test_convert_asks_detection_for_its_verdict_only(
+    client: CheckedClient, monkeypatch: pytest.MonkeyPatch, query: str
+) -> None:
+    """Regression: detection explained its verdict by walking the body through every other
+    schema of its kind, 25 times the cost of the conversion, for a reason nobody was shown."""
+    from interlingua.conversion import detector
+
+    walks: list[tuple[str, str]] = []
+    real = detector._evidence
+
+    def counted(fmt: str, kind: str, payload: Any) -> Any:
+        walks.append((fmt, kind))
+        return real(fmt, kind, payload)
+
+    monkeypatch.setattr(detector, "_evidence", counted)
+    answer = client.post(f"/v1/convert?{query}", json=CHAT)
+    assert answer.status_code == 200
+    assert answer.json()["report"]["source"] == "openai-chat"
+    assert walks == []
+
+
 def test_a_body_read_by_the_service_is_not_checked_as_data_again(
     client: CheckedClient, data_checks: list[Any]
 ) -> None:

@@ -96,7 +96,7 @@ def _canonical_document(args: argparse.Namespace) -> Any:
     from interlingua.conversion.detector import detect  # noqa: PLC0415
 
     source, kind = args.source, None
-    found = detect(payload, among=None if source == AUTO else [source])
+    found = detect(payload, among=None if source == AUTO else [source], explain=False)
     if found.detected:
         source, kind = found.format, found.kind
     elif source == AUTO:

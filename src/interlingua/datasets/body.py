@@ -100,7 +100,7 @@ def convert_body(payload: Any, options: Options, *, read: bool = False) -> Conve
             assert found.format is not None and found.kind is not None
             source, kind, checked = found.format, found.kind, True
         elif kind is None:
-            found = detect(payload, among=[source], _data_checked=read)
+            found = detect(payload, among=[source], explain=False, _data_checked=read)
             kind, checked = (found.kind, True) if found.detected else ("request", False)
         assert kind is not None
         pair = (source, options.target)

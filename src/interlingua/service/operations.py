@@ -54,12 +54,12 @@ def convert(query: Query, payload: Any) -> dict[str, Any]:
 
     source, kind, checked = query["from"], query.get("kind"), False
     if source == AUTO:
-        found = detect(payload, kind=kind, _data_checked=True)
+        found = detect(payload, kind=kind, explain=False, _data_checked=True)
         if not found.detected:
             raise _undetected(found.reason)
         source, kind, checked = str(found.format), str(found.kind), True
     elif kind is None:
-        found = detect(payload, among=[source], _data_checked=True)
+        found = detect(payload, among=[source], explain=False, _data_checked=True)
         kind, checked = (str(found.kind), True) if found.detected else ("request", False)
     try:
         result = run(
@@ -88,7 +88,7 @@ def canonical_document(payload: Any, source: str) -> Any:
     from interlingua.conversion.detector import detect  # noqa: PLC0415
 
     kind = "request"
-    found = detect(payload, among=None if source == AUTO else [source])
+    found = detect(payload, among=None if source == AUTO else [source], explain=False)
     if found.detected:
         source, kind = str(found.format), str(found.kind)
     elif source == AUTO:
