@@ -37,6 +37,8 @@ VARIABLES = {
     # the finished block (Responses' `.done` events).
     "close": BLOCK | {"call", "tool_id", "name", "text", "arguments", "signature"},
     "part": BLOCK | {"block"},
+    # A citation of the open text block, as the format's `citation` codec writes it.
+    "citation": BLOCK | {"citation"},
     "usage": COMMON,
     # `$response`: the whole response the stream carried, as this format's response body.
     "complete": COMMON | {"stop_reason", "response"},
@@ -80,6 +82,10 @@ class StreamPlan:
     # writer key: what a fused stream path writes.
     arounds: dict[str, str] = field(default_factory=dict)
     hot: list[HotRule] = field(default_factory=list)  # read rules a fused path may take
+    citations: bool = False  # the mapping has a `citation` codec (the stream reads and writes it)
+    # The format cites the message's text as a whole (`layout.text_citations`): spans count
+    # from the start of the content, not of a text part.
+    content_citations: bool = False
 
 
 def _path(text: str) -> tuple[tuple[str | int, ...], bool]:
@@ -236,12 +242,17 @@ class _Reader:
             if arg == "piece":  # the field names of one argument piece: a literal table
                 values["keys"] = repr(dict(sorted(text.items())))
                 continue
+            if arg in ("json", "field"):  # a wire field's name, not a path
+                values[arg] = repr(text)
+                continue
             path, optional = _path(text)
             values[arg] = f"a_{arg}"
             em.line(f"a_{arg} = {_read(path)}")
             if not optional:
                 required.append(f"a_{arg} is not None")
-        if kind in ("text", "thinking", "refusal", "signature", "block") and "part" not in values:
+        if kind in ("text", "thinking", "refusal", "signature", "block", "cite") and (
+            "part" not in values
+        ):
             values["part"] = "None"
         if kind == "start":
             values = {"id": "None", "model": "None", **values}
@@ -497,6 +508,15 @@ def plan_stream(mapping: Mapping) -> StreamPlan | None:
                 writer.templates(
                     f"{kind}.{role}", role, block[role], f"/stream/write/{kind}/{role}"
                 )
+    plan.citations = "citation" in mapping.data.get("codecs", {})
+    plan.content_citations = mapping.data.get("layout", {}).get("text_citations") is not None
+    if "citation" in write:
+        if not plan.citations:
+            raise _error(mapping, "/stream/write/citation", "the mapping has no `citation` codec")
+        writer.templates("citation", "citation", write["citation"], "/stream/write/citation")
+    cites = '"cite"' in json.dumps(section["read"])
+    if cites and not plan.citations:
+        raise _error(mapping, "/stream/read", "`cite` needs the mapping's `citation` codec")
     if "part" in write:
         plan.part_types = list(write["part"]["types"])
         writer.templates("part", "part", write["part"]["chunks"], "/stream/write/part/chunks")

@@ -82,6 +82,8 @@ class Accumulator:
             self._call(data, kind, where)
         elif kind == "part":
             self._part(data, where)
+        elif kind == "citation":
+            self._cite(data, where)
         elif kind == "usage":
             self._completion["usage"] = data["usage"]
         elif kind == "message_complete":
@@ -147,6 +149,13 @@ class Accumulator:
         if index in self._parts:
             raise StreamError("stream_out_of_order", where, f"part {index} was already started")
         self._parts[index] = dict(data["part"])
+
+    def _cite(self, data: Mapping[str, Any], where: str) -> None:
+        index = data["index"]
+        part = self._parts.get(index)
+        if part is None or part["type"] != "text":
+            raise StreamError("stream_out_of_order", where, f"part {index} is not a text part")
+        part["citations"] = [*part.get("citations", []), dict(data["citation"])]
 
     def _finish(self, data: Mapping[str, Any], where: str) -> None:
         if self._open_calls:
