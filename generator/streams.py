@@ -469,6 +469,21 @@ def _expression(pieces: list[Piece]) -> str:
     return " + ".join(repr(text) if literal else text for literal, text in merged) or "''"
 
 
+def _plan_citations(mapping: Mapping, plan: StreamPlan, writer: _Writer) -> None:
+    """Citations in the stream: read (`cite`) and written (`citation`) by the mapping's
+    `citation` codec, which either needs."""
+    section = mapping.data["stream"]
+    plan.citations = "citation" in mapping.data.get("codecs", {})
+    plan.content_citations = mapping.data.get("layout", {}).get("text_citations") is not None
+    write = section["write"]
+    if "citation" in write:
+        if not plan.citations:
+            raise _error(mapping, "/stream/write/citation", "the mapping has no `citation` codec")
+        writer.templates("citation", "citation", write["citation"], "/stream/write/citation")
+    if '"cite":' in json.dumps(section["read"]) and not plan.citations:
+        raise _error(mapping, "/stream/read", "`cite` needs the mapping's `citation` codec")
+
+
 def plan_stream(mapping: Mapping) -> StreamPlan | None:
     """The compiled stream section of one mapping file, or None when the format has none."""
     section = mapping.data.get("stream")
@@ -508,15 +523,7 @@ def plan_stream(mapping: Mapping) -> StreamPlan | None:
                 writer.templates(
                     f"{kind}.{role}", role, block[role], f"/stream/write/{kind}/{role}"
                 )
-    plan.citations = "citation" in mapping.data.get("codecs", {})
-    plan.content_citations = mapping.data.get("layout", {}).get("text_citations") is not None
-    if "citation" in write:
-        if not plan.citations:
-            raise _error(mapping, "/stream/write/citation", "the mapping has no `citation` codec")
-        writer.templates("citation", "citation", write["citation"], "/stream/write/citation")
-    cites = '"cite"' in json.dumps(section["read"])
-    if cites and not plan.citations:
-        raise _error(mapping, "/stream/read", "`cite` needs the mapping's `citation` codec")
+    _plan_citations(mapping, plan, writer)
     if "part" in write:
         plan.part_types = list(write["part"]["types"])
         writer.templates("part", "part", write["part"]["chunks"], "/stream/write/part/chunks")

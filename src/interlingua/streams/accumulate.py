@@ -187,11 +187,11 @@ class Accumulator:
             {"role": "assistant", "content": content, "extensions": extensions}
         )
 
-    def response(self, origin: str | None = None) -> dict[str, Any]:
+    def response(self, origin: str | None = None, endpoint: str | None = None) -> dict[str, Any]:
         """The canonical `Response` the stream carried, as JSON: what reading the same
         provider's non-streamed body gives (without its round-trip data). ``origin`` names the
-        format the stream was read from: its reasoning parts are bound to it, as reading a
-        body binds them."""
+        format the stream was read from (``endpoint``, where it was served): its reasoning
+        parts are bound to it, as reading a body binds them."""
         completion = self._completion
         out: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
@@ -209,6 +209,7 @@ class Accumulator:
                 part["origin"] = {
                     "format": origin,
                     **({"model": self._model} if self._model else {}),
+                    **({"endpoint": endpoint} if endpoint else {}),
                 }
             content.append(part)
         out["message"] = {"role": "assistant", "content": content}

@@ -40,8 +40,8 @@ from typing import Any, Final
 from interlingua.conversion import Context, ConversionError
 from interlingua.conversion.adapters import pairing
 from interlingua.conversion.adapters.documents import encode_response
-from interlingua.conversion.adapters.pieces import ArgumentPieces
 from interlingua.conversion.adapters.models import same_endpoint
+from interlingua.conversion.adapters.pieces import ArgumentPieces
 from interlingua.conversion.adapters.runtime import MISS, Adapter, Codec
 from interlingua.conversion.reading import InputError, read_small_json
 from interlingua.conversion.transforms import TRANSFORMS
@@ -632,13 +632,24 @@ class StreamWriter:
     """Canonical events in, wire chunks out: `feed` each event."""
 
     def __init__(
-        self, spec: StreamSpec, ctx: Context | None = None, origin: str | None = None
+        self,
+        spec: StreamSpec,
+        ctx: Context | None = None,
+        origin: str | None = None,
+        *,
+        origin_endpoint: str | None = None,
+        endpoint: str | None = None,
     ) -> None:
         """``origin`` names the format the events were read from: its reasoning is replayed
         here only where a whole response's would be (the format itself, or one its mapping
-        names in `replay_from`); elsewhere it is dropped and reported."""
+        names in `replay_from`); elsewhere it is dropped and reported. ``origin_endpoint`` and
+        ``endpoint`` name where the stream came from and where this output goes (`vertex`,
+        `gemini-api` …): reasoning signed at one endpoint is not replayed at another, as a
+        whole response's is not (an unknown side counts as the same)."""
         self.spec = spec
         self.origin = origin
+        self.origin_endpoint = origin_endpoint
+        self.endpoint = endpoint
         adapter = spec.adapter
         # The layout facts the writer needs, read once a stream (not a block or an event).
         layout = adapter.layout
@@ -864,9 +875,11 @@ class StreamWriter:
 
     def _replayable(self, index: int, ptr: str) -> bool:
         """Whether streamed reasoning from ``origin`` may be written here (reported if not)."""
-        if self.origin == self._format or (self.origin is None and not self._own_reasoning):
+        if self.origin == self._format and same_endpoint(self.origin_endpoint, self.endpoint):
             return True
-        if self.origin in self._replay_from:
+        if self.origin is None and not self._own_reasoning:
+            return True
+        if self.origin in self._replay_from and self.origin != self._format:
             self.ctx.loss(
                 ptr,
                 "field_dropped",
@@ -876,11 +889,13 @@ class StreamWriter:
             )
             return True
         self._dropped.add(index)
+        issuer = self.origin or "no known provider"
+        if self.origin == self._format:  # another endpoint of it
+            issuer = f"{issuer} at {self.origin_endpoint!r}, not {self.endpoint!r},"
         self.ctx.loss(
             ptr,
             "thinking_not_replayable",
-            f"{self.spec.format}: reasoning issued by {self.origin or 'no known provider'} "
-            "cannot be replayed; dropped",
+            f"{self.spec.format}: reasoning issued by {issuer} cannot be replayed; dropped",
             "thinking",
         )
         return False
@@ -986,13 +1001,21 @@ class StreamWriter:
             return
         origin = part.get("origin")
         if part.get("type") in BOUND_PART_TYPES and self.origin and not isinstance(origin, dict):
-            part = {**part, "origin": {"format": self.origin}}
+            bound_to = {"format": self.origin}
+            if self.origin_endpoint is not None:
+                bound_to["endpoint"] = self.origin_endpoint
+            part = {**part, "origin": bound_to}
         origin = part.get("origin")
         bound = part.get("type") in BOUND_PART_TYPES  # else bound by the mapping (hosted tools)
-        if bound and isinstance(origin, dict) and origin.get("format") == self._format:
+        if (
+            bound
+            and isinstance(origin, dict)
+            and origin.get("format") == self._format
+            and same_endpoint(origin.get("endpoint"), self.endpoint)
+        ):
             part = {k: v for k, v in part.items() if k != "origin"}  # it goes home: no loss
         else:  # replayed, as text, or dropped, as a whole response's would be (reported)
-            settled, _ = self.spec.adapter.turns.replayable(self.ctx, [part], ptr + "/part")
+            settled = self._settle(part, ptr)
             if not settled or settled[0].get("type") not in self.spec.part_types:
                 return
             part = settled[0]
@@ -1013,6 +1036,17 @@ class StreamWriter:
         self._blocks += 1
         self._closed.add(index)
         self._write("part", block, out)
+
+    def _settle(self, part: dict[str, Any], ptr: str) -> list[Any]:
+        """The part as the format's replay rules settle it, for this output's endpoint (the
+        context, shared with the reader, names the one the stream came from)."""
+        ctx = self.ctx
+        came_from, ctx.endpoint = ctx.endpoint, self.endpoint
+        try:
+            settled, _ = self.spec.adapter.turns.replayable(ctx, [part], ptr + "/part")
+        finally:
+            ctx.endpoint = came_from
+        return settled
 
     def _block_id(self) -> str:
         return f"{self._v.get('id', self.spec.format)}_{self._blocks}"
@@ -1057,12 +1091,14 @@ class StreamWriter:
         carried; writing them again here reports the same losses, so this context is not kept.
         """
         assert self._whole is not None
-        response = self._whole.response(self.origin)
+        response = self._whole.response(self.origin, self.origin_endpoint)
         if "id" in self._v:
             response["id"] = self._v["id"]
         if "model" in self._v:
             response["model"] = self._v["model"]
-        ctx = Context(self.spec.format, kind="response", thinking=self.ctx.thinking)
+        ctx = Context(
+            self.spec.format, kind="response", thinking=self.ctx.thinking, endpoint=self.endpoint
+        )
         return encode_response(ctx, self.spec.adapter, response)
 
     def _error(self, event: Mapping[str, Any], out: list[Any]) -> None:
