@@ -561,6 +561,7 @@ def stream_modules(inputs: Inputs) -> Files:
                 "whole_blocks": plan.whole_blocks,
                 "citations": plan.citations,
                 "content_citations": plan.content_citations,
+                "grounding": plan.grounding,
             },
         )
 

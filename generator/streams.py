@@ -86,6 +86,7 @@ class StreamPlan:
     # The format cites the message's text as a whole (`layout.text_citations`): spans count
     # from the start of the content, not of a text part.
     content_citations: bool = False
+    grounding: bool = False  # a `ground` rule reads the grounding beside the message
 
 
 def _path(text: str) -> tuple[tuple[str | int, ...], bool]:
@@ -205,7 +206,7 @@ class _Reader:
             em.line("s.complete()")
             return
         ((kind, args),) = action.items()
-        if kind in ("usage", "stop", "stop_detail"):
+        if kind in ("usage", "stop", "stop_detail", "ground"):
             path, _ = _path(args)
             em.line(f"x = {_read(path)}")
             em.line("if x is not None:")
@@ -482,6 +483,9 @@ def _plan_citations(mapping: Mapping, plan: StreamPlan, writer: _Writer) -> None
         writer.templates("citation", "citation", write["citation"], "/stream/write/citation")
     if '"cite":' in json.dumps(section["read"]) and not plan.citations:
         raise _error(mapping, "/stream/read", "`cite` needs the mapping's `citation` codec")
+    plan.grounding = '"ground":' in json.dumps(section["read"])
+    if plan.grounding and "grounding" not in mapping.data.get("response", {}):
+        raise _error(mapping, "/stream/read", "`ground` needs the mapping's `response.grounding`")
 
 
 def plan_stream(mapping: Mapping) -> StreamPlan | None:

@@ -38,7 +38,7 @@ from json.encoder import encode_basestring
 from typing import Any, Final
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.conversion.adapters import pairing
+from interlingua.conversion.adapters import grounding, pairing
 from interlingua.conversion.adapters.documents import encode_response
 from interlingua.conversion.adapters.models import same_endpoint
 from interlingua.conversion.adapters.pieces import ArgumentPieces
@@ -123,6 +123,9 @@ class StreamSpec:
     decode_citation: Codec | None = None
     encode_citation: Codec | None = None
     content_citations: bool = False
+    # The stream carries grounding beside the message (a `ground` rule, Gemini): its reader
+    # keeps the text parts' text, which the grounding's byte offsets count in.
+    grounding: bool = False
 
     @property
     def format(self) -> str:
@@ -196,6 +199,8 @@ class StreamReader:
         # Blocks held until their end (`block` with `json`), by wire key: [the wire block, the
         # field its argument fragments are the JSON text of, that text, the start's pointer].
         self._held: dict[Any, list[Any]] = {}
+        # The text of each text part, in pieces, where grounding may cite it (else None).
+        self._texts: dict[int, list[str]] | None = {} if spec.grounding else None
 
     # --- driving ------------------------------------------------------------------------
 
@@ -314,6 +319,8 @@ class StreamReader:
             return  # an empty delta adds nothing (it only opens a keyed part, at its start)
         index = self._index("block", key, kind, ptr)
         self.events.append({"type": _DELTA_EVENTS[kind], "index": index, "text": text})
+        if self._texts is not None and kind == "text":
+            self._texts.setdefault(index, []).append(text)
 
     def signature(self, *, part: Any, signature: Any, ptr: str) -> None:
         index = self._index("block", part, "thinking", ptr)
@@ -505,6 +512,39 @@ class StreamReader:
         if citation is not MISS:
             self.events.append({"type": "citation", "index": index, "citation": citation})
 
+    def ground(self, value: Any, ptr: str) -> None:
+        """The grounding beside the message (in ``value``, the object holding it): its web
+        pages cite the text read so far, as reading a whole response places them
+        (`adapters/grounding.py`); what it holds besides is reported there."""
+        names = self.spec.adapter.grounding
+        assert names is not None and self._texts is not None  # a `ground` rule sets both
+        meta = value.get(names["field"]) if type(value) is dict else None
+        if not meta:
+            return  # none, or an empty one: nothing to carry
+        here = f"{ptr}/{names['field']}"
+        if type(meta) is not dict:
+            raise ConversionError("wrong_type", here, "grounding metadata is an object")
+        if (
+            type(meta.get(names["chunks"])) is not list
+            or type(meta.get(names["supports"])) is not list
+        ):
+            self.ctx.loss(
+                here,
+                "field_dropped",
+                f"{self.spec.format}: grounding with no sources and supports has no canonical home",
+            )
+            return
+        texts = self._texts
+        content = [
+            {"type": kind, "text": "".join(texts.get(i, ()))} if kind == "text" else {"type": kind}
+            for i, kind in enumerate(self._kinds)
+        ]
+        message: dict[str, Any] = {"content": content}
+        grounding.read(self.ctx, names, value, message, ptr)
+        for j, part in enumerate(message["content"]):
+            for citation in part.get("citations", ()):
+                self.events.append({"type": "citation", "index": j, "citation": citation})
+
     def _read_block(self, part: Any, value: Any, ptr: str) -> None:
         parts = self.spec.adapter.turns.decode_content(self.ctx, [value], ptr)
         for k, whole in enumerate(parts):
@@ -528,6 +568,8 @@ class StreamReader:
         }:
             if part["text"]:
                 self.events.append({"type": f"{kind}_delta", "index": index, "text": part["text"]})
+                if self._texts is not None and kind == "text":
+                    self._texts.setdefault(index, []).append(part["text"])
             if "signature" in part:
                 self.events.append(
                     {"type": "signature", "index": index, "signature": part["signature"]}
