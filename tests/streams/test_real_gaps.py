@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from interlingua.conversion import Context
 from interlingua.conversion.adapters.fidelity import without_raw
 from interlingua.conversion.converter import convert
 from interlingua.streams.accumulate import Accumulator, StreamError
@@ -408,3 +409,93 @@ def test_reassembling_binds_reasoning_to_the_endpoint_read_from() -> None:
         "model": "gemini-2.5-flash",
         "endpoint": "vertex",
     }
+
+
+# --- the edges ------------------------------------------------------------------------------
+
+
+def test_a_held_block_that_is_no_object_and_grounding_that_is_none_are_wrong_types() -> None:
+    chunks = _anthropic({"type": "content_block_start", "index": 0, "content_block": "compaction"})
+    (*_, event) = read_stream(chunks, "anthropic")
+    assert (event["error"]["code"], event["error"]["path"]) == ("wrong_type", "/1")
+    grounded = {"candidates": [{"content": {"parts": [{"text": "a"}]}, "groundingMetadata": [1]}]}
+    (*_, event) = read_stream([grounded], "gemini")
+    assert event["error"]["path"] == "/0/candidates/0/groundingMetadata"
+
+
+def test_a_citation_of_a_block_that_is_no_text_is_reported() -> None:
+    thinking = {"type": "thinking", "thinking": "", "signature": ""}
+    chunks = _anthropic(
+        {"type": "content_block_start", "index": 0, "content_block": thinking},
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "citations_delta", "citation": {"type": "char_location"}},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use"},
+            "usage": {"output_tokens": 1},
+        },
+        {"type": "message_stop"},
+    )
+    _, translator = _run(framed("anthropic", chunks), "anthropic", "canonical")
+    assert _losses(translator) == [("/2", "field_dropped")]
+    assert "block 0 is no text part" in translator.losses[0].reason
+
+
+def test_grounding_counts_text_that_came_with_a_signature_too() -> None:
+    # Gemini text with a thought signature arrives as a whole part (the `block` rule).
+    grounding = {
+        "groundingChunks": [{"web": {"uri": "https://c.example", "title": "C"}}],
+        "groundingSupports": [
+            {"segment": {"startIndex": 0, "endIndex": 2}, "groundingChunkIndices": [0]}
+        ],
+    }
+    part = {"text": "Hi", "thoughtSignature": "U2ln"}
+    chunk = {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [part]},
+                "finishReason": "STOP",
+                "groundingMetadata": grounding,
+            }
+        ]
+    }
+    citations = [e for e in read_stream([chunk], "gemini") if e["type"] == "citation"]
+    assert [c["citation"]["span"] for c in citations] == [{"start": 0, "end": 2}]
+
+
+def test_a_citation_where_its_block_closed_or_its_part_was_dropped_is_reported_once() -> None:
+    citation = {
+        "type": "document",
+        "source_index": 0,
+        "cited_text": "x",
+        "location": {"unit": "char", "start": 0, "end": 1},
+    }
+    events = [
+        {"type": "text_delta", "index": 0, "text": "a"},
+        {"type": "tool_call_start", "index": 1, "id": "c1", "name": "f"},
+        {"type": "tool_call_end", "index": 1},
+        {"type": "citation", "index": 0, "citation": citation},  # its block closed: reported
+        {"type": "text_delta", "index": 0, "text": "late"},  # the part is dropped: reported
+        {"type": "citation", "index": 0, "citation": citation},  # (said with the part)
+        {"type": "message_complete", "stop_reason": "call"},
+    ]
+    _, translator = _run([json.dumps(e) + "\n" for e in events], "canonical", "anthropic")
+    assert _losses(translator) == [("/3", "field_dropped"), ("/4", "part_dropped")]
+
+
+def test_input_for_a_block_that_arrived_whole_and_was_not_held_is_reported() -> None:
+    # Bedrock reads redacted reasoning as a whole block, not held: input for it is reported.
+    redacted = {"reasoningContent": {"redactedContent": "EmwKAhgB"}}
+    chunks = [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": redacted}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{}"}}}},
+        {"messageStop": {"stopReason": "end_turn"}},
+    ]
+    ctx = Context("bedrock", kind="response", fidelity=False)
+    list(read_stream(chunks, "bedrock", ctx))
+    assert [(x.pointer, x.code) for x in ctx.losses] == [("/2", "field_dropped")]
