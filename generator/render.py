@@ -559,6 +559,9 @@ def stream_modules(inputs: Inputs) -> Files:
                 "sequence": plan.sequence,
                 "whole_response": plan.whole_response,
                 "whole_blocks": plan.whole_blocks,
+                "citations": plan.citations,
+                "content_citations": plan.content_citations,
+                "grounding": plan.grounding,
             },
         )
 

@@ -44,8 +44,8 @@ def _fusable_target(plan: StreamPlan) -> bool:
 
 def fused_pairs(plans: list[StreamPlan]) -> Iterator[FusedPair]:
     for source in plans:
-        if not source.hot:
-            continue
+        if not source.hot or source.grounding:
+            continue  # (a reader that keeps its text for grounding takes every chunk itself)
         for target in plans:
             if not _fusable_target(target):
                 continue

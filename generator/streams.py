@@ -37,6 +37,8 @@ VARIABLES = {
     # the finished block (Responses' `.done` events).
     "close": BLOCK | {"call", "tool_id", "name", "text", "arguments", "signature"},
     "part": BLOCK | {"block"},
+    # A citation of the open text block, as the format's `citation` codec writes it.
+    "citation": BLOCK | {"citation"},
     "usage": COMMON,
     # `$response`: the whole response the stream carried, as this format's response body.
     "complete": COMMON | {"stop_reason", "response"},
@@ -80,6 +82,11 @@ class StreamPlan:
     # writer key: what a fused stream path writes.
     arounds: dict[str, str] = field(default_factory=dict)
     hot: list[HotRule] = field(default_factory=list)  # read rules a fused path may take
+    citations: bool = False  # the mapping has a `citation` codec (the stream reads and writes it)
+    # The format cites the message's text as a whole (`layout.text_citations`): spans count
+    # from the start of the content, not of a text part.
+    content_citations: bool = False
+    grounding: bool = False  # a `ground` rule reads the grounding beside the message
 
 
 def _path(text: str) -> tuple[tuple[str | int, ...], bool]:
@@ -199,7 +206,7 @@ class _Reader:
             em.line("s.complete()")
             return
         ((kind, args),) = action.items()
-        if kind in ("usage", "stop", "stop_detail"):
+        if kind in ("usage", "stop", "stop_detail", "ground"):
             path, _ = _path(args)
             em.line(f"x = {_read(path)}")
             em.line("if x is not None:")
@@ -236,12 +243,17 @@ class _Reader:
             if arg == "piece":  # the field names of one argument piece: a literal table
                 values["keys"] = repr(dict(sorted(text.items())))
                 continue
+            if arg in ("json", "field"):  # a wire field's name, not a path
+                values[arg] = repr(text)
+                continue
             path, optional = _path(text)
             values[arg] = f"a_{arg}"
             em.line(f"a_{arg} = {_read(path)}")
             if not optional:
                 required.append(f"a_{arg} is not None")
-        if kind in ("text", "thinking", "refusal", "signature", "block") and "part" not in values:
+        if kind in ("text", "thinking", "refusal", "signature", "block", "cite") and (
+            "part" not in values
+        ):
             values["part"] = "None"
         if kind == "start":
             values = {"id": "None", "model": "None", **values}
@@ -458,6 +470,24 @@ def _expression(pieces: list[Piece]) -> str:
     return " + ".join(repr(text) if literal else text for literal, text in merged) or "''"
 
 
+def _plan_citations(mapping: Mapping, plan: StreamPlan, writer: _Writer) -> None:
+    """Citations in the stream: read (`cite`) and written (`citation`) by the mapping's
+    `citation` codec, which either needs."""
+    section = mapping.data["stream"]
+    plan.citations = "citation" in mapping.data.get("codecs", {})
+    plan.content_citations = mapping.data.get("layout", {}).get("text_citations") is not None
+    write = section["write"]
+    if "citation" in write:
+        if not plan.citations:
+            raise _error(mapping, "/stream/write/citation", "the mapping has no `citation` codec")
+        writer.templates("citation", "citation", write["citation"], "/stream/write/citation")
+    if '"cite":' in json.dumps(section["read"]) and not plan.citations:
+        raise _error(mapping, "/stream/read", "`cite` needs the mapping's `citation` codec")
+    plan.grounding = '"ground":' in json.dumps(section["read"])
+    if plan.grounding and "grounding" not in mapping.data.get("response", {}):
+        raise _error(mapping, "/stream/read", "`ground` needs the mapping's `response.grounding`")
+
+
 def plan_stream(mapping: Mapping) -> StreamPlan | None:
     """The compiled stream section of one mapping file, or None when the format has none."""
     section = mapping.data.get("stream")
@@ -497,6 +527,7 @@ def plan_stream(mapping: Mapping) -> StreamPlan | None:
                 writer.templates(
                     f"{kind}.{role}", role, block[role], f"/stream/write/{kind}/{role}"
                 )
+    _plan_citations(mapping, plan, writer)
     if "part" in write:
         plan.part_types = list(write["part"]["types"])
         writer.templates("part", "part", write["part"]["chunks"], "/stream/write/part/chunks")

@@ -59,7 +59,7 @@ def _dropped_types(losses: list[Loss]) -> set[str]:
 def project(response: dict[str, Any], losses: list[Loss]) -> dict[str, Any]:
     """What of ``response`` a translation that reported ``losses`` must still carry: the
     message's parts (without those of a type reported dropped, without signatures when a
-    signature loss was reported, without the origin a reader binds reasoning to) and the stop
+    signature loss was reported, without citations when a citation loss was, without the origin a reader binds reasoning to) and the stop
     reason (unless reported approximated)."""
     dropped = _dropped_types(losses)
     reasons = " ".join(loss.reason for loss in losses)
@@ -70,6 +70,8 @@ def project(response: dict[str, Any], losses: list[Loss]) -> dict[str, Any]:
         part = {k: v for k, v in part.items() if k != "origin"}  # noqa: PLW2901
         if "signature" in reasons and "signature" in part:
             del part["signature"]
+        if "citation" in reasons and "citations" in part:
+            del part["citations"]
         parts.append(part)
     out: dict[str, Any] = {"content": parts}
     if not any(loss.code == "stop_reason_approximated" for loss in losses):

@@ -225,3 +225,26 @@ def test_recorded_responses_streams_go_to_anthropic_and_back_through_the_command
 
     assert carried(again) == carried(expected) != []
     assert again["stop_reason"] == expected["stop_reason"]
+
+
+def test_the_command_takes_the_endpoints_the_replay_check_needs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chunks = [
+        {"candidates": [{"content": {"role": "model", "parts": [part]}, "index": 0}]}
+        for part in (
+            {"text": "Hm.", "thought": True, "thoughtSignature": "Q2lZQg=="},
+            {"text": "Hi."},
+        )
+    ]
+    chunks[-1]["candidates"][0]["finishReason"] = "STOP"
+    fixture = tmp_path / "in.sse"
+    fixture.write_text("".join(framed("gemini", chunks)), encoding="utf-8")
+    argv = ["stream", "--from", "gemini", "--to", "gemini", str(fixture)]
+    code, out, err = _run([*argv, "--source-endpoint", "vertex"], capsys)
+    assert (code, "thoughtSignature" in out, err) == (0, True, "")
+    code, out, err = _run(
+        [*argv, "--source-endpoint", "vertex", "--target-endpoint", "gemini-api"], capsys
+    )
+    assert (code, "thoughtSignature" in out) == (0, False)
+    assert "loss: thinking_not_replayable" in err

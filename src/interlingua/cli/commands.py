@@ -605,7 +605,13 @@ def cmd_stream(args: argparse.Namespace) -> int:
         _error(exc.code, exc.path, exc.message)
         return EXIT_UNREADABLE
     _quiet_library()
-    translator = StreamTranslator(args.source, args.target, max_bytes=args.max_bytes)
+    translator = StreamTranslator(
+        args.source,
+        args.target,
+        max_bytes=args.max_bytes,
+        source_endpoint=args.source_endpoint,
+        target_endpoint=args.target_endpoint,
+    )
     shown = 0
     with raw:
         for line in bounded_lines(raw, args.max_bytes):  # bounded: a line with no end is refused
@@ -805,6 +811,12 @@ def _register_stream(commands: Any) -> None:
     flow.add_argument(
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse longer lines and chunks"
     )
+    for side, what in (("source", "the stream came from"), ("target", "the output goes to")):
+        flow.add_argument(
+            f"--{side}-endpoint",
+            metavar="NAME",
+            help=f"the provider endpoint {what} (e.g. vertex, gemini-api), where signatures differ",
+        )
     flow.set_defaults(run=cmd_stream)
 
 

@@ -82,6 +82,8 @@ class Accumulator:
             self._call(data, kind, where)
         elif kind == "part":
             self._part(data, where)
+        elif kind == "citation":
+            self._cite(data, where)
         elif kind == "usage":
             self._completion["usage"] = data["usage"]
         elif kind == "message_complete":
@@ -148,6 +150,13 @@ class Accumulator:
             raise StreamError("stream_out_of_order", where, f"part {index} was already started")
         self._parts[index] = dict(data["part"])
 
+    def _cite(self, data: Mapping[str, Any], where: str) -> None:
+        index = data["index"]
+        part = self._parts.get(index)
+        if part is None or part["type"] != "text":
+            raise StreamError("stream_out_of_order", where, f"part {index} is not a text part")
+        part["citations"] = [*part.get("citations", []), dict(data["citation"])]
+
     def _finish(self, data: Mapping[str, Any], where: str) -> None:
         if self._open_calls:
             raise StreamError(
@@ -178,11 +187,11 @@ class Accumulator:
             {"role": "assistant", "content": content, "extensions": extensions}
         )
 
-    def response(self, origin: str | None = None) -> dict[str, Any]:
+    def response(self, origin: str | None = None, endpoint: str | None = None) -> dict[str, Any]:
         """The canonical `Response` the stream carried, as JSON: what reading the same
         provider's non-streamed body gives (without its round-trip data). ``origin`` names the
-        format the stream was read from: its reasoning parts are bound to it, as reading a
-        body binds them."""
+        format the stream was read from (``endpoint``, where it was served): its reasoning
+        parts are bound to it, as reading a body binds them."""
         completion = self._completion
         out: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
@@ -200,6 +209,7 @@ class Accumulator:
                 part["origin"] = {
                     "format": origin,
                     **({"model": self._model} if self._model else {}),
+                    **({"endpoint": endpoint} if endpoint else {}),
                 }
             content.append(part)
         out["message"] = {"role": "assistant", "content": content}

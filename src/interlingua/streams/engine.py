@@ -110,12 +110,14 @@ def _message(exc: InputError) -> str:
     return "the chunk is not JSON" if exc.code == "invalid_json" else exc.message
 
 
-def reassemble(events: Iterable[Mapping[str, Any]], origin: str | None = None) -> dict[str, Any]:
+def reassemble(
+    events: Iterable[Mapping[str, Any]], origin: str | None = None, endpoint: str | None = None
+) -> dict[str, Any]:
     """The canonical `Response` a stream of events carries (see `Accumulator.response`)."""
     accumulator = Accumulator()
     for event in events:
         accumulator.feed(event)
-    return accumulator.response(origin)
+    return accumulator.response(origin, endpoint)
 
 
 class StreamTranslator:
@@ -139,17 +141,31 @@ class StreamTranslator:
         *,
         max_bytes: int = DEFAULT_MAX_BYTES,
         fused: bool = True,
+        source_endpoint: str | None = None,
+        target_endpoint: str | None = None,
     ) -> None:
         """``max_bytes`` bounds one line and one chunk: past it, the stream fails with
-        `input_too_large`. ``fused=False`` takes the general path for every chunk."""
-        self.ctx = Context(f"{source}->{target}", kind="response", fidelity=False)
+        `input_too_large`. ``fused=False`` takes the general path for every chunk.
+        ``source_endpoint`` / ``target_endpoint`` name where the stream came from and where the
+        output goes, where a provider serves its format at several endpoints that refuse each
+        other's signatures (`vertex`, `gemini-api`): reasoning read is bound to the source's,
+        and replayed only where the target's is the same (or either is unknown)."""
+        self.ctx = Context(
+            f"{source}->{target}", kind="response", fidelity=False, endpoint=source_endpoint
+        )
         self.source = None if source == CANONICAL else spec(source)
         self.target = None if target == CANONICAL else spec(target)
         self.max_bytes = max_bytes
         self._parser = parser(self.source.framing if self.source else "ndjson", max_bytes)
         self._reader = StreamReader(self.source, self.ctx) if self.source else None
         self._writer = (
-            StreamWriter(self.target, self.ctx, origin=None if source == CANONICAL else source)
+            StreamWriter(
+                self.target,
+                self.ctx,
+                origin=None if source == CANONICAL else source,
+                origin_endpoint=source_endpoint,
+                endpoint=target_endpoint,
+            )
             if self.target
             else None
         )
@@ -273,10 +289,19 @@ class StreamTranslator:
         return text
 
 
-def translate_stream(lines: Iterable[str], source: str, target: str) -> Iterator[str]:
+def translate_stream(
+    lines: Iterable[str],
+    source: str,
+    target: str,
+    *,
+    source_endpoint: str | None = None,
+    target_endpoint: str | None = None,
+) -> Iterator[str]:
     """The text of ``lines`` (a raw stream in ``source``'s framing) translated to ``target``,
-    as soon as each piece is known."""
-    translator = StreamTranslator(source, target)
+    as soon as each piece is known (the endpoints as `StreamTranslator` takes them)."""
+    translator = StreamTranslator(
+        source, target, source_endpoint=source_endpoint, target_endpoint=target_endpoint
+    )
     for line in lines:
         text = translator.feed(line)
         if text:

@@ -38,10 +38,11 @@ from json.encoder import encode_basestring
 from typing import Any, Final
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.conversion.adapters import pairing
+from interlingua.conversion.adapters import grounding, pairing
 from interlingua.conversion.adapters.documents import encode_response
+from interlingua.conversion.adapters.models import same_endpoint
 from interlingua.conversion.adapters.pieces import ArgumentPieces
-from interlingua.conversion.adapters.runtime import MISS, Adapter
+from interlingua.conversion.adapters.runtime import MISS, Adapter, Codec
 from interlingua.conversion.reading import InputError, read_small_json
 from interlingua.conversion.transforms import TRANSFORMS
 from interlingua.generated.models import Usage
@@ -116,6 +117,15 @@ class StreamSpec:
     # A block's end repeats its whole text or arguments (`$text` in `close`): kept as it grows
     # (only then: other formats stream in constant memory).
     whole_blocks: bool = False
+    # The format's `citation` codec (None: it has none; a `cite` rule or `citation` template
+    # needs it), and whether it cites the message's text as a whole (OpenAI Chat's
+    # `annotations`: spans count from the start of the content, not of a text part).
+    decode_citation: Codec | None = None
+    encode_citation: Codec | None = None
+    content_citations: bool = False
+    # The stream carries grounding beside the message (a `ground` rule, Gemini): its reader
+    # keeps the text parts' text, which the grounding's byte offsets count in.
+    grounding: bool = False
 
     @property
     def format(self) -> str:
@@ -142,6 +152,29 @@ def _check_key(key: Any, ptr: str) -> None:
         raise ConversionError("wrong_type", ptr, "a part's index is a number or a string")
 
 
+def _decode_citation(ctx: Context, decode: Codec, value: Any, ptr: str) -> Any:
+    """A wire citation as the codec reads it; one of a kind it has no variant for is left out
+    and reported, as reading a whole body reports it (MISS)."""
+    if type(value) is not dict:
+        raise ConversionError("wrong_type", ptr, "a citation is an object")
+    try:
+        citation = decode(ctx, value, ptr)
+    except ConversionError as exc:
+        if exc.code != "missing_field":
+            raise
+        citation = MISS
+    if citation is MISS:
+        kind = value.get("type")
+        ctx.loss(
+            ptr,
+            "field_dropped",
+            f"{ctx.adapter}: no canonical home for this"
+            + (f" {kind!r}" if isinstance(kind, str) else "")
+            + " citation; not carried",
+        )
+    return citation
+
+
 class StreamReader:
     """Wire chunks in, canonical events out: `feed` each chunk, then `finish` at the end."""
 
@@ -163,6 +196,11 @@ class StreamReader:
         self._placeholders: set[str] = set()
         self._pieces: tuple[int, ArgumentPieces] | None = None  # a call streamed in pieces
         self._stop: str | None = None
+        # Blocks held until their end (`block` with `json`), by wire key: [the wire block, the
+        # field its argument fragments are the JSON text of, that text, the start's pointer].
+        self._held: dict[Any, list[Any]] = {}
+        # The text of each text part, in pieces, where grounding may cite it (else None).
+        self._texts: dict[int, list[str]] | None = {} if spec.grounding else None
 
     # --- driving ------------------------------------------------------------------------
 
@@ -281,6 +319,8 @@ class StreamReader:
             return  # an empty delta adds nothing (it only opens a keyed part, at its start)
         index = self._index("block", key, kind, ptr)
         self.events.append({"type": _DELTA_EVENTS[kind], "index": index, "text": text})
+        if self._texts is not None and kind == "text":
+            self._texts.setdefault(index, []).append(text)
 
     def signature(self, *, part: Any, signature: Any, ptr: str) -> None:
         index = self._index("block", part, "thinking", ptr)
@@ -329,6 +369,10 @@ class StreamReader:
 
     def call_delta(self, *, part: Any, arguments: Any, ptr: str) -> None:
         _check_key(part, ptr)
+        held = self._held.get(part)
+        if held is not None:  # the input of a block held until its end (a server tool's)
+            held[2] += _text(arguments, ptr)
+            return
         index = self._keys.get(("call", part))
         if index is None and ("block", part) in self._keys:
             # Input for a part that arrived whole (a server tool block): the part keeps the
@@ -392,13 +436,116 @@ class StreamReader:
 
     def end(self, *, part: Any, ptr: str) -> None:
         _check_key(part, ptr)
+        held = self._held.pop(part, None)
+        if held is not None:
+            self._release(part, held, ptr)
+            return
         index = self._keys.get(("call", part))
         if index is not None and index in self._open_calls:
             del self._open_calls[index]
             self.events.append({"type": "tool_call_end", "index": index})
 
-    def block(self, *, part: Any, value: Any, ptr: str) -> None:
-        """A whole wire block: read by the format's part codecs, then sent as events."""
+    def block(self, *, part: Any, value: Any, ptr: str, json: str | None = None) -> None:
+        """A whole wire block: read by the format's part codecs, then sent as events. With
+        ``json``, the block is held until its end: fragments of JSON text for its part build
+        that field of it, `fill` adds text to its fields, and it is read whole at its end."""
+        if json is not None and part is not None:
+            _check_key(part, ptr)
+            if type(value) is not dict:
+                raise ConversionError("wrong_type", ptr, "a content block is an object")
+            if part in self._held or ("block", part) in self._keys:
+                raise ConversionError("stream_out_of_order", ptr, f"block {part!r} began twice")
+            self._ensure_started()
+            self._held[part] = [dict(value), json, "", ptr]
+            return
+        self._read_block(part, value, ptr)
+
+    def fill(self, *, part: Any, field: str, text: Any, ptr: str) -> None:
+        """Text to append to field ``field`` of the block held at ``part``."""
+        _check_key(part, ptr)
+        held = self._held.get(part)
+        if held is None:
+            self.ctx.loss(
+                ptr, "field_dropped", f"{self.spec.format}: text for a block not held open; skipped"
+            )
+            return
+        block = held[0]
+        before = block.get(field)
+        block[field] = (before if type(before) is str else "") + _text(text, ptr)
+
+    def _release(self, part: Any, held: list[Any], ptr: str) -> None:
+        """A held block at its end: its input parsed, then read whole."""
+        block, field, text, start = held
+        if text.strip():
+            try:
+                block[field] = read_small_json(text)
+            except InputError as exc:
+                raise ConversionError(
+                    exc.code, ptr, f"the block's {field} is not JSON: {exc.message}"
+                ) from None
+        self._read_block(part, block, start)
+
+    def cite(self, *, part: Any, value: Any, ptr: str) -> None:
+        """A wire citation, onto the text part at ``part`` (None: the message's text)."""
+        decode = self.spec.decode_citation
+        assert decode is not None  # the generator refuses a `cite` without the codec
+        if part is None:
+            texts = [i for i, kind in enumerate(self._kinds) if kind == "text"]
+            index = texts[0] if len(texts) == 1 else None
+            problem = "no text yet" if not texts else "several text parts"
+        else:
+            _check_key(part, ptr)
+            index = self._keys.get(("block", part))
+            problem = f"block {part!r} is no text part"
+            if index is not None and self._kinds[index] != "text":
+                index = None
+        if index is None:
+            self.ctx.loss(
+                ptr,
+                "field_dropped",
+                f"{self.spec.format}: a citation with {problem} to go on; not carried"
+                if part is None
+                else f"{self.spec.format}: a citation, but {problem}; not carried",
+            )
+            return
+        citation = _decode_citation(self.ctx, decode, value, ptr)
+        if citation is not MISS:
+            self.events.append({"type": "citation", "index": index, "citation": citation})
+
+    def ground(self, value: Any, ptr: str) -> None:
+        """The grounding beside the message (in ``value``, the object holding it): its web
+        pages cite the text read so far, as reading a whole response places them
+        (`adapters/grounding.py`); what it holds besides is reported there."""
+        names = self.spec.adapter.grounding
+        assert names is not None and self._texts is not None  # a `ground` rule sets both
+        meta = value.get(names["field"]) if type(value) is dict else None
+        if not meta:
+            return  # none, or an empty one: nothing to carry
+        here = f"{ptr}/{names['field']}"
+        if type(meta) is not dict:
+            raise ConversionError("wrong_type", here, "grounding metadata is an object")
+        if (
+            type(meta.get(names["chunks"])) is not list
+            or type(meta.get(names["supports"])) is not list
+        ):
+            self.ctx.loss(
+                here,
+                "field_dropped",
+                f"{self.spec.format}: grounding with no sources and supports has no canonical home",
+            )
+            return
+        texts = self._texts
+        content = [
+            {"type": kind, "text": "".join(texts.get(i, ()))} if kind == "text" else {"type": kind}
+            for i, kind in enumerate(self._kinds)
+        ]
+        message: dict[str, Any] = {"content": content}
+        grounding.read(self.ctx, names, value, message, ptr)
+        for j, part in enumerate(message["content"]):
+            for citation in part.get("citations", ()):
+                self.events.append({"type": "citation", "index": j, "citation": citation})
+
+    def _read_block(self, part: Any, value: Any, ptr: str) -> None:
         parts = self.spec.adapter.turns.decode_content(self.ctx, [value], ptr)
         for k, whole in enumerate(parts):
             if set(whole) == {"type", "text"} and whole["type"] == "text" and not whole["text"]:
@@ -421,6 +568,8 @@ class StreamReader:
         }:
             if part["text"]:
                 self.events.append({"type": f"{kind}_delta", "index": index, "text": part["text"]})
+                if self._texts is not None and kind == "text":
+                    self._texts.setdefault(index, []).append(part["text"])
             if "signature" in part:
                 self.events.append(
                     {"type": "signature", "index": index, "signature": part["signature"]}
@@ -488,6 +637,8 @@ class StreamReader:
 
     def _close_calls(self) -> None:
         self._flush_pieces()
+        for part in list(self._held):  # blocks the stop ends
+            self._release(part, self._held.pop(part), f"/{self._chunks - 1}")
         for index in list(self._open_calls):
             self.events.append({"type": "tool_call_end", "index": index})
         self._open_calls.clear()
@@ -523,13 +674,24 @@ class StreamWriter:
     """Canonical events in, wire chunks out: `feed` each event."""
 
     def __init__(
-        self, spec: StreamSpec, ctx: Context | None = None, origin: str | None = None
+        self,
+        spec: StreamSpec,
+        ctx: Context | None = None,
+        origin: str | None = None,
+        *,
+        origin_endpoint: str | None = None,
+        endpoint: str | None = None,
     ) -> None:
         """``origin`` names the format the events were read from: its reasoning is replayed
         here only where a whole response's would be (the format itself, or one its mapping
-        names in `replay_from`); elsewhere it is dropped and reported."""
+        names in `replay_from`); elsewhere it is dropped and reported. ``origin_endpoint`` and
+        ``endpoint`` name where the stream came from and where this output goes (`vertex`,
+        `gemini-api` …): reasoning signed at one endpoint is not replayed at another, as a
+        whole response's is not (an unknown side counts as the same)."""
         self.spec = spec
         self.origin = origin
+        self.origin_endpoint = origin_endpoint
+        self.endpoint = endpoint
         adapter = spec.adapter
         # The layout facts the writer needs, read once a stream (not a block or an event).
         layout = adapter.layout
@@ -555,6 +717,7 @@ class StreamWriter:
         # Where signatures ride on the next block (`layout.signature_field`): the signature of
         # a signature-only thinking part, held back until that block is written.
         self._held: str | None = None
+        self._first_text: int | None = None  # the first text part written (its index)
         self._sequence = 0
         # Bumped whenever the writer's vars or its open block change: a fused path's text
         # cache (`delta_text`) holds while it stays the same.
@@ -610,6 +773,8 @@ class StreamWriter:
             self._call_end(event["index"], ptr, out)
         elif kind == "part":
             self._part(event["index"], dict(event["part"]), ptr, out)
+        elif kind == "citation":
+            self._citation(event, ptr, out)
         elif kind == "message_complete":
             self._complete(event, ptr, out)
         elif kind == "error":
@@ -714,14 +879,49 @@ class StreamWriter:
         self._blocks += 1
         self._open = (index, kind, block)
         self._version += 1
+        if kind == "text" and self._first_text is None:
+            self._first_text = index
         self._write(f"{kind}.open", block, out)
         return kind, block
 
+    def _citation(self, event: Mapping[str, Any], ptr: str, out: list[Any]) -> None:
+        """A citation of a text part: written on its open block (or, where the format cites
+        the message's text, as long as the part is the first text written, so its span in the
+        content is its span in the part); reported where it cannot be."""
+        index = event["index"]
+        if index in self._dropped:
+            return  # the part itself was reported
+        encode = self.spec.encode_citation
+        spec = self.spec
+        problem = None
+        if encode is None or "citation" not in spec.writers:
+            problem = "no citations in its stream"
+        elif spec.content_citations and index != self._first_text:
+            problem = "cites the message's text: a citation of a text part after the first"
+        elif not spec.content_citations and (self._open is None or self._open[0] != index):
+            problem = f"a citation of part {index}, whose block is not open"
+        if problem is not None or encode is None:
+            self.ctx.loss(ptr, "field_dropped", f"{spec.format}: {problem}; not carried")
+            return
+        wire = encode(self.ctx, event["citation"], ptr + "/citation")
+        if wire is MISS:
+            self.ctx.loss(
+                ptr + "/citation",
+                "parameter_dropped",
+                f"{spec.format} cannot express this citation",
+            )
+            return
+        block = self._open[2] if self._open is not None and self._open[0] == index else {}
+        self._ensure_started(ptr, out)
+        self._write("citation", {**block, "citation": wire}, out)
+
     def _replayable(self, index: int, ptr: str) -> bool:
         """Whether streamed reasoning from ``origin`` may be written here (reported if not)."""
-        if self.origin == self._format or (self.origin is None and not self._own_reasoning):
+        if self.origin == self._format and same_endpoint(self.origin_endpoint, self.endpoint):
             return True
-        if self.origin in self._replay_from:
+        if self.origin is None and not self._own_reasoning:
+            return True
+        if self.origin in self._replay_from and self.origin != self._format:
             self.ctx.loss(
                 ptr,
                 "field_dropped",
@@ -731,11 +931,13 @@ class StreamWriter:
             )
             return True
         self._dropped.add(index)
+        issuer = self.origin or "no known provider"
+        if self.origin == self._format:  # another endpoint of it
+            issuer = f"{issuer} at {self.origin_endpoint!r}, not {self.endpoint!r},"
         self.ctx.loss(
             ptr,
             "thinking_not_replayable",
-            f"{self.spec.format}: reasoning issued by {self.origin or 'no known provider'} "
-            "cannot be replayed; dropped",
+            f"{self.spec.format}: reasoning issued by {issuer} cannot be replayed; dropped",
             "thinking",
         )
         return False
@@ -841,13 +1043,21 @@ class StreamWriter:
             return
         origin = part.get("origin")
         if part.get("type") in BOUND_PART_TYPES and self.origin and not isinstance(origin, dict):
-            part = {**part, "origin": {"format": self.origin}}
+            bound_to = {"format": self.origin}
+            if self.origin_endpoint is not None:
+                bound_to["endpoint"] = self.origin_endpoint
+            part = {**part, "origin": bound_to}
         origin = part.get("origin")
         bound = part.get("type") in BOUND_PART_TYPES  # else bound by the mapping (hosted tools)
-        if bound and isinstance(origin, dict) and origin.get("format") == self._format:
+        if (
+            bound
+            and isinstance(origin, dict)
+            and origin.get("format") == self._format
+            and same_endpoint(origin.get("endpoint"), self.endpoint)
+        ):
             part = {k: v for k, v in part.items() if k != "origin"}  # it goes home: no loss
         else:  # replayed, as text, or dropped, as a whole response's would be (reported)
-            settled, _ = self.spec.adapter.turns.replayable(self.ctx, [part], ptr + "/part")
+            settled = self._settle(part, ptr)
             if not settled or settled[0].get("type") not in self.spec.part_types:
                 return
             part = settled[0]
@@ -868,6 +1078,17 @@ class StreamWriter:
         self._blocks += 1
         self._closed.add(index)
         self._write("part", block, out)
+
+    def _settle(self, part: dict[str, Any], ptr: str) -> list[Any]:
+        """The part as the format's replay rules settle it, for this output's endpoint (the
+        context, shared with the reader, names the one the stream came from)."""
+        ctx = self.ctx
+        came_from, ctx.endpoint = ctx.endpoint, self.endpoint
+        try:
+            settled, _ = self.spec.adapter.turns.replayable(ctx, [part], ptr + "/part")
+        finally:
+            ctx.endpoint = came_from
+        return settled
 
     def _block_id(self) -> str:
         return f"{self._v.get('id', self.spec.format)}_{self._blocks}"
@@ -912,12 +1133,14 @@ class StreamWriter:
         carried; writing them again here reports the same losses, so this context is not kept.
         """
         assert self._whole is not None
-        response = self._whole.response(self.origin)
+        response = self._whole.response(self.origin, self.origin_endpoint)
         if "id" in self._v:
             response["id"] = self._v["id"]
         if "model" in self._v:
             response["model"] = self._v["model"]
-        ctx = Context(self.spec.format, kind="response", thinking=self.ctx.thinking)
+        ctx = Context(
+            self.spec.format, kind="response", thinking=self.ctx.thinking, endpoint=self.endpoint
+        )
         return encode_response(ctx, self.spec.adapter, response)
 
     def _error(self, event: Mapping[str, Any], out: list[Any]) -> None:
