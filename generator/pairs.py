@@ -113,6 +113,26 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
         return wire_expr(content, env)
     if name.endswith("_format_word"):  # [$media_type]: its word, by the table of the pass
         return f"{_words_constant(name)}[{wire_expr(arg, env)}.lower()]"
+    text = _value_op(name, arg, args, env)
+    if text is not None:
+        return text
+    if name == "arguments_schema":  # a tool declared without a schema (None) takes no arguments
+        inner = wire_expr(arg, env)
+        return f"({inner} if {inner} is not None else _schemas.no_arguments())"
+    if name in ("object_schema", "flat_object_schema"):
+        # A schema without a type gets `"type": "object"`; one the transform would rewrite
+        # (reported) sends the body the two-step way (pair.py.j2, `plain_object`).
+        return f"_schemas.{name}({wire_expr(arg, env)})"
+    if name == "result_object":  # [$content, $structured, $is_error, ok key, error key, ...]
+        content, _structured, _error, ok_key = args[:4]
+        if (_vars(args[1]) | _vars(args[2])) & env.keys():
+            raise PairError("a result object with structured content or an error flag")
+        return f"{{{ok_key!r}: {wire_expr(content, env)}}}"
+    raise PairError(f"the pair composer cannot compile @{name}")
+
+
+def _value_op(name: str, arg: Json, args: list[Json], env: Mapping[str, str]) -> str | None:
+    """The expression of a transform of one value (None: not one of these)."""
     if name == "json_string":  # a value as JSON text (Bedrock's response schema, arguments)
         return f"_json_text({wire_expr(arg, env)})"
     if name == "data_url":  # [$media_type, $data]: the `data:` URL of base64 data
@@ -131,19 +151,7 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
         return f"({inner} if {inner} is not None else {canonical_default!r})"
     if name == "non_empty":  # the guard refuses an empty value (a description) before
         return wire_expr(arg, env)
-    if name == "arguments_schema":  # a tool declared without a schema (None) takes no arguments
-        inner = wire_expr(arg, env)
-        return f"({inner} if {inner} is not None else _schemas.no_arguments())"
-    if name in ("object_schema", "flat_object_schema"):
-        # A schema without a type gets `"type": "object"`; one the transform would rewrite
-        # (reported) sends the body the two-step way (pair.py.j2, `plain_object`).
-        return f"_schemas.{name}({wire_expr(arg, env)})"
-    if name == "result_object":  # [$content, $structured, $is_error, ok key, error key, ...]
-        content, _structured, _error, ok_key = args[:4]
-        if (_vars(args[1]) | _vars(args[2])) & env.keys():
-            raise PairError("a result object with structured content or an error flag")
-        return f"{{{ok_key!r}: {wire_expr(content, env)}}}"
-    raise PairError(f"the pair composer cannot compile @{name}")
+    return None
 
 
 def _variant(
@@ -877,10 +885,7 @@ def _tool_fields(target: Json) -> dict[str, Any]:
     members = wire["@merge"] if isinstance(wire, dict) and "@merge" in wire else [wire]
     inline = _strict_inline(target)
     paths = [
-        p
-        for m in members
-        if isinstance(m, dict) and not inline
-        for p in _var_paths(m, {"strict"})
+        p for m in members if isinstance(m, dict) and not inline for p in _var_paths(m, {"strict"})
     ]
     if len(paths) > 1:
         raise PairError("a tool's strict flag written twice")

@@ -824,8 +824,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     }
                 )
         elif role == "system":
-            if written:
-                return "a system message after the conversation started"
             if len(fields) != 1 + ("content" in fields):
                 extra = _others(
                     fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
@@ -836,7 +834,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             system_texts = _texts(fields.get("content"))
             if system_texts is None:
                 return "system content outside the fused shape"
-            if system:
+            if written:  # hoisted all the same, with the prompt before it
+                _loss(
+                    losses,
+                    f"/messages/{i}",
+                    "moved",
+                    "openai-responses takes system prompts only at the top",
+                )
+            elif system:
                 _loss(
                     losses,
                     f"/messages/{i}",
