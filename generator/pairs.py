@@ -609,6 +609,8 @@ def _items_layout(target: Json) -> bool:
     )
     if known != ("hoist", ["system"], "own_message", False, "assistant", "tool", False, True):
         raise PairError(f"{target['format']}: an item layout the pair composer does not know")
+    if "name" in _vars(_result_variant(target)["wire"]):  # results stand alone, unpaired
+        raise PairError(f"{target['format']}: an item layout whose results name their tool")
     return True
 
 

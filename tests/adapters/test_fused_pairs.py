@@ -765,6 +765,24 @@ RESPONSES: dict[str, tuple[dict[str, Any], str | None]] = {
     ),
     "json_object": ({**BODY, "response_format": {"type": "json_object"}}, None),
     "a call history with no tools offered": (_without("tools", "tool_choice"), None),
+    # Calls and results wherever they stand: items written as they come, as the writer does.
+    "a user turn before the results": (
+        _messages(_USER, _ASKED, _USER),
+        None,
+    ),
+    "a developer turn before the results": (
+        _messages(_USER, _ASKED, {"role": "developer", "content": "d"}),
+        None,
+    ),
+    "the calls unanswered at the end": (
+        _messages(_USER, _ASKED),
+        None,
+    ),
+    "a result without its call": (_messages(_USER, _ANSWERED), None),
+    "results out of order": (
+        _with(("messages",), [_CALLS[0], _CALLS[1], _CALLS[3], _CALLS[2]]),
+        None,
+    ),
     # Sent back, each for its reason.
     "no messages": (_messages(), "no messages"),
     "a message that is not an object": (_messages(_USER, "hi"), "a message that is not an object"),  # type: ignore[arg-type]
@@ -772,26 +790,13 @@ RESPONSES: dict[str, tuple[dict[str, Any], str | None]] = {
         _messages({"role": "function", "name": "f", "content": "x"}),
         "a role outside the fused shape",
     ),
-    "a user turn before the results": (
-        _messages(_USER, _ASKED, _USER),
-        "a tool call without its result",
-    ),
-    "a developer turn before the results": (
-        _messages(_USER, _ASKED, {"role": "developer", "content": "d"}),
-        "a tool call without its result",
-    ),
-    "the calls unanswered at the end": (
-        _messages(_USER, _ASKED),
-        "a tool call without its result, or no turn",
-    ),
     "only a system prompt": (
         _messages({"role": "system", "content": "s"}),
-        "a tool call without its result, or no turn",
+        "no turn",
     ),
-    "a result without its call": (_messages(_USER, _ANSWERED), "a tool result without its call"),
-    "results out of order": (
-        _with(("messages",), [_CALLS[0], _CALLS[1], _CALLS[3], _CALLS[2]]),
-        "tool results out of order",
+    "a result of an empty id": (
+        _messages(_USER, _ASKED, {**_ANSWERED, "tool_call_id": ""}),
+        "a tool result id the fused shape does not take",
     ),
     "a result of an image": (
         _messages(_USER, _ASKED, {**_ANSWERED, "content": [_image("https://e.com/a.png")]}),

@@ -295,6 +295,7 @@ def test_responses_values_come_from_its_mapping() -> None:
         lambda t: t["layout"].update(tools_for_history=True),
         lambda t: t["layout"]["items"]["owners"].pop("function_call_output"),
         lambda t: t["roles"].update(developer="system"),
+        lambda t: t["parts"]["tool_result"][0]["wire"].update(name="$name"),
     ],
     ids=[
         "developer hoisted",
@@ -302,6 +303,7 @@ def test_responses_values_come_from_its_mapping() -> None:
         "tools for history",
         "results in messages",
         "no developer",
+        "results naming their tool",
     ],
 )
 def test_an_item_layout_it_does_not_know_stops_generation(change: Any) -> None:

@@ -652,9 +652,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     system: list[str] = []
     system_at: list[str] = []  # where each system text was read (a joined one is reported there)
     written: list[Any] = []  # the target's items, in order
-    pending: list[str] = []  # calls of the last assistant turn still waiting for a result
-    waiting = 0  # the first of them not answered yet
-    names: dict[str, str] = {}  # call id -> tool name, for results that name their tool
+    names: dict[str, str] = {}  # call id -> tool name (an id called twice is another shape)
     i = 0
     for message in messages:
         if type(message) is not dict:
@@ -665,8 +663,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             return "a role outside the fused shape"
         role: str = found_role
         if role == "user":
-            if waiting < len(pending):
-                return "a tool call without its result"
             if len(fields) != 1 + ("content" in fields):
                 extra = _others(
                     fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
@@ -681,8 +677,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             solo = _solo(content, user_blocks)
             written.append({"role": "user", "content": user_blocks if solo is None else solo})
         elif role == "assistant":
-            if waiting < len(pending):
-                return "a tool call without its result"
             if len(fields) != 1 + ("content" in fields) + ("tool_calls" in fields):
                 extra = _others(
                     fields, role, ASSISTANT_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
@@ -717,9 +711,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if type(calls) is not list:
                     return "tool calls: not a list"
                 call_list: list[Any] = calls
-                if waiting:
-                    pending = []
-                    waiting = 0
                 for call in call_list:
                     if type(call) is not dict:
                         return "a tool call outside the fused shape"
@@ -770,10 +761,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                         }
                     )
                     names[call_id] = call_name
-                    pending.append(call_id)
         elif role == "tool":
-            if waiting >= len(pending):
-                return "a tool result without its call"
             if len(fields) != 1 + ("content" in fields) + ("tool_call_id" in fields):
                 extra = _others(
                     fields, role, RESULT_FIELDS, NO_KEYS, f"/messages/{i}", "tool_result", read
@@ -782,10 +770,11 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     return "tool result fields outside the fused shape"
                 checked = checked and not extra
             found_id = fields.get("tool_call_id")
-            if found_id != pending[waiting]:
-                return "tool results out of order"
-            call_id = pending[waiting]
-            waiting += 1
+            if type(found_id) is not str:
+                return "a tool result id the fused shape does not take"
+            call_id = found_id
+            if not call_id or not _clean(call_id):
+                return "a tool result id the fused shape does not take"
             found_content = fields.get("content")
             if type(found_content) is list:
                 listed: list[Any] = found_content
@@ -800,8 +789,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 {"type": "function_call_output", "call_id": call_id, "output": result_text}
             )
         elif role == "developer":
-            if waiting < len(pending):
-                return "a tool call without its result"
             if len(fields) != 1 + ("content" in fields):
                 extra = _others(
                     fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
@@ -854,8 +841,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         else:
             return "a role outside the fused shape"
         i += 1
-    if waiting < len(pending) or not written:
-        return "a tool call without its result, or no turn"
+    if not written:
+        return "no turn"
     if system:
         # One string, the texts joined by a blank line, each after the first reported (what
         # the writer's `system_string` does, after the messages).
