@@ -609,8 +609,11 @@ def _items_layout(target: Json) -> bool:
     )
     if known != ("hoist", ["system"], "own_message", False, "assistant", "tool", False, True):
         raise PairError(f"{target['format']}: an item layout the pair composer does not know")
-    if "name" in _vars(_result_variant(target)["wire"]):  # results stand alone, unpaired
+    result = _result_variant(target)["wire"]
+    if "name" in _vars(result):  # results stand alone, unpaired
         raise PairError(f"{target['format']}: an item layout whose results name their tool")
+    if "parts" not in _ops(result):  # its texts written as the target's text blocks
+        raise PairError(f"{target['format']}: an item layout whose results are not parts")
     return True
 
 
@@ -778,6 +781,9 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
             _variant(target, "text", role="assistant")["wire"], {"text": "text"}
         ),
         "t_items": items,
+        # Blank text written as it is (Responses), or left out, reported (the pass then sends
+        # the body the two-step way).
+        "t_keep_blank": t_layout.get("blank_text", layout_defaults()["blank_text"]) == "keep",
         "t_developer": t_roles.get("developer"),
         "t_image_detail": _detail_key(target),
         "t_image_data": wire_expr(

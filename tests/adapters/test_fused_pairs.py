@@ -779,6 +779,29 @@ RESPONSES: dict[str, tuple[dict[str, Any], str | None]] = {
         None,
     ),
     "a result without its call": (_messages(_USER, _ANSWERED), None),
+    "blank and empty strings, carried as they are (Responses keeps blank text)": (
+        _messages(
+            {"role": "system", "content": "a"},
+            {"role": "system", "content": ""},
+            {"role": "developer", "content": " "},
+            {"role": "user", "content": ""},
+            _ASKED,
+            {**_ANSWERED, "content": ""},
+            {"role": "assistant", "content": " "},
+        ),
+        None,
+    ),
+    "a result of several texts: text blocks": (
+        _messages(
+            _USER,
+            _ASKED,
+            {
+                **_ANSWERED,
+                "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+            },
+        ),
+        None,
+    ),
     "results out of order": (
         _with(("messages",), [_CALLS[0], _CALLS[1], _CALLS[3], _CALLS[2]]),
         None,
@@ -858,8 +881,8 @@ RESPONSES: dict[str, tuple[dict[str, Any], str | None]] = {
         _messages({"role": "system", "content": "s", "name": 5}, _USER),
         "system message fields outside the fused shape",
     ),
-    "a blank system prompt": (
-        _messages({"role": "system", "content": " "}, _USER),
+    "a blank system text in a list": (
+        _messages({"role": "system", "content": [{"type": "text", "text": " "}]}, _USER),
         "system content outside the fused shape",
     ),
     "an audio part": (

@@ -296,6 +296,7 @@ def test_responses_values_come_from_its_mapping() -> None:
         lambda t: t["layout"]["items"]["owners"].pop("function_call_output"),
         lambda t: t["roles"].update(developer="system"),
         lambda t: t["parts"]["tool_result"][0]["wire"].update(name="$name"),
+        lambda t: t["parts"]["tool_result"][0]["wire"].update(output="$content"),
     ],
     ids=[
         "developer hoisted",
@@ -304,6 +305,7 @@ def test_responses_values_come_from_its_mapping() -> None:
         "results in messages",
         "no developer",
         "results naming their tool",
+        "results not parts",
     ],
 )
 def test_an_item_layout_it_does_not_know_stops_generation(change: Any) -> None:

@@ -174,6 +174,15 @@ def _texts(content: Any) -> list[str] | None:
     return texts
 
 
+def _kept_texts(content: Any) -> list[str] | None:
+    """The texts of a content that holds text only, a string as it is, blank or not (the
+    target keeps blank text, and so does the reader of a string); a list as `_texts` takes it."""
+    if type(content) is str:
+        one: str = content
+        return [one] if one.isascii() or _clean(one) else None
+    return _texts(content)
+
+
 def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str, Any] | None:
     """The target block of an image part, or None when it is outside the shape."""
     if len(part) != 1 + ("image_url" in part):
@@ -671,6 +680,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     return "message fields outside the fused shape"
                 checked = checked and not extra
             content = fields.get("content")
+            if type(content) is str:  # as it is, blank or not (the target keeps blank text)
+                text: str = content
+                if not (text.isascii() or _clean(text)):
+                    return "user content outside the fused shape"
+                written.append({"role": "user", "content": text})
+                i += 1
+                continue
             user_blocks = _user_parts(content, i, losses)
             if user_blocks is None:
                 return "user content outside the fused shape"
@@ -693,7 +709,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if not calls:
                     return "an empty assistant turn"
             else:
-                read_texts = _texts(content)
+                read_texts = _kept_texts(content)
                 if read_texts is None:
                     return "assistant content outside the fused shape"
                 texts = read_texts
@@ -775,16 +791,15 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             call_id = found_id
             if not call_id or not _clean(call_id):
                 return "a tool result id the fused shape does not take"
-            found_content = fields.get("content")
-            if type(found_content) is list:
-                listed: list[Any] = found_content
-                one = _texts(listed) if len(listed) == 1 else None
-                found_content = one[0] if one else None
-            if type(found_content) is not str:
+            # The result's texts: one as it is (the text shorthand), several as text blocks.
+            result_texts = _kept_texts(fields.get("content"))
+            if result_texts is None:
                 return "a tool result outside the fused shape"
-            result_text: str = found_content
-            if _blank(result_text) or not (result_text.isascii() or _clean(result_text)):
-                return "a tool result outside the fused shape"
+            result_text: Any
+            if len(result_texts) == 1:
+                result_text = result_texts[0]
+            else:
+                result_text = [{"type": "input_text", "text": text} for text in result_texts]
             written.append(
                 {"type": "function_call_output", "call_id": call_id, "output": result_text}
             )
@@ -796,7 +811,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if extra < 0:
                     return "developer message fields outside the fused shape"
                 checked = checked and not extra
-            developer_texts = _texts(fields.get("content"))
+            developer_texts = _kept_texts(fields.get("content"))
             if developer_texts is None:
                 return "developer content outside the fused shape"
             if len(developer_texts) == 1:
@@ -818,7 +833,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if extra < 0:
                     return "system message fields outside the fused shape"
                 checked = checked and not extra
-            system_texts = _texts(fields.get("content"))
+            system_texts = _kept_texts(fields.get("content"))
             if system_texts is None:
                 return "system content outside the fused shape"
             if written:  # hoisted all the same, with the prompt before it
