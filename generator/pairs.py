@@ -39,7 +39,10 @@ PAIRS: tuple[tuple[str, str], ...] = (
 #: Transforms whose encoding is the value itself when the pair's guard holds (the guard checks
 #: what would make them differ: an id or name off the target's rules, a media type or URL
 #: the target does not take).
-_IDENTITY = frozenset({"tool_id", "tool_name", "one_of", "web_url", "media_kind", "base64"})
+#: `strict_by_schema` (Responses' tool declaration) writes the declaration inside as it is.
+_IDENTITY = frozenset(
+    {"tool_id", "tool_name", "one_of", "web_url", "media_kind", "base64", "strict_by_schema"}
+)
 
 
 class PairError(Exception):

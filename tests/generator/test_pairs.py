@@ -67,6 +67,12 @@ def test_a_wire_template_compiles_to_the_dict_it_describes() -> None:
         ({"@default": ["$name", "response"]}, {"name": "n"}, "f"),  # given in the shape
         ({"@explicit_default": ["$name", True, False]}, {"name": "n"}, "f"),
         ({"@data_url": ["$name", "$name"]}, {"name": "n"}, "data:f;base64,f"),
+        # The declaration inside, as it is (the flag and schema keys are literals).
+        (
+            {"@strict_by_schema": ["strict", "parameters", {"name": "$name"}]},
+            {"name": "n"},
+            {"name": "f"},
+        ),
         ([{"a": "$name"}, {"b": "$other"}], {"name": "n"}, [{"a": "f"}, {}]),
     ],
 )
