@@ -35,6 +35,10 @@ keeps each one's median time per slice. Dict converters get freshly parsed bodie
 
 A Bedrock Converse section follows (openai-chat → bedrock, dict → dict): interlingua with its
 fused pass, the same without it, and LiteLLM's Converse translation, checked and timed the same way.
+An OpenAI Responses section likewise (openai-chat → openai-responses): LiteLLM's row is its
+chat-to-Responses bridge (``LiteLLMResponsesTransformationHandler.transform_request``, what
+``litellm.completion`` runs for a Responses-only model) and the Responses request transform it
+hands the result to.
 """
 
 from __future__ import annotations
@@ -430,6 +434,8 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
             rows.append((name, translators[target], False))
     bedrock = bedrock_rows(convert, corpora, args.check_slice)  # its own row, checked apart
     rows += bedrock.rows
+    responses = responses_rows(convert, corpora, args.check_slice)
+    rows += responses.rows
     rows.append((FLOOR, _floor, True))
 
     # Before any timing: every converter takes every body and keeps every tool call, tool
@@ -466,6 +472,8 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
             print(fused_share(convert, label, bodies))
     print(bedrock.report(rates))
     failed += bedrock.failed
+    print(responses.report(rates))
+    failed += responses.failed
     print(
         "wire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
         "camelCase only;\nLiteLLM writes the snake_case proto names (system_instruction, "
@@ -666,6 +674,133 @@ def bedrock_rows(convert: Convert | str, corpora: list[Corpus], check_slice: int
         found.names[role] = name
         taken = f", fused pass took {fused_taken}" if role == "fused" else ""
         found.notes.append(f"{name}: {valid}/{checked} outputs valid Converse requests{taken}")
+    return found
+
+
+# --- OpenAI Responses: its own rows, as Bedrock's ------------------------------------------
+
+RESPONSES = "openai-responses"
+# The model LiteLLM is told it translates for: one served by the Responses API only, for which
+# `litellm.completion` takes its chat-to-Responses bridge.
+LITELLM_RESPONSES_MODEL = "o3-pro"
+
+
+class ResponsesRows(BedrockRows):
+    """The Responses rows (interlingua fused and two-step, LiteLLM's bridge), their checks and
+    the report of their ratios."""
+
+    def report(self, rates: dict[tuple[str, str], float]) -> str:
+        title, *rest = super().report(rates).split("\n")
+        return "\n".join([title.replace(BEDROCK, RESPONSES), *rest])
+
+
+def load_litellm_responses() -> tuple[str, Callable[[Json], Json]] | str:
+    """LiteLLM's translation of an OpenAI Chat body into a Responses request, the steps
+    ``litellm.completion`` takes for a Responses-only model before the HTTP call:
+    ``translate_developer_role_to_system_role`` and ``map_openai_params`` of the OpenAI chat
+    config, ``LiteLLMResponsesTransformationHandler.transform_request`` (the bridge), then
+    ``OpenAIResponsesAPIConfig.transform_responses_api_request`` on what the bridge gives
+    ``litellm.responses`` (its logging object and client left out)."""
+    os.environ.update(LITELLM_OFFLINE)
+    try:
+        version = importlib.metadata.version("litellm")
+        bridge = importlib.import_module(
+            "litellm.completion_extras.litellm_responses_transformation.transformation"
+        )
+        responses = importlib.import_module("litellm.llms.openai.responses.transformation")
+        chat = importlib.import_module("litellm.llms.openai.chat.gpt_transformation")
+        router = importlib.import_module("litellm.types.router")
+    except ImportError as error:
+        return f"LiteLLM is not importable ({error}): its Responses row is skipped"
+    handler = bridge.LiteLLMResponsesTransformationHandler()
+    config = responses.OpenAIResponsesAPIConfig()
+    chat_config = chat.OpenAIGPTConfig()
+    model = LITELLM_RESPONSES_MODEL
+
+    class _Logging:  # the bridge records the call type on it
+        call_type = ""
+
+    def to_responses(body: Json) -> Json:
+        messages, optional_params = _litellm_steps(chat_config, body, model, drop_params=False)
+        data = handler.transform_request(
+            model=model,
+            messages=messages,
+            optional_params=optional_params,
+            litellm_params={},
+            headers={},
+            litellm_logging_obj=_Logging(),
+        )
+        for key in ("litellm_logging_obj", "client", "model"):
+            data.pop(key, None)
+        items = data.pop("input")
+        request: Json = config.transform_responses_api_request(
+            model=model,
+            input=items,
+            response_api_optional_request_params=data,
+            litellm_params=router.GenericLiteLLMParams(),
+            headers={},
+        )
+        return request
+
+    return version, to_responses
+
+
+def carried_out_responses(output: Json) -> Counter[str]:
+    """Tool calls, tool results and images in a Responses request body (items and blocks)."""
+    counts: Counter[str] = Counter()
+    for node in _walk(output.get("input")):
+        kind = node.get("type")
+        counts["tool calls"] += kind == "function_call"
+        counts["tool results"] += kind == "function_call_output"
+        counts["images"] += kind == "input_image"
+    return counts
+
+
+def responses_rows(
+    convert: Convert | str, corpora: list[Corpus], check_slice: int
+) -> ResponsesRows:
+    """The Responses rows, each checked on every body first (it must not raise nor lose a tool
+    call, a result or an image; a slice of its outputs goes to the Responses wire schema): a
+    row that fails is left out of the timing and reported."""
+    candidates: list[tuple[str, str, Callable[[Json], Any]]] = []
+    if not isinstance(convert, str) and takes_fused(convert):  # the fused pass and without it
+        fused = functools.partial(convert, source=SOURCE, target=RESPONSES)
+        candidates.append(("fused", f"interlingua {RESPONSES}, dict → dict", fused))
+        two_step = functools.partial(fused, fused=False)
+        candidates.append(("two-step", f"interlingua {RESPONSES}, two-step dict → dict", two_step))
+    litellm = load_litellm_responses()
+    if not isinstance(litellm, str):
+        name = f"LiteLLM {litellm[0]} {RESPONSES} (chat bridge), dict → dict"
+        candidates.append(("litellm", name, litellm[1]))
+    schema = json.loads((FORMATS_DIR / RESPONSES / "request.json").read_text(encoding="utf-8"))
+    wire = jsonschema_rs.validator_for(schema)
+    found = ResponsesRows([], {}, [] if not isinstance(litellm, str) else [litellm], [])
+    for role, name, run in candidates:
+        problem, valid, checked, fused_taken = None, 0, 0, 0
+        for label, bodies, lines in corpora:
+            for index, line in enumerate(lines):
+                try:
+                    result = run(orjson.loads(line))
+                except Exception as error:
+                    problem = f"{name} failed on {label} body {index}: {type(error).__name__}"
+                    break
+                output = getattr(result, "output", result)
+                fused_taken += bool(getattr(result, "fused", False))
+                if carried(bodies[index]) - carried_out_responses(output):
+                    problem = f"{name} drops a tool call, result or image ({label} body {index})"
+                    break
+                if index < check_slice:
+                    checked += 1
+                    valid += wire.is_valid(output)
+            if problem:
+                break
+        if problem:
+            found.failed.append(problem)
+            continue
+        found.rows.append((name, run, False))
+        found.names[role] = name
+        taken = f", fused pass took {fused_taken}" if role == "fused" else ""
+        found.notes.append(f"{name}: {valid}/{checked} outputs valid Responses requests{taken}")
     return found
 
 

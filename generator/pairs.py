@@ -33,12 +33,16 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("openai-chat", "anthropic"),
     ("openai-chat", "gemini"),
     ("openai-chat", "bedrock"),
+    ("openai-chat", "openai-responses"),
 )
 
 #: Transforms whose encoding is the value itself when the pair's guard holds (the guard checks
 #: what would make them differ: an id or name off the target's rules, a media type or URL
 #: the target does not take).
-_IDENTITY = frozenset({"tool_id", "tool_name", "one_of", "web_url", "media_kind", "base64"})
+#: `strict_by_schema` (Responses' tool declaration) writes the declaration inside as it is.
+_IDENTITY = frozenset(
+    {"tool_id", "tool_name", "one_of", "web_url", "media_kind", "base64", "strict_by_schema"}
+)
 
 
 class PairError(Exception):
@@ -112,10 +116,9 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
         return wire_expr(content, env)
     if name.endswith("_format_word"):  # [$media_type]: its word, by the table of the pass
         return f"{_words_constant(name)}[{wire_expr(arg, env)}.lower()]"
-    if name == "json_string":  # a value as JSON text (Bedrock's response schema)
-        return f"_json_text({wire_expr(arg, env)})"
-    if name == "non_empty":  # the guard refuses an empty value (a description) before
-        return wire_expr(arg, env)
+    text = _value_op(name, arg, args, env)
+    if text is not None:
+        return text
     if name == "arguments_schema":  # a tool declared without a schema (None) takes no arguments
         inner = wire_expr(arg, env)
         return f"({inner} if {inner} is not None else _schemas.no_arguments())"
@@ -131,10 +134,38 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
     raise PairError(f"the pair composer cannot compile @{name}")
 
 
-def _variant(mapping: Json, part: str, *, codec: bool = False, **canonical: Json) -> Json:
+def _value_op(name: str, arg: Json, args: list[Json], env: Mapping[str, str]) -> str | None:
+    """The expression of a transform of one value (None: not one of these)."""
+    if name == "json_string":  # a value as JSON text (Bedrock's response schema, arguments)
+        return f"_json_text({wire_expr(arg, env)})"
+    if name == "data_url":  # [$media_type, $data]: the `data:` URL of base64 data
+        media_type, data = (wire_expr(a, env) for a in args)
+        return f"'data:' + {media_type} + ';base64,' + {data}"
+    if name == "or_null":  # a key written null when there is no value (a schema is None then)
+        return wire_expr(arg, env)
+    if name == "default":  # [$value, default]: the value, given always in this shape
+        # (`_rf_expr` compiles it only for a field the source requires; the model is `_model`'s)
+        return wire_expr(args[0], env)
+    if name == "explicit_default":  # [$value, wire default, canonical default]
+        value, wire_default, canonical_default = args
+        if wire_default == canonical_default:
+            raise PairError("@explicit_default with one default: written only when given")
+        inner = wire_expr(value, env)
+        return f"({inner} if {inner} is not None else {canonical_default!r})"
+    if name == "non_empty":  # the guard refuses an empty value (a description) before
+        return wire_expr(arg, env)
+    return None
+
+
+def _variant(
+    mapping: Json, part: str, *, codec: bool = False, role: str = "user", **canonical: Json
+) -> Json:
     """The first variant of ``part`` (a codec's, with ``codec``) whose canonical template has
-    these constant fields."""
+    these constant fields, among those written in a message of ``role`` (a variant may name
+    the roles it is for: Responses writes the model's text as `output_text`)."""
     for variant in mapping["codecs" if codec else "parts"].get(part, []):
+        if role not in variant.get("roles", [role]):
+            continue
         template = variant["canonical"]
         if all(_matches(template.get(k), v) for k, v in canonical.items()):
             return variant
@@ -265,6 +296,8 @@ def _tool_expr(target: Json, *, described: bool = True) -> tuple[str, str]:
     wire = variant["wire"]
     members = wire["@merge"] if isinstance(wire, dict) and "@merge" in wire else [wire]
     env = {"name": "name", "schema": "schema"}
+    if _strict_inline(target):
+        env["strict"] = "strict"
     if described:
         env["description"] = "description"
     exprs = []
@@ -280,6 +313,13 @@ def _tool_expr(target: Json, *, described: bool = True) -> tuple[str, str]:
             if text is not None:
                 exprs.append(text)
     return " | ".join(exprs) if len(exprs) > 1 else exprs[0], _tool_group(target)
+
+
+def _strict_inline(target: Json) -> bool:
+    """Whether the target's tool declaration writes `strict` through `@explicit_default` (in
+    the declaration's expression, given or not: Responses reads no flag as strict)."""
+    (variant,) = target["codecs"]["tool"]
+    return "explicit_default" in _ops(variant["wire"])
 
 
 def _tool_group(target: Json) -> str:
@@ -347,7 +387,18 @@ class ResponseFormat:
     optional: Mapping[str, tuple[tuple[str, ...], ...]] | None = None
 
 
-def _response_format(source: Json, target: Json) -> ResponseFormat:
+def _defaulted(wire: Json) -> set[str]:
+    """The variables a wire template writes through `@default` (a placeholder when absent)."""
+    if isinstance(wire, dict):
+        if list(wire) == ["@default"]:
+            return _vars(wire["@default"][0])
+        return set().union(*(_defaulted(value) for value in wire.values()))
+    return set()
+
+
+def _response_format(source: Json, target: Json, required: frozenset[str]) -> ResponseFormat:
+    """``required``: the keys of the source's json_schema box its reading schema requires (a
+    target's `@default` of one is always given; of another, the two-step path writes it)."""
     s_variant = _variant(source, "response_format", type="json_schema", codec=True)
     canonical, wire = s_variant["canonical"], s_variant["wire"]
     (box,) = [k for k in wire if k != "type"]
@@ -367,15 +418,17 @@ def _response_format(source: Json, target: Json) -> ResponseFormat:
     # where the request's json_schema is read).
     env = {field: f"box.get({key!r})" for field, key in fields if field != "schema"}
     env["schema"] = "rf_schema"
+    given = {field for field, key in fields if key in required}
     for variant in target["codecs"].get("response_format", []):
         kind = variant["canonical"]["type"]
         if kind in written or kind in unwritten:
             continue  # the first variant of a type is the one written
-        text = _rf_expr(variant["wire"], env)
+        defaulted = _defaulted(variant["wire"])
+        text = _rf_expr(variant["wire"], env) if defaulted <= given else ""
         if text == "":
             unwritten.add(kind)
             continue
-        paths = _var_paths(variant["wire"], env.keys() - {"schema"})
+        paths = _var_paths(variant["wire"], env.keys() - {"schema"} - defaulted)
         if paths:
             optional[kind] = paths
         if text is not None:
@@ -522,6 +575,51 @@ def _web_image(target: Json) -> str | None:
     return wire_expr(wire, {"url": "url"})
 
 
+def _detail_key(target: Json) -> str | None:
+    """The key of an image block holding the source's `detail` (None: the target has no place
+    for it, reported): the same key in every image variant the pass writes."""
+    keys = set()
+    for source in ("base64", "url"):
+        wire = _variant(target, "image", source={"type": source})["wire"]
+        keys.add(next((k for k, v in wire.items() if _var(v) == "detail"), None))
+    if len(keys) > 1:
+        raise PairError("image variants that hold `detail` apart")
+    return keys.pop()
+
+
+def _items_layout(target: Json) -> bool:
+    """Whether the target lays its conversation out as items (Responses' `input`: messages,
+    and each call and each result an item of its own). The pass writes that layout only as
+    this composer knows it: the system prompt hoisted (system messages only) to one string,
+    a developer message kept in the list, no alternation, each result a message of its own,
+    calls and results tags the items own; anything else fails generation."""
+    layout = target["layout"]
+    items = layout.get("items")
+    if not items:
+        return False
+    owners = items["owners"]
+    call_tag = target["parts"]["tool_call"][0]["wire"]["type"]
+    result_tag = _result_variant(target)["wire"]["type"]
+    known = (
+        layout.get("system"),
+        layout.get("hoist_roles"),
+        layout.get("tool_results"),
+        layout.get("alternate"),
+        owners.get(call_tag),
+        owners.get(result_tag),
+        layout.get("tools_for_history", False),
+        target["roles"].get("developer") not in (None, target["roles"].get("system")),
+    )
+    if known != ("hoist", ["system"], "own_message", False, "assistant", "tool", False, True):
+        raise PairError(f"{target['format']}: an item layout the pair composer does not know")
+    result = _result_variant(target)["wire"]
+    if "name" in _vars(result):  # results stand alone, unpaired
+        raise PairError(f"{target['format']}: an item layout whose results name their tool")
+    if "parts" not in _ops(result):  # its texts written as the target's text blocks
+        raise PairError(f"{target['format']}: an item layout whose results are not parts")
+    return True
+
+
 def _url_schemes(node: Json) -> list[str]:
     if isinstance(node, dict):
         if "@url_scheme" in node:
@@ -606,11 +704,12 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     s_layout, t_layout = source["layout"], target["layout"]
     if (s_layout.get("system"), s_layout.get("tool_results")) != ("inline", "own_message"):
         raise PairError(f"{source['format']}: only inline system and own tool messages read")
-    if (t_layout.get("system"), t_layout.get("tool_results"), t_layout.get("alternate")) != (
-        "hoist",
-        "user_blocks",
-        True,
-    ):
+    items = _items_layout(target)
+    if not items and (
+        t_layout.get("system"),
+        t_layout.get("tool_results"),
+        t_layout.get("alternate"),
+    ) != ("hoist", "user_blocks", True):
         raise PairError(f"{target['format']}: only hoisted system and user result blocks written")
     paths, defaults = _target_paths(target)
     params = [Param(p.wire, p.name, p.listed, paths.get(p.name)) for p in _source_params(source)]
@@ -623,7 +722,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     t_roles = target["roles"]
     tool_expr, tool_group = _tool_expr(target)
     system_form = t_layout.get("system_form")
-    if system_form not in ("string_or_blocks", "content", "blocks"):
+    if system_form not in (("string",) if items else ("string_or_blocks", "content", "blocks")):
         raise PairError(f"system form {system_form}")
     checks = _checks(source, params, s_text, s_image, s_call["wire"])
     _grouped_tools(target)
@@ -681,6 +780,15 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_shorthand": t_layout.get("text_shorthand") in (True, "request"),
         "t_developer_is_system": t_roles.get("developer") == t_roles.get("system"),
         "t_text": wire_expr(_variant(target, "text")["wire"], {"text": "text"}),
+        "t_text_assistant": wire_expr(
+            _variant(target, "text", role="assistant")["wire"], {"text": "text"}
+        ),
+        "t_items": items,
+        # Blank text written as it is (Responses), or left out, reported (the pass then sends
+        # the body the two-step way).
+        "t_keep_blank": t_layout.get("blank_text", layout_defaults()["blank_text"]) == "keep",
+        "t_developer": t_roles.get("developer"),
+        "t_image_detail": _detail_key(target),
         "t_image_data": wire_expr(
             _variant(target, "image", source={"type": "base64"})["wire"],
             {"media_type": "media_type", "data": "data"},
@@ -710,7 +818,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
             key: refused(target["format"], _tool_choice_key(target)[0], key)
             for key, _name, _negated in _tool_choice_merge(target)[0]
         },
-        "rf": _response_format(source, target),
+        "rf": _response_format(source, target, checks.rf_required),
         "t_choice_base": _tool_choice_merge(target)[1],
         "t_name_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_name"))),
         "t_id_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_call"))),
@@ -786,7 +894,10 @@ def _tool_fields(target: Json) -> dict[str, Any]:
     (variant,) = target["codecs"]["tool"]
     wire = variant["wire"]
     members = wire["@merge"] if isinstance(wire, dict) and "@merge" in wire else [wire]
-    paths = [p for m in members if isinstance(m, dict) for p in _var_paths(m, {"strict"})]
+    inline = _strict_inline(target)
+    paths = [
+        p for m in members if isinstance(m, dict) and not inline for p in _var_paths(m, {"strict"})
+    ]
     if len(paths) > 1:
         raise PairError("a tool's strict flag written twice")
     empty = None
@@ -795,7 +906,11 @@ def _tool_fields(target: Json) -> dict[str, Any]:
         TRANSFORMS["non_empty"].encode(ctx, "", "")
         ((_, code, reason, _),) = ctx.losses
         empty = (code, reason)
-    return {"t_strict_path": paths[0] if paths else None, "t_empty_description": empty}
+    return {
+        "t_strict_path": paths[0] if paths else None,
+        "t_strict_inline": inline,
+        "t_empty_description": empty,
+    }
 
 
 def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:

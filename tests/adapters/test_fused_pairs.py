@@ -143,7 +143,7 @@ def test_a_recorded_body_with_fields_beside_the_shape_takes_one_pass(
 
 # How many of the real-traffic corpus's OpenAI Chat requests each pair takes in one pass, as
 # docs/spec/conversion.md says (a floor: a pass that covers more raises it).
-RECORDED_IN_ONE_PASS = {"anthropic": 21, "bedrock": 21, "gemini": 19}
+RECORDED_IN_ONE_PASS = {"anthropic": 21, "bedrock": 21, "gemini": 19, "openai-responses": 22}
 
 
 @pytest.mark.parametrize("target", sorted(RECORDED_IN_ONE_PASS))
@@ -372,7 +372,11 @@ def test_a_schema_nested_to_the_limit_passes_and_one_past_it_fails_as_in_the_two
 # --- the loss order of a merged turn (regression) ---------------------------------------------
 
 
-@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+# The pairs whose target needs alternating turns (Responses' items do not: nothing merges).
+ALTERNATING = sorted(pair for pair in PAIRS if pair[1] != "openai-responses")
+
+
+@pytest.mark.parametrize(("source", "target"), ALTERNATING)
 def test_a_merged_user_turn_reports_its_parts_losses_before_the_merge(
     source: str, target: str
 ) -> None:
@@ -641,3 +645,318 @@ def test_the_benchmark_corpora_take_the_fused_path(source: str, target: str) -> 
             r for r in (PAIRS[source, target](copy.deepcopy(b)) for b in bodies) if type(r) is str
         ]
         assert reasons == []
+
+
+# --- OpenAI Responses: items, the shapes its pass takes, and those it sends back ---------------
+
+
+def _messages(*messages: dict[str, Any]) -> dict[str, Any]:
+    return {"model": "gpt-4o", "messages": list(messages)}
+
+
+_USER = {"role": "user", "content": "Hi"}
+_ASKED = {"role": "assistant", "content": None, "tool_calls": [_CALL]}
+_ANSWERED = {"role": "tool", "tool_call_id": "c1", "content": "r"}
+
+# name: (body, why the fused pass sends it back; None: it takes it)
+RESPONSES: dict[str, tuple[dict[str, Any], str | None]] = {
+    "the common shape: detail carried, developer in the list": (BODY, None),
+    "parallel calls and their results, each an item": (_with(("messages",), _CALLS), None),
+    "text beside calls: a message item, then the calls": (
+        _messages(_USER, {**_ASKED, "content": "Looking."}, _ANSWERED),
+        None,
+    ),
+    "several texts of the model: one message item of output_text": (
+        _messages(
+            _USER,
+            {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+            },
+        ),
+        None,
+    ),
+    "one text in a list: the shorthand": (
+        _messages({"role": "user", "content": [{"type": "text", "text": "a"}]}),
+        None,
+    ),
+    "consecutive user messages: items apart, nothing merged": (
+        _messages(_USER, _USER, {"role": "assistant", "content": "b"}, _USER),
+        None,
+    ),
+    "an assistant message first": (_messages({"role": "assistant", "content": "a"}, _USER), None),
+    "two system messages and a list of two texts: one string, each join reported": (
+        _messages(
+            {"role": "system", "content": "a"},
+            {
+                "role": "system",
+                "content": [{"type": "text", "text": "b"}, {"type": "text", "text": "c"}],
+            },
+            _USER,
+        ),
+        None,
+    ),
+    "a system message after the conversation started: hoisted, reported": (
+        _messages(
+            _USER, {"role": "system", "content": "late"}, {"role": "assistant", "content": "b"}
+        ),
+        None,
+    ),
+    "a system message after a developer message: moved": (
+        _messages({"role": "developer", "content": "d"}, {"role": "system", "content": "s"}, _USER),
+        None,
+    ),
+    "developer messages of several texts": (
+        _messages(
+            {
+                "role": "developer",
+                "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+            },
+            _USER,
+        ),
+        None,
+    ),
+    "data URL images, detail kept": (
+        _with(
+            ("messages", 1, "content"),
+            [
+                _image("data:image/png;base64,iVBORw0KGgo="),
+                _image("data:image/JPEG;base64,/9j/", detail="high"),
+            ],
+        ),
+        None,
+    ),
+    "tools strict, not strict and unsaid; no parameters": (
+        {
+            **BODY,
+            "tools": [
+                {"type": "function", "function": {"name": "a", "parameters": {}, "strict": True}},
+                {"type": "function", "function": {"name": "b", "strict": False}},
+                {"type": "function", "function": {"name": "c", "description": ""}},
+            ],
+            "tool_choice": {"type": "function", "function": {"name": "a"}},
+        },
+        None,
+    ),
+    "tool_choice required and none": (_with(("tool_choice",), "required"), None),
+    "parameters, some with no place, reasoning effort nested": (
+        {**BODY, "top_p": 0.5, "seed": 3, "parallel_tool_calls": False, "reasoning_effort": "low"},
+        None,
+    ),
+    "json_schema with description, under text.format": (
+        {
+            **BODY,
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "n", "description": "d", "schema": _SCHEMA, "strict": True},
+            },
+        },
+        None,
+    ),
+    "json_schema alone": (
+        {
+            **BODY,
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "n", "schema": _SCHEMA},
+            },
+        },
+        None,
+    ),
+    "json_object": ({**BODY, "response_format": {"type": "json_object"}}, None),
+    "a call history with no tools offered": (_without("tools", "tool_choice"), None),
+    # Calls and results wherever they stand: items written as they come, as the writer does.
+    "a user turn before the results": (
+        _messages(_USER, _ASKED, _USER),
+        None,
+    ),
+    "a developer turn before the results": (
+        _messages(_USER, _ASKED, {"role": "developer", "content": "d"}),
+        None,
+    ),
+    "the calls unanswered at the end": (
+        _messages(_USER, _ASKED),
+        None,
+    ),
+    "a result without its call": (_messages(_USER, _ANSWERED), None),
+    "blank and empty strings, carried as they are (Responses keeps blank text)": (
+        _messages(
+            {"role": "system", "content": "a"},
+            {"role": "system", "content": ""},
+            {"role": "developer", "content": " "},
+            {"role": "user", "content": ""},
+            _ASKED,
+            {**_ANSWERED, "content": ""},
+            {"role": "assistant", "content": " "},
+        ),
+        None,
+    ),
+    "a result of several texts: text blocks": (
+        _messages(
+            _USER,
+            _ASKED,
+            {
+                **_ANSWERED,
+                "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+            },
+        ),
+        None,
+    ),
+    "results out of order": (
+        _with(("messages",), [_CALLS[0], _CALLS[1], _CALLS[3], _CALLS[2]]),
+        None,
+    ),
+    # Sent back, each for its reason.
+    "no messages": (_messages(), "no messages"),
+    "a message that is not an object": (_messages(_USER, "hi"), "a message that is not an object"),  # type: ignore[arg-type]
+    "a role outside the shape": (
+        _messages({"role": "function", "name": "f", "content": "x"}),
+        "a role outside the fused shape",
+    ),
+    "only a system prompt": (
+        _messages({"role": "system", "content": "s"}),
+        "no turn",
+    ),
+    "a result of an empty id": (
+        _messages(_USER, _ASKED, {**_ANSWERED, "tool_call_id": ""}),
+        "a tool result id the fused shape does not take",
+    ),
+    "a result of an image": (
+        _messages(_USER, _ASKED, {**_ANSWERED, "content": [_image("https://e.com/a.png")]}),
+        "a tool result outside the fused shape",
+    ),
+    "an empty assistant turn": (
+        _messages(_USER, {"role": "assistant", "content": ""}),
+        "an empty assistant turn",
+    ),
+    "a refusal part": (
+        _messages(_USER, {"role": "assistant", "content": [{"type": "refusal", "refusal": "no"}]}),
+        "assistant content outside the fused shape",
+    ),
+    "a refusal beside the calls": (
+        _messages(_USER, {**_ASKED, "refusal": "no"}, _ANSWERED),
+        "assistant fields outside the fused shape",
+    ),
+    "tool calls that are no list": (
+        _messages(_USER, {**_ASKED, "tool_calls": {"id": "c1"}}),
+        "tool calls: not a list",
+    ),
+    "a custom tool call": (
+        _messages(_USER, {**_ASKED, "tool_calls": [{**_CALL, "type": "custom"}]}),
+        "a tool call outside the fused shape",
+    ),
+    "one call id twice": (
+        _messages(_USER, {**_ASKED, "tool_calls": [_CALL, _CALL]}),
+        "a tool call id the fused shape does not take",
+    ),
+    "a tool name Responses refuses": (
+        _messages(
+            _USER,
+            {**_ASKED, "tool_calls": [{**_CALL, "function": {"name": "a.b", "arguments": "{}"}}]},
+            _ANSWERED,
+        ),
+        "a tool name the fused shape does not take",
+    ),
+    "arguments that are a list": (
+        _messages(
+            _USER,
+            {**_ASKED, "tool_calls": [{**_CALL, "function": {"name": "f", "arguments": "[1]"}}]},
+            _ANSWERED,
+        ),
+        "tool call arguments that do not read",
+    ),
+    "a result field holding what JSON cannot": (
+        _messages(_USER, _ASKED, {**_ANSWERED, "x": {1: "y"}}),
+        "tool result fields outside the fused shape",
+    ),
+    "a developer field of a type the schema refuses": (
+        _messages({"role": "developer", "content": "d", "name": 5}, _USER),
+        "developer message fields outside the fused shape",
+    ),
+    "a developer image": (
+        _messages({"role": "developer", "content": [_image("https://e.com/a.png")]}, _USER),
+        "developer content outside the fused shape",
+    ),
+    "a system field of a type the schema refuses": (
+        _messages({"role": "system", "content": "s", "name": 5}, _USER),
+        "system message fields outside the fused shape",
+    ),
+    "a blank system text in a list": (
+        _messages({"role": "system", "content": [{"type": "text", "text": " "}]}, _USER),
+        "system content outside the fused shape",
+    ),
+    "an audio part": (
+        _messages(
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}
+                ],
+            }
+        ),
+        "user content outside the fused shape",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESPONSES))
+def test_responses_bodies_take_the_fused_path_where_it_covers_them_with_the_two_step_answer(
+    name: str,
+) -> None:
+    body, why = RESPONSES[name]
+    if why is not None:  # sent back for this reason, not another
+        assert PAIRS["openai-chat", "openai-responses"](copy.deepcopy(body)) == why
+    try:
+        two_step = convert(copy.deepcopy(body), "openai-chat", "openai-responses", fused=False)
+    except ConversionError as exc:
+        assert why is not None
+        with pytest.raises(ConversionError) as fused_error:
+            convert(copy.deepcopy(body), "openai-chat", "openai-responses")
+        assert (fused_error.value.code, fused_error.value.pointer) == (exc.code, exc.pointer)
+        return
+    fused = convert(copy.deepcopy(body), "openai-chat", "openai-responses")
+    assert fused.fused is (why is None)
+    _same(fused, two_step)
+    check_wire(fused.output, "openai-responses", "request")
+
+
+def test_responses_items_and_the_system_prompts_losses() -> None:
+    """What the pass writes to Responses, checked for itself (beside equal to the two-step
+    path): calls and results items of their own after the model's text, the model's text as
+    output_text, system prompts joined into `instructions` with each join reported where it
+    was read, a late one moved, `strict` spelled out."""
+    body = {
+        "model": "gpt-4o",
+        "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}],
+        "messages": [
+            {"role": "system", "content": "a"},
+            {
+                "role": "system",
+                "content": [{"type": "text", "text": "b"}, {"type": "text", "text": "c"}],
+            },
+            {"role": "user", "content": "Hi"},
+            {**_ASKED, "content": [{"type": "text", "text": "x"}]},
+            _ANSWERED,
+            {"role": "system", "content": "late"},
+        ],
+    }
+    result = convert(copy.deepcopy(body), "openai-chat", "openai-responses")
+    assert result.fused
+    _same(result, convert(copy.deepcopy(body), "openai-chat", "openai-responses", fused=False))
+    assert result.output["instructions"] == "a\n\nb\n\nc\n\nlate"
+    assert result.output["input"] == [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": [{"type": "output_text", "text": "x"}]},
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c1", "output": "r"},
+    ]
+    assert result.output["tools"] == [
+        {"type": "function", "name": "f", "parameters": {}, "strict": False}
+    ]
+    assert [(x.pointer, x.code, x.part_type) for x in result.losses] == [
+        ("/messages/1", "turns_merged", None),
+        ("/messages/5", "moved", None),
+        ("/messages/1/content/0", "turns_merged", "text"),
+        ("/messages/1/content/1", "turns_merged", "text"),
+        ("/messages/5/content/0", "turns_merged", "text"),
+    ]

@@ -237,3 +237,35 @@ def test_a_converter_that_raises_is_reported_and_fails_the_run(
     )
     assert "| interlingua gemini" not in report
     assert "| floor: orjson loads + dumps |" in report
+
+
+def test_the_responses_rows_carry_everything_and_take_the_fused_pass() -> None:
+    """The Responses section: interlingua's rows (fused and two-step) and LiteLLM's bridge,
+    when it is installed, each carry every call, result and image of a small corpus and give
+    valid Responses requests; the fused pass takes every body; the report names the pair."""
+    import orjson
+
+    from interlingua import convert
+
+    bench = bench_module("convert")
+    lines = [orjson.dumps(body) for body in bodies(12)]
+    found = bench.responses_rows(convert, [("short", bodies(12), lines)], 12)
+    assert found.failed == []
+    expected = {"fused", "two-step"} | ({"litellm"} if _has_litellm() else set())
+    assert set(found.names) == expected
+    assert (
+        f"{bench.RESPONSES}, dict → dict: 12/12 outputs valid Responses requests, fused pass took 12"
+        in "\n".join(found.notes)
+    )
+    rates = {("short", name): 1000.0 for name in found.names.values()}
+    report = found.report(rates)
+    assert report.startswith("## openai-chat → openai-responses, dict → dict")
+    assert "fused vs two-step 1.00x" in report
+
+
+def _has_litellm() -> bool:
+    try:
+        importlib.import_module("litellm")
+    except ImportError:
+        return False
+    return True

@@ -63,6 +63,16 @@ def test_a_wire_template_compiles_to_the_dict_it_describes() -> None:
         # Bedrock's result: the structured value is not in the shape, so only the content.
         ({"@parts": ["$content", {"json": "$structured"}]}, {"content": "n"}, "f"),
         ({"@non_empty": "$name"}, {"name": "n"}, "f"),
+        ({"@or_null": "$name"}, {"name": "n"}, "f"),  # null only for a None (no value)
+        ({"@default": ["$name", "response"]}, {"name": "n"}, "f"),  # given in the shape
+        ({"@explicit_default": ["$name", True, False]}, {"name": "n"}, "f"),
+        ({"@data_url": ["$name", "$name"]}, {"name": "n"}, "data:f;base64,f"),
+        # The declaration inside, as it is (the flag and schema keys are literals).
+        (
+            {"@strict_by_schema": ["strict", "parameters", {"name": "$name"}]},
+            {"name": "n"},
+            {"name": "f"},
+        ),
         ([{"a": "$name"}, {"b": "$other"}], {"name": "n"}, [{"a": "f"}, {}]),
     ],
 )
@@ -75,7 +85,9 @@ def test_each_operation_the_shape_meets_compiles(
 @pytest.mark.parametrize(
     ("template", "env"),
     [
-        ({"@data_url": ["$media_type", "$data"]}, {"media_type": "m", "data": "d"}),
+        # One default for both sides: written only when given, which an expression cannot say.
+        ({"@explicit_default": ["$strict", True, True]}, {"strict": "s"}),
+        ({"@paragraphs": ["summary_text", "$text"]}, {"text": "t"}),
         (
             {"@file_ref": ["t", "u", "image", "$media_type", "$url"]},
             {"media_type": "m", "url": "u"},
@@ -105,7 +117,7 @@ def test_a_tool_declaration_compiles_to_what_the_writer_gives(
     """The fused declaration of a tool (absent schema: None) equals the two-step writer's, for
     every schema the shape takes: no schema, any object, one without `type`, one with."""
     expr, _group = pairs._tool_expr(_mappings()[target], described=False)
-    fused = eval(expr, {"_schemas": schemas}, {"name": "f", "schema": schema})
+    fused = eval(expr, {"_schemas": schemas}, {"name": "f", "schema": schema, "strict": None})
     tool: dict[str, Any] = {"name": "f"}
     if schema is not None:
         tool["input_schema"] = schema
@@ -228,3 +240,111 @@ def test_tools_nested_apart_from_the_tool_choice_stop_generation() -> None:
     wire["choiceConfig"] = {"toolChoice": wire["toolConfig"].pop("toolChoice")}
     with pytest.raises(pairs.PairError, match="apart"):
         pairs.pair_values(mappings["openai-chat"], target)
+
+
+def test_an_explicit_default_is_written_when_the_source_gives_none() -> None:
+    expr = pairs.wire_expr({"@explicit_default": ["$strict", True, False]}, {"strict": "s"})
+    assert [_value(expr, s=given) for given in (None, False, True)] == [False, False, True]
+
+
+def test_responses_values_come_from_its_mapping() -> None:
+    """OpenAI Responses reaches the pass as values derived from openai-responses.yaml: an item
+    layout, text typed by the role that writes it, a call and a result each an item of its own,
+    the image's detail carried, `strict` written in the declaration, the response format under
+    `text`, the system prompt one string."""
+    mappings = _mappings()
+    values = pairs.pair_values(mappings["openai-chat"], mappings["openai-responses"])
+    values.update(pairs._tool_fields(mappings["openai-responses"]))
+    assert values["t_items"] and values["t_system_form"] == "string"
+    assert (values["t_system_field"], values["t_messages"]) == ("instructions", "input")
+    assert _value(values["t_text"], text="a") == {"type": "input_text", "text": "a"}
+    assert _value(values["t_text_assistant"], text="a") == {"type": "output_text", "text": "a"}
+    call = eval(
+        values["t_call"],
+        {"_json_text": json_text},
+        {"call_id": "c", "call_name": "f", "arguments": {"a": 1}},
+    )
+    assert call == {"type": "function_call", "call_id": "c", "name": "f", "arguments": '{"a":1}'}
+    result = _value(values["t_result"], call_id="c", result_text="ok")
+    assert result == {"type": "function_call_output", "call_id": "c", "output": "ok"}
+    assert values["t_image_detail"] == "detail" and values["t_developer"] == "developer"
+    image = _value(values["t_image_data"], media_type="image/png", data="QUJD")
+    assert image == {"type": "input_image", "image_url": "data:image/png;base64,QUJD"}
+    assert values["t_strict_inline"] and values["t_strict_path"] is None
+    tool = _value(values["t_tool"], name="f", description="d", schema=None, strict=None)
+    assert tool == {
+        "type": "function",
+        "name": "f",
+        "description": "d",
+        "parameters": None,
+        "strict": False,
+    }
+    rf = values["rf"]
+    assert rf.path == ("text", "format") and not rf.merged and not rf.unwritten
+    assert set(rf.written) == {"json_schema", "json_object", "text"}
+    assert rf.optional == {"json_schema": (("description",), ("strict",))}
+    assert {p.name: p.target for p in values["params"]}["reasoning_effort"] == (
+        "reasoning",
+        "effort",
+    )
+    for target in ("anthropic", "gemini", "bedrock"):  # the turn layouts keep theirs
+        other = pairs.pair_values(mappings["openai-chat"], mappings[target])
+        assert not other["t_items"] and other["t_image_detail"] is None
+        assert other["t_text"] == other["t_text_assistant"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t["layout"].update(hoist_roles=["system", "developer"]),
+        lambda t: t["layout"].update(alternate=True),
+        lambda t: t["layout"].update(tools_for_history=True),
+        lambda t: t["layout"]["items"]["owners"].pop("function_call_output"),
+        lambda t: t["roles"].update(developer="system"),
+        lambda t: t["parts"]["tool_result"][0]["wire"].update(name="$name"),
+        lambda t: t["parts"]["tool_result"][0]["wire"].update(output="$content"),
+    ],
+    ids=[
+        "developer hoisted",
+        "alternation",
+        "tools for history",
+        "results in messages",
+        "no developer",
+        "results naming their tool",
+        "results not parts",
+    ],
+)
+def test_an_item_layout_it_does_not_know_stops_generation(change: Any) -> None:
+    mappings = _mappings()
+    target = copy.deepcopy(mappings["openai-responses"])
+    change(target)
+    with pytest.raises(pairs.PairError, match="item layout"):
+        pairs.pair_values(mappings["openai-chat"], target)
+
+
+def test_a_system_form_an_item_layout_does_not_write_stops_generation() -> None:
+    mappings = _mappings()
+    target = copy.deepcopy(mappings["openai-responses"])
+    target["layout"]["system_form"] = "blocks"
+    with pytest.raises(pairs.PairError, match="system form"):
+        pairs.pair_values(mappings["openai-chat"], target)
+
+
+def test_image_variants_holding_detail_apart_stop_generation() -> None:
+    mappings = _mappings()
+    target = copy.deepcopy(mappings["openai-responses"])
+    wire = pairs._variant(target, "image", source={"type": "url"})["wire"]
+    wire["fidelity"] = wire.pop("detail")
+    with pytest.raises(pairs.PairError, match="detail"):
+        pairs.pair_values(mappings["openai-chat"], target)
+
+
+def test_a_defaulted_field_the_source_may_leave_out_is_written_the_two_step_way() -> None:
+    """Responses writes a json_schema's name through `@default` (a placeholder when absent):
+    the pass compiles it only because OpenAI Chat requires the name; a source that did not
+    would send such bodies the two-step way."""
+    mappings = _mappings()
+    source, target = mappings["openai-chat"], mappings["openai-responses"]
+    assert "json_schema" in pairs._response_format(source, target, frozenset()).unwritten
+    taken = pairs._response_format(source, target, frozenset({"name"}))
+    assert "json_schema" in taken.written and not taken.unwritten

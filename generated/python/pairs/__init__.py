@@ -17,6 +17,9 @@ from interlingua.generated.pairs.openai_chat_to_bedrock import (
 from interlingua.generated.pairs.openai_chat_to_gemini import (
     convert_request as OPENAI_CHAT_TO_GEMINI,
 )
+from interlingua.generated.pairs.openai_chat_to_openai_responses import (
+    convert_request as OPENAI_CHAT_TO_OPENAI_RESPONSES,
+)
 
 PAIRS: Final[
     dict[tuple[str, str], Callable[[Any], tuple[dict[str, Any], list[Loss], bool] | str]]
@@ -24,4 +27,5 @@ PAIRS: Final[
     ("openai-chat", "anthropic"): OPENAI_CHAT_TO_ANTHROPIC,
     ("openai-chat", "gemini"): OPENAI_CHAT_TO_GEMINI,
     ("openai-chat", "bedrock"): OPENAI_CHAT_TO_BEDROCK,
+    ("openai-chat", "openai-responses"): OPENAI_CHAT_TO_OPENAI_RESPONSES,
 }

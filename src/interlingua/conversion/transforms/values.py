@@ -20,7 +20,13 @@ def _json_string_encode(ctx: Context, at: str, value: Any) -> Any:
 def json_text(value: Any) -> str:
     """The JSON text `@json_string` writes of a value (the fused pair converters call it
     directly, having no conversion context)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _encode(value)
+
+
+# What `json.dumps(value, ensure_ascii=False, separators=(",", ":"))` does, its encoder built
+# once: `json.dumps` builds one a call when given options (measured: 5 us in place of 33 for a
+# tool call's arguments, a long conversation's calls each pay it to Responses).
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def _json_string_decode(ctx: Context, wire: Any, at: str) -> Any:
