@@ -653,6 +653,7 @@ class StreamWriter:
         # a signature-only thinking part, held back until that block is written.
         self._held: str | None = None
         self._first_text: int | None = None  # the first text part written (its index)
+        self._cited: dict[int, int] = {}  # the citations written, by part
         self._sequence = 0
         # Bumped whenever the writer's vars or its open block change: a fused path's text
         # cache (`delta_text`) holds while it stays the same.
@@ -811,6 +812,8 @@ class StreamWriter:
         block = {"index": self._blocks, "block_id": self._block_id(), **(extra or {})}
         if self.spec.whole_blocks:
             block["arguments" if kind == "tool_call" else "text"] = ""
+            if kind == "text":
+                block["citations"] = []  # the citations written on it, repeated at its end
         self._blocks += 1
         self._open = (index, kind, block)
         self._version += 1
@@ -848,7 +851,12 @@ class StreamWriter:
             return
         block = self._open[2] if self._open is not None and self._open[0] == index else {}
         self._ensure_started(ptr, out)
-        self._write("citation", {**block, "citation": wire}, out)
+        written = self._cited.get(index, 0)
+        self._cited[index] = written + 1
+        if "citations" in block:
+            block["citations"].append(wire)
+            self._version += 1
+        self._write("citation", {**block, "citation": wire, "citation_index": written}, out)
 
     def _replayable(self, index: int, ptr: str) -> bool:
         """Whether streamed reasoning from ``origin`` may be written here (reported if not)."""
@@ -920,6 +928,7 @@ class StreamWriter:
             "block_id": self._block_id(),
             "text": "",
             "signature": self._held,
+            "citations": [],
         }
         self._blocks += 1
         self._held = None
