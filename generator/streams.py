@@ -33,12 +33,13 @@ VARIABLES = {
     "open": BLOCK | {"call", "tool_id", "name"},
     "delta": BLOCK | {"call", "tool_id", "name", "text", "arguments", "signature"},
     "signature": BLOCK | {"signature"},
-    # At the end of a block, its whole text, arguments and signature: for formats that repeat
-    # the finished block (Responses' `.done` events).
-    "close": BLOCK | {"call", "tool_id", "name", "text", "arguments", "signature"},
+    # At the end of a block, its whole text, arguments and signature, and a text block's
+    # citations: for formats that repeat the finished block (Responses' `.done` events).
+    "close": BLOCK | {"call", "tool_id", "name", "text", "arguments", "signature", "citations"},
     "part": BLOCK | {"block"},
-    # A citation of the open text block, as the format's `citation` codec writes it.
-    "citation": BLOCK | {"citation"},
+    # A citation of the open text block, as the format's `citation` codec writes it, and its
+    # position among the citations of its part (Responses' `annotation_index`).
+    "citation": BLOCK | {"citation", "citation_index"},
     "usage": COMMON,
     # `$response`: the whole response the stream carried, as this format's response body.
     "complete": COMMON | {"stop_reason", "response"},

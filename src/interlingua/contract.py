@@ -106,25 +106,34 @@ def _lines(text: str, framing: str, source: str) -> list[str]:
 def translate_stream_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """`translate_stream`: a raw stream (``text`` in ``framing``) translated to each of
     ``targets``; per target the raw text written, whether the translation failed, and, when
-    it failed in reading the source, the coded error reading met."""
+    it failed in reading the source, the coded error reading met. ``source_endpoint`` /
+    ``target_endpoint`` (optional) are the endpoints as `StreamTranslator` takes them."""
     source = arguments["source"]
+    source_endpoint = arguments.get("source_endpoint")
     lines = _lines(arguments["text"], arguments.get("framing", ""), source)
     answers: dict[str, Any] = {}
     for target in arguments["targets"]:
-        translator = StreamTranslator(source, target)
+        translator = StreamTranslator(
+            source,
+            target,
+            source_endpoint=source_endpoint,
+            target_endpoint=arguments.get("target_endpoint"),
+        )
         text = "".join(translator.feed(line) for line in lines) + translator.close()
         answers[target] = {"text": text, "failed": translator.failed}
     if any(answer["failed"] for answer in answers.values()):
-        reading = _reading_error(lines, source)
+        reading = _reading_error(lines, source, source_endpoint)
         for answer in answers.values():
             if answer["failed"] and reading is not None:
                 answer["error"] = reading
     return answers
 
 
-def _reading_error(lines: list[str], source: str) -> dict[str, Any] | None:
+def _reading_error(
+    lines: list[str], source: str, source_endpoint: str | None
+) -> dict[str, Any] | None:
     """The error event reading the source stream ends with, as a coded error, if it does."""
-    translator = StreamTranslator(source, "canonical")
+    translator = StreamTranslator(source, "canonical", source_endpoint=source_endpoint)
     text = "".join(translator.feed(line) for line in lines) + translator.close()
     for line in text.splitlines():
         event = json.loads(line)

@@ -1,5 +1,9 @@
 """The functions the conformance cases call: the ones that take several targets at once."""
 
+from typing import Any
+
+import pytest
+
 from interlingua.contract import FUNCTIONS
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
@@ -90,3 +94,49 @@ def test_translate_stream_names_the_error_reading_met() -> None:
     assert answers["anthropic"]["failed"] is True
     assert answers["anthropic"]["error"]["code"] == "provider_error"
     assert answers["anthropic"]["error"]["details"]["message"] == "overloaded"
+
+
+def test_translate_stream_takes_the_endpoints_the_replay_check_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Before: the contract made its StreamTranslator without the endpoints, so a vector could
+    # not say that Vertex-signed reasoning goes to the Gemini API (which refuses it).
+    import json
+
+    from interlingua import contract
+    from interlingua.streams.engine import StreamTranslator
+
+    made: list[StreamTranslator] = []
+
+    class Kept(StreamTranslator):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(contract, "StreamTranslator", Kept)
+    chunks: list[dict[str, Any]] = [
+        {"candidates": [{"content": {"role": "model", "parts": [part]}, "index": 0}]}
+        for part in (
+            {"text": "Hm.", "thought": True, "thoughtSignature": "Q2lZQg=="},
+            {"text": "Hi."},
+        )
+    ]
+    chunks[-1]["candidates"][0]["finishReason"] = "STOP"
+    text = "".join(json.dumps(c) + "\n" for c in chunks)
+    for target_endpoint, kept in (("gemini-api", False), ("vertex", True)):
+        made.clear()
+        answers = FUNCTIONS["translate_stream"](
+            {
+                "source": "gemini",
+                "targets": ["gemini"],
+                "text": text,
+                "framing": "ndjson",
+                "source_endpoint": "vertex",
+                "target_endpoint": target_endpoint,
+            }
+        )
+        assert answers["gemini"]["failed"] is False
+        assert ("thoughtSignature" in answers["gemini"]["text"]) is kept
+        (translator,) = made
+        codes = [loss.code for loss in translator.losses]
+        assert codes == ([] if kept else ["thinking_not_replayable"])

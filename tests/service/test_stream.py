@@ -180,3 +180,71 @@ def test_reading_stops_when_the_client_goes_away() -> None:
     # running in this thread, where another cannot start.
     with ThreadPoolExecutor(1) as pool:
         assert pool.submit(anyio.run, collect).result() == [b"data: {}\n", b"\n"]
+
+
+def _vertex_reasoning() -> list[str]:
+    """A Gemini stream whose reasoning Vertex signed."""
+    chunks: list[dict[str, Any]] = [
+        {"candidates": [{"content": {"role": "model", "parts": [part]}, "index": 0}]}
+        for part in (
+            {"text": "Hm.", "thought": True, "thoughtSignature": "Q2lZQg=="},
+            {"text": "Hi."},
+        )
+    ]
+    chunks[-1]["candidates"][0]["finishReason"] = "STOP"
+    return framed("gemini", chunks)
+
+
+def _translated(
+    client: CheckedClient, monkeypatch: pytest.MonkeyPatch, path: str, lines: list[str]
+) -> tuple[str, streaming.TranslatedStream]:
+    """What the service answers at ``path``, and the response object that answered it."""
+    made: list[streaming.TranslatedStream] = []
+
+    class Kept(streaming.TranslatedStream):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr("interlingua.service.app.TranslatedStream", Kept)
+    answer = client.post(path, content="".join(lines).encode(), headers=SSE)
+    assert answer.status_code == 200
+    return answer.text, made[0]
+
+
+@pytest.mark.parametrize(
+    ("endpoints", "kept"),
+    [
+        ("&source_endpoint=vertex&target_endpoint=gemini-api", False),
+        ("&source_endpoint=vertex&target_endpoint=vertex", True),
+        ("&source_endpoint=vertex", True),
+    ],
+)
+def test_the_stream_takes_the_endpoints_the_replay_check_needs(
+    client: CheckedClient, monkeypatch: pytest.MonkeyPatch, endpoints: str, kept: bool
+) -> None:
+    # Before: the service made its StreamTranslator without the endpoints, so Vertex-signed
+    # reasoning went on to the Gemini API (which refuses it) with nothing reported.
+    lines = _vertex_reasoning()
+    text, answered = _translated(
+        client, monkeypatch, f"/v1/stream?from=gemini&to=gemini{endpoints}", lines
+    )
+    assert ("thoughtSignature" in text) is kept
+    codes = [loss.code for loss in answered.translator.losses]
+    assert codes == ([] if kept else ["thinking_not_replayable"])
+    assert text == "".join(
+        translate_stream(
+            lines,
+            "gemini",
+            "gemini",
+            source_endpoint="vertex",
+            target_endpoint="gemini-api" if "gemini-api" in endpoints else None,
+        )
+    )
+
+
+def test_an_unknown_endpoint_is_refused_before_anything_is_read(client: CheckedClient) -> None:
+    answer = client.post(
+        "/v1/stream?from=gemini&to=gemini&target_endpoint=not%20one", content=b"", headers=SSE
+    )
+    assert (answer.status_code, answer.json()["parameter"]) == (400, "target_endpoint")

@@ -26,7 +26,7 @@ from interlingua.conversion.adapters.fidelity import without_raw
 from interlingua.conversion.converter import convert
 from interlingua.streams.accumulate import Accumulator, StreamError
 from interlingua.streams.engine import StreamTranslator, read_stream, reassemble
-from tests.streams.helpers import ROOT, framed
+from tests.streams.helpers import ROOT, chunk_validator, framed
 
 REAL = ROOT / "conformance" / "real"
 CHAT_RESPONSE = json.loads(
@@ -157,6 +157,35 @@ def test_a_chat_writer_writes_citations_of_its_first_text_part_only() -> None:
         "https://a.example"
     ]
     assert _losses(translator) == [("/5", "field_dropped")]
+
+
+def test_a_responses_writer_writes_citations_as_its_own_annotation_events() -> None:
+    # Before: the Responses stream wrote no `annotation.added` (its templates had no counter
+    # for `annotation_index`), so the citation was reported lost, and its `.done` events said
+    # `annotations: []`, though `response.completed` carried it.
+    second = {**ANNOTATIONS[0], "url_citation": {**ANNOTATIONS[0]["url_citation"], "url": "b"}}
+    stream = [*CHAT_STREAM[:3], _chat({"annotations": [*ANNOTATIONS, second]}), *CHAT_STREAM[4:]]
+    text, translator = _run(framed("openai-chat", stream), "openai-chat", "openai-responses")
+    assert _losses(translator) == []
+    written = _payloads(text)
+    validator = chunk_validator("openai-responses")
+    assert [e.message for chunk in written for e in validator.iter_errors(chunk)] == []
+    added = [c for c in written if c["type"] == "response.output_text.annotation.added"]
+    wire = [c["annotation"] for c in added]
+    assert [(c["output_index"], c["annotation_index"]) for c in added] == [(0, 0), (0, 1)]
+    assert [a["url"] for a in wire] == [ANNOTATIONS[0]["url_citation"]["url"], "b"]
+    (done,) = [c for c in written if c["type"] == "response.output_item.done"]
+    (part,) = [c for c in written if c["type"] == "response.content_part.done"]
+    (completed,) = [c for c in written if c["type"] == "response.completed"]
+    assert done["item"]["content"][0]["annotations"] == wire
+    assert part["part"]["annotations"] == wire
+    assert completed["response"]["output"][0]["content"][0]["annotations"] == wire
+    # Read back, each is one citation (the `.done` events repeat them and are not read).
+    back, reading = _run(text.splitlines(keepends=True), "openai-responses", "canonical")
+    assert reading.losses == []
+    again = reassemble(_events(back), "openai-responses")
+    spans = [c["span"] for c in again["message"]["content"][0]["citations"]]
+    assert len(spans) == 2
 
 
 def test_the_accumulator_refuses_a_citation_of_a_part_that_is_no_text() -> None:

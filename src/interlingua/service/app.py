@@ -68,7 +68,14 @@ def _stream_endpoint(op: contract.Operation, limits: Limits) -> Endpoint:
     async def endpoint(request: Request) -> Response:
         query = read_query(request.query_params, op)
         media_type(request, op.body_media)
-        return TranslatedStream(query["from"], query["to"], limits.max_bytes, limits.timeout)
+        return TranslatedStream(
+            query["from"],
+            query["to"],
+            limits.max_bytes,
+            limits.timeout,
+            source_endpoint=query.get("source_endpoint"),
+            target_endpoint=query.get("target_endpoint"),
+        )
 
     return endpoint
 

@@ -72,11 +72,30 @@ class TranslatedStream(Response):
     (Starlette's StreamingResponse listens for a disconnect on the same channel, which would
     swallow the body's messages.)"""
 
-    def __init__(self, source: str, target: str, limit: int, timeout: float) -> None:
+    def __init__(
+        self,
+        source: str,
+        target: str,
+        limit: int,
+        timeout: float,
+        *,
+        source_endpoint: str | None = None,
+        target_endpoint: str | None = None,
+    ) -> None:
+        """The endpoints as :class:`StreamTranslator` takes them (the query's
+        ``source_endpoint`` / ``target_endpoint``, as `/v1/convert` takes them)."""
         super().__init__(media_type=answer_media(target))
-        self.translator = StreamTranslator(source, target, max_bytes=limit)
+        self.translator = StreamTranslator(
+            source,
+            target,
+            max_bytes=limit,
+            source_endpoint=source_endpoint,
+            target_endpoint=target_endpoint,
+        )
         # Read to canonical events beside it until the answer begins, for a refusal's code.
-        self.probe: StreamTranslator | None = StreamTranslator(source, CANONICAL, max_bytes=limit)
+        self.probe: StreamTranslator | None = StreamTranslator(
+            source, CANONICAL, max_bytes=limit, source_endpoint=source_endpoint
+        )
         self.limit = limit
         self.timeout = timeout
         self.started = False

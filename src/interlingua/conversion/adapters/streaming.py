@@ -38,11 +38,18 @@ from json.encoder import encode_basestring
 from typing import Any, Final
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.conversion.adapters import grounding, pairing
+from interlingua.conversion.adapters import pairing
 from interlingua.conversion.adapters.documents import encode_response
+from interlingua.conversion.adapters.held_blocks import HeldBlocks
 from interlingua.conversion.adapters.models import same_endpoint
 from interlingua.conversion.adapters.pieces import ArgumentPieces
 from interlingua.conversion.adapters.runtime import MISS, Adapter, Codec
+from interlingua.conversion.adapters.stream_citations import (
+    cited_part,
+    decode_citation,
+    grounding_citations,
+    unwritable_citation,
+)
 from interlingua.conversion.reading import InputError, read_small_json
 from interlingua.conversion.transforms import TRANSFORMS
 from interlingua.generated.models import Usage
@@ -152,29 +159,6 @@ def _check_key(key: Any, ptr: str) -> None:
         raise ConversionError("wrong_type", ptr, "a part's index is a number or a string")
 
 
-def _decode_citation(ctx: Context, decode: Codec, value: Any, ptr: str) -> Any:
-    """A wire citation as the codec reads it; one of a kind it has no variant for is left out
-    and reported, as reading a whole body reports it (MISS)."""
-    if type(value) is not dict:
-        raise ConversionError("wrong_type", ptr, "a citation is an object")
-    try:
-        citation = decode(ctx, value, ptr)
-    except ConversionError as exc:
-        if exc.code != "missing_field":
-            raise
-        citation = MISS
-    if citation is MISS:
-        kind = value.get("type")
-        ctx.loss(
-            ptr,
-            "field_dropped",
-            f"{ctx.adapter}: no canonical home for this"
-            + (f" {kind!r}" if isinstance(kind, str) else "")
-            + " citation; not carried",
-        )
-    return citation
-
-
 class StreamReader:
     """Wire chunks in, canonical events out: `feed` each chunk, then `finish` at the end."""
 
@@ -196,9 +180,7 @@ class StreamReader:
         self._placeholders: set[str] = set()
         self._pieces: tuple[int, ArgumentPieces] | None = None  # a call streamed in pieces
         self._stop: str | None = None
-        # Blocks held until their end (`block` with `json`), by wire key: [the wire block, the
-        # field its argument fragments are the JSON text of, that text, the start's pointer].
-        self._held: dict[Any, list[Any]] = {}
+        self._held = HeldBlocks()  # blocks held until their end (`block` with `json`)
         # The text of each text part, in pieces, where grounding may cite it (else None).
         self._texts: dict[int, list[str]] | None = {} if spec.grounding else None
 
@@ -369,9 +351,8 @@ class StreamReader:
 
     def call_delta(self, *, part: Any, arguments: Any, ptr: str) -> None:
         _check_key(part, ptr)
-        held = self._held.get(part)
-        if held is not None:  # the input of a block held until its end (a server tool's)
-            held[2] += _text(arguments, ptr)
+        if part in self._held:  # the input of a block held until its end (a server tool's)
+            self._held.add_input(part, _text(arguments, ptr))
             return
         index = self._keys.get(("call", part))
         if index is None and ("block", part) in self._keys:
@@ -436,9 +417,9 @@ class StreamReader:
 
     def end(self, *, part: Any, ptr: str) -> None:
         _check_key(part, ptr)
-        held = self._held.pop(part, None)
-        if held is not None:
-            self._release(part, held, ptr)
+        released = self._held.release(part, ptr)
+        if released is not None:
+            self._read_block(part, *released)
             return
         index = self._keys.get(("call", part))
         if index is not None and index in self._open_calls:
@@ -451,99 +432,51 @@ class StreamReader:
         that field of it, `fill` adds text to its fields, and it is read whole at its end."""
         if json is not None and part is not None:
             _check_key(part, ptr)
-            if type(value) is not dict:
-                raise ConversionError("wrong_type", ptr, "a content block is an object")
-            if part in self._held or ("block", part) in self._keys:
-                raise ConversionError("stream_out_of_order", ptr, f"block {part!r} began twice")
+            self._held.hold(part, value, json, ptr, seen=("block", part) in self._keys)
             self._ensure_started()
-            self._held[part] = [dict(value), json, "", ptr]
             return
         self._read_block(part, value, ptr)
 
     def fill(self, *, part: Any, field: str, text: Any, ptr: str) -> None:
         """Text to append to field ``field`` of the block held at ``part``."""
         _check_key(part, ptr)
-        held = self._held.get(part)
-        if held is None:
+        if part not in self._held:
             self.ctx.loss(
                 ptr, "field_dropped", f"{self.spec.format}: text for a block not held open; skipped"
             )
             return
-        block = held[0]
-        before = block.get(field)
-        block[field] = (before if type(before) is str else "") + _text(text, ptr)
-
-    def _release(self, part: Any, held: list[Any], ptr: str) -> None:
-        """A held block at its end: its input parsed, then read whole."""
-        block, field, text, start = held
-        if text.strip():
-            try:
-                block[field] = read_small_json(text)
-            except InputError as exc:
-                raise ConversionError(
-                    exc.code, ptr, f"the block's {field} is not JSON: {exc.message}"
-                ) from None
-        self._read_block(part, block, start)
+        self._held.fill(part, field, _text(text, ptr))
 
     def cite(self, *, part: Any, value: Any, ptr: str) -> None:
         """A wire citation, onto the text part at ``part`` (None: the message's text)."""
         decode = self.spec.decode_citation
         assert decode is not None  # the generator refuses a `cite` without the codec
-        if part is None:
-            texts = [i for i, kind in enumerate(self._kinds) if kind == "text"]
-            index = texts[0] if len(texts) == 1 else None
-            problem = "no text yet" if not texts else "several text parts"
-        else:
-            _check_key(part, ptr)
-            index = self._keys.get(("block", part))
-            problem = f"block {part!r} is no text part"
-            if index is not None and self._kinds[index] != "text":
-                index = None
+        _check_key(part, ptr)
+        index, problem = cited_part(self._kinds, self._keys, part)
         if index is None:
-            self.ctx.loss(
-                ptr,
-                "field_dropped",
-                f"{self.spec.format}: a citation with {problem} to go on; not carried"
-                if part is None
-                else f"{self.spec.format}: a citation, but {problem}; not carried",
-            )
+            self.ctx.loss(ptr, "field_dropped", f"{self.spec.format}: {problem}; not carried")
             return
-        citation = _decode_citation(self.ctx, decode, value, ptr)
+        citation = decode_citation(self.ctx, decode, value, ptr)
         if citation is not MISS:
             self.events.append({"type": "citation", "index": index, "citation": citation})
 
     def ground(self, value: Any, ptr: str) -> None:
         """The grounding beside the message (in ``value``, the object holding it): its web
         pages cite the text read so far, as reading a whole response places them
-        (`adapters/grounding.py`); what it holds besides is reported there."""
+        (`adapters/stream_citations.py`); what it holds besides is reported there."""
         names = self.spec.adapter.grounding
         assert names is not None and self._texts is not None  # a `ground` rule sets both
-        meta = value.get(names["field"]) if type(value) is dict else None
-        if not meta:
-            return  # none, or an empty one: nothing to carry
-        here = f"{ptr}/{names['field']}"
-        if type(meta) is not dict:
-            raise ConversionError("wrong_type", here, "grounding metadata is an object")
-        if (
-            type(meta.get(names["chunks"])) is not list
-            or type(meta.get(names["supports"])) is not list
-        ):
-            self.ctx.loss(
-                here,
-                "field_dropped",
-                f"{self.spec.format}: grounding with no sources and supports has no canonical home",
+        self.events.extend(
+            grounding_citations(
+                self.ctx,
+                self.spec.format,
+                names=names,
+                value=value,
+                kinds=self._kinds,
+                texts=self._texts,
+                ptr=ptr,
             )
-            return
-        texts = self._texts
-        content = [
-            {"type": kind, "text": "".join(texts.get(i, ()))} if kind == "text" else {"type": kind}
-            for i, kind in enumerate(self._kinds)
-        ]
-        message: dict[str, Any] = {"content": content}
-        grounding.read(self.ctx, names, value, message, ptr)
-        for j, part in enumerate(message["content"]):
-            for citation in part.get("citations", ()):
-                self.events.append({"type": "citation", "index": j, "citation": citation})
+        )
 
     def _read_block(self, part: Any, value: Any, ptr: str) -> None:
         parts = self.spec.adapter.turns.decode_content(self.ctx, [value], ptr)
@@ -637,8 +570,10 @@ class StreamReader:
 
     def _close_calls(self) -> None:
         self._flush_pieces()
-        for part in list(self._held):  # blocks the stop ends
-            self._release(part, self._held.pop(part), f"/{self._chunks - 1}")
+        for part in self._held.open_keys():  # blocks the stop ends
+            released = self._held.release(part, f"/{self._chunks - 1}")
+            assert released is not None  # held: it is released
+            self._read_block(part, *released)
         for index in list(self._open_calls):
             self.events.append({"type": "tool_call_end", "index": index})
         self._open_calls.clear()
@@ -718,6 +653,7 @@ class StreamWriter:
         # a signature-only thinking part, held back until that block is written.
         self._held: str | None = None
         self._first_text: int | None = None  # the first text part written (its index)
+        self._cited: dict[int, int] = {}  # the citations written, by part
         self._sequence = 0
         # Bumped whenever the writer's vars or its open block change: a fused path's text
         # cache (`delta_text`) holds while it stays the same.
@@ -876,6 +812,8 @@ class StreamWriter:
         block = {"index": self._blocks, "block_id": self._block_id(), **(extra or {})}
         if self.spec.whole_blocks:
             block["arguments" if kind == "tool_call" else "text"] = ""
+            if kind == "text":
+                block["citations"] = []  # the citations written on it, repeated at its end
         self._blocks += 1
         self._open = (index, kind, block)
         self._version += 1
@@ -893,13 +831,13 @@ class StreamWriter:
             return  # the part itself was reported
         encode = self.spec.encode_citation
         spec = self.spec
-        problem = None
-        if encode is None or "citation" not in spec.writers:
-            problem = "no citations in its stream"
-        elif spec.content_citations and index != self._first_text:
-            problem = "cites the message's text: a citation of a text part after the first"
-        elif not spec.content_citations and (self._open is None or self._open[0] != index):
-            problem = f"a citation of part {index}, whose block is not open"
+        problem = unwritable_citation(
+            writes=encode is not None and "citation" in spec.writers,
+            content_citations=spec.content_citations,
+            index=index,
+            first_text=self._first_text,
+            open=None if self._open is None else self._open[0],
+        )
         if problem is not None or encode is None:
             self.ctx.loss(ptr, "field_dropped", f"{spec.format}: {problem}; not carried")
             return
@@ -913,7 +851,12 @@ class StreamWriter:
             return
         block = self._open[2] if self._open is not None and self._open[0] == index else {}
         self._ensure_started(ptr, out)
-        self._write("citation", {**block, "citation": wire}, out)
+        written = self._cited.get(index, 0)
+        self._cited[index] = written + 1
+        if "citations" in block:
+            block["citations"].append(wire)
+            self._version += 1
+        self._write("citation", {**block, "citation": wire, "citation_index": written}, out)
 
     def _replayable(self, index: int, ptr: str) -> bool:
         """Whether streamed reasoning from ``origin`` may be written here (reported if not)."""
@@ -985,6 +928,7 @@ class StreamWriter:
             "block_id": self._block_id(),
             "text": "",
             "signature": self._held,
+            "citations": [],
         }
         self._blocks += 1
         self._held = None
