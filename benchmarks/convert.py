@@ -564,17 +564,18 @@ LITELLM_BEDROCK_MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0"
 
 
 @dataclass
-class BedrockRows:
-    """The Bedrock rows (interlingua fused and two-step, LiteLLM's Converse translation), what
-    their check before the timing found, and the report of their ratios."""
+class TargetRows:
+    """The rows of one more target (interlingua fused and two-step, LiteLLM's translation),
+    what their check before the timing found, and the report of their ratios."""
 
+    target: str
     rows: list[tuple[str, Callable[[Any], object], bool]]
     names: dict[str, str]  # role (fused, two-step, litellm) -> row name
     notes: list[str]
     failed: list[str]
 
     def report(self, rates: dict[tuple[str, str], float]) -> str:
-        lines = ["## openai-chat → bedrock, dict → dict\n"]
+        lines = [f"## openai-chat → {self.target}, dict → dict\n"]
         labels = sorted({label for label, _name in rates}, key=("short", "long").index)
         for label in labels:
             got = {role: rates.get((label, name)) for role, name in self.names.items()}
@@ -631,23 +632,39 @@ def carried_out_bedrock(output: Json) -> Counter[str]:
     return counts
 
 
-def bedrock_rows(convert: Convert | str, corpora: list[Corpus], check_slice: int) -> BedrockRows:
-    """The Bedrock rows, each checked on every body first (it must not raise nor lose a tool
-    call, a result or an image; a slice of its outputs goes to the Converse wire schema): a
-    row that fails is left out of the timing and reported."""
+def bedrock_rows(convert: Convert | str, corpora: list[Corpus], check_slice: int) -> TargetRows:
+    """The Bedrock rows, against LiteLLM's Converse translation."""
+    litellm = load_litellm_bedrock()
+    return target_rows(
+        convert, corpora, check_slice, target=BEDROCK, litellm=litellm, litellm_way="Converse"
+    )
+
+
+def target_rows(
+    convert: Convert | str,
+    corpora: list[Corpus],
+    check_slice: int,
+    *,
+    target: str,
+    litellm: tuple[str, Callable[[Json], Json]] | str,
+    litellm_way: str,
+) -> TargetRows:
+    """The rows of ``target``, each checked on every body first (it must not raise nor lose a
+    tool call, a result or an image; a slice of its outputs goes to the target's wire schema):
+    a row that fails is left out of the timing and reported."""
     candidates: list[tuple[str, str, Callable[[Json], Any]]] = []
     if not isinstance(convert, str) and takes_fused(convert):  # the fused pass and without it
-        fused = functools.partial(convert, source=SOURCE, target=BEDROCK)
-        candidates.append(("fused", f"interlingua {BEDROCK}, dict → dict", fused))
+        fused = functools.partial(convert, source=SOURCE, target=target)
+        candidates.append(("fused", f"interlingua {target}, dict → dict", fused))
         two_step = functools.partial(fused, fused=False)
-        candidates.append(("two-step", f"interlingua {BEDROCK}, two-step dict → dict", two_step))
-    litellm = load_litellm_bedrock()
+        candidates.append(("two-step", f"interlingua {target}, two-step dict → dict", two_step))
     if not isinstance(litellm, str):
-        name = f"LiteLLM {litellm[0]} {BEDROCK} (Converse), dict → dict"
+        name = f"LiteLLM {litellm[0]} {target} ({litellm_way}), dict → dict"
         candidates.append(("litellm", name, litellm[1]))
-    schema = json.loads((FORMATS_DIR / BEDROCK / "request.json").read_text(encoding="utf-8"))
+    schema = json.loads((FORMATS_DIR / target / "request.json").read_text(encoding="utf-8"))
     wire = jsonschema_rs.validator_for(schema)
-    found = BedrockRows([], {}, [] if not isinstance(litellm, str) else [litellm], [])
+    kind = WIRE_NAMES[target]
+    found = TargetRows(target, [], {}, [] if not isinstance(litellm, str) else [litellm], [])
     for role, name, run in candidates:
         problem, valid, checked, fused_taken = None, 0, 0, 0
         for label, bodies, lines in corpora:
@@ -659,7 +676,7 @@ def bedrock_rows(convert: Convert | str, corpora: list[Corpus], check_slice: int
                     break
                 output = getattr(result, "output", result)
                 fused_taken += bool(getattr(result, "fused", False))
-                if carried(bodies[index]) - carried_out_bedrock(output):
+                if carried(bodies[index]) - CARRIED_OUT[target](output):
                     problem = f"{name} drops a tool call, result or image ({label} body {index})"
                     break
                 if index < check_slice:
@@ -673,7 +690,7 @@ def bedrock_rows(convert: Convert | str, corpora: list[Corpus], check_slice: int
         found.rows.append((name, run, False))
         found.names[role] = name
         taken = f", fused pass took {fused_taken}" if role == "fused" else ""
-        found.notes.append(f"{name}: {valid}/{checked} outputs valid Converse requests{taken}")
+        found.notes.append(f"{name}: {valid}/{checked} outputs valid {kind} requests{taken}")
     return found
 
 
@@ -683,15 +700,6 @@ RESPONSES = "openai-responses"
 # The model LiteLLM is told it translates for: one served by the Responses API only, for which
 # `litellm.completion` takes its chat-to-Responses bridge.
 LITELLM_RESPONSES_MODEL = "o3-pro"
-
-
-class ResponsesRows(BedrockRows):
-    """The Responses rows (interlingua fused and two-step, LiteLLM's bridge), their checks and
-    the report of their ratios."""
-
-    def report(self, rates: dict[tuple[str, str], float]) -> str:
-        title, *rest = super().report(rates).split("\n")
-        return "\n".join([title.replace(BEDROCK, RESPONSES), *rest])
 
 
 def load_litellm_responses() -> tuple[str, Callable[[Json], Json]] | str:
@@ -756,52 +764,20 @@ def carried_out_responses(output: Json) -> Counter[str]:
     return counts
 
 
-def responses_rows(
-    convert: Convert | str, corpora: list[Corpus], check_slice: int
-) -> ResponsesRows:
-    """The Responses rows, each checked on every body first (it must not raise nor lose a tool
-    call, a result or an image; a slice of its outputs goes to the Responses wire schema): a
-    row that fails is left out of the timing and reported."""
-    candidates: list[tuple[str, str, Callable[[Json], Any]]] = []
-    if not isinstance(convert, str) and takes_fused(convert):  # the fused pass and without it
-        fused = functools.partial(convert, source=SOURCE, target=RESPONSES)
-        candidates.append(("fused", f"interlingua {RESPONSES}, dict → dict", fused))
-        two_step = functools.partial(fused, fused=False)
-        candidates.append(("two-step", f"interlingua {RESPONSES}, two-step dict → dict", two_step))
+def responses_rows(convert: Convert | str, corpora: list[Corpus], check_slice: int) -> TargetRows:
+    """The OpenAI Responses rows, against LiteLLM's chat-to-Responses bridge."""
     litellm = load_litellm_responses()
-    if not isinstance(litellm, str):
-        name = f"LiteLLM {litellm[0]} {RESPONSES} (chat bridge), dict → dict"
-        candidates.append(("litellm", name, litellm[1]))
-    schema = json.loads((FORMATS_DIR / RESPONSES / "request.json").read_text(encoding="utf-8"))
-    wire = jsonschema_rs.validator_for(schema)
-    found = ResponsesRows([], {}, [] if not isinstance(litellm, str) else [litellm], [])
-    for role, name, run in candidates:
-        problem, valid, checked, fused_taken = None, 0, 0, 0
-        for label, bodies, lines in corpora:
-            for index, line in enumerate(lines):
-                try:
-                    result = run(orjson.loads(line))
-                except Exception as error:
-                    problem = f"{name} failed on {label} body {index}: {type(error).__name__}"
-                    break
-                output = getattr(result, "output", result)
-                fused_taken += bool(getattr(result, "fused", False))
-                if carried(bodies[index]) - carried_out_responses(output):
-                    problem = f"{name} drops a tool call, result or image ({label} body {index})"
-                    break
-                if index < check_slice:
-                    checked += 1
-                    valid += wire.is_valid(output)
-            if problem:
-                break
-        if problem:
-            found.failed.append(problem)
-            continue
-        found.rows.append((name, run, False))
-        found.names[role] = name
-        taken = f", fused pass took {fused_taken}" if role == "fused" else ""
-        found.notes.append(f"{name}: {valid}/{checked} outputs valid Responses requests{taken}")
-    return found
+    return target_rows(
+        convert, corpora, check_slice, target=RESPONSES, litellm=litellm, litellm_way="chat bridge"
+    )
+
+
+# How each of these targets' requests are named, and what they carry of a body's content.
+WIRE_NAMES: dict[str, str] = {BEDROCK: "Converse", RESPONSES: "Responses"}
+CARRIED_OUT: dict[str, Callable[[Json], Counter[str]]] = {
+    BEDROCK: carried_out_bedrock,
+    RESPONSES: carried_out_responses,
+}
 
 
 if __name__ == "__main__":

@@ -16,3 +16,17 @@ SIGNED_GEMINI: dict[str, Any] = {
         {"role": "user", "parts": [{"text": "go"}]},
     ]
 }
+
+
+def signed_gemini_stream() -> list[dict[str, Any]]:
+    """The chunks of a Gemini stream whose reasoning Vertex signed: a thought with its
+    signature, then the answer (a new list each call: tests change them)."""
+    chunks: list[dict[str, Any]] = [
+        {"candidates": [{"content": {"role": "model", "parts": [part]}, "index": 0}]}
+        for part in (
+            {"text": "Hm.", "thought": True, "thoughtSignature": "Q2lZQg=="},
+            {"text": "Hi."},
+        )
+    ]
+    chunks[-1]["candidates"][0]["finishReason"] = "STOP"
+    return chunks

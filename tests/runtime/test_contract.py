@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from interlingua.contract import FUNCTIONS
+from tests.bodies import signed_gemini_stream
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
 CHAT_STREAM = [
@@ -114,15 +115,7 @@ def test_translate_stream_takes_the_endpoints_the_replay_check_needs(
             made.append(self)
 
     monkeypatch.setattr(contract, "StreamTranslator", Kept)
-    chunks: list[dict[str, Any]] = [
-        {"candidates": [{"content": {"role": "model", "parts": [part]}, "index": 0}]}
-        for part in (
-            {"text": "Hm.", "thought": True, "thoughtSignature": "Q2lZQg=="},
-            {"text": "Hi."},
-        )
-    ]
-    chunks[-1]["candidates"][0]["finishReason"] = "STOP"
-    text = "".join(json.dumps(c) + "\n" for c in chunks)
+    text = "".join(json.dumps(c) + "\n" for c in signed_gemini_stream())
     for target_endpoint, kept in (("gemini-api", False), ("vertex", True)):
         made.clear()
         answers = FUNCTIONS["translate_stream"](

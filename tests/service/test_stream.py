@@ -14,6 +14,7 @@ from conformance.cases import Case
 from interlingua.service import streaming
 from interlingua.service.limits import Limits
 from interlingua.streams.engine import StreamTranslator, translate_stream
+from tests.bodies import signed_gemini_stream
 from tests.service.conftest import CheckedClient
 from tests.service.server import running_service
 from tests.streams.helpers import STREAM_CASES, framed
@@ -184,15 +185,7 @@ def test_reading_stops_when_the_client_goes_away() -> None:
 
 def _vertex_reasoning() -> list[str]:
     """A Gemini stream whose reasoning Vertex signed."""
-    chunks: list[dict[str, Any]] = [
-        {"candidates": [{"content": {"role": "model", "parts": [part]}, "index": 0}]}
-        for part in (
-            {"text": "Hm.", "thought": True, "thoughtSignature": "Q2lZQg=="},
-            {"text": "Hi."},
-        )
-    ]
-    chunks[-1]["candidates"][0]["finishReason"] = "STOP"
-    return framed("gemini", chunks)
+    return framed("gemini", signed_gemini_stream())
 
 
 def _translated(

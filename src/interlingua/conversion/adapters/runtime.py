@@ -259,6 +259,19 @@ def each_encode(
     return out if out else ABSENT
 
 
+def no_home(ctx: Context, at: str, value: dict[str, Any], what: str) -> None:
+    """Report a wire ``what`` (an item, a citation) of a kind the format's codec has no
+    variant for: left out, named by its `type` where it has one."""
+    kind = value.get("type")
+    ctx.loss(
+        at,
+        "field_dropped",
+        f"{ctx.adapter}: no canonical home for this"
+        + (f" {kind!r}" if isinstance(kind, str) else "")
+        + f" {what}; not carried",
+    )
+
+
 def each_decode(
     ctx: Context, codec: Codec, values: Any, at: str, *, marker: Marker | None = None
 ) -> Any:
@@ -291,14 +304,7 @@ def each_decode(
             if type(value) is not dict:
                 raise ConversionError("unknown_variant", here, "matches no known shape")
             if not ctx.fidelity:
-                kind = value.get("type")
-                ctx.loss(
-                    here,
-                    "field_dropped",
-                    f"{ctx.adapter}: no canonical home for this"
-                    + (f" {kind!r}" if isinstance(kind, str) else "")
-                    + " item; not carried",
-                )
+                no_home(ctx, here, value, "item")
             continue
         out.append(canonical)
     return out

@@ -16,7 +16,7 @@ from typing import Any
 
 from interlingua.conversion import Context, ConversionError
 from interlingua.conversion.adapters import grounding
-from interlingua.conversion.adapters.runtime import MISS, Codec
+from interlingua.conversion.adapters.runtime import MISS, Codec, no_home
 
 
 def cited_part(
@@ -47,14 +47,7 @@ def decode_citation(ctx: Context, decode: Codec, value: Any, ptr: str) -> Any:
             raise
         citation = MISS
     if citation is MISS:
-        kind = value.get("type")
-        ctx.loss(
-            ptr,
-            "field_dropped",
-            f"{ctx.adapter}: no canonical home for this"
-            + (f" {kind!r}" if isinstance(kind, str) else "")
-            + " citation; not carried",
-        )
+        no_home(ctx, ptr, value, "citation")
     return citation
 
 
