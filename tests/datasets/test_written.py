@@ -9,7 +9,10 @@ import gc
 import gzip
 import io
 import json
-from collections.abc import Iterable
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,8 @@ from interlingua.datasets.place import Place, identity, read_place
 from interlingua.datasets.pool import ordered_map
 from interlingua.datasets.reader import file_chunks, stream_lines
 from interlingua.datasets.written import Written, write_chunk, write_utf8
+
+ROOT = Path(__file__).resolve().parents[2]
 
 GOOD = {"model": "m", "messages": [{"role": "user", "content": "hé"}], "max_completion_tokens": 9}
 LOSSY = {"model": "m", "seed": 7, "max_tokens": 50, "messages": [{"role": "user", "content": "hi"}]}
@@ -191,7 +196,28 @@ def kind_of(chunk: Chunk) -> str:
     return type(chunk.lines).__name__
 
 
+def _alone(check: Callable[[Path], None], tmp_path: Path) -> None:
+    """Run ``check`` in an interpreter of its own. The pool forks only from a process with one
+    thread, and a test run before this one in the same worker may have left one running (the
+    docs site's server is shared by the session), which made these checks fail by the order
+    the tests ran in."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(ROOT)!r}); from pathlib import Path; "
+        f"from tests.datasets.test_written import {check.__name__} as check; "
+        f"check(Path({str(tmp_path)!r}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+
+
 def test_only_a_forked_worker_is_handed_places(tmp_path: Path) -> None:
+    _alone(_only_a_forked_worker_is_handed_places, tmp_path)
+
+
+def _only_a_forked_worker_is_handed_places(tmp_path: Path) -> None:
+    assert threading.active_count() == 1
     path = tmp_path / "in.jsonl"
     path.write_bytes(b"{}\n" * 40)
     with path.open("rb") as stream:
@@ -232,6 +258,11 @@ def test_the_workers_are_forked_from_a_frozen_heap_and_the_caller_gets_it_back(
 ) -> None:
     """The collector is kept off the inherited pages while workers fork (they stay shared);
     once the map is done, the caller's objects are collected again."""
+    _alone(_forked_from_a_frozen_heap, tmp_path)
+
+
+def _forked_from_a_frozen_heap(tmp_path: Path) -> None:
+    assert threading.active_count() == 1
     path = tmp_path / "in.jsonl"
     path.write_bytes(b"{}\n" * 40)
     with path.open("rb") as stream:
