@@ -13,7 +13,12 @@ from interlingua import InputError, read_json
 from interlingua.cli.commands import main
 from interlingua.conversion import reading
 from interlingua.conversion.reading import _read_located as located_reading
-from interlingua.conversion.reading import check_value, looks_like_json, read_small_json, read_text
+from interlingua.conversion.reading import (
+    check_value,
+    looks_like_json,
+    read_text,
+    read_with_hooks,
+)
 
 
 def refusal(data: bytes | str, **limits: int) -> tuple[str, str]:
@@ -178,9 +183,13 @@ def outcome(read: Callable[[str], object], text: str) -> object:
     ],
 )
 def test_the_first_try_answers_as_the_located_reading_does(text: str) -> None:
-    """The fast first try (the scanner called straight) gives the value, or the refusal, the
-    full reading gives: trailing text, blank input and whitespace included."""
-    assert outcome(read_json, text) == outcome(lambda t: located_reading(t, 256), text)
+    """The hooked reading's first try (the scanner called straight) gives the value, or the
+    refusal, the full reading gives, and so does `read_json` (orjson first), from text and
+    from bytes: trailing text, blank input and whitespace included."""
+    expected = outcome(lambda t: located_reading(t, 256), text)
+    assert outcome(read_with_hooks, text) == expected
+    assert outcome(read_json, text) == expected
+    assert outcome(lambda t: read_json(t.encode("utf-8", "surrogatepass")), text) == expected
 
 
 def test_the_first_refusal_in_document_order_wins() -> None:
@@ -276,18 +285,33 @@ _JSON_VALUES = st.recursive(
 )
 
 
-@given(_JSON_VALUES, st.sampled_from([", ", ","]), st.booleans(), st.booleans())
+def agree(text: str, max_depth: int = 256) -> None:
+    """`read_json` (orjson first) answers as `read_with_hooks` does, from text and bytes."""
+    expected = outcome(lambda t: read_with_hooks(t, max_depth), text)
+    assert outcome(lambda t: read_json(t, max_depth=max_depth), text) == expected
+    data = text.encode("utf-8", "surrogatepass")  # a lone surrogate: bytes that are not UTF-8
+    expected = outcome(lambda t: read_with_hooks(data, max_depth), text)
+    assert outcome(lambda t: read_json(data, max_depth=max_depth), text) == expected
+
+
+@given(
+    _JSON_VALUES,
+    st.sampled_from([", ", ","]),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([2, 3, 256]),
+)
 @settings(max_examples=400, deadline=None)
-def test_the_small_reader_answers_as_read_json(
-    value: Any, comma: str, repeat: bool, ascii_only: bool
+def test_read_json_answers_as_the_hooked_reading(
+    value: Any, comma: str, repeat: bool, ascii_only: bool, max_depth: int
 ) -> None:
-    """`read_small_json` (the hook-free scanner first) gives what `read_json` gives, refusal
-    included: repeated keys, keys with colons or escaped quotes, non-finite numbers, escapes
-    (`\\u` ones too) and surrogates."""
+    """`read_json` (orjson first) gives what the hooked reading gives, refusal included:
+    repeated keys, keys with colons or escaped quotes, non-finite numbers, escapes (`\\u`
+    ones too), surrogates and nesting at the limit."""
     text = json.dumps(value, separators=(comma, ":"), ensure_ascii=ascii_only, allow_nan=True)
     if repeat and text.startswith("{") and len(text) > 2:
         text = text[:-1] + ', "a": 0}'  # a key that may already be there
-    assert outcome(read_small_json, text) == outcome(read_json, text)
+    agree(text, max_depth)
 
 
 @pytest.mark.parametrize(
@@ -309,6 +333,7 @@ def test_the_small_reader_answers_as_read_json(
         '{"a": 12345678901234567890123}',
         '{"a": -9223372036854775809}',
         '{"a": 18446744073709551615}',
+        '{"a": 1e20, "b": 9223372036854775807}',
         '{"t": "12:00", "t": "x"}',
         '{"a": ["x", "y"], "a": "z"}',
         '{"a": "\\"", "a": 1}',
@@ -318,6 +343,7 @@ def test_the_small_reader_answers_as_read_json(
         '{"a": 1, "a": "\\u0022\\u0022"}',
         '{"a": "\\\\", "a": 1}',
         '{"a": "\\\\\\"", "b": "\\n"}',
+        '{"a": "\\\\\\"", "a": "\\"\\""}',
         '["\\"", "\\\\"]',
         '{"a": "\\ud800\\"", "b": 1}',
         '{"a": "\\x"}',
@@ -326,22 +352,29 @@ def test_the_small_reader_answers_as_read_json(
         '{"a": "\\u00e9", "a": 1}',
         '{"a": "\\u00e9\\"", "b": "\\u0022"}',
         "\ufeff{}",
+        '{"big": "' + "x" * 9_000 + '", "k": [{"n": 1, "n": 2}]}',
     ],
 )
-def test_the_small_reader_takes_the_full_path_where_a_hook_would_answer(text: str) -> None:
-    assert outcome(read_small_json, text) == outcome(read_json, text)
+def test_read_json_takes_the_hooked_reading_where_a_hook_would_answer(text: str) -> None:
+    agree(text)
 
 
-def test_the_small_reader_reads_common_arguments_without_the_hooks(
+def test_read_json_reads_common_bodies_without_the_hooks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def refuse(text: str) -> object:
-        raise AssertionError(f"read_json asked for {text!r}")
+    """orjson's value stands for the common shapes: no escapes, escaped quotes (arguments
+    as JSON text), escaped backslashes (a file written by a tool call), from text or bytes,
+    short or long."""
 
-    monkeypatch.setattr(reading, "read_json", refuse)
-    text = '{"start": "2026-10-14T09:00:00Z", "n": 3, "x": 1.5, "tags": ["a", "b"], "o": {}}'
-    assert read_small_json(text) == json.loads(text)
-    # A file written by a tool call: newlines, quotes and backslashes escaped.
+    def refuse(data: object, max_depth: int = 256) -> object:
+        raise AssertionError(f"read_with_hooks asked for {data!r}")
+
+    monkeypatch.setattr(reading, "read_with_hooks", refuse)
+    plain = {"start": "2026-10-14T09:00:00Z", "n": 3, "x": 1.5, "tags": ["a", "b"], "o": {}}
+    arguments = {"messages": [{"arguments": json.dumps(plain)}] * 200}  # past 4 KiB
     code = {"path": "a.py", "content": 'def f():\n    return "x\\\\y"\n', '"': "\\"}
-    text = json.dumps(code)
-    assert "\\" in text and read_small_json(text) == code
+    for value in (plain, arguments, code, [18446744073709551615, -9223372036854775808]):
+        text = json.dumps(value)
+        assert read_json(text) == value
+        assert read_json(text.encode()) == value
+    assert "\\\\" in json.dumps(code) and '\\"' in json.dumps(arguments)

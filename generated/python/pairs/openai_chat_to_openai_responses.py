@@ -26,7 +26,7 @@ from interlingua.conversion.adapters.fused_checks import (
 from interlingua.conversion.adapters.fused_checks import (
     scalar as _scalar,
 )
-from interlingua.conversion.reading import InputError, read_small_json
+from interlingua.conversion.reading import InputError, read_json
 
 SOURCE: Final = "openai-chat"
 TARGET: Final = "openai-responses"
@@ -757,7 +757,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     arguments: Any = {}
                     if not _blank(arguments_text):
                         try:
-                            arguments = read_small_json(arguments_text)
+                            arguments = read_json(arguments_text)
                         except InputError:
                             return "tool call arguments that do not read"
                         if type(arguments) is not dict:

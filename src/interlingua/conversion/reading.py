@@ -24,6 +24,7 @@ import orjson
 
 DEFAULT_MAX_BYTES: Final = 32 * 1024 * 1024
 DEFAULT_MAX_DEPTH: Final = 256
+_loads: Final = orjson.loads
 
 # A lone surrogate can only enter through a \uD800-\uDFFF escape (raw UTF-8 cannot encode one),
 # or, in text handed over as a Python string, as itself.
@@ -219,10 +220,30 @@ def _has_lone_surrogate(value: Any) -> bool:
 def read_json(
     data: bytes | str, *, max_bytes: int = DEFAULT_MAX_BYTES, max_depth: int = DEFAULT_MAX_DEPTH
 ) -> Any:
-    """Parse ``data`` as one JSON document, or raise :class:`InputError` with a code."""
+    """Parse ``data`` as one JSON document, or raise :class:`InputError` with a code.
+
+    orjson reads it first, and its value stands when nothing shows that a rule orjson does
+    not keep was broken (`_undoubted`); any other text, or one orjson refuses, is read again
+    by `read_with_hooks`, which gives every refusal its code and pointer. orjson refuses what
+    the rules refuse of text (invalid UTF-8, a lone surrogate raw or escaped, NaN, a literal
+    past the largest double, trailing text, a byte order mark, which the second reading
+    drops); it takes a repeated key, reads an integer past 64 bits as a float, and nests
+    deeper than the limit, which `_undoubted` looks for."""
     size = len(data)
     if size > max_bytes:
         raise InputError("input_too_large", f"input is {size} bytes; the limit is {max_bytes}")
+    try:
+        value = _loads(data)
+    except orjson.JSONDecodeError:
+        return read_with_hooks(data, max_depth)
+    if _undoubted(value, data, max_depth):
+        return value
+    return read_with_hooks(data, max_depth)
+
+
+def read_with_hooks(data: bytes | str, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
+    """`read_json` by the standard library's scanner, with a hook for each rule it does not
+    keep itself: slower, and the reading that says what was refused and where."""
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
@@ -256,73 +277,114 @@ def read_json(
     return value
 
 
-# What `read_small_json` reads the quick way: a tool call's arguments, say.
-SMALL_JSON: Final = 4_096
 # A float this large may have been an integer literal orjson could not hold as one.
 _INT_AS_FLOAT: Final = float(2**63)
-_loads: Final = orjson.loads
 
 
-def read_small_json(text: str) -> Any:
-    """`read_json` of a short text (a tool call's arguments), the same answer sooner.
+def _undoubted(value: Any, data: bytes | str, max_depth: int) -> bool:
+    """Whether ``value``, which orjson read from ``data``, is what `read_with_hooks` reads.
 
-    On a short text the hooks `read_json` parses with cost more than the parse, so orjson
-    reads it first, and its value stands when the text shows no hook would have answered.
-    orjson refuses a lone surrogate, raw or escaped. Unless a quote is escaped as ``\\u0022``,
-    every quote in the text opens or closes a string or is escaped (``\\"``) inside one: when
-    the text has as many quotes as the value's keys and strings account for (two each, and
-    one for each quote in them), no key was given twice (a repeated key, and the strings of
-    the value it replaced, would be missing from the value). orjson refuses what the other
-    hooks refuse (NaN, a literal past the largest double) but reads an integer past 64 bits as
-    a float, so a value holding a float that large is read again; so is one nested as deep as
-    the depth limit. Any other text, or one orjson refuses, is `read_json`'s."""
-    if len(text) > SMALL_JSON:
-        return read_json(text)
-    escaped = "\\" in text
-    if escaped and "\\u0022" in text:
-        return read_json(text)
-    try:
-        value = _loads(text)
-    except orjson.JSONDecodeError:
-        return read_json(text)
-    if _quotes(value, escaped, 0) != text.count('"'):
-        return read_json(text)
-    return value
+    Unless a quote is escaped as ``\\u0022``, every quote in the text opens or closes a key
+    or string, or is escaped (``\\"``) inside one, so when the text has as many quotes as the
+    value's keys and strings account for, no key was given twice (a repeated key, and the
+    strings of the value it replaced, would be missing from the value). Where the text has
+    no escaped backslash, every ``\\"`` is a quote inside a string; otherwise the value's
+    strings are searched for their quotes. `_strings` also says no when the value nests as
+    deep as the limit, or holds a float an integer literal past 64 bits may have become."""
+    if type(data) is bytes:
+        raw: bytes = data
+        quotes = raw.count(b'"')
+        if b"\\" not in raw:
+            return _strings(value, 0, max_depth - 1) * 2 == quotes
+        if b"\\u0022" in raw:
+            return False
+        if b"\\\\" not in raw:
+            return _strings(value, 0, max_depth - 1) * 2 + raw.count(b'\\"') == quotes
+        return _quotes(value, 0, max_depth - 1) == quotes
+    text: str = cast(str, data)
+    quotes = text.count('"')
+    if "\\" not in text:
+        return _strings(value, 0, max_depth - 1) * 2 == quotes
+    if "\\u0022" in text:
+        return False
+    if "\\\\" not in text:
+        return _strings(value, 0, max_depth - 1) * 2 + text.count('\\"') == quotes
+    return _quotes(value, 0, max_depth - 1) == quotes
 
 
-def _quotes(value: Any, escaped: bool, depth: int) -> int:
+def _strings(value: Any, depth: int, limit: int) -> int:
+    """How many keys and strings ``value`` holds; -1 for a value nested ``limit`` deep, or
+    holding a float an integer literal may have become. (Only containers and floats are
+    called for: a call per scalar would cost more than the count. Objects and lists have a
+    loop each: compiled, a typed loop is the quick one.)"""
+    kind = type(value)
+    if kind is str:
+        return 1
+    if kind is dict:
+        if depth >= limit:
+            return -1
+        fields: dict[str, Any] = value
+        count = len(fields)
+        for item in fields.values():
+            kind = type(item)
+            if kind is str:
+                count += 1
+            elif kind is dict or kind is list or kind is float:
+                found = _strings(item, depth + 1, limit)
+                if found < 0:
+                    return -1
+                count += found
+        return count
+    if kind is list:
+        if depth >= limit:
+            return -1
+        items: list[Any] = value
+        count = 0
+        for item in items:
+            kind = type(item)
+            if kind is str:
+                count += 1
+            elif kind is dict or kind is list or kind is float:
+                found = _strings(item, depth + 1, limit)
+                if found < 0:
+                    return -1
+                count += found
+        return count
+    if kind is float and abs(value) >= _INT_AS_FLOAT:
+        return -1
+    return 0
+
+
+def _quotes(value: Any, depth: int, limit: int) -> int:
     """How many quotes the JSON text of ``value`` holds, no quote written ``\\u0022``: two
-    for each key and string, and (``escaped``: the text has escapes) one for each quote in
-    them; -1 for a value nested as deep as the depth limit, or holding a float an integer
-    literal may have become."""
+    for each key and string, and one for each quote in them; -1 as `_strings` gives it."""
     kind = type(value)
     if kind is dict:
-        if depth >= DEFAULT_MAX_DEPTH - 1:
+        if depth >= limit:
             return -1
         fields: dict[str, Any] = value
         count = 2 * len(fields)
         for key, item in fields.items():
-            if escaped:
-                count += key.count('"')
-            found = _quotes(item, escaped, depth + 1)
+            count += key.count('"')
+            found = _quotes(item, depth + 1, limit)
             if found < 0:
                 return -1
             count += found
         return count
     if kind is list:
-        if depth >= DEFAULT_MAX_DEPTH - 1:
+        if depth >= limit:
             return -1
         count = 0
         items: list[Any] = value
         for item in items:
-            found = _quotes(item, escaped, depth + 1)
+            found = _quotes(item, depth + 1, limit)
             if found < 0:
                 return -1
             count += found
         return count
     if kind is str:
         text: str = value
-        return 2 + text.count('"') if escaped else 2
+        return 2 + text.count('"')
     if kind is float and abs(value) >= _INT_AS_FLOAT:
         return -1
     return 0

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interlingua.conversion import ConversionError
-from interlingua.conversion.reading import InputError, read_small_json
+from interlingua.conversion.reading import InputError, read_json
 
 
 @dataclass
@@ -65,7 +65,7 @@ class HeldBlocks:
         block, field = held.block, held.field
         if held.text.strip():
             try:
-                block[field] = read_small_json(held.text)
+                block[field] = read_json(held.text)
             except InputError as exc:
                 raise ConversionError(
                     exc.code, ptr, f"the block's {field} is not JSON: {exc.message}"

@@ -50,7 +50,7 @@ from interlingua.conversion.adapters.stream_citations import (
     grounding_citations,
     unwritable_citation,
 )
-from interlingua.conversion.reading import InputError, read_small_json
+from interlingua.conversion.reading import InputError, read_json
 from interlingua.conversion.transforms import TRANSFORMS
 from interlingua.generated.models import Usage
 from interlingua.generated.parts import BOUND_PART_TYPES
@@ -968,7 +968,7 @@ class StreamWriter:
             return
         tool_id, name, text = pending
         try:
-            arguments = read_small_json(text) if text.strip() else {}
+            arguments = read_json(text) if text.strip() else {}
         except InputError as exc:
             raise ConversionError(
                 exc.code, ptr, f"the call's arguments are not JSON: {exc.message}"

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.conversion.reading import InputError, read_small_json
+from interlingua.conversion.reading import InputError, read_json
 from interlingua.conversion.transforms.base import ABSENT, Mismatch, Transform
 
 
@@ -41,7 +41,7 @@ def json_object_text(wire: Any, at: str) -> Any:
     if not wire or wire.isspace():  # (what `not wire.strip()` says, without a copy)
         return {}  # a tool with no parameters, streamed: "" means {}
     try:
-        value = read_small_json(wire)  # the reading rules: depth, numbers, duplicates, surrogates
+        value = read_json(wire)  # the reading rules: depth, numbers, duplicates, surrogates
     except InputError as exc:
         raise ConversionError(exc.code, at, f"not JSON: {exc.message}") from None
     if not isinstance(value, dict):
