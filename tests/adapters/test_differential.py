@@ -252,7 +252,7 @@ _NULL_PARAMETERS = {"type": "function", "function": {"name": "ping", "parameters
 # pass must equal): Anthropic requires an object schema; Gemini takes a declaration without one,
 # and a JSON Schema that describes an object.
 _KEY = {"anthropic": "input_schema", "gemini": "parametersJsonSchema"}
-_EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
+_EMPTY: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 _WRITTEN: dict[str, list[Any]] = {
     "anthropic": [_EMPTY, {"type": "object"}, _EMPTY],
     "gemini": [None, {"type": "object"}, None],

@@ -100,10 +100,15 @@ def test_schema_member_refuses_what_is_not_a_schema(ctx: Context) -> None:
         assert (err.value.code, err.value.pointer) == ("wrong_type", at)
 
 
-def test_arguments_schema_writes_no_schema_as_the_empty_object_schema(ctx: Context) -> None:
+def test_arguments_schema_writes_no_schema_as_the_closed_empty_object_schema(
+    ctx: Context,
+) -> None:
+    """Closed: Anthropic's and Bedrock's strict modes refuse an object schema that does not
+    say `additionalProperties: false` (regression: a strict function without parameters went
+    to Anthropic with the open one)."""
     t = TRANSFORMS["arguments_schema"]
     written = t.encode(ctx, "/tools/0/input_schema", ABSENT)
-    assert written == {"type": "object", "properties": {}}
+    assert written == {"type": "object", "properties": {}, "additionalProperties": False}
     assert t.encode(ctx, "/tools/1/input_schema", ABSENT) is not written  # never shared
     schema = {"type": "object", "properties": {"q": {"type": "string"}}}
     assert t.encode(ctx, "/t", schema) is schema

@@ -11,7 +11,8 @@ whichever of the two fields an object has.
 
 Three transforms write a tool's schema where a format asks more of it than the canonical form
 does. `arguments_schema`: a canonical tool without an input schema takes no arguments, and a
-format that requires a schema gets the empty object schema (the same meaning, not reported).
+format that requires a schema gets the closed empty object schema (the same meaning, not
+reported).
 `object_schema`: a format that takes only a schema of an object (MCP, Gemini's
 `parametersJsonSchema`, and Anthropic and Bedrock through `flat_object_schema`) gets one. A
 schema without `type` gets `"type": "object"` (what an arguments schema or a structured result
@@ -118,8 +119,10 @@ SCHEMA_MEMBER = Transform(
 
 def no_arguments() -> dict[str, Any]:
     """The schema of a tool that takes no arguments, where a format requires one (a new
-    object each call: outputs never share objects)."""
-    return {"type": "object", "properties": {}}
+    object each call: outputs never share objects). Closed: an object with no properties
+    that takes any would let the model send arguments, and the strict modes (Anthropic's,
+    Bedrock's) refuse an object schema that does not say `additionalProperties: false`."""
+    return {"type": "object", "properties": {}, "additionalProperties": False}
 
 
 def object_schema(schema: Any) -> Any:
@@ -226,8 +229,9 @@ ARGUMENTS_SCHEMA = Transform(
     read_as_is,
     "A tool's arguments schema where the format requires one (Anthropic `input_schema`, "
     "Bedrock `inputSchema.json`, MCP `inputSchema`, UMF `parameters`): a tool without one takes "
-    'no arguments and is written `{"type": "object", "properties": {}}`, the same meaning, so '
-    "nothing is reported. Read as it is (a wire value without it is not this variant's).",
+    'no arguments and is written `{"type": "object", "properties": {}, "additionalProperties": '
+    "false}` (closed, as strict modes require), the same meaning, so nothing is reported. "
+    "Read as it is (a wire value without it is not this variant's).",
     fills=True,
 )
 
