@@ -187,3 +187,26 @@ def test_canonical_events_carry_each_loss_as_a_loss_event(client: CheckedClient)
         "/v1/stream?from=canonical&to=openai-chat", content=answer.content, headers=NDJSON
     )
     assert _comments(again.text)[: len(losses)] == [e["loss"] for e in losses]
+
+
+@pytest.mark.parametrize("target", ["canonical", "anthropic"])
+def test_a_stream_that_fails_before_its_first_chunk_is_still_refused(
+    client: CheckedClient, target: str
+) -> None:
+    # Found by schemathesis: a chunk no rule reads is a loss, and telling it began the answer
+    # (200), so a stream that then failed was no longer refused. The answer begins with the
+    # first translated chunk; losses met before it go out with it.
+    answer = client.post(f"/v1/stream?from=bedrock&to={target}", content=b"null\n", headers=NDJSON)
+    assert (answer.status_code, answer.json()["code"]) == (422, "stream_truncated")
+
+
+def test_losses_met_before_the_first_chunk_go_out_with_it(client: CheckedClient) -> None:
+    lines = _lines("bedrock", "text")
+    answer = client.post(
+        "/v1/stream?from=bedrock&to=canonical",
+        content=b'{"unknown": 1}\n' + "".join(lines).encode(),
+        headers=NDJSON,
+    )
+    assert answer.status_code == 200
+    first = json.loads(answer.text.splitlines()[0])
+    assert first["type"] == "loss" and first["loss"]["pointer"] == "/0"

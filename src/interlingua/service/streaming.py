@@ -15,7 +15,8 @@ the place the target's own readers pass over (:mod:`interlingua.streams.losses`)
 event in canonical events, an SSE comment line `: loss {...}` for Anthropic and OpenAI, an
 `interlingua_losses` member of the next chunk for Gemini, Ollama and Bedrock. Always: the
 provider SDKs read the stream unchanged, and a loss the client is not told is a loss made
-silently.
+silently. The answer begins with the first translated chunk, so losses met before it go out
+with it (a stream that fails before it is still refused, and has no output to lose from).
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ class TranslatedStream(Response):
         self.limit = limit
         self.timeout = timeout
         self.started = False
+        self.pending = ""  # losses told before the translator wrote anything
 
     async def _send(
         self, scope: Scope, receive: Receive, send: Send, text: str, probe: str, *, more: bool
@@ -134,11 +136,19 @@ class TranslatedStream(Response):
             async for line in _lines(receive, self.limit):
                 if self.probe is not None:
                     probed += self.probe.feed(line)
-                text = notes.feed(line)
+                text = self._ready(notes.feed(line))
                 if text:
                     await self._send(scope, receive, send, text, probed, more=not translator.ended)
                 if translator.ended:
                     return  # what follows an error is not read (it may never end)
         if self.probe is not None:
             probed += self.probe.close()
-        await self._send(scope, receive, send, notes.close(), probed, more=False)
+        await self._send(scope, receive, send, self._ready(notes.close()), probed, more=False)
+
+    def _ready(self, text: str) -> str:
+        """What of the text so far can be sent: nothing while it only tells losses and the
+        answer has not begun (its status waits for the first translated chunk)."""
+        text, self.pending = self.pending + text, ""
+        if not self.started and not self.notes.wrote and not self.translator.failed:
+            text, self.pending = "", text
+        return text

@@ -64,6 +64,7 @@ class LossNotes:
         self.place = "event" if target is None else target.loss_notes
         self._told = 0
         self._held: list[dict[str, Any]] = []  # `member`: losses waiting for a chunk
+        self.wrote = False  # whether the translator has written anything yet
 
     def feed(self, line: str | bytes) -> str:
         return self._told_with(self.translator.feed(line))
@@ -80,6 +81,7 @@ class LossNotes:
         """``text`` with the losses met since the last call, in their place."""
         losses = self.translator.losses
         new, self._told = losses[self._told :], len(losses)
+        self.wrote = self.wrote or bool(text)
         if self.place == "event":
             return "".join(dumps(loss_event(loss)) + "\n" for loss in new) + text
         if self.place == "comment":
