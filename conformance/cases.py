@@ -123,7 +123,7 @@ def _conversion_case(case: dict[str, Any], fmt: str, group: str) -> Case:
         return Case(
             **common,
             function="stream",
-            input={"format": fmt, "chunks": case["chunks"]},
+            input={"format": fmt, "chunks": case["chunks"], **_read_endpoint(options)},
             expected={
                 "events": case["events"],
                 "canonical": case["canonical"],
@@ -142,6 +142,11 @@ def _conversion_case(case: dict[str, Any], fmt: str, group: str) -> Case:
         },
         expected_error={"code": case["error"]["code"], "details": {"path": case["error"]["path"]}},
     )
+
+
+def _read_endpoint(options: dict[str, Any]) -> dict[str, Any]:
+    """The option a reading takes (a stream case's): where its input was served."""
+    return {key: options[key] for key in ("source_endpoint",) if key in options}
 
 
 def _load_vectors(root: Path) -> list[Case]:

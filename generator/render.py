@@ -550,6 +550,7 @@ def stream_modules(inputs: Inputs) -> Files:
                 "framing": section["framing"],
                 "done": section.get("done"),
                 "event_field": section.get("event_field"),
+                "loss_notes": section["loss_notes"],
                 "schema": section.get("schema"),
                 "writers": plan.writers,
                 "whole_calls": plan.whole_calls,

@@ -58,15 +58,17 @@ def roundtrip_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
 
 def stream_case(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """`stream`: the canonical events of a chunk sequence, the Response they reassemble into,
-    and the losses as sorted {pointer, code}."""
-    fmt = arguments["format"]
-    ctx = Context(fmt, kind="response", fidelity=False)
+    and the losses as sorted {pointer, code}. ``source_endpoint`` (optional) is where the
+    stream was served, as `translate_stream` takes it: reasoning read is bound to it. (A
+    reading writes nothing, so it has no target endpoint: `translate_stream` takes that.)"""
+    fmt, endpoint = arguments["format"], arguments.get("source_endpoint")
+    ctx = Context(fmt, kind="response", fidelity=False, endpoint=endpoint)
     events = list(read_stream(arguments["chunks"], fmt, ctx))
     losses = sorted(
         ({"pointer": loss.pointer, "code": loss.code} for loss in ctx.losses),
         key=lambda x: (x["pointer"], x["code"]),
     )
-    return {"events": events, "canonical": reassemble(events, fmt), "losses": losses}
+    return {"events": events, "canonical": reassemble(events, fmt, endpoint), "losses": losses}
 
 
 def convert_many_case(arguments: Mapping[str, Any]) -> dict[str, Any]:

@@ -133,3 +133,17 @@ def test_translate_stream_takes_the_endpoints_the_replay_check_needs(
         (translator,) = made
         codes = [loss.code for loss in translator.losses]
         assert codes == ([] if kept else ["thinking_not_replayable"])
+
+
+@pytest.mark.parametrize("endpoint", ["vertex", "gemini-api"])
+def test_stream_takes_the_endpoint_its_reading_binds_reasoning_to(endpoint: str) -> None:
+    # Before: `stream` read and reassembled with no endpoint, so a vector could not say where
+    # a stream was served, as `translate_stream` (and `convert`) can.
+    answer = FUNCTIONS["stream"](
+        {"format": "gemini", "chunks": signed_gemini_stream(), "source_endpoint": endpoint}
+    )
+    thinking = answer["canonical"]["message"]["content"][0]
+    assert thinking["origin"] == {"format": "gemini", "endpoint": endpoint}
+    unbound = FUNCTIONS["stream"]({"format": "gemini", "chunks": signed_gemini_stream()})
+    assert unbound["canonical"]["message"]["content"][0]["origin"] == {"format": "gemini"}
+    assert answer["events"] == unbound["events"]

@@ -13,7 +13,8 @@ import pytest
 from conformance.cases import Case
 from interlingua.service import streaming
 from interlingua.service.limits import Limits
-from interlingua.streams.engine import StreamTranslator, translate_stream
+from interlingua.streams.engine import StreamTranslator
+from interlingua.streams.losses import told_stream
 from tests.bodies import signed_gemini_stream
 from tests.service.conftest import CheckedClient
 from tests.service.server import running_service
@@ -40,7 +41,7 @@ def test_the_answer_is_the_translators(client: CheckedClient, source: str, targe
         f"/v1/stream?from={source}&to={target}", content="".join(lines).encode(), headers=SSE
     )
     assert answer.status_code == 200
-    assert answer.text == "".join(translate_stream(lines, source, target))
+    assert answer.text == "".join(told_stream(lines, source, target))
     expected = "application/x-ndjson" if target == "canonical" else "text/event-stream"
     assert answer.headers["content-type"].startswith(expected)
 
@@ -53,7 +54,7 @@ def test_canonical_events_in(client: CheckedClient) -> None:
     )
     assert answer.status_code == 200
     assert answer.text == "".join(
-        translate_stream(text.splitlines(keepends=True), "canonical", "gemini")
+        told_stream(text.splitlines(keepends=True), "canonical", "gemini")
     )
 
 
@@ -82,7 +83,7 @@ def test_a_failure_after_the_answer_began_is_the_targets_error_chunk(client: Che
         "/v1/stream?from=anthropic&to=openai-chat", content="".join(cut).encode(), headers=SSE
     )
     assert answer.status_code == 200
-    assert answer.text == "".join(translate_stream(cut, "anthropic", "openai-chat"))
+    assert answer.text == "".join(told_stream(cut, "anthropic", "openai-chat"))
     assert '"error"' in answer.text
 
 
@@ -226,7 +227,7 @@ def test_the_stream_takes_the_endpoints_the_replay_check_needs(
     codes = [loss.code for loss in answered.translator.losses]
     assert codes == ([] if kept else ["thinking_not_replayable"])
     assert text == "".join(
-        translate_stream(
+        told_stream(
             lines,
             "gemini",
             "gemini",

@@ -47,7 +47,8 @@ def test_expected_events_are_canonical_and_reassemble_into_the_expected_response
 ) -> None:
     for event in case["events"]:
         assert [f for f in validate(event, "StreamEvent") if is_error(f)] == [], event
-    assert reassemble(case["events"], fmt) == case["canonical"]
+    endpoint = case.get("options", {}).get("source_endpoint")
+    assert reassemble(case["events"], fmt, endpoint) == case["canonical"]
     if case["canonical"]["message"]["content"]:
         # (A response with no content at all breaks the empty_content rule, streamed or not.)
         assert [f for f in validate(case["canonical"], "Response") if is_error(f)] == []
@@ -57,5 +58,5 @@ def test_expected_events_are_canonical_and_reassemble_into_the_expected_response
 def test_the_stream_reassembles_into_what_the_plain_response_reads_as(
     fmt: str, case: dict[str, Any]
 ) -> None:
-    read = convert(case["response"], fmt, "canonical", "response")
+    read = convert(case["response"], fmt, "canonical", "response", **case.get("options", {}))
     assert without_raw(read.output) == case["canonical"]

@@ -9,6 +9,14 @@ While nothing has been answered, a stream that fails (its first chunk is not JSO
 chunk of the format, or the body ends before any) is refused as a 422 problem with the code
 the canonical reading gives. Once the answer has begun, a failure ends it in-band with the
 target's error chunk, as the CLI writes it (the status is already 200 by then).
+
+Every loss reaches the client in the stream itself, as soon as the translator meets it and in
+the place the target's own readers pass over (:mod:`interlingua.streams.losses`): a `loss`
+event in canonical events, an SSE comment line `: loss {...}` for Anthropic and OpenAI, an
+`interlingua_losses` member of the next chunk for Gemini, Ollama and Bedrock. Always: the
+provider SDKs read the stream unchanged, and a loss the client is not told is a loss made
+silently. The answer begins with the first translated chunk, so losses met before it go out
+with it (a stream that fails before it is still refused, and has no output to lose from).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from starlette.types import Receive, Scope, Send
 
 from interlingua.service.problems import ProblemError
 from interlingua.streams.engine import CANONICAL, StreamTranslator, spec
+from interlingua.streams.losses import LossNotes
 
 _MEDIA = {"sse": "text/event-stream", "ndjson": "application/x-ndjson"}
 
@@ -92,6 +101,7 @@ class TranslatedStream(Response):
             source_endpoint=source_endpoint,
             target_endpoint=target_endpoint,
         )
+        self.notes = LossNotes(self.translator)  # the text, telling its losses
         # Read to canonical events beside it until the answer begins, for a refusal's code.
         self.probe: StreamTranslator | None = StreamTranslator(
             source, CANONICAL, max_bytes=limit, source_endpoint=source_endpoint
@@ -99,6 +109,7 @@ class TranslatedStream(Response):
         self.limit = limit
         self.timeout = timeout
         self.started = False
+        self.pending = ""  # losses told before the translator wrote anything
 
     async def _send(
         self, scope: Scope, receive: Receive, send: Send, text: str, probe: str, *, more: bool
@@ -119,17 +130,25 @@ class TranslatedStream(Response):
         await send({"type": "http.response.body", "body": text.encode(), "more_body": more})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        translator, probed = self.translator, ""
+        translator, notes, probed = self.translator, self.notes, ""
         # Out of time, the input stops where it is: the answer ends as a stream cut short does.
         with anyio.move_on_after(self.timeout):
             async for line in _lines(receive, self.limit):
                 if self.probe is not None:
                     probed += self.probe.feed(line)
-                text = translator.feed(line)
+                text = self._ready(notes.feed(line))
                 if text:
                     await self._send(scope, receive, send, text, probed, more=not translator.ended)
                 if translator.ended:
                     return  # what follows an error is not read (it may never end)
         if self.probe is not None:
             probed += self.probe.close()
-        await self._send(scope, receive, send, translator.close(), probed, more=False)
+        await self._send(scope, receive, send, self._ready(notes.close()), probed, more=False)
+
+    def _ready(self, text: str) -> str:
+        """What of the text so far can be sent: nothing while it only tells losses and the
+        answer has not begun (its status waits for the first translated chunk)."""
+        text, self.pending = self.pending + text, ""
+        if not self.started and not self.notes.wrote and not self.translator.failed:
+            text, self.pending = "", text
+        return text

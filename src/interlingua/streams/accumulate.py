@@ -68,10 +68,13 @@ class Accumulator:
         errors = [f for f in validate(data, "StreamEvent") if is_error(f)]
         if errors:
             raise StreamError(errors[0].code, where + errors[0].path, errors[0].message)
+        kind = data["type"]
+        if kind == "loss":  # a translation's report: it builds nothing, wherever it comes
+            self._events += 1
+            return
         if self.done:
             raise StreamError("stream_out_of_order", where, "event after the message completed")
         self._events += 1
-        kind = data["type"]
         if kind == "message_start":
             self._start(data)
         elif kind in _KIND_OF_EVENT:

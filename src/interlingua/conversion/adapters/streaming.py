@@ -108,6 +108,7 @@ class StreamSpec:
     done: str | None  # the data that ends a stream ([DONE]), if the format has one
     event_field: str | None  # sse: the chunk field repeated as the `event:` line
     schema: str | None  # wire schema of one chunk, under schemas/
+    loss_notes: str  # comment | member: where a translated stream tells its losses
     read: Callable[[StreamReader, Any, str], bool]
     writers: Mapping[str, Writer]
     whole_calls: bool  # calls are written whole once complete (Gemini, Ollama)
@@ -668,6 +669,10 @@ class StreamWriter:
         self._events += 1
         out: list[Any] = []
         kind = event.get("type")
+        if kind == "loss":  # an earlier translation's: reported again, wherever it comes
+            loss = event["loss"]
+            self.ctx.loss(loss["pointer"], loss["code"], loss["reason"], loss.get("part_type"))
+            return out
         if self.done:
             self.ctx.loss(ptr, "field_dropped", "an event after the end of the stream")
             return out
