@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from interlingua.generated.streams import STREAMS
-from interlingua.streams.engine import StreamTranslator, reassemble
+from interlingua.streams.engine import StreamTranslator, reassemble, translate_stream
 from interlingua.streams.framing import parser
 from tests.streams.helpers import STREAM_CASES, chunk_validator, framed, project
 
@@ -69,3 +69,16 @@ def test_canonical_events_are_a_stream_format_both_ways(case: Any) -> None:
     assert project(reassemble(_events(back), source), translator.losses) == project(
         case.expected["canonical"], translator.losses
     )
+
+
+def test_translate_stream_takes_no_line_after_the_stream_has_ended() -> None:
+    """Regression: `translate_stream` kept pulling lines after an error had ended the stream
+    (each ignored), so a source that never ends held its caller forever."""
+
+    def source() -> Any:
+        yield "data: not json\n"
+        yield "\n"
+        raise AssertionError("a line was taken after the stream had ended")
+
+    text = "".join(translate_stream(source(), "openai-chat", "anthropic"))
+    assert "invalid_json" in text and "event: error" in text

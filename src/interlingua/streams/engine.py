@@ -298,7 +298,9 @@ def translate_stream(
     target_endpoint: str | None = None,
 ) -> Iterator[str]:
     """The text of ``lines`` (a raw stream in ``source``'s framing) translated to ``target``,
-    as soon as each piece is known (the endpoints as `StreamTranslator` takes them)."""
+    as soon as each piece is known (the endpoints as `StreamTranslator` takes them). No line
+    is taken after the stream has ended (its end marker, or an error): what follows would be
+    ignored, and a source that never ends would hold the caller forever."""
     translator = StreamTranslator(
         source, target, source_endpoint=source_endpoint, target_endpoint=target_endpoint
     )
@@ -306,6 +308,8 @@ def translate_stream(
         text = translator.feed(line)
         if text:
             yield text
+        if translator.ended:
+            break
     text = translator.close()
     if text:
         yield text
