@@ -197,6 +197,8 @@ def block_checks(
     properties: dict[str, Json] = _resolve(defs, schema)["properties"]
     param_types, item_types = {}, {}
     for key in params:
+        if key not in properties:
+            raise CheckError(f"{fmt}: parameter {key} is not in the reading schema")
         node = _resolve(defs, properties[key])
         types = _types(defs, node)
         if (

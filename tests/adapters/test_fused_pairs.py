@@ -1038,9 +1038,9 @@ ANTHROPIC_BODY: dict[str, Any] = {
 }
 
 
-def _anthropic(path: tuple[Any, ...], value: Any, body: Any = None) -> dict[str, Any]:
-    """ANTHROPIC_BODY (or ``body``) with the value at ``path`` replaced (``_DELETE``: removed)."""
-    body = copy.deepcopy(ANTHROPIC_BODY if body is None else body)
+def _anthropic(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    """ANTHROPIC_BODY with the value at ``path`` replaced (``_DELETE``: removed)."""
+    body = copy.deepcopy(ANTHROPIC_BODY)
     node: Any = body
     for step in path[:-1]:
         node = node[step]
