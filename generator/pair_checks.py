@@ -177,6 +177,8 @@ class BlockChecks:
     # A tool's input schema: by the keys its schema names, the Python types each may have,
     # its items' types (a list), and its constant (None: any value of the types).
     tool_schema: dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]
+    # The same of a tool result block's keys.
+    result_fields: dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]
 
 
 # What the block pass checks itself beyond structure, by where.
@@ -222,6 +224,7 @@ def block_checks(
         fields,
         _pattern_at(defs, "Base64ImageSource", "data"),
         _object_fields(defs, _resolve(defs, {"$ref": "#/$defs/InputSchema"})),
+        _object_fields(defs, _resolve(defs, {"$ref": "#/$defs/ToolResultBlock"})),
     )
 
 

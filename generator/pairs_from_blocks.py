@@ -244,6 +244,15 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     if merged_param not in values["t_paths"]:
         raise PairError(f"{target['format']}: no place for {merged_param}")
     checks = _checks(source, plain, nested, parts, choices)
+    # A result's fields the target has no place for (its error flag): dropped, reported.
+    result = source["parts"]["tool_result"][0]
+    kept = _vars(target["parts"]["tool_result"][0]["wire"])
+    result_dropped = sorted(
+        (key, var, checks.result_fields[key][0])
+        for key, value in result["wire"].items()
+        for var in [_var(value)]
+        if var is not None and var not in kept and var not in ("id", "content")
+    )
     # Where the target writes what the pass reads (its envelope order: `model`, `tools`,
     # `tool_choice`, then each parameter), and the parameters it has no place for (the
     # writer reports them in the order of their names).
@@ -280,6 +289,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         **parts,
         **values,
         "envelope": envelope,
+        "s_result_dropped": result_dropped,
+        "s_result_part": result["canonical"]["type"],
         "dropped": dropped,
         "t_result_message": "{"
         + f"{values['t_role']!r}: {values['t_tool']!r}, "

@@ -1115,6 +1115,25 @@ ANTHROPIC_SHAPES: dict[str, dict[str, Any]] = {
     | {"top_p": None, "top_k": None, "stop_sequences": None, "stream": None},
     "fields the reader leaves behind": _anthropic(("stream",), False)
     | {"container": "c-1", "service_tier": "auto", "context_management": None},
+    # OpenAI has no place for it: reported at the result's message (the canonical form's),
+    # after the envelope's losses; a null says nothing.
+    "results' error flags, with a system prompt and text between them": _anthropic(
+        ("messages",),
+        [
+            *_ASKS[:1],
+            {"role": "assistant", "content": [_TOOL_USE, {**_TOOL_USE, "id": "toolu_2"}]},
+            {
+                "role": "user",
+                "content": [
+                    {**_RESULT, "is_error": True},
+                    _TEXT,
+                    {**_RESULT, "tool_use_id": "toolu_2", "is_error": False},
+                ],
+            },
+            {"role": "assistant", "content": "x"},
+            {"role": "user", "content": [{**_RESULT, "is_error": None}]},
+        ],
+    ),
     "an id OpenAI takes as it is": _anthropic(("messages",), _ASKS)
     | {"messages": [*_ASKS[:1], {"role": "assistant", "content": [{**_TOOL_USE, "id": "a.b"}]}]},
 }
@@ -1131,6 +1150,19 @@ def test_anthropic_bodies_of_the_shape_take_one_pass_with_the_two_step_answer(
     assert fused.fused and not two_step.fused
     _same(fused, two_step)
     check_wire(fused.output, target, "request", strict=True)
+
+
+def test_a_results_error_flag_is_reported_at_its_message_after_the_envelopes_losses() -> None:
+    body = ANTHROPIC_SHAPES["results' error flags, with a system prompt and text between them"]
+    result = convert(copy.deepcopy(body), "anthropic", "openai-chat")
+    assert result.fused
+    assert [(x.pointer, x.code, x.part_type) for x in result.losses] == [
+        ("/stream", "field_dropped", None),
+        ("/parameters/top_k", "parameter_dropped", None),
+        # system, user, assistant, then the first result: the fourth message
+        ("/messages/3/content/0/is_error", "field_dropped", "tool_result"),
+        ("/messages/5/content/0/is_error", "field_dropped", "tool_result"),
+    ]
 
 
 def test_the_anthropic_pass_writes_what_openai_chat_keeps_apart_in_order() -> None:
@@ -1201,8 +1233,8 @@ ANTHROPIC_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         _anthropic(("messages", 1, "content", 1, "name"), "get.weather"),
         "assistant content outside the fused shape",
     ),
-    "a result's error flag": (
-        _anthropic(("messages", 2, "content", 0, "is_error"), True),
+    "a result's cache hint": (
+        _anthropic(("messages", 2, "content", 0, "cache_control"), {"type": "ephemeral"}),
         "user content outside the fused shape",
     ),
     "a result holding an image": (
@@ -1283,6 +1315,9 @@ ANTHROPIC_BAD: dict[str, Any] = {
     "a role that is no role": _anthropic(("messages", 4, "role"), "system"),
     "metadata of the wrong type (the full schema check)": _anthropic(("metadata",), {"user_id": 7}),
     "a stream flag of the wrong type": _anthropic(("stream",), "yes"),
+    "a result's error flag of the wrong type": _anthropic(
+        ("messages", 2, "content", 0, "is_error"), "yes"
+    ),
     "a non-string key in a message": _anthropic(("messages", 4, 7), "x"),
 }
 

@@ -174,9 +174,10 @@ def _image(block: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _user_turn(content: Any, written: list[Any]) -> bool:
+def _user_turn(content: Any, written: list[Any], lost: list[Loss]) -> bool:
     """Writes a user turn: each run of its text and images as a message, each tool result as
-    a message of its own, in their order. False: outside the shape."""
+    a message of its own, in their order; what the target has no place for into ``lost``.
+    False: outside the shape."""
     if type(content) is str:
         one: str = content
         if _blank(one) or not _clean(one):
@@ -213,7 +214,7 @@ def _user_turn(content: Any, written: list[Any]) -> bool:
                 solo = None
             run.append(part)
         elif tag == "tool_result":
-            if len(fields) != 3:
+            if len(fields) != 3 + ("is_error" in fields):
                 return False
             found_id = fields.get("tool_use_id")
             if type(found_id) is not str:
@@ -230,6 +231,19 @@ def _user_turn(content: Any, written: list[Any]) -> bool:
                 )
                 run = []
             result_content = _content(texts)
+            if "is_error" in fields:
+                dropped = fields["is_error"]
+                if type(dropped) not in (bool, type(None)):
+                    return False
+                if dropped is not None:  # at the result's message, as the canonical form counts
+                    lost.append(
+                        Loss(
+                            f"/messages/{len(written)}/content/0/is_error",
+                            "field_dropped",
+                            "openai-chat has no place for `is_error`",
+                            "tool_result",
+                        )
+                    )
             written.append({"role": "tool", "tool_call_id": result_id, "content": result_content})
         else:
             return False
@@ -465,6 +479,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if not messages:
         return "no messages"
     written: list[Any] = []
+    lost: list[Loss] = []  # what writing the messages loses (after the envelope's losses)
     if "system" in body:
         system = _texts(body["system"])
         if system is None:
@@ -478,7 +493,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             return "message fields outside the fused shape"
         role = fields.get("role")
         if role == "user":
-            if not _user_turn(fields.get("content"), written):
+            if not _user_turn(fields.get("content"), written, lost):
                 return "user content outside the fused shape"
         elif role == "assistant":
             if not _assistant_turn(fields.get("content"), written):
@@ -508,6 +523,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             losses, "/parameters/top_k", "parameter_dropped", "openai-chat has no place for `top_k`"
         )
     out["messages"] = written
+    losses += lost
     if losses and log.isEnabledFor(logging.DEBUG):
         # As the two-step path logs them: each by the adapter that lost it (the reader for
         # what it left behind, which comes first).
