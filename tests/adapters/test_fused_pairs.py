@@ -1376,6 +1376,18 @@ def test_a_block_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_two_st
     assert fused_error.value.losses == two_step.value.losses
 
 
+def test_recorded_anthropic_requests_of_the_shape_take_the_fused_path() -> None:
+    """A floor, as docs/spec/conversion.md says: of the real-traffic corpus's 32 Anthropic
+    requests, those of the pass's shape (the rest carry server tools, deferred tools, media or
+    documents in results, thinking, structured output)."""
+    requests = [
+        body for _, body, fmt, kind in real_bodies() if fmt == "anthropic" and kind == "request"
+    ]
+    taken = [type(PAIRS["anthropic", "openai-chat"](copy.deepcopy(b))) is tuple for b in requests]
+    assert len(requests) == 32
+    assert sum(taken) >= 6
+
+
 @pytest.mark.parametrize(("source", "target"), FROM_BLOCKS)
 def test_the_benchmark_corpora_in_anthropics_format_take_the_fused_path(
     source: str, target: str
