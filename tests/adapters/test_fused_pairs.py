@@ -1263,6 +1263,10 @@ ANTHROPIC_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         _anthropic(("tools", 0), {"type": "web_search_20250305", "name": "web_search"}),
         "a tool outside the fused shape",
     ),
+    "a tool_choice beside an empty tools list (the writer drops it, reported)": (
+        _anthropic(("tools",), []),
+        "a tool_choice beside an empty tools list",
+    ),
     "a tool's cache hint": (
         _anthropic(("tools", 0, "cache_control"), {"type": "ephemeral"}),
         "a tool outside the fused shape",
@@ -1403,3 +1407,27 @@ def test_the_benchmark_corpora_in_anthropics_format_take_the_fused_path(
             "'output_config': outside the fused shape"
         }
         assert sum(type(r) is tuple for r in reasons) >= 0.95 * len(bodies)
+
+
+@pytest.mark.parametrize(("source", "target"), FROM_BLOCKS)
+def test_every_mutant_of_the_common_anthropic_body_converts_the_same_both_ways(
+    source: str, target: str
+) -> None:
+    """Regression: `tools: []` beside a tool_choice went out with the choice, which the two-step
+    writer drops (reported). Each value of the common body swapped for values of every JSON type,
+    each key deleted, a key added to each object: the same outcome, whichever path it takes."""
+    from tests.adapters.differential import outcome
+    from tests.adapters.test_fused_validation import _mutants
+
+    def two_step(payload: Any, source: str, target: str, kind: str) -> Any:
+        return convert(payload, source, target, kind, fused=False)
+
+    def fused(payload: Any, source: str, target: str, kind: str) -> Any:
+        return convert(payload, source, target, kind)
+
+    taken = 0
+    for change, mutant in _mutants(ANTHROPIC_BODY):
+        expected = outcome(two_step, copy.deepcopy(mutant), source, target, "request")
+        assert outcome(fused, copy.deepcopy(mutant), source, target, "request") == expected, change
+        taken += type(PAIRS[source, target](copy.deepcopy(mutant))) is tuple
+    assert taken > 300  # the mutants the pass took: the test has teeth

@@ -471,6 +471,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             if type(disable) is not bool:
                 return "tool_choice: outside the fused shape"
             parallel = not disable
+        if declarations is None and tools is not None:
+            # No tool goes out: the writer drops the choice (reported); the two-step path's.
+            return "a tool_choice beside an empty tools list"
 
     found_messages = body.get("messages")
     if type(found_messages) is not list:
