@@ -384,6 +384,9 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     parser.add_argument(
         "--check-slice", type=int, default=200, help="outputs checked against the wire schemas"
     )
+    parser.add_argument(
+        "--reverse-only", action="store_true", help="only the anthropic → openai-chat section"
+    )
     args = parser.parse_args()
 
     corpora: list[Corpus] = []
@@ -401,6 +404,8 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     }
 
     convert = load_interlingua()
+    if args.reverse_only:
+        sys.exit(1 if reverse_section(convert, corpora, args) else 0)
     litellm = load_litellm()
     for problem in (convert, litellm):
         if isinstance(problem, str):
@@ -485,6 +490,7 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     failed += bedrock.failed
     print(responses.report(rates))
     failed += responses.failed
+    failed += reverse_section(convert, corpora, args)
     print(
         "wire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
         "camelCase only;\nLiteLLM writes the snake_case proto names (system_instruction, "
@@ -796,6 +802,143 @@ CARRIED_OUT: dict[str, Callable[[Json], Counter[str]]] = {
     BEDROCK: carried_out_bedrock,
     RESPONSES: carried_out_responses,
 }
+
+
+# --- The reverse direction: anthropic → openai-chat (an Anthropic client, an OpenAI backend) ---
+
+REVERSE_SOURCE = "anthropic"
+REVERSE_TARGET = "openai-chat"
+
+
+def load_litellm_reverse() -> tuple[str, Callable[[Json], Json]] | str:
+    """LiteLLM's translation of an Anthropic Messages body into an OpenAI Chat request, what its
+    Anthropic `/v1/messages` adapter runs before handing the body to an OpenAI-compatible
+    backend: ``LiteLLMAnthropicMessagesAdapter.translate_anthropic_to_openai`` (its tool-name
+    map, the second value, left aside)."""
+    os.environ.update(LITELLM_OFFLINE)
+    try:
+        version = importlib.metadata.version("litellm")
+        module = importlib.import_module(
+            "litellm.llms.anthropic.pass_through.adapters.transformation"
+        )
+    except ImportError as error:
+        return f"LiteLLM is not importable ({error}): its reverse row is skipped"
+    adapter = module.LiteLLMAnthropicMessagesAdapter()
+
+    def to_openai_chat(body: Json) -> Json:
+        request, _names = adapter.translate_anthropic_to_openai(body)
+        return dict(request)
+
+    return version, to_openai_chat
+
+
+def reverse_corpora(convert: Convert, corpora: list[Corpus]) -> list[Corpus]:
+    """The corpora in Anthropic's format: each OpenAI Chat body as interlingua's two-step path
+    writes it (the same bodies, so the two directions' numbers compare)."""
+    found: list[Corpus] = []
+    for label, bodies, _lines in corpora:
+        written = [
+            convert(body, source=SOURCE, target=REVERSE_SOURCE, fused=False).output
+            for body in bodies
+        ]
+        found.append((label, written, [orjson.dumps(body) for body in written]))
+    return found
+
+
+def carried_anthropic(body: Json) -> Counter[str]:
+    """Tool calls, tool results and images in an Anthropic Messages request body."""
+    counts: Counter[str] = Counter()
+    for node in _walk(body["messages"]):
+        kind = node.get("type")
+        counts["tool calls"] += kind == "tool_use"
+        counts["tool results"] += kind == "tool_result"
+        counts["images"] += kind == "image"
+    return counts
+
+
+def carried_out_chat(output: Json) -> Counter[str]:
+    """The same three counts in an OpenAI Chat request body."""
+    counts: Counter[str] = Counter()
+    for message in output["messages"]:
+        counts["tool calls"] += len(message.get("tool_calls") or ())
+        counts["tool results"] += message["role"] == "tool"
+        content = message.get("content")
+        if isinstance(content, list):
+            counts["images"] += sum(part.get("type") == "image_url" for part in content)
+    return counts
+
+
+def reverse_rows(
+    convert: Convert, corpora: list[Corpus], check_slice: int
+) -> tuple[TargetRows, list[Corpus]]:
+    """The rows of anthropic → openai-chat (interlingua fused and two-step, LiteLLM's adapter)
+    over the corpora in Anthropic's format, each checked on every body first as
+    `target_rows` checks its rows."""
+    litellm = load_litellm_reverse()
+    candidates: list[tuple[str, str, Callable[[Json], Any]]] = []
+    fused = functools.partial(convert, source=REVERSE_SOURCE, target=REVERSE_TARGET)
+    candidates.append(("fused", f"interlingua {REVERSE_SOURCE} → {REVERSE_TARGET}", fused))
+    two_step = functools.partial(fused, fused=False)
+    candidates.append(
+        ("two-step", f"interlingua {REVERSE_SOURCE} → {REVERSE_TARGET}, two-step", two_step)
+    )
+    if not isinstance(litellm, str):
+        name = f"LiteLLM {litellm[0]} Anthropic adapter → {REVERSE_TARGET}"
+        candidates.append(("litellm", name, litellm[1]))
+    schema = json.loads((FORMATS_DIR / REVERSE_TARGET / "request.json").read_text("utf-8"))
+    wire = jsonschema_rs.validator_for(schema)
+    found = TargetRows(
+        REVERSE_TARGET, [], {}, [] if not isinstance(litellm, str) else [litellm], []
+    )
+    written = reverse_corpora(convert, corpora)
+    for role, name, run in candidates:
+        problem, valid, checked, fused_taken = None, 0, 0, 0
+        for label, bodies, lines in written:
+            for index, line in enumerate(lines):
+                try:
+                    result = run(orjson.loads(line))
+                except Exception as error:
+                    problem = f"{name} failed on {label} body {index}: {type(error).__name__}"
+                    break
+                output = getattr(result, "output", result)
+                fused_taken += bool(getattr(result, "fused", False))
+                if carried_anthropic(bodies[index]) - carried_out_chat(output):
+                    problem = f"{name} drops a tool call, result or image ({label} body {index})"
+                    break
+                if index < check_slice:
+                    checked += 1
+                    valid += wire.is_valid(output)
+            if problem:
+                break
+        if problem:
+            found.failed.append(problem)
+            continue
+        found.rows.append((name, run, False))
+        found.names[role] = name
+        taken = f", fused pass took {fused_taken}" if role == "fused" else ""
+        found.notes.append(f"{name}: {valid}/{checked} outputs valid OpenAI Chat requests{taken}")
+    return found, written
+
+
+def reverse_report(found: TargetRows, rates: dict[tuple[str, str], float]) -> str:
+    """The section's report: `TargetRows.report` under its own heading."""
+    lines = found.report(rates).splitlines()
+    lines[0] = f"## {REVERSE_SOURCE} → {REVERSE_TARGET}, dict → dict (the reverse direction)"
+    return "\n".join([*lines, ""])
+
+
+def reverse_section(
+    convert: Convert | str, corpora: list[Corpus], args: argparse.Namespace
+) -> list[str]:
+    """Checks, times (its rows interleaved, medians) and prints the reverse section; what
+    failed. Skipped without an interlingua that has the fused pass."""
+    if isinstance(convert, str) or not takes_fused(convert):
+        print(f"## {REVERSE_SOURCE} → {REVERSE_TARGET}: skipped (no interlingua fused pass)\n")
+        return []
+    found, written = reverse_rows(convert, corpora, args.check_slice)
+    rates = time_rows(found.rows, written, args.chunk, args.repeat)
+    print(reverse_report(found, rates))
+    return found.failed
 
 
 if __name__ == "__main__":

@@ -97,17 +97,8 @@ def schema_checks(
 ) -> SourceChecks:
     """`source_checks` of a reading schema given."""
     defs: dict[str, Json] = schema["$defs"]
-    request = _resolve(defs, schema)
-    properties: dict[str, Json] = request["properties"]
-    for key in read_keys:
-        if key in properties:
-            for where, keyword in _extras(defs, properties[key], key, taken):
-                if (where, keyword) not in _CHECKED_BY_THE_PASS:
-                    raise CheckError(
-                        f"{fmt}: the fused pass does not check `{keyword}` at "
-                        f"{where}; teach it (generator/pair_checks.py, pair.py.j2) or leave "
-                        "that shape to the two-step path"
-                    )
+    fields = _field_checks(fmt, schema, read_keys, taken, _CHECKED_BY_THE_PASS)
+    properties: dict[str, Json] = _resolve(defs, schema)["properties"]
     param_types, listed_items = {}, {}
     for key, listed in params.items():
         types = _types(defs, properties[key], listed=listed)
@@ -117,6 +108,48 @@ def schema_checks(
             listed_items[key] = _py(_types(defs, properties[key], items=True) or ())
             types = tuple(t for t in types if t != "array")
         param_types[key] = _py(types)
+    message_types, message_checked = _message_fields(defs, properties, taken)
+    return SourceChecks(
+        param_types,
+        listed_items,
+        fields.unread_types,
+        fields.unread_checked,
+        _pattern_at(defs, "ImageUrl", "url"),
+        frozenset(defs["ToolChoiceMode"]["enum"]),
+        frozenset(_resolve(defs, defs["JsonSchemaFormat"])["required"]),
+        message_types,
+        message_checked,
+    )
+
+
+@dataclass(frozen=True)
+class FieldChecks:
+    """What a pass checks of the request fields it does not read (any source format)."""
+
+    unread_types: dict[str, tuple[str, ...]]  # a field the pass drops -> the types it may have
+    unread_checked: frozenset[str]  # fields the pass drops whose schema is more than types
+
+
+def _field_checks(
+    fmt: str,
+    schema: Json,
+    read_keys: Collection[str],
+    taken: dict[str, set[str]],
+    checked_by_the_pass: Collection[tuple[str, str]],
+) -> FieldChecks:
+    """Fails when the schema asks of a field the pass reads (in the branches of ``taken``)
+    more than structure and ``checked_by_the_pass``; the checks of the fields it drops."""
+    defs: dict[str, Json] = schema["$defs"]
+    properties: dict[str, Json] = _resolve(defs, schema)["properties"]
+    for key in read_keys:
+        if key in properties:
+            for where, keyword in _extras(defs, properties[key], key, taken):
+                if (where, keyword) not in checked_by_the_pass:
+                    raise CheckError(
+                        f"{fmt}: the fused pass does not check `{keyword}` at "
+                        f"{where}; teach it (generator/pair_checks.py, pair.py.j2) or leave "
+                        "that shape to the two-step path"
+                    )
     unread_types, unread_checked = {}, set()
     for key, node in properties.items():
         if key in read_keys:
@@ -126,18 +159,105 @@ def schema_checks(
             unread_checked.add(key)
         else:
             unread_types[key] = _py(types)
-    message_types, message_checked = _message_fields(defs, properties, taken)
-    return SourceChecks(
-        param_types,
-        listed_items,
-        unread_types,
-        frozenset(unread_checked),
-        _pattern_at(defs, "ImageUrl", "url"),
-        frozenset(defs["ToolChoiceMode"]["enum"]),
-        frozenset(_resolve(defs, defs["JsonSchemaFormat"])["required"]),
-        message_types,
-        message_checked,
+    return FieldChecks(unread_types, frozenset(unread_checked))
+
+
+@dataclass(frozen=True)
+class BlockChecks:
+    """What the pass of a source whose turns are content blocks (Anthropic: a hoisted system
+    prompt, tool results inside user turns) checks in place of its reading schema: the
+    parameters' types (a list parameter's own and its items'), the fields it drops, and the
+    one constraint beyond structure its shape meets: a base64 image's data pattern."""
+
+    required: frozenset[str]  # the request fields the schema requires
+    param_types: dict[str, tuple[str, ...]]  # parameter key -> Python types it may have
+    item_types: dict[str, tuple[str, ...]]  # a list parameter's item types
+    fields: FieldChecks
+    base64_pattern: str
+    # A tool's input schema: by the keys its schema names, the Python types each may have,
+    # its items' types (a list), and its constant (None: any value of the types).
+    tool_schema: dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]
+    # The same of a tool result block's keys.
+    result_fields: dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]
+
+
+# What the block pass checks itself beyond structure, by where.
+_CHECKED_BY_THE_BLOCK_PASS = frozenset({("Base64ImageSource.data", "pattern")})
+
+
+def block_checks(
+    source: Json, read_keys: Collection[str], params: Collection[str], taken: dict[str, set[str]]
+) -> BlockChecks:
+    """The checks of a block source's pass (`generator/pairs_from_blocks.py`): ``read_keys``
+    and ``taken`` as for `source_checks`; ``params``: the request fields it reads as values."""
+    fmt = source["format"]
+    schema = reading_schema(
+        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
     )
+    defs: dict[str, Json] = schema["$defs"]
+    fields = _field_checks(fmt, schema, read_keys, taken, _CHECKED_BY_THE_BLOCK_PASS)
+    properties: dict[str, Json] = _resolve(defs, schema)["properties"]
+    param_types, item_types = {}, {}
+    for key in params:
+        if key not in properties:
+            raise CheckError(f"{fmt}: parameter {key} is not in the reading schema")
+        node = _resolve(defs, properties[key])
+        types = _types(defs, node)
+        if (
+            types is None
+            and isinstance(node, dict)
+            and set(node) - _ANNOTATIONS == {"type", "items"}
+        ):
+            declared = node["type"]
+            types = tuple(declared) if isinstance(declared, list) else (declared,)
+            items = _types(defs, node["items"])
+            if "array" not in types or items is None:
+                raise CheckError(f"{fmt}: parameter {key} is more than a type")
+            item_types[key] = _py(items)
+        if types is None:
+            raise CheckError(f"{fmt}: parameter {key} is more than a type")
+        param_types[key] = _py(types)
+    return BlockChecks(
+        frozenset(_resolve(defs, schema)["required"]),
+        param_types,
+        item_types,
+        fields,
+        _pattern_at(defs, "Base64ImageSource", "data"),
+        _object_fields(defs, _resolve(defs, {"$ref": "#/$defs/InputSchema"})),
+        _object_fields(defs, _resolve(defs, {"$ref": "#/$defs/ToolResultBlock"})),
+    )
+
+
+def _object_fields(
+    defs: dict[str, Json], node: Json
+) -> dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]:
+    """What an object's schema asks of each key it names, one level deep: its types (a
+    constant's type for a `const`), its items' types, its constant. The levels below ask
+    structure only (`_extras` fails generation otherwise) and are checked as opaque JSON."""
+    out = {}
+    for key, sub in node.get("properties", {}).items():
+        types: list[str] = []
+        items: list[str] = []
+        const = None
+        for member in _members(defs, sub):
+            if "const" in member:
+                const = member["const"]
+                types.append({str: "string", bool: "boolean"}.get(type(const), "null"))
+                continue
+            declared = member.get("type", [])
+            found = declared if isinstance(declared, list) else [declared]
+            types.extend(found)
+            if "array" in found and "items" in member:
+                items.extend(_types(defs, member["items"]) or ())
+        out[key] = (_py(types), _py(items), const)
+    return out
+
+
+def _members(defs: dict[str, Json], node: Json) -> list[Json]:
+    node = _resolve(defs, node)
+    if isinstance(node, dict) and "anyOf" in node:
+        return [m for member in node["anyOf"] for m in _members(defs, member)]
+    return [node]
 
 
 def _message_fields(

@@ -1,7 +1,9 @@
 """Fused pair converters: the read side of one mapping file composed with the write side of
 another into one pass, with no canonical document between them (issue 16).
 
-For each pair in :data:`PAIRS` this module reads the two mapping files and works out, at
+For each pair in :data:`PAIRS` whose source keeps every role in its message list (OpenAI
+Chat; a source that writes its turns as content blocks, Anthropic, is composed by
+`generator/pairs_from_blocks.py`) this module reads the two mapping files and works out, at
 generation time, everything the pass needs: the source's key names and roles, which source
 request field lands where in the target, the target's part shapes (its wire templates compiled
 into dict expressions), its roles, layout (system field and form, alternation, text shorthand),
@@ -34,6 +36,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("openai-chat", "gemini"),
     ("openai-chat", "bedrock"),
     ("openai-chat", "openai-responses"),
+    ("anthropic", "openai-chat"),
 )
 
 #: Transforms whose encoding is the value itself when the pair's guard holds (the guard checks
@@ -47,6 +50,14 @@ _IDENTITY = frozenset(
 
 class PairError(Exception):
     """A mapping uses something the pair composer cannot compile."""
+
+
+def reads_blocks(source: Json) -> bool:
+    """Whether a source format writes its turns as content blocks (a hoisted system prompt,
+    tool results inside user turns): `generator/pairs_from_blocks.py` composes its pairs, this
+    module those of a source that keeps every role in its message list."""
+    layout = source["layout"]
+    return (layout.get("system"), layout.get("tool_results")) == ("hoist", "user_blocks")
 
 
 def module_name(source: str, target: str) -> str:
@@ -918,6 +929,8 @@ def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]
     mappings = _mappings(inputs)
     plans = {plan.mapping.data["format"]: plan for plan in inputs.adapter_plans}
     for source, target in PAIRS:
+        if reads_blocks(mappings[source]):
+            continue  # generator/pairs_from_blocks.py
         values = pair_values(mappings[source], mappings[target])
         plan = plans[source]
         layout = {**layout_defaults(), **plan.mapping.data["layout"]}

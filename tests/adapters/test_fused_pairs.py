@@ -68,6 +68,11 @@ BODY: dict[str, Any] = {
 }
 
 
+# The pairs read from OpenAI Chat (BODY and the bodies below are that format's); the pairs read
+# from another format have their own section at the end.
+FROM_CHAT = sorted(pair for pair in PAIRS if pair[0] == "openai-chat")
+
+
 def _same(a: ConversionResult, b: ConversionResult) -> None:
     assert (a.output, a.losses, dict(a.id_map), dict(a.name_map)) == (
         b.output,
@@ -123,7 +128,7 @@ AS_RECORDED: dict[str, Any] = {
 }
 
 
-@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
 def test_a_recorded_body_with_fields_beside_the_shape_takes_one_pass(
     source: str, target: str
 ) -> None:
@@ -164,7 +169,7 @@ def test_most_recorded_requests_take_the_fused_path(target: str) -> None:
         {"reasoning_content": ["x"]},
     ],
 )
-@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
 def test_a_message_field_the_reader_reads_or_the_schema_refuses_takes_two_steps(
     source: str, target: str, change: dict[str, Any]
 ) -> None:
@@ -186,7 +191,7 @@ def test_a_message_field_the_reader_reads_or_the_schema_refuses_takes_two_steps(
         _same(result, two_step)
 
 
-@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
 def test_a_body_of_the_shape_is_converted_in_one_pass_with_the_two_step_answer(
     source: str, target: str
 ) -> None:
@@ -213,7 +218,7 @@ def test_a_body_of_the_shape_is_converted_in_one_pass_with_the_two_step_answer(
         {"stream": True, "n": 1, "seed": 7, "presence_penalty": 0.5, "user": None},
     ],
 )
-@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
 def test_fields_the_targets_write_together_or_not_at_all(
     source: str, target: str, extra: dict[str, Any]
 ) -> None:
@@ -221,7 +226,7 @@ def test_fields_the_targets_write_together_or_not_at_all(
     _same(convert(body, source, target), convert(body, source, target, fused=False))
 
 
-@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
 def test_a_body_outside_the_shape_takes_the_two_step_path_and_says_why(
     source: str, target: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -238,7 +243,7 @@ def test_a_body_outside_the_shape_takes_the_two_step_path_and_says_why(
     _same(result, convert(body, source, target, fused=False))
 
 
-@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
 def test_each_loss_is_logged_once_by_the_adapter_that_lost_it_as_the_two_step_path_logs_it(
     source: str, target: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -322,7 +327,7 @@ BAD: dict[str, Any] = {
 
 @pytest.mark.parametrize("validate", [True, False])
 @pytest.mark.parametrize("name", sorted(BAD))
-@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
 def test_bad_input_gets_the_two_step_paths_coded_error(
     source: str, target: str, name: str, validate: bool
 ) -> None:
@@ -339,7 +344,7 @@ def test_bad_input_gets_the_two_step_paths_coded_error(
         assert expected[0] == "error"
 
 
-@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
 def test_strict_mode_refuses_what_the_fused_pass_would_lose_as_the_two_step_path_does(
     source: str, target: str
 ) -> None:
@@ -373,7 +378,7 @@ def test_a_schema_nested_to_the_limit_passes_and_one_past_it_fails_as_in_the_two
 
 
 # The pairs whose target needs alternating turns (Responses' items do not: nothing merges).
-ALTERNATING = sorted(pair for pair in PAIRS if pair[1] != "openai-responses")
+ALTERNATING = [pair for pair in FROM_CHAT if pair[1] != "openai-responses"]
 
 
 @pytest.mark.parametrize(("source", "target"), ALTERNATING)
@@ -634,7 +639,7 @@ def test_a_web_image_goes_to_bedrock_as_a_reported_drop_and_a_data_url_as_bytes(
     assert [b["image"]["format"] for b in blocks] == ["png", "jpeg"]
 
 
-@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
 def test_the_benchmark_corpora_take_the_fused_path(source: str, target: str) -> None:
     """The common shapes (text, data URL images, parallel calls with their results, system and
     developer prompts, tools and tool_choice, parameters, response formats) are the fused
@@ -960,3 +965,469 @@ def test_responses_items_and_the_system_prompts_losses() -> None:
         ("/messages/1/content/1", "turns_merged", "text"),
         ("/messages/5/content/0", "turns_merged", "text"),
     ]
+
+
+# --- Anthropic → OpenAI Chat: the first pair read from content blocks --------------------------
+
+FROM_BLOCKS = sorted(pair for pair in PAIRS if pair[0] != "openai-chat")
+
+# The common shape of an Anthropic client's request: a system prompt of blocks, images by URL
+# and by bytes, parallel calls beside text, their results before the user's next words, a
+# tool_choice carrying parallel tool use, a parameter OpenAI has no place for (top_k, the
+# writer's loss) and a field the reader does not read (stream, the reader's).
+ANTHROPIC_BODY: dict[str, Any] = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 1024,
+    "temperature": 0.2,
+    "top_k": 5,
+    "stop_sequences": ["END"],
+    "stream": True,
+    "system": [{"type": "text", "text": "Be brief."}, {"type": "text", "text": "In English."}],
+    "tools": [
+        {
+            "name": "weather",
+            "description": "The weather in a city.",
+            "input_schema": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            },
+        }
+    ],
+    "tool_choice": {"type": "auto", "disable_parallel_tool_use": False},
+    "messages": [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "Weather in Zürich and Bern?"},
+                {"type": "image", "source": {"type": "url", "url": "https://example.com/m.png"}},
+                {
+                    "type": "image",
+                    "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0K"},
+                },
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Looking."},
+                {
+                    "type": "tool_use",
+                    "id": "toolu_1",
+                    "name": "weather",
+                    "input": {"city": "Zürich"},
+                },
+                {"type": "tool_use", "id": "toolu_2", "name": "weather", "input": {"city": "Bern"}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"},
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_2",
+                    "content": [{"type": "text", "text": "rain"}, {"type": "text", "text": "5°C"}],
+                },
+                {"type": "text", "text": "Thanks."},
+            ],
+        },
+        {"role": "assistant", "content": "You're welcome."},
+        {"role": "user", "content": [{"type": "text", "text": "Bye."}]},
+    ],
+}
+
+
+def _anthropic(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    """ANTHROPIC_BODY with the value at ``path`` replaced (``_DELETE``: removed)."""
+    body = copy.deepcopy(ANTHROPIC_BODY)
+    node: Any = body
+    for step in path[:-1]:
+        node = node[step]
+    if value is _DELETE:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return body
+
+
+_DELETE = object()
+_TEXT = {"type": "text", "text": "x"}
+_TOOL_USE = {"type": "tool_use", "id": "toolu_1", "name": "weather", "input": {}}
+_RESULT = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "r"}
+_ASKS = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": [_TOOL_USE]}]
+
+ANTHROPIC_SHAPES: dict[str, dict[str, Any]] = {
+    "the common shape": ANTHROPIC_BODY,
+    "a system prompt as a string": _anthropic(("system",), "Be brief."),
+    "one system block: the shorthand": _anthropic(("system",), [_TEXT]),
+    "no system prompt": _anthropic(("system",), _DELETE),
+    "a call alone: content null, then its result alone": _anthropic(
+        ("messages",), [*_ASKS, {"role": "user", "content": [_RESULT]}]
+    ),
+    "text before, between and after results, in order": _anthropic(
+        ("messages",),
+        [
+            *_ASKS[:1],
+            {"role": "assistant", "content": [_TOOL_USE, {**_TOOL_USE, "id": "toolu_2"}]},
+            {
+                "role": "user",
+                "content": [
+                    _TEXT,
+                    _RESULT,
+                    {**_TEXT, "text": "y"},
+                    {**_RESULT, "tool_use_id": "toolu_2"},
+                    _TEXT,
+                    _TEXT,
+                ],
+            },
+        ],
+    ),
+    "results in another order than the calls": _anthropic(
+        ("messages", 2, "content"),
+        list(reversed(ANTHROPIC_BODY["messages"][2]["content"][:2])),
+    ),
+    "several texts of the model: text parts": _anthropic(
+        ("messages", 3, "content"), [_TEXT, {**_TEXT, "text": "y"}]
+    ),
+    "turns of one role in a row, an assistant turn first": _anthropic(
+        ("messages",),
+        [
+            {"role": "assistant", "content": "Hello."},
+            {"role": "user", "content": "a"},
+            {"role": "user", "content": "b"},
+        ],
+    ),
+    "a required tool_choice without parallel calls": _anthropic(
+        ("tool_choice",), {"type": "any", "disable_parallel_tool_use": True}
+    ),
+    "a named tool": _anthropic(("tool_choice",), {"type": "tool", "name": "weather"}),
+    "no tool at all": _anthropic(("tool_choice",), {"type": "none"}),
+    "a tool_choice with parallel use left unsaid": _anthropic(
+        ("tool_choice",), {"type": "auto", "disable_parallel_tool_use": None}
+    ),
+    "a strict tool without description, tagged custom": _anthropic(
+        ("tools", 0),
+        {"type": "custom", "name": "w", "input_schema": {"type": "object"}, "strict": True},
+    ),
+    "an empty tools list": _anthropic(("tools",), []) | {"tool_choice": None},
+    "parameters left null": _anthropic(("temperature",), None)
+    | {"top_p": None, "top_k": None, "stop_sequences": None, "stream": None},
+    "fields the reader leaves behind": _anthropic(("stream",), False)
+    | {"container": "c-1", "service_tier": "auto", "context_management": None},
+    # OpenAI has no place for it: reported at the result's message (the canonical form's),
+    # after the envelope's losses; a null says nothing.
+    "results' error flags, with a system prompt and text between them": _anthropic(
+        ("messages",),
+        [
+            *_ASKS[:1],
+            {"role": "assistant", "content": [_TOOL_USE, {**_TOOL_USE, "id": "toolu_2"}]},
+            {
+                "role": "user",
+                "content": [
+                    {**_RESULT, "is_error": True},
+                    _TEXT,
+                    {**_RESULT, "tool_use_id": "toolu_2", "is_error": False},
+                ],
+            },
+            {"role": "assistant", "content": "x"},
+            {"role": "user", "content": [{**_RESULT, "is_error": None}]},
+        ],
+    ),
+    "an id OpenAI takes as it is": _anthropic(("messages",), _ASKS)
+    | {"messages": [*_ASKS[:1], {"role": "assistant", "content": [{**_TOOL_USE, "id": "a.b"}]}]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(ANTHROPIC_SHAPES))
+@pytest.mark.parametrize(("source", "target"), FROM_BLOCKS)
+def test_anthropic_bodies_of_the_shape_take_one_pass_with_the_two_step_answer(
+    source: str, target: str, name: str
+) -> None:
+    body = ANTHROPIC_SHAPES[name]
+    fused = convert(copy.deepcopy(body), source, target)
+    two_step = convert(copy.deepcopy(body), source, target, fused=False)
+    assert fused.fused and not two_step.fused
+    _same(fused, two_step)
+    check_wire(fused.output, target, "request", strict=True)
+
+
+def test_a_results_error_flag_is_reported_at_its_message_after_the_envelopes_losses() -> None:
+    body = ANTHROPIC_SHAPES["results' error flags, with a system prompt and text between them"]
+    result = convert(copy.deepcopy(body), "anthropic", "openai-chat")
+    assert result.fused
+    assert [(x.pointer, x.code, x.part_type) for x in result.losses] == [
+        ("/stream", "field_dropped", None),
+        ("/parameters/top_k", "parameter_dropped", None),
+        # system, user, assistant, then the first result: the fourth message
+        ("/messages/3/content/0/is_error", "field_dropped", "tool_result"),
+        ("/messages/5/content/0/is_error", "field_dropped", "tool_result"),
+    ]
+
+
+def test_the_anthropic_pass_writes_what_openai_chat_keeps_apart_in_order() -> None:
+    """What the pair does, spelled out once: the system prompt first, the user's images as
+    data and web URLs, the model's text and calls in one message (arguments as JSON text),
+    each result a tool message before the user's next words, losses read then written."""
+    result = convert(copy.deepcopy(ANTHROPIC_BODY), "anthropic", "openai-chat")
+    assert result.fused
+    out = result.output
+    assert list(out) == [
+        "model",
+        "tools",
+        "tool_choice",
+        "max_completion_tokens",
+        "temperature",
+        "stop",
+        "parallel_tool_calls",
+        "messages",
+    ]
+    assert (out["tool_choice"], out["parallel_tool_calls"]) == ("auto", True)
+    assert out["tools"][0]["function"]["parameters"] == ANTHROPIC_BODY["tools"][0]["input_schema"]
+    roles = [m["role"] for m in out["messages"]]
+    assert roles == ["system", "user", "assistant", "tool", "tool", "user", "assistant", "user"]
+    assert out["messages"][0]["content"] == [
+        {"type": "text", "text": "Be brief."},
+        {"type": "text", "text": "In English."},
+    ]
+    assert out["messages"][1]["content"][2] == {
+        "type": "image_url",
+        "image_url": {"url": "data:image/png;base64,iVBORw0K"},
+    }
+    calls = out["messages"][2]["tool_calls"]
+    assert [c["function"]["arguments"] for c in calls] == ['{"city":"Zürich"}', '{"city":"Bern"}']
+    assert out["messages"][3] == {"role": "tool", "tool_call_id": "toolu_1", "content": "sunny"}
+    assert out["messages"][-1] == {"role": "user", "content": "Bye."}
+    assert [(x.pointer, x.code) for x in result.losses] == [
+        ("/stream", "field_dropped"),
+        ("/parameters/top_k", "parameter_dropped"),
+    ]
+
+
+# name: (body, the reason the pass gives for sending it the two-step way)
+ANTHROPIC_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
+    "a cache hint on the system prompt": (
+        _anthropic(("system", 0, "cache_control"), {"type": "ephemeral"}),
+        "a system prompt outside the fused shape",
+    ),
+    "a null system prompt (written as a placeholder)": (
+        _anthropic(("system",), None),
+        "a system prompt outside the fused shape",
+    ),
+    "thinking blocks": (
+        _anthropic(
+            ("messages", 1, "content", 0),
+            {"type": "thinking", "thinking": "Hm.", "signature": "sig"},
+        ),
+        "assistant content outside the fused shape",
+    ),
+    "text after a call (OpenAI keeps it apart: moved, reported)": (
+        _anthropic(("messages", 1, "content"), [_TOOL_USE, _TEXT]),
+        "assistant content outside the fused shape",
+    ),
+    "an id OpenAI would rewrite": (
+        _anthropic(("messages", 1, "content", 1, "id"), "t" * 41),
+        "assistant content outside the fused shape",
+    ),
+    "a name OpenAI would rewrite": (
+        _anthropic(("messages", 1, "content", 1, "name"), "get.weather"),
+        "assistant content outside the fused shape",
+    ),
+    "a result's cache hint": (
+        _anthropic(("messages", 2, "content", 0, "cache_control"), {"type": "ephemeral"}),
+        "user content outside the fused shape",
+    ),
+    "a result holding an image": (
+        _anthropic(
+            ("messages", 2, "content", 0, "content"),
+            [_TEXT, ANTHROPIC_BODY["messages"][0]["content"][1]],
+        ),
+        "user content outside the fused shape",
+    ),
+    "a document": (
+        _anthropic(
+            ("messages", 0, "content", 1),
+            {"type": "document", "source": {"type": "url", "url": "https://e.com/a.pdf"}},
+        ),
+        "user content outside the fused shape",
+    ),
+    "an image type OpenAI does not take": (
+        _anthropic(("messages", 0, "content", 2, "source", "media_type"), "image/bmp"),
+        "user content outside the fused shape",
+    ),
+    "extended thinking": (
+        _anthropic(("thinking",), {"type": "enabled", "budget_tokens": 1024}),
+        "'thinking': outside the fused shape",
+    ),
+    "a server tool": (
+        _anthropic(("tools", 0), {"type": "web_search_20250305", "name": "web_search"}),
+        "a tool outside the fused shape",
+    ),
+    "a tool_choice beside an empty tools list (the writer drops it, reported)": (
+        _anthropic(("tools",), []),
+        "a tool_choice beside an empty tools list",
+    ),
+    "a tool's cache hint": (
+        _anthropic(("tools", 0, "cache_control"), {"type": "ephemeral"}),
+        "a tool outside the fused shape",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ANTHROPIC_OUTSIDE))
+def test_an_anthropic_body_outside_the_shape_takes_the_two_step_path_and_says_why(
+    name: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    body, why = ANTHROPIC_OUTSIDE[name]
+    assert PAIRS["anthropic", "openai-chat"](copy.deepcopy(body)) == why
+    with caplog.at_level(logging.DEBUG, logger="interlingua.conversion.converter"):
+        result = convert(copy.deepcopy(body), "anthropic", "openai-chat")
+    assert not result.fused
+    assert any(f"two-step path: {why}" in r.message for r in caplog.records)
+    _same(result, convert(copy.deepcopy(body), "anthropic", "openai-chat", fused=False))
+
+
+ANTHROPIC_BAD: dict[str, Any] = {
+    "lone surrogate in a text": _anthropic(("messages", 4, "content", 0, "text"), "hi \ud800"),
+    "lone surrogate in the system prompt": _anthropic(("system",), "\udfff"),
+    "lone surrogate in an image URL": _anthropic(
+        ("messages", 0, "content", 1, "source", "url"), "https://e.com/\ud800.png"
+    ),
+    "lone surrogate in a call's input": _anthropic(
+        ("messages", 1, "content", 1, "input"), {"city": "\ud800"}
+    ),
+    "lone surrogate in an unread field": _anthropic(("service_tier",), "\ud800"),
+    "NaN temperature": _anthropic(("temperature",), float("nan")),
+    "an integer of too many digits": _anthropic(("max_tokens",), 10**5000),
+    "no max_tokens (the schema requires it)": _anthropic(("max_tokens",), _DELETE),
+    "a float max_tokens": _anthropic(("max_tokens",), 1.5),
+    "a top_k of the wrong type": _anthropic(("top_k",), "many"),
+    "stop sequences holding a number": _anthropic(("stop_sequences",), ["END", 3]),
+    "image data that is not base64": _anthropic(
+        ("messages", 0, "content", 2, "source", "data"), "not base64!"
+    ),
+    "a call's input that is not an object": _anthropic(("messages", 1, "content", 1, "input"), [1]),
+    "a tool schema that is not an object schema": _anthropic(
+        ("tools", 0, "input_schema", "type"), "string"
+    ),
+    "a tool schema's required that is not a list of names": _anthropic(
+        ("tools", 0, "input_schema", "required"), [1]
+    ),
+    "a tool schema nested past the limit": _anthropic(
+        ("tools", 0, "input_schema", "properties"), {"a": _deep(300)}
+    ),
+    "a role that is no role": _anthropic(("messages", 4, "role"), "system"),
+    "metadata of the wrong type (the full schema check)": _anthropic(("metadata",), {"user_id": 7}),
+    "a stream flag of the wrong type": _anthropic(("stream",), "yes"),
+    "a result's error flag of the wrong type": _anthropic(
+        ("messages", 2, "content", 0, "is_error"), "yes"
+    ),
+    "a non-string key in a message": _anthropic(("messages", 4, 7), "x"),
+}
+
+
+@pytest.mark.parametrize("validate", [True, False])
+@pytest.mark.parametrize("name", sorted(ANTHROPIC_BAD))
+def test_bad_anthropic_input_gets_the_two_step_paths_coded_error(name: str, validate: bool) -> None:
+    def outcome(**options: Any) -> tuple[Any, ...]:
+        try:
+            result = convert(
+                copy.deepcopy(ANTHROPIC_BAD[name]),
+                "anthropic",
+                "openai-chat",
+                validate_input=validate,
+                **options,
+            )
+        except ConversionError as exc:
+            return ("error", exc.code, exc.pointer, exc.message)
+        return ("ok", result.output, result.losses)
+
+    expected = outcome(fused=False)
+    assert outcome() == expected
+    if validate:
+        assert expected[0] == "error"
+
+
+def test_metadata_is_carried_past_in_one_pass_with_the_schema_check() -> None:
+    """`metadata` is an object in Anthropic's schema (more than a type): the pass reports it
+    dropped as the reader does and leaves its check to the full schema check."""
+    body = {**copy.deepcopy(ANTHROPIC_BODY), "metadata": {"user_id": "u-1"}}
+    got = PAIRS["anthropic", "openai-chat"](copy.deepcopy(body))
+    assert type(got) is tuple and not got[2]
+    fused = convert(copy.deepcopy(body), "anthropic", "openai-chat")
+    assert fused.fused and fused.losses[0].pointer == "/metadata"
+    _same(fused, convert(copy.deepcopy(body), "anthropic", "openai-chat", fused=False))
+
+
+@pytest.mark.parametrize(("source", "target"), FROM_BLOCKS)
+def test_a_block_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_two_steps(
+    source: str, target: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    lines = []
+    for fused in (True, False):
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG, logger="interlingua.conversion.converter"):
+            result = convert(copy.deepcopy(ANTHROPIC_BODY), source, target, fused=fused)
+        assert result.fused is fused
+        lines.append([r.getMessage() for r in caplog.records])
+    assert lines[0] == lines[1]
+    assert lines[0][0].startswith(f"{source}: field_dropped at /stream")
+    assert lines[0][1].startswith(f"{target}: parameter_dropped at /parameters/top_k")
+    with pytest.raises(LossyConversionError) as fused_error:
+        convert(ANTHROPIC_BODY, source, target, strict=True)
+    with pytest.raises(LossyConversionError) as two_step:
+        convert(ANTHROPIC_BODY, source, target, strict=True, fused=False)
+    assert fused_error.value.losses == two_step.value.losses
+
+
+def test_recorded_anthropic_requests_of_the_shape_take_the_fused_path() -> None:
+    """A floor, as docs/spec/conversion.md says: of the real-traffic corpus's 32 Anthropic
+    requests, those of the pass's shape (the rest carry server tools, deferred tools, media or
+    documents in results, thinking, structured output)."""
+    requests = [
+        body for _, body, fmt, kind in real_bodies() if fmt == "anthropic" and kind == "request"
+    ]
+    taken = [type(PAIRS["anthropic", "openai-chat"](copy.deepcopy(b))) is tuple for b in requests]
+    assert len(requests) == 32
+    assert sum(taken) >= 6
+
+
+@pytest.mark.parametrize(("source", "target"), FROM_BLOCKS)
+def test_the_benchmark_corpora_in_anthropics_format_take_the_fused_path(
+    source: str, target: str
+) -> None:
+    """The benchmark's corpora, converted to the pair's source format by the two-step path:
+    every body takes the pass, save those that ask for structured output (`output_config`,
+    left to the two-step path)."""
+    corpus = bench_module("openai_corpus")
+    for bodies in (corpus.corpus(200), corpus.long_corpus(20)):
+        written = [convert(b, "openai-chat", source, fused=False).output for b in bodies]
+        reasons = [PAIRS[source, target](copy.deepcopy(b)) for b in written]
+        assert set(map(str, filter(lambda r: type(r) is str, reasons))) <= {
+            "'output_config': outside the fused shape"
+        }
+        assert sum(type(r) is tuple for r in reasons) >= 0.95 * len(bodies)
+
+
+@pytest.mark.parametrize(("source", "target"), FROM_BLOCKS)
+def test_every_mutant_of_the_common_anthropic_body_converts_the_same_both_ways(
+    source: str, target: str
+) -> None:
+    """Regression: `tools: []` beside a tool_choice went out with the choice, which the two-step
+    writer drops (reported). Each value of the common body swapped for values of every JSON type,
+    each key deleted, a key added to each object: the same outcome, whichever path it takes."""
+    from tests.adapters.differential import outcome
+    from tests.adapters.test_fused_validation import _mutants
+
+    def two_step(payload: Any, source: str, target: str, kind: str) -> Any:
+        return convert(payload, source, target, kind, fused=False)
+
+    def fused(payload: Any, source: str, target: str, kind: str) -> Any:
+        return convert(payload, source, target, kind)
+
+    taken = 0
+    for change, mutant in _mutants(ANTHROPIC_BODY):
+        expected = outcome(two_step, copy.deepcopy(mutant), source, target, "request")
+        assert outcome(fused, copy.deepcopy(mutant), source, target, "request") == expected, change
+        taken += type(PAIRS[source, target](copy.deepcopy(mutant))) is tuple
+    assert taken > 300  # the mutants the pass took: the test has teeth

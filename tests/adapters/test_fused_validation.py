@@ -21,7 +21,10 @@ from interlingua.conversion import ConversionError
 from interlingua.conversion.converter import check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters import differential
-from tests.adapters.test_fused_pairs import BODY
+from tests.adapters.test_fused_pairs import ANTHROPIC_BODY, BODY, FROM_CHAT
+
+# A body of the common shape in each source format a pair reads.
+BODIES: dict[str, Any] = {"openai-chat": BODY, "anthropic": ANTHROPIC_BODY}
 
 # Values of every JSON type, and strings next to what the schema's patterns and tags take.
 _PALETTE: tuple[Any, ...] = (
@@ -92,7 +95,7 @@ def _bodies(source: str) -> list[tuple[str, Any]]:
         ]
         if fmt == source and kind in (None, "request") and isinstance(payload, dict)
     ]
-    return [("fused_pairs.BODY", BODY), *found]
+    return [(f"fused_pairs body of {source}", BODIES[source]), *found]
 
 
 @pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
@@ -115,7 +118,7 @@ def test_what_the_pass_says_it_checked_the_schema_takes(source: str, target: str
 
 
 def test_a_field_the_pass_drops_whose_schema_is_more_than_a_type_gets_the_schema_check() -> None:
-    for source, target in sorted(PAIRS):
+    for source, target in FROM_CHAT:
         checked = PAIRS[source, target]({**copy.deepcopy(BODY), "metadata": {"a": "b"}})
         unchecked = PAIRS[source, target]({**copy.deepcopy(BODY), "metadata": {"a": 1}})
         assert type(checked) is tuple and type(unchecked) is tuple
@@ -137,7 +140,7 @@ def test_a_field_the_pass_drops_whose_schema_is_more_than_a_type_gets_the_schema
 def test_a_field_of_the_wrong_type_gets_the_coded_error_on_the_fused_path(
     field: str, value: Any
 ) -> None:
-    for source, target in sorted(PAIRS):
+    for source, target in FROM_CHAT:
         body = {**copy.deepcopy(BODY), field: value}
         assert type(PAIRS[source, target](copy.deepcopy(body))) is str
         with pytest.raises(ConversionError) as fused:
@@ -148,3 +151,36 @@ def test_a_field_of_the_wrong_type_gets_the_coded_error_on_the_fused_path(
             two_step.value.code,
             two_step.value.pointer,
         )
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("temperature", "hot"),
+        ("max_tokens", 1.5),
+        ("max_tokens", None),
+        ("stop_sequences", ["END", 3]),
+        ("top_k", True),
+        ("stream", "yes"),
+        ("service_tier", 1),
+        ("metadata", {"user_id": 1}),
+        ("cache_control", "ephemeral"),
+    ],
+)
+def test_a_field_of_the_wrong_type_gets_the_coded_error_on_the_anthropic_pass(
+    field: str, value: Any
+) -> None:
+    """A body of the pass's shape but for one field the schema refuses: the pass sends it the
+    two-step way, or (a field it drops whose schema is more than a type) says it did not check
+    it; either way the same coded error as the two-step path."""
+    body = {**copy.deepcopy(ANTHROPIC_BODY), field: value}
+    got = PAIRS["anthropic", "openai-chat"](copy.deepcopy(body))
+    assert type(got) is str or not got[2]
+    with pytest.raises(ConversionError) as fused:
+        convert(body, "anthropic", "openai-chat")
+    with pytest.raises(ConversionError) as two_step:
+        convert(body, "anthropic", "openai-chat", fused=False)
+    assert (fused.value.code, fused.value.pointer) == (
+        two_step.value.code,
+        two_step.value.pointer,
+    )

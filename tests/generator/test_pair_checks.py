@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from generator.pair_checks import CheckError, schema_checks
+from generator.pair_checks import CheckError, block_checks, schema_checks
 from generator.paths import SCHEMAS
 from generator.reading import reading_schema
 
@@ -66,3 +66,54 @@ def test_a_parameter_bounded_or_more_than_a_type_fails_generation() -> None:
     request["temperature"] = {"type": "object", "properties": {"low": {"type": "number"}}}
     with pytest.raises(CheckError, match="temperature is more than a type"):
         schema_checks("openai-chat", schema, READ, PARAMS, TAKEN)
+
+
+def _anthropic_schema() -> Any:
+    strict = json.loads((SCHEMAS / "formats/anthropic/request.json").read_text("utf-8"))
+    return reading_schema(strict)
+
+
+BLOCK_READ = ["model", "messages", "system", "tools", "tool_choice", "max_tokens", "top_k"]
+BLOCK_TAKEN = {"role": {"user", "assistant"}, "type": {"text", "image", "base64", "tool_use"}}
+
+
+def test_the_anthropic_schema_asks_nothing_the_block_pass_does_not_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("generator.pair_checks.reading_schema", lambda _strict: _anthropic_schema())
+    checks = block_checks(
+        {"format": "anthropic", "documents": {"request": "formats/anthropic/request.json"}},
+        BLOCK_READ,
+        ["max_tokens", "top_k", "stop_sequences"],
+        BLOCK_TAKEN,
+    )
+    assert checks.param_types["max_tokens"] == ("int",)
+    assert checks.param_types["stop_sequences"] == ("list", "None")
+    assert checks.item_types == {"stop_sequences": ("str",)}
+    assert checks.fields.unread_types["stream"] == ("bool", "None")
+    assert "metadata" in checks.fields.unread_checked  # an object: the full check runs
+    assert checks.tool_schema["type"] == (("str",), (), "object")
+    assert checks.tool_schema["required"] == (("list", "None"), ("str",), None)
+
+
+@pytest.mark.parametrize(
+    ("definition", "field", "keyword", "value"),
+    [
+        ("TextBlock", "text", "minLength", 1),
+        ("ToolUseBlock", "id", "pattern", "^[a-z]+$"),
+        ("UrlSource", "url", "pattern", "^https://"),
+    ],
+)
+def test_a_constraint_the_block_pass_does_not_check_stops_generation(
+    monkeypatch: pytest.MonkeyPatch, definition: str, field: str, keyword: str, value: Any
+) -> None:
+    schema = copy.deepcopy(_anthropic_schema())
+    schema["$defs"][definition]["properties"][field][keyword] = value
+    monkeypatch.setattr("generator.pair_checks.reading_schema", lambda _strict: schema)
+    with pytest.raises(CheckError, match=keyword):
+        block_checks(
+            {"format": "anthropic", "documents": {"request": "formats/anthropic/request.json"}},
+            BLOCK_READ,
+            [],
+            BLOCK_TAKEN | {"type": BLOCK_TAKEN["type"] | {"url"}},
+        )

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from generator import pairs
+from generator import pairs, pairs_from_blocks
 from generator.adapters import load_mappings
 from generator.manifest import MANIFEST
 from interlingua.conversion.converter import convert
@@ -348,3 +348,83 @@ def test_a_defaulted_field_the_source_may_leave_out_is_written_the_two_step_way(
     assert "json_schema" in pairs._response_format(source, target, frozenset()).unwritten
     taken = pairs._response_format(source, target, frozenset({"name"}))
     assert "json_schema" in taken.written and not taken.unwritten
+
+
+# --- the composer of pairs read from content blocks (generator/pairs_from_blocks.py) ----------
+
+
+def test_each_pair_is_composed_by_the_composer_of_its_sources_layout() -> None:
+    mappings = _mappings()
+    by_blocks = [pair for pair in pairs.PAIRS if pairs.reads_blocks(mappings[pair[0]])]
+    assert by_blocks == [("anthropic", "openai-chat")]
+    with pytest.raises(pairs.PairError, match="not a block source"):
+        pairs_from_blocks.pair_values(mappings["openai-chat"], mappings["anthropic"])
+
+
+def test_a_block_pairs_values_come_from_the_two_mapping_files() -> None:
+    """Renaming a key in either mapping renames it in the pass: the source's part tags and
+    keys, its parameters; the target's parameter keys and part shapes."""
+    mappings = _mappings()
+    source = copy.deepcopy(mappings["anthropic"])
+    source["parts"]["tool_call"][0]["wire"]["type"] = "call"
+    source["parts"]["tool_call"][0]["wire"]["arguments"] = source["parts"]["tool_call"][0][
+        "wire"
+    ].pop("input")
+    target = copy.deepcopy(mappings["openai-chat"])
+    target["request"]["wire"]["max_output"] = target["request"]["wire"].pop("max_completion_tokens")
+    values = pairs_from_blocks.pair_values(source, target)
+    assert values["s_call_tag"] == "call"
+    assert values["s_call"] == {"id": "id", "name": "name", "arguments": "arguments"}
+    assert ("top_p", "top_p") in values["s_params"]
+    source["request"]["wire"]["nucleus"] = source["request"]["wire"].pop("top_p")
+    with pytest.raises(pairs.PairError, match="nucleus is not in the reading schema"):
+        pairs_from_blocks.pair_values(source, target)  # the schema has the last word
+    assert ("max_output", "p_max_tokens") in values["envelope"]
+    assert values["dropped"] == [("top_k", "p_top_k")]  # no place in OpenAI Chat: reported
+    assert values["s_merged_key"] == "disable_parallel_tool_use"
+    assert values["t_result_message"] == (
+        "{'role': 'tool', 'tool_call_id': result_id, 'content': result_content}"
+    )
+    assert _value(
+        values["t_call"], call_id="c", call_name="f", arguments={"a": 1}, _json_text=json_text
+    ) == {
+        "id": "c",
+        "type": "function",
+        "function": {"name": "f", "arguments": '{"a":1}'},
+    }
+    assert values["checks"].base64_pattern == "^[A-Za-z0-9+/]*={0,2}$"
+    assert values["checks"].required == {"model", "max_tokens", "messages"}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda m: m["layout"].update(system="inline"),  # not a block layout
+        lambda m: m["roles"].update(tool="tool"),  # results outside user turns
+    ],
+)
+def test_a_block_source_layout_it_does_not_read_stops_generation(change: Any) -> None:
+    mappings = _mappings()
+    source = copy.deepcopy(mappings["anthropic"])
+    change(source)
+    with pytest.raises(pairs.PairError):
+        pairs_from_blocks.pair_values(source, mappings["openai-chat"])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda m: m["layout"].update(alternate=True),
+        lambda m: m["layout"].update(system="hoist"),
+        lambda m: m["layout"].update(text_shorthand=False),
+        lambda m: m["request"]["wire"].update(temperature={"generation": "$temperature"}),
+        lambda m: m["codecs"].update(tool_choice=m["codecs"]["tool_choice"][:2]),
+    ],
+    ids=["alternating", "hoisted", "no shorthand", "nested parameter", "no required choice"],
+)
+def test_a_target_layout_the_block_composer_does_not_write_stops_generation(change: Any) -> None:
+    mappings = _mappings()
+    target = copy.deepcopy(mappings["openai-chat"])
+    change(target)
+    with pytest.raises(pairs.PairError):
+        pairs_from_blocks.pair_values(mappings["anthropic"], target)

@@ -8,6 +8,9 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from interlingua.conversion import Loss
+from interlingua.generated.pairs.anthropic_to_openai_chat import (
+    convert_request as ANTHROPIC_TO_OPENAI_CHAT,
+)
 from interlingua.generated.pairs.openai_chat_to_anthropic import (
     convert_request as OPENAI_CHAT_TO_ANTHROPIC,
 )
@@ -28,4 +31,5 @@ PAIRS: Final[
     ("openai-chat", "gemini"): OPENAI_CHAT_TO_GEMINI,
     ("openai-chat", "bedrock"): OPENAI_CHAT_TO_BEDROCK,
     ("openai-chat", "openai-responses"): OPENAI_CHAT_TO_OPENAI_RESPONSES,
+    ("anthropic", "openai-chat"): ANTHROPIC_TO_OPENAI_CHAT,
 }
