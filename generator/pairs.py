@@ -64,21 +64,21 @@ def module_name(source: str, target: str) -> str:
     return f"{source}_to_{target}".replace("-", "_")
 
 
-def _var(node: Json) -> str | None:
+def variable_of(node: Json) -> str | None:
     if isinstance(node, str) and node.startswith("$"):
         return node[1:].rstrip("!?")
     return None
 
 
-def _vars(node: Json) -> set[str]:
+def variables_of(node: Json) -> set[str]:
     """Every variable a wire template mentions."""
-    name = _var(node)
+    name = variable_of(node)
     if name is not None:
         return {name}
     if isinstance(node, dict):
-        return {v for value in node.values() for v in _vars(value)}
+        return {v for value in node.values() for v in variables_of(value)}
     if isinstance(node, list):
-        return {v for value in node for v in _vars(value)}
+        return {v for value in node for v in variables_of(value)}
     return set()
 
 
@@ -86,7 +86,7 @@ def wire_expr(node: Json, env: Mapping[str, str]) -> str | None:
     """Python source building the wire value of a mapping's wire template, each variable
     replaced by the expression ``env`` gives it; None when the template is left out (every
     variable it needs is absent)."""
-    name = _var(node)
+    name = variable_of(node)
     if name is not None:
         return env.get(name)
     if isinstance(node, dict):
@@ -106,23 +106,23 @@ def wire_expr(node: Json, env: Mapping[str, str]) -> str | None:
 
 
 def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
-    present = _vars(arg) & env.keys()
+    present = variables_of(arg) & env.keys()
     if not present:
         return None  # an optional value this shape never has (a cache hint, citations)
     name = op[1:]
     args = arg if isinstance(arg, list) else [arg]
     if name in _IDENTITY:
-        return wire_expr(next(a for a in args if _vars(a)), env)
+        return wire_expr(next(a for a in args if variables_of(a)), env)
     if name == "only_item":
         return f"[{wire_expr(arg, env)}]"
     if name == "file_ref":  # [type key, uri key, kind, $media_type, $uri]: by URI alone
         _type_key, uri_key, _kind, media_type, uri = args
-        if _var(media_type) in env:
+        if variable_of(media_type) in env:
             raise PairError("a file reference with a media type")
         return f"{{{uri_key!r}: {wire_expr(uri, env)}}}"
     if name == "parts":  # a result's content: the one text the shape allows (env's `content`)
         content, *extra = args  # [$content, {json: $structured}]: the structured value
-        if any(_vars(e) & env.keys() for e in extra):
+        if any(variables_of(e) & env.keys() for e in extra):
             raise PairError("a result's content with a structured value")
         return wire_expr(content, env)
     if name.endswith("_format_word"):  # [$media_type]: its word, by the table of the pass
@@ -139,7 +139,7 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
         return f"_schemas.{name}({wire_expr(arg, env)})"
     if name == "result_object":  # [$content, $structured, $is_error, ok key, error key, ...]
         content, _structured, _error, ok_key = args[:4]
-        if (_vars(args[1]) | _vars(args[2])) & env.keys():
+        if (variables_of(args[1]) | variables_of(args[2])) & env.keys():
             raise PairError("a result object with structured content or an error flag")
         return f"{{{ok_key!r}: {wire_expr(content, env)}}}"
     raise PairError(f"the pair composer cannot compile @{name}")
@@ -168,7 +168,7 @@ def _value_op(name: str, arg: Json, args: list[Json], env: Mapping[str, str]) ->
     return None
 
 
-def _variant(
+def part_variant(
     mapping: Json, part: str, *, codec: bool = False, role: str = "user", **canonical: Json
 ) -> Json:
     """The first variant of ``part`` (a codec's, with ``codec``) whose canonical template has
@@ -191,13 +191,13 @@ def _matches(template: Json, want: Json) -> bool:
     return bool(template == want)
 
 
-def _rule(spec: Json) -> tuple[str, str, int] | None:
+def charset_rule(spec: Json) -> tuple[str, str, int] | None:
     if spec is None:
         return None
     return (spec["chars"], spec.get("first", spec["chars"]), spec["max_length"])
 
 
-def _rule_pattern(rule: tuple[str, str, int] | None) -> str | None:
+def rule_pattern(rule: tuple[str, str, int] | None) -> str | None:
     if rule is None:
         return None
     allowed, first, max_length = rule
@@ -216,20 +216,22 @@ class Param:
 
 def _source_params(source: Json) -> list[Param]:
     canonical = source["request"]["canonical"]["parameters"]
-    by_var = {_var(v): k for k, v in canonical.items()}
+    by_var = {variable_of(v): k for k, v in canonical.items()}
     found = []
     for key, value in source["request"]["wire"].items():
         listed = isinstance(value, dict) and list(value) == ["@one_or_many"]
-        var = _var(value["@one_or_many"] if listed else value)
+        var = variable_of(value["@one_or_many"] if listed else value)
         if var in by_var:
             found.append(Param(key, by_var[var], listed, None))
     return found
 
 
-def _target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, Json]]:
+def target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, Json]]:
     """Where each canonical parameter goes in the target (plain variables only), and the
     placeholder a required parameter gets when it is absent."""
-    by_var = {_var(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()}
+    by_var = {
+        variable_of(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()
+    }
     paths: dict[str, tuple[str, ...]] = {}
     defaults: dict[str, Json] = {}
 
@@ -240,11 +242,11 @@ def _target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, J
             return
         if isinstance(node, dict) and list(node) == ["@default"]:
             var, default = node["@default"]
-            if _var(var) in by_var and not isinstance(default, dict):
-                paths[by_var[_var(var)]] = path
-                defaults[by_var[_var(var)]] = default
+            if variable_of(var) in by_var and not isinstance(default, dict):
+                paths[by_var[variable_of(var)]] = path
+                defaults[by_var[variable_of(var)]] = default
             return
-        var = _var(node)
+        var = variable_of(node)
         if var is not None:
             if var in by_var:
                 paths[by_var[var]] = path
@@ -260,8 +262,10 @@ def _target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, J
 def _complex_params(target: Json, paths: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
     """Canonical parameters the target writes through a transform or together with others,
     save those merged into its tool_choice: outside the fused shape."""
-    by_var = {_var(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()}
-    mentioned = {by_var[v] for v in _vars(target["request"]["wire"]) if v in by_var}
+    by_var = {
+        variable_of(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()
+    }
+    mentioned = {by_var[v] for v in variables_of(target["request"]["wire"]) if v in by_var}
     merged = {name for _key, name, _negated in _tool_choice_merge(target)[0]}
     return frozenset(mentioned - paths.keys() - merged)
 
@@ -272,14 +276,14 @@ def _model(target: Json) -> str:
     wire = target["request"]["wire"].get("model")
     if wire is None:
         return "none"
-    if _var(wire) == "model":
+    if variable_of(wire) == "model":
         return "plain"
     if isinstance(wire, dict) and list(wire) == ["@default"]:
         return "default"
     raise PairError("a model written through a transform")
 
 
-def _tool_choices(target: Json) -> dict[str, str]:
+def tool_choices(target: Json) -> dict[str, str]:
     """Source tool_choice values (by canonical type) to target wire expressions."""
     out: dict[str, str] = {}
     for variant in target["codecs"]["tool_choice"]:
@@ -349,7 +353,9 @@ def _tool_choice_merge(target: Json) -> tuple[list[tuple[str, str, bool]], Json]
     """What the target merges into its tool_choice beside the codec's value (Anthropic:
     `disable_parallel_tool_use`, the negated `parallel_tool_calls`): (wire key, canonical
     parameter, negated) each, and the constant base used when no tool_choice is given."""
-    by_var = {_var(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()}
+    by_var = {
+        variable_of(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()
+    }
     found: list[tuple[str, str, bool]] = []
     base: Json = None
 
@@ -362,12 +368,12 @@ def _tool_choice_merge(target: Json) -> tuple[list[tuple[str, str, bool]], Json]
             for m in node["@merge"]
         ):
             for member in node["@merge"][1:]:
-                if not _vars(member):
+                if not variables_of(member):
                     base = member
                     continue
                 ((key, value),) = member.items()
                 negated = isinstance(value, dict) and list(value) == ["@negate"]
-                var = _var(value["@negate"] if negated else value)
+                var = variable_of(value["@negate"] if negated else value)
                 if var not in by_var:
                     raise PairError(f"tool_choice merges {member}")
                 found.append((key, by_var[var], negated))
@@ -402,7 +408,7 @@ def _defaulted(wire: Json) -> set[str]:
     """The variables a wire template writes through `@default` (a placeholder when absent)."""
     if isinstance(wire, dict):
         if list(wire) == ["@default"]:
-            return _vars(wire["@default"][0])
+            return variables_of(wire["@default"][0])
         return set().union(*(_defaulted(value) for value in wire.values()))
     return set()
 
@@ -410,16 +416,16 @@ def _defaulted(wire: Json) -> set[str]:
 def _response_format(source: Json, target: Json, required: frozenset[str]) -> ResponseFormat:
     """``required``: the keys of the source's json_schema box its reading schema requires (a
     target's `@default` of one is always given; of another, the two-step path writes it)."""
-    s_variant = _variant(source, "response_format", type="json_schema", codec=True)
+    s_variant = part_variant(source, "response_format", type="json_schema", codec=True)
     canonical, wire = s_variant["canonical"], s_variant["wire"]
     (box,) = [k for k in wire if k != "type"]
-    by_var = {_var(v): k for k, v in canonical.items()}
+    by_var = {variable_of(v): k for k, v in canonical.items()}
     fields, default_name = [], None
     for key, value in wire[box].items():
         read = value
         if isinstance(value, dict) and list(value) == ["@default"]:
             read, default_name = value["@default"]
-        fields.append((by_var[_var(read)], key))
+        fields.append((by_var[variable_of(read)], key))
     order = list(canonical)
     fields.sort(key=lambda f: order.index(f[0]))
     written: dict[str, tuple[str, frozenset[str]]] = {}
@@ -450,7 +456,7 @@ def _response_format(source: Json, target: Json, required: frozenset[str]) -> Re
     plain = tuple(
         v["wire"]["type"]
         for v in source["codecs"]["response_format"]
-        if not _vars(v["wire"]) and v["canonical"] == {"type": v["wire"]["type"]}
+        if not variables_of(v["wire"]) and v["canonical"] == {"type": v["wire"]["type"]}
     )
     return ResponseFormat(
         box,
@@ -468,7 +474,7 @@ def _response_format(source: Json, target: Json, required: frozenset[str]) -> Re
 def _rf_expr(wire: Json, env: Mapping[str, str]) -> str | None:
     """A response_format variant's wire expression (None: left out); "" when the pass cannot
     write it (a field the source does not give, a transform the composer does not compile)."""
-    if _vars(wire) - env.keys():
+    if variables_of(wire) - env.keys():
         return ""
     try:
         return wire_expr(wire, env)
@@ -482,10 +488,10 @@ def _var_paths(wire: Json, names: Iterable[str]) -> tuple[tuple[str, ...], ...]:
     found: list[tuple[str, ...]] = []
 
     def walk(node: Json, path: tuple[str, ...]) -> None:
-        if _var(node) in wanted:
+        if variable_of(node) in wanted:
             found.append(path)
         elif isinstance(node, dict):
-            if any(key.startswith("@") for key in node) and _vars(node) & wanted:
+            if any(key.startswith("@") for key in node) and variables_of(node) & wanted:
                 raise PairError("an optional response_format field inside a transform")
             for key, value in node.items():
                 walk(value, (*path, key))
@@ -528,7 +534,7 @@ def _tools_path(target: Json) -> tuple[str, ...]:
     tool choice)."""
 
     def find(node: Json, path: tuple[str, ...]) -> tuple[str, ...] | None:
-        if not isinstance(node, dict) or "tools" not in _vars(node):
+        if not isinstance(node, dict) or "tools" not in variables_of(node):
             return None
         if any(key.startswith("@") for key in node):
             return path
@@ -558,7 +564,9 @@ def _result_variant(target: Json) -> Json:
     """The tool result variant a result with text content only is written by: the first whose
     canonical template fixes nothing but the type (Bedrock's first ones fix `is_error`)."""
     for variant in target["parts"]["tool_result"]:
-        fixed = {k for k, v in variant["canonical"].items() if k != "type" and _var(v) is None}
+        fixed = {
+            k for k, v in variant["canonical"].items() if k != "type" and variable_of(v) is None
+        }
         if not fixed:
             return variant
     raise PairError(f"{target['format']} has no tool result variant for text alone")
@@ -572,14 +580,14 @@ def _result_content(target: Json) -> str:
         _result_variant(target)["wire"]
     ):
         return "result_text"
-    block = wire_expr(_variant(target, "text")["wire"], {"text": "result_text"})
+    block = wire_expr(part_variant(target, "text")["wire"], {"text": "result_text"})
     return f"[{block}]"
 
 
 def _web_image(target: Json) -> str | None:
     """The target's block of an image by web URL; None when no variant takes one (Bedrock's
     URL variants take `s3://` locations only: the two-step path drops the part, reported)."""
-    wire = _variant(target, "image", source={"type": "url"})["wire"]
+    wire = part_variant(target, "image", source={"type": "url"})["wire"]
     for scheme in _url_schemes(wire):
         if scheme not in ("http", "https"):
             return None
@@ -591,8 +599,8 @@ def _detail_key(target: Json) -> str | None:
     for it, reported): the same key in every image variant the pass writes."""
     keys = set()
     for source in ("base64", "url"):
-        wire = _variant(target, "image", source={"type": source})["wire"]
-        keys.add(next((k for k, v in wire.items() if _var(v) == "detail"), None))
+        wire = part_variant(target, "image", source={"type": source})["wire"]
+        keys.add(next((k for k, v in wire.items() if variable_of(v) == "detail"), None))
     if len(keys) > 1:
         raise PairError("image variants that hold `detail` apart")
     return keys.pop()
@@ -624,7 +632,7 @@ def _items_layout(target: Json) -> bool:
     if known != ("hoist", ["system"], "own_message", False, "assistant", "tool", False, True):
         raise PairError(f"{target['format']}: an item layout the pair composer does not know")
     result = _result_variant(target)["wire"]
-    if "name" in _vars(result):  # results stand alone, unpaired
+    if "name" in variables_of(result):  # results stand alone, unpaired
         raise PairError(f"{target['format']}: an item layout whose results name their tool")
     if "parts" not in _ops(result):  # its texts written as the target's text blocks
         raise PairError(f"{target['format']}: an item layout whose results are not parts")
@@ -654,8 +662,8 @@ def _image_words(target: Json) -> tuple[dict[str, dict[str, str]], list[str]]:
     from interlingua.conversion.transforms import TRANSFORMS  # noqa: PLC0415
     from interlingua.conversion.transforms.base import Mismatch  # noqa: PLC0415
 
-    wire = _variant(target, "image", source={"type": "base64"})["wire"]
-    kinds = _one_of(wire)
+    wire = part_variant(target, "image", source={"type": "base64"})["wire"]
+    kinds = one_of_types(wire)
     tables: dict[str, dict[str, str]] = {}
     for name in sorted(_ops(wire)):
         if not name.endswith("_format_word"):
@@ -722,10 +730,10 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         t_layout.get("alternate"),
     ) != ("hoist", "user_blocks", True):
         raise PairError(f"{target['format']}: only hoisted system and user result blocks written")
-    paths, defaults = _target_paths(target)
+    paths, defaults = target_paths(target)
     params = [Param(p.wire, p.name, p.listed, paths.get(p.name)) for p in _source_params(source)]
-    s_text = _variant(source, "text")["wire"]
-    s_image = _variant(source, "image", source={"type": "url"})["wire"]
+    s_text = part_variant(source, "text")["wire"]
+    s_image = part_variant(source, "image", source={"type": "url"})["wire"]
     (image_tag,) = [k for k in s_image if k != "type"]
     s_call = source["parts"]["tool_call"][0]
     s_result = source["parts"]["tool_result"][0]["wire"]
@@ -775,7 +783,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
                 s_layout["messages"],
             ]
         ),
-        "s_id_rule": _rule_pattern(_rule(source.get("ids", {}).get("tool_call"))),
+        "s_id_rule": rule_pattern(charset_rule(source.get("ids", {}).get("tool_call"))),
         "params": params,
         "defaults": defaults,
         "complex_params": _complex_params(target, paths),
@@ -790,9 +798,9 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_system_form": system_form,
         "t_shorthand": t_layout.get("text_shorthand") in (True, "request"),
         "t_developer_is_system": t_roles.get("developer") == t_roles.get("system"),
-        "t_text": wire_expr(_variant(target, "text")["wire"], {"text": "text"}),
+        "t_text": wire_expr(part_variant(target, "text")["wire"], {"text": "text"}),
         "t_text_assistant": wire_expr(
-            _variant(target, "text", role="assistant")["wire"], {"text": "text"}
+            part_variant(target, "text", role="assistant")["wire"], {"text": "text"}
         ),
         "t_items": items,
         # Blank text written as it is (Responses), or left out, reported (the pass then sends
@@ -801,7 +809,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_developer": t_roles.get("developer"),
         "t_image_detail": _detail_key(target),
         "t_image_data": wire_expr(
-            _variant(target, "image", source={"type": "base64"})["wire"],
+            part_variant(target, "image", source={"type": "base64"})["wire"],
             {"media_type": "media_type", "data": "data"},
         ),
         "t_image_url": _web_image(target),
@@ -821,7 +829,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_tool": tool_expr,
         "t_tool_bare": _tool_expr(target, described=False)[0],
         "t_tool_group": tool_group,
-        "t_tool_choices": _tool_choices(target),
+        "t_tool_choices": tool_choices(target),
         "t_tool_choice_path": _tool_choice_key(target),
         "t_choice_merge": _tool_choice_merge(target)[0],
         # By merged key: the tag key and the tool_choice variants that do not take it.
@@ -831,10 +839,10 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         },
         "rf": _response_format(source, target, checks.rf_required),
         "t_choice_base": _tool_choice_merge(target)[1],
-        "t_name_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_name"))),
-        "t_id_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_call"))),
+        "t_name_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_name"))),
+        "t_id_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_call"))),
         "checks": checks,
-        "py_types": _py_types,
+        "py_types": py_types,
     }
 
 
@@ -865,13 +873,13 @@ def _checks(source: Json, params: list[Param], *parts: Json) -> SourceChecks:
     return checks
 
 
-def _py_types(types: tuple[str, ...]) -> str:
+def py_types(types: tuple[str, ...]) -> str:
     """Python source of the tuple of types a value is checked against (`type(v) in ...`)."""
     names = ["type(None)" if name == "None" else name for name in types]
     return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
 
 
-def _one_of(wire: Json) -> list[str]:
+def one_of_types(wire: Json) -> list[str]:
     """The media types a target's `@one_of` lists (every image type when there is none)."""
     found: list[str] = []
 
@@ -890,7 +898,7 @@ def _uses(target: Json, part: str, op: str) -> bool:
     return any(f"@{op}" in repr(v["wire"]) for v in target["parts"].get(part, []))
 
 
-def _mappings(inputs: Any) -> dict[str, Json]:
+def mappings_by_format(inputs: Any) -> dict[str, Json]:
     return {plan.mapping.data["format"]: plan.mapping.data for plan in inputs.adapter_plans}
 
 
@@ -926,7 +934,7 @@ def _tool_fields(target: Json) -> dict[str, Any]:
 
 def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
     """The manifest's producer: the values of each pair module, by the module's name."""
-    mappings = _mappings(inputs)
+    mappings = mappings_by_format(inputs)
     plans = {plan.mapping.data["format"]: plan for plan in inputs.adapter_plans}
     for source, target in PAIRS:
         if reads_blocks(mappings[source]):

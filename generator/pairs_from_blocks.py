@@ -28,18 +28,18 @@ from generator.pair_checks import BlockChecks, CheckError, block_checks
 from generator.pairs import (
     PAIRS,
     PairError,
-    _mappings,
-    _one_of,
-    _py_types,
-    _rule,
-    _rule_pattern,
-    _target_paths,
-    _tool_choices,
-    _var,
-    _variant,
-    _vars,
+    charset_rule,
+    mappings_by_format,
     module_name,
+    one_of_types,
+    part_variant,
+    py_types,
     reads_blocks,
+    rule_pattern,
+    target_paths,
+    tool_choices,
+    variable_of,
+    variables_of,
     wire_expr,
 )
 
@@ -50,7 +50,7 @@ def _keys(wire: Json, **wanted: str) -> dict[str, str]:
     """The wire key of a part's template holding each variable named (``name=var``)."""
     found = {}
     for name, var in wanted.items():
-        keys = [key for key, value in wire.items() if var in _vars(value)]
+        keys = [key for key, value in wire.items() if var in variables_of(value)]
         if len(keys) != 1:
             raise PairError(f"no single key holds ${var} in {wire}")
         found[name] = keys[0]
@@ -59,9 +59,9 @@ def _keys(wire: Json, **wanted: str) -> dict[str, str]:
 
 def _source_parts(source: Json) -> dict[str, Any]:
     """The source's part tags and keys, read from its mapping."""
-    text = _variant(source, "text")["wire"]
-    base64 = _variant(source, "image", source={"type": "base64"})["wire"]
-    url = _variant(source, "image", source={"type": "url"})["wire"]
+    text = part_variant(source, "text")["wire"]
+    base64 = part_variant(source, "image", source={"type": "base64"})["wire"]
+    url = part_variant(source, "image", source={"type": "url"})["wire"]
     (box,) = [k for k, v in base64.items() if isinstance(v, dict) and "type" in v]
     call = source["parts"]["tool_call"][0]["wire"]
     result = source["parts"]["tool_result"][0]["wire"]
@@ -75,7 +75,7 @@ def _source_parts(source: Json) -> dict[str, Any]:
         "s_image_box": box,
         "s_base64_tag": base64[box]["type"],
         "s_base64": _keys(base64[box], media_type="media_type", data="data"),
-        "s_base64_kinds": _one_of(base64[box]),
+        "s_base64_kinds": one_of_types(base64[box]),
         "s_url_tag": url[box]["type"],
         "s_url_key": _keys(url[box], url="url")["url"],
         "s_call_tag": call["type"],
@@ -99,7 +99,7 @@ def _source_choices(source: Json) -> tuple[str, dict[str, str], str]:
             raise PairError("a tool_choice the block composer does not read")
         ((tag_key, tag),) = [(k, v) for k, v in wire.items() if isinstance(v, str)]
         by_tag[tag] = variant["canonical"]["type"]
-        named = [k for k, v in wire.items() if "name" in _vars(v)]
+        named = [k for k, v in wire.items() if "name" in variables_of(v)]
         if named:
             (name_key,) = named
     return tag_key, by_tag, name_key
@@ -110,21 +110,21 @@ def _source_request(source: Json) -> tuple[list[tuple[str, str]], list[str], str
     canonical order), the fields it reads otherwise (nested: outside the pass's shape), the
     key merged into its tool_choice and the parameter it gives (negated)."""
     canonical = source["request"]["canonical"]["parameters"]
-    by_var = {_var(v): k for k, v in canonical.items()}
+    by_var = {variable_of(v): k for k, v in canonical.items()}
     order = list(canonical)
     plain, nested = [], []
     merged_key = merged_param = ""
     for key, value in source["request"]["wire"].items():
         if isinstance(value, dict) and list(value) == ["@default"]:
             value = value["@default"][0]  # noqa: PLW2901 (a required value: read as given)
-        var = _var(value)
+        var = variable_of(value)
         if var in by_var:
             plain.append((key, by_var[var]))
         elif var is None and isinstance(value, dict) and "@merge" in value:
             for member in value["@merge"][1:]:
                 for k, v in member.items():
                     if isinstance(v, dict) and list(v) == ["@negate"]:
-                        merged_key, merged_param = k, by_var[_var(v["@negate"])]
+                        merged_key, merged_param = k, by_var[variable_of(v["@negate"])]
         elif var is None and key not in ("model", "tools", "tool_choice"):
             nested.append(key)
     plain.sort(key=lambda p: order.index(p[1]))
@@ -136,11 +136,11 @@ def _source_request(source: Json) -> tuple[list[tuple[str, str]], list[str], str
 def _source_fields(source: Json) -> dict[str, str]:
     """The source's request keys of the model, the tools and the tool_choice."""
     wire = source["request"]["wire"]
-    model = [k for k, v in wire.items() if "model" in _vars(v)]
+    model = [k for k, v in wire.items() if "model" in variables_of(v)]
     tools = [
         k for k, v in wire.items() if isinstance(v, dict) and v.get("@each", [""])[0] == "tool"
     ]
-    choice = [k for k, v in wire.items() if "tool_choice" in _vars(v)]
+    choice = [k for k, v in wire.items() if "tool_choice" in variables_of(v)]
     if len(model) != 1 or len(tools) != 1 or len(choice) != 1:
         raise PairError(f"{source['format']}: a request the block composer does not read")
     return {"s_model": model[0], "s_tools": tools[0], "s_tool_choice": choice[0]}
@@ -152,11 +152,11 @@ def _target_fields(target: Json) -> dict[str, str]:
     wire = target["request"]["wire"]
     found = {}
     for key, value in wire.items():
-        if "model" in _vars(value):
+        if "model" in variables_of(value):
             found[key] = "model"
         elif isinstance(value, dict) and value.get("@each", [""])[0] == "tool":
             found[key] = "declarations"
-        elif "tool_choice" in _vars(value):
+        elif "tool_choice" in variables_of(value):
             found[key] = "tool_choice"
     if sorted(found.values()) != ["declarations", "model", "tool_choice"]:
         raise PairError(f"{target['format']}: a request the block composer does not write")
@@ -187,13 +187,13 @@ def _target_writes(target: Json) -> dict[str, Any]:
             if strict:
                 env["strict"] = "strict"
             tool_exprs[described, strict] = wire_expr(tool["wire"], env)
-    paths, _defaults = _target_paths(target)
+    paths, _defaults = target_paths(target)
     canonical = target["request"]["canonical"].get("parameters", {})
-    by_var = {_var(v): k for k, v in canonical.items()}
+    by_var = {variable_of(v): k for k, v in canonical.items()}
     for key, value in target["request"]["wire"].items():
         # A list parameter written as one value or several: a list is written as it is.
         if isinstance(value, dict) and list(value) == ["@one_or_many"]:
-            paths[by_var[_var(value["@one_or_many"])]] = (key,)
+            paths[by_var[variable_of(value["@one_or_many"])]] = (key,)
     if any(len(path) != 1 for path in paths.values()):
         raise PairError(f"{target['format']}: nested parameters")
     return {
@@ -204,26 +204,28 @@ def _target_writes(target: Json) -> dict[str, Any]:
         "t_user": roles["user"],
         "t_assistant": roles["assistant"],
         "t_tool": roles["tool"],
-        "t_text": wire_expr(_variant(target, "text")["wire"], {"text": "text"}),
+        "t_text": wire_expr(part_variant(target, "text")["wire"], {"text": "text"}),
         "t_image_data": wire_expr(
-            _variant(target, "image", source={"type": "base64"})["wire"],
+            part_variant(target, "image", source={"type": "base64"})["wire"],
             {"media_type": "media_type", "data": "data"},
         ),
         "t_image_url": wire_expr(
-            _variant(target, "image", source={"type": "url"})["wire"], {"url": "url"}
+            part_variant(target, "image", source={"type": "url"})["wire"], {"url": "url"}
         ),
-        "t_image_kinds": _one_of(_variant(target, "image", source={"type": "base64"})["wire"]),
+        "t_image_kinds": one_of_types(
+            part_variant(target, "image", source={"type": "base64"})["wire"]
+        ),
         "t_calls": call["slot"],
         "t_call": wire_expr(
             call["wire"], {"id": "call_id", "name": "call_name", "arguments": "arguments"}
         ),
         "t_result": wire_expr(result["wire"], {"id": "result_id", "content": "result_content"}),
         "t_tool_decl": tool_exprs,
-        "t_tool_choices": _tool_choices(target),
+        "t_tool_choices": tool_choices(target),
         "t_paths": {name: path[0] for name, path in paths.items()},
         "t_envelope": list(target["request"]["wire"]),
-        "t_name_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_name"))),
-        "t_id_rule": _rule_pattern(_rule(target.get("ids", {}).get("tool_call"))),
+        "t_name_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_name"))),
+        "t_id_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_call"))),
     }
 
 
@@ -246,11 +248,11 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     checks = _checks(source, plain, nested, parts, choices)
     # A result's fields the target has no place for (its error flag): dropped, reported.
     result = source["parts"]["tool_result"][0]
-    kept = _vars(target["parts"]["tool_result"][0]["wire"])
+    kept = variables_of(target["parts"]["tool_result"][0]["wire"])
     result_dropped = sorted(
         (key, var, checks.result_fields[key][0])
         for key, value in result["wire"].items()
-        for var in [_var(value)]
+        for var in [variable_of(value)]
         if var is not None and var not in kept and var not in ("id", "content")
     )
     # Where the target writes what the pass reads (its envelope order: `model`, `tools`,
@@ -296,7 +298,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         + f"{values['t_role']!r}: {values['t_tool']!r}, "
         + values["t_result"][1:],
         "checks": checks,
-        "py_types": _py_types,
+        "py_types": py_types,
     }
 
 
@@ -340,7 +342,7 @@ def _checks(
 
 def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
     """The manifest's producer: the values of each pair module whose source reads blocks."""
-    mappings = _mappings(inputs)
+    mappings = mappings_by_format(inputs)
     for source, target in PAIRS:
         if reads_blocks(mappings[source]):
             values = pair_values(mappings[source], mappings[target])

@@ -20,7 +20,7 @@ from interlingua.conversion.transforms.values import json_text
 from interlingua.generated.pairs import PAIRS
 
 
-def _mappings() -> dict[str, Any]:
+def mappings_by_format() -> dict[str, Any]:
     return {m.data["format"]: m.data for m in load_mappings()}
 
 
@@ -116,20 +116,20 @@ def test_a_tool_declaration_compiles_to_what_the_writer_gives(
 ) -> None:
     """The fused declaration of a tool (absent schema: None) equals the two-step writer's, for
     every schema the shape takes: no schema, any object, one without `type`, one with."""
-    expr, _group = pairs._tool_expr(_mappings()[target], described=False)
+    expr, _group = pairs._tool_expr(mappings_by_format()[target], described=False)
     fused = eval(expr, {"_schemas": schemas}, {"name": "f", "schema": schema, "strict": None})
     tool: dict[str, Any] = {"name": "f"}
     if schema is not None:
         tool["input_schema"] = schema
     document = {"schema_version": 1, "messages": [], "tools": [tool]}
     written: Any = convert(document, "canonical", target, "request").output
-    for key in pairs._tools_path(_mappings()[target]):  # Bedrock's sit in `toolConfig`
+    for key in pairs._tools_path(mappings_by_format()[target]):  # Bedrock's sit in `toolConfig`
         written = written[key]
     assert [fused] == (written[0]["functionDeclarations"] if target == "gemini" else written)
 
 
 def test_a_layout_it_does_not_compose_stops_generation() -> None:
-    mappings = _mappings()
+    mappings = mappings_by_format()
     with pytest.raises(pairs.PairError, match="inline system"):
         pairs.pair_values(mappings["anthropic"], mappings["gemini"])
     target = copy.deepcopy(mappings["anthropic"])
@@ -143,7 +143,7 @@ def test_a_layout_it_does_not_compose_stops_generation() -> None:
 
 
 def test_a_model_written_through_a_transform_stops_generation() -> None:
-    mappings = _mappings()
+    mappings = mappings_by_format()
     target = copy.deepcopy(mappings["anthropic"])
     target["request"]["wire"]["model"] = {"@tool_name": "$model"}
     with pytest.raises(pairs.PairError, match="model"):
@@ -153,7 +153,7 @@ def test_a_model_written_through_a_transform_stops_generation() -> None:
 def test_the_values_come_from_the_two_mapping_files() -> None:
     """What the target's mapping says lands in the pair's values: renaming a wire field there
     renames it in the pair."""
-    mappings = _mappings()
+    mappings = mappings_by_format()
     target = copy.deepcopy(mappings["anthropic"])
     target["request"]["wire"]["top_p"] = "$top_p"
     target["request"]["wire"]["nucleus"] = target["request"]["wire"].pop("top_p")
@@ -196,7 +196,7 @@ def test_bedrock_values_come_from_its_mapping_and_its_transforms() -> None:
     """Bedrock's layout reaches the pass as values derived from bedrock.yaml: tools and the
     choice nested in one object, no web image URL, the format words of its image transform,
     a result's text as a list of one block, a json_schema written as JSON text."""
-    mappings = _mappings()
+    mappings = mappings_by_format()
     values = pairs.pair_values(mappings["openai-chat"], mappings["bedrock"])
     assert values["t_tools_path"] == ("toolConfig", "tools")
     assert values["t_tool_choice_path"] == ("toolConfig", "toolChoice")
@@ -234,7 +234,7 @@ def test_bedrock_values_come_from_its_mapping_and_its_transforms() -> None:
 
 
 def test_tools_nested_apart_from_the_tool_choice_stop_generation() -> None:
-    mappings = _mappings()
+    mappings = mappings_by_format()
     target = copy.deepcopy(mappings["bedrock"])
     wire = target["request"]["wire"]
     wire["choiceConfig"] = {"toolChoice": wire["toolConfig"].pop("toolChoice")}
@@ -252,7 +252,7 @@ def test_responses_values_come_from_its_mapping() -> None:
     layout, text typed by the role that writes it, a call and a result each an item of its own,
     the image's detail carried, `strict` written in the declaration, the response format under
     `text`, the system prompt one string."""
-    mappings = _mappings()
+    mappings = mappings_by_format()
     values = pairs.pair_values(mappings["openai-chat"], mappings["openai-responses"])
     values.update(pairs._tool_fields(mappings["openai-responses"]))
     assert values["t_items"] and values["t_system_form"] == "string"
@@ -315,7 +315,7 @@ def test_responses_values_come_from_its_mapping() -> None:
     ],
 )
 def test_an_item_layout_it_does_not_know_stops_generation(change: Any) -> None:
-    mappings = _mappings()
+    mappings = mappings_by_format()
     target = copy.deepcopy(mappings["openai-responses"])
     change(target)
     with pytest.raises(pairs.PairError, match="item layout"):
@@ -323,7 +323,7 @@ def test_an_item_layout_it_does_not_know_stops_generation(change: Any) -> None:
 
 
 def test_a_system_form_an_item_layout_does_not_write_stops_generation() -> None:
-    mappings = _mappings()
+    mappings = mappings_by_format()
     target = copy.deepcopy(mappings["openai-responses"])
     target["layout"]["system_form"] = "blocks"
     with pytest.raises(pairs.PairError, match="system form"):
@@ -331,9 +331,9 @@ def test_a_system_form_an_item_layout_does_not_write_stops_generation() -> None:
 
 
 def test_image_variants_holding_detail_apart_stop_generation() -> None:
-    mappings = _mappings()
+    mappings = mappings_by_format()
     target = copy.deepcopy(mappings["openai-responses"])
-    wire = pairs._variant(target, "image", source={"type": "url"})["wire"]
+    wire = pairs.part_variant(target, "image", source={"type": "url"})["wire"]
     wire["fidelity"] = wire.pop("detail")
     with pytest.raises(pairs.PairError, match="detail"):
         pairs.pair_values(mappings["openai-chat"], target)
@@ -343,7 +343,7 @@ def test_a_defaulted_field_the_source_may_leave_out_is_written_the_two_step_way(
     """Responses writes a json_schema's name through `@default` (a placeholder when absent):
     the pass compiles it only because OpenAI Chat requires the name; a source that did not
     would send such bodies the two-step way."""
-    mappings = _mappings()
+    mappings = mappings_by_format()
     source, target = mappings["openai-chat"], mappings["openai-responses"]
     assert "json_schema" in pairs._response_format(source, target, frozenset()).unwritten
     taken = pairs._response_format(source, target, frozenset({"name"}))
@@ -354,7 +354,7 @@ def test_a_defaulted_field_the_source_may_leave_out_is_written_the_two_step_way(
 
 
 def test_each_pair_is_composed_by_the_composer_of_its_sources_layout() -> None:
-    mappings = _mappings()
+    mappings = mappings_by_format()
     by_blocks = [pair for pair in pairs.PAIRS if pairs.reads_blocks(mappings[pair[0]])]
     assert by_blocks == [("anthropic", "openai-chat")]
     with pytest.raises(pairs.PairError, match="not a block source"):
@@ -364,7 +364,7 @@ def test_each_pair_is_composed_by_the_composer_of_its_sources_layout() -> None:
 def test_a_block_pairs_values_come_from_the_two_mapping_files() -> None:
     """Renaming a key in either mapping renames it in the pass: the source's part tags and
     keys, its parameters; the target's parameter keys and part shapes."""
-    mappings = _mappings()
+    mappings = mappings_by_format()
     source = copy.deepcopy(mappings["anthropic"])
     source["parts"]["tool_call"][0]["wire"]["type"] = "call"
     source["parts"]["tool_call"][0]["wire"]["arguments"] = source["parts"]["tool_call"][0][
@@ -404,7 +404,7 @@ def test_a_block_pairs_values_come_from_the_two_mapping_files() -> None:
     ],
 )
 def test_a_block_source_layout_it_does_not_read_stops_generation(change: Any) -> None:
-    mappings = _mappings()
+    mappings = mappings_by_format()
     source = copy.deepcopy(mappings["anthropic"])
     change(source)
     with pytest.raises(pairs.PairError):
@@ -423,7 +423,7 @@ def test_a_block_source_layout_it_does_not_read_stops_generation(change: Any) ->
     ids=["alternating", "hoisted", "no shorthand", "nested parameter", "no required choice"],
 )
 def test_a_target_layout_the_block_composer_does_not_write_stops_generation(change: Any) -> None:
-    mappings = _mappings()
+    mappings = mappings_by_format()
     target = copy.deepcopy(mappings["openai-chat"])
     change(target)
     with pytest.raises(pairs.PairError):
