@@ -107,20 +107,21 @@ def _blank(text: str) -> bool:
 
 
 def _texts(content: Any) -> list[str] | None:
-    """The texts of a content that holds text only: a string or a list of text blocks."""
+    """The texts of a content that holds text only: a string or a list of text parts."""
     if type(content) is str:
         one: str = content
         return [one] if not _blank(one) and _clean(one) else None
     if type(content) is not list:
         return None
-    blocks: list[Any] = content
-    if not blocks:
+    parts: list[Any] = content
+    if not parts:
         return None
     texts: list[str] = []
-    for block in blocks:
-        if type(block) is not dict:
+    for part in parts:
+        if type(part) is not dict:
             return None
-        fields: dict[str, Any] = block
+        fields: dict[str, Any] = part
+        # A text part holds its tag and its text, nothing else (both read: counted, not looked up).
         if fields.get("type") != "text" or len(fields) != 2:
             return None
         value = fields.get("text")

@@ -163,6 +163,7 @@ def _texts(content: Any) -> list[str] | None:
         if type(part) is not dict:
             return None
         fields: dict[str, Any] = part
+        # A text part holds its tag and its text, nothing else (both read: counted, not looked up).
         if fields.get("type") != "text" or len(fields) != 2:
             return None
         value = fields.get("text")
