@@ -689,6 +689,33 @@ def target_rows(
     wire = jsonschema_rs.validator_for(schema)
     kind = WIRE_NAMES[target]
     found = TargetRows(target, [], {}, [] if not isinstance(litellm, str) else [litellm], [])
+    return check_rows(
+        found,
+        candidates,
+        corpora,
+        check_slice,
+        wire=wire,
+        kind=kind,
+        carried_in=carried,
+        carried_out=CARRIED_OUT[target],
+    )
+
+
+def check_rows(
+    found: TargetRows,
+    candidates: list[tuple[str, str, Callable[[Json], Any]]],
+    corpora: list[Corpus],
+    check_slice: int,
+    *,
+    wire: Any,
+    kind: str,
+    carried_in: Callable[[Json], Counter[str]],
+    carried_out: Callable[[Json], Counter[str]],
+) -> TargetRows:
+    """``found`` with each candidate (role, name, converter) checked on every body first: it
+    must not raise nor lose a tool call, a result or an image (``carried_in`` counts them in
+    a body, ``carried_out`` in its output); a slice of its outputs goes to the target's wire
+    schema. A candidate that passes becomes a row; one that fails is left out and reported."""
     for role, name, run in candidates:
         problem, valid, checked, fused_taken = None, 0, 0, 0
         for label, bodies, lines in corpora:
@@ -700,7 +727,7 @@ def target_rows(
                     break
                 output = getattr(result, "output", result)
                 fused_taken += bool(getattr(result, "fused", False))
-                if carried(bodies[index]) - CARRIED_OUT[target](output):
+                if carried_in(bodies[index]) - carried_out(output):
                     problem = f"{name} drops a tool call, result or image ({label} body {index})"
                     break
                 if index < check_slice:
@@ -891,33 +918,17 @@ def reverse_rows(
         REVERSE_TARGET, [], {}, [] if not isinstance(litellm, str) else [litellm], []
     )
     written = reverse_corpora(convert, corpora)
-    for role, name, run in candidates:
-        problem, valid, checked, fused_taken = None, 0, 0, 0
-        for label, bodies, lines in written:
-            for index, line in enumerate(lines):
-                try:
-                    result = run(orjson.loads(line))
-                except Exception as error:
-                    problem = f"{name} failed on {label} body {index}: {type(error).__name__}"
-                    break
-                output = getattr(result, "output", result)
-                fused_taken += bool(getattr(result, "fused", False))
-                if carried_anthropic(bodies[index]) - carried_out_chat(output):
-                    problem = f"{name} drops a tool call, result or image ({label} body {index})"
-                    break
-                if index < check_slice:
-                    checked += 1
-                    valid += wire.is_valid(output)
-            if problem:
-                break
-        if problem:
-            found.failed.append(problem)
-            continue
-        found.rows.append((name, run, False))
-        found.names[role] = name
-        taken = f", fused pass took {fused_taken}" if role == "fused" else ""
-        found.notes.append(f"{name}: {valid}/{checked} outputs valid OpenAI Chat requests{taken}")
-    return found, written
+    checked = check_rows(
+        found,
+        candidates,
+        written,
+        check_slice,
+        wire=wire,
+        kind="OpenAI Chat",
+        carried_in=carried_anthropic,
+        carried_out=carried_out_chat,
+    )
+    return checked, written
 
 
 def reverse_report(found: TargetRows, rates: dict[tuple[str, str], float]) -> str:
