@@ -31,7 +31,7 @@ error chunk, after what was translated up to the fault.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from interlingua.conversion import Context, ConversionError, Loss
 from interlingua.conversion.adapters.streaming import Event, StreamReader, StreamSpec, StreamWriter
@@ -298,12 +298,29 @@ def translate_stream(
     target_endpoint: str | None = None,
 ) -> Iterator[str]:
     """The text of ``lines`` (a raw stream in ``source``'s framing) translated to ``target``,
-    as soon as each piece is known (the endpoints as `StreamTranslator` takes them). No line
-    is taken after the stream has ended (its end marker, or an error): what follows would be
-    ignored, and a source that never ends would hold the caller forever."""
+    as soon as each piece is known (the endpoints as `StreamTranslator` takes them)."""
     translator = StreamTranslator(
         source, target, source_endpoint=source_endpoint, target_endpoint=target_endpoint
     )
+    return pieces(translator, lines)
+
+
+class Feeds(Protocol):
+    """What `pieces` drives: a translator, or one that wraps it (`streams.losses.LossNotes`)."""
+
+    @property
+    def ended(self) -> bool: ...
+
+    def feed(self, line: str | bytes) -> str: ...
+
+    def close(self) -> str: ...
+
+
+def pieces(translator: Feeds, lines: Iterable[str]) -> Iterator[str]:
+    """The text each of ``lines`` gives ``translator`` as soon as it is known, then what the
+    end of the input gives. No line is taken after the stream has ended (its end marker, or an
+    error): what follows would be ignored, and a source that never ends would hold the caller
+    forever."""
     for line in lines:
         text = translator.feed(line)
         if text:

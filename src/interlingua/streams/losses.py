@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
 from interlingua.conversion import Loss
-from interlingua.streams.engine import StreamTranslator
+from interlingua.streams.engine import StreamTranslator, pieces
 from interlingua.streams.framing import dumps
 
 #: The word after the colon of an SSE loss comment (``: loss {...}``).
@@ -73,6 +73,11 @@ class LossNotes:
         return self._told_with(self.translator.close())
 
     @property
+    def ended(self) -> bool:
+        """Whether the stream has ended (its end marker, or an error)."""
+        return self.translator.ended
+
+    @property
     def held(self) -> int:
         """How many losses wait for a chunk to carry them (`member` only)."""
         return len(self._held)
@@ -108,17 +113,7 @@ def told_stream(
     target_endpoint: str | None = None,
 ) -> Iterator[str]:
     """`translate_stream`, telling its losses: the text `POST /v1/stream` answers."""
-    notes = LossNotes(
-        StreamTranslator(
-            source, target, source_endpoint=source_endpoint, target_endpoint=target_endpoint
-        )
+    translator = StreamTranslator(
+        source, target, source_endpoint=source_endpoint, target_endpoint=target_endpoint
     )
-    for line in lines:
-        text = notes.feed(line)
-        if text:
-            yield text
-        if notes.translator.ended:
-            break
-    text = notes.close()
-    if text:
-        yield text
+    return pieces(LossNotes(translator), lines)
