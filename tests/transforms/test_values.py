@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interlingua.conversion import Context, ConversionError
 from interlingua.conversion.transforms import ABSENT, TRANSFORMS, Mismatch
+from interlingua.conversion.transforms.values import json_text
 
 
 @pytest.fixture
@@ -102,3 +108,31 @@ def test_explicit_default_spells_out_the_canonical_default(ctx: Context) -> None
     # the canonical default reads as none, which is written as it again
     assert t.decode(ctx, False, "/tools/0/strict", True, False) == (ABSENT, None, None)
     assert ctx.losses == []
+
+
+_JSON_DATA = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=16,
+)
+
+
+@given(_JSON_DATA)
+@settings(max_examples=500, deadline=None)
+def test_json_text_is_what_the_standard_library_writes(value: Any) -> None:
+    """orjson writes first; its text stands only where it is the standard library's (floats
+    and integers past 64 bits are written again), so the spelling never changes."""
+    expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert json_text(value) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [1e-05, 1e16, [0.00001, "x"], {"a": 2**64}, {"t": '\x00\x1f\x7f\u2028"\\'}, {"v": "1.5"}],
+)
+def test_json_text_keeps_the_standard_librarys_spelling(value: Any) -> None:
+    assert json_text(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
