@@ -606,23 +606,30 @@ class Compiler:
             em.line(f"{out} = [x for x in ({', '.join(items)},) if x is not ABSENT] or ABSENT")
             return out
         if isinstance(node, dict):
+            # The keys in the template's order (a body's bytes, and so a provider's prompt
+            # cache, depend on it): the literal holds those before the first optional one,
+            # each later key is set in turn, an optional one only when present.
             fixed: list[str] = []
-            optional: list[tuple[str, str]] = []
+            later: list[tuple[str, str, bool]] = []
             for key, sub in node.items():
                 value = self.build(em, sub, canon_at, encode, at)
-                if required(sub):
+                if required(sub) and not later:
                     fixed.append(f"{key!r}: {value}")
                 else:
-                    optional.append((key, value))
-            if not optional:
+                    later.append((key, value, required(sub)))
+            if not later:
                 return "{" + ", ".join(fixed) + "}"
             name = em.temp("d")
             # Annotated: the literal members alone would give it too narrow a value type.
             em.line(f"{name}: dict[str, Any] = {{" + ", ".join(fixed) + "}")
-            for key, value in optional:
+            for key, value, always in later:
+                if always:
+                    em.line(f"{name}[{key!r}] = {value}")
+                    continue
                 em.line(f"if {value} is not ABSENT:")
                 with em.block():
                     em.line(f"{name}[{key!r}] = {value}")
+            optional = [(key, value) for key, value, always in later if not always]
             if required(node) or id(node) == self.whole:
                 return name
             # An optional object appears only when something in it does.

@@ -5,7 +5,8 @@ A *path* is any callable converting ``(payload, source, target, kind)`` the way
 a ``ConversionError``). :func:`outcomes` runs one path over a corpus of bodies, every body to
 every target that has its kind (its own format and canonical included, so round-trip data is
 written and applied), and every canonical result on to every format again; :func:`differences`
-compares two such runs: output, losses (pointer, code, reason, part type, in order), ``id_map``
+compares two such runs: output (its keys' order too), losses (pointer, code, reason, part
+type, in order), ``id_map``
 and ``name_map``, or the error's code, pointer and message.
 
 The corpus: every conformance case's body (``conformance/cases/**``), every body of the
@@ -77,14 +78,32 @@ def synthetic_bodies(count: int, seed: int = 0) -> Iterator[Body]:
         yield f"synthetic/{seed}/{i}", conversation, "canonical", "request"
 
 
+def in_order(value: Any) -> Any:
+    """``value`` with each object a tuple of its members in order, so that two outputs
+    compare equal only with their keys in the same order: a body's bytes, and so what a
+    provider's prompt cache matches, depend on it."""
+    if isinstance(value, dict):
+        return ("{}", tuple((key, in_order(item)) for key, item in value.items()))
+    if isinstance(value, list):
+        return [in_order(item) for item in value]
+    return value
+
+
 def outcome(path: ConvertPath, payload: Any, source: str, target: str, kind: str) -> Outcome:
     """What one conversion gives, as plain data: everything the two paths must agree on."""
+    return _outcome_and_output(path, payload, source, target, kind)[0]
+
+
+def _outcome_and_output(
+    path: ConvertPath, payload: Any, source: str, target: str, kind: str
+) -> tuple[Outcome, Any]:
     try:
         result = path(payload, source, target, kind)
     except ConversionError as exc:
-        return ("error", exc.code, exc.pointer, exc.message)
+        return ("error", exc.code, exc.pointer, exc.message), None
     losses = [(x.pointer, x.code, x.reason, x.part_type) for x in result.losses]
-    return ("ok", result.output, losses, dict(result.id_map), dict(result.name_map))
+    found = ("ok", in_order(result.output), losses, dict(result.id_map), dict(result.name_map))
+    return found, result.output
 
 
 def outcomes(path: ConvertPath, bodies: Iterable[Body]) -> dict[str, Outcome]:
@@ -98,14 +117,14 @@ def outcomes(path: ConvertPath, bodies: Iterable[Body]) -> dict[str, Outcome]:
         for target in every:
             if kind not in kinds(target):
                 continue
-            got = outcome(path, payload, source, target, kind)
+            got, output = _outcome_and_output(path, payload, source, target, kind)
             out[f"{label} {source}->{target}"] = got
             if target != "canonical" or got[0] != "ok":
                 continue
             for onward in every:
                 if onward != "canonical" and kind in kinds(onward):
                     key = f"{label} {source}->canonical->{onward}"
-                    out[key] = outcome(path, got[1], "canonical", onward, kind)
+                    out[key] = outcome(path, output, "canonical", onward, kind)
     return out
 
 

@@ -1093,13 +1093,10 @@ def dec_hosted_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     v_input = w.get("input", ABSENT)
     if v_input is None:
         v_input = ABSENT
-    _d1: dict[str, Any] = {
-        "type": "hosted_tool_call",
-        "origin": {"format": "anthropic"},
-        "tool": "mcp",
-    }
+    _d1: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d1["id"] = v_id
+    _d1["tool"] = "mcp"
     if v_name is not ABSENT:
         _d1["name"] = v_name
     if v_server is not ABSENT:
@@ -1130,9 +1127,10 @@ def enc_hosted_tool_call_1(ctx: Context, c: Any, at: str) -> Any:
         if v_caller is ABSENT
         else codec_encode(ctx, enc_caller, v_caller, at + "/caller", "caller")
     )
-    _d3: dict[str, Any] = {"type": "server_tool_use", "name": v_tool}
+    _d3: dict[str, Any] = {"type": "server_tool_use"}
     if v_id is not ABSENT:
         _d3["id"] = v_id
+    _d3["name"] = v_tool
     if v_input is not ABSENT:
         _d3["input"] = v_input
     if _c2 is not ABSENT:
@@ -1166,13 +1164,10 @@ def dec_hosted_tool_call_1(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_call",
-        "origin": {"format": "anthropic"},
-        "tool": v_tool,
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["id"] = v_id
+    _d2["tool"] = v_tool
     if v_input is not ABSENT:
         _d2["input"] = v_input
     if v_caller is not ABSENT:
@@ -1224,13 +1219,10 @@ def dec_hosted_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     v_content = w.get("content", ABSENT)
     if v_content is None:
         v_content = ABSENT
-    _d1: dict[str, Any] = {
-        "type": "hosted_tool_result",
-        "origin": {"format": "anthropic"},
-        "tool": "mcp",
-    }
+    _d1: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d1["call_id"] = v_id
+    _d1["tool"] = "mcp"
     if v_content is not ABSENT:
         _d1["output"] = v_content
     if v_is_error is not ABSENT:
@@ -1292,13 +1284,10 @@ def dec_hosted_tool_result_1(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_result",
-        "origin": {"format": "anthropic"},
-        "tool": "web_search",
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
+    _d2["tool"] = "web_search"
     if v_content is not ABSENT:
         _d2["output"] = v_content
     if v_caller is not ABSENT:
@@ -1360,13 +1349,10 @@ def dec_hosted_tool_result_2(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_result",
-        "origin": {"format": "anthropic"},
-        "tool": "web_fetch",
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
+    _d2["tool"] = "web_fetch"
     if v_content is not ABSENT:
         _d2["output"] = v_content
     if v_caller is not ABSENT:
@@ -1428,13 +1414,10 @@ def dec_hosted_tool_result_3(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_result",
-        "origin": {"format": "anthropic"},
-        "tool": "code_execution",
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
+    _d2["tool"] = "code_execution"
     if v_content is not ABSENT:
         _d2["output"] = v_content
     if v_caller is not ABSENT:
@@ -1496,13 +1479,10 @@ def dec_hosted_tool_result_4(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_result",
-        "origin": {"format": "anthropic"},
-        "tool": "bash_code_execution",
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
+    _d2["tool"] = "bash_code_execution"
     if v_content is not ABSENT:
         _d2["output"] = v_content
     if v_caller is not ABSENT:
@@ -1564,13 +1544,10 @@ def dec_hosted_tool_result_5(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_result",
-        "origin": {"format": "anthropic"},
-        "tool": "text_editor_code_execution",
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
+    _d2["tool"] = "text_editor_code_execution"
     if v_content is not ABSENT:
         _d2["output"] = v_content
     if v_caller is not ABSENT:
@@ -1632,13 +1609,10 @@ def dec_hosted_tool_result_6(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_result",
-        "origin": {"format": "anthropic"},
-        "tool": "tool_search",
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
+    _d2["tool"] = "tool_search"
     if v_content is not ABSENT:
         _d2["output"] = v_content
     if v_caller is not ABSENT:
@@ -1700,13 +1674,10 @@ def dec_hosted_tool_result_7(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_result",
-        "origin": {"format": "anthropic"},
-        "tool": "advisor",
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
+    _d2["tool"] = "advisor"
     if v_content is not ABSENT:
         _d2["output"] = v_content
     if v_caller is not ABSENT:
@@ -2005,11 +1976,12 @@ def enc_citation_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_or_null.encode(ctx, at + "/title", v_title)
     except Mismatch:
         return MISS
-    _d3: dict[str, Any] = {"type": "char_location", "cited_text": v_cited}
+    _d3: dict[str, Any] = {"type": "char_location"}
     if v_index is not ABSENT:
         _d3["document_index"] = v_index
     if _c2 is not ABSENT:
         _d3["document_title"] = _c2
+    _d3["cited_text"] = v_cited
     if v_start is not ABSENT:
         _d3["start_char_index"] = v_start
     if v_end is not ABSENT:
@@ -2059,11 +2031,12 @@ def dec_citation_0(ctx: Context, w: Any, at: str) -> Any:
     if v_end is not ABSENT:
         _d3["end"] = v_end
     _o4 = _d3 if v_start is not ABSENT or v_end is not ABSENT else ABSENT
-    _d5: dict[str, Any] = {"type": "document", "cited_text": v_cited}
+    _d5: dict[str, Any] = {"type": "document"}
     if v_index is not ABSENT:
         _d5["source_index"] = v_index
     if v_title is not ABSENT:
         _d5["title"] = v_title
+    _d5["cited_text"] = v_cited
     if _o4 is not ABSENT:
         _d5["location"] = _o4
     if v_file_id is not ABSENT:
@@ -2100,11 +2073,12 @@ def enc_citation_1(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_or_null.encode(ctx, at + "/title", v_title)
     except Mismatch:
         return MISS
-    _d3: dict[str, Any] = {"type": "page_location", "cited_text": v_cited}
+    _d3: dict[str, Any] = {"type": "page_location"}
     if v_index is not ABSENT:
         _d3["document_index"] = v_index
     if _c2 is not ABSENT:
         _d3["document_title"] = _c2
+    _d3["cited_text"] = v_cited
     if v_start is not ABSENT:
         _d3["start_page_number"] = v_start
     if v_end is not ABSENT:
@@ -2154,11 +2128,12 @@ def dec_citation_1(ctx: Context, w: Any, at: str) -> Any:
     if v_end is not ABSENT:
         _d3["end"] = v_end
     _o4 = _d3 if v_start is not ABSENT or v_end is not ABSENT else ABSENT
-    _d5: dict[str, Any] = {"type": "document", "cited_text": v_cited}
+    _d5: dict[str, Any] = {"type": "document"}
     if v_index is not ABSENT:
         _d5["source_index"] = v_index
     if v_title is not ABSENT:
         _d5["title"] = v_title
+    _d5["cited_text"] = v_cited
     if _o4 is not ABSENT:
         _d5["location"] = _o4
     if v_file_id is not ABSENT:
@@ -2195,11 +2170,12 @@ def enc_citation_2(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_or_null.encode(ctx, at + "/title", v_title)
     except Mismatch:
         return MISS
-    _d3: dict[str, Any] = {"type": "content_block_location", "cited_text": v_cited}
+    _d3: dict[str, Any] = {"type": "content_block_location"}
     if v_index is not ABSENT:
         _d3["document_index"] = v_index
     if _c2 is not ABSENT:
         _d3["document_title"] = _c2
+    _d3["cited_text"] = v_cited
     if v_start is not ABSENT:
         _d3["start_block_index"] = v_start
     if v_end is not ABSENT:
@@ -2249,11 +2225,12 @@ def dec_citation_2(ctx: Context, w: Any, at: str) -> Any:
     if v_end is not ABSENT:
         _d3["end"] = v_end
     _o4 = _d3 if v_start is not ABSENT or v_end is not ABSENT else ABSENT
-    _d5: dict[str, Any] = {"type": "document", "cited_text": v_cited}
+    _d5: dict[str, Any] = {"type": "document"}
     if v_index is not ABSENT:
         _d5["source_index"] = v_index
     if v_title is not ABSENT:
         _d5["title"] = v_title
+    _d5["cited_text"] = v_cited
     if _o4 is not ABSENT:
         _d5["location"] = _o4
     if v_file_id is not ABSENT:
@@ -2292,15 +2269,12 @@ def enc_citation_3(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_or_null.encode(ctx, at + "/title", v_title)
     except Mismatch:
         return MISS
-    _d3: dict[str, Any] = {
-        "type": "search_result_location",
-        "source": v_source,
-        "cited_text": v_cited,
-    }
+    _d3: dict[str, Any] = {"type": "search_result_location", "source": v_source}
     if v_index is not ABSENT:
         _d3["search_result_index"] = v_index
     if _c2 is not ABSENT:
         _d3["title"] = _c2
+    _d3["cited_text"] = v_cited
     if v_start is not ABSENT:
         _d3["start_block_index"] = v_start
     if v_end is not ABSENT:
@@ -2348,11 +2322,12 @@ def dec_citation_3(ctx: Context, w: Any, at: str) -> Any:
     if v_end is not ABSENT:
         _d3["end"] = v_end
     _o4 = _d3 if v_start is not ABSENT or v_end is not ABSENT else ABSENT
-    _d5: dict[str, Any] = {"type": "search_result", "source": v_source, "cited_text": v_cited}
+    _d5: dict[str, Any] = {"type": "search_result", "source": v_source}
     if v_index is not ABSENT:
         _d5["source_index"] = v_index
     if v_title is not ABSENT:
         _d5["title"] = v_title
+    _d5["cited_text"] = v_cited
     if _o4 is not ABSENT:
         _d5["location"] = _o4
     if not ctx.fidelity and not KEYS_38.issuperset(w):
@@ -2421,11 +2396,13 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         if v_cache is ABSENT
         else codec_encode(ctx, enc_cache_hint, v_cache, at + "/cache_hint", "cache_hint")
     )
-    _d6: dict[str, Any] = {"name": _c2, "input_schema": _c3}
+    _d6: dict[str, Any] = {}
     if _c1 is not ABSENT:
         _d6["type"] = _c1
+    _d6["name"] = _c2
     if v_description is not ABSENT:
         _d6["description"] = v_description
+    _d6["input_schema"] = _c3
     if v_strict is not ABSENT:
         _d6["strict"] = v_strict
     if _c5 is not ABSENT:
@@ -3127,15 +3104,14 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_default.encode(ctx, at, _c4, {"input_tokens": 0, "output_tokens": 0})
     except Mismatch:
         return MISS
-    _d5: dict[str, Any] = {
-        "type": "message",
-        "model": v_model,
-        "stop_reason": _c2,
-        "stop_sequence": None,
-        "usage": _c3,
-    }
+    _d5: dict[str, Any] = {}
     if _c1 is not ABSENT:
         _d5["id"] = _c1
+    _d5["type"] = "message"
+    _d5["model"] = v_model
+    _d5["stop_reason"] = _c2
+    _d5["stop_sequence"] = None
+    _d5["usage"] = _c3
     if not KEYS_51.issuperset(c):
         dropped(ctx, c, KEYS_51, at, part_type=None, code="parameter_dropped")
     return _d5
@@ -3173,9 +3149,11 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_usage = dec_usage(ctx, _t5[0], at + "/usage")
     if v_usage is MISS:
         v_usage = ABSENT
-    _d6: dict[str, Any] = {"model": v_model, "stop_reason": v_stop_reason}
+    _d6: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d6["id"] = v_id
+    _d6["model"] = v_model
+    _d6["stop_reason"] = v_stop_reason
     if v_usage is not ABSENT:
         _d6["usage"] = v_usage
     if not ctx.fidelity and not KEYS_52.issuperset(w):

@@ -566,9 +566,10 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_document_name.encode(ctx, at + "/title", v_title)
     except Mismatch:
         return MISS
-    _d4: dict[str, Any] = {"format": _c2, "source": {"bytes": v_data}}
+    _d4: dict[str, Any] = {"format": _c2}
     if _c3 is not ABSENT:
         _d4["name"] = _c3
+    _d4["source"] = {"bytes": v_data}
     if not KEYS_8.issuperset(_m1):
         dropped(ctx, _m1, KEYS_8, at + "/source", part_type="document", code="field_dropped")
     if not KEYS_17.issuperset(c):
@@ -654,9 +655,10 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
         _c4 = T_url_scheme.encode(ctx, at, "s3", v_url)
     except Mismatch:
         return MISS
-    _d5: dict[str, Any] = {"format": _c2, "source": {"s3Location": {"uri": _c4}}}
+    _d5: dict[str, Any] = {"format": _c2}
     if _c3 is not ABSENT:
         _d5["name"] = _c3
+    _d5["source"] = {"s3Location": {"uri": _c4}}
     if not KEYS_13.issuperset(_m1):
         dropped(ctx, _m1, KEYS_13, at + "/source", part_type="document", code="field_dropped")
     if not KEYS_17.issuperset(c):
@@ -758,9 +760,10 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
         _c4 = T_url_scheme.encode(ctx, at, "s3", v_url)
     except Mismatch:
         return MISS
-    _d5: dict[str, Any] = {"format": _c2, "source": {"s3Location": {"uri": _c4}}}
+    _d5: dict[str, Any] = {"format": _c2}
     if _c3 is not ABSENT:
         _d5["name"] = _c3
+    _d5["source"] = {"s3Location": {"uri": _c4}}
     if not KEYS_16.issuperset(_m1):
         dropped(ctx, _m1, KEYS_16, at + "/source", part_type="document", code="field_dropped")
     if not KEYS_17.issuperset(c):
@@ -860,9 +863,10 @@ def enc_document_3(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_base64_text.encode(ctx, at + "/source/data", v_data)
     except Mismatch:
         return MISS
-    _d4: dict[str, Any] = {"source": {"text": _c3}}
+    _d4: dict[str, Any] = {}
     if _c2 is not ABSENT:
         _d4["name"] = _c2
+    _d4["source"] = {"text": _c3}
     if not KEYS_8.issuperset(_m1):
         dropped(ctx, _m1, KEYS_8, at + "/source", part_type="document", code="field_dropped")
     if not KEYS_17.issuperset(c):
@@ -936,9 +940,10 @@ def enc_document_4(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_document_name.encode(ctx, at + "/title", v_title)
     except Mismatch:
         return MISS
-    _d3: dict[str, Any] = {"source": {"bytes": v_data}}
+    _d3: dict[str, Any] = {}
     if _c2 is not ABSENT:
         _d3["name"] = _c2
+    _d3["source"] = {"bytes": v_data}
     if not KEYS_8.issuperset(_m1):
         dropped(ctx, _m1, KEYS_8, at + "/source", part_type="document", code="field_dropped")
     if not KEYS_17.issuperset(c):
@@ -1440,11 +1445,13 @@ def enc_hosted_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     if v_name is ABSENT:
         return MISS
     v_input = c.get("input", ABSENT)
-    _d2: dict[str, Any] = {"name": v_name, "type": "server_tool_use"}
+    _d2: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d2["toolUseId"] = v_id
+    _d2["name"] = v_name
     if v_input is not ABSENT:
         _d2["input"] = v_input
+    _d2["type"] = "server_tool_use"
     if not KEYS_23.issuperset(_m1):
         dropped(
             ctx, _m1, KEYS_23, at + "/origin", part_type="hosted_tool_call", code="field_dropped"
@@ -1473,13 +1480,10 @@ def dec_hosted_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
         v_input = ABSENT
     if _m1.get("type") != "server_tool_use":
         return MISS
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_call",
-        "origin": {"format": "bedrock"},
-        "tool": v_name,
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "bedrock"}}
     if v_id is not ABSENT:
         _d2["id"] = v_id
+    _d2["tool"] = v_name
     if v_input is not ABSENT:
         _d2["input"] = v_input
     if not ctx.fidelity and not KEYS_25.issuperset(_m1):
@@ -1502,13 +1506,14 @@ def enc_hosted_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         return MISS
     v_content = c.get("output", ABSENT)
     v_status = c.get("status", ABSENT)
-    _d2: dict[str, Any] = {"type": "nova_code_interpreter_result"}
+    _d2: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d2["toolUseId"] = v_id
     if v_content is not ABSENT:
         _d2["content"] = v_content
     if v_status is not ABSENT:
         _d2["status"] = v_status
+    _d2["type"] = "nova_code_interpreter_result"
     _o3 = _d2 if v_id is not ABSENT or v_content is not ABSENT or v_status is not ABSENT else ABSENT
     _d4: dict[str, Any] = {}
     if _o3 is not ABSENT:
@@ -1550,13 +1555,10 @@ def dec_hosted_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
             return MISS
         if not ctx.fidelity and not KEYS_28.issuperset(_m1):
             unread(ctx, _m1, KEYS_28, at + "/toolResult", part_type="hosted_tool_result")
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_result",
-        "origin": {"format": "bedrock"},
-        "tool": "nova_code_interpreter",
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "bedrock"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
+    _d2["tool"] = "nova_code_interpreter"
     if v_content is not ABSENT:
         _d2["output"] = v_content
     if v_status is not ABSENT:
@@ -1691,14 +1693,10 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
                 v_structured = ABSENT
             if not ctx.fidelity and not KEYS_33.issuperset(_x5):
                 unread(ctx, _x5, KEYS_33, at + "/toolResult/content", part_type="tool_result")
-    _d6: dict[str, Any] = {
-        "type": "tool_result",
-        "tool_call_id": v_id,
-        "content": v_content,
-        "is_error": True,
-    }
+    _d6: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_structured is not ABSENT:
         _d6["structured_content"] = v_structured
+    _d6["is_error"] = True
     if not ctx.fidelity and not KEYS_34.issuperset(_m1):
         unread(ctx, _m1, KEYS_34, at + "/toolResult", part_type="tool_result")
     if not ctx.fidelity and not KEYS_29.issuperset(w):
@@ -1774,14 +1772,10 @@ def dec_tool_result_1(ctx: Context, w: Any, at: str) -> Any:
                 v_structured = ABSENT
             if not ctx.fidelity and not KEYS_33.issuperset(_x5):
                 unread(ctx, _x5, KEYS_33, at + "/toolResult/content", part_type="tool_result")
-    _d6: dict[str, Any] = {
-        "type": "tool_result",
-        "tool_call_id": v_id,
-        "content": v_content,
-        "is_error": False,
-    }
+    _d6: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_structured is not ABSENT:
         _d6["structured_content"] = v_structured
+    _d6["is_error"] = False
     if not ctx.fidelity and not KEYS_34.issuperset(_m1):
         unread(ctx, _m1, KEYS_34, at + "/toolResult", part_type="tool_result")
     if not ctx.fidelity and not KEYS_29.issuperset(w):
@@ -2006,9 +2000,10 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_arguments_schema.encode(ctx, at, _c4)
     except Mismatch:
         return MISS
-    _d5: dict[str, Any] = {"name": _c1, "inputSchema": {"json": _c3}}
+    _d5: dict[str, Any] = {"name": _c1}
     if _c2 is not ABSENT:
         _d5["description"] = _c2
+    _d5["inputSchema"] = {"json": _c3}
     if v_strict is not ABSENT:
         _d5["strict"] = v_strict
     if not KEYS_37.issuperset(c):
@@ -2372,11 +2367,12 @@ def dec_response_format_0(ctx: Context, w: Any, at: str) -> Any:
     v_description = _m2.get("description", ABSENT)
     if v_description is None:
         v_description = ABSENT
-    _d5: dict[str, Any] = {"type": "json_schema", "schema": v_schema}
+    _d5: dict[str, Any] = {"type": "json_schema"}
     if v_name is not ABSENT:
         _d5["name"] = v_name
     if v_description is not ABSENT:
         _d5["description"] = v_description
+    _d5["schema"] = v_schema
     if not ctx.fidelity and not KEYS_50.issuperset(_m2):
         unread(ctx, _m2, KEYS_50, at + "/structure/jsonSchema", part_type=None)
     if not ctx.fidelity and not KEYS_51.issuperset(_m1):

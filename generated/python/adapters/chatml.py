@@ -184,9 +184,10 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         v_content: list[Any] = []
     else:
         v_content = decode_content(ctx, _m1, at + "/content")
-    _d2: dict[str, Any] = {"type": "tool_result", "content": v_content}
+    _d2: dict[str, Any] = {"type": "tool_result"}
     if v_name is not ABSENT:
         _d2["name"] = v_name
+    _d2["content"] = v_content
     if not ctx.fidelity and not KEYS_4.issuperset(w):
         unread(ctx, w, KEYS_4, at, part_type="tool_result")
     return _d2

@@ -372,9 +372,10 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_result_json.encode(ctx, at + "/content", v_content, v_structured)
     except Mismatch:
         return MISS
-    _d3: dict[str, Any] = {"tool_call_id": v_id, "content": _c2}
+    _d3: dict[str, Any] = {"tool_call_id": v_id}
     if _c1 is not ABSENT:
         _d3["tool_name"] = _c1
+    _d3["content"] = _c2
     if v_is_error is not ABSENT:
         _d3["is_error"] = v_is_error
     if not KEYS_5.issuperset(c):
@@ -417,9 +418,10 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     v_is_error = _m1.get("is_error", ABSENT)
     if v_is_error is None:
         v_is_error = ABSENT
-    _d6: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
+    _d6: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id}
     if v_name is not ABSENT:
         _d6["name"] = v_name
+    _d6["content"] = v_content
     if v_structured is not ABSENT:
         _d6["structured_content"] = v_structured
     if v_is_error is not ABSENT:
@@ -452,13 +454,16 @@ def enc_resource_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_default.encode(ctx, at + "/resource_request_id", v_request_id, "unknown")
     except Mismatch:
         return MISS
-    _d2: dict[str, Any] = {"uri": v_uri, "resource_type": v_kind, "content": v_text}
+    _d2: dict[str, Any] = {}
     if _c1 is not ABSENT:
         _d2["resource_request_id"] = _c1
+    _d2["uri"] = v_uri
     if v_name is not ABSENT:
         _d2["name"] = v_name
     if v_description is not ABSENT:
         _d2["description"] = v_description
+    _d2["resource_type"] = v_kind
+    _d2["content"] = v_text
     if v_mime_type is not ABSENT:
         _d2["mime_type"] = v_mime_type
     if v_size is not ABSENT:
@@ -517,18 +522,16 @@ def dec_resource_0(ctx: Context, w: Any, at: str) -> Any:
     v_version = _m1.get("version", ABSENT)
     if v_version is None:
         v_version = ABSENT
-    _d4: dict[str, Any] = {
-        "type": "resource",
-        "uri": v_uri,
-        "resource_type": v_kind,
-        "content": v_text,
-    }
+    _d4: dict[str, Any] = {"type": "resource"}
     if v_request_id is not ABSENT:
         _d4["resource_request_id"] = v_request_id
+    _d4["uri"] = v_uri
     if v_name is not ABSENT:
         _d4["name"] = v_name
     if v_description is not ABSENT:
         _d4["description"] = v_description
+    _d4["resource_type"] = v_kind
+    _d4["content"] = v_text
     if v_mime_type is not ABSENT:
         _d4["mime_type"] = v_mime_type
     if v_size is not ABSENT:
@@ -565,13 +568,16 @@ def enc_resource_1(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_default.encode(ctx, at + "/resource_request_id", v_request_id, "unknown")
     except Mismatch:
         return MISS
-    _d2: dict[str, Any] = {"uri": v_uri, "resource_type": v_kind, "blob": v_blob}
+    _d2: dict[str, Any] = {}
     if _c1 is not ABSENT:
         _d2["resource_request_id"] = _c1
+    _d2["uri"] = v_uri
     if v_name is not ABSENT:
         _d2["name"] = v_name
     if v_description is not ABSENT:
         _d2["description"] = v_description
+    _d2["resource_type"] = v_kind
+    _d2["blob"] = v_blob
     if v_mime_type is not ABSENT:
         _d2["mime_type"] = v_mime_type
     if v_size is not ABSENT:
@@ -632,18 +638,16 @@ def dec_resource_1(ctx: Context, w: Any, at: str) -> Any:
     v_version = _m1.get("version", ABSENT)
     if v_version is None:
         v_version = ABSENT
-    _d4: dict[str, Any] = {
-        "type": "resource",
-        "uri": v_uri,
-        "resource_type": v_kind,
-        "blob": v_blob,
-    }
+    _d4: dict[str, Any] = {"type": "resource"}
     if v_request_id is not ABSENT:
         _d4["resource_request_id"] = v_request_id
+    _d4["uri"] = v_uri
     if v_name is not ABSENT:
         _d4["name"] = v_name
     if v_description is not ABSENT:
         _d4["description"] = v_description
+    _d4["resource_type"] = v_kind
+    _d4["blob"] = v_blob
     if v_mime_type is not ABSENT:
         _d4["mime_type"] = v_mime_type
     if v_size is not ABSENT:
@@ -675,11 +679,13 @@ def enc_resource_ref_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_default.encode(ctx, at + "/resource_request_id", v_request_id, "unknown")
     except Mismatch:
         return MISS
-    _d2: dict[str, Any] = {"uri": v_uri, "resource_type": v_kind}
+    _d2: dict[str, Any] = {}
     if _c1 is not ABSENT:
         _d2["resource_request_id"] = _c1
+    _d2["uri"] = v_uri
     if v_name is not ABSENT:
         _d2["name"] = v_name
+    _d2["resource_type"] = v_kind
     if v_start is not ABSENT:
         _d2["range_start"] = v_start
     if v_end is not ABSENT:
@@ -729,11 +735,13 @@ def dec_resource_ref_0(ctx: Context, w: Any, at: str) -> Any:
     v_selector = _m1.get("selector", ABSENT)
     if v_selector is None:
         v_selector = ABSENT
-    _d4: dict[str, Any] = {"type": "resource_ref", "uri": v_uri, "resource_type": v_kind}
+    _d4: dict[str, Any] = {"type": "resource_ref"}
     if v_request_id is not ABSENT:
         _d4["resource_request_id"] = v_request_id
+    _d4["uri"] = v_uri
     if v_name is not ABSENT:
         _d4["name"] = v_name
+    _d4["resource_type"] = v_kind
     if v_start is not ABSENT:
         _d4["range_start"] = v_start
     if v_end is not ABSENT:

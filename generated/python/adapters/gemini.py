@@ -889,9 +889,10 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_tool_name.encode(ctx, at + "/name", v_name)
     except Mismatch:
         return MISS
-    _d2: dict[str, Any] = {"name": _c1}
+    _d2: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d2["id"] = v_id
+    _d2["name"] = _c1
     if v_arguments is not ABSENT:
         _d2["args"] = v_arguments
     if not KEYS_11.issuperset(c):
@@ -921,9 +922,10 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     v_arguments = _m1.get("args", ABSENT)
     if v_arguments is None:
         v_arguments = ABSENT
-    _d4: dict[str, Any] = {"type": "tool_call", "name": v_name}
+    _d4: dict[str, Any] = {"type": "tool_call"}
     if v_id is not ABSENT:
         _d4["id"] = v_id
+    _d4["name"] = v_name
     if v_arguments is not ABSENT:
         _d4["arguments"] = v_arguments
     if not ctx.fidelity and not KEYS_12.issuperset(_m1):
@@ -953,9 +955,11 @@ def enc_tool_result_0(ctx: Context, c: Any, at: str) -> Any:
         )
     except Mismatch:
         return MISS
-    _d3: dict[str, Any] = {"name": _c1, "response": _c2}
+    _d3: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d3["id"] = v_id
+    _d3["name"] = _c1
+    _d3["response"] = _c2
     if not KEYS_14.issuperset(c):
         dropped(ctx, c, KEYS_14, at, part_type="tool_result", code="field_dropped")
     return {"functionResponse": _d3}
@@ -992,9 +996,11 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
     v_content = _t5[0]
     v_structured = _t5[1]
     v_is_error = _t5[2]
-    _d6: dict[str, Any] = {"type": "tool_result", "name": v_name, "content": v_content}
+    _d6: dict[str, Any] = {"type": "tool_result"}
     if v_id is not ABSENT:
         _d6["tool_call_id"] = v_id
+    _d6["name"] = v_name
+    _d6["content"] = v_content
     if v_structured is not ABSENT:
         _d6["structured_content"] = v_structured
     if v_is_error is not ABSENT:
@@ -1083,13 +1089,10 @@ def dec_hosted_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     if v_code is not ABSENT:
         _d2["code"] = v_code
     _o3 = _d2 if v_language is not ABSENT or v_code is not ABSENT else ABSENT
-    _d4: dict[str, Any] = {
-        "type": "hosted_tool_call",
-        "origin": {"format": "gemini"},
-        "tool": "code_execution",
-    }
+    _d4: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "gemini"}}
     if v_id is not ABSENT:
         _d4["id"] = v_id
+    _d4["tool"] = "code_execution"
     if _o3 is not ABSENT:
         _d4["input"] = _o3
     if not ctx.fidelity and not KEYS_21.issuperset(w):
@@ -1156,13 +1159,10 @@ def dec_hosted_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
             v_output = ABSENT
         if not ctx.fidelity and not KEYS_23.issuperset(_m1):
             unread(ctx, _m1, KEYS_23, at + "/codeExecutionResult", part_type="hosted_tool_result")
-    _d2: dict[str, Any] = {
-        "type": "hosted_tool_result",
-        "origin": {"format": "gemini"},
-        "tool": "code_execution",
-    }
+    _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "gemini"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
+    _d2["tool"] = "code_execution"
     if v_outcome is not ABSENT:
         _d2["status"] = v_outcome
     if v_output is not ABSENT:

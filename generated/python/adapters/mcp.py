@@ -260,9 +260,10 @@ def enc_resource_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_resource_kind.encode(ctx, at + "/uri", v_uri, v_kind, "resource")
     except Mismatch:
         return MISS
-    _d2: dict[str, Any] = {"uri": _c1, "text": v_text}
+    _d2: dict[str, Any] = {"uri": _c1}
     if v_mime_type is not ABSENT:
         _d2["mimeType"] = v_mime_type
+    _d2["text"] = v_text
     _d3: dict[str, Any] = {"type": "resource", "resource": _d2}
     if v_annotations is not ABSENT:
         _d3["annotations"] = v_annotations
@@ -328,9 +329,10 @@ def enc_resource_1(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_resource_kind.encode(ctx, at + "/uri", v_uri, v_kind, "resource")
     except Mismatch:
         return MISS
-    _d2: dict[str, Any] = {"uri": _c1, "blob": v_blob}
+    _d2: dict[str, Any] = {"uri": _c1}
     if v_mime_type is not ABSENT:
         _d2["mimeType"] = v_mime_type
+    _d2["blob"] = v_blob
     _d3: dict[str, Any] = {"type": "resource", "resource": _d2}
     if v_annotations is not ABSENT:
         _d3["annotations"] = v_annotations
@@ -618,9 +620,10 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _c3 = T_object_schema.encode(ctx, at + "/output_schema", v_output_schema)
     except Mismatch:
         return MISS
-    _d4: dict[str, Any] = {"name": v_name, "inputSchema": _c1}
+    _d4: dict[str, Any] = {"name": v_name}
     if v_description is not ABSENT:
         _d4["description"] = v_description
+    _d4["inputSchema"] = _c1
     if _c3 is not ABSENT:
         _d4["outputSchema"] = _c3
     if not KEYS_15.issuperset(c):

@@ -239,9 +239,10 @@ def enc_tool_call_0(ctx: Context, c: Any, at: str) -> Any:
     _d1: dict[str, Any] = {"name": v_name}
     if v_arguments is not ABSENT:
         _d1["arguments"] = v_arguments
-    _d2: dict[str, Any] = {"function": _d1}
+    _d2: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d2["id"] = v_id
+    _d2["function"] = _d1
     if not KEYS_3.issuperset(c):
         dropped(ctx, c, KEYS_3, at, part_type="tool_call", code="field_dropped")
     return _d2
@@ -264,9 +265,10 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     v_arguments = _m1.get("arguments", ABSENT)
     if v_arguments is None:
         v_arguments = ABSENT
-    _d2: dict[str, Any] = {"type": "tool_call", "name": v_name}
+    _d2: dict[str, Any] = {"type": "tool_call"}
     if v_id is not ABSENT:
         _d2["id"] = v_id
+    _d2["name"] = v_name
     if v_arguments is not ABSENT:
         _d2["arguments"] = v_arguments
     if not ctx.fidelity and not KEYS_4.issuperset(_m1):
@@ -313,11 +315,12 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         v_content: list[Any] = []
     else:
         v_content = decode_content(ctx, _m1, at + "/content")
-    _d2: dict[str, Any] = {"type": "tool_result", "content": v_content}
+    _d2: dict[str, Any] = {"type": "tool_result"}
     if v_id is not ABSENT:
         _d2["tool_call_id"] = v_id
     if v_name is not ABSENT:
         _d2["name"] = v_name
+    _d2["content"] = v_content
     if not ctx.fidelity and not KEYS_7.issuperset(w):
         unread(ctx, w, KEYS_7, at, part_type="tool_result")
     return _d2
@@ -797,9 +800,10 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
             what="stop_reasons",
         )
     )
-    _d4: dict[str, Any] = {"model": v_model, "done": True}
+    _d4: dict[str, Any] = {"model": v_model}
     if _c2 is not ABSENT:
         _d4["created_at"] = _c2
+    _d4["done"] = True
     if _c3 is not ABSENT:
         _d4["done_reason"] = _c3
     _c5 = (

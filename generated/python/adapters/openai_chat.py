@@ -464,9 +464,10 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_data_url.encode(ctx, at + "/source/media_type", v_media_type, v_data)
     except Mismatch:
         return MISS
-    _d3: dict[str, Any] = {"file_data": _c2}
+    _d3: dict[str, Any] = {}
     if v_title is not ABSENT:
         _d3["filename"] = v_title
+    _d3["file_data"] = _c2
     if not KEYS_2.issuperset(_m1):
         dropped(ctx, _m1, KEYS_2, at + "/source", part_type="document", code="field_dropped")
     if not KEYS_10.issuperset(c):
@@ -1116,11 +1117,12 @@ def enc_response_format_2(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_default.encode(ctx, at + "/name", v_name, "response")
     except Mismatch:
         return MISS
-    _d2: dict[str, Any] = {"schema": v_schema}
+    _d2: dict[str, Any] = {}
     if _c1 is not ABSENT:
         _d2["name"] = _c1
     if v_description is not ABSENT:
         _d2["description"] = v_description
+    _d2["schema"] = v_schema
     if v_strict is not ABSENT:
         _d2["strict"] = v_strict
     if not KEYS_30.issuperset(c):
@@ -1161,11 +1163,12 @@ def dec_response_format_2(ctx: Context, w: Any, at: str) -> Any:
     v_strict = _m1.get("strict", ABSENT)
     if v_strict is None:
         v_strict = ABSENT
-    _d4: dict[str, Any] = {"type": "json_schema", "schema": v_schema}
+    _d4: dict[str, Any] = {"type": "json_schema"}
     if v_name is not ABSENT:
         _d4["name"] = v_name
     if v_description is not ABSENT:
         _d4["description"] = v_description
+    _d4["schema"] = v_schema
     if v_strict is not ABSENT:
         _d4["strict"] = v_strict
     if not ctx.fidelity and not KEYS_31.issuperset(_m1):
@@ -1511,17 +1514,16 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         if v_usage is ABSENT
         else codec_encode(ctx, enc_usage, v_usage, at + "/usage", "usage")
     )
-    _d5: dict[str, Any] = {
-        "object": "chat.completion",
-        "model": v_model,
-        "choices": [
-            {"index": 0, "message": {"refusal": None}, "logprobs": None, "finish_reason": _c3}
-        ],
-    }
+    _d5: dict[str, Any] = {}
     if _c1 is not ABSENT:
         _d5["id"] = _c1
+    _d5["object"] = "chat.completion"
     if _c2 is not ABSENT:
         _d5["created"] = _c2
+    _d5["model"] = v_model
+    _d5["choices"] = [
+        {"index": 0, "message": {"refusal": None}, "logprobs": None, "finish_reason": _c3}
+    ]
     if _c4 is not ABSENT:
         _d5["usage"] = _c4
     if not KEYS_37.issuperset(c):
@@ -1584,9 +1586,11 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_usage = dec_usage(ctx, _m7, at + "/usage")
         if v_usage is MISS:
             v_usage = ABSENT
-    _d8: dict[str, Any] = {"model": v_model, "stop_reason": v_stop_reason}
+    _d8: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d8["id"] = v_id
+    _d8["model"] = v_model
+    _d8["stop_reason"] = v_stop_reason
     if v_usage is not ABSENT:
         _d8["usage"] = v_usage
     if not ctx.fidelity and not KEYS_38.issuperset(_i5):

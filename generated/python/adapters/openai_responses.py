@@ -523,9 +523,10 @@ def enc_document_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_data_url.encode(ctx, at + "/source/media_type", v_media_type, v_data)
     except Mismatch:
         return MISS
-    _d3: dict[str, Any] = {"type": "input_file", "file_data": _c2}
+    _d3: dict[str, Any] = {"type": "input_file"}
     if v_title is not ABSENT:
         _d3["filename"] = v_title
+    _d3["file_data"] = _c2
     if not KEYS_6.issuperset(_m1):
         dropped(ctx, _m1, KEYS_6, at + "/source", part_type="document", code="field_dropped")
     if not KEYS_12.issuperset(c):
@@ -779,13 +780,10 @@ def dec_hosted_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
     v_action = w.get("action", ABSENT)
     if v_action is None:
         v_action = ABSENT
-    _d1: dict[str, Any] = {
-        "type": "hosted_tool_call",
-        "origin": {"format": "openai-responses"},
-        "tool": "web_search",
-    }
+    _d1: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "openai-responses"}}
     if v_id is not ABSENT:
         _d1["id"] = v_id
+    _d1["tool"] = "web_search"
     if v_action is not ABSENT:
         _d1["input"] = v_action
     if v_status is not ABSENT:
@@ -863,13 +861,10 @@ def dec_hosted_tool_call_1(ctx: Context, w: Any, at: str) -> Any:
     if v_queries is not ABSENT:
         _d1["queries"] = v_queries
     _o2 = _d1 if v_queries is not ABSENT else ABSENT
-    _d3: dict[str, Any] = {
-        "type": "hosted_tool_call",
-        "origin": {"format": "openai-responses"},
-        "tool": "file_search",
-    }
+    _d3: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "openai-responses"}}
     if v_id is not ABSENT:
         _d3["id"] = v_id
+    _d3["tool"] = "file_search"
     if _o2 is not ABSENT:
         _d3["input"] = _o2
     if v_results is not ABSENT:
@@ -959,13 +954,10 @@ def dec_hosted_tool_call_2(ctx: Context, w: Any, at: str) -> Any:
     if v_container is not ABSENT:
         _d1["container_id"] = v_container
     _o2 = _d1 if v_code is not ABSENT or v_container is not ABSENT else ABSENT
-    _d3: dict[str, Any] = {
-        "type": "hosted_tool_call",
-        "origin": {"format": "openai-responses"},
-        "tool": "code_execution",
-    }
+    _d3: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "openai-responses"}}
     if v_id is not ABSENT:
         _d3["id"] = v_id
+    _d3["tool"] = "code_execution"
     if _o2 is not ABSENT:
         _d3["input"] = _o2
     if v_outputs is not ABSENT:
@@ -1071,13 +1063,10 @@ def dec_hosted_tool_call_3(ctx: Context, w: Any, at: str) -> Any:
     v_approval = w.get("approval_request_id", ABSENT)
     if v_approval is None:
         v_approval = ABSENT
-    _d3: dict[str, Any] = {
-        "type": "hosted_tool_call",
-        "origin": {"format": "openai-responses"},
-        "tool": "mcp",
-    }
+    _d3: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "openai-responses"}}
     if v_id is not ABSENT:
         _d3["id"] = v_id
+    _d3["tool"] = "mcp"
     if v_name is not ABSENT:
         _d3["name"] = v_name
     if v_server is not ABSENT:
@@ -1150,13 +1139,10 @@ def dec_hosted_tool_call_4(ctx: Context, w: Any, at: str) -> Any:
     v_error = w.get("error", ABSENT)
     if v_error is None:
         v_error = ABSENT
-    _d1: dict[str, Any] = {
-        "type": "hosted_tool_call",
-        "origin": {"format": "openai-responses"},
-        "tool": "mcp_list_tools",
-    }
+    _d1: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "openai-responses"}}
     if v_id is not ABSENT:
         _d1["id"] = v_id
+    _d1["tool"] = "mcp_list_tools"
     if v_server is not ABSENT:
         _d1["server"] = v_server
     if v_tools is not ABSENT:
@@ -1208,13 +1194,10 @@ def dec_hosted_tool_call_5(ctx: Context, w: Any, at: str) -> Any:
     v_result = w.get("result", ABSENT)
     if v_result is None:
         v_result = ABSENT
-    _d1: dict[str, Any] = {
-        "type": "hosted_tool_call",
-        "origin": {"format": "openai-responses"},
-        "tool": "image_generation",
-    }
+    _d1: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "openai-responses"}}
     if v_id is not ABSENT:
         _d1["id"] = v_id
+    _d1["tool"] = "image_generation"
     if v_result is not ABSENT:
         _d1["output"] = v_result
     if v_status is not ABSENT:
@@ -1246,14 +1229,11 @@ def enc_tool_approval_request_0(ctx: Context, c: Any, at: str) -> Any:
         _c2 = T_json_string.encode(ctx, at + "/arguments", v_arguments)
     except Mismatch:
         return MISS
-    _d3: dict[str, Any] = {
-        "type": "mcp_approval_request",
-        "id": v_id,
-        "name": v_name,
-        "arguments": _c2,
-    }
+    _d3: dict[str, Any] = {"type": "mcp_approval_request", "id": v_id}
     if v_server is not ABSENT:
         _d3["server_label"] = v_server
+    _d3["name"] = v_name
+    _d3["arguments"] = _c2
     if not KEYS_20.issuperset(_m1):
         dropped(
             ctx,
@@ -2014,11 +1994,12 @@ def enc_response_format_2(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_default.encode(ctx, at + "/name", v_name, "response")
     except Mismatch:
         return MISS
-    _d2: dict[str, Any] = {"type": "json_schema", "schema": v_schema}
+    _d2: dict[str, Any] = {"type": "json_schema"}
     if _c1 is not ABSENT:
         _d2["name"] = _c1
     if v_description is not ABSENT:
         _d2["description"] = v_description
+    _d2["schema"] = v_schema
     if v_strict is not ABSENT:
         _d2["strict"] = v_strict
     if not KEYS_54.issuperset(c):
@@ -2052,11 +2033,12 @@ def dec_response_format_2(ctx: Context, w: Any, at: str) -> Any:
     v_strict = w.get("strict", ABSENT)
     if v_strict is None:
         v_strict = ABSENT
-    _d3: dict[str, Any] = {"type": "json_schema", "schema": v_schema}
+    _d3: dict[str, Any] = {"type": "json_schema"}
     if v_name is not ABSENT:
         _d3["name"] = v_name
     if v_description is not ABSENT:
         _d3["description"] = v_description
+    _d3["schema"] = v_schema
     if v_strict is not ABSENT:
         _d3["strict"] = v_strict
     if not ctx.fidelity and not KEYS_54.issuperset(w):
@@ -2368,17 +2350,16 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
         at + "/stop_reason",
         what="stop_reasons",
     )
-    _d5: dict[str, Any] = {
-        "object": "response",
-        "status": _c4,
-        "error": None,
-        "incomplete_details": None,
-        "model": v_model,
-    }
+    _d5: dict[str, Any] = {}
     if _c2 is not ABSENT:
         _d5["id"] = _c2
+    _d5["object"] = "response"
     if _c3 is not ABSENT:
         _d5["created_at"] = _c3
+    _d5["status"] = _c4
+    _d5["error"] = None
+    _d5["incomplete_details"] = None
+    _d5["model"] = v_model
     _c6 = (
         ABSENT
         if v_usage is ABSENT
@@ -2436,9 +2417,11 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_usage = dec_usage(ctx, _m6, at + "/usage")
         if v_usage is MISS:
             v_usage = ABSENT
-    _d7: dict[str, Any] = {"model": v_model, "stop_reason": v_stop_reason}
+    _d7: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d7["id"] = v_id
+    _d7["model"] = v_model
+    _d7["stop_reason"] = v_stop_reason
     if v_usage is not ABSENT:
         _d7["usage"] = v_usage
     if not ctx.fidelity and not KEYS_61.issuperset(_v1):

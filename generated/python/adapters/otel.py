@@ -280,9 +280,10 @@ def enc_image_1(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2: dict[str, Any] = {"type": "uri", "modality": "image", "uri": v_url}
+    _d2: dict[str, Any] = {"type": "uri", "modality": "image"}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
+    _d2["uri"] = v_url
     if not KEYS_5.issuperset(_m1):
         dropped(ctx, _m1, KEYS_5, at + "/source", part_type="image", code="field_dropped")
     if not KEYS_3.issuperset(c):
@@ -319,9 +320,10 @@ def enc_image_2(ctx: Context, c: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2: dict[str, Any] = {"type": "file", "modality": "image", "file_id": v_file_id}
+    _d2: dict[str, Any] = {"type": "file", "modality": "image"}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
+    _d2["file_id"] = v_file_id
     if not KEYS_7.issuperset(_m1):
         dropped(ctx, _m1, KEYS_7, at + "/source", part_type="image", code="field_dropped")
     if not KEYS_3.issuperset(c):
@@ -396,9 +398,10 @@ def enc_audio_1(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2: dict[str, Any] = {"type": "uri", "modality": "audio", "uri": v_url}
+    _d2: dict[str, Any] = {"type": "uri", "modality": "audio"}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
+    _d2["uri"] = v_url
     if not KEYS_5.issuperset(_m1):
         dropped(ctx, _m1, KEYS_5, at + "/source", part_type="audio", code="field_dropped")
     if not KEYS_3.issuperset(c):
@@ -435,9 +438,10 @@ def enc_audio_2(ctx: Context, c: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2: dict[str, Any] = {"type": "file", "modality": "audio", "file_id": v_file_id}
+    _d2: dict[str, Any] = {"type": "file", "modality": "audio"}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
+    _d2["file_id"] = v_file_id
     if not KEYS_7.issuperset(_m1):
         dropped(ctx, _m1, KEYS_7, at + "/source", part_type="audio", code="field_dropped")
     if not KEYS_3.issuperset(c):
@@ -512,9 +516,10 @@ def enc_video_1(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2: dict[str, Any] = {"type": "uri", "modality": "video", "uri": v_url}
+    _d2: dict[str, Any] = {"type": "uri", "modality": "video"}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
+    _d2["uri"] = v_url
     if not KEYS_5.issuperset(_m1):
         dropped(ctx, _m1, KEYS_5, at + "/source", part_type="video", code="field_dropped")
     if not KEYS_3.issuperset(c):
@@ -551,9 +556,10 @@ def enc_video_2(ctx: Context, c: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2: dict[str, Any] = {"type": "file", "modality": "video", "file_id": v_file_id}
+    _d2: dict[str, Any] = {"type": "file", "modality": "video"}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
+    _d2["file_id"] = v_file_id
     if not KEYS_7.issuperset(_m1):
         dropped(ctx, _m1, KEYS_7, at + "/source", part_type="video", code="field_dropped")
     if not KEYS_3.issuperset(c):
@@ -628,9 +634,10 @@ def enc_document_1(ctx: Context, c: Any, at: str) -> Any:
     if v_url is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2: dict[str, Any] = {"type": "uri", "modality": "document", "uri": v_url}
+    _d2: dict[str, Any] = {"type": "uri", "modality": "document"}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
+    _d2["uri"] = v_url
     if not KEYS_5.issuperset(_m1):
         dropped(ctx, _m1, KEYS_5, at + "/source", part_type="document", code="field_dropped")
     if not KEYS_3.issuperset(c):
@@ -667,9 +674,10 @@ def enc_document_2(ctx: Context, c: Any, at: str) -> Any:
     if v_file_id is ABSENT:
         return MISS
     v_media_type = _m1.get("media_type", ABSENT)
-    _d2: dict[str, Any] = {"type": "file", "modality": "document", "file_id": v_file_id}
+    _d2: dict[str, Any] = {"type": "file", "modality": "document"}
     if v_media_type is not ABSENT:
         _d2["mime_type"] = v_media_type
+    _d2["file_id"] = v_file_id
     if not KEYS_7.issuperset(_m1):
         dropped(ctx, _m1, KEYS_7, at + "/source", part_type="document", code="field_dropped")
     if not KEYS_3.issuperset(c):

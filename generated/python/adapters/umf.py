@@ -286,9 +286,10 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         v_content: list[Any] = []
     else:
         v_content = decode_content(ctx, _m1, at + "/content")
-    _d2: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
+    _d2: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id}
     if v_name is not ABSENT:
         _d2["name"] = v_name
+    _d2["content"] = v_content
     if not ctx.fidelity and not KEYS_7.issuperset(w):
         unread(ctx, w, KEYS_7, at, part_type="tool_result")
     return _d2
@@ -388,9 +389,10 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
         _c1 = T_arguments_schema.encode(ctx, at + "/input_schema", v_schema)
     except Mismatch:
         return MISS
-    _d2: dict[str, Any] = {"name": v_name, "parameters": _c1}
+    _d2: dict[str, Any] = {"name": v_name}
     if v_description is not ABSENT:
         _d2["description"] = v_description
+    _d2["parameters"] = _c1
     if not KEYS_10.issuperset(c):
         dropped(ctx, c, KEYS_10, at, part_type=None, code="field_dropped")
     return {"type": "function", "function": _d2}
