@@ -121,4 +121,19 @@ def extensions(commands: list[str]) -> list[Any]:
     if os.name == "posix":  # gcc or clang (mypyc's flags for MSVC are of another syntax)
         for extension in built:
             extension.extra_compile_args = [*extension.extra_compile_args, *EXTRA_CFLAGS]
-    return built
+    return [*built, *c_extensions()]
+
+
+def c_extensions() -> list[Any]:
+    """The hand-written C extensions (each `.c` file under src/interlingua, named after it),
+    built beside the mypyc modules; the code that calls one falls back to Python without it."""
+    from setuptools import Extension  # noqa: PLC0415 (only a build asks)
+
+    return [
+        Extension(
+            ".".join(path.relative_to(ROOT / "src").with_suffix("").parts),
+            [path.relative_to(ROOT).as_posix()],
+            extra_compile_args=["-O3"] if os.name == "posix" else [],
+        )
+        for path in sorted((ROOT / PACKAGE).rglob("*.c"))
+    ]

@@ -106,8 +106,16 @@ def test_the_shipped_build_compiles_at_o3_with_only_a_warning_turned_off(
         return [Extension("x", ["x.c"], extra_compile_args=["-O3", "-Werror"])]
 
     monkeypatch.setattr(mypyc.build, "mypycify", mypycify)
-    (extension,) = compiled.extensions(["bdist_wheel"])
+    extension, *hand_written = compiled.extensions(["bdist_wheel"])
+    assert [e.name for e in hand_written] == [e.name for e in compiled.c_extensions()]
     ((paths, options),) = calls
     assert options == {"opt_level": "3", "multi_file": True}
     assert paths[2:] == compiled.modules()
     assert extension.extra_compile_args == ["-O3", "-Werror", "-Wno-misleading-indentation"]
+
+
+def test_each_c_file_of_the_package_is_an_extension_named_after_it() -> None:
+    (extension,) = compiled.c_extensions()
+    assert extension.name == "interlingua.conversion._lone_surrogates"
+    assert extension.sources == ["src/interlingua/conversion/_lone_surrogates.c"]
+    assert (ROOT / "src" / "interlingua" / "conversion" / "_lone_surrogates.pyi").is_file()

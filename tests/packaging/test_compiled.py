@@ -94,3 +94,35 @@ def test_every_conversion_of_the_bodies_equals_the_pure_one(installed: Path) -> 
     assert got.keys() == want.keys()
     for case_id, targets in want.items():
         assert got[case_id] == targets, case_id
+
+
+def test_the_c_string_check_is_built_and_answers_as_encoding_does(
+    installed: Path, tmp_path: Path
+) -> None:
+    """conversion/_lone_surrogates.c, the fused passes' check of non-ASCII strings in the
+    compiled wheel, against encoding to UTF-8 on strings of every width, with and without
+    lone surrogates anywhere in them."""
+    script = (
+        "import random\n"
+        "from interlingua.conversion._lone_surrogates import none_in\n"
+        "from interlingua.conversion.adapters import fused_checks\n"
+        "assert fused_checks._no_lone_surrogate is none_in\n"
+        "spans = [(0, 0x7F), (0x80, 0xFF), (0x100, 0xD7FF), (0xD800, 0xDFFF),\n"
+        "         (0xE000, 0xFFFF), (0x10000, 0x10FFFF)]\n"
+        "pick = random.Random(7)\n"
+        "def encodes(text):\n"
+        "    try:\n"
+        "        text.encode('utf-8')\n"
+        "    except UnicodeEncodeError:\n"
+        "        return False\n"
+        "    return True\n"
+        "found = 0\n"
+        "for _ in range(20000):\n"
+        "    text = ''.join(chr(pick.randint(*pick.choice(spans)))\n"
+        "                   for _ in range(pick.randint(0, 40)))\n"
+        "    assert none_in(text) is encodes(text), ascii(text)\n"
+        "    found += not encodes(text)\n"
+        "assert 1000 < found < 19000, found\n"
+        "print('checked')\n"
+    )
+    assert ok(run([str(installed / "python"), "-c", script], tmp_path)).strip() == "checked"

@@ -1,0 +1,43 @@
+"""The string check of the fused passes (`fused_checks.clean`): a string JSON can carry, one
+without a lone surrogate, is told as encoding it to UTF-8 tells it, in whichever build is
+installed (the C scan of conversion/_lone_surrogates.c compiled, the encoding otherwise;
+tests/packaging/test_compiled.py holds the C one to the same answers)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from interlingua.conversion.adapters import fused_checks
+
+# Code points of every string width CPython stores (1, 2 and 4 bytes a unit), surrogates too.
+CODE_POINTS = st.one_of(
+    st.integers(0, 0x7F),
+    st.integers(0x80, 0xFF),
+    st.integers(0x100, 0xD7FF),
+    st.integers(0xD800, 0xDFFF),
+    st.integers(0xE000, 0xFFFF),
+    st.integers(0x10000, 0x10FFFF),
+)
+TEXTS = st.lists(CODE_POINTS, max_size=40).map(lambda points: "".join(map(chr, points)))
+
+
+def encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@given(TEXTS)
+def test_a_string_is_clean_when_it_encodes_to_utf8(text: str) -> None:
+    assert fused_checks.clean(text) is encodes(text)
+
+
+def test_lone_surrogates_of_each_width_are_found_wherever_they_are() -> None:
+    for wide in ("", "é", "—", "😀"):
+        for surrogate in ("\ud800", "\udbff", "\udc00", "\udfff"):
+            for text in (surrogate + wide, wide + surrogate, wide * 20 + surrogate + wide * 20):
+                assert not fused_checks.clean(text), ascii(text)
+        assert fused_checks.clean(wide * 50 + "\ud7ff\ue000")
