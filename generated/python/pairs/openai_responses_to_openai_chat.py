@@ -368,7 +368,10 @@ def _declarations(tools: Any, lost: list[Loss]) -> list[Any] | str:
         if flag is not None and type(flag) is not bool:
             return "a tool's strict flag outside the fused shape"
         # Left out (or null), strict mode is the server's to decide from the schema.
-        strict = flag if flag is not None else _strict_takes(schema)
+        try:
+            strict = flag if flag is not None else _strict_takes(schema)
+        except TypeError:  # a schema strict mode's rule cannot read (`required: [[]]`)
+            return "a tool schema outside the fused shape"
         if description is None:
             declarations.append(
                 {
@@ -515,6 +518,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 )
             )
     tool_choice: Any = None
+    unchosen = False  # a choice among tools none of which goes out
     choice = body.get("tool_choice")
     if choice is not None:
         if type(choice) is str:
@@ -535,8 +539,12 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         else:
             return "tool_choice: outside the fused shape"
         if declarations is None and tools is not None:
-            # No tool goes out: the writer drops the choice (reported); the two-step path's.
-            return "a tool_choice beside an empty tools list"
+            if not tools:
+                return "a tool_choice beside an empty tools list"
+            # Every tool offered is left out (hosted tools): the writer drops the choice,
+            # reported after what reading reports (interlingua.conversion.adapters.documents).
+            tool_choice = None
+            unchosen = True
 
     written: list[Any] = []
     if "instructions" in body:
@@ -708,9 +716,19 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         out["parallel_tool_calls"] = p_parallel_tool_calls
     if p_reasoning is not None:
         out["reasoning_effort"] = p_reasoning
+    read = len(losses)  # what reading reports; the rest is the writer's
+    if unchosen:
+        losses.append(
+            Loss(
+                "/tool_choice",
+                "field_dropped",
+                f"{TARGET}: none of the tools offered goes out, so there is none to choose",
+            )
+        )
     out["messages"] = written
     if losses and log.isEnabledFor(logging.DEBUG):
-        # As the two-step path logs them: each by the adapter that lost it (here the reader).
-        for loss in losses:
-            log.debug("%s: %s at %s: %s", SOURCE, loss.code, loss.pointer or "/", loss.reason)
+        # As the two-step path logs them: each by the adapter that lost it.
+        for n, loss in enumerate(losses):
+            who = SOURCE if n < read else TARGET
+            log.debug("%s: %s at %s: %s", who, loss.code, loss.pointer or "/", loss.reason)
     return out, losses, checked
