@@ -57,6 +57,9 @@ class ItemChecks:
     # whose schema is a type alone, and the fields whose schema says more.
     item_types: dict[str, dict[str, tuple[str, ...]]]
     item_checked: dict[str, frozenset[str]]
+    # A structured-output request's variants (by their tag): the same of their fields.
+    format_types: dict[str, dict[str, tuple[str, ...]]]
+    format_checked: dict[str, frozenset[str]]
 
 
 def item_checks(
@@ -65,14 +68,17 @@ def item_checks(
     read_keys: Collection[str],
     params: Collection[str],
     nested: dict[str, str],
+    formats: tuple[str, str],
     kinds: dict[str, str | None],
     taken: dict[str, set[str]],
 ) -> ItemChecks:
     """The checks of an item source's pass. ``read_keys``: the request fields it reads;
     ``params``: those it reads as plain values; ``nested``: the objects it reads one setting
-    of (key -> the setting's key); ``kinds``: the items and tools it takes, each by the name
-    the pass gives it (`message`, `tool` or an item's tag) with its tag (None: a message item,
-    the one without); ``taken``: by tag property, the tags of the branches it converts."""
+    of (key -> the setting's key); ``formats``: the object and its key holding a
+    structured-output request (its variants by tag: the fields' types); ``kinds``: the items
+    and tools it takes, each by the name the pass gives it (`message`, `tool` or an item's
+    tag) with its tag (None: a message item, the one without); ``taken``: by tag property, the
+    tags of the branches it converts."""
     fmt = source["format"]
     schema = reading_schema(
         json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
@@ -123,11 +129,18 @@ def item_checks(
             raise CheckError(f"{fmt}: parameter {key} is more than a type")
         param_types[key] = _py(types)
     nested_types, nested_checked = {}, {}
-    for key, setting in nested.items():
-        members = _resolve(defs, properties[key]).get("anyOf", [properties[key]])
-        (config,) = [_resolve(defs, m) for m in members if "properties" in _resolve(defs, m)]
+    format_types, format_checked = {}, {}
+    for key, setting in [*nested.items(), formats]:
+        config = _object_of(defs, properties[key])
         found = {field: _types(defs, sub) for field, sub in config["properties"].items()}
-        if found.get(setting) is None:
+        if (key, setting) == formats:
+            union = _object_of(defs, config["properties"][setting], union=True)
+            for tag, ref in union["discriminator"]["mapping"].items():
+                variant = _resolve(defs, {"$ref": ref})["properties"]
+                got = {field: _types(defs, sub) for field, sub in variant.items()}
+                format_types[tag] = {field: _py(t) for field, t in got.items() if t is not None}
+                format_checked[tag] = frozenset(field for field, t in got.items() if t is None)
+        elif found.get(setting) is None:
             raise CheckError(f"{fmt}: {key}.{setting} is more than a type")
         nested_types[key] = {field: _py(t) for field, t in found.items() if t is not None}
         nested_checked[key] = frozenset(field for field, t in found.items() if t is None)
@@ -151,7 +164,21 @@ def item_checks(
         unread_items,
         item_types,
         item_checked,
+        format_types,
+        format_checked,
     )
+
+
+def _object_of(defs: dict[str, Json], node: Json, *, union: bool = False) -> Json:
+    """The object schema (``union``: the discriminated union) a field's schema allows beside
+    null."""
+    node = _resolve(defs, node)
+    members = [_resolve(defs, m) for m in node.get("anyOf", [node])]
+    key = "discriminator" if union else "properties"
+    found = [m for m in members if key in m]
+    if len(found) != 1:
+        raise CheckError(f"no single {key} in {node}")
+    return found[0]
 
 
 def _plain_list(defs: dict[str, Json], node: Json) -> tuple[str, ...] | None:

@@ -173,16 +173,75 @@ def _source_request(source: Json) -> dict[str, Any]:
         elif (
             isinstance(value, dict)
             and len(value) == 1
+            and next(iter(value.values())) == {"@codec": ["response_format", "$response_format"]}
+        ):
+            fields["s_rf"] = (key, next(iter(value)))
+        elif (
+            isinstance(value, dict)
+            and len(value) == 1
             and variable_of(next(iter(value.values()))) in by_var
         ):
             ((setting, inner),) = value.items()
             nested.append((key, setting, by_var[variable_of(inner)]))
         else:
             other.append(key)
-    if sorted(fields) != ["s_model", "s_tool_choice", "s_tools"]:
+    if sorted(fields) != ["s_model", "s_rf", "s_tool_choice", "s_tools"]:
         raise PairError(f"{source['format']}: a request the item composer does not read")
     plain.sort(key=lambda p: order.index(p[1]))
+    wire_order = list(source["request"]["wire"])
+    if any(wire_order.index(key) < wire_order.index(fields["s_rf"][0]) for key, *_ in nested):
+        raise PairError(f"{source['format']}: a setting read before the structured output")
     return {**fields, "s_params": plain, "s_nested": nested, "s_other": other}
+
+
+def _response_formats(source: Json, target: Json) -> dict[str, Any]:
+    """A structured-output request: the source's variants that are a tag alone (each with the
+    target's value), its schema variant's tag and keys, and the target's expressions of it (by
+    whether a description and a strict flag are given) and its request key."""
+    plain, schema = {}, None
+    targets = {v["canonical"]["type"]: v["wire"] for v in target["codecs"]["response_format"]}
+    for variant in source["codecs"]["response_format"]:
+        kind, wire = variant["canonical"]["type"], variant["wire"]
+        if kind not in targets:
+            raise PairError(f"{target['format']}: no response_format {kind}")
+        if not variables_of(wire):
+            plain[wire["type"]] = wire_expr(targets[kind], {})
+        elif kind == "json_schema":
+            keys: dict[str, str] = {}
+            for key, value in wire.items():
+                read = (
+                    value["@default"][0]
+                    if isinstance(value, dict) and "@default" in value
+                    else value
+                )
+                var = variable_of(read)
+                if var is not None:
+                    keys[var] = key
+            schema = (wire["type"], keys, sorted(wire))
+        else:
+            raise PairError(
+                f"{source['format']}: a response_format the item composer does not read"
+            )
+    if schema is None or sorted(schema[1]) != ["description", "name", "schema", "strict"]:
+        raise PairError(f"{source['format']}: no json_schema response_format")
+    exprs = {}
+    for described in (False, True):
+        for strict in (False, True):
+            env = {"name": "rf_name", "schema": "rf_schema"}
+            if described:
+                env["description"] = "rf_description"
+            if strict:
+                env["strict"] = "rf_strict"
+            exprs[described, strict] = wire_expr(targets["json_schema"], env)
+    (key,) = [
+        k for k, v in target["request"]["wire"].items() if "response_format" in variables_of(v)
+    ]
+    return {
+        "s_rf_plain": plain,
+        "s_rf_schema": schema,
+        "t_rf": exprs,
+        "t_rf_key": key,
+    }
 
 
 def _source_roles(source: Json) -> dict[str, str]:
@@ -224,17 +283,19 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     if unknown:
         raise PairError(f"{target['format']}: no tool_choice for {unknown}")
     roles = _source_roles(source)
+    formats = _response_formats(source, target)
     parts = {
         "s_texts": _source_texts(source),
         **_source_image(source),
         **_source_items(source),
         **_source_tool(source),
     }
-    checks = _checks(source, request, parts, choices, roles)
+    checks = _checks(source, request, {**parts, **formats}, choices, roles)
     given = {name: f"p_{key}" for key, name in request["s_params"]}
     given.update({name: f"p_{key}" for key, _setting, name in request["s_nested"]})
     by_key = {path: name for name, path in values["t_paths"].items()}
     written = _target_fields(target)
+    written[formats["t_rf_key"]] = "rf_out"
     envelope = []
     for key in values["t_envelope"]:
         if key in written:
@@ -254,6 +315,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_message_constants": message,
         "s_roles": roles,
         **request,
+        **formats,
         **choices,
         **parts,
         **values,
@@ -278,6 +340,7 @@ def _checks(
     layout = source["layout"]
     params = [key for key, _name in request["s_params"]]
     read = {
+        request["s_rf"][0],
         request["s_model"],
         request["s_tools"],
         request["s_tool_choice"],
@@ -293,6 +356,8 @@ def _checks(
         parts["s_result_tag"],
         parts["s_tool_tag"],
         choices["s_choice_named"][1],
+        *parts["s_rf_plain"],
+        parts["s_rf_schema"][0],
     }
     try:
         checks = item_checks(
@@ -300,6 +365,7 @@ def _checks(
             read_keys=read,
             params=params,
             nested={key: setting for key, setting, _name in request["s_nested"]},
+            formats=request["s_rf"],
             kinds={
                 "message": None,
                 parts["s_call_tag"]: parts["s_call_tag"],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import random
 from typing import Any
 
 import pytest
@@ -180,6 +181,22 @@ SHAPES: dict[str, dict[str, Any]] = {
     "a data URL of an image, with its detail": _responses(
         ("input", 1, "content", 2, "detail"), "high"
     ),
+    "structured output: a schema, with the fields beside it reported": _responses(
+        ("text",),
+        {
+            "format": {
+                "type": "json_schema",
+                "name": "Answer",
+                "description": "The answer.",
+                "schema": {"type": "object"},
+                "strict": False,
+                "zz": 1,
+            },
+            "verbosity": "low",
+        },
+    ),
+    "structured output: JSON, or text": _responses(("text",), {"format": {"type": "json_object"}})
+    | {"instructions": "x", "text": {"format": {"type": "text"}}},
     "fields the reader leaves behind": _responses(("stream",), False)
     | {"store": False, "previous_response_id": "resp_1", "metadata": {"k": "v"}, "include": []},
 }
@@ -271,9 +288,9 @@ OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         _responses(("input", 3), {"type": "web_search_call", "id": "ws_1", "status": "completed"}),
         "an item outside the fused shape",
     ),
-    "structured output (text.format)": (
-        _responses(("text",), {"format": {"type": "json_object"}}),
-        "'text': outside the fused shape",
+    "a structured-output schema left null": (
+        _responses(("text",), {"format": {"type": "json_schema", "name": "n", "schema": None}}),
+        "text: a schema request outside the fused shape",
     ),
     "a file": (
         _responses(("input", 1, "content", 1), {"type": "input_file", "file_id": "file_1"}),
@@ -465,25 +482,21 @@ def test_the_responses_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_
 
 def test_recorded_responses_requests_of_the_shape_take_the_fused_path() -> None:
     """A floor: of the real-traffic corpus's 32 Responses requests, those of the pass's shape
-    (the rest carry reasoning, hosted-tool or tool-search items, structured output, files, a
-    cache breakpoint or a hosted tool_choice)."""
+    (the rest carry reasoning, hosted-tool or tool-search items, files, a cache breakpoint or
+    a hosted tool_choice)."""
     requests = [body for _, body, fmt, kind in real_bodies() if fmt == SOURCE and kind == "request"]
     taken = [type(PAIR(copy.deepcopy(b))) is tuple for b in requests]
     assert len(requests) == 32
-    assert sum(taken) >= 13
+    assert sum(taken) >= 16
 
 
 def test_the_benchmark_corpora_in_responses_format_take_the_fused_path() -> None:
     """The benchmark's corpora, converted to Responses by the two-step path: every body takes
-    the pass, save those that ask for structured output (`text`, left to the two-step path)."""
+    the pass."""
     corpus = bench_module("openai_corpus")
     for bodies in (corpus.corpus(200), corpus.long_corpus(20)):
         written = [convert(b, "openai-chat", SOURCE, fused=False).output for b in bodies]
-        reasons = [PAIR(copy.deepcopy(b)) for b in written]
-        assert set(map(str, filter(lambda r: type(r) is str, reasons))) <= {
-            "'text': outside the fused shape"
-        }
-        assert sum(type(r) is tuple for r in reasons) >= 0.9 * len(bodies)
+        assert [PAIR(copy.deepcopy(b)) for b in written if type(PAIR(b)) is str] == []
 
 
 def test_every_mutant_of_the_common_responses_body_converts_the_same_both_ways() -> None:
@@ -503,3 +516,57 @@ def test_every_mutant_of_the_common_responses_body_converts_the_same_both_ways()
         assert outcome(fused, copy.deepcopy(mutant), SOURCE, TARGET, "request") == expected, change
         taken += type(PAIR(copy.deepcopy(mutant))) is tuple
     assert taken > 300  # the mutants the pass took: the test has teeth
+
+
+def _random_items(rnd: random.Random) -> list[Any]:
+    """A run of items in any order: messages of every role (text, images, blank text),
+    calls (ids and names Chat would rewrite among them) and outputs."""
+    texts = ["hi", "", " ", "Zürich", "a\nb"]
+    items: list[Any] = []
+    for _ in range(rnd.randint(1, 7)):
+        kind = rnd.random()
+        if kind < 0.45:
+            role = rnd.choice(["user", "assistant", "developer", "system"])
+            parts = [
+                rnd.choice(
+                    [
+                        {"type": "input_text", "text": rnd.choice(texts)},
+                        {"type": "output_text", "text": rnd.choice(texts), "annotations": []},
+                        {"type": "input_image", "image_url": "https://e.com/a.png"},
+                    ]
+                )
+                for _ in range(rnd.randint(1, 3))
+            ]
+            item: dict[str, Any] = {"role": role, "content": rnd.choice([rnd.choice(texts), parts])}
+            if rnd.random() < 0.3:
+                item |= {"type": "message", "id": "msg_1", "status": "completed"}
+            items.append(item)
+        elif kind < 0.75:
+            call_id = rnd.choice(["c1", "c2", "c" * 41])
+            name = rnd.choice(["f", "f", "a.b"])
+            arguments = rnd.choice(["{}", ' {"a": [1, 2.5]} ', "", "[1]"])
+            items.append({**_CALL, "call_id": call_id, "name": name, "arguments": arguments})
+        else:
+            output = rnd.choice(["ok", "", [{"type": "input_text", "text": "r"}] * 2])
+            items.append({**_OUTPUT, "call_id": rnd.choice(["c1", "c2"]), "output": output})
+    return items
+
+
+def test_items_in_any_order_are_grouped_into_the_messages_the_two_step_path_writes() -> None:
+    """Seeded runs of items in any order (a message after calls, outputs before calls, blank
+    texts, ids to rewrite): the same outcome, whichever path each body takes."""
+
+    def two_step(payload: Any, source: str, target: str, kind: str) -> Any:
+        return convert(payload, source, target, kind, fused=False)
+
+    def fused(payload: Any, source: str, target: str, kind: str) -> Any:
+        return convert(payload, source, target, kind)
+
+    rnd = random.Random(16)
+    taken = 0
+    for n in range(400):
+        body = {"model": "m", "input": _random_items(rnd)}
+        expected = outcome(two_step, copy.deepcopy(body), SOURCE, TARGET, "request")
+        assert outcome(fused, copy.deepcopy(body), SOURCE, TARGET, "request") == expected, n
+        taken += type(PAIR(copy.deepcopy(body))) is tuple
+    assert taken > 40

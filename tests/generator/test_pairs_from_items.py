@@ -74,7 +74,7 @@ def test_an_item_pairs_values_come_from_the_two_mapping_files() -> None:
     assert values["s_roles"]["system"] == "developer"
     assert ("max_output", "p_max_output_tokens") in values["envelope"]
     assert ("reasoning", "effort", "reasoning_effort") in values["s_nested"]
-    assert values["s_other"] == ["text"]  # read by the reader, outside the pass's shape
+    assert values["s_rf"] == ("text", "format")
     assert values["s_message_tag"] == "message"
     assert values["s_message_constants"] == {"status": "completed"}
 

@@ -51,6 +51,7 @@ REQUEST_KEYS: Final[frozenset[str]] = frozenset(
         "parallel_tool_calls",
         "reasoning",
         "temperature",
+        "text",
         "tool_choice",
         "tools",
         "top_p",
@@ -90,7 +91,7 @@ UNREAD_TYPES: Final[dict[str, tuple[type, ...]]] = {
 UNREAD_ITEMS: Final[dict[str, tuple[type, ...]]] = {
     "include": (str,),
 }
-UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["conversation", "text"])
+UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["conversation"])
 # The image types both formats take.
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
     ["image/gif", "image/jpeg", "image/png", "image/webp"]
@@ -140,12 +141,36 @@ TOOL_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "strict": (bool, type(None)),
 }
 TOOL_CHECKED: Final[frozenset[str]] = frozenset(["type"])
+TEXT_TYPES: Final[dict[str, tuple[type, ...]]] = {
+    "verbosity": (str, type(None)),
+}
+TEXT_CHECKED: Final[frozenset[str]] = frozenset(["format"])
 REASONING_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "effort": (str, type(None)),
     "generate_summary": (type(None), str),
     "summary": (type(None), str),
 }
 REASONING_CHECKED: Final[frozenset[str]] = frozenset([])
+# A structured-output request: the fields of each variant.
+FORMAT_KNOWN: Final[dict[str, frozenset[str]]] = {
+    "json_object": frozenset(["type"]),
+    "text": frozenset(["type"]),
+    "json_schema": frozenset(["description", "name", "schema", "strict", "type"]),
+}
+FORMAT_TYPES: Final[dict[str, dict[str, tuple[type, ...]]]] = {
+    "json_object": {},
+    "json_schema": {
+        "description": (str, type(None)),
+        "name": (str,),
+        "strict": (bool, type(None)),
+    },
+    "text": {},
+}
+FORMAT_CHECKED: Final[dict[str, frozenset[str]]] = {
+    "json_object": frozenset(["type"]),
+    "json_schema": frozenset(["schema", "type"]),
+    "text": frozenset(["type"]),
+}
 # A string tool_choice to the target's value (the named tool's is written with its name).
 CHOICES: Final[dict[str, Any]] = {
     "auto": "auto",
@@ -463,7 +488,103 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         type(p_parallel_tool_calls) not in (bool, type(None)) or not _scalar(p_parallel_tool_calls)
     ):
         return "parallel_tool_calls: outside the fused shape"
-    # (What reading a nested setting's object leaves behind comes next.)
+    # What reading the structured-output request leaves behind (its variant's, then its
+    # object's), then a nested setting's object's.
+    rf_out: Any = None
+    if "text" in body:
+        found_rf = body["text"]
+        if found_rf is not None:
+            if type(found_rf) is not dict:
+                return "text: outside the fused shape"
+            asked = found_rf.get("format")
+            if asked is not None:
+                if type(asked) is not dict:
+                    return "text: outside the fused shape"
+                format_fields: dict[str, Any] = asked
+                rf_type = format_fields.get("type")
+                if type(rf_type) is not str or rf_type not in FORMAT_KNOWN:
+                    return "text: outside the fused shape"
+                if rf_type == "json_schema":
+                    rf_name = format_fields.get("name")
+                    rf_schema = format_fields.get("schema")
+                    rf_description = format_fields.get("description")
+                    rf_strict = format_fields.get("strict")
+                    if (
+                        type(rf_name) is not str
+                        or not _clean(rf_name)
+                        or rf_schema is None
+                        or not _opaque(rf_schema, 3)
+                    ):
+                        return "text: a schema request outside the fused shape"
+                    if rf_description is not None and (
+                        type(rf_description) is not str or not _clean(rf_description)
+                    ):
+                        return "text: a schema request outside the fused shape"
+                    if rf_strict is not None and type(rf_strict) is not bool:
+                        return "text: a schema request outside the fused shape"
+                    if rf_description is None:
+                        rf_out = (
+                            {
+                                "type": "json_schema",
+                                "json_schema": {
+                                    "name": rf_name,
+                                    "schema": rf_schema,
+                                    "strict": rf_strict,
+                                },
+                            }
+                            if rf_strict is not None
+                            else {
+                                "type": "json_schema",
+                                "json_schema": {"name": rf_name, "schema": rf_schema},
+                            }
+                        )
+                    else:
+                        rf_out = (
+                            {
+                                "type": "json_schema",
+                                "json_schema": {
+                                    "name": rf_name,
+                                    "description": rf_description,
+                                    "schema": rf_schema,
+                                    "strict": rf_strict,
+                                },
+                            }
+                            if rf_strict is not None
+                            else {
+                                "type": "json_schema",
+                                "json_schema": {
+                                    "name": rf_name,
+                                    "description": rf_description,
+                                    "schema": rf_schema,
+                                },
+                            }
+                        )
+                elif rf_type == "json_object":
+                    rf_out = {"type": "json_object"}
+                elif rf_type == "text":
+                    rf_out = {"type": "text"}
+                if not FORMAT_KNOWN[rf_type].issuperset(format_fields):
+                    got_format = _others(
+                        format_fields,
+                        FORMAT_KNOWN[rf_type],
+                        FORMAT_TYPES[rf_type],
+                        FORMAT_CHECKED[rf_type],
+                        "/text/format",
+                        None,
+                        losses,
+                    )
+                    if got_format < 0:
+                        return "text: a field outside the fused shape"
+                    if got_format:
+                        checked = False
+            if len(found_rf) != ("format" in found_rf):
+                got_rf = _others(
+                    found_rf, frozenset(["format"]), TEXT_TYPES, TEXT_CHECKED, "/text", None, losses
+                )
+                if got_rf < 0:
+                    return "text: a field outside the fused shape"
+                if got_rf:
+                    checked = False
     p_reasoning: Any = None
     if "reasoning" in body:
         found_reasoning = body["reasoning"]
@@ -706,6 +827,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         out["tools"] = declarations
     if tool_choice is not None:
         out["tool_choice"] = tool_choice
+    if rf_out is not None:
+        out["response_format"] = rf_out
     if p_max_output_tokens is not None:
         out["max_completion_tokens"] = p_max_output_tokens
     if p_temperature is not None:
