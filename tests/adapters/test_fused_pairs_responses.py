@@ -292,6 +292,10 @@ OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         _responses(("text",), {"format": {"type": "json_schema", "name": "n", "schema": None}}),
         "text: a schema request outside the fused shape",
     ),
+    "a structured-output tag the reader does not know": (
+        _responses(("text",), {"format": {"type": "xml"}}),
+        "text: outside the fused shape",
+    ),
     "a file": (
         _responses(("input", 1, "content", 1), {"type": "input_file", "file_id": "file_1"}),
         "content outside the fused shape",
@@ -427,6 +431,21 @@ BAD: dict[str, Any] = {
     "instructions of the wrong type": _responses(("instructions",), ["Be brief."]),
     "metadata of the wrong type": _responses(("metadata",), "m"),
     "a non-string key in an item": _responses(("input", 3, 7), "x"),
+    "text of the wrong type": _responses(("text",), "json"),
+    "a format of the wrong type": _responses(("text",), {"format": "json"}),
+    "a schema request without a name": _responses(
+        ("text",), {"format": {"type": "json_schema", "schema": {}}}
+    ),
+    "a schema request's strict flag of the wrong type": _responses(
+        ("text",), {"format": {"type": "json_schema", "name": "n", "schema": {}, "strict": 1}}
+    ),
+    "a schema request's description of the wrong type": _responses(
+        ("text",), {"format": {"type": "json_schema", "name": "n", "schema": {}, "description": 1}}
+    ),
+    "a verbosity of the wrong type": _responses(("text",), {"verbosity": 1}),
+    "a format field of the wrong type": _responses(
+        ("text",), {"format": {"type": "json_object", "zz": "\ud800"}}
+    ),
 }
 
 
