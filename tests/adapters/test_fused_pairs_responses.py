@@ -155,6 +155,10 @@ SHAPES: dict[str, dict[str, Any]] = {
     "outputs before their calls, an output without a call": _responses(
         ("input",), [_USER, _OUTPUT, _CALL, {**_OUTPUT, "call_id": "c9"}]
     ),
+    "an empty message of the model: as it is, or nothing beside its calls": _responses(
+        ("input",),
+        [_USER, {**_SAID, "content": ""}, _CALL, _OUTPUT, {**_SAID, "content": ""}],
+    ),
     "a named tool_choice": _responses(("tool_choice",), {"type": "function", "name": "weather"}),
     "strict said, a description left out": _responses(
         ("tools", 0),
@@ -506,7 +510,7 @@ def test_recorded_responses_requests_of_the_shape_take_the_fused_path() -> None:
     requests = [body for _, body, fmt, kind in real_bodies() if fmt == SOURCE and kind == "request"]
     taken = [type(PAIR(copy.deepcopy(b))) is tuple for b in requests]
     assert len(requests) == 32
-    assert sum(taken) >= 16
+    assert sum(taken) >= 17
 
 
 def test_the_benchmark_corpora_in_responses_format_take_the_fused_path() -> None:

@@ -708,15 +708,22 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                         open_message["content"] = _content(texts)
                     if calls:
                         open_message["tool_calls"] = calls
+                        if not texts:  # an empty text beside calls says nothing
+                            open_message["content"] = None
                     open_message = None
                 content = fields.get("content")
                 if role == "assistant":
-                    found_texts = _texts(content)
-                    if found_texts is None:
-                        return "assistant content outside the fused shape"
-                    texts = found_texts
                     calls = []
-                    open_message = {"role": role, "content": None}
+                    if content == "":
+                        # Written as it is, unless calls join it (then it says nothing).
+                        texts = []
+                        open_message = {"role": role, "content": ""}
+                    else:
+                        found_texts = _texts(content)
+                        if found_texts is None:
+                            return "assistant content outside the fused shape"
+                        texts = found_texts
+                        open_message = {"role": role, "content": None}
                     written.append(open_message)
                 else:
                     parts = _parts(content, role)
@@ -789,6 +796,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                         open_message["content"] = _content(texts)
                     if calls:
                         open_message["tool_calls"] = calls
+                        if not texts:  # an empty text beside calls says nothing
+                            open_message["content"] = None
                     open_message = None
                 result_content = _content(output)
                 written.append(
@@ -817,6 +826,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 open_message["content"] = _content(texts)
             if calls:
                 open_message["tool_calls"] = calls
+                if not texts:  # an empty text beside calls says nothing
+                    open_message["content"] = None
     else:
         return "no input"
 
