@@ -111,6 +111,9 @@ def _source_items(source: Json) -> dict[str, Any]:
         "s_call": _keys(call, id="id", name="name", arguments="arguments"),
         "s_result_tag": result["type"],
         "s_result": _keys(result, id="id", content="content"),
+        # The canonical part each is read as (the part type of what reading reports of it).
+        "s_call_part": source["parts"]["tool_call"][0]["canonical"]["type"],
+        "s_result_part": source["parts"]["tool_result"][0]["canonical"]["type"],
         # What reading takes of each item: anything else is reported (a call's item id).
         "s_call_known": sorted(call),
         "s_result_known": sorted(result),
