@@ -201,3 +201,84 @@ def test_an_item_kind_the_schema_has_no_branch_for_stops_generation() -> None:
     call["type"] = "call"
     with pytest.raises(pairs.PairError, match="no schema for the call item"):
         pairs_from_items.pair_values(source, target)
+
+
+def _without_named_choice(m: Any) -> None:
+    m["codecs"]["tool_choice"] = [
+        v
+        for v in m["codecs"]["tool_choice"]
+        if v["wire"] != {"type": "function", "name": {"@tool_name": "$name"}}
+    ]
+
+
+def _reasoning_first(m: Any) -> None:
+    wire = m["request"]["wire"]
+    m["request"]["wire"] = {"reasoning": wire.pop("reasoning"), **wire}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda m: m["parts"]["image"][1]["wire"].update(image_url="$url"),
+        lambda m: m["codecs"]["tool"][0]["wire"]["@strict_by_schema"].__setitem__(0, "flag"),
+        _without_named_choice,
+        lambda m: m["codecs"]["response_format"][1].update(wire={"type": "json_object", "x": "$x"}),
+        lambda m: m["request"]["wire"].pop("tool_choice"),
+        _reasoning_first,
+        lambda m: m["codecs"]["response_format"].append(
+            {"canonical": {"type": "grammar", "text": "$g"}, "wire": {"type": "grammar", "g": "$g"}}
+        ),
+        lambda m: m["codecs"]["response_format"].pop(),
+    ],
+    ids=[
+        "a web image without @web_url",
+        "strictness read from another key",
+        "no named tool_choice",
+        "a JSON response_format with a field",
+        "no tool_choice in the request",
+        "a setting read before the structured output",
+        "a response_format the target does not have",
+        "no json_schema response_format",
+    ],
+)
+def test_more_sources_the_item_composer_does_not_read_stop_generation(change: Any) -> None:
+    source, target = _pair()
+    change(source)
+    with pytest.raises(pairs.PairError):
+        pairs_from_items.pair_values(source, target)
+
+
+def test_a_target_without_a_tool_choice_the_source_has_stops_generation() -> None:
+    source, target = _pair()
+    target["codecs"]["tool_choice"] = [
+        v for v in target["codecs"]["tool_choice"] if v["canonical"]["type"] != "required"
+    ]
+    with pytest.raises(pairs.PairError, match="no tool_choice for"):
+        pairs_from_items.pair_values(source, target)
+
+
+@pytest.mark.parametrize("where", ["max_output_tokens", "reasoning"])
+def test_a_parameter_whose_schema_is_more_than_a_type_stops_generation(
+    where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def changed(strict: Any) -> Any:
+        schema = reading_schema(strict)
+        properties = schema["$defs"]["ResponsesRequest"]["properties"]
+        # A union with a constant: structure the pass walks, yet more than a type.
+        if where == "reasoning":
+            schema["$defs"]["ReasoningConfig"]["properties"]["effort"] = {
+                "anyOf": [{"type": "string"}, {"const": 1}]
+            }
+        else:
+            properties[where] = {"anyOf": [{"type": "integer"}, {"const": "max"}]}
+        return schema
+
+    monkeypatch.setattr(item_checks, "reading_schema", changed)
+    with pytest.raises(pairs.PairError, match="more than a type"):
+        pairs_from_items.pair_values(*_pair())
+
+
+def test_a_request_field_read_otherwise_is_left_to_the_two_step_path() -> None:
+    source, target = _pair()
+    source["request"]["wire"]["store"] = {"@codec": ["storage", "$store"]}
+    assert "store" in pairs_from_items.pair_values(source, target)["s_other"]
