@@ -387,6 +387,11 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     parser.add_argument(
         "--reverse-only", action="store_true", help="only the anthropic → openai-chat section"
     )
+    parser.add_argument(
+        "--responses-reverse-only",
+        action="store_true",
+        help="only the openai-responses → openai-chat section (benchmarks/reverse_responses.py)",
+    )
     args = parser.parse_args()
 
     corpora: list[Corpus] = []
@@ -406,6 +411,10 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     convert = load_interlingua()
     if args.reverse_only:
         sys.exit(1 if reverse_section(convert, corpora, args) else 0)
+    if args.responses_reverse_only:
+        import reverse_responses  # noqa: PLC0415 (it imports this module's helpers)
+
+        sys.exit(1 if reverse_responses.section(convert, corpora, args) else 0)
     litellm = load_litellm()
     for problem in (convert, litellm):
         if isinstance(problem, str):

@@ -37,6 +37,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("openai-chat", "bedrock"),
     ("openai-chat", "openai-responses"),
     ("anthropic", "openai-chat"),
+    ("openai-responses", "openai-chat"),
 )
 
 #: Transforms whose encoding is the value itself when the pair's guard holds (the guard checks
@@ -58,6 +59,12 @@ def reads_blocks(source: Json) -> bool:
     module those of a source that keeps every role in its message list."""
     layout = source["layout"]
     return (layout.get("system"), layout.get("tool_results")) == ("hoist", "user_blocks")
+
+
+def reads_items(source: Json) -> bool:
+    """Whether a source format lays its conversation out as items (`layout.items`: OpenAI
+    Responses): `generator/pairs_from_items.py` composes its pairs."""
+    return "items" in source["layout"]
 
 
 def module_name(source: str, target: str) -> str:
@@ -937,8 +944,8 @@ def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]
     mappings = mappings_by_format(inputs)
     plans = {plan.mapping.data["format"]: plan for plan in inputs.adapter_plans}
     for source, target in PAIRS:
-        if reads_blocks(mappings[source]):
-            continue  # generator/pairs_from_blocks.py
+        if reads_blocks(mappings[source]) or reads_items(mappings[source]):
+            continue  # generator/pairs_from_blocks.py, generator/pairs_from_items.py
         values = pair_values(mappings[source], mappings[target])
         plan = plans[source]
         layout = {**layout_defaults(), **plan.mapping.data["layout"]}

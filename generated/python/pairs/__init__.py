@@ -23,6 +23,9 @@ from interlingua.generated.pairs.openai_chat_to_gemini import (
 from interlingua.generated.pairs.openai_chat_to_openai_responses import (
     convert_request as OPENAI_CHAT_TO_OPENAI_RESPONSES,
 )
+from interlingua.generated.pairs.openai_responses_to_openai_chat import (
+    convert_request as OPENAI_RESPONSES_TO_OPENAI_CHAT,
+)
 
 PAIRS: Final[
     dict[tuple[str, str], Callable[[Any], tuple[dict[str, Any], list[Loss], bool] | str]]
@@ -32,4 +35,5 @@ PAIRS: Final[
     ("openai-chat", "bedrock"): OPENAI_CHAT_TO_BEDROCK,
     ("openai-chat", "openai-responses"): OPENAI_CHAT_TO_OPENAI_RESPONSES,
     ("anthropic", "openai-chat"): ANTHROPIC_TO_OPENAI_CHAT,
+    ("openai-responses", "openai-chat"): OPENAI_RESPONSES_TO_OPENAI_CHAT,
 }

@@ -1,0 +1,391 @@
+"""Fused pair converters whose source lays its conversation out as items (OpenAI Responses:
+`input` a string or a flat list of message items and items of their own for each function
+call and each call's output, the system prompt hoisted to `instructions`), to a target that
+keeps every role in its message list (OpenAI Chat). Issue 16: fused pairs both ways.
+
+The pairs of :data:`generator.pairs.PAIRS` whose source has an item layout are composed here.
+As for the other composers, everything is worked out at generation time from the two mapping
+files and the source's reading schema (generator/item_checks.py), and
+`templates/python/pair_from_items.py.j2` writes it as straight-line code. A layout, part or
+transform this composer does not know fails generation (:class:`~generator.pairs.PairError`).
+
+The pass groups the items as the two-step reader does (`interlingua.conversion.adapters.items`,
+`layout.items.owners`): a message item starts a message; a function call joins the model's
+message before it (its text first), or starts one; each call's output is a tool message of its
+own. The shape it covers: instructions, message items of the roles both formats have (text,
+and images in user messages), function calls and their text outputs, function tools, every
+tool_choice but the hosted ones, the sampling parameters and the reasoning effort. Anything
+else (reasoning, hosted-tool and other items, files, audio, refusals, citations, structured
+output, a text after a call in one message, ids or names the target would rewrite, blank
+text) sends the body the two-step way, with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from generator.item_checks import ItemChecks, item_checks
+from generator.pair_checks import CheckError
+from generator.pairs import (
+    PAIRS,
+    PairError,
+    mappings_by_format,
+    module_name,
+    one_of_types,
+    part_variant,
+    py_types,
+    reads_items,
+    variable_of,
+    variables_of,
+    wire_expr,
+)
+from generator.pairs_from_blocks import _keys, _target_fields, _target_writes
+
+Json = Any
+
+# The canonical roles of the message items the pass converts (a system prompt is the
+# hoisted field's; a tool message is a function call's output item).
+_MESSAGE_ROLES = ("user", "developer", "assistant")
+
+
+def _op_args(node: Json, op: str) -> list[Json]:
+    """The arguments of a transform (`{"@op": [...]}`), or a PairError."""
+    if not isinstance(node, dict) or list(node) != [f"@{op}"]:
+        raise PairError(f"expected @{op}, found {node!r}")
+    args = node[f"@{op}"]
+    return args if isinstance(args, list) else [args]
+
+
+def _key_of(wire: Json, op: str) -> str:
+    """The one key of a wire template whose value is a transform ``op``."""
+    keys = [k for k, v in wire.items() if isinstance(v, dict) and f"@{op}" in v]
+    if len(keys) != 1:
+        raise PairError(f"no single key holds @{op} in {wire}")
+    return str(keys[0])
+
+
+def _source_texts(source: Json) -> list[tuple[str, str, str | None]]:
+    """Each text part the source reads: its tag, its text key, its citations key (None: it
+    has none)."""
+    found = []
+    for variant in source["parts"]["text"]:
+        canonical, wire = variant["canonical"], variant["wire"]
+        if set(canonical) - {"type", "text", "citations"}:
+            raise PairError(f"{source['format']}: a text part the item composer does not read")
+        text_key = _keys(wire, text="text")["text"]
+        cites = [k for k, v in wire.items() if "citations" in variables_of(v)]
+        found.append((wire["type"], text_key, cites[0] if cites else None))
+    return found
+
+
+def _source_image(source: Json) -> dict[str, Any]:
+    """The source's image part: its tag, the key holding its URL (a data URL or a web URL),
+    the key of its detail, the media types it reads."""
+    base64 = part_variant(source, "image", source={"type": "base64"})["wire"]
+    url = part_variant(source, "image", source={"type": "url"})["wire"]
+    key = _key_of(base64, "data_url")
+    if _key_of(url, "web_url") != key or base64["type"] != url["type"]:
+        raise PairError(f"{source['format']}: images the item composer does not read")
+    return {
+        "s_image_tag": base64["type"],
+        "s_image_key": key,
+        "s_detail_key": _keys(base64, detail="detail")["detail"],
+        "s_image_kinds": one_of_types(base64),
+    }
+
+
+def _source_items(source: Json) -> dict[str, Any]:
+    """The source's function call and output items, by their tags and keys."""
+    owners = source["layout"]["items"]["owners"]
+    call = source["parts"]["tool_call"][0]["wire"]
+    result = source["parts"]["tool_result"][0]["wire"]
+    if owners.get(call["type"]) != "assistant" or owners.get(result["type"]) != "tool":
+        raise PairError(f"{source['format']}: calls and outputs owned otherwise")
+    arguments = _keys(call, arguments="arguments")["arguments"]
+    _op_args(call[arguments], "json_string")
+    output = _keys(result, content="content")["content"]
+    _op_args(result[output], "parts")
+    return {
+        "s_call_tag": call["type"],
+        "s_call": _keys(call, id="id", name="name", arguments="arguments"),
+        "s_result_tag": result["type"],
+        "s_result": _keys(result, id="id", content="content"),
+        # The canonical part each is read as (the part type of what reading reports of it).
+        "s_call_part": source["parts"]["tool_call"][0]["canonical"]["type"],
+        "s_result_part": source["parts"]["tool_result"][0]["canonical"]["type"],
+        # What reading takes of each item: anything else is reported (a call's item id).
+        "s_call_known": sorted(call),
+        "s_result_known": sorted(result),
+    }
+
+
+def _source_tool(source: Json) -> dict[str, Any]:
+    """The source's function tool: its tag, its keys, and the keys its strict flag is read
+    from when it leaves it out (`@strict_by_schema`: decided by the schema)."""
+    (tool,) = source["codecs"]["tool"]
+    flag_key, schema_key, inner = _op_args(tool["wire"], "strict_by_schema")
+    keys = _keys(inner, name="name", description="description", schema="schema", strict="strict")
+    if _op_args(inner[keys["strict"]], "explicit_default")[1:] != [True, False]:
+        raise PairError(f"{source['format']}: a strict flag the item composer does not read")
+    if (flag_key, schema_key) != (keys["strict"], keys["schema"]):
+        raise PairError(f"{source['format']}: strictness read from other keys")
+    (tag_key,) = [k for k, v in inner.items() if isinstance(v, str) and not variable_of(v)]
+    return {"s_tool_tag_key": tag_key, "s_tool_tag": inner[tag_key], "s_tool": keys}
+
+
+def _source_choices(source: Json) -> dict[str, Any]:
+    """The source's tool_choice: its string values (by canonical type) and the named tool's
+    tag key, tag and name key."""
+    strings, named = {}, None
+    for variant in source["codecs"]["tool_choice"]:
+        wire, kind = variant["wire"], variant["canonical"]["type"]
+        if isinstance(wire, str):
+            strings[wire] = kind
+        elif kind == "tool" and named is None:
+            ((tag_key, tag),) = [(k, v) for k, v in wire.items() if isinstance(v, str)]
+            (name_key,) = [k for k, v in wire.items() if "name" in variables_of(v)]
+            named = (tag_key, tag, name_key)
+        else:
+            raise PairError(f"{source['format']}: a tool_choice the item composer does not read")
+    if named is None:
+        raise PairError(f"{source['format']}: no named tool_choice")
+    return {"s_choice_strings": strings, "s_choice_named": named}
+
+
+def _source_request(source: Json) -> dict[str, Any]:
+    """The source's request fields: the parameters read as plain values ((wire key, canonical
+    name), in the canonical order), those read from an object ((key, setting, name)), and the
+    fields read otherwise (outside the pass's shape)."""
+    canonical = source["request"]["canonical"]["parameters"]
+    by_var = {variable_of(v): k for k, v in canonical.items()}
+    order = list(canonical)
+    plain, nested, other = [], [], []
+    fields = {}
+    for key, value in source["request"]["wire"].items():
+        var = variable_of(value)
+        names = variables_of(value)
+        if var in by_var:
+            plain.append((key, by_var[var]))
+        elif "model" in names:
+            fields["s_model"] = key
+        elif isinstance(value, dict) and value.get("@each", [""])[0] == "tool":
+            fields["s_tools"] = key
+        elif "tool_choice" in names:
+            fields["s_tool_choice"] = key
+        elif (
+            isinstance(value, dict)
+            and len(value) == 1
+            and next(iter(value.values())) == {"@codec": ["response_format", "$response_format"]}
+        ):
+            fields["s_rf"] = (key, next(iter(value)))
+        elif (
+            isinstance(value, dict)
+            and len(value) == 1
+            and variable_of(next(iter(value.values()))) in by_var
+        ):
+            ((setting, inner),) = value.items()
+            nested.append((key, setting, by_var[variable_of(inner)]))
+        else:
+            other.append(key)
+    if sorted(fields) != ["s_model", "s_rf", "s_tool_choice", "s_tools"]:
+        raise PairError(f"{source['format']}: a request the item composer does not read")
+    plain.sort(key=lambda p: order.index(p[1]))
+    wire_order = list(source["request"]["wire"])
+    if any(wire_order.index(key) < wire_order.index(fields["s_rf"][0]) for key, *_ in nested):
+        raise PairError(f"{source['format']}: a setting read before the structured output")
+    return {**fields, "s_params": plain, "s_nested": nested, "s_other": other}
+
+
+def _response_formats(source: Json, target: Json) -> dict[str, Any]:
+    """A structured-output request: the source's variants that are a tag alone (each with the
+    target's value), its schema variant's tag and keys, and the target's expressions of it (by
+    whether a description and a strict flag are given) and its request key."""
+    plain, schema = {}, None
+    targets = {v["canonical"]["type"]: v["wire"] for v in target["codecs"]["response_format"]}
+    for variant in source["codecs"]["response_format"]:
+        kind, wire = variant["canonical"]["type"], variant["wire"]
+        if kind not in targets:
+            raise PairError(f"{target['format']}: no response_format {kind}")
+        if not variables_of(wire):
+            plain[wire["type"]] = wire_expr(targets[kind], {})
+        elif kind == "json_schema":
+            keys: dict[str, str] = {}
+            for key, value in wire.items():
+                read = (
+                    value["@default"][0]
+                    if isinstance(value, dict) and "@default" in value
+                    else value
+                )
+                var = variable_of(read)
+                if var is not None:
+                    keys[var] = key
+            schema = (wire["type"], keys, sorted(wire))
+        else:
+            raise PairError(
+                f"{source['format']}: a response_format the item composer does not read"
+            )
+    if schema is None or sorted(schema[1]) != ["description", "name", "schema", "strict"]:
+        raise PairError(f"{source['format']}: no json_schema response_format")
+    exprs = {}
+    for described in (False, True):
+        for strict in (False, True):
+            env = {"name": "rf_name", "schema": "rf_schema"}
+            if described:
+                env["description"] = "rf_description"
+            if strict:
+                env["strict"] = "rf_strict"
+            exprs[described, strict] = wire_expr(targets["json_schema"], env)
+    (key,) = [
+        k for k, v in target["request"]["wire"].items() if "response_format" in variables_of(v)
+    ]
+    return {
+        "s_rf_plain": plain,
+        "s_rf_schema": schema,
+        "t_rf": exprs,
+        "t_rf_key": key,
+    }
+
+
+def _source_roles(source: Json) -> dict[str, str]:
+    """Each wire role of a message item the pass converts, to its canonical role."""
+    by_wire = {wire: canonical for canonical, wire in source["roles"].items()}
+    by_wire.update(source.get("roles_in", {}))
+    return {w: c for w, c in sorted(by_wire.items()) if c in _MESSAGE_ROLES}
+
+
+def _images(target: Json) -> dict[str, Any]:
+    """The target's image parts, with and without a detail."""
+    out = {}
+    for kind, env in (
+        ("data", {"media_type": "media_type", "data": "data"}),
+        ("url", {"url": "url"}),
+    ):
+        wire = part_variant(target, "image", source={"type": "base64" if kind == "data" else kind})
+        out[f"t_image_{kind}"] = wire_expr(wire["wire"], env)
+        out[f"t_image_{kind}_detail"] = wire_expr(wire["wire"], {**env, "detail": "detail"})
+        if out[f"t_image_{kind}"] == out[f"t_image_{kind}_detail"]:
+            raise PairError(f"{target['format']}: no place for an image's detail")
+    return out
+
+
+def pair_values(source: Json, target: Json) -> dict[str, Any]:
+    """Everything `pair_from_items.py.j2` needs for one pair."""
+    if not reads_items(source):
+        raise PairError(f"{source['format']}: not an item source")
+    layout = source["layout"]
+    if (layout.get("system"), layout.get("system_form")) != ("hoist", "string"):
+        raise PairError(f"{source['format']}: a system prompt the item composer does not read")
+    message = dict(layout["items"]["message"])
+    message_tag = message.pop(layout["block_tag"])
+    values = _target_writes(target)
+    values.update(_images(target))
+    request = _source_request(source)
+    choices = _source_choices(source)
+    unknown = set(choices["s_choice_strings"].values()) - values["t_tool_choices"].keys()
+    if unknown:
+        raise PairError(f"{target['format']}: no tool_choice for {unknown}")
+    roles = _source_roles(source)
+    formats = _response_formats(source, target)
+    parts = {
+        "s_texts": _source_texts(source),
+        **_source_image(source),
+        **_source_items(source),
+        **_source_tool(source),
+    }
+    checks = _checks(source, request, {**parts, **formats}, choices, roles)
+    given = {name: f"p_{key}" for key, name in request["s_params"]}
+    given.update({name: f"p_{key}" for key, _setting, name in request["s_nested"]})
+    by_key = {path: name for name, path in values["t_paths"].items()}
+    written = _target_fields(target)
+    written[formats["t_rf_key"]] = "rf_out"
+    envelope = []
+    for key in values["t_envelope"]:
+        if key in written:
+            envelope.append((key, written[key]))
+        elif by_key.get(key) in given:
+            envelope.append((key, given[by_key[key]]))
+    dropped = sorted((name, var) for name, var in given.items() if name not in values["t_paths"])
+    return {
+        "source": source["format"],
+        "target": target["format"],
+        "s_input": layout["messages"],
+        "s_role": layout["role"],
+        "s_content": layout["content"],
+        "s_tag": layout["block_tag"],
+        "s_system": layout["system_field"],
+        "s_message_tag": message_tag,
+        "s_message_constants": message,
+        "s_roles": roles,
+        **request,
+        **formats,
+        **choices,
+        **parts,
+        **values,
+        "image_kinds": sorted(set(parts["s_image_kinds"]) & set(values["t_image_kinds"])),
+        "t_roles": {canonical: target["roles"][canonical] for canonical in _MESSAGE_ROLES},
+        "envelope": envelope,
+        "dropped": dropped,
+        "checks": checks,
+        "py_types": py_types,
+    }
+
+
+def _checks(
+    source: Json,
+    request: dict[str, Any],
+    parts: dict[str, Any],
+    choices: dict[str, Any],
+    roles: dict[str, str],
+) -> ItemChecks:
+    """What the pass checks of its source in place of the reading schema (item_checks.py):
+    of the fields it reads, the branches of the tags it converts."""
+    layout = source["layout"]
+    params = [key for key, _name in request["s_params"]]
+    read = {
+        request["s_rf"][0],
+        request["s_model"],
+        request["s_tools"],
+        request["s_tool_choice"],
+        layout["messages"],
+        layout["system_field"],
+        *params,
+        *(key for key, _setting, _name in request["s_nested"]),
+    }
+    tags = {
+        *(tag for tag, _key, _cites in parts["s_texts"]),
+        parts["s_image_tag"],
+        parts["s_call_tag"],
+        parts["s_result_tag"],
+        parts["s_tool_tag"],
+        choices["s_choice_named"][1],
+        *parts["s_rf_plain"],
+        parts["s_rf_schema"][0],
+    }
+    try:
+        checks = item_checks(
+            source,
+            read_keys=read,
+            params=params,
+            nested={key: setting for key, setting, _name in request["s_nested"]},
+            formats=request["s_rf"],
+            kinds={
+                "message": None,
+                parts["s_call_tag"]: parts["s_call_tag"],
+                parts["s_result_tag"]: parts["s_result_tag"],
+                "tool": parts["s_tool_tag"],
+            },
+            taken={layout["role"]: set(roles), layout["block_tag"]: tags},
+        )
+    except CheckError as exc:
+        raise PairError(str(exc)) from None
+    return checks
+
+
+def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
+    """The manifest's producer: the values of each pair module whose source reads items."""
+    mappings = mappings_by_format(inputs)
+    for source, target in PAIRS:
+        if reads_items(mappings[source]):
+            values = pair_values(mappings[source], mappings[target])
+            yield {"module": module_name(source, target)}, values
