@@ -14,9 +14,9 @@ The pass groups the items as the two-step reader does (`interlingua.conversion.a
 message before it (its text first), or starts one; each call's output is a tool message of its
 own. The shape it covers: instructions, message items of the roles both formats have (text,
 and images in user messages), function calls and their text outputs, function tools, every
-tool_choice but the hosted ones, the sampling parameters and the reasoning effort. Anything
-else (reasoning, hosted-tool and other items, files, audio, refusals, citations, structured
-output, a text after a call in one message, ids or names the target would rewrite, blank
+tool_choice but the hosted ones, structured output, the sampling parameters and the reasoning
+effort. Anything else (reasoning, hosted-tool and other items, files, audio, refusals,
+citations, a text after a call in one message, ids or names the target would rewrite, blank
 text) sends the body the two-step way, with the reason.
 """
 
