@@ -37,6 +37,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("openai-chat", "bedrock"),
     ("openai-chat", "openai-responses"),
     ("anthropic", "openai-chat"),
+    ("bedrock", "openai-chat"),
 )
 
 #: Transforms whose encoding is the value itself when the pair's guard holds (the guard checks

@@ -356,7 +356,7 @@ def test_a_defaulted_field_the_source_may_leave_out_is_written_the_two_step_way(
 def test_each_pair_is_composed_by_the_composer_of_its_sources_layout() -> None:
     mappings = mappings_by_format()
     by_blocks = [pair for pair in pairs.PAIRS if pairs.reads_blocks(mappings[pair[0]])]
-    assert by_blocks == [("anthropic", "openai-chat")]
+    assert by_blocks == [("anthropic", "openai-chat"), ("bedrock", "openai-chat")]
     with pytest.raises(pairs.PairError, match="not a block source"):
         pairs_from_blocks.pair_values(mappings["openai-chat"], mappings["anthropic"])
 
@@ -377,7 +377,7 @@ def test_a_block_pairs_values_come_from_the_two_mapping_files() -> None:
     assert values["s_call"] == {"id": "id", "name": "name", "arguments": "arguments"}
     assert ("top_p", "top_p") in values["s_params"]
     source["request"]["wire"]["nucleus"] = source["request"]["wire"].pop("top_p")
-    with pytest.raises(pairs.PairError, match="nucleus is not in the reading schema"):
+    with pytest.raises(pairs.PairError, match=r"no single schema at \['nucleus'\]"):
         pairs_from_blocks.pair_values(source, target)  # the schema has the last word
     assert ("max_output", "p_max_tokens") in values["envelope"]
     assert values["dropped"] == [("top_k", "p_top_k")]  # no place in OpenAI Chat: reported
@@ -394,6 +394,48 @@ def test_a_block_pairs_values_come_from_the_two_mapping_files() -> None:
     }
     assert values["checks"].base64_pattern == "^[A-Za-z0-9+/]*={0,2}$"
     assert values["checks"].required == {"model", "max_tokens", "messages"}
+
+
+def test_an_untagged_block_pairs_values_come_from_the_two_mapping_files() -> None:
+    """Bedrock's blocks are their one key, its parameters a group's, its image types format
+    words, its result flag a constant of the variants, its model in the URL: each read from
+    the mapping, and a renamed key renamed in the pass."""
+    mappings = mappings_by_format()
+    source = copy.deepcopy(mappings["bedrock"])
+    values = pairs_from_blocks.pair_values(source, mappings["openai-chat"])
+    assert (values["s_tag"], values["s_text_tag"], values["s_text_key"]) == (None, "text", "text")
+    assert (values["s_call_tag"], values["s_result_tag"]) == ("toolUse", "toolResult")
+    assert values["s_call"] == {"id": "toolUseId", "name": "name", "arguments": "input"}
+    assert values["s_groups"] == [
+        ("inferenceConfig", "group_0", ["maxTokens", "stopSequences", "temperature", "topP"], [])
+    ]
+    assert values["s_tools_group"] == ("toolConfig", "group_1", ["tools"])
+    assert (values["s_tools"], values["s_tool_choice"]) == (
+        ["toolConfig", "tools"],
+        ["toolConfig", "toolChoice"],
+    )
+    assert values["s_words"] == {
+        "jpeg": "image/jpeg",
+        "png": "image/png",
+        "gif": "image/gif",
+        "webp": "image/webp",
+    }
+    assert values["s_result_dropped"] == [
+        ("status", "is_error", ("str", "None"), {"error": True, "success": False})
+    ]
+    assert values["s_result_json"] == "json"
+    assert values["t_structured"][0] == "/structured_content"
+    assert (values["s_model"], values["t_model_default"]) == (None, "unknown")
+    assert values["t_model_loss"][:2] == ("/model", "placeholder_inserted")
+    assert values["depth"] == {"arguments": 6, "schema": 6, "structured": 8}
+    assert (values["s_choice_key"], values["s_choices"]) == (
+        "",
+        {"auto": "auto", "any": "required", "tool": "tool"},
+    )
+    call = source["parts"]["tool_call"][0]["wire"]
+    call["toolCall"] = call.pop("toolUse")
+    renamed = pairs_from_blocks.pair_values(source, mappings["openai-chat"])
+    assert renamed["s_call_tag"] == "toolCall"  # (the schema has no such block: not checked)
 
 
 @pytest.mark.parametrize(
