@@ -13,6 +13,7 @@ from generator.pair_checks import (
     UNTAGGED,
     BlockPaths,
     CheckError,
+    Step,
     block_checks,
     schema_at,
     schema_checks,
@@ -82,7 +83,7 @@ def _anthropic_schema() -> Any:
 
 BLOCK_READ = ["model", "messages", "system", "tools", "tool_choice", "max_tokens", "top_k"]
 BLOCK_TAKEN = {"role": {"user", "assistant"}, "type": {"text", "image", "base64", "tool_use"}}
-_USER = ["messages", "[]", ("role", "user"), "content", "[]"]
+_USER: list[Step] = ["messages", "[]", ("role", "user"), "content", "[]"]
 BLOCK_PATHS = BlockPaths(
     image_data=[*_USER, ("type", "image"), "source", ("type", "base64"), "data"],
     tool_schema=["tools", "[]", "input_schema"],
@@ -143,7 +144,7 @@ def _bedrock_schema() -> Any:
 
 
 _BEDROCK = {"format": "bedrock", "documents": {"request": "formats/bedrock/request.json"}}
-_BEDROCK_USER = ["messages", "[]", ("role", "user"), "content", "[]"]
+_BEDROCK_USER: list[Step] = ["messages", "[]", ("role", "user"), "content", "[]"]
 BEDROCK_READ = ["messages", "system", "toolConfig", "inferenceConfig"]
 BEDROCK_TAKEN = {
     "role": {"user", "assistant"},
@@ -178,7 +179,7 @@ def test_a_constraint_on_an_untagged_block_the_pass_takes_stops_generation(
     schema = copy.deepcopy(_bedrock_schema())
     schema["$defs"]["ToolUse"]["properties"]["name"]["pattern"] = "^[a-z]+$"
     monkeypatch.setattr("generator.pair_checks.reading_schema", lambda _strict: schema)
-    with pytest.raises(CheckError, match="`pattern` at ToolUse.name"):
+    with pytest.raises(CheckError, match=r"`pattern` at ToolUse\.name"):
         block_checks(_BEDROCK, BEDROCK_READ, [], BEDROCK_TAKEN, BEDROCK_PATHS)
 
 
