@@ -387,6 +387,11 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     parser.add_argument(
         "--reverse-only", action="store_true", help="only the anthropic → openai-chat section"
     )
+    parser.add_argument(
+        "--reverse-bedrock",
+        action="store_true",
+        help="only the bedrock → openai-chat section (benchmarks/reverse_bedrock.py)",
+    )
     args = parser.parse_args()
 
     corpora: list[Corpus] = []
@@ -406,6 +411,10 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     convert = load_interlingua()
     if args.reverse_only:
         sys.exit(1 if reverse_section(convert, corpora, args) else 0)
+    if args.reverse_bedrock:
+        from reverse_bedrock import bedrock_section  # noqa: PLC0415 (it imports this module)
+
+        sys.exit(1 if bedrock_section(convert, corpora, args) else 0)
     litellm = load_litellm()
     for problem in (convert, litellm):
         if isinstance(problem, str):
