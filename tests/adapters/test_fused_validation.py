@@ -22,9 +22,10 @@ from interlingua.conversion.converter import check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters import differential
 from tests.adapters.test_fused_pairs import ANTHROPIC_BODY, BODY, FROM_CHAT
+from tests.adapters.test_fused_pairs_bedrock import BEDROCK_BODY
 
 # A body of the common shape in each source format a pair reads.
-BODIES: dict[str, Any] = {"openai-chat": BODY, "anthropic": ANTHROPIC_BODY}
+BODIES: dict[str, Any] = {"openai-chat": BODY, "anthropic": ANTHROPIC_BODY, "bedrock": BEDROCK_BODY}
 
 # Values of every JSON type, and strings next to what the schema's patterns and tags take.
 _PALETTE: tuple[Any, ...] = (
