@@ -71,9 +71,11 @@ def _path_to(wire: Json, var: str) -> list[str]:
     path: list[str] = []
     node = wire
     while isinstance(node, dict) and not any(key.startswith("@") for key in node):
-        (key,) = [k for k, v in node.items() if var in variables_of(v)]
-        path.append(key)
-        node = node[key]
+        keys = [k for k, v in node.items() if var in variables_of(v)]
+        if len(keys) != 1:
+            raise PairError(f"no single key holds ${var} in {wire}")
+        path.append(keys[0])
+        node = node[keys[0]]
     return path
 
 
@@ -254,11 +256,11 @@ def _source_choices(source: Json, blocks: _Blocks) -> tuple[str, dict[str, str],
         if not isinstance(wire, dict):
             raise PairError("a tool_choice the block composer does not read")
         tagged = [(k, v) for k, v in wire.items() if isinstance(v, str)]
-        if tagged:
+        if blocks.tag is not None and len(tagged) == 1:
             ((tag_key, tag),) = tagged
             fields = wire
-        elif blocks.tag is None and len(wire) == 1:
-            ((tag, fields),) = wire.items()
+        elif blocks.tag is None and len(wire) == 1 and not tagged:
+            ((tag, fields),) = wire.items()  # a choice is its one key, as a block is
         else:
             raise PairError("a tool_choice the block composer does not read")
         by_tag[tag] = variant["canonical"]["type"]
@@ -493,6 +495,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         raise PairError(f"{target['format']}: no tool_choice for {unknown}")
     if merged_param and merged_param not in values["t_paths"]:
         raise PairError(f"{target['format']}: no place for {merged_param}")
+    if parts["s_result_json"] and values["t_structured"] is None:
+        raise PairError(f"{target['format']}: a result's structured value kept apart")
     checks = _checks(
         source, blocks, (plain, groups, nested), parts=parts, fields=fields, choices=choices
     )

@@ -438,6 +438,61 @@ def test_an_untagged_block_pairs_values_come_from_the_two_mapping_files() -> Non
     assert renamed["s_call_tag"] == "toolCall"  # (the schema has no such block: not checked)
 
 
+def _image_format(m: Any, value: Any) -> None:
+    m["parts"]["image"][0]["wire"]["image"]["format"] = value
+
+
+def _result_content(m: Any, value: Any) -> None:
+    m["parts"]["tool_result"][0]["wire"]["toolResult"]["content"] = value
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda m: m["layout"].update(system_form="content"),  # a content object, not blocks
+        lambda m: _image_format(m, "png"),  # no media type: a constant
+        lambda m: _image_format(m, {"@image_format_word": "$media_type", "@other": 1}),
+        lambda m: _result_content(m, {"@parts": ["$content", {"json": "$other"}]}),
+        lambda m: m["codecs"]["tool_choice"].append({"canonical": {"type": "none"}, "wire": "x"}),
+        lambda m: m["codecs"]["tool_choice"][0].update(wire={"auto": {}, "mode": "a"}),
+        lambda m: m["request"]["wire"].update(tools={"@each": ["tool", "$tools"]}),
+    ],
+    ids=[
+        "system content",
+        "image type constant",
+        "image type of two transforms",
+        "result content",
+        "string choice",
+        "choice of two keys",
+        "tools twice",
+    ],
+)
+def test_an_untagged_source_the_block_composer_does_not_read_stops_generation(
+    change: Any,
+) -> None:
+    mappings = mappings_by_format()
+    source = copy.deepcopy(mappings["bedrock"])
+    change(source)
+    with pytest.raises(pairs.PairError):
+        pairs_from_blocks.pair_values(source, mappings["openai-chat"])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda m: m["request"]["wire"].update(model="$model"),  # no placeholder for none
+        lambda m: m["parts"]["tool_result"][0]["canonical"].update(structured_content="$s"),
+    ],
+    ids=["model without placeholder", "structured results kept apart"],
+)
+def test_a_target_that_cannot_take_what_bedrock_leaves_out_stops_generation(change: Any) -> None:
+    mappings = mappings_by_format()
+    target = copy.deepcopy(mappings["openai-chat"])
+    change(target)
+    with pytest.raises(pairs.PairError):
+        pairs_from_blocks.pair_values(mappings["bedrock"], target)
+
+
 @pytest.mark.parametrize(
     "change",
     [
