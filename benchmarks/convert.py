@@ -392,6 +392,11 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
         action="store_true",
         help="only the openai-responses → openai-chat section (benchmarks/reverse_responses.py)",
     )
+    parser.add_argument(
+        "--bedrock-reverse-only",
+        action="store_true",
+        help="only the bedrock → openai-chat section (benchmarks/reverse_bedrock.py)",
+    )
     args = parser.parse_args()
 
     corpora: list[Corpus] = []
@@ -411,10 +416,14 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     convert = load_interlingua()
     if args.reverse_only:
         sys.exit(1 if reverse_section(convert, corpora, args) else 0)
-    if args.responses_reverse_only:
-        import reverse_responses  # noqa: PLC0415 (it imports this module's helpers)
+    # The other reverse sections live in modules of their own, which import this one.
+    import reverse_bedrock  # noqa: PLC0415
+    import reverse_responses  # noqa: PLC0415
 
+    if args.responses_reverse_only:
         sys.exit(1 if reverse_responses.section(convert, corpora, args) else 0)
+    if args.bedrock_reverse_only:
+        sys.exit(1 if reverse_bedrock.bedrock_section(convert, corpora, args) else 0)
     litellm = load_litellm()
     for problem in (convert, litellm):
         if isinstance(problem, str):
@@ -500,6 +509,8 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     print(responses.report(rates))
     failed += responses.failed
     failed += reverse_section(convert, corpora, args)
+    failed += reverse_responses.section(convert, corpora, args)
+    failed += reverse_bedrock.bedrock_section(convert, corpora, args)
     print(
         "wire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
         "camelCase only;\nLiteLLM writes the snake_case proto names (system_instruction, "

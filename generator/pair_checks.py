@@ -34,7 +34,10 @@ Json = Any
 # Keywords that only describe, and keywords that give structure the pass walks itself
 # (it checks the type of everything it reads, the constants of tags and roles, and the keys
 # it needs).
-_ANNOTATIONS = frozenset({"description", "title", "examples", "$comment", "default"})
+# (`contentEncoding` too: in 2020-12 an annotation, which validators do not assert.)
+_ANNOTATIONS = frozenset(
+    {"description", "title", "examples", "$comment", "default", "contentEncoding"}
+)
 _STRUCTURE = frozenset(
     {"type", "const", "required", "properties", "items", "anyOf", "$ref", "discriminator"}
 )
@@ -141,7 +144,7 @@ def _field_checks(
     more than structure and ``checked_by_the_pass``; the checks of the fields it drops."""
     defs: dict[str, Json] = schema["$defs"]
     properties: dict[str, Json] = _resolve(defs, schema)["properties"]
-    for key in read_keys:
+    for key in sorted(read_keys):
         if key in properties:
             for where, keyword in _extras(defs, properties[key], key, taken):
                 if (where, keyword) not in checked_by_the_pass:
@@ -164,8 +167,8 @@ def _field_checks(
 
 @dataclass(frozen=True)
 class BlockChecks:
-    """What the pass of a source whose turns are content blocks (Anthropic: a hoisted system
-    prompt, tool results inside user turns) checks in place of its reading schema: the
+    """What the pass of a source whose turns are content blocks (a hoisted system prompt, tool
+    results inside user turns; Anthropic, Bedrock) checks in place of its reading schema: the
     parameters' types (a list parameter's own and its items'), the fields it drops, and the
     one constraint beyond structure its shape meets: a base64 image's data pattern."""
 
@@ -179,29 +182,57 @@ class BlockChecks:
     tool_schema: dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]
     # The same of a tool result block's keys.
     result_fields: dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]
+    # By group (a request field holding parameters or the tools: Bedrock's `inferenceConfig`,
+    # `toolConfig`), the keys its schema requires.
+    group_required: dict[str, frozenset[str]]
 
 
-# What the block pass checks itself beyond structure, by where.
-_CHECKED_BY_THE_BLOCK_PASS = frozenset({("Base64ImageSource.data", "pattern")})
+#: The key of ``taken`` whose tags are the single keys of the untagged blocks a pass takes
+#: (Bedrock's `{"text": ...}`): a union of such blocks is walked by them, and its `oneOf` and
+#: `not` (one key a block) are what the pass checks itself (it reads one key a block).
+UNTAGGED = ""
+
+#: A step of a walk through a schema (`schema_at`): a property, an array's items (`[]`), or a
+#: union's member whose property holds a constant (a tag: ``(key, value)``).
+Step = str | tuple[str, str]
+
+
+@dataclass(frozen=True)
+class BlockPaths:
+    """Where the block pass's source keeps what the checks look at, as steps from the request
+    (`schema_at`), worked out by the composer from the mapping's wire templates."""
+
+    image_data: list[Step]  # a base64 image's data
+    tool_schema: list[Step]  # a tool's input schema
+    result: list[Step]  # a tool result's object (its id, content, flags)
 
 
 def block_checks(
-    source: Json, read_keys: Collection[str], params: Collection[str], taken: dict[str, set[str]]
+    source: Json,
+    read_keys: Collection[str],
+    params: Collection[tuple[str, ...]],
+    taken: dict[str, set[str]],
+    paths: BlockPaths,
 ) -> BlockChecks:
     """The checks of a block source's pass (`generator/pairs_from_blocks.py`): ``read_keys``
-    and ``taken`` as for `source_checks`; ``params``: the request fields it reads as values."""
+    and ``taken`` as for `source_checks`; ``params``: the paths of the request fields it reads
+    as values (a key, or a group's key and the key in it); ``paths``: where its parts are."""
     fmt = source["format"]
     schema = reading_schema(
         json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
     )
     defs: dict[str, Json] = schema["$defs"]
-    fields = _field_checks(fmt, schema, read_keys, taken, _CHECKED_BY_THE_BLOCK_PASS)
-    properties: dict[str, Json] = _resolve(defs, schema)["properties"]
+    data_at, data = schema_at(defs, schema, paths.image_data)
+    fields = _field_checks(fmt, schema, read_keys, taken, {(data_at, "pattern")})
+    top = _resolve(defs, schema)
     param_types, item_types = {}, {}
-    for key in params:
-        if key not in properties:
-            raise CheckError(f"{fmt}: parameter {key} is not in the reading schema")
-        node = _resolve(defs, properties[key])
+    groups: dict[str, frozenset[str]] = {}
+    for path in params:
+        key = path[-1]
+        node = schema_at(defs, schema, list(path))[1]
+        if len(path) > 1:
+            group = _single(defs, top["properties"][path[0]])
+            groups[path[0]] = frozenset(group.get("required", ()))
         types = _types(defs, node)
         if (
             types is None
@@ -217,15 +248,73 @@ def block_checks(
         if types is None:
             raise CheckError(f"{fmt}: parameter {key} is more than a type")
         param_types[key] = _py(types)
+    tools = paths.tool_schema[: paths.tool_schema.index("[]")]
+    if len(tools) > 1:
+        group = _single(defs, top["properties"][tools[0]])
+        groups[str(tools[0])] = frozenset(group.get("required", ()))
     return BlockChecks(
-        frozenset(_resolve(defs, schema)["required"]),
+        frozenset(top.get("required", ())),
         param_types,
         item_types,
         fields,
-        _pattern_at(defs, "Base64ImageSource", "data"),
-        _object_fields(defs, _resolve(defs, {"$ref": "#/$defs/InputSchema"})),
-        _object_fields(defs, _resolve(defs, {"$ref": "#/$defs/ToolResultBlock"})),
+        str(data["pattern"]),
+        _object_fields(defs, schema_at(defs, schema, paths.tool_schema)[1]),
+        _object_fields(defs, schema_at(defs, schema, paths.result)[1]),
+        groups,
     )
+
+
+def schema_at(defs: dict[str, Json], schema: Json, steps: list[Step]) -> tuple[str, Json]:
+    """The schema a walk of ``steps`` from ``schema`` comes to, with where it is (the last
+    definition's name and the property: `_extras`'s spelling). Each step goes through the
+    unions on the way to the one member that takes it; none or several fail generation."""
+    node, name, where = schema, "", ""
+    for step in steps:
+        found: list[tuple[str, Json]] = []
+        for member_name, member in _branches(defs, node, name):
+            if step == "[]":
+                if "items" in member:
+                    found.append((member_name, member["items"]))
+            elif isinstance(step, tuple):
+                key, value = step
+                if _const(defs, member.get("properties", {}).get(key)) == value:
+                    found.append((member_name, member))
+            elif step in member.get("properties", {}):
+                found.append((member_name, member["properties"][step]))
+        if len({json.dumps(f, sort_keys=True) for _, f in found}) != 1:
+            raise CheckError(f"no single schema at {steps} (step {step!r})")
+        name, node = found[0]
+        where = name if step == "[]" or isinstance(step, tuple) else f"{name}.{step}"
+    got = _resolve(defs, node)
+    return where, got
+
+
+def _branches(defs: dict[str, Json], node: Json, name: str) -> list[tuple[str, Json]]:
+    """The object or array schemas a value of ``node`` may have (through `$ref`, `anyOf` and
+    `oneOf`; a null or a member for blocks the document does not know never), each with the
+    name of the definition it is in."""
+    while isinstance(node, dict) and "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        node = defs[name]
+    if not isinstance(node, dict) or _unknown_member(node):
+        return []
+    if "not" in node and not {"properties", "anyOf", "oneOf"} & node.keys():
+        return []  # the member for blocks the document does not know
+    members = node.get("anyOf", node.get("oneOf"))
+    if members is not None:
+        return [b for member in members for b in _branches(defs, member, name)]
+    return [(name, node)]
+
+
+def _const(defs: dict[str, Json], node: Json) -> Json:
+    node = _resolve(defs, node)
+    return node.get("const") if isinstance(node, dict) else None
+
+
+def _single(defs: dict[str, Json], node: Json) -> Json:
+    """The one object schema of a field that may also be null."""
+    (only,) = [m for _, m in _branches(defs, node, "") if m.get("type") != "null"]
+    return only
 
 
 def _object_fields(
@@ -338,9 +427,12 @@ def _extras(
             if name not in seen:
                 seen.add(name)
                 yield from walk(defs[name], name)
+        untagged = UNTAGGED in taken and _untagged_union(defs, node)
         for keyword, value in node.items():
             if keyword in _ANNOTATIONS or keyword.startswith("x-"):
                 continue
+            if untagged and keyword in ("oneOf", "not"):
+                continue  # one kind a block: the pass reads a block of one key only
             if keyword == "additionalProperties":
                 if value is not True:
                     yield where, keyword
@@ -359,6 +451,9 @@ def _extras(
 def _taken_members(defs: dict[str, Json], node: Json, taken: dict[str, set[str]]) -> list[Json]:
     """The members of a union the pass may take: by the discriminator, the tags it converts;
     the member for tags the document does not know (a `not` on the tag) never."""
+    if UNTAGGED in taken and _untagged_union(defs, node):
+        keys = taken[UNTAGGED]
+        return [m for m in _block_members(defs, node) if _block_key(defs, m) in keys]
     members = node.get("anyOf", [])
     discriminator = node.get("discriminator")
     if not isinstance(discriminator, dict):
@@ -371,3 +466,25 @@ def _taken_members(defs: dict[str, Json], node: Json, taken: dict[str, set[str]]
 def _unknown_member(member: Json) -> bool:
     properties = member.get("properties", {}) if isinstance(member, dict) else {}
     return any(isinstance(p, dict) and "not" in p for p in properties.values())
+
+
+def _block_members(defs: dict[str, Json], node: Json) -> list[Json]:
+    """The members of a union, save the one for blocks the document does not know (an object
+    that is none of the others: a `not` of its own)."""
+    members = node.get("anyOf", node.get("oneOf", []))
+    return [m for m in members if not (isinstance(m, dict) and "not" in m and "$ref" not in m)]
+
+
+def _block_key(defs: dict[str, Json], member: Json) -> str | None:
+    """The one key of an untagged block's schema (an object that requires its one property)."""
+    node = _resolve(defs, member)
+    if not isinstance(node, dict):
+        return None
+    names = list(node.get("properties", {}))
+    return names[0] if len(names) == 1 and node.get("required") == names else None
+
+
+def _untagged_union(defs: dict[str, Json], node: Json) -> bool:
+    """Whether ``node`` is a union of untagged blocks (each member an object of one key)."""
+    members = _block_members(defs, node) if isinstance(node, dict) else []
+    return bool(members) and all(_block_key(defs, m) is not None for m in members)

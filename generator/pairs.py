@@ -38,6 +38,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("openai-chat", "openai-responses"),
     ("anthropic", "openai-chat"),
     ("openai-responses", "openai-chat"),
+    ("bedrock", "openai-chat"),
 )
 
 #: Transforms whose encoding is the value itself when the pair's guard holds (the guard checks

@@ -1,8 +1,8 @@
-"""Fused pair converters whose source writes its turns as content blocks (Anthropic Messages:
-the system prompt hoisted to a field of its own, tool results as blocks inside user turns),
-to a target that keeps every role in its message list (OpenAI Chat: the system prompt as the
-first message, each tool result a message of its own, tool calls in a field of the assistant
-message with their arguments as JSON text). Issue 16: fused pairs both ways.
+"""Fused pair converters whose source writes its turns as content blocks (Anthropic Messages,
+Bedrock Converse: the system prompt hoisted to a field of its own, tool results as blocks inside
+user turns), to a target that keeps every role in its message list (OpenAI Chat: the system
+prompt as the first message, each tool result a message of its own, tool calls in a field of
+the assistant message with their arguments as JSON text). Issue 16: fused pairs both ways.
 
 The pairs of :data:`generator.pairs.PAIRS` whose source has this layout are composed here, the
 others by `generator/pairs.py`. As there, everything is worked out at generation time from the
@@ -12,11 +12,19 @@ transform this composer does not know fails generation (:class:`~generator.pairs
 rather than generating code that might differ from the two-step path;
 tests/adapters/test_differential.py proves the generated pairs equal.
 
+A source's blocks are tagged (`{"type": "text", "text": ...}`: the layout's `block_tag`) or
+untagged (`{"text": ...}`, `{"toolUse": {...}}`: a block is its one key, the part's fields in
+the object under it). Its parameters are request fields or fields of a group
+(`inferenceConfig`), its tools a field or a group's (`toolConfig`); an image's media type is a
+field or a format word (`png`); a result's flag a field (`is_error`) or a constant of its
+variants (`status`); a result may hold a structured value (`{"json": ...}`). All of it is read
+from the mapping's templates.
+
 The shape the pass covers: a system prompt (a string or text blocks), user turns of text, images
-(base64 or a web URL) and tool results holding text, assistant turns of text then tool calls,
-custom tools, every tool_choice, the sampling parameters. Anything else (cache hints, thinking,
-documents, an error flag on a result, unknown keys, ids or names the target would rewrite)
-sends the body the two-step way, with the reason.
+(base64 or a web URL) and tool results holding text (or a structured value alone), assistant
+turns of text then tool calls, custom tools, every tool_choice, the sampling parameters.
+Anything else (cache hints, thinking, documents, unknown keys, ids or names the target would
+rewrite) sends the body the two-step way, with the reason.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from generator.pair_checks import BlockChecks, CheckError, block_checks
+from generator.pair_checks import UNTAGGED, BlockChecks, BlockPaths, CheckError, Step, block_checks
 from generator.pairs import (
     PAIRS,
     PairError,
@@ -57,62 +65,223 @@ def _keys(wire: Json, **wanted: str) -> dict[str, str]:
     return found
 
 
-def _source_parts(source: Json) -> dict[str, Any]:
+def _path_to(wire: Json, var: str) -> list[str]:
+    """The keys from a template down to the value holding ``$var`` (a transform's object
+    ends the path: the value it decodes)."""
+    path: list[str] = []
+    node = wire
+    while isinstance(node, dict) and not any(key.startswith("@") for key in node):
+        keys = [k for k, v in node.items() if var in variables_of(v)]
+        if len(keys) != 1:
+            raise PairError(f"no single key holds ${var} in {wire}")
+        path.append(keys[0])
+        node = node[keys[0]]
+    return path
+
+
+class _Blocks:
+    """How the source tags its blocks: by a field (``tag``) or by their one key."""
+
+    def __init__(self, tag: str | None) -> None:
+        self.tag = tag
+
+    def split(self, wire: Json) -> tuple[str, Json]:
+        """A block template's tag and the object holding its fields (the block itself when
+        tagged, the object under its one key when not)."""
+        if self.tag is not None:
+            return wire[self.tag], wire
+        (key,) = wire
+        return key, wire[key]
+
+    def steps(self, wire: Json, var: str) -> list[Step]:
+        """The schema walk (pair_checks.schema_at) from a block to the value of ``$var``:
+        the tags on the way, then the keys."""
+        steps: list[Step] = []
+        node = wire
+        while isinstance(node, dict) and not any(key.startswith("@") for key in node):
+            if self.tag is not None and isinstance(node.get(self.tag), str):
+                steps.append((self.tag, node[self.tag]))
+            (key,) = [k for k, v in node.items() if var in variables_of(v)]
+            steps.append(key)
+            node = node[key]
+        return steps
+
+
+def _image_words(source: Json, target: Json, name: str) -> dict[str, str]:
+    """The media type of each format word (`@<name>`) the source writes an image's type as,
+    for the image types the target takes: asked of the transform at generation time (the
+    word it writes, and that reading it gives the type back)."""
+    from interlingua.conversion import Context  # noqa: PLC0415 (the generator runs without it otherwise)
+    from interlingua.conversion.transforms import TRANSFORMS  # noqa: PLC0415
+    from interlingua.conversion.transforms.base import Mismatch  # noqa: PLC0415
+
+    transform = TRANSFORMS[name]
+    words = {}
+    for kind in one_of_types(part_variant(target, "image", source={"type": "base64"})["wire"]):
+        ctx = Context(adapter=source["format"])
+        try:
+            word = transform.encode(ctx, "", kind)
+        except Mismatch:
+            continue
+        if not ctx.losses and transform.decode(ctx, word, "") == kind:
+            words[word] = kind
+    return words
+
+
+def _source_parts(source: Json, target: Json, blocks: _Blocks) -> dict[str, Any]:
     """The source's part tags and keys, read from its mapping."""
-    text = part_variant(source, "text")["wire"]
-    base64 = part_variant(source, "image", source={"type": "base64"})["wire"]
-    url = part_variant(source, "image", source={"type": "url"})["wire"]
-    (box,) = [k for k, v in base64.items() if isinstance(v, dict) and "type" in v]
-    call = source["parts"]["tool_call"][0]["wire"]
-    result = source["parts"]["tool_result"][0]["wire"]
+    text_tag, text = blocks.split(part_variant(source, "text")["wire"])
+    base64_wire = part_variant(source, "image", source={"type": "base64"})["wire"]
+    image_tag, base64 = blocks.split(base64_wire)
+    media = _path_to(base64, "media_type")
+    data = _path_to(base64, "data")
+    if len(data) != 2 or len(media) not in (1, 2) or media[:-1] not in ([], data[:1]):
+        raise PairError(f"{source['format']}: an image the block composer does not read")
+    box = data[0]
+    word = base64[media[0]] if len(media) == 1 else None
+    if word is not None and not (isinstance(word, dict) and len(word) == 1):
+        raise PairError(f"{source['format']}: a media type the block composer does not read")
+    values: dict[str, Any] = {
+        "s_text_tag": text_tag,
+        # (an untagged text block's text is the value of its one key)
+        "s_text_key": _keys(text, text="text")["text"] if isinstance(text, dict) else text_tag,
+        "s_image_tag": image_tag,
+        "s_image_box": box,
+        # the keys of an image the pass reads: its tag and those holding its type and data
+        "s_image_keys": len(
+            [
+                k
+                for k, v in base64.items()
+                if k == blocks.tag or variables_of(v) & {"media_type", "data"}
+            ]
+        ),
+        "s_base64": {"media_type": media[-1], "data": data[-1]},
+        "s_base64_tag": base64[box].get(blocks.tag) if blocks.tag else None,
+        "s_base64_kinds": one_of_types(base64[box]),
+        "s_words": None,
+        "s_url_tag": None,
+        "s_url_key": None,
+    }
+    if word is not None:  # a format word beside the source (Bedrock's `format: png`)
+        (op,) = word
+        values["s_words"] = _image_words(source, target, op[1:])
+        values["s_base64_kinds"] = sorted(values["s_words"].values())
+    url_wire = part_variant(source, "image", source={"type": "url"})["wire"]
+    url = blocks.split(url_wire)[1][box]
+    url_path = _path_to(url, "url")
+    if blocks.tag and isinstance(url.get(blocks.tag), str) and len(url_path) == 1:
+        if not isinstance(url[url_path[0]], dict) or "@web_url" not in url[url_path[0]]:
+            raise PairError(f"{source['format']}: an image URL the block composer does not read")
+        values["s_url_tag"] = url[blocks.tag]
+        values["s_url_key"] = url_path[0]
+    # (an image by another URL, an S3 location: outside the shape, the two-step path's)
+    return values
+
+
+def _source_calls(source: Json, blocks: _Blocks) -> dict[str, Any]:
+    """The source's tool call and result blocks and its tool declaration."""
+    call_tag, call = blocks.split(source["parts"]["tool_call"][0]["wire"])
+    results = source["parts"]["tool_result"]
+    result_tag, result = blocks.split(results[0]["wire"])
+    s_result = _keys(result, id="id", content="content")
+    content = result[s_result["content"]]
+    structured = None
+    if isinstance(content, dict) and "@parts" in content and isinstance(content["@parts"], list):
+        # [$content, {key: $structured}]: a block of the result's content holds its value
+        _, holder = content["@parts"]
+        ((structured, var),) = holder.items()
+        if variable_of(var) != "structured":
+            raise PairError(f"{source['format']}: a result content the composer does not read")
     (tool,) = source["codecs"]["tool"]
     tool_wire = tool["wire"]
-    (tag_key,) = [k for k, v in tool_wire.items() if isinstance(v, dict) and "@optional_tag" in v]
+    tags = [k for k, v in tool_wire.items() if isinstance(v, dict) and "@optional_tag" in v]
+    tool_box = None
+    if not tags and len(tool_wire) == 1:  # an untagged tool: its fields under its one key
+        ((tool_box, tool_wire),) = tool_wire.items()
+    schema_path = _path_to(tool_wire, "schema")
     return {
-        "s_text_tag": text["type"],
-        "s_text_key": _keys(text, text="text")["text"],
-        "s_image_tag": base64["type"],
-        "s_image_box": box,
-        "s_base64_tag": base64[box]["type"],
-        "s_base64": _keys(base64[box], media_type="media_type", data="data"),
-        "s_base64_kinds": one_of_types(base64[box]),
-        "s_url_tag": url[box]["type"],
-        "s_url_key": _keys(url[box], url="url")["url"],
-        "s_call_tag": call["type"],
+        "s_call_tag": call_tag,
         "s_call": _keys(call, id="id", name="name", arguments="arguments"),
-        "s_result_tag": result["type"],
-        "s_result": _keys(result, id="id", content="content"),
-        "s_tool_tag_key": tag_key,
-        "s_tool_tag": tool_wire[tag_key]["@optional_tag"],
-        "s_tool": _keys(
-            tool_wire, name="name", description="description", schema="schema", strict="strict"
-        ),
+        "s_call_keys": 3 + (blocks.tag is not None),
+        "s_result_tag": result_tag,
+        "s_result": s_result,
+        "s_result_keys": 2 + (blocks.tag is not None),
+        "s_result_json": structured,
+        "s_tool_tag_key": tags[0] if tags else None,
+        "s_tool_tag": tool_wire[tags[0]]["@optional_tag"] if tags else None,
+        "s_tool_box": tool_box,
+        "s_tool_schema": schema_path,
+        "s_tool": {
+            **_keys(tool_wire, name="name", description="description", strict="strict"),
+            "schema": schema_path[0],
+        },
     }
 
 
-def _source_choices(source: Json) -> tuple[str, dict[str, str], str]:
-    """The source's tool_choice: its tag key, canonical type by wire tag, the named tool's key."""
+def _result_flags(source: Json, blocks: _Blocks, target: Json) -> list[tuple[str, str, Json]]:
+    """A result's fields the target has no place for, reported dropped: by key, the canonical
+    field and the wire values that give it (None: any value, the field's own)."""
+    kept = variables_of(target["parts"]["tool_result"][0]["wire"])
+    variants = [
+        (blocks.split(v["wire"])[1], v["canonical"]) for v in source["parts"]["tool_result"]
+    ]
+    flags: dict[str, tuple[str, Json]] = {}
+    for wire, canonical in variants:
+        for key, value in wire.items():
+            var = variable_of(value)
+            if var is not None and var not in kept and var not in ("id", "content"):
+                flags[key] = (var, None)
+            elif isinstance(value, str) and var is None and key != blocks.tag:
+                # a constant of one variant: the canonical field whose constant differs
+                # among the variants (or that some lack)
+                (name,) = [
+                    k
+                    for k, v in canonical.items()
+                    if variable_of(v) is None and any(c.get(k) != v for _, c in variants)
+                ]
+                if name in kept:
+                    raise PairError(f"{source['format']}: a result flag the target keeps")
+                values = dict((flags.get(key) or (name, {}))[1] or {})
+                values[value] = canonical[name]
+                flags[key] = (name, values)
+    return sorted((key, name, values) for key, (name, values) in flags.items())
+
+
+def _source_choices(source: Json, blocks: _Blocks) -> tuple[str, dict[str, str], str]:
+    """The source's tool_choice: its tag key ("" when a choice is its one key), canonical type
+    by wire tag, the named tool's key."""
     tag_key, by_tag, name_key = "", {}, ""
     for variant in source["codecs"]["tool_choice"]:
         wire = variant["wire"]
         if not isinstance(wire, dict):
             raise PairError("a tool_choice the block composer does not read")
-        ((tag_key, tag),) = [(k, v) for k, v in wire.items() if isinstance(v, str)]
+        tagged = [(k, v) for k, v in wire.items() if isinstance(v, str)]
+        if blocks.tag is not None and len(tagged) == 1:
+            ((tag_key, tag),) = tagged
+            fields = wire
+        elif blocks.tag is None and len(wire) == 1 and not tagged:
+            ((tag, fields),) = wire.items()  # a choice is its one key, as a block is
+        else:
+            raise PairError("a tool_choice the block composer does not read")
         by_tag[tag] = variant["canonical"]["type"]
-        named = [k for k, v in wire.items() if "name" in variables_of(v)]
+        named = [k for k, v in fields.items() if "name" in variables_of(v)]
         if named:
             (name_key,) = named
     return tag_key, by_tag, name_key
 
 
-def _source_request(source: Json) -> tuple[list[tuple[str, str]], list[str], str, str]:
+def _source_request(
+    source: Json,
+) -> tuple[list[tuple[str, str]], dict[str, list[str]], list[str], str, str]:
     """The source's parameters read as plain values ((wire key, canonical name), in the
-    canonical order), the fields it reads otherwise (nested: outside the pass's shape), the
-    key merged into its tool_choice and the parameter it gives (negated)."""
+    canonical order), the groups holding some of them (by the group's key, their keys), the
+    fields it reads otherwise (nested: outside the pass's shape), the key merged into its
+    tool_choice and the parameter it gives (negated; "" when none)."""
     canonical = source["request"]["canonical"]["parameters"]
     by_var = {variable_of(v): k for k, v in canonical.items()}
     order = list(canonical)
     plain, nested = [], []
+    groups: dict[str, list[str]] = {}
     merged_key = merged_param = ""
     for key, value in source["request"]["wire"].items():
         if isinstance(value, dict) and list(value) == ["@default"]:
@@ -125,25 +294,52 @@ def _source_request(source: Json) -> tuple[list[tuple[str, str]], list[str], str
                 for k, v in member.items():
                     if isinstance(v, dict) and list(v) == ["@negate"]:
                         merged_key, merged_param = k, by_var[variable_of(v["@negate"])]
-        elif var is None and key not in ("model", "tools", "tool_choice"):
+        elif (
+            isinstance(value, dict)
+            and value
+            and all(variable_of(v) in by_var for v in value.values())
+        ):
+            groups[key] = list(value)  # parameters grouped in a field (`inferenceConfig`)
+            plain.extend((k, by_var[variable_of(v)]) for k, v in value.items())
+        elif (
+            var is None and key not in ("model", "tools", "tool_choice") and not _tools_group(value)
+        ):
             nested.append(key)
     plain.sort(key=lambda p: order.index(p[1]))
-    if not merged_key:
-        raise PairError("the block composer reads parallel tool use from the tool_choice")
-    return plain, nested, merged_key, merged_param
+    return plain, groups, nested, merged_key, merged_param
 
 
-def _source_fields(source: Json) -> dict[str, str]:
-    """The source's request keys of the model, the tools and the tool_choice."""
+def _tools_group(value: Json) -> bool:
+    return isinstance(value, dict) and any(
+        isinstance(v, dict) and v.get("@each", [""])[0] == "tool" for v in value.values()
+    )
+
+
+def _source_fields(source: Json) -> dict[str, Any]:
+    """Where the source's request keeps the model (None: the body names none), the tools and
+    the tool_choice (paths: a group's key first)."""
     wire = source["request"]["wire"]
     model = [k for k, v in wire.items() if "model" in variables_of(v)]
     tools = [
         k for k, v in wire.items() if isinstance(v, dict) and v.get("@each", [""])[0] == "tool"
     ]
     choice = [k for k, v in wire.items() if "tool_choice" in variables_of(v)]
-    if len(model) != 1 or len(tools) != 1 or len(choice) != 1:
+    if len(model) > 1 or len(choice) != 1:
         raise PairError(f"{source['format']}: a request the block composer does not read")
-    return {"s_model": model[0], "s_tools": tools[0], "s_tool_choice": choice[0]}
+    tools_path = [tools[0]] if len(tools) == 1 else None
+    choice_path = [choice[0]]
+    if tools_path is None and _tools_group(wire[choice[0]]):
+        group = wire[choice[0]]
+        (inner,) = [k for k, v in group.items() if isinstance(v, dict) and "@each" in v]
+        (chosen,) = [k for k, v in group.items() if "tool_choice" in variables_of(v)]
+        tools_path, choice_path = [choice[0], inner], [choice[0], chosen]
+    if tools_path is None:
+        raise PairError(f"{source['format']}: tools the block composer does not read")
+    return {
+        "s_model": model[0] if model else None,
+        "s_tools": tools_path,
+        "s_tool_choice": choice_path,
+    }
 
 
 def _target_fields(target: Json) -> dict[str, str]:
@@ -161,6 +357,53 @@ def _target_fields(target: Json) -> dict[str, str]:
     if sorted(found.values()) != ["declarations", "model", "tool_choice"]:
         raise PairError(f"{target['format']}: a request the block composer does not write")
     return found
+
+
+def _asked(transform: str, fmt: str, at: str, *args: Json) -> tuple[Json, tuple[str, str, str]]:
+    """What a transform writes of ``args`` and the one loss it reports, asked at generation
+    time (the loss's pointer, code and reason stay the transform's)."""
+    from interlingua.conversion import Context  # noqa: PLC0415 (the generator runs without it otherwise)
+    from interlingua.conversion.transforms import TRANSFORMS  # noqa: PLC0415
+
+    ctx = Context(adapter=fmt)
+    value = TRANSFORMS[transform].encode(ctx, at, *args)
+    ((pointer, code, reason, _part),) = ctx.losses
+    return value, (pointer, code, reason)
+
+
+def _target_model(target: Json, source_model: str | None) -> dict[str, Any]:
+    """What the target writes for the model when the source's body names none (Bedrock's is in
+    the URL): its placeholder and the loss its `@default` reports."""
+    if source_model is not None:
+        return {"t_model_default": None, "t_model_loss": None}
+    from interlingua.conversion.transforms.base import ABSENT  # noqa: PLC0415
+
+    ((key, wire),) = [
+        (k, v) for k, v in target["request"]["wire"].items() if "model" in variables_of(v)
+    ]
+    if not (isinstance(wire, dict) and list(wire) == ["@default"]):
+        raise PairError(f"{target['format']}: a model the block composer does not write")
+    default, loss = _asked("default", target["format"], f"/{key}", ABSENT, wire["@default"][1])
+    return {"t_model_default": default, "t_model_loss": loss}
+
+
+def _structured_loss(target: Json) -> tuple[str, str, str] | None:
+    """How the target reports a result's structured value it writes as JSON text (None: it
+    has a place for the value, which the pass does not write), asked of the runtime that
+    carries it (interlingua.conversion.adapters.carry) at generation time."""
+    from interlingua.conversion import Context  # noqa: PLC0415 (the generator runs without it otherwise)
+    from interlingua.conversion.adapters.carry import structured_as_text  # noqa: PLC0415
+    from interlingua.conversion.transforms.values import json_text  # noqa: PLC0415
+
+    if any("structured_content" in v["canonical"] for v in target["parts"]["tool_result"]):
+        return None
+    ctx = Context(adapter=target["format"])
+    value = {"a": [1, "é"]}
+    part = structured_as_text(ctx, {"type": "tool_result", "structured_content": value}, "")
+    if part["content"] != [{"type": "text", "text": json_text(value)}]:
+        raise PairError("a structured value written otherwise than as its JSON text")
+    ((pointer, code, reason, _part),) = ctx.losses
+    return pointer, code, reason
 
 
 def _target_writes(target: Json) -> dict[str, Any]:
@@ -226,6 +469,7 @@ def _target_writes(target: Json) -> dict[str, Any]:
         "t_envelope": list(target["request"]["wire"]),
         "t_name_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_name"))),
         "t_id_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_call"))),
+        "t_structured": _structured_loss(target),
     }
 
 
@@ -236,30 +480,36 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     layout = source["layout"]
     if source["roles"]["tool"] != source["roles"]["user"]:
         raise PairError(f"{source['format']}: tool results outside user turns")
-    parts = _source_parts(source)
-    plain, nested, merged_key, merged_param = _source_request(source)
-    choice_key, choices, choice_name = _source_choices(source)
+    system_form = layout.get("system_form")
+    if system_form not in ("string_or_blocks", "blocks"):
+        raise PairError(f"{source['format']}: a system prompt the block composer does not read")
+    blocks = _Blocks(layout["block_tag"])
+    parts = _source_parts(source, target, blocks)
+    parts.update(_source_calls(source, blocks))
+    plain, groups, nested, merged_key, merged_param = _source_request(source)
+    fields = _source_fields(source)
+    choice_key, choices, choice_name = _source_choices(source, blocks)
     values = _target_writes(target)
     unknown = set(choices.values()) - values["t_tool_choices"].keys()
     if unknown:
         raise PairError(f"{target['format']}: no tool_choice for {unknown}")
-    if merged_param not in values["t_paths"]:
+    if merged_param and merged_param not in values["t_paths"]:
         raise PairError(f"{target['format']}: no place for {merged_param}")
-    checks = _checks(source, plain, nested, parts, choices)
-    # A result's fields the target has no place for (its error flag): dropped, reported.
-    result = source["parts"]["tool_result"][0]
-    kept = variables_of(target["parts"]["tool_result"][0]["wire"])
-    result_dropped = sorted(
-        (key, var, checks.result_fields[key][0])
-        for key, value in result["wire"].items()
-        for var in [variable_of(value)]
-        if var is not None and var not in kept and var not in ("id", "content")
+    if parts["s_result_json"] and values["t_structured"] is None:
+        raise PairError(f"{target['format']}: a result's structured value kept apart")
+    checks = _checks(
+        source, blocks, (plain, groups, nested), parts=parts, fields=fields, choices=choices
     )
+    flags = [
+        (key, name, checks.result_fields[key][0], values_by_wire)
+        for key, name, values_by_wire in _result_flags(source, blocks, target)
+    ]
     # Where the target writes what the pass reads (its envelope order: `model`, `tools`,
     # `tool_choice`, then each parameter), and the parameters it has no place for (the
     # writer reports them in the order of their names).
     given = {name: f"p_{key}" for key, name in plain}
-    given[merged_param] = "parallel"
+    if merged_param:
+        given[merged_param] = "parallel"
     by_key = {path: name for name, path in values["t_paths"].items()}
     written = _target_fields(target)
     envelope = []
@@ -269,6 +519,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         elif by_key.get(key) in given:
             envelope.append((key, given[by_key[key]]))
     dropped = sorted((name, var) for name, var in given.items() if name not in values["t_paths"])
+    in_groups = {key for keys in groups.values() for key in keys}
     return {
         "source": source["format"],
         "target": target["format"],
@@ -276,11 +527,20 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_role": layout["role"],
         "s_content": layout["content"],
         "s_tag": layout["block_tag"],
+        "s_shorthand": layout.get("text_shorthand") in (True, "request"),
         "s_system": layout["system_field"],
+        "s_system_form": system_form,
         "s_user": source["roles"]["user"],
         "s_assistant": source["roles"]["assistant"],
         "s_params": plain,
-        **_source_fields(source),
+        "s_top_params": [(k, n) for k, n in plain if k not in in_groups],
+        "s_groups": [
+            (key, f"group_{n}", sorted(keys), sorted(checks.group_required.get(key, ())))
+            for n, (key, keys) in enumerate(groups.items())
+        ],
+        "s_param_group": {k: f"group_{n}" for n, keys in enumerate(groups.values()) for k in keys},
+        **fields,
+        "s_tools_group": _tools_group_values(fields["s_tools"], len(groups), checks),
         "s_nested": nested,
         "s_choice_key": choice_key,
         "s_choices": choices,
@@ -290,52 +550,113 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "image_kinds": sorted(set(parts["s_base64_kinds"]) & set(values["t_image_kinds"])),
         **parts,
         **values,
+        **_target_model(target, fields["s_model"]),
         "envelope": envelope,
-        "s_result_dropped": result_dropped,
-        "s_result_part": result["canonical"]["type"],
+        "s_result_dropped": flags,
+        "s_result_part": source["parts"]["tool_result"][0]["canonical"]["type"],
         "dropped": dropped,
         "t_result_message": "{"
         + f"{values['t_role']!r}: {values['t_tool']!r}, "
         + values["t_result"][1:],
+        "depth": _depths(source, blocks, parts, fields),
         "checks": checks,
         "py_types": py_types,
     }
 
 
+def _tools_group_values(
+    path: list[str], n: int, checks: BlockChecks
+) -> tuple[str, str, list[str]] | None:
+    """The group holding the tools and the tool_choice (Bedrock's `toolConfig`): its key, the
+    pass's variable, the keys its schema requires (None: the tools are a field of the body)."""
+    if len(path) == 1:
+        return None
+    return path[0], f"group_{n}", sorted(checks.group_required.get(path[0], ()))
+
+
+def _depths(
+    source: Json, blocks: _Blocks, parts: dict[str, Any], fields: dict[str, Any]
+) -> dict[str, int]:
+    """How deep in the body the pass finds the values it carries without reading (the depth
+    `fused_checks.opaque` checks them at): a call's arguments, a tool's schema, a result's
+    structured value."""
+    boxed = blocks.tag is None  # a block's fields one level under it
+    block = 4  # the body, its messages, a message, its content, a block
+    return {
+        "arguments": block + boxed + 1,
+        "schema": len(fields["s_tools"])
+        + 1
+        + (parts["s_tool_box"] is not None)
+        + len(parts["s_tool_schema"]),
+        "structured": block + boxed + 3,  # the result's content, a block of it, its value
+    }
+
+
 def _checks(
     source: Json,
-    plain: list[tuple[str, str]],
-    nested: list[str],
+    blocks: _Blocks,
+    request: tuple[list[tuple[str, str]], dict[str, list[str]], list[str]],
+    *,
     parts: dict[str, Any],
+    fields: dict[str, Any],
     choices: dict[str, str],
 ) -> BlockChecks:
     """What the pass checks of its source in place of the reading schema (pair_checks.py): of
-    the fields it reads, the branches of the roles and tags it converts."""
+    the fields it reads, the branches of the roles and tags it converts. ``request``: its
+    parameters, their groups and the fields it reads otherwise (`_source_request`)."""
+    plain, groups, nested = request
     layout = source["layout"]
     read = {
-        "model",
-        "tools",
-        "tool_choice",
         layout["messages"],
         layout["system_field"],
-        *(key for key, _name in plain),
+        fields["s_tools"][0],
+        fields["s_tool_choice"][0],
+        *([fields["s_model"]] if fields["s_model"] else []),
+        *(key for key, _name in plain if not any(key in keys for keys in groups.values())),
+        *groups,
         *nested,
     }
     roles = {source["roles"]["user"], source["roles"]["assistant"]}
     tags = {
         parts["s_text_tag"],
         parts["s_image_tag"],
-        parts["s_base64_tag"],
-        parts["s_url_tag"],
         parts["s_call_tag"],
         parts["s_result_tag"],
         *choices,
+        *[t for t in (parts["s_base64_tag"], parts["s_url_tag"]) if t],
     }
-    params = [key for key, _name in plain if key != "model"]
+    if parts["s_result_json"]:
+        tags.add(parts["s_result_json"])
+    taken: dict[str, set[str]] = {layout["role"]: roles}
+    if blocks.tag is None:
+        # untagged unions are walked by their blocks' keys: the source's, the tool's box,
+        # an image's byte source
+        tags |= {parts["s_tool_box"], parts["s_image_box"], parts["s_base64"]["data"]}
+        taken[UNTAGGED] = tags
+    else:
+        taken[blocks.tag] = tags
+    group_of = {key: group for group, keys in groups.items() for key in keys}
+    params = [
+        (group_of[key], key) if key in group_of else (key,)
+        for key, _name in plain
+        if key != "model"
+    ]
+    user = [
+        layout["messages"],
+        "[]",
+        (layout["role"], source["roles"]["user"]),
+        layout["content"],
+        "[]",
+    ]
+    image = part_variant(source, "image", source={"type": "base64"})["wire"]
+    tool = source["codecs"]["tool"][0]["wire"]
+    paths = BlockPaths(
+        image_data=[*user, *blocks.steps(image, "data")],
+        tool_schema=[*fields["s_tools"], "[]", *blocks.steps(tool, "schema")],
+        result=[*user, *blocks.steps(source["parts"]["tool_result"][0]["wire"], "id")[:-1]],
+    )
     try:
-        return block_checks(
-            source, read - set(nested), params, {layout["role"]: roles, "type": tags}
-        )
+        return block_checks(source, read - set(nested), params, taken, paths)
     except CheckError as exc:
         raise PairError(str(exc)) from None
 

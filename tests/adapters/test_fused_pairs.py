@@ -969,6 +969,8 @@ def test_responses_items_and_the_system_prompts_losses() -> None:
 
 # --- Anthropic → OpenAI Chat: the first pair read from content blocks --------------------------
 
+# The pairs read from Anthropic's blocks (Bedrock's untagged blocks have a file of their own,
+# test_fused_pairs_bedrock.py).
 FROM_BLOCKS = sorted(pair for pair in PAIRS if pair[0] == "anthropic")
 
 # The common shape of an Anthropic client's request: a system prompt of blocks, images by URL

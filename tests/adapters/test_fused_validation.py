@@ -22,6 +22,7 @@ from interlingua.conversion.converter import check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters import differential
 from tests.adapters.test_fused_pairs import ANTHROPIC_BODY, BODY, FROM_CHAT
+from tests.adapters.test_fused_pairs_bedrock import BEDROCK_BODY
 from tests.adapters.test_fused_pairs_responses import RESPONSES_BODY
 
 # A body of the common shape in each source format a pair reads.
@@ -29,6 +30,7 @@ BODIES: dict[str, Any] = {
     "openai-chat": BODY,
     "anthropic": ANTHROPIC_BODY,
     "openai-responses": RESPONSES_BODY,
+    "bedrock": BEDROCK_BODY,
 }
 
 # Values of every JSON type, and strings next to what the schema's patterns and tags take.

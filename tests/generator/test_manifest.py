@@ -25,13 +25,15 @@ def test_every_template_named_exists() -> None:
 
 
 def test_every_python_template_is_in_the_manifest() -> None:
-    """A template no entry names (nor includes: the turn code an adapter module includes) is
-    dead code; one named twice would be ambiguous."""
+    """A template no entry names (nor includes or imports macros from: the turn code an
+    adapter module includes) is dead code; one named twice would be ambiguous."""
     named = [o.template for o in MANIFEST if o.template and o.template.startswith("python/")]
     included = {
         name
         for template in set(named)
-        for name in re.findall(r"{%-? include \"([^\"]+)\"", (TEMPLATES / template).read_text())
+        for name in re.findall(
+            r"{%-? (?:include|from|import) \"([^\"]+)\"", (TEMPLATES / template).read_text()
+        )
     }
     assert len(named) == len(set(named))
     on_disk = sorted(p.relative_to(TEMPLATES).as_posix() for p in TEMPLATES.glob("python/*.j2"))

@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from generator.pair_checks import CheckError, block_checks, schema_checks
+from generator.pair_checks import (
+    UNTAGGED,
+    BlockPaths,
+    CheckError,
+    Step,
+    block_checks,
+    schema_at,
+    schema_checks,
+)
 from generator.paths import SCHEMAS
 from generator.reading import reading_schema
 
@@ -75,6 +83,12 @@ def _anthropic_schema() -> Any:
 
 BLOCK_READ = ["model", "messages", "system", "tools", "tool_choice", "max_tokens", "top_k"]
 BLOCK_TAKEN = {"role": {"user", "assistant"}, "type": {"text", "image", "base64", "tool_use"}}
+_USER: list[Step] = ["messages", "[]", ("role", "user"), "content", "[]"]
+BLOCK_PATHS = BlockPaths(
+    image_data=[*_USER, ("type", "image"), "source", ("type", "base64"), "data"],
+    tool_schema=["tools", "[]", "input_schema"],
+    result=[*_USER, ("type", "tool_result")],
+)
 
 
 def test_the_anthropic_schema_asks_nothing_the_block_pass_does_not_check(
@@ -84,8 +98,9 @@ def test_the_anthropic_schema_asks_nothing_the_block_pass_does_not_check(
     checks = block_checks(
         {"format": "anthropic", "documents": {"request": "formats/anthropic/request.json"}},
         BLOCK_READ,
-        ["max_tokens", "top_k", "stop_sequences"],
+        [("max_tokens",), ("top_k",), ("stop_sequences",)],
         BLOCK_TAKEN,
+        BLOCK_PATHS,
     )
     assert checks.param_types["max_tokens"] == ("int",)
     assert checks.param_types["stop_sequences"] == ("list", "None")
@@ -116,4 +131,74 @@ def test_a_constraint_the_block_pass_does_not_check_stops_generation(
             BLOCK_READ,
             [],
             BLOCK_TAKEN | {"type": BLOCK_TAKEN["type"] | {"url"}},
+            BLOCK_PATHS,
         )
+
+
+# --- Bedrock: untagged blocks (a block is its one key), parameters in a group ----------------
+
+
+def _bedrock_schema() -> Any:
+    strict = json.loads((SCHEMAS / "formats/bedrock/request.json").read_text("utf-8"))
+    return reading_schema(strict)
+
+
+_BEDROCK = {"format": "bedrock", "documents": {"request": "formats/bedrock/request.json"}}
+_BEDROCK_USER: list[Step] = ["messages", "[]", ("role", "user"), "content", "[]"]
+BEDROCK_READ = ["messages", "system", "toolConfig", "inferenceConfig"]
+BEDROCK_TAKEN = {
+    "role": {"user", "assistant"},
+    UNTAGGED: {"text", "image", "bytes", "source", "toolUse", "toolResult", "json", "toolSpec"},
+}
+BEDROCK_PATHS = BlockPaths(
+    image_data=[*_BEDROCK_USER, "image", "source", "bytes"],
+    tool_schema=["toolConfig", "tools", "[]", "toolSpec", "inputSchema", "json"],
+    result=[*_BEDROCK_USER, "toolResult"],
+)
+
+
+def test_the_bedrock_schema_asks_nothing_the_block_pass_does_not_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("generator.pair_checks.reading_schema", lambda _strict: _bedrock_schema())
+    params = [("inferenceConfig", "maxTokens"), ("inferenceConfig", "stopSequences")]
+    checks = block_checks(_BEDROCK, BEDROCK_READ, params, BEDROCK_TAKEN, BEDROCK_PATHS)
+    assert checks.param_types == {"maxTokens": ("int", "None"), "stopSequences": ("list", "None")}
+    assert checks.item_types == {"stopSequences": ("str",)}
+    assert checks.required == frozenset()  # the model is in the URL: nothing is required
+    assert checks.group_required == {"inferenceConfig": frozenset(), "toolConfig": {"tools"}}
+    assert checks.base64_pattern == "^[A-Za-z0-9+/]*={0,2}$"
+    assert checks.tool_schema["type"] == (("str",), (), "object")
+    assert checks.result_fields["status"] == (("str", "None"), (), None)
+    assert "guardrailConfig" in checks.fields.unread_checked
+
+
+def test_a_constraint_on_an_untagged_block_the_pass_takes_stops_generation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    schema = copy.deepcopy(_bedrock_schema())
+    schema["$defs"]["ToolUse"]["properties"]["name"]["pattern"] = "^[a-z]+$"
+    monkeypatch.setattr("generator.pair_checks.reading_schema", lambda _strict: schema)
+    with pytest.raises(CheckError, match=r"`pattern` at ToolUse\.name"):
+        block_checks(_BEDROCK, BEDROCK_READ, [], BEDROCK_TAKEN, BEDROCK_PATHS)
+
+
+def test_a_constraint_on_an_untagged_block_the_pass_leaves_is_no_concern(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    schema = copy.deepcopy(_bedrock_schema())
+    schema["$defs"]["S3Location"]["properties"]["uri"]["pattern"] = "^s3://"  # images by S3
+    schema["$defs"]["CachePoint"]["properties"]["ttl"]["pattern"] = "^[0-9]+[mh]$"
+    monkeypatch.setattr("generator.pair_checks.reading_schema", lambda _strict: schema)
+    block_checks(_BEDROCK, BEDROCK_READ, [], BEDROCK_TAKEN, BEDROCK_PATHS)
+
+
+def test_a_walk_through_the_schema_finds_one_member_of_each_union_or_fails() -> None:
+    schema = _bedrock_schema()
+    defs = schema["$defs"]
+    assert schema_at(defs, schema, BEDROCK_PATHS.image_data)[0] == "BytesSource.bytes"
+    assert schema_at(defs, schema, BEDROCK_PATHS.result)[0] == "ToolResultBlock.toolResult"
+    with pytest.raises(CheckError, match="no single schema"):
+        schema_at(defs, schema, ["messages", "[]", "content"])  # a user's or the model's
+    with pytest.raises(CheckError, match="no single schema"):
+        schema_at(defs, schema, ["messages", "[]", ("role", "system")])

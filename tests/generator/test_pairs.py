@@ -356,7 +356,7 @@ def test_a_defaulted_field_the_source_may_leave_out_is_written_the_two_step_way(
 def test_each_pair_is_composed_by_the_composer_of_its_sources_layout() -> None:
     mappings = mappings_by_format()
     by_blocks = [pair for pair in pairs.PAIRS if pairs.reads_blocks(mappings[pair[0]])]
-    assert by_blocks == [("anthropic", "openai-chat")]
+    assert by_blocks == [("anthropic", "openai-chat"), ("bedrock", "openai-chat")]
     with pytest.raises(pairs.PairError, match="not a block source"):
         pairs_from_blocks.pair_values(mappings["openai-chat"], mappings["anthropic"])
 
@@ -377,7 +377,7 @@ def test_a_block_pairs_values_come_from_the_two_mapping_files() -> None:
     assert values["s_call"] == {"id": "id", "name": "name", "arguments": "arguments"}
     assert ("top_p", "top_p") in values["s_params"]
     source["request"]["wire"]["nucleus"] = source["request"]["wire"].pop("top_p")
-    with pytest.raises(pairs.PairError, match="nucleus is not in the reading schema"):
+    with pytest.raises(pairs.PairError, match=r"no single schema at \['nucleus'\]"):
         pairs_from_blocks.pair_values(source, target)  # the schema has the last word
     assert ("max_output", "p_max_tokens") in values["envelope"]
     assert values["dropped"] == [("top_k", "p_top_k")]  # no place in OpenAI Chat: reported
@@ -394,6 +394,103 @@ def test_a_block_pairs_values_come_from_the_two_mapping_files() -> None:
     }
     assert values["checks"].base64_pattern == "^[A-Za-z0-9+/]*={0,2}$"
     assert values["checks"].required == {"model", "max_tokens", "messages"}
+
+
+def test_an_untagged_block_pairs_values_come_from_the_two_mapping_files() -> None:
+    """Bedrock's blocks are their one key, its parameters a group's, its image types format
+    words, its result flag a constant of the variants, its model in the URL: each read from
+    the mapping, and a renamed key renamed in the pass."""
+    mappings = mappings_by_format()
+    source = copy.deepcopy(mappings["bedrock"])
+    values = pairs_from_blocks.pair_values(source, mappings["openai-chat"])
+    assert (values["s_tag"], values["s_text_tag"], values["s_text_key"]) == (None, "text", "text")
+    assert (values["s_call_tag"], values["s_result_tag"]) == ("toolUse", "toolResult")
+    assert values["s_call"] == {"id": "toolUseId", "name": "name", "arguments": "input"}
+    assert values["s_groups"] == [
+        ("inferenceConfig", "group_0", ["maxTokens", "stopSequences", "temperature", "topP"], [])
+    ]
+    assert values["s_tools_group"] == ("toolConfig", "group_1", ["tools"])
+    assert (values["s_tools"], values["s_tool_choice"]) == (
+        ["toolConfig", "tools"],
+        ["toolConfig", "toolChoice"],
+    )
+    assert values["s_words"] == {
+        "jpeg": "image/jpeg",
+        "png": "image/png",
+        "gif": "image/gif",
+        "webp": "image/webp",
+    }
+    assert values["s_result_dropped"] == [
+        ("status", "is_error", ("str", "None"), {"error": True, "success": False})
+    ]
+    assert values["s_result_json"] == "json"
+    assert values["t_structured"][0] == "/structured_content"
+    assert (values["s_model"], values["t_model_default"]) == (None, "unknown")
+    assert values["t_model_loss"][:2] == ("/model", "placeholder_inserted")
+    assert values["depth"] == {"arguments": 6, "schema": 6, "structured": 8}
+    assert (values["s_choice_key"], values["s_choices"]) == (
+        "",
+        {"auto": "auto", "any": "required", "tool": "tool"},
+    )
+    call = source["parts"]["tool_call"][0]["wire"]
+    call["toolCall"] = call.pop("toolUse")
+    renamed = pairs_from_blocks.pair_values(source, mappings["openai-chat"])
+    assert renamed["s_call_tag"] == "toolCall"  # (the schema has no such block: not checked)
+
+
+def _image_format(m: Any, value: Any) -> None:
+    m["parts"]["image"][0]["wire"]["image"]["format"] = value
+
+
+def _result_content(m: Any, value: Any) -> None:
+    m["parts"]["tool_result"][0]["wire"]["toolResult"]["content"] = value
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda m: m["layout"].update(system_form="content"),  # a content object, not blocks
+        lambda m: _image_format(m, "png"),  # no media type: a constant
+        lambda m: _image_format(m, {"@image_format_word": "$media_type", "@other": 1}),
+        lambda m: _result_content(m, {"@parts": ["$content", {"json": "$other"}]}),
+        lambda m: m["codecs"]["tool_choice"].append({"canonical": {"type": "none"}, "wire": "x"}),
+        lambda m: m["codecs"]["tool_choice"][0].update(wire={"auto": {}, "mode": "a"}),
+        lambda m: m["request"]["wire"].update(tools={"@each": ["tool", "$tools"]}),
+    ],
+    ids=[
+        "system content",
+        "image type constant",
+        "image type of two transforms",
+        "result content",
+        "string choice",
+        "choice of two keys",
+        "tools twice",
+    ],
+)
+def test_an_untagged_source_the_block_composer_does_not_read_stops_generation(
+    change: Any,
+) -> None:
+    mappings = mappings_by_format()
+    source = copy.deepcopy(mappings["bedrock"])
+    change(source)
+    with pytest.raises(pairs.PairError):
+        pairs_from_blocks.pair_values(source, mappings["openai-chat"])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda m: m["request"]["wire"].update(model="$model"),  # no placeholder for none
+        lambda m: m["parts"]["tool_result"][0]["canonical"].update(structured_content="$s"),
+    ],
+    ids=["model without placeholder", "structured results kept apart"],
+)
+def test_a_target_that_cannot_take_what_bedrock_leaves_out_stops_generation(change: Any) -> None:
+    mappings = mappings_by_format()
+    target = copy.deepcopy(mappings["openai-chat"])
+    change(target)
+    with pytest.raises(pairs.PairError):
+        pairs_from_blocks.pair_values(mappings["bedrock"], target)
 
 
 @pytest.mark.parametrize(

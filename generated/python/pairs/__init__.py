@@ -11,6 +11,9 @@ from interlingua.conversion import Loss
 from interlingua.generated.pairs.anthropic_to_openai_chat import (
     convert_request as ANTHROPIC_TO_OPENAI_CHAT,
 )
+from interlingua.generated.pairs.bedrock_to_openai_chat import (
+    convert_request as BEDROCK_TO_OPENAI_CHAT,
+)
 from interlingua.generated.pairs.openai_chat_to_anthropic import (
     convert_request as OPENAI_CHAT_TO_ANTHROPIC,
 )
@@ -36,4 +39,5 @@ PAIRS: Final[
     ("openai-chat", "openai-responses"): OPENAI_CHAT_TO_OPENAI_RESPONSES,
     ("anthropic", "openai-chat"): ANTHROPIC_TO_OPENAI_CHAT,
     ("openai-responses", "openai-chat"): OPENAI_RESPONSES_TO_OPENAI_CHAT,
+    ("bedrock", "openai-chat"): BEDROCK_TO_OPENAI_CHAT,
 }
