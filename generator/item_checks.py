@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.pair_checks import (
-    _ANNOTATIONS,
+    ANNOTATIONS,
     CheckError,
     FieldChecks,
-    _extras,
-    _field_checks,
-    _py,
-    _resolve,
-    _types,
+    extras,
+    field_checks,
+    python_type_names,
+    resolve_ref,
+    schema_types,
 )
 from generator.paths import SCHEMAS
 from generator.reading import reading_schema
@@ -84,7 +84,7 @@ def item_checks(
         json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
     )
     defs: dict[str, Json] = schema["$defs"]
-    items = _definitions(defs, _resolve(defs, schema)["properties"], source, kinds)
+    items = _definitions(defs, resolve_ref(defs, schema)["properties"], source, kinds)
     # The branch of an item is chosen by its tag (the pass dispatches on it), and walked below.
     branches = {
         (name, keyword)
@@ -112,51 +112,59 @@ def item_checks(
         if isinstance(sub, dict) and "not" in sub
     ]
     allowed = branches | set(image) | set(roles) | set(others)
-    fields = _field_checks(fmt, schema, read_keys, taken, allowed)
+    fields = field_checks(fmt, schema, read_keys, taken, allowed)
     for name in items.values():
-        for where, keyword in _extras(defs, {"$ref": f"#/$defs/{name}"}, name, taken):
+        for where, keyword in extras(defs, {"$ref": f"#/$defs/{name}"}, name, taken):
             if (where, keyword) not in allowed:
                 raise CheckError(
                     f"{fmt}: the fused pass does not check `{keyword}` at {where}; teach it "
                     "(generator/item_checks.py, pair_from_items.py.j2) or leave that shape "
                     "to the two-step path"
                 )
-    properties: dict[str, Json] = _resolve(defs, schema)["properties"]
+    properties: dict[str, Json] = resolve_ref(defs, schema)["properties"]
     param_types = {}
     for key in params:
-        types = _types(defs, properties[key])
+        types = schema_types(defs, properties[key])
         if types is None:
             raise CheckError(f"{fmt}: parameter {key} is more than a type")
-        param_types[key] = _py(types)
+        param_types[key] = python_type_names(types)
     nested_types, nested_checked = {}, {}
     format_types, format_checked = {}, {}
     for key, setting in [*nested.items(), formats]:
         config = _object_of(defs, properties[key])
-        found = {field: _types(defs, sub) for field, sub in config["properties"].items()}
+        found = {field: schema_types(defs, sub) for field, sub in config["properties"].items()}
         if (key, setting) == formats:
             union = _object_of(defs, config["properties"][setting], union=True)
             for tag, ref in union["discriminator"]["mapping"].items():
-                variant = _resolve(defs, {"$ref": ref})["properties"]
-                got = {field: _types(defs, sub) for field, sub in variant.items()}
-                format_types[tag] = {field: _py(t) for field, t in got.items() if t is not None}
+                variant = resolve_ref(defs, {"$ref": ref})["properties"]
+                got = {field: schema_types(defs, sub) for field, sub in variant.items()}
+                format_types[tag] = {
+                    field: python_type_names(t) for field, t in got.items() if t is not None
+                }
                 format_checked[tag] = frozenset(field for field, t in got.items() if t is None)
         elif found.get(setting) is None:
             raise CheckError(f"{fmt}: {key}.{setting} is more than a type")
-        nested_types[key] = {field: _py(t) for field, t in found.items() if t is not None}
+        nested_types[key] = {
+            field: python_type_names(t) for field, t in found.items() if t is not None
+        }
         nested_checked[key] = frozenset(field for field, t in found.items() if t is None)
     unread_items = {}
     for key in fields.unread_checked:
         listed = _plain_list(defs, properties[key])
         if listed is not None:
-            unread_items[key] = _py(listed)
+            unread_items[key] = python_type_names(listed)
     item_types, item_checked = {}, {}
     for kind, name in items.items():
-        node = _resolve(defs, defs[name])
-        found_types = {key: _types(defs, sub) for key, sub in node.get("properties", {}).items()}
-        item_types[kind] = {key: _py(t) for key, t in found_types.items() if t is not None}
+        node = resolve_ref(defs, defs[name])
+        found_types = {
+            key: schema_types(defs, sub) for key, sub in node.get("properties", {}).items()
+        }
+        item_types[kind] = {
+            key: python_type_names(t) for key, t in found_types.items() if t is not None
+        }
         item_checked[kind] = frozenset(key for key, t in found_types.items() if t is None)
     return ItemChecks(
-        frozenset(_resolve(defs, schema).get("required", [])),
+        frozenset(resolve_ref(defs, schema).get("required", [])),
         param_types,
         nested_types,
         nested_checked,
@@ -172,8 +180,8 @@ def item_checks(
 def _object_of(defs: dict[str, Json], node: Json, *, union: bool = False) -> Json:
     """The object schema (``union``: the discriminated union) a field's schema allows beside
     null."""
-    node = _resolve(defs, node)
-    members = [_resolve(defs, m) for m in node.get("anyOf", [node])]
+    node = resolve_ref(defs, node)
+    members = [resolve_ref(defs, m) for m in node.get("anyOf", [node])]
     key = "discriminator" if union else "properties"
     found = [m for m in members if key in m]
     if len(found) != 1:
@@ -184,14 +192,14 @@ def _object_of(defs: dict[str, Json], node: Json, *, union: bool = False) -> Jso
 def _plain_list(defs: dict[str, Json], node: Json) -> tuple[str, ...] | None:
     """The item types of a field that is a list of plain values (or null): its schema is a
     type list holding `array`, and items that are a type list alone. None otherwise."""
-    node = _resolve(defs, node)
-    if not isinstance(node, dict) or set(node) - _ANNOTATIONS != {"type", "items"}:
+    node = resolve_ref(defs, node)
+    if not isinstance(node, dict) or set(node) - ANNOTATIONS != {"type", "items"}:
         return None
     declared = node["type"]
     types = declared if isinstance(declared, list) else [declared]
     if "array" not in types or not set(types) <= {"array", "null"}:
         return None
-    return _types(defs, node["items"])
+    return schema_types(defs, node["items"])
 
 
 def _definitions(
@@ -210,23 +218,23 @@ def _definitions(
         if isinstance(m, dict) and "items" in m
     )
     while True:
-        node = _resolve(defs, node)
+        node = resolve_ref(defs, node)
         if "if" not in node:
             by_tag[None] = _name(node, defs)
             break
-        test = _resolve(defs, node["if"])
+        test = resolve_ref(defs, node["if"])
         const = test["properties"][tag_key].get("const")
         if const is not None:  # (else the test of any other tag: items the pass leaves)
-            by_tag[const] = _name(_resolve(defs, node["then"]), defs)
+            by_tag[const] = _name(resolve_ref(defs, node["then"]), defs)
         node = node["else"]
     (tools_key,) = [
         key
         for key, value in source["request"]["wire"].items()
         if isinstance(value, dict) and value.get("@each", [""])[0] == "tool"
     ]
-    tools = _resolve(defs, _resolve(defs, properties[tools_key])["items"])
+    tools = resolve_ref(defs, resolve_ref(defs, properties[tools_key])["items"])
     for member in tools.get("anyOf", [tools]):
-        found = _resolve(defs, member)
+        found = resolve_ref(defs, member)
         const = found.get("properties", {}).get(tag_key, {}).get("const")
         if const is not None:
             by_tag.setdefault(f"tool:{const}", _name(found, defs))

@@ -35,7 +35,7 @@ Json = Any
 # (it checks the type of everything it reads, the constants of tags and roles, and the keys
 # it needs).
 # (`contentEncoding` too: in 2020-12 an annotation, which validators do not assert.)
-_ANNOTATIONS = frozenset(
+ANNOTATIONS = frozenset(
     {"description", "title", "examples", "$comment", "default", "contentEncoding"}
 )
 _STRUCTURE = frozenset(
@@ -100,17 +100,19 @@ def schema_checks(
 ) -> SourceChecks:
     """`source_checks` of a reading schema given."""
     defs: dict[str, Json] = schema["$defs"]
-    fields = _field_checks(fmt, schema, read_keys, taken, _CHECKED_BY_THE_PASS)
-    properties: dict[str, Json] = _resolve(defs, schema)["properties"]
+    fields = field_checks(fmt, schema, read_keys, taken, _CHECKED_BY_THE_PASS)
+    properties: dict[str, Json] = resolve_ref(defs, schema)["properties"]
     param_types, listed_items = {}, {}
     for key, listed in params.items():
-        types = _types(defs, properties[key], listed=listed)
+        types = schema_types(defs, properties[key], listed=listed)
         if types is None:
             raise CheckError(f"{fmt}: parameter {key} is more than a type")
         if listed:
-            listed_items[key] = _py(_types(defs, properties[key], items=True) or ())
+            listed_items[key] = python_type_names(
+                schema_types(defs, properties[key], items=True) or ()
+            )
             types = tuple(t for t in types if t != "array")
-        param_types[key] = _py(types)
+        param_types[key] = python_type_names(types)
     message_types, message_checked = _message_fields(defs, properties, taken)
     return SourceChecks(
         param_types,
@@ -119,7 +121,7 @@ def schema_checks(
         fields.unread_checked,
         _pattern_at(defs, "ImageUrl", "url"),
         frozenset(defs["ToolChoiceMode"]["enum"]),
-        frozenset(_resolve(defs, defs["JsonSchemaFormat"])["required"]),
+        frozenset(resolve_ref(defs, defs["JsonSchemaFormat"])["required"]),
         message_types,
         message_checked,
     )
@@ -133,7 +135,7 @@ class FieldChecks:
     unread_checked: frozenset[str]  # fields the pass drops whose schema is more than types
 
 
-def _field_checks(
+def field_checks(
     fmt: str,
     schema: Json,
     read_keys: Collection[str],
@@ -143,10 +145,10 @@ def _field_checks(
     """Fails when the schema asks of a field the pass reads (in the branches of ``taken``)
     more than structure and ``checked_by_the_pass``; the checks of the fields it drops."""
     defs: dict[str, Json] = schema["$defs"]
-    properties: dict[str, Json] = _resolve(defs, schema)["properties"]
+    properties: dict[str, Json] = resolve_ref(defs, schema)["properties"]
     for key in sorted(read_keys):
         if key in properties:
-            for where, keyword in _extras(defs, properties[key], key, taken):
+            for where, keyword in extras(defs, properties[key], key, taken):
                 if (where, keyword) not in checked_by_the_pass:
                     raise CheckError(
                         f"{fmt}: the fused pass does not check `{keyword}` at "
@@ -157,11 +159,11 @@ def _field_checks(
     for key, node in properties.items():
         if key in read_keys:
             continue
-        types = _types(defs, node)
+        types = schema_types(defs, node)
         if types is None:
             unread_checked.add(key)
         else:
-            unread_types[key] = _py(types)
+            unread_types[key] = python_type_names(types)
     return FieldChecks(unread_types, frozenset(unread_checked))
 
 
@@ -223,8 +225,8 @@ def block_checks(
     )
     defs: dict[str, Json] = schema["$defs"]
     data_at, data = schema_at(defs, schema, paths.image_data)
-    fields = _field_checks(fmt, schema, read_keys, taken, {(data_at, "pattern")})
-    top = _resolve(defs, schema)
+    fields = field_checks(fmt, schema, read_keys, taken, {(data_at, "pattern")})
+    top = resolve_ref(defs, schema)
     param_types, item_types = {}, {}
     groups: dict[str, frozenset[str]] = {}
     for path in params:
@@ -233,21 +235,21 @@ def block_checks(
         if len(path) > 1:
             group = _single(defs, top["properties"][path[0]])
             groups[path[0]] = frozenset(group.get("required", ()))
-        types = _types(defs, node)
+        types = schema_types(defs, node)
         if (
             types is None
             and isinstance(node, dict)
-            and set(node) - _ANNOTATIONS == {"type", "items"}
+            and set(node) - ANNOTATIONS == {"type", "items"}
         ):
             declared = node["type"]
             types = tuple(declared) if isinstance(declared, list) else (declared,)
-            items = _types(defs, node["items"])
+            items = schema_types(defs, node["items"])
             if "array" not in types or items is None:
                 raise CheckError(f"{fmt}: parameter {key} is more than a type")
-            item_types[key] = _py(items)
+            item_types[key] = python_type_names(items)
         if types is None:
             raise CheckError(f"{fmt}: parameter {key} is more than a type")
-        param_types[key] = _py(types)
+        param_types[key] = python_type_names(types)
     tools = paths.tool_schema[: paths.tool_schema.index("[]")]
     if len(tools) > 1:
         group = _single(defs, top["properties"][tools[0]])
@@ -266,7 +268,7 @@ def block_checks(
 
 def schema_at(defs: dict[str, Json], schema: Json, steps: list[Step]) -> tuple[str, Json]:
     """The schema a walk of ``steps`` from ``schema`` comes to, with where it is (the last
-    definition's name and the property: `_extras`'s spelling). Each step goes through the
+    definition's name and the property: `extras`'s spelling). Each step goes through the
     unions on the way to the one member that takes it; none or several fail generation."""
     node, name, where = schema, "", ""
     for step in steps:
@@ -285,7 +287,7 @@ def schema_at(defs: dict[str, Json], schema: Json, steps: list[Step]) -> tuple[s
             raise CheckError(f"no single schema at {steps} (step {step!r})")
         name, node = found[0]
         where = name if step == "[]" or isinstance(step, tuple) else f"{name}.{step}"
-    got = _resolve(defs, node)
+    got = resolve_ref(defs, node)
     return where, got
 
 
@@ -307,7 +309,7 @@ def _branches(defs: dict[str, Json], node: Json, name: str) -> list[tuple[str, J
 
 
 def _const(defs: dict[str, Json], node: Json) -> Json:
-    node = _resolve(defs, node)
+    node = resolve_ref(defs, node)
     return node.get("const") if isinstance(node, dict) else None
 
 
@@ -322,7 +324,7 @@ def _object_fields(
 ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]:
     """What an object's schema asks of each key it names, one level deep: its types (a
     constant's type for a `const`), its items' types, its constant. The levels below ask
-    structure only (`_extras` fails generation otherwise) and are checked as opaque JSON."""
+    structure only (`extras` fails generation otherwise) and are checked as opaque JSON."""
     out = {}
     for key, sub in node.get("properties", {}).items():
         types: list[str] = []
@@ -337,13 +339,13 @@ def _object_fields(
             found = declared if isinstance(declared, list) else [declared]
             types.extend(found)
             if "array" in found and "items" in member:
-                items.extend(_types(defs, member["items"]) or ())
-        out[key] = (_py(types), _py(items), const)
+                items.extend(schema_types(defs, member["items"]) or ())
+        out[key] = (python_type_names(types), python_type_names(items), const)
     return out
 
 
 def _members(defs: dict[str, Json], node: Json) -> list[Json]:
-    node = _resolve(defs, node)
+    node = resolve_ref(defs, node)
     if isinstance(node, dict) and "anyOf" in node:
         return [m for member in node["anyOf"] for m in _members(defs, member)]
     return [node]
@@ -355,14 +357,14 @@ def _message_fields(
     """The fields of each message the pass takes (by the role tags it converts): the Python
     types of those whose schema is a type alone, and those whose schema says more."""
     messages = properties.get("messages")
-    item = _resolve(defs, messages.get("items")) if isinstance(messages, dict) else None
+    item = resolve_ref(defs, messages.get("items")) if isinstance(messages, dict) else None
     mapping = item.get("discriminator", {}).get("mapping", {}) if isinstance(item, dict) else {}
     types: dict[str, dict[str, tuple[str, ...]]] = {}
     checked: dict[str, frozenset[str]] = {}
     for role in sorted(taken.get("role", set()) & mapping.keys()):
-        fields = _resolve(defs, {"$ref": mapping[role]}).get("properties", {})
-        found = {key: _types(defs, node) for key, node in fields.items()}
-        types[role] = {key: _py(t) for key, t in found.items() if t is not None}
+        fields = resolve_ref(defs, {"$ref": mapping[role]}).get("properties", {})
+        found = {key: schema_types(defs, node) for key, node in fields.items()}
+        types[role] = {key: python_type_names(t) for key, t in found.items() if t is not None}
         checked[role] = frozenset(key for key, t in found.items() if t is None)
     return types, checked
 
@@ -371,47 +373,47 @@ def _pattern_at(defs: dict[str, Json], name: str, field: str) -> str:
     return str(defs[name]["properties"][field]["pattern"])
 
 
-def _resolve(defs: dict[str, Json], node: Json) -> Json:
+def resolve_ref(defs: dict[str, Json], node: Json) -> Json:
     while isinstance(node, dict) and "$ref" in node:
         node = defs[node["$ref"].rsplit("/", 1)[-1]]
     return node
 
 
-def _py(types: Collection[str]) -> tuple[str, ...]:
+def python_type_names(types: Collection[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(py for t in types for py in PY_TYPES[t]))
 
 
-def _types(
+def schema_types(
     defs: dict[str, Json], node: Json, *, items: bool = False, listed: bool = False
 ) -> tuple[str, ...] | None:
     """The JSON types a schema allows, when a type list (through `$ref` and `anyOf`) is all it
     says; ``listed``: an array of such a type list as well (its items are checked apart);
     ``items``: the types of that array's items. None: it says more."""
-    node = _resolve(defs, node)
+    node = resolve_ref(defs, node)
     if not isinstance(node, dict):
         return None
-    rest = {k for k in node if k not in _ANNOTATIONS and not k.startswith("x-")}
+    rest = {k for k in node if k not in ANNOTATIONS and not k.startswith("x-")}
     if "anyOf" in node and rest == {"anyOf"}:
         found: list[str] = []
         for member in node["anyOf"]:
-            got = _types(defs, member, items=items, listed=listed)
+            got = schema_types(defs, member, items=items, listed=listed)
             if got is None:
                 return None
             found.extend(got)
         return tuple(dict.fromkeys(found))
     if items:
         if rest == {"type", "items"} and node["type"] == "array":
-            return _types(defs, node["items"])
+            return schema_types(defs, node["items"])
         return ()  # not the array branch
     if listed and rest == {"type", "items"} and node["type"] == "array":
-        return ("array",) if _types(defs, node["items"]) is not None else None
+        return ("array",) if schema_types(defs, node["items"]) is not None else None
     if rest != {"type"}:
         return None
     declared = node["type"]
     return tuple(declared) if isinstance(declared, list) else (declared,)
 
 
-def _extras(
+def extras(
     defs: dict[str, Json], node: Json, where: str, taken: dict[str, set[str]]
 ) -> Iterator[tuple[str, str]]:
     """Every keyword beyond structure in the branches of ``node`` the pass takes, with where it
@@ -429,7 +431,7 @@ def _extras(
                 yield from walk(defs[name], name)
         untagged = UNTAGGED in taken and _untagged_union(defs, node)
         for keyword, value in node.items():
-            if keyword in _ANNOTATIONS or keyword.startswith("x-"):
+            if keyword in ANNOTATIONS or keyword.startswith("x-"):
                 continue
             if untagged and keyword in ("oneOf", "not"):
                 continue  # one kind a block: the pass reads a block of one key only
@@ -477,7 +479,7 @@ def _block_members(defs: dict[str, Json], node: Json) -> list[Json]:
 
 def _block_key(defs: dict[str, Json], member: Json) -> str | None:
     """The one key of an untagged block's schema (an object that requires its one property)."""
-    node = _resolve(defs, member)
+    node = resolve_ref(defs, member)
     if not isinstance(node, dict):
         return None
     names = list(node.get("properties", {}))

@@ -54,7 +54,7 @@ from generator.pairs import (
 Json = Any
 
 
-def _keys(wire: Json, **wanted: str) -> dict[str, str]:
+def keys_holding(wire: Json, **wanted: str) -> dict[str, str]:
     """The wire key of a part's template holding each variable named (``name=var``)."""
     found = {}
     for name, var in wanted.items():
@@ -144,7 +144,9 @@ def _source_parts(source: Json, target: Json, blocks: _Blocks) -> dict[str, Any]
     values: dict[str, Any] = {
         "s_text_tag": text_tag,
         # (an untagged text block's text is the value of its one key)
-        "s_text_key": _keys(text, text="text")["text"] if isinstance(text, dict) else text_tag,
+        "s_text_key": keys_holding(text, text="text")["text"]
+        if isinstance(text, dict)
+        else text_tag,
         "s_image_tag": image_tag,
         "s_image_box": box,
         # the keys of an image the pass reads: its tag and those holding its type and data
@@ -183,7 +185,7 @@ def _source_calls(source: Json, blocks: _Blocks) -> dict[str, Any]:
     call_tag, call = blocks.split(source["parts"]["tool_call"][0]["wire"])
     results = source["parts"]["tool_result"]
     result_tag, result = blocks.split(results[0]["wire"])
-    s_result = _keys(result, id="id", content="content")
+    s_result = keys_holding(result, id="id", content="content")
     content = result[s_result["content"]]
     structured = None
     if isinstance(content, dict) and "@parts" in content and isinstance(content["@parts"], list):
@@ -201,7 +203,7 @@ def _source_calls(source: Json, blocks: _Blocks) -> dict[str, Any]:
     schema_path = _path_to(tool_wire, "schema")
     return {
         "s_call_tag": call_tag,
-        "s_call": _keys(call, id="id", name="name", arguments="arguments"),
+        "s_call": keys_holding(call, id="id", name="name", arguments="arguments"),
         "s_call_keys": 3 + (blocks.tag is not None),
         "s_result_tag": result_tag,
         "s_result": s_result,
@@ -212,7 +214,7 @@ def _source_calls(source: Json, blocks: _Blocks) -> dict[str, Any]:
         "s_tool_box": tool_box,
         "s_tool_schema": schema_path,
         "s_tool": {
-            **_keys(tool_wire, name="name", description="description", strict="strict"),
+            **keys_holding(tool_wire, name="name", description="description", strict="strict"),
             "schema": schema_path[0],
         },
     }
@@ -342,7 +344,7 @@ def _source_fields(source: Json) -> dict[str, Any]:
     }
 
 
-def _target_fields(target: Json) -> dict[str, str]:
+def target_fields(target: Json) -> dict[str, str]:
     """The target's request keys of the model, the tools and the tool_choice, each with the
     pass's variable holding what it writes."""
     wire = target["request"]["wire"]
@@ -406,7 +408,7 @@ def _structured_loss(target: Json) -> tuple[str, str, str] | None:
     return pointer, code, reason
 
 
-def _target_writes(target: Json) -> dict[str, Any]:
+def target_writes(target: Json) -> dict[str, Any]:
     """What the target writes, compiled from its mapping."""
     layout, roles = target["layout"], target["roles"]
     known = (
@@ -489,7 +491,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     plain, groups, nested, merged_key, merged_param = _source_request(source)
     fields = _source_fields(source)
     choice_key, choices, choice_name = _source_choices(source, blocks)
-    values = _target_writes(target)
+    values = target_writes(target)
     unknown = set(choices.values()) - values["t_tool_choices"].keys()
     if unknown:
         raise PairError(f"{target['format']}: no tool_choice for {unknown}")
@@ -511,7 +513,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     if merged_param:
         given[merged_param] = "parallel"
     by_key = {path: name for name, path in values["t_paths"].items()}
-    written = _target_fields(target)
+    written = target_fields(target)
     envelope = []
     for key in values["t_envelope"]:
         if key in written:

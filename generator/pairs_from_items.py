@@ -40,7 +40,7 @@ from generator.pairs import (
     variables_of,
     wire_expr,
 )
-from generator.pairs_from_blocks import _keys, _target_fields, _target_writes
+from generator.pairs_from_blocks import keys_holding, target_fields, target_writes
 
 Json = Any
 
@@ -73,7 +73,7 @@ def _source_texts(source: Json) -> list[tuple[str, str, str | None]]:
         canonical, wire = variant["canonical"], variant["wire"]
         if set(canonical) - {"type", "text", "citations"}:
             raise PairError(f"{source['format']}: a text part the item composer does not read")
-        text_key = _keys(wire, text="text")["text"]
+        text_key = keys_holding(wire, text="text")["text"]
         cites = [k for k, v in wire.items() if "citations" in variables_of(v)]
         found.append((wire["type"], text_key, cites[0] if cites else None))
     return found
@@ -90,7 +90,7 @@ def _source_image(source: Json) -> dict[str, Any]:
     return {
         "s_image_tag": base64["type"],
         "s_image_key": key,
-        "s_detail_key": _keys(base64, detail="detail")["detail"],
+        "s_detail_key": keys_holding(base64, detail="detail")["detail"],
         "s_image_kinds": one_of_types(base64),
     }
 
@@ -102,15 +102,15 @@ def _source_items(source: Json) -> dict[str, Any]:
     result = source["parts"]["tool_result"][0]["wire"]
     if owners.get(call["type"]) != "assistant" or owners.get(result["type"]) != "tool":
         raise PairError(f"{source['format']}: calls and outputs owned otherwise")
-    arguments = _keys(call, arguments="arguments")["arguments"]
+    arguments = keys_holding(call, arguments="arguments")["arguments"]
     _op_args(call[arguments], "json_string")
-    output = _keys(result, content="content")["content"]
+    output = keys_holding(result, content="content")["content"]
     _op_args(result[output], "parts")
     return {
         "s_call_tag": call["type"],
-        "s_call": _keys(call, id="id", name="name", arguments="arguments"),
+        "s_call": keys_holding(call, id="id", name="name", arguments="arguments"),
         "s_result_tag": result["type"],
-        "s_result": _keys(result, id="id", content="content"),
+        "s_result": keys_holding(result, id="id", content="content"),
         # The canonical part each is read as (the part type of what reading reports of it).
         "s_call_part": source["parts"]["tool_call"][0]["canonical"]["type"],
         "s_result_part": source["parts"]["tool_result"][0]["canonical"]["type"],
@@ -125,7 +125,9 @@ def _source_tool(source: Json) -> dict[str, Any]:
     from when it leaves it out (`@strict_by_schema`: decided by the schema)."""
     (tool,) = source["codecs"]["tool"]
     flag_key, schema_key, inner = _op_args(tool["wire"], "strict_by_schema")
-    keys = _keys(inner, name="name", description="description", schema="schema", strict="strict")
+    keys = keys_holding(
+        inner, name="name", description="description", schema="schema", strict="strict"
+    )
     if _op_args(inner[keys["strict"]], "explicit_default")[1:] != [True, False]:
         raise PairError(f"{source['format']}: a strict flag the item composer does not read")
     if (flag_key, schema_key) != (keys["strict"], keys["schema"]):
@@ -278,7 +280,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         raise PairError(f"{source['format']}: a system prompt the item composer does not read")
     message = dict(layout["items"]["message"])
     message_tag = message.pop(layout["block_tag"])
-    values = _target_writes(target)
+    values = target_writes(target)
     values.update(_images(target))
     request = _source_request(source)
     choices = _source_choices(source)
@@ -297,7 +299,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     given = {name: f"p_{key}" for key, name in request["s_params"]}
     given.update({name: f"p_{key}" for key, _setting, name in request["s_nested"]})
     by_key = {path: name for name, path in values["t_paths"].items()}
-    written = _target_fields(target)
+    written = target_fields(target)
     written[formats["t_rf_key"]] = "rf_out"
     envelope = []
     for key in values["t_envelope"]:
