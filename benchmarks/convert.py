@@ -951,25 +951,37 @@ def reverse_rows(
     return checked, written
 
 
-def reverse_report(found: TargetRows, rates: dict[tuple[str, str], float]) -> str:
-    """The section's report: `TargetRows.report` under its own heading."""
+def section_report(pair: str, found: TargetRows, rates: dict[tuple[str, str], float]) -> str:
+    """A pair section's report: `TargetRows.report` under the pair's own heading."""
     lines = found.report(rates).splitlines()
-    lines[0] = f"## {REVERSE_SOURCE} → {REVERSE_TARGET}, dict → dict (the reverse direction)"
+    lines[0] = f"## {pair}, dict → dict (the reverse direction)"
     return "\n".join([*lines, ""])
+
+
+RowsOf = Callable[[Convert, list[Corpus], int], tuple[TargetRows, list[Corpus]]]
+
+
+def pair_section(
+    pair: str, rows: RowsOf, convert: Convert | str, corpora: list[Corpus], args: argparse.Namespace
+) -> list[str]:
+    """Checks, times (its rows interleaved, medians) and prints the section of one pair (its
+    rows from ``rows``); what failed. Skipped without an interlingua that has the fused pass."""
+    if isinstance(convert, str) or not takes_fused(convert):
+        print(f"## {pair}: skipped (no interlingua fused pass)\n")
+        return []
+    found, written = rows(convert, corpora, args.check_slice)
+    rates = time_rows(found.rows, written, args.chunk, args.repeat)
+    print(section_report(pair, found, rates))
+    return found.failed
 
 
 def reverse_section(
     convert: Convert | str, corpora: list[Corpus], args: argparse.Namespace
 ) -> list[str]:
-    """Checks, times (its rows interleaved, medians) and prints the reverse section; what
-    failed. Skipped without an interlingua that has the fused pass."""
-    if isinstance(convert, str) or not takes_fused(convert):
-        print(f"## {REVERSE_SOURCE} → {REVERSE_TARGET}: skipped (no interlingua fused pass)\n")
-        return []
-    found, written = reverse_rows(convert, corpora, args.check_slice)
-    rates = time_rows(found.rows, written, args.chunk, args.repeat)
-    print(reverse_report(found, rates))
-    return found.failed
+    """The anthropic → openai-chat section."""
+    return pair_section(
+        f"{REVERSE_SOURCE} → {REVERSE_TARGET}", reverse_rows, convert, corpora, args
+    )
 
 
 if __name__ == "__main__":

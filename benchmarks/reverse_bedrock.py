@@ -14,8 +14,7 @@ Converse responses back), but has no translation of a Converse *request* into an
 (its proxy passes Bedrock requests through as they are). The ratio reported is the fused
 pass's to the two-step path's.
 
-    python benchmarks/reverse_bedrock.py [--size 2000] [--long 200] [--repeat 5]
-    python benchmarks/convert.py --bedrock-reverse-only   # the same section, from convert.py
+    python benchmarks/convert.py --bedrock-reverse-only [--size 2000] [--long 200]
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -38,11 +36,8 @@ from convert import (
     carried_out_bedrock,
     carried_out_chat,
     check_rows,
-    load_interlingua,
-    takes_fused,
-    time_rows,
+    pair_section,
 )
-from openai_corpus import corpus, long_corpus
 
 Json = dict[str, Any]
 
@@ -96,50 +91,10 @@ def bedrock_rows(
     return checked, written
 
 
-def bedrock_report(found: TargetRows, rates: dict[tuple[str, str], float]) -> str:
-    """The section's report: `TargetRows.report` under its own heading."""
-    lines = found.report(rates).splitlines()
-    lines[0] = f"## {BEDROCK_SOURCE} → {BEDROCK_TARGET}, dict → dict (the reverse direction)"
-    return "\n".join([*lines, ""])
-
-
 def bedrock_section(
     convert: Convert | str, corpora: list[Corpus], args: argparse.Namespace
 ) -> list[str]:
-    """Checks, times (its rows interleaved, medians) and prints the section; what failed.
-    Skipped without an interlingua that has the fused pass."""
-    if isinstance(convert, str) or not takes_fused(convert):
-        print(f"## {BEDROCK_SOURCE} → {BEDROCK_TARGET}: skipped (no interlingua fused pass)\n")
-        return []
-    found, written = bedrock_rows(convert, corpora, args.check_slice)
-    rates = time_rows(found.rows, written, args.chunk, args.repeat)
-    print(bedrock_report(found, rates))
-    return found.failed
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--size", type=int, default=2000, help="request bodies in the corpus")
-    parser.add_argument("--long", type=int, default=200, help="long conversations beside them")
-    parser.add_argument("--repeat", type=int, default=5, help="median of this many passes")
-    parser.add_argument("--chunk", type=int, default=250, help="bodies timed at a time")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the corpora")
-    parser.add_argument(
-        "--check-slice", type=int, default=200, help="outputs checked against the wire schema"
+    """The bedrock → openai-chat section (`convert.pair_section`)."""
+    return pair_section(
+        f"{BEDROCK_SOURCE} → {BEDROCK_TARGET}", bedrock_rows, convert, corpora, args
     )
-    args = parser.parse_args()
-    corpora: list[Corpus] = []
-    for label, bodies in (
-        ("short", corpus(args.size, args.seed)),
-        ("long", long_corpus(args.long, args.seed)),
-    ):
-        if bodies:
-            corpora.append((label, bodies, [orjson.dumps(body) for body in bodies]))
-    failed = bedrock_section(load_interlingua(), corpora, args)
-    for problem in failed:
-        print(problem)
-    sys.exit(1 if failed else 0)
-
-
-if __name__ == "__main__":
-    main()

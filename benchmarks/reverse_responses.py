@@ -39,8 +39,7 @@ from convert import (
     carried_out_chat,
     carried_out_responses,
     check_rows,
-    takes_fused,
-    time_rows,
+    pair_section,
 )
 
 RESPONSES = "openai-responses"
@@ -122,20 +121,6 @@ def rows(
     return checked, written
 
 
-def report(found: TargetRows, rates: dict[tuple[str, str], float]) -> str:
-    """The section's report: `TargetRows.report` under its own heading."""
-    lines = found.report(rates).splitlines()
-    lines[0] = f"## {RESPONSES} → {CHAT}, dict → dict (the reverse direction, items)"
-    return "\n".join([*lines, ""])
-
-
 def section(convert: Convert | str, corpora: list[Corpus], args: argparse.Namespace) -> list[str]:
-    """Checks, times (its rows interleaved, medians) and prints the section; what failed.
-    Skipped without an interlingua that has the fused pass."""
-    if isinstance(convert, str) or not takes_fused(convert):
-        print(f"## {RESPONSES} → {CHAT}: skipped (no interlingua fused pass)\n")
-        return []
-    found, written = rows(convert, corpora, args.check_slice)
-    rates = time_rows(found.rows, written, args.chunk, args.repeat)
-    print(report(found, rates))
-    return found.failed
+    """The openai-responses → openai-chat section (`convert.pair_section`)."""
+    return pair_section(f"{RESPONSES} → {CHAT}", rows, convert, corpora, args)

@@ -284,7 +284,7 @@ def test_the_reverse_rows_carry_everything_and_take_the_fused_pass() -> None:
     notes = "\n".join(found.notes)
     assert "openai-chat: 12/12 outputs valid OpenAI Chat requests, fused pass took 11" in notes
     rates = {("short", name): 1000.0 for name in found.names.values()}
-    report = bench.reverse_report(found, rates)
+    report = bench.section_report("anthropic → openai-chat", found, rates)
     assert report.startswith("## anthropic → openai-chat, dict → dict (the reverse direction)")
     assert "fused vs two-step 1.00x" in report
 

@@ -28,7 +28,7 @@ def test_the_bedrock_rows_carry_everything_and_take_the_fused_pass() -> None:
     assert "openai-chat: 12/12 outputs valid OpenAI Chat requests, fused pass took 11" in notes
     assert bench.NO_BASELINE in notes
     rates = {("short", name): 1000.0 for name in found.names.values()}
-    report = bench.bedrock_report(found, rates)
+    report = bench_module("convert").section_report("bedrock → openai-chat", found, rates)
     assert report.startswith("## bedrock → openai-chat, dict → dict (the reverse direction)")
     assert "fused vs two-step 1.00x" in report
 
