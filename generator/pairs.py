@@ -90,6 +90,24 @@ def variables_of(node: Json) -> set[str]:
     return set()
 
 
+def described_strict_exprs(
+    template: Json, env: Mapping[str, str], description: str, strict: str
+) -> dict[tuple[bool, bool], str | None]:
+    """`wire_expr` of a tool-like template (a tool, a structured-output format) for each of
+    the four ways its optional description and strict flag may be present: keyed by
+    (described, strict), each present one written from the expression given for it."""
+    found = {}
+    for described in (False, True):
+        for strict_given in (False, True):
+            given = dict(env)
+            if described:
+                given["description"] = description
+            if strict_given:
+                given["strict"] = strict
+            found[described, strict_given] = wire_expr(template, given)
+    return found
+
+
 def wire_expr(node: Json, env: Mapping[str, str]) -> str | None:
     """Python source building the wire value of a mapping's wire template, each variable
     replaced by the expression ``env`` gives it; None when the template is left out (every

@@ -37,6 +37,7 @@ from generator.pairs import (
     PAIRS,
     PairError,
     charset_rule,
+    described_strict_exprs,
     mappings_by_format,
     module_name,
     one_of_types,
@@ -423,15 +424,9 @@ def target_writes(target: Json) -> dict[str, Any]:
     call = target["parts"]["tool_call"][0]
     result = target["parts"]["tool_result"][0]
     (tool,) = target["codecs"]["tool"]
-    tool_exprs = {}
-    for described in (False, True):
-        for strict in (False, True):
-            env = {"name": "name", "schema": "schema"}
-            if described:
-                env["description"] = "description"
-            if strict:
-                env["strict"] = "strict"
-            tool_exprs[described, strict] = wire_expr(tool["wire"], env)
+    tool_exprs = described_strict_exprs(
+        tool["wire"], {"name": "name", "schema": "schema"}, "description", "strict"
+    )
     paths, _defaults = target_paths(target)
     canonical = target["request"]["canonical"].get("parameters", {})
     by_var = {variable_of(v): k for k, v in canonical.items()}

@@ -30,6 +30,7 @@ from generator.pair_checks import CheckError
 from generator.pairs import (
     PAIRS,
     PairError,
+    described_strict_exprs,
     mappings_by_format,
     module_name,
     one_of_types,
@@ -229,15 +230,12 @@ def _response_formats(source: Json, target: Json) -> dict[str, Any]:
             )
     if schema is None or sorted(schema[1]) != ["description", "name", "schema", "strict"]:
         raise PairError(f"{source['format']}: no json_schema response_format")
-    exprs = {}
-    for described in (False, True):
-        for strict in (False, True):
-            env = {"name": "rf_name", "schema": "rf_schema"}
-            if described:
-                env["description"] = "rf_description"
-            if strict:
-                env["strict"] = "rf_strict"
-            exprs[described, strict] = wire_expr(targets["json_schema"], env)
+    exprs = described_strict_exprs(
+        targets["json_schema"],
+        {"name": "rf_name", "schema": "rf_schema"},
+        "rf_description",
+        "rf_strict",
+    )
     (key,) = [
         k for k, v in target["request"]["wire"].items() if "response_format" in variables_of(v)
     ]
