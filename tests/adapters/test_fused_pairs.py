@@ -21,6 +21,7 @@ from interlingua.conversion import ConversionError, ConversionResult, LossyConve
 from interlingua.conversion.converter import FUSED_ENV, check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters.differential import real_bodies
+from tests.adapters.fused import DELETE, changed, same
 from tests.benchmarks.test_convert_bench import bench_module
 
 BODY: dict[str, Any] = {
@@ -73,13 +74,7 @@ BODY: dict[str, Any] = {
 FROM_CHAT = sorted(pair for pair in PAIRS if pair[0] == "openai-chat")
 
 
-def _same(a: ConversionResult, b: ConversionResult) -> None:
-    assert (a.output, a.losses, dict(a.id_map), dict(a.name_map)) == (
-        b.output,
-        b.losses,
-        dict(b.id_map),
-        dict(b.name_map),
-    )
+_same = same
 
 
 # What bodies recorded from SDKs carry beside the shape (`model_dump()` of a reply, participant
@@ -1042,18 +1037,10 @@ ANTHROPIC_BODY: dict[str, Any] = {
 
 def _anthropic(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
     """ANTHROPIC_BODY with the value at ``path`` replaced (``_DELETE``: removed)."""
-    body = copy.deepcopy(ANTHROPIC_BODY)
-    node: Any = body
-    for step in path[:-1]:
-        node = node[step]
-    if value is _DELETE:
-        del node[path[-1]]
-    else:
-        node[path[-1]] = value
-    return body
+    return changed(ANTHROPIC_BODY, path, value)
 
 
-_DELETE = object()
+_DELETE = DELETE
 _TEXT = {"type": "text", "text": "x"}
 _TOOL_USE = {"type": "tool_use", "id": "toolu_1", "name": "weather", "input": {}}
 _RESULT = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "r"}

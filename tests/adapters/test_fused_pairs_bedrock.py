@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from interlingua.conversion import ConversionError, ConversionResult, LossyConversionError
+from interlingua.conversion import ConversionError, LossyConversionError
 from interlingua.conversion.converter import check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters.differential import outcome, real_bodies
+from tests.adapters.fused import DELETE, changed, same
 from tests.benchmarks.test_convert_bench import bench_module
 
 SOURCE, TARGET = "bedrock", "openai-chat"
@@ -90,29 +91,15 @@ BEDROCK_BODY: dict[str, Any] = {
     ],
 }
 
-_DELETE = object()
+_DELETE = DELETE
 
 
 def _bedrock(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
     """BEDROCK_BODY with the value at ``path`` replaced (``_DELETE``: removed)."""
-    body = copy.deepcopy(BEDROCK_BODY)
-    node: Any = body
-    for step in path[:-1]:
-        node = node[step]
-    if value is _DELETE:
-        del node[path[-1]]
-    else:
-        node[path[-1]] = value
-    return body
+    return changed(BEDROCK_BODY, path, value)
 
 
-def _same(a: ConversionResult, b: ConversionResult) -> None:
-    assert (a.output, a.losses, dict(a.id_map), dict(a.name_map)) == (
-        b.output,
-        b.losses,
-        dict(b.id_map),
-        dict(b.name_map),
-    )
+_same = same
 
 
 _TEXT = {"text": "x"}

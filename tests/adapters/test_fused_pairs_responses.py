@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from interlingua.conversion import ConversionError, ConversionResult, LossyConversionError
+from interlingua.conversion import ConversionError, LossyConversionError
 from interlingua.conversion.converter import check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters.differential import outcome, real_bodies
+from tests.adapters.fused import DELETE, changed, same
 from tests.benchmarks.test_convert_bench import bench_module
 
 SOURCE, TARGET = "openai-responses", "openai-chat"
@@ -92,29 +93,15 @@ RESPONSES_BODY: dict[str, Any] = {
     ],
 }
 
-_DELETE = object()
+_DELETE = DELETE
 
 
 def _responses(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
     """RESPONSES_BODY with the value at ``path`` replaced (``_DELETE``: removed)."""
-    body = copy.deepcopy(RESPONSES_BODY)
-    node: Any = body
-    for step in path[:-1]:
-        node = node[step]
-    if value is _DELETE:
-        del node[path[-1]]
-    else:
-        node[path[-1]] = value
-    return body
+    return changed(RESPONSES_BODY, path, value)
 
 
-def _same(a: ConversionResult, b: ConversionResult) -> None:
-    assert (a.output, a.losses, dict(a.id_map), dict(a.name_map)) == (
-        b.output,
-        b.losses,
-        dict(b.id_map),
-        dict(b.name_map),
-    )
+_same = same
 
 
 _USER = {"role": "user", "content": "Hi"}
