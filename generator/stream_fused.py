@@ -4,7 +4,7 @@ refusal or a call's arguments), without canonical events or chunk objects in bet
 
 Both halves come from the mapping files, as the streams do: the source's read rules that
 continue a keyed part (`streams.hot_rules`) and the target's delta text (`a_*` in its stream
-module). The engine (`adapters.streaming.delta_text` / `call_text`) decides whether the state
+module). The engine (`adapters.stream_writer.delta_text` / `call_text`) decides whether the state
 allows the shortcut: the part known and of that kind, the target's block for it open,
 nothing held back, neither side done. Anything else — a chunk no hot rule takes, a state the
 shortcut does not cover — returns None, and `StreamTranslator` reads the chunk the general

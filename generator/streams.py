@@ -5,9 +5,8 @@ The section declares how one format streams a response (see `schemas/meta/mappin
 templates that write canonical events back. Both become straight-line Python in
 `generated/python/streams/<format>.py`: one `read` function of `if`s over the chunk, and one
 function per template list that builds the chunks as dict literals. The stream engine
-(`interlingua.conversion.adapters.streaming`) keeps the state between chunks: part indices, open
-calls,
-usage so far, the stop reason.
+(`interlingua.conversion.adapters.stream_reader` and `stream_writer`) keeps the state between
+chunks: part indices, open calls, usage so far, the stop reason.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from interlingua.conversion import ConversionError
-from interlingua.conversion.adapters.streaming import StreamReader, StreamWriter, at
+from interlingua.conversion.adapters.stream_reader import StreamReader
+from interlingua.conversion.adapters.stream_spec import at
+from interlingua.conversion.adapters.stream_writer import StreamWriter
 from interlingua.generated.streams import STREAMS
 from interlingua.streams.engine import StreamTranslator, read_stream, write_stream
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from interlingua.conversion import ConversionError
-from interlingua.conversion.adapters.streaming import StreamReader
+from interlingua.conversion.adapters.stream_reader import StreamReader
 from interlingua.conversion.reading import InputError
 from interlingua.generated.streams import STREAMS
 from interlingua.streams.engine import StreamTranslator, read_stream, write_stream

@@ -4,7 +4,7 @@
 
 from typing import Final
 
-from interlingua.conversion.adapters.streaming import StreamSpec
+from interlingua.conversion.adapters.stream_spec import StreamSpec
 from interlingua.generated.streams.anthropic import STREAM as ANTHROPIC
 from interlingua.generated.streams.bedrock import STREAM as BEDROCK
 from interlingua.generated.streams.gemini import STREAM as GEMINI

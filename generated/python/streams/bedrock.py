@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from interlingua.conversion.adapters.streaming import EMPTY, StreamReader, StreamSpec, at, get
+from interlingua.conversion.adapters.stream_reader import StreamReader
+from interlingua.conversion.adapters.stream_spec import EMPTY, StreamSpec, at, get
 from interlingua.generated.adapters import bedrock as adapter
 from interlingua.streams.framing import json_text
 

@@ -12,14 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from interlingua.conversion.adapters.streaming import (
-    StreamReader,
-    StreamWriter,
-    at,
-    call_text,
-    delta_text,
-    get,
-)
+from interlingua.conversion.adapters.stream_reader import StreamReader
+from interlingua.conversion.adapters.stream_spec import at, get
+from interlingua.conversion.adapters.stream_writer import StreamWriter, call_text, delta_text
 from interlingua.generated.streams import anthropic, bedrock, gemini, ollama, openai_chat
 
 Fused = Callable[[StreamReader, StreamWriter, dict[str, Any]], "str | None"]

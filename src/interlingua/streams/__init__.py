@@ -6,7 +6,7 @@
 - :mod:`~interlingua.streams.accumulate`: canonical events folded into a Message.
 
 Each format's chunk code is generated (``interlingua.generated.streams``) and runs on
-``interlingua.conversion.adapters.streaming``.
+``interlingua.conversion.adapters.stream_reader`` and ``stream_writer``.
 """
 
 from __future__ import annotations

@@ -34,7 +34,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 from interlingua.conversion import Context, ConversionError, Loss
-from interlingua.conversion.adapters.streaming import Event, StreamReader, StreamSpec, StreamWriter
+from interlingua.conversion.adapters.stream_reader import StreamReader
+from interlingua.conversion.adapters.stream_spec import Event, StreamSpec
+from interlingua.conversion.adapters.stream_writer import StreamWriter
 from interlingua.conversion.reading import DEFAULT_MAX_BYTES, InputError, check_value, read_json
 from interlingua.documents.validation import validate
 from interlingua.generated.streams import STREAMS
