@@ -63,10 +63,27 @@ def test_schemas_strict_mode_takes(schema: Any) -> None:
         closed(x={"type": "array", "items": True}),  # a boolean schema
         {**CLOSED, "properties": []},  # properties not an object
         {**CLOSED, "required": "q"},  # required not a list
+        {**CLOSED, "required": [[]]},  # a name that is not a string (was a TypeError)
+        {"type": "object", "properties": {}, "required": [{}], "additionalProperties": False},
     ],
 )
 def test_schemas_strict_mode_refuses(schema: Any) -> None:
     assert not strict_takes(schema)
+
+
+def test_a_required_list_of_other_than_names_crosses_as_a_loose_tool() -> None:
+    """Regression: such a schema (the body's schema check takes any object for a tool's
+    parameters) ended the conversion as `wrong_type ... TypeError`, on both paths."""
+    parameters = {"type": "object", "properties": {}, "required": [[]]}
+    tool = {
+        "type": "function",
+        "name": "f",
+        "parameters": {**parameters, "additionalProperties": False},
+    }
+    body = {"model": "m", "input": "hi", "tools": [tool]}
+    for fused in (True, False):
+        (written,) = convert(body, "openai-responses", "openai-chat", fused=fused).output["tools"]
+        assert written["function"] == {"name": "f", "parameters": tool["parameters"]}  # loose
 
 
 def test_nesting_deeper_than_strict_mode_goes_is_refused() -> None:

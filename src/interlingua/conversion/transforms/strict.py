@@ -68,7 +68,9 @@ def _closed(node: Any, depth: int) -> bool:
         required = node.get("required", [])
         if node.get("additionalProperties") is not False or type(properties) is not dict:
             return False
-        if type(required) is not list or set(required) != set(properties):
+        if type(required) is not list or not all(type(name) is str for name in required):
+            return False  # (a list of other than names is no schema strict mode checks)
+        if set(required) != set(properties):
             return False
     for key in _SUBSCHEMA_MAPS:
         members = node.get(key)
