@@ -266,6 +266,23 @@ def block_checks(
     )
 
 
+def format_checks(
+    source: Json, path: list[Step]
+) -> tuple[frozenset[str], dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]]:
+    """What the reading schema asks of the object at ``path`` (a structured-output format):
+    the keys it requires and, by key, its types, items' types and constant (`_object_fields`).
+    Fails when it asks more than structure of it."""
+    schema = reading_schema(
+        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
+    )
+    defs: dict[str, Json] = schema["$defs"]
+    where, node = schema_at(defs, schema, path)
+    extra = sorted(set(extras(defs, node, where, {})))
+    if extra:
+        raise CheckError(f"{source['format']}: the fused pass does not check {extra}")
+    return frozenset(node.get("required", ())), _object_fields(defs, node)
+
+
 def schema_at(defs: dict[str, Json], schema: Json, steps: list[Step]) -> tuple[str, Json]:
     """The schema a walk of ``steps`` from ``schema`` comes to, with where it is (the last
     definition's name and the property: `extras`'s spelling). Each step goes through the

@@ -38,6 +38,7 @@ REQUEST_KEYS: Final[frozenset[str]] = frozenset(
         "max_tokens",
         "messages",
         "model",
+        "output_config",
         "stop_sequences",
         "system",
         "temperature",
@@ -86,6 +87,8 @@ TOOL_KEYS: Final[frozenset[str]] = frozenset(
     ["description", "input_schema", "name", "strict", "type"]
 )
 CHOICE_KEYS: Final[frozenset[str]] = frozenset(["disable_parallel_tool_use", "name", "type"])
+# What the pass reads of `output_config`: its structured-output format (any other key is another shape).
+FORMAT_KEYS: Final[frozenset[str]] = frozenset(["format"])
 # A tool_choice's tag to the target's value (the named tool's is written with its name).
 CHOICES: Final[dict[str, Any]] = {
     "any": "required",
@@ -475,6 +478,22 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         if declarations is None and tools is not None:
             # No tool goes out: the writer drops the choice (reported); the two-step path's.
             return "a tool_choice beside an empty tools list"
+    response_format: Any = None
+    found_format = body.get("output_config")
+    if found_format is not None:
+        if type(found_format) is not dict or not FORMAT_KEYS.issuperset(found_format):
+            return "output_config: outside the fused shape"
+        spec = found_format.get("format")
+        if spec is not None:
+            if type(spec) is not dict or len(spec) != 2 or spec.get("type") != "json_schema":
+                return "output_config: a format outside the fused shape"
+            format_schema = spec.get("schema")
+            if type(format_schema) not in (dict,) or not _opaque(format_schema, 3):
+                return "output_config: a format outside the fused shape"
+            response_format = {
+                "type": "json_schema",
+                "json_schema": {"name": "response", "schema": format_schema},
+            }
 
     found_messages = body.get("messages")
     if type(found_messages) is not list:
@@ -512,6 +531,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         out["tools"] = declarations
     if tool_choice is not None:
         out["tool_choice"] = tool_choice
+    if response_format is not None:
+        out["response_format"] = response_format
     if p_max_tokens is not None:
         out["max_completion_tokens"] = p_max_tokens
     if p_temperature is not None:
@@ -525,6 +546,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if p_top_k is not None:
         _loss(
             losses, "/parameters/top_k", "parameter_dropped", "openai-chat has no place for `top_k`"
+        )
+    if response_format is not None:  # (the writer reports it after the parameters)
+        _loss(
+            losses,
+            "/response_format/name",
+            "placeholder_inserted",
+            "openai-chat requires this setting; sent 'response'",
         )
     out["messages"] = written
     losses += lost
