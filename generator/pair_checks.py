@@ -212,7 +212,7 @@ class BlockPaths:
 def block_checks(
     source: Json,
     read_keys: Collection[str],
-    params: Collection[tuple[str, ...]],
+    params: Collection[tuple[Step, ...]],
     taken: dict[str, set[str]],
     paths: BlockPaths,
 ) -> BlockChecks:
@@ -230,11 +230,14 @@ def block_checks(
     param_types, item_types = {}, {}
     groups: dict[str, frozenset[str]] = {}
     for path in params:
-        key = path[-1]
+        key = str(path[-1])
         node = schema_at(defs, schema, list(path))[1]
-        if len(path) > 1:
+        if len(path) > 2:  # a group's setting of a tag: its member of the group's union
+            group = schema_at(defs, schema, list(path[:-1]))[1]
+            groups[str(path[0])] = frozenset(group.get("required", ()))
+        elif len(path) > 1:
             group = _single(defs, top["properties"][path[0]])
-            groups[path[0]] = frozenset(group.get("required", ()))
+            groups[str(path[0])] = frozenset(group.get("required", ()))
         types = schema_types(defs, node)
         if (
             types is None

@@ -281,9 +281,7 @@ def _source_format(source: Json, target: Json) -> dict[str, Any] | None:
     tags = {k: v for k, v in wire.items() if variable_of(v) is None}
     given = {variable_of(v): f"format_{k}" for k, v in wire.items() if variable_of(v) is not None}
     (canonical_key,) = [
-        k
-        for k, v in target["request"]["canonical"].items()
-        if "response_format" in variables_of(v)
+        k for k, v in target["request"]["canonical"].items() if "response_format" in variables_of(v)
     ]
     chosen = [
         v
@@ -295,7 +293,14 @@ def _source_format(source: Json, target: Json) -> dict[str, Any] | None:
     (variant,) = chosen
     where = {variable_of(v): k for k, v in variant["canonical"].items()}
     losses: list[tuple[str, str, str]] = []
-    expr = _format_expr(variant["wire"], given, target["format"], f"/{canonical_key}", where, losses)
+    expr = _format_expr(
+        variant["wire"],
+        given=given,
+        fmt=target["format"],
+        at=f"/{canonical_key}",
+        where=where,
+        losses=losses,
+    )
     if len(losses) > 1:
         raise PairError(f"{target['format']}: a response_format the block composer does not write")
     return {
@@ -311,6 +316,7 @@ def _source_format(source: Json, target: Json) -> dict[str, Any] | None:
 
 def _format_expr(
     node: Json,
+    *,
     given: dict[str | None, str],
     fmt: str,
     at: str,
@@ -336,7 +342,10 @@ def _format_expr(
         return repr(value)
     if any(k.startswith("@") for k in node):
         raise PairError(f"{fmt}: a response_format the block composer does not write")
-    entries = [(k, _format_expr(v, given, fmt, at, where, losses)) for k, v in node.items()]
+    entries = [
+        (k, _format_expr(v, given=given, fmt=fmt, at=at, where=where, losses=losses))
+        for k, v in node.items()
+    ]
     return "{" + ", ".join(f"{k!r}: {text}" for k, text in entries if text) + "}"
 
 
@@ -389,17 +398,30 @@ def _source_request(
                         merged_key, merged_param = k, by_var[variable_of(v["@negate"])]
         elif (
             isinstance(value, dict)
-            and value
-            and all(variable_of(v) in by_var for v in value.values())
+            and any(variable_of(v) in by_var for v in value.values())
+            and all(variable_of(v) in by_var or _tag(v) for v in value.values())
         ):
-            groups[key] = list(value)  # parameters grouped in a field (`inferenceConfig`)
-            plain.extend((k, by_var[variable_of(v)]) for k, v in value.items())
+            # parameters grouped in a field (`inferenceConfig`), or in a setting of a tag
+            # (`thinking: {type: enabled, budget_tokens: ...}`): a setting of another tag
+            # is another shape
+            groups[key] = list(value)
+            plain.extend((k, by_var[variable_of(v)]) for k, v in value.items() if not _tag(v))
         elif (
             var is None and key not in ("model", "tools", "tool_choice") and not _tools_group(value)
         ):
             nested.append(key)
     plain.sort(key=lambda p: order.index(p[1]))
     return plain, groups, nested, merged_key, merged_param
+
+
+def _tag(value: Json) -> bool:
+    """Whether a template's value is a constant string (a tag the body must hold)."""
+    return isinstance(value, str) and variable_of(value) is None
+
+
+def group_tags(source: Json, key: str) -> list[tuple[str, str]]:
+    """The tags a group of the source's request holds (its constant strings), by key."""
+    return sorted((k, v) for k, v in source["request"]["wire"][key].items() if _tag(v))
 
 
 def _tools_group(value: Json) -> bool:
@@ -449,7 +471,8 @@ def target_fields(target: Json) -> dict[str, str]:
             found[key] = "tool_choice"
         elif "response_format" in variables_of(value):
             found[key] = "response_format"
-    if sorted(set(found.values()) - {"response_format"}) != ["declarations", "model", "tool_choice"]:
+    written = set(found.values()) - {"response_format"}  # (a format: when the source has one)
+    if sorted(written) != ["declarations", "model", "tool_choice"]:
         raise PairError(f"{target['format']}: a request the block composer does not write")
     return found
 
@@ -629,7 +652,13 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_params": plain,
         "s_top_params": [(k, n) for k, n in plain if k not in in_groups],
         "s_groups": [
-            (key, f"group_{n}", sorted(keys), sorted(checks.group_required.get(key, ())))
+            (
+                key,
+                f"group_{n}",
+                sorted(keys),
+                sorted(checks.group_required.get(key, ())),
+                group_tags(source, key),
+            )
             for n, (key, keys) in enumerate(groups.items())
         ],
         "s_param_group": {k: f"group_{n}" for n, keys in enumerate(groups.values()) for k in keys},
@@ -749,8 +778,8 @@ def _checks(
     else:
         taken[blocks.tag] = tags
     group_of = {key: group for group, keys in groups.items() for key in keys}
-    params = [
-        (group_of[key], key) if key in group_of else (key,)
+    params: list[tuple[Step, ...]] = [
+        (group_of[key], *group_tags(source, group_of[key]), key) if key in group_of else (key,)
         for key, _name in plain
         if key != "model"
     ]

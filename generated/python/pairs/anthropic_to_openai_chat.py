@@ -42,6 +42,7 @@ REQUEST_KEYS: Final[frozenset[str]] = frozenset(
         "stop_sequences",
         "system",
         "temperature",
+        "thinking",
         "tool_choice",
         "tools",
         "top_k",
@@ -72,9 +73,7 @@ UNREAD_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "service_tier": (str, type(None)),
     "stream": (bool, type(None)),
 }
-UNREAD_CHECKED: Final[frozenset[str]] = frozenset(
-    ["cache_control", "metadata", "output_config", "thinking"]
-)
+UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["cache_control", "metadata", "output_config"])
 DATA_OK: Final = re.compile("^[A-Za-z0-9+/]*={0,2}$").search
 # The image types both formats take.
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
@@ -87,6 +86,7 @@ TOOL_KEYS: Final[frozenset[str]] = frozenset(
     ["description", "input_schema", "name", "strict", "type"]
 )
 CHOICE_KEYS: Final[frozenset[str]] = frozenset(["disable_parallel_tool_use", "name", "type"])
+GROUP_0_KEYS: Final[frozenset[str]] = frozenset(["budget_tokens", "type"])  # thinking
 # What the pass reads of `output_config`: its structured-output format (any other key is another shape).
 FORMAT_KEYS: Final[frozenset[str]] = frozenset(["format"])
 # A tool_choice's tag to the target's value (the named tool's is written with its name).
@@ -421,6 +421,17 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     model = body.get("model")
     if type(model) is not str or not model or not _clean(model):
         return "no model"
+    group_0: dict[str, Any] = {}
+    found_group_0 = body.get("thinking")
+    if found_group_0 is not None:
+        if type(found_group_0) is not dict or not GROUP_0_KEYS.issuperset(found_group_0):
+            return "thinking: outside the fused shape"
+        group_0 = found_group_0
+        if group_0.get("type") != "enabled":
+            return "thinking: a setting outside the fused shape"
+        if group_0.get("budget_tokens") is None:
+            return "thinking: outside the fused shape"
+
     p_max_tokens = body.get("max_tokens")
     if type(p_max_tokens) not in (int,) or not _scalar(p_max_tokens):
         return "max_tokens: outside the fused shape"
@@ -444,6 +455,11 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         or not all([type(item) in (str,) and _scalar(item) for item in p_stop_sequences])
     ):
         return "stop_sequences: outside the fused shape"
+    p_budget_tokens = group_0.get("budget_tokens")
+    if p_budget_tokens is not None and (
+        type(p_budget_tokens) not in (int,) or not _scalar(p_budget_tokens)
+    ):
+        return "budget_tokens: outside the fused shape"
     declarations: list[Any] | None = None
     tools = body.get("tools")
     if tools is not None:
@@ -543,6 +559,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         out["stop"] = p_stop_sequences
     if parallel is not None:
         out["parallel_tool_calls"] = parallel
+    if p_budget_tokens is not None:
+        _loss(
+            losses,
+            "/parameters/thinking_budget_tokens",
+            "parameter_dropped",
+            "openai-chat has no place for `thinking_budget_tokens`",
+        )
     if p_top_k is not None:
         _loss(
             losses, "/parameters/top_k", "parameter_dropped", "openai-chat has no place for `top_k`"
