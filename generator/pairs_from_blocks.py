@@ -22,9 +22,11 @@ from the mapping's templates.
 
 The shape the pass covers: a system prompt (a string or text blocks), user turns of text, images
 (base64 or a web URL) and tool results holding text (or a structured value alone), assistant
-turns of text then tool calls, custom tools, every tool_choice, the sampling parameters.
-Anything else (cache hints, thinking, documents, unknown keys, ids or names the target would
-rewrite) sends the body the two-step way, with the reason.
+turns of text then tool calls, custom tools, every tool_choice, the sampling parameters
+(those in a group, and those in a setting of a tag: Anthropic's `thinking: {type: enabled}`),
+a structured-output format the source writes as its canonical form (Anthropic's
+`output_config.format`). Anything else (cache hints, thinking blocks, documents, unknown keys,
+ids or names the target would rewrite) sends the body the two-step way, with the reason.
 """
 
 from __future__ import annotations
