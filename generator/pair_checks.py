@@ -212,7 +212,7 @@ class BlockPaths:
 def block_checks(
     source: Json,
     read_keys: Collection[str],
-    params: Collection[tuple[str, ...]],
+    params: Collection[tuple[Step, ...]],
     taken: dict[str, set[str]],
     paths: BlockPaths,
 ) -> BlockChecks:
@@ -230,11 +230,14 @@ def block_checks(
     param_types, item_types = {}, {}
     groups: dict[str, frozenset[str]] = {}
     for path in params:
-        key = path[-1]
+        key = str(path[-1])
         node = schema_at(defs, schema, list(path))[1]
-        if len(path) > 1:
+        if len(path) > 2:  # a group's setting of a tag: its member of the group's union
+            group = schema_at(defs, schema, list(path[:-1]))[1]
+            groups[str(path[0])] = frozenset(group.get("required", ()))
+        elif len(path) > 1:
             group = _single(defs, top["properties"][path[0]])
-            groups[path[0]] = frozenset(group.get("required", ()))
+            groups[str(path[0])] = frozenset(group.get("required", ()))
         types = schema_types(defs, node)
         if (
             types is None
@@ -264,6 +267,23 @@ def block_checks(
         _object_fields(defs, schema_at(defs, schema, paths.result)[1]),
         groups,
     )
+
+
+def format_checks(
+    source: Json, path: list[Step]
+) -> tuple[frozenset[str], dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]]:
+    """What the reading schema asks of the object at ``path`` (a structured-output format):
+    the keys it requires and, by key, its types, items' types and constant (`_object_fields`).
+    Fails when it asks more than structure of it."""
+    schema = reading_schema(
+        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
+    )
+    defs: dict[str, Json] = schema["$defs"]
+    where, node = schema_at(defs, schema, path)
+    extra = sorted(set(extras(defs, node, where, {})))
+    if extra:
+        raise CheckError(f"{source['format']}: the fused pass does not check {extra}")
+    return frozenset(node.get("required", ())), _object_fields(defs, node)
 
 
 def schema_at(defs: dict[str, Json], schema: Json, steps: list[Step]) -> tuple[str, Json]:

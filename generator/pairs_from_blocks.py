@@ -22,9 +22,11 @@ from the mapping's templates.
 
 The shape the pass covers: a system prompt (a string or text blocks), user turns of text, images
 (base64 or a web URL) and tool results holding text (or a structured value alone), assistant
-turns of text then tool calls, custom tools, every tool_choice, the sampling parameters.
-Anything else (cache hints, thinking, documents, unknown keys, ids or names the target would
-rewrite) sends the body the two-step way, with the reason.
+turns of text then tool calls, custom tools, every tool_choice, the sampling parameters
+(those in a group, and those in a setting of a tag: Anthropic's `thinking: {type: enabled}`),
+a structured-output format the source writes as its canonical form (Anthropic's
+`output_config.format`). Anything else (cache hints, thinking blocks, documents, unknown keys,
+ids or names the target would rewrite) sends the body the two-step way, with the reason.
 """
 
 from __future__ import annotations
@@ -32,7 +34,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from generator.pair_checks import UNTAGGED, BlockChecks, BlockPaths, CheckError, Step, block_checks
+from generator.pair_checks import (
+    UNTAGGED,
+    BlockChecks,
+    BlockPaths,
+    CheckError,
+    Step,
+    block_checks,
+    format_checks,
+)
 from generator.pairs import (
     PAIRS,
     PairError,
@@ -250,6 +260,97 @@ def _result_flags(source: Json, blocks: _Blocks, target: Json) -> list[tuple[str
     return sorted((key, name, values) for key, (name, values) in flags.items())
 
 
+def _source_format(source: Json, target: Json) -> dict[str, Any] | None:
+    """The request field holding the source's structured-output format (Anthropic's
+    `output_config: {format: ...}`), when the pass takes it: a variant the source writes as its
+    canonical form (constants and values, one level), which the target writes by its variant
+    of the same constants. None: the source has none, or writes it otherwise (Bedrock's schema
+    as JSON text), and a body holding one goes the two-step way."""
+    held = [
+        (key, inner)
+        for key, value in source["request"]["wire"].items()
+        if isinstance(value, dict)
+        for inner, v in value.items()
+        if isinstance(v, dict) and list(v) == ["@codec"] and v["@codec"][0] == "response_format"
+    ]
+    variants = source["codecs"].get("response_format", [])
+    if len(held) != 1 or len(variants) != 1 or variants[0]["wire"] != variants[0]["canonical"]:
+        return None
+    ((key, inner),) = held
+    wire = variants[0]["wire"]
+    if not all(isinstance(v, str) for v in wire.values()):
+        return None
+    tags = {k: v for k, v in wire.items() if variable_of(v) is None}
+    given = {variable_of(v): f"format_{k}" for k, v in wire.items() if variable_of(v) is not None}
+    (canonical_key,) = [
+        k for k, v in target["request"]["canonical"].items() if "response_format" in variables_of(v)
+    ]
+    chosen = [
+        v
+        for v in target["codecs"]["response_format"]
+        if all(v["canonical"].get(k) == c for k, c in tags.items())
+    ]
+    if len(chosen) != 1 or not tags:
+        raise PairError(f"{target['format']}: no single response_format for {tags}")
+    (variant,) = chosen
+    where = {variable_of(v): k for k, v in variant["canonical"].items()}
+    losses: list[tuple[str, str, str]] = []
+    expr = _format_expr(
+        variant["wire"],
+        given=given,
+        fmt=target["format"],
+        at=f"/{canonical_key}",
+        where=where,
+        losses=losses,
+    )
+    if len(losses) > 1:
+        raise PairError(f"{target['format']}: a response_format the block composer does not write")
+    return {
+        "key": key,
+        "inner": inner,
+        "tags": sorted(tags.items()),
+        "fields": sorted((k, f"format_{k}") for k in wire if k not in tags),
+        "size": len(wire),
+        "expr": expr,
+        "loss": losses[0] if losses else None,
+    }
+
+
+def _format_expr(
+    node: Json,
+    *,
+    given: dict[str | None, str],
+    fmt: str,
+    at: str,
+    where: dict[str | None, str],
+    losses: list[tuple[str, str, str]],
+) -> str:
+    """Python source writing the target's format template: a value the source gives as its
+    variable, one it lacks left out or, under `@default`, the default (its loss asked of
+    the transform at generation time)."""
+    from interlingua.conversion.transforms.base import ABSENT  # noqa: PLC0415
+
+    if isinstance(node, str):
+        var = variable_of(node)
+        return repr(node) if var is None else given.get(var, "")
+    if not isinstance(node, dict):
+        raise PairError(f"{fmt}: a response_format the block composer does not write")
+    if list(node) == ["@default"]:
+        var, default = variable_of(node["@default"][0]), node["@default"][1]
+        if var in given:
+            return given[var]
+        value, loss = _asked("default", fmt, f"{at}/{where[var]}", ABSENT, default)
+        losses.append(loss)
+        return repr(value)
+    if any(k.startswith("@") for k in node):
+        raise PairError(f"{fmt}: a response_format the block composer does not write")
+    entries = [
+        (k, _format_expr(v, given=given, fmt=fmt, at=at, where=where, losses=losses))
+        for k, v in node.items()
+    ]
+    return "{" + ", ".join(f"{k!r}: {text}" for k, text in entries if text) + "}"
+
+
 def _source_choices(source: Json, blocks: _Blocks) -> tuple[str, dict[str, str], str]:
     """The source's tool_choice: its tag key ("" when a choice is its one key), canonical type
     by wire tag, the named tool's key."""
@@ -299,17 +400,30 @@ def _source_request(
                         merged_key, merged_param = k, by_var[variable_of(v["@negate"])]
         elif (
             isinstance(value, dict)
-            and value
-            and all(variable_of(v) in by_var for v in value.values())
+            and any(variable_of(v) in by_var for v in value.values())
+            and all(variable_of(v) in by_var or _tag(v) for v in value.values())
         ):
-            groups[key] = list(value)  # parameters grouped in a field (`inferenceConfig`)
-            plain.extend((k, by_var[variable_of(v)]) for k, v in value.items())
+            # parameters grouped in a field (`inferenceConfig`), or in a setting of a tag
+            # (`thinking: {type: enabled, budget_tokens: ...}`): a setting of another tag
+            # is another shape
+            groups[key] = list(value)
+            plain.extend((k, by_var[variable_of(v)]) for k, v in value.items() if not _tag(v))
         elif (
             var is None and key not in ("model", "tools", "tool_choice") and not _tools_group(value)
         ):
             nested.append(key)
     plain.sort(key=lambda p: order.index(p[1]))
     return plain, groups, nested, merged_key, merged_param
+
+
+def _tag(value: Json) -> bool:
+    """Whether a template's value is a constant string (a tag the body must hold)."""
+    return isinstance(value, str) and variable_of(value) is None
+
+
+def group_tags(source: Json, key: str) -> list[tuple[str, str]]:
+    """The tags a group of the source's request holds (its constant strings), by key."""
+    return sorted((k, v) for k, v in source["request"]["wire"][key].items() if _tag(v))
 
 
 def _tools_group(value: Json) -> bool:
@@ -357,7 +471,10 @@ def target_fields(target: Json) -> dict[str, str]:
             found[key] = "declarations"
         elif "tool_choice" in variables_of(value):
             found[key] = "tool_choice"
-    if sorted(found.values()) != ["declarations", "model", "tool_choice"]:
+        elif "response_format" in variables_of(value):
+            found[key] = "response_format"
+    written = set(found.values()) - {"response_format"}  # (a format: when the source has one)
+    if sorted(written) != ["declarations", "model", "tool_choice"]:
         raise PairError(f"{target['format']}: a request the block composer does not write")
     return found
 
@@ -484,6 +601,9 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     parts = _source_parts(source, target, blocks)
     parts.update(_source_calls(source, blocks))
     plain, groups, nested, merged_key, merged_param = _source_request(source)
+    s_format = _source_format(source, target)
+    if s_format is not None:
+        nested.remove(s_format["key"])
     fields = _source_fields(source)
     choice_key, choices, choice_name = _source_choices(source, blocks)
     values = target_writes(target)
@@ -497,6 +617,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     checks = _checks(
         source, blocks, (plain, groups, nested), parts=parts, fields=fields, choices=choices
     )
+    if s_format is not None:
+        _check_format(source, s_format)
     flags = [
         (key, name, checks.result_fields[key][0], values_by_wire)
         for key, name, values_by_wire in _result_flags(source, blocks, target)
@@ -511,7 +633,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     written = target_fields(target)
     envelope = []
     for key in values["t_envelope"]:
-        if key in written:
+        if key in written and (written[key] != "response_format" or s_format):
             envelope.append((key, written[key]))
         elif by_key.get(key) in given:
             envelope.append((key, given[by_key[key]]))
@@ -532,13 +654,20 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_params": plain,
         "s_top_params": [(k, n) for k, n in plain if k not in in_groups],
         "s_groups": [
-            (key, f"group_{n}", sorted(keys), sorted(checks.group_required.get(key, ())))
+            (
+                key,
+                f"group_{n}",
+                sorted(keys),
+                sorted(checks.group_required.get(key, ())),
+                group_tags(source, key),
+            )
             for n, (key, keys) in enumerate(groups.items())
         ],
         "s_param_group": {k: f"group_{n}" for n, keys in enumerate(groups.values()) for k in keys},
         **fields,
         "s_tools_group": _tools_group_values(fields["s_tools"], len(groups), checks),
         "s_nested": nested,
+        "s_format": s_format,
         "s_choice_key": choice_key,
         "s_choices": choices,
         "s_choice_name": choice_name,
@@ -559,6 +688,24 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "checks": checks,
         "py_types": py_types,
     }
+
+
+def _check_format(source: Json, s_format: dict[str, Any]) -> None:
+    """Fails generation unless the reading schema asks of the format's object what the pass
+    checks: its keys (all required), their types, its tags."""
+    try:
+        required, fields = format_checks(
+            source, [s_format["key"], s_format["inner"], *s_format["tags"]]
+        )
+    except CheckError as exc:
+        raise PairError(str(exc)) from None
+    keys = {key for key, _ in s_format["tags"]} | {key for key, _ in s_format["fields"]}
+    if required != keys or fields.keys() != keys:
+        raise PairError(f"{source['format']}: a format whose keys the pass does not check")
+    for key, tag in s_format["tags"]:
+        if fields[key][2] != tag:
+            raise PairError(f"{source['format']}: a format tag the pass does not check")
+    s_format["types"] = {key: fields[key][0] for key, _ in s_format["fields"]}
 
 
 def _tools_group_values(
@@ -633,8 +780,8 @@ def _checks(
     else:
         taken[blocks.tag] = tags
     group_of = {key: group for group, keys in groups.items() for key in keys}
-    params = [
-        (group_of[key], key) if key in group_of else (key,)
+    params: list[tuple[Step, ...]] = [
+        (group_of[key], *group_tags(source, group_of[key]), key) if key in group_of else (key,)
         for key, _name in plain
         if key != "model"
     ]

@@ -1046,8 +1046,24 @@ _TOOL_USE = {"type": "tool_use", "id": "toolu_1", "name": "weather", "input": {}
 _RESULT = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "r"}
 _ASKS = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": [_TOOL_USE]}]
 
+_SCHEMA = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+_FORMAT = {"type": "json_schema", "schema": _SCHEMA}
+
 ANTHROPIC_SHAPES: dict[str, dict[str, Any]] = {
     "the common shape": ANTHROPIC_BODY,
+    "structured output (the target's format, its name a placeholder, reported)": _anthropic(
+        ("output_config",), {"format": _FORMAT}
+    ),
+    "structured output to an empty schema, with thinking": _anthropic(
+        ("output_config",), {"format": {**_FORMAT, "schema": {}}}
+    )
+    | {"thinking": {"type": "enabled", "budget_tokens": 2048}},
+    "a null format, an empty output_config": _anthropic(("output_config",), {"format": None}),
+    "an empty output_config": _anthropic(("output_config",), {}),
+    "extended thinking (its budget reported dropped, before top_k)": _anthropic(
+        ("thinking",), {"type": "enabled", "budget_tokens": 1024}
+    ),
+    "a null thinking setting": _anthropic(("thinking",), None),
     "a system prompt as a string": _anthropic(("system",), "Be brief."),
     "one system block: the shorthand": _anthropic(("system",), [_TEXT]),
     "no system prompt": _anthropic(("system",), _DELETE),
@@ -1244,9 +1260,25 @@ ANTHROPIC_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         _anthropic(("messages", 0, "content", 2, "source", "media_type"), "image/bmp"),
         "user content outside the fused shape",
     ),
-    "extended thinking": (
-        _anthropic(("thinking",), {"type": "enabled", "budget_tokens": 1024}),
-        "'thinking': outside the fused shape",
+    "adaptive thinking": (
+        _anthropic(("thinking",), {"type": "adaptive"}),
+        "thinking: a setting outside the fused shape",
+    ),
+    "disabled thinking": (
+        _anthropic(("thinking",), {"type": "disabled"}),
+        "thinking: a setting outside the fused shape",
+    ),
+    "thinking's display (read, then dropped: reported)": (
+        _anthropic(("thinking",), {"type": "enabled", "budget_tokens": 1024, "display": "omitted"}),
+        "thinking: outside the fused shape",
+    ),
+    "an effort (OpenAI's reasoning_effort)": (
+        _anthropic(("output_config",), {"format": _FORMAT, "effort": "high"}),
+        "output_config: outside the fused shape",
+    ),
+    "a key beside the format's (read, then dropped: reported)": (
+        _anthropic(("output_config",), {"format": {**_FORMAT, "name": "x"}}),
+        "output_config: a format outside the fused shape",
     ),
     "a server tool": (
         _anthropic(("tools", 0), {"type": "web_search_20250305", "name": "web_search"}),
@@ -1312,6 +1344,30 @@ ANTHROPIC_BAD: dict[str, Any] = {
         ("messages", 2, "content", 0, "is_error"), "yes"
     ),
     "a non-string key in a message": _anthropic(("messages", 4, 7), "x"),
+    "thinking with no budget": _anthropic(("thinking",), {"type": "enabled"}),
+    "thinking with a null budget": _anthropic(
+        ("thinking",), {"type": "enabled", "budget_tokens": None}
+    ),
+    "thinking with a float budget": _anthropic(
+        ("thinking",), {"type": "enabled", "budget_tokens": 1024.5}
+    ),
+    "thinking with no type": _anthropic(("thinking",), {"budget_tokens": 1024}),
+    "thinking that is a string": _anthropic(("thinking",), "enabled"),
+    "an output_config that is a list": _anthropic(("output_config",), [_FORMAT]),
+    "a format that is a string": _anthropic(("output_config",), {"format": "json"}),
+    "a format of another type": _anthropic(
+        ("output_config",), {"format": {**_FORMAT, "type": "json_object"}}
+    ),
+    "a format with no schema": _anthropic(("output_config",), {"format": {"type": "json_schema"}}),
+    "a format's schema that is a list": _anthropic(
+        ("output_config",), {"format": {**_FORMAT, "schema": [1]}}
+    ),
+    "a format's schema holding a lone surrogate": _anthropic(
+        ("output_config",), {"format": {**_FORMAT, "schema": {"title": "\ud800"}}}
+    ),
+    "a format's schema nested past the limit": _anthropic(
+        ("output_config",), {"format": {**_FORMAT, "schema": {"a": _deep(300)}}}
+    ),
 }
 
 
@@ -1372,13 +1428,13 @@ def test_a_block_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_two_st
 def test_recorded_anthropic_requests_of_the_shape_take_the_fused_path() -> None:
     """A floor, as docs/spec/conversion.md says: of the real-traffic corpus's 32 Anthropic
     requests, those of the pass's shape (the rest carry server tools, deferred tools, media or
-    documents in results, thinking, structured output)."""
+    documents in results, thinking blocks, an effort or adaptive thinking)."""
     requests = [
         body for _, body, fmt, kind in real_bodies() if fmt == "anthropic" and kind == "request"
     ]
     taken = [type(PAIRS["anthropic", "openai-chat"](copy.deepcopy(b))) is tuple for b in requests]
     assert len(requests) == 32
-    assert sum(taken) >= 6
+    assert sum(taken) >= 10
 
 
 @pytest.mark.parametrize(("source", "target"), FROM_BLOCKS)
@@ -1386,16 +1442,12 @@ def test_the_benchmark_corpora_in_anthropics_format_take_the_fused_path(
     source: str, target: str
 ) -> None:
     """The benchmark's corpora, converted to the pair's source format by the two-step path:
-    every body takes the pass, save those that ask for structured output (`output_config`,
-    left to the two-step path)."""
+    every body takes the pass, structured output (`output_config`) included."""
     corpus = bench_module("openai_corpus")
     for bodies in (corpus.corpus(200), corpus.long_corpus(20)):
         written = [convert(b, "openai-chat", source, fused=False).output for b in bodies]
         reasons = [PAIRS[source, target](copy.deepcopy(b)) for b in written]
-        assert set(map(str, filter(lambda r: type(r) is str, reasons))) <= {
-            "'output_config': outside the fused shape"
-        }
-        assert sum(type(r) is tuple for r in reasons) >= 0.95 * len(bodies)
+        assert [r for r in reasons if type(r) is str] == []
 
 
 @pytest.mark.parametrize(("source", "target"), FROM_BLOCKS)

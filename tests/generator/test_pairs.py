@@ -380,7 +380,10 @@ def test_a_block_pairs_values_come_from_the_two_mapping_files() -> None:
     with pytest.raises(pairs.PairError, match=r"no single schema at \['nucleus'\]"):
         pairs_from_blocks.pair_values(source, target)  # the schema has the last word
     assert ("max_output", "p_max_tokens") in values["envelope"]
-    assert values["dropped"] == [("top_k", "p_top_k")]  # no place in OpenAI Chat: reported
+    assert values["dropped"] == [  # no place in OpenAI Chat: reported, by name
+        ("thinking_budget_tokens", "p_budget_tokens"),
+        ("top_k", "p_top_k"),
+    ]
     assert values["s_merged_key"] == "disable_parallel_tool_use"
     assert values["t_result_message"] == (
         "{'role': 'tool', 'tool_call_id': result_id, 'content': result_content}"
@@ -396,6 +399,53 @@ def test_a_block_pairs_values_come_from_the_two_mapping_files() -> None:
     assert values["checks"].required == {"model", "max_tokens", "messages"}
 
 
+def test_a_block_pairs_settings_and_format_come_from_the_mappings_and_the_schema() -> None:
+    """Anthropic's thinking setting is a group of a tag (`type: enabled`) and a parameter; its
+    structured-output format is written by OpenAI Chat's variant of the same tag, its name a
+    placeholder whose loss the transform reports. Renamed in a mapping, renamed in the pass;
+    a format whose keys the reading schema does not ask as the pass checks them, or that the
+    target does not write, fails generation."""
+    mappings = mappings_by_format()
+    source, target = mappings["anthropic"], mappings["openai-chat"]
+    values = pairs_from_blocks.pair_values(source, target)
+    (thinking,) = [g for g in values["s_groups"] if g[0] == "thinking"]
+    assert thinking[2:] == (
+        ["budget_tokens", "type"],
+        ["budget_tokens", "type"],
+        [("type", "enabled")],
+    )
+    form = values["s_format"]
+    assert (form["key"], form["inner"], form["tags"]) == (
+        "output_config",
+        "format",
+        [("type", "json_schema")],
+    )
+    assert form["fields"] == [("schema", "format_schema")]
+    assert form["types"] == {"schema": ("dict",)}
+    assert _value(form["expr"], format_schema={"a": 1}) == {
+        "type": "json_schema",
+        "json_schema": {"name": "response", "schema": {"a": 1}},
+    }
+    assert form["loss"][:2] == ("/response_format/name", "placeholder_inserted")
+    assert ("response_format", "response_format") in values["envelope"]
+    renamed = copy.deepcopy(target)
+    variant = renamed["codecs"]["response_format"][2]["wire"]
+    variant["spec"] = variant.pop("json_schema")
+    got = pairs_from_blocks.pair_values(source, renamed)["s_format"]
+    assert _value(got["expr"], format_schema={})["spec"] == {"name": "response", "schema": {}}
+    variant["spec"]["name"] = {"@tool_name": "$name"}
+    with pytest.raises(pairs.PairError, match="a response_format the block composer"):
+        pairs_from_blocks.pair_values(source, renamed)
+    del renamed["codecs"]["response_format"][2]
+    with pytest.raises(pairs.PairError, match="no single response_format"):
+        pairs_from_blocks.pair_values(source, renamed)
+    extra = copy.deepcopy(source)
+    for variant in extra["codecs"]["response_format"]:
+        variant["wire"]["strict"] = variant["canonical"]["strict"] = "$strict"
+    with pytest.raises(pairs.PairError, match="a format whose keys the pass does not check"):
+        pairs_from_blocks.pair_values(extra, target)
+
+
 def test_an_untagged_block_pairs_values_come_from_the_two_mapping_files() -> None:
     """Bedrock's blocks are their one key, its parameters a group's, its image types format
     words, its result flag a constant of the variants, its model in the URL: each read from
@@ -407,8 +457,16 @@ def test_an_untagged_block_pairs_values_come_from_the_two_mapping_files() -> Non
     assert (values["s_call_tag"], values["s_result_tag"]) == ("toolUse", "toolResult")
     assert values["s_call"] == {"id": "toolUseId", "name": "name", "arguments": "input"}
     assert values["s_groups"] == [
-        ("inferenceConfig", "group_0", ["maxTokens", "stopSequences", "temperature", "topP"], [])
+        (
+            "inferenceConfig",
+            "group_0",
+            ["maxTokens", "stopSequences", "temperature", "topP"],
+            [],
+            [],
+        )
     ]
+    assert values["s_format"] is None  # its schema as JSON text: the two-step path's
+    assert "outputConfig" in values["s_nested"]
     assert values["s_tools_group"] == ("toolConfig", "group_1", ["tools"])
     assert (values["s_tools"], values["s_tool_choice"]) == (
         ["toolConfig", "tools"],

@@ -38,9 +38,11 @@ REQUEST_KEYS: Final[frozenset[str]] = frozenset(
         "max_tokens",
         "messages",
         "model",
+        "output_config",
         "stop_sequences",
         "system",
         "temperature",
+        "thinking",
         "tool_choice",
         "tools",
         "top_k",
@@ -71,9 +73,7 @@ UNREAD_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "service_tier": (str, type(None)),
     "stream": (bool, type(None)),
 }
-UNREAD_CHECKED: Final[frozenset[str]] = frozenset(
-    ["cache_control", "metadata", "output_config", "thinking"]
-)
+UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["cache_control", "metadata", "output_config"])
 DATA_OK: Final = re.compile("^[A-Za-z0-9+/]*={0,2}$").search
 # The image types both formats take.
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
@@ -86,6 +86,9 @@ TOOL_KEYS: Final[frozenset[str]] = frozenset(
     ["description", "input_schema", "name", "strict", "type"]
 )
 CHOICE_KEYS: Final[frozenset[str]] = frozenset(["disable_parallel_tool_use", "name", "type"])
+GROUP_0_KEYS: Final[frozenset[str]] = frozenset(["budget_tokens", "type"])  # thinking
+# What the pass reads of `output_config`: its structured-output format (any other key is another shape).
+FORMAT_KEYS: Final[frozenset[str]] = frozenset(["format"])
 # A tool_choice's tag to the target's value (the named tool's is written with its name).
 CHOICES: Final[dict[str, Any]] = {
     "any": "required",
@@ -418,6 +421,17 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     model = body.get("model")
     if type(model) is not str or not model or not _clean(model):
         return "no model"
+    group_0: dict[str, Any] = {}
+    found_group_0 = body.get("thinking")
+    if found_group_0 is not None:
+        if type(found_group_0) is not dict or not GROUP_0_KEYS.issuperset(found_group_0):
+            return "thinking: outside the fused shape"
+        group_0 = found_group_0
+        if group_0.get("type") != "enabled":
+            return "thinking: a setting outside the fused shape"
+        if group_0.get("budget_tokens") is None:
+            return "thinking: outside the fused shape"
+
     p_max_tokens = body.get("max_tokens")
     if type(p_max_tokens) not in (int,) or not _scalar(p_max_tokens):
         return "max_tokens: outside the fused shape"
@@ -441,6 +455,11 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         or not all([type(item) in (str,) and _scalar(item) for item in p_stop_sequences])
     ):
         return "stop_sequences: outside the fused shape"
+    p_budget_tokens = group_0.get("budget_tokens")
+    if p_budget_tokens is not None and (
+        type(p_budget_tokens) not in (int,) or not _scalar(p_budget_tokens)
+    ):
+        return "budget_tokens: outside the fused shape"
     declarations: list[Any] | None = None
     tools = body.get("tools")
     if tools is not None:
@@ -475,6 +494,22 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         if declarations is None and tools is not None:
             # No tool goes out: the writer drops the choice (reported); the two-step path's.
             return "a tool_choice beside an empty tools list"
+    response_format: Any = None
+    found_format = body.get("output_config")
+    if found_format is not None:
+        if type(found_format) is not dict or not FORMAT_KEYS.issuperset(found_format):
+            return "output_config: outside the fused shape"
+        spec = found_format.get("format")
+        if spec is not None:
+            if type(spec) is not dict or len(spec) != 2 or spec.get("type") != "json_schema":
+                return "output_config: a format outside the fused shape"
+            format_schema = spec.get("schema")
+            if type(format_schema) not in (dict,) or not _opaque(format_schema, 3):
+                return "output_config: a format outside the fused shape"
+            response_format = {
+                "type": "json_schema",
+                "json_schema": {"name": "response", "schema": format_schema},
+            }
 
     found_messages = body.get("messages")
     if type(found_messages) is not list:
@@ -512,6 +547,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         out["tools"] = declarations
     if tool_choice is not None:
         out["tool_choice"] = tool_choice
+    if response_format is not None:
+        out["response_format"] = response_format
     if p_max_tokens is not None:
         out["max_completion_tokens"] = p_max_tokens
     if p_temperature is not None:
@@ -522,9 +559,23 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         out["stop"] = p_stop_sequences
     if parallel is not None:
         out["parallel_tool_calls"] = parallel
+    if p_budget_tokens is not None:
+        _loss(
+            losses,
+            "/parameters/thinking_budget_tokens",
+            "parameter_dropped",
+            "openai-chat has no place for `thinking_budget_tokens`",
+        )
     if p_top_k is not None:
         _loss(
             losses, "/parameters/top_k", "parameter_dropped", "openai-chat has no place for `top_k`"
+        )
+    if response_format is not None:  # (the writer reports it after the parameters)
+        _loss(
+            losses,
+            "/response_format/name",
+            "placeholder_inserted",
+            "openai-chat requires this setting; sent 'response'",
         )
     out["messages"] = written
     losses += lost
