@@ -282,7 +282,7 @@ def test_the_reverse_rows_carry_everything_and_take_the_fused_pass() -> None:
     expected = {"fused", "two-step"} | ({"litellm"} if _has_litellm() else set())
     assert set(found.names) == expected
     notes = "\n".join(found.notes)
-    assert "openai-chat: 12/12 outputs valid OpenAI Chat requests, fused pass took 11" in notes
+    assert "openai-chat: 12/12 outputs valid OpenAI Chat requests, fused pass took 12" in notes
     rates = {("short", name): 1000.0 for name in found.names.values()}
     report = bench.section_report("anthropic → openai-chat", found, rates)
     assert report.startswith("## anthropic → openai-chat, dict → dict (the reverse direction)")
