@@ -4,9 +4,14 @@ the check that two results are the same answer."""
 from __future__ import annotations
 
 import copy
+import logging
 from typing import Any
 
+import pytest
+
 from interlingua.conversion import ConversionResult
+from interlingua.conversion.converter import convert
+from interlingua.generated.pairs import PAIRS
 
 #: Given as the value to `changed`: the key is removed.
 DELETE: Any = object()
@@ -33,3 +38,16 @@ def same(a: ConversionResult, b: ConversionResult) -> None:
         dict(b.id_map),
         dict(b.name_map),
     )
+
+
+def takes_two_steps(
+    body: dict[str, Any], why: str, source: str, target: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The pair sends ``body`` back with ``why``; `convert` says so in its debug log and gives
+    the two-step path's answer."""
+    assert PAIRS[source, target](copy.deepcopy(body)) == why
+    with caplog.at_level(logging.DEBUG, logger="interlingua.conversion.converter"):
+        result = convert(copy.deepcopy(body), source, target)
+    assert not result.fused
+    assert any(f"two-step path: {why}" in r.message for r in caplog.records)
+    same(result, convert(copy.deepcopy(body), source, target, fused=False))

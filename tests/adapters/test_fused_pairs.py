@@ -21,7 +21,7 @@ from interlingua.conversion import ConversionError, ConversionResult, LossyConve
 from interlingua.conversion.converter import FUSED_ENV, check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters.differential import real_bodies
-from tests.adapters.fused import DELETE, changed, same
+from tests.adapters.fused import DELETE, changed, same, takes_two_steps
 from tests.benchmarks.test_convert_bench import bench_module
 
 BODY: dict[str, Any] = {
@@ -1299,13 +1299,7 @@ ANTHROPIC_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
 def test_an_anthropic_body_outside_the_shape_takes_the_two_step_path_and_says_why(
     name: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    body, why = ANTHROPIC_OUTSIDE[name]
-    assert PAIRS["anthropic", "openai-chat"](copy.deepcopy(body)) == why
-    with caplog.at_level(logging.DEBUG, logger="interlingua.conversion.converter"):
-        result = convert(copy.deepcopy(body), "anthropic", "openai-chat")
-    assert not result.fused
-    assert any(f"two-step path: {why}" in r.message for r in caplog.records)
-    _same(result, convert(copy.deepcopy(body), "anthropic", "openai-chat", fused=False))
+    takes_two_steps(*ANTHROPIC_OUTSIDE[name], "anthropic", "openai-chat", caplog)
 
 
 ANTHROPIC_BAD: dict[str, Any] = {

@@ -16,7 +16,7 @@ from interlingua.conversion import ConversionError, LossyConversionError
 from interlingua.conversion.converter import check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters.differential import outcome, real_bodies
-from tests.adapters.fused import DELETE, changed, same
+from tests.adapters.fused import DELETE, changed, same, takes_two_steps
 from tests.benchmarks.test_convert_bench import bench_module
 
 SOURCE, TARGET = "openai-responses", "openai-chat"
@@ -368,13 +368,7 @@ OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
 def test_a_responses_body_outside_the_shape_takes_the_two_step_path_and_says_why(
     name: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    body, why = OUTSIDE[name]
-    assert PAIR(copy.deepcopy(body)) == why
-    with caplog.at_level(logging.DEBUG, logger="interlingua.conversion.converter"):
-        result = convert(copy.deepcopy(body), SOURCE, TARGET)
-    assert not result.fused
-    assert any(f"two-step path: {why}" in r.message for r in caplog.records)
-    _same(result, convert(copy.deepcopy(body), SOURCE, TARGET, fused=False))
+    takes_two_steps(*OUTSIDE[name], SOURCE, TARGET, caplog)
 
 
 def _deep(levels: int) -> Any:
