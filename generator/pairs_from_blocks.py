@@ -295,7 +295,7 @@ def _source_format(source: Json, target: Json) -> dict[str, Any] | None:
     (variant,) = chosen
     where = {variable_of(v): k for k, v in variant["canonical"].items()}
     losses: list[tuple[str, str, str]] = []
-    expr = _format_expr(
+    expr = format_expr(
         variant["wire"],
         given=given,
         fmt=target["format"],
@@ -316,7 +316,7 @@ def _source_format(source: Json, target: Json) -> dict[str, Any] | None:
     }
 
 
-def _format_expr(
+def format_expr(
     node: Json,
     *,
     given: dict[str | None, str],
@@ -345,7 +345,7 @@ def _format_expr(
     if any(k.startswith("@") for k in node):
         raise PairError(f"{fmt}: a response_format the block composer does not write")
     entries = [
-        (k, _format_expr(v, given=given, fmt=fmt, at=at, where=where, losses=losses))
+        (k, format_expr(v, given=given, fmt=fmt, at=at, where=where, losses=losses))
         for k, v in node.items()
     ]
     return "{" + ", ".join(f"{k!r}: {text}" for k, text in entries if text) + "}"

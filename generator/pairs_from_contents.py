@@ -40,6 +40,7 @@ from generator.pairs import (
     variables_of,
 )
 from generator.pairs_from_blocks import (
+    format_expr,
     keys_holding,
     reads_contents,
     target_fields,
@@ -226,6 +227,52 @@ def _source_params(source: Json) -> dict[str, Any]:
     return {"s_params_key": key, "s_params": plain, "s_param_others": sorted(other)}
 
 
+def _source_formats(source: Json, target: Json, others: list[str]) -> list[dict[str, Any]]:
+    """The structured-output formats the pass reads, in the order the two-step reader tries
+    them (the first that matches wins): each a variant of constants and at most one schema
+    taken as it is, with the keys it holds, and the target's expression and loss for it (its
+    variant of the same canonical type). A variant that reads its schema through a transform
+    (the OpenAPI subset) is left out: a body holding it goes the two-step way."""
+    (canonical_key,) = [
+        k for k, v in target["request"]["canonical"].items() if "response_format" in variables_of(v)
+    ]
+    found = []
+    for variant in source["codecs"].get("response_format", []):
+        wire, canonical = variant["wire"], variant["canonical"]
+        if not set(wire) <= set(others) or not all(isinstance(v, str) for v in wire.values()):
+            continue  # (read through a transform: the two-step path's)
+        tags = {k: v for k, v in wire.items() if variable_of(v) is None}
+        held = {k: variable_of(v) for k, v in wire.items() if variable_of(v) is not None}
+        if any(canonical.get(var) != f"${var}" for var in held.values()) or len(held) > 1:
+            raise PairError(f"{source['format']}: a format the content composer does not read")
+        (chosen,) = [
+            v
+            for v in target["codecs"]["response_format"]
+            if v["canonical"]["type"] == canonical["type"]
+        ]
+        losses: list[tuple[str, str, str]] = []
+        expr = format_expr(
+            chosen["wire"],
+            given={var: "format_value" for var in held.values()},
+            fmt=target["format"],
+            at=f"/{canonical_key}",
+            where={variable_of(v): k for k, v in chosen["canonical"].items()},
+            losses=losses,
+        )
+        if len(losses) > 1:
+            raise PairError(f"{target['format']}: a format the content composer does not write")
+        found.append(
+            {
+                "keys": sorted(wire),
+                "tags": sorted(tags.items()),
+                "value": next(iter(held), None),
+                "expr": expr,
+                "loss": losses[0] if losses else None,
+            }
+        )
+    return found
+
+
 def pair_values(source: Json, target: Json) -> dict[str, Any]:
     """Everything `pair_from_contents.py.j2` needs for one pair."""
     if not reads_contents(source):
@@ -248,6 +295,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         **_source_params(source),
     }
     written = target_writes(target)
+    values["s_formats"] = _source_formats(source, target, values["s_param_others"])
+    values["s_format_keys"] = sorted({k for f in values["s_formats"] for k in f["keys"]})
     unknown = set(values["s_modes"].values()) | {"tool"}
     if unknown - written["t_tool_choices"].keys():
         raise PairError(f"{target['format']}: no tool_choice for {unknown}")
@@ -257,7 +306,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     fields = target_fields(target)
     envelope = []
     for key in written["t_envelope"]:
-        if key in fields and fields[key] != "response_format":
+        if key in fields:
             envelope.append((key, fields[key]))
         elif by_key.get(key) in given:
             envelope.append((key, given[by_key[key]]))

@@ -64,9 +64,9 @@ PARAM_KEYS: Final[frozenset[str]] = frozenset(
         "topP",
     ]
 )
-PARAM_OTHERS: Final[frozenset[str]] = frozenset(
-    ["responseJsonSchema", "responseMimeType", "responseSchema", "thinkingConfig"]
-)
+PARAM_OTHERS: Final[frozenset[str]] = frozenset(["responseSchema", "thinkingConfig"])
+# Its keys holding a structured-output format.
+FORMAT_KEYS: Final[frozenset[str]] = frozenset(["responseJsonSchema", "responseMimeType"])
 DATA_OK: Final = re.compile("^[A-Za-z0-9+/_-]*={0,2}$").search
 # Characters reading rewrites in an image's data: data holding one goes the two-step way.
 DATA_REWRITTEN: Final = re.compile("[\\-_]").search
@@ -452,7 +452,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             return "generationConfig: outside the fused shape"
         group = found_group
         if not PARAM_KEYS.issuperset(group):
-            for key in sorted(group.keys() - PARAM_KEYS):
+            for key in sorted(group.keys() - PARAM_KEYS - FORMAT_KEYS):
                 if key in PARAM_OTHERS or type(key) is not str or not _clean(key):
                     return f"{key!r}: outside the fused shape"
                 if not _opaque(group[key], 2):
@@ -507,6 +507,33 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         type(p_frequencyPenalty) not in (int, float, type(None)) or not _scalar(p_frequencyPenalty)
     ):
         return "frequencyPenalty: outside the fused shape"
+    response_format: Any = None
+    format_loss: Loss | None = None  # (the writer reports it after the model)
+    formats = group.keys() & FORMAT_KEYS
+    if formats:
+        # The format the two-step reader reads: the first whose keys and tags the body holds.
+        if (
+            formats == {"responseJsonSchema", "responseMimeType"}
+            and group["responseMimeType"] == "application/json"
+        ):
+            format_value = group["responseJsonSchema"]
+            if type(format_value) is not dict or not _opaque(format_value, 2):
+                return "generationConfig: a format outside the fused shape"
+            response_format = {
+                "type": "json_schema",
+                "json_schema": {"name": "response", "schema": format_value},
+            }
+            format_loss = Loss(
+                "/response_format/name",
+                "placeholder_inserted",
+                "openai-chat requires this setting; sent 'response'",
+            )
+        elif formats == {"responseMimeType"} and group["responseMimeType"] == "application/json":
+            response_format = {"type": "json_object"}
+        elif formats == {"responseMimeType"} and group["responseMimeType"] == "text/plain":
+            response_format = {"type": "text"}
+        else:
+            return "generationConfig: a format outside the fused shape"
     losses += left
     unread = len(losses)  # what reading left behind; the rest is the writer's
 
@@ -553,6 +580,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         out["tools"] = declarations
     if tool_choice is not None:
         out["tool_choice"] = tool_choice
+    if response_format is not None:
+        out["response_format"] = response_format
     if p_maxOutputTokens is not None:
         out["max_completion_tokens"] = p_maxOutputTokens
     if p_temperature is not None:
@@ -574,6 +603,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     losses.append(
         Loss("/model", "placeholder_inserted", "openai-chat requires this setting; sent 'unknown'")
     )
+    if format_loss is not None:
+        losses.append(format_loss)
     out["messages"] = written
     losses += lost
     if losses and log.isEnabledFor(logging.DEBUG):
