@@ -524,6 +524,7 @@ class ContentChecks:
     fields: FieldChecks  # the request's fields the pass drops
     group: FieldChecks  # the parameters' group's fields the pass drops
     base64_pattern: str
+    signature_pattern: str  # a signature beside a model's text or call
 
 
 def content_checks(source: Json, values: dict[str, Any]) -> ContentChecks:
@@ -536,57 +537,17 @@ def content_checks(source: Json, values: dict[str, Any]) -> ContentChecks:
     )
     defs: dict[str, Json] = schema["$defs"]
     v = values
-    system, messages, content = v["s_system"], v["s_messages"], v["s_content"]
-    role, tools, group = v["s_role"], v["s_tools"], v["s_tools_group"]
-    choice = [v["s_choice_key"], v["s_choice_inner"]]
-    string: tuple[str, ...] = ("string",)
-    array: tuple[str, ...] = ("array",)
-    obj: tuple[str, ...] = ("object",)
     # The one constraint beyond structure the pass checks itself: an image's data's pattern.
     checked = {(f"{v['s_image_box']}.{v['s_image']['data']}", "pattern")}
-    roles = (v["s_user"], v["s_assistant"])  # a turn's role: one of the two it converts
-    # What the pass reads of each object (steps from the request), and the JSON types it takes.
-    reads: list[tuple[list[Step], dict[str, tuple[str, ...]]]] = [
-        ([], {messages: array, system: obj, tools: array, choice[0]: obj, v["s_params_key"]: obj}),
-        ([messages, "[]"], {role: roles}),
-        ([system], {role: string}),
-        ([system, content, "[]"], {v["s_text_key"]: string}),
-        ([tools, "[]"], {group: array}),
-        (
-            [tools, "[]", group, "[]"],
-            {v["s_tool"]["name"]: string, v["s_tool"]["description"]: string},
-        ),
-        ([tools, "[]", group, "[]", v["s_tool"]["schema"]], {}),
-        ([choice[0]], {choice[1]: obj}),
-        (choice, {v["s_mode_key"]: string, v["s_names_key"]: array}),
-        ([*choice, v["s_names_key"], "[]"], {}),
-    ]
-    part = schema_at(defs, schema, [messages, "[]", content])[1]
-    if list(part) != ["type", "items"] and "items" not in part:
+    part = schema_at(defs, schema, [v["s_messages"], "[]", v["s_content"]])[1]
+    if "items" not in part:
         raise CheckError(f"{fmt}: turns whose parts the content pass does not read")
     members = {
         tuple(resolve_ref(defs, m).get("required", ())): m
         for m in _block_members(defs, resolve_ref(defs, part["items"]))
     }
-    boxes = {
-        v["s_text_key"]: ({}, string),
-        v["s_image_box"]: (v["s_image"], obj),
-        v["s_call_box"]: (v["s_call"], obj),
-        v["s_result_box"]: (v["s_result"], obj),
-    }
-    for key, (inner, box_types) in boxes.items():
-        member = resolve_ref(defs, members.get((key,), {}))
-        node = member.get("properties", {}).get(key)
-        if node is None:
-            raise CheckError(f"{fmt}: no part of one key {key!r}")
-        _takes(fmt, defs, node, box_types, key, checked, shallow=bool(inner))
-        if inner:
-            box = resolve_ref(defs, node)
-            for name in inner.values():
-                taken = (
-                    obj if name in (v["s_call"]["arguments"], v["s_result"]["response"]) else string
-                )
-                _takes(fmt, defs, box["properties"][name], taken, f"{key}.{name}", checked)
+    _part_checks(fmt, defs, members, v, checked)
+    reads = _content_reads(v)
     for steps, keys in reads:
         where, node = schema_at(defs, schema, steps)
         node = _single(defs, node) if "anyOf" in node else node
@@ -597,13 +558,105 @@ def content_checks(source: Json, values: dict[str, Any]) -> ContentChecks:
         for key, taken_types in keys.items():
             prop = node.get("properties", {}).get(key)
             _takes(fmt, defs, prop, taken_types, f"{where}.{key}", set(), shallow=True)
-    data = _blob_data(defs, members, v)
     params_node = _single(defs, resolve_ref(defs, schema)["properties"][v["s_params_key"]])
+    read_params = {key for key, _ in v["s_params"]}
+    param_types, item_types = _group_params(fmt, defs, params_node, read_params)
+    return ContentChecks(
+        param_types,
+        item_types,
+        _unread(defs, resolve_ref(defs, schema)["properties"], set(reads[0][1])),
+        _unread(defs, params_node["properties"], read_params | set(v["s_param_others"])),
+        str(_blob_data(defs, members, v)["pattern"]),
+        _signature_pattern(fmt, defs, members, v),
+    )
+
+
+_STRING: tuple[str, ...] = ("string",)
+_ARRAY: tuple[str, ...] = ("array",)
+_OBJECT: tuple[str, ...] = ("object",)
+
+
+def _content_reads(v: dict[str, Any]) -> list[tuple[list[Step], dict[str, tuple[str, ...]]]]:
+    """What a content pass reads of each object outside the turns' parts (steps from the
+    request), with the JSON types it takes (a role: the strings it converts); none: a value
+    it carries as it is (checked whole)."""
+    system, messages, content = v["s_system"], v["s_messages"], v["s_content"]
+    tools, group = v["s_tools"], v["s_tools_group"]
+    choice = [v["s_choice_key"], v["s_choice_inner"]]
+    top = {messages: _ARRAY, system: _OBJECT, tools: _ARRAY, choice[0]: _OBJECT}
+    return [
+        ([], {**top, v["s_params_key"]: _OBJECT}),
+        ([messages, "[]"], {v["s_role"]: (v["s_user"], v["s_assistant"])}),
+        ([system], {v["s_role"]: _STRING}),
+        ([system, content, "[]"], {v["s_text_key"]: _STRING}),
+        ([tools, "[]"], {group: _ARRAY}),
+        (
+            [tools, "[]", group, "[]"],
+            {v["s_tool"]["name"]: _STRING, v["s_tool"]["description"]: _STRING},
+        ),
+        ([tools, "[]", group, "[]", v["s_tool"]["schema"]], {}),
+        ([choice[0]], {choice[1]: _OBJECT}),
+        (choice, {v["s_mode_key"]: _STRING, v["s_names_key"]: _ARRAY}),
+        ([*choice, v["s_names_key"], "[]"], {}),
+    ]
+
+
+def _part_checks(
+    fmt: str,
+    defs: dict[str, Json],
+    members: dict[Any, Json],
+    v: dict[str, Any],
+    checked: set[tuple[str, str]],
+) -> None:
+    """Fails unless each part the pass reads is a member of the parts' union holding its one
+    key, whose fields the pass reads ask only the types it takes."""
+    boxes = {
+        v["s_text_key"]: ({}, _STRING),
+        v["s_image_box"]: (v["s_image"], _OBJECT),
+        v["s_call_box"]: (v["s_call"], _OBJECT),
+        v["s_result_box"]: (v["s_result"], _OBJECT),
+    }
+    carried = (v["s_call"]["arguments"], v["s_result"]["response"])  # objects, as they are
+    for key, (inner, box_types) in boxes.items():
+        member = resolve_ref(defs, members.get((key,), {}))
+        node = member.get("properties", {}).get(key)
+        if node is None:
+            raise CheckError(f"{fmt}: no part of one key {key!r}")
+        _takes(fmt, defs, node, box_types, key, checked, shallow=bool(inner))
+        box = resolve_ref(defs, node)
+        for name in inner.values():
+            taken = _OBJECT if name in carried else _STRING
+            _takes(fmt, defs, box["properties"][name], taken, f"{key}.{name}", checked)
+
+
+def _signature_pattern(
+    fmt: str, defs: dict[str, Json], members: dict[Any, Json], v: dict[str, Any]
+) -> str:
+    """The pattern of a signature beside a text or a call (one for both), which the pass
+    checks; fails when the schema asks more of it."""
+    patterns = set()
+    for key in (v["s_text_key"], v["s_call_box"]):
+        node = resolve_ref(defs, members[(key,)])["properties"].get(v["s_signature"])
+        if node is None:
+            raise CheckError(f"{fmt}: no signature beside {key}")
+        rest = {k for k in node if k not in ANNOTATIONS and not k.startswith("x-")}
+        if rest != {"type", "pattern"} or "string" not in node["type"]:
+            raise CheckError(f"{fmt}: a signature the pass does not check")
+        patterns.add(str(node["pattern"]))
+    if len(patterns) != 1:
+        raise CheckError(f"{fmt}: signatures of two patterns")
+    return patterns.pop()
+
+
+def _group_params(
+    fmt: str, defs: dict[str, Json], group: Json, keys: set[str]
+) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """The Python types of each parameter of a group the pass reads, and of a list
+    parameter's items; fails when one's schema is more than that."""
     param_types: dict[str, tuple[str, ...]] = {}
     item_types: dict[str, tuple[str, ...]] = {}
-    read_params = {key for key, _ in v["s_params"]}
-    for key in sorted(read_params):
-        node = params_node["properties"].get(key)
+    for key in sorted(keys):
+        node = group["properties"].get(key)
         types = schema_types(defs, node)
         if (
             types is None
@@ -619,9 +672,7 @@ def content_checks(source: Json, values: dict[str, Any]) -> ContentChecks:
         if types is None:
             raise CheckError(f"{fmt}: parameter {key} is more than a type")
         param_types[key] = python_type_names(types)
-    top = _unread(defs, resolve_ref(defs, schema)["properties"], set(reads[0][1]))
-    group_fields = _unread(defs, params_node["properties"], read_params | set(v["s_param_others"]))
-    return ContentChecks(param_types, item_types, top, group_fields, str(data["pattern"]))
+    return param_types, item_types
 
 
 def _blob_data(defs: dict[str, Json], members: dict[Any, Json], v: dict[str, Any]) -> Json:

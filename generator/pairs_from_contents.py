@@ -253,7 +253,7 @@ def _source_formats(source: Json, target: Json, others: list[str]) -> list[dict[
         losses: list[tuple[str, str, str]] = []
         expr = format_expr(
             chosen["wire"],
-            given={var: "format_value" for var in held.values()},
+            given=dict.fromkeys(held.values(), "format_value"),
             fmt=target["format"],
             at=f"/{canonical_key}",
             where={variable_of(v): k for k, v in chosen["canonical"].items()},
@@ -273,6 +273,23 @@ def _source_formats(source: Json, target: Json, others: list[str]) -> list[dict[
     return found
 
 
+def _signature_loss(values: dict[str, Any], source: Json, target: Json) -> tuple[str, str, str]:
+    """How the target reports the signature-only thinking part the source's reader makes of a
+    signature beside a model's text (code, reason, part type): asked of the two-step path at
+    generation time, with a body built from the keys the composer found."""
+    from interlingua.conversion.converter import convert  # noqa: PLC0415 (the generator runs without it otherwise)
+
+    text = values["s_text_key"]
+    turn = {values["s_role"]: values["s_assistant"]}
+    turn[values["s_content"]] = [{text: "x", values["s_signature"]: ""}]
+    body = {values["s_messages"]: [turn]}
+    result = convert(body, source["format"], target["format"], fused=False)
+    (loss,) = [x for x in result.losses if x.pointer.endswith("/content/0")]
+    if loss.part_type is None:
+        raise PairError(f"{target['format']}: a signature reported without its part")
+    return loss.code, loss.reason, loss.part_type
+
+
 def pair_values(source: Json, target: Json) -> dict[str, Any]:
     """Everything `pair_from_contents.py.j2` needs for one pair."""
     if not reads_contents(source):
@@ -290,11 +307,13 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_user": source["roles"]["user"],
         "s_assistant": source["roles"]["assistant"],
         "s_role_optional": bool(layout.get("role_optional")),
+        "s_signature": layout["signature_field"],
         **_source_parts(source),
         **_source_tools(source),
         **_source_params(source),
     }
     written = target_writes(target)
+    values["s_signature_loss"] = _signature_loss(values, source, target)
     values["s_formats"] = _source_formats(source, target, values["s_param_others"])
     values["s_format_keys"] = sorted({k for f in values["s_formats"] for k in f["keys"]})
     unknown = set(values["s_modes"].values()) | {"tool"}

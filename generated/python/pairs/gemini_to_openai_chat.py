@@ -76,6 +76,7 @@ IMAGE_TYPES: Final[frozenset[str]] = frozenset(
 )
 NAME_OK: Final = re.compile("[a-zA-Z0-9_-][a-zA-Z0-9_-]{0,63}").fullmatch
 ID_OK: Final = re.compile("[\\x21-\\x7e][\\x21-\\x7e]{0,39}").fullmatch
+SIGNATURE_OK: Final = re.compile("^[A-Za-z0-9+/_-]*={0,2}$").search
 # What the pass reads of each object of the source: any other key is another shape.
 TURN_KEYS: Final[frozenset[str]] = frozenset(["parts", "role"])
 TOOL_KEYS: Final[frozenset[str]] = frozenset(["description", "name", "parametersJsonSchema"])
@@ -270,20 +271,42 @@ def _user_turn(
 
 
 def _model_turn(
-    parts: list[Any], turn: int, written: list[Any], waiting: list[tuple[str, str]]
+    parts: list[Any],
+    turn: int,
+    written: list[Any],
+    lost: list[Loss],
+    waiting: list[tuple[str, str]],
 ) -> bool:
     """Writes a model turn: its texts, then its function calls (a call without an id gets the
-    one the two-step reader gives it, and waits in ``waiting`` for its response). False:
-    outside the shape (a text after a call, which the target keeps apart, among others)."""
+    one the two-step reader gives it, and waits in ``waiting`` for its response); a signature
+    beside a text or a call is reasoning the target cannot replay, reported into ``lost`` where
+    the two-step reader puts it (a part of its own before the one it rode on). False: outside
+    the shape (a text after a call, which the target keeps apart, among others)."""
     texts: list[str] = []
     calls: list[Any] = []
+    signed = 0  # the parts the signatures read as
     for part in parts:
         if type(part) is not dict:
             return False
         fields: dict[str, Any] = part
-        if len(fields) != 1:
+        if "thoughtSignature" in fields:
+            signature = fields["thoughtSignature"]
+            if len(fields) != 2 or type(signature) is not str or not SIGNATURE_OK(signature):
+                return False
+            lost.append(
+                Loss(
+                    f"/messages/{len(written)}/content/{signed + len(texts) + len(calls)}",
+                    "thinking_not_replayable",
+                    "openai-chat: reasoning issued by gemini cannot be replayed; dropped",
+                    "thinking",
+                )
+            )
+            signed += 1
+            tag = next(key for key in fields if key != "thoughtSignature")
+        elif len(fields) != 1:
             return False
-        tag = next(iter(fields))  # a part is its one key
+        else:
+            tag = next(iter(fields))  # a part is its one key
         box = fields[tag]
         if tag == "text":
             if calls or type(box) is not str:
@@ -567,7 +590,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             if not _user_turn(parts, written, lost, waiting):
                 return "user parts outside the fused shape"
         elif role == "model":
-            if not _model_turn(parts, turn, written, waiting):
+            if not _model_turn(parts, turn, written, lost, waiting):
                 return "model parts outside the fused shape"
         else:
             return "a role outside the fused shape"
