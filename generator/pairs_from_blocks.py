@@ -32,6 +32,7 @@ ids or names the target would rewrite) sends the body the two-step way, with the
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from generator.pair_checks import (
@@ -626,6 +627,18 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     )
     if s_format is not None:
         _check_format(source, s_format)
+        # The format's field is read: no longer among those the pass drops.
+        fields_read = checks.fields
+        checks = replace(
+            checks,
+            fields=replace(
+                fields_read,
+                unread_types={
+                    k: v for k, v in fields_read.unread_types.items() if k != s_format["key"]
+                },
+                unread_checked=fields_read.unread_checked - {s_format["key"]},
+            ),
+        )
     flags = [
         (key, name, checks.result_fields[key][0], values_by_wire)
         for key, name, values_by_wire in _result_flags(source, blocks, target)
