@@ -626,7 +626,8 @@ def _part_checks(
         box = resolve_ref(defs, node)
         for name in inner.values():
             taken = _OBJECT if name in carried else _STRING
-            _takes(fmt, defs, box["properties"][name], taken, f"{key}.{name}", checked)
+            prop = box.get("properties", {}).get(name)
+            _takes(fmt, defs, prop, taken, f"{key}.{name}", checked)
 
 
 def _signature_pattern(

@@ -127,7 +127,10 @@ def _source_tools(source: Json) -> dict[str, Any]:
     """Where the source keeps its tools (a list of groups, the declarations under a key of
     each), a tool's keys, and its tool_choice (a group's object tagged by a mode)."""
     wire = source["request"]["wire"]
-    (tools_key,) = [k for k, v in wire.items() if "tools" in variables_of(v)]
+    tools_keys = [k for k, v in wire.items() if "tools" in variables_of(v)]
+    if len(tools_keys) != 1:
+        raise PairError(f"{source['format']}: tools the content composer does not read")
+    (tools_key,) = tools_keys
     ((group_key, each),) = _op_dict(wire[tools_key], "grouped").items()
     if _op(each, "each")[0] != "tool":
         raise PairError(f"{source['format']}: tools the content composer does not read")
