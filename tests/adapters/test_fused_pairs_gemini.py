@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import random
 from typing import Any
 
 import pytest
@@ -588,3 +589,70 @@ def test_every_mutant_of_the_common_gemini_body_converts_the_same_both_ways() ->
         assert outcome(fused, copy.deepcopy(mutant), SOURCE, TARGET, "request") == expected, change
         taken += type(PASS(copy.deepcopy(mutant))) is tuple
     assert taken > 200  # the mutants the pass took: the test has teeth
+
+
+def _random_body(rng: random.Random) -> dict[str, Any]:
+    """A body of the pass's shape, drawn: turns of either role (or none), texts, images,
+    signatures, calls with and without ids (some named alike), their responses in any order,
+    by id or by name, some a turn or more later, some never."""
+    names = ["a", "b", "c"]
+    contents: list[dict[str, Any]] = []
+    waiting: list[dict[str, Any]] = []
+    for turn in range(rng.randint(1, 7)):
+        if rng.random() < 0.5:
+            parts: list[dict[str, Any]] = [{"text": f"t{turn}"}] * rng.randint(0, 2)
+            for n in range(rng.randint(1 - len(parts) if not parts else 0, 3)):
+                call: dict[str, Any] = {"name": rng.choice(names)}
+                if rng.random() < 0.4:
+                    call["id"] = f"id{turn}_{n}"
+                if rng.random() < 0.7:
+                    call["args"] = {"n": n}
+                part: dict[str, Any] = {"functionCall": call}
+                if rng.random() < 0.3:
+                    part["thoughtSignature"] = "c2ln"
+                parts.append(part)
+                waiting.append(call)
+            if parts and rng.random() < 0.3 and "text" in parts[0]:
+                parts[0] = {**parts[0], "thoughtSignature": "c2ln"}
+            contents.append({"role": "model", "parts": parts})
+        else:
+            parts = []
+            rng.shuffle(waiting)
+            while waiting and rng.random() < 0.8:
+                call = waiting.pop()
+                response: dict[str, Any] = {
+                    "name": call["name"],
+                    "response": rng.choice([{"output": "o"}, {"k": 1}, {"error": "e"}, {}]),
+                }
+                if "id" in call and rng.random() < 0.7:
+                    response["id"] = call["id"]
+                parts.append({"functionResponse": response})
+            for _ in range(rng.randint(0 if parts else 1, 2)):
+                parts.insert(
+                    rng.randint(0, len(parts)),
+                    rng.choice(
+                        [{"text": "u"}, {"inlineData": {"mimeType": "image/png", "data": "AAAA"}}]
+                    ),
+                )
+            turn_of: dict[str, Any] = {"parts": parts}
+            if rng.random() < 0.7:
+                turn_of["role"] = "user"
+            contents.append(turn_of)
+    return {"contents": contents, "tools": GEMINI_BODY["tools"]}
+
+
+def test_drawn_bodies_of_the_shape_convert_the_same_both_ways() -> None:
+    """Seeded: calls and responses in every order the shape allows (ids made up, pairing by
+    id and by name, across turns): the pass takes every one, with the two-step answer."""
+    rng = random.Random(16)
+
+    def two_step(payload: Any, source: str, target: str, kind: str) -> Any:
+        return convert(payload, source, target, kind, fused=False)
+
+    taken = 0
+    for _ in range(400):
+        body = _random_body(rng)
+        expected = outcome(two_step, copy.deepcopy(body), SOURCE, TARGET, "request")
+        assert outcome(convert, copy.deepcopy(body), SOURCE, TARGET, "request") == expected, body
+        taken += type(PASS(copy.deepcopy(body))) is tuple
+    assert taken == 400
