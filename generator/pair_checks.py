@@ -523,6 +523,9 @@ class ContentChecks:
     item_types: dict[str, tuple[str, ...]]
     fields: FieldChecks  # the request's fields the pass drops
     group: FieldChecks  # the parameters' group's fields the pass drops
+    # Of those, each a list whose items' schema is a type alone: the types of its items
+    # (the pass checks them, as it checks a list parameter's).
+    group_items: dict[str, tuple[str, ...]]
     base64_pattern: str
     signature_pattern: str  # a signature beside a model's text or call
 
@@ -561,11 +564,23 @@ def content_checks(source: Json, values: dict[str, Any]) -> ContentChecks:
     params_node = _single(defs, resolve_ref(defs, schema)["properties"][v["s_params_key"]])
     read_params = {key for key, _ in v["s_params"]}
     param_types, item_types = _group_params(fmt, defs, params_node, read_params)
+    group = _unread(defs, params_node["properties"], read_params | set(v["s_param_others"]))
+    group_items = {}
+    for key in sorted(group.unread_checked):
+        node = params_node["properties"][key]
+        if set(node) - ANNOTATIONS == {"type", "items"}:
+            items = schema_types(defs, node["items"])
+            declared = node["type"]
+            if items is not None and isinstance(declared, list):
+                group_items[key] = python_type_names(items)
+                group.unread_types[key] = python_type_names(declared)
+    group = FieldChecks(group.unread_types, group.unread_checked - group_items.keys())
     return ContentChecks(
         param_types,
         item_types,
         _unread(defs, resolve_ref(defs, schema)["properties"], set(reads[0][1])),
-        _unread(defs, params_node["properties"], read_params | set(v["s_param_others"])),
+        group,
+        group_items,
         str(_blob_data(defs, members, v)["pattern"]),
         _signature_pattern(fmt, defs, members, v),
     )

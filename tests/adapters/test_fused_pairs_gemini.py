@@ -656,3 +656,15 @@ def test_drawn_bodies_of_the_shape_convert_the_same_both_ways() -> None:
         assert outcome(convert, copy.deepcopy(body), SOURCE, TARGET, "request") == expected, body
         taken += type(PASS(copy.deepcopy(body))) is tuple
     assert taken == 400
+
+
+def test_the_pass_vouches_for_what_it_checked_and_leaves_the_rest_to_the_schema() -> None:
+    """`responseModalities`, a list of strings the reader drops, is checked by the pass (no
+    full schema check); `safetySettings`, whose items are objects, leaves it to the schema."""
+    without = _gemini(("safetySettings",), DELETE)
+    got = PASS(copy.deepcopy(without))
+    assert type(got) is tuple and got[2] is True
+    got = PASS(copy.deepcopy(GEMINI_BODY))
+    assert type(got) is tuple and got[2] is False
+    bad = _gemini(("generationConfig", "responseModalities"), ["TEXT", None])
+    assert PASS(copy.deepcopy(bad)) == "responseModalities: an item the reading schema refuses"

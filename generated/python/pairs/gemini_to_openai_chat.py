@@ -49,8 +49,13 @@ GROUP_UNREAD_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "candidateCount": (int, type(None)),
     "logprobs": (int, type(None)),
     "responseLogprobs": (bool, type(None)),
+    "responseModalities": (list, type(None)),
 }
-GROUP_UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["responseModalities"])
+GROUP_UNREAD_CHECKED: Final[frozenset[str]] = frozenset([])
+# Of those, the lists whose items the pass checks: their items' types.
+GROUP_UNREAD_ITEMS: Final[dict[str, tuple[type, ...]]] = {
+    "responseModalities": (str,),
+}
 # The parameters the pass reads of `generationConfig`, and its settings it leaves to the two-step path.
 PARAM_KEYS: Final[frozenset[str]] = frozenset(
     [
@@ -485,6 +490,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     checked = False
                 elif key in GROUP_UNREAD_TYPES and type(group[key]) not in GROUP_UNREAD_TYPES[key]:
                     return f"{key}: a type the reading schema refuses"
+                elif key in GROUP_UNREAD_ITEMS and type(group[key]) is list:
+                    listed: list[Any] = group[key]
+                    if not all([type(item) in GROUP_UNREAD_ITEMS[key] for item in listed]):
+                        return f"{key}: an item the reading schema refuses"
                 if group[key] is None or group[key] == []:
                     continue
                 pointer = "/generationConfig/" + key.replace("~", "~0").replace("/", "~1")
