@@ -397,6 +397,11 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
         action="store_true",
         help="only the bedrock → openai-chat section (benchmarks/reverse_bedrock.py)",
     )
+    parser.add_argument(
+        "--gemini-reverse-only",
+        action="store_true",
+        help="only the gemini → openai-chat section (benchmarks/reverse_gemini.py)",
+    )
     args = parser.parse_args()
 
     corpora: list[Corpus] = []
@@ -418,12 +423,15 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
         sys.exit(1 if reverse_section(convert, corpora, args) else 0)
     # The other reverse sections live in modules of their own, which import this one.
     import reverse_bedrock  # noqa: PLC0415
+    import reverse_gemini  # noqa: PLC0415
     import reverse_responses  # noqa: PLC0415
 
     if args.responses_reverse_only:
         sys.exit(1 if reverse_responses.section(convert, corpora, args) else 0)
     if args.bedrock_reverse_only:
         sys.exit(1 if reverse_bedrock.bedrock_section(convert, corpora, args) else 0)
+    if args.gemini_reverse_only:
+        sys.exit(1 if reverse_gemini.section(convert, corpora, args) else 0)
     litellm = load_litellm()
     for problem in (convert, litellm):
         if isinstance(problem, str):
@@ -511,6 +519,7 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     failed += reverse_section(convert, corpora, args)
     failed += reverse_responses.section(convert, corpora, args)
     failed += reverse_bedrock.bedrock_section(convert, corpora, args)
+    failed += reverse_gemini.section(convert, corpora, args)
     print(
         "wire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
         "camelCase only;\nLiteLLM writes the snake_case proto names (system_instruction, "

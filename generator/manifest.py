@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any, Final
 
 from generator import migration_outputs as migrated
-from generator import pairs, pairs_from_blocks, pairs_from_items, render, stream_fused
+from generator import (
+    pairs,
+    pairs_from_blocks,
+    pairs_from_contents,
+    pairs_from_items,
+    render,
+    stream_fused,
+)
 from generator.environment import environment
 from generator.load import Sources
 from generator.paths import SEED_COVERAGE
@@ -70,6 +77,11 @@ MANIFEST: Final[tuple[Output, ...]] = (
     ),
     Output(
         f"{PY}/pairs/{{module}}.py", "python/pair_from_items.py.j2", pairs_from_items.pair_modules
+    ),
+    Output(
+        f"{PY}/pairs/{{module}}.py",
+        "python/pair_from_contents.py.j2",
+        pairs_from_contents.pair_modules,
     ),
     Output(f"{PY}/pairs/__init__.py", "python/pairs_init.py.j2", pairs.pairs_index),
     Output(f"{PY}/streams/{{module}}.py", "python/stream.py.j2", render.stream_modules),

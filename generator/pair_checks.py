@@ -510,3 +510,246 @@ def _untagged_union(defs: dict[str, Json], node: Json) -> bool:
     """Whether ``node`` is a union of untagged blocks (each member an object of one key)."""
     members = _block_members(defs, node) if isinstance(node, dict) else []
     return bool(members) and all(_block_key(defs, m) is not None for m in members)
+
+
+@dataclass(frozen=True)
+class ContentChecks:
+    """What the pass of a source whose turns are content objects (Gemini) checks in place of
+    its reading schema: the parameters' types (a list parameter's items' too), the fields it
+    drops (at the top and in the parameters' group: their types, or that the full check must
+    run), and the base64 pattern of an image's data."""
+
+    param_types: dict[str, tuple[str, ...]]
+    item_types: dict[str, tuple[str, ...]]
+    fields: FieldChecks  # the request's fields the pass drops
+    group: FieldChecks  # the parameters' group's fields the pass drops
+    # Of those, each a list whose items' schema is a type alone: the types of its items
+    # (the pass checks them, as it checks a list parameter's).
+    group_items: dict[str, tuple[str, ...]]
+    base64_pattern: str
+    signature_pattern: str  # a signature beside a model's text or call
+
+
+def content_checks(source: Json, values: dict[str, Any]) -> ContentChecks:
+    """The checks of a content source's pass (`generator/pairs_from_contents.py`), from the
+    keys the composer found (``values``). Fails when the schema asks of what the pass reads
+    more than structure, a type the pass does not take, or a constraint it does not check."""
+    fmt = source["format"]
+    schema = reading_schema(
+        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
+    )
+    defs: dict[str, Json] = schema["$defs"]
+    v = values
+    # The one constraint beyond structure the pass checks itself: an image's data's pattern.
+    checked = {(f"{v['s_image_box']}.{v['s_image']['data']}", "pattern")}
+    part = schema_at(defs, schema, [v["s_messages"], "[]", v["s_content"]])[1]
+    if "items" not in part:
+        raise CheckError(f"{fmt}: turns whose parts the content pass does not read")
+    members = {
+        tuple(resolve_ref(defs, m).get("required", ())): m
+        for m in _block_members(defs, resolve_ref(defs, part["items"]))
+    }
+    _part_checks(fmt, defs, members, v, checked)
+    reads = _content_reads(v)
+    for steps, keys in reads:
+        where, node = schema_at(defs, schema, steps)
+        node = _single(defs, node) if "anyOf" in node else node
+        if not keys:
+            extra = sorted(set(extras(defs, node, where, {})) - checked)
+            if extra:
+                raise CheckError(f"{fmt}: the fused pass does not check {extra}")
+        for key, taken_types in keys.items():
+            prop = node.get("properties", {}).get(key)
+            _takes(fmt, defs, prop, taken_types, f"{where}.{key}", set(), shallow=True)
+    params_node = _single(defs, resolve_ref(defs, schema)["properties"][v["s_params_key"]])
+    read_params = {key for key, _ in v["s_params"]}
+    param_types, item_types = _group_params(fmt, defs, params_node, read_params)
+    group = _unread(defs, params_node["properties"], read_params | set(v["s_param_others"]))
+    group_items = {}
+    for key in sorted(group.unread_checked):
+        node = params_node["properties"][key]
+        if set(node) - ANNOTATIONS == {"type", "items"}:
+            items = schema_types(defs, node["items"])
+            declared = node["type"]
+            if items is not None and isinstance(declared, list):
+                group_items[key] = python_type_names(items)
+                group.unread_types[key] = python_type_names(declared)
+    group = FieldChecks(group.unread_types, group.unread_checked - group_items.keys())
+    return ContentChecks(
+        param_types,
+        item_types,
+        _unread(defs, resolve_ref(defs, schema)["properties"], set(reads[0][1])),
+        group,
+        group_items,
+        str(_blob_data(defs, members, v)["pattern"]),
+        _signature_pattern(fmt, defs, members, v),
+    )
+
+
+_STRING: tuple[str, ...] = ("string",)
+_ARRAY: tuple[str, ...] = ("array",)
+_OBJECT: tuple[str, ...] = ("object",)
+
+
+def _content_reads(v: dict[str, Any]) -> list[tuple[list[Step], dict[str, tuple[str, ...]]]]:
+    """What a content pass reads of each object outside the turns' parts (steps from the
+    request), with the JSON types it takes (a role: the strings it converts); none: a value
+    it carries as it is (checked whole)."""
+    system, messages, content = v["s_system"], v["s_messages"], v["s_content"]
+    tools, group = v["s_tools"], v["s_tools_group"]
+    choice = [v["s_choice_key"], v["s_choice_inner"]]
+    top = {messages: _ARRAY, system: _OBJECT, tools: _ARRAY, choice[0]: _OBJECT}
+    return [
+        ([], {**top, v["s_params_key"]: _OBJECT}),
+        ([messages, "[]"], {v["s_role"]: (v["s_user"], v["s_assistant"])}),
+        ([system], {v["s_role"]: _STRING}),
+        ([system, content, "[]"], {v["s_text_key"]: _STRING}),
+        ([tools, "[]"], {group: _ARRAY}),
+        (
+            [tools, "[]", group, "[]"],
+            {v["s_tool"]["name"]: _STRING, v["s_tool"]["description"]: _STRING},
+        ),
+        ([tools, "[]", group, "[]", v["s_tool"]["schema"]], {}),
+        ([choice[0]], {choice[1]: _OBJECT}),
+        (choice, {v["s_mode_key"]: _STRING, v["s_names_key"]: _ARRAY}),
+        ([*choice, v["s_names_key"], "[]"], {}),
+    ]
+
+
+def _part_checks(
+    fmt: str,
+    defs: dict[str, Json],
+    members: dict[Any, Json],
+    v: dict[str, Any],
+    checked: set[tuple[str, str]],
+) -> None:
+    """Fails unless each part the pass reads is a member of the parts' union holding its one
+    key, whose fields the pass reads ask only the types it takes."""
+    boxes = {
+        v["s_text_key"]: ({}, _STRING),
+        v["s_image_box"]: (v["s_image"], _OBJECT),
+        v["s_call_box"]: (v["s_call"], _OBJECT),
+        v["s_result_box"]: (v["s_result"], _OBJECT),
+    }
+    carried = (v["s_call"]["arguments"], v["s_result"]["response"])  # objects, as they are
+    for key, (inner, box_types) in boxes.items():
+        member = resolve_ref(defs, members.get((key,), {}))
+        node = member.get("properties", {}).get(key)
+        if node is None:
+            raise CheckError(f"{fmt}: no part of one key {key!r}")
+        _takes(fmt, defs, node, box_types, key, checked, shallow=bool(inner))
+        box = resolve_ref(defs, node)
+        for name in inner.values():
+            taken = _OBJECT if name in carried else _STRING
+            prop = box.get("properties", {}).get(name)
+            _takes(fmt, defs, prop, taken, f"{key}.{name}", checked)
+
+
+def _signature_pattern(
+    fmt: str, defs: dict[str, Json], members: dict[Any, Json], v: dict[str, Any]
+) -> str:
+    """The pattern of a signature beside a text or a call (one for both), which the pass
+    checks; fails when the schema asks more of it."""
+    patterns = set()
+    for key in (v["s_text_key"], v["s_call_box"]):
+        node = resolve_ref(defs, members[(key,)])["properties"].get(v["s_signature"])
+        if node is None:
+            raise CheckError(f"{fmt}: no signature beside {key}")
+        rest = {k for k in node if k not in ANNOTATIONS and not k.startswith("x-")}
+        if rest != {"type", "pattern"} or "string" not in node["type"]:
+            raise CheckError(f"{fmt}: a signature the pass does not check")
+        patterns.add(str(node["pattern"]))
+    if len(patterns) != 1:
+        raise CheckError(f"{fmt}: signatures of two patterns")
+    return patterns.pop()
+
+
+def _group_params(
+    fmt: str, defs: dict[str, Json], group: Json, keys: set[str]
+) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """The Python types of each parameter of a group the pass reads, and of a list
+    parameter's items; fails when one's schema is more than that."""
+    param_types: dict[str, tuple[str, ...]] = {}
+    item_types: dict[str, tuple[str, ...]] = {}
+    for key in sorted(keys):
+        node = group["properties"].get(key)
+        types = schema_types(defs, node)
+        if (
+            types is None
+            and isinstance(node, dict)
+            and set(node) - ANNOTATIONS == {"type", "items"}
+        ):
+            items = schema_types(defs, node["items"])
+            declared = node["type"]
+            types = tuple(declared) if isinstance(declared, list) else (declared,)
+            if items is None or "array" not in types:
+                raise CheckError(f"{fmt}: parameter {key} is more than a type")
+            item_types[key] = python_type_names(items)
+        if types is None:
+            raise CheckError(f"{fmt}: parameter {key} is more than a type")
+        param_types[key] = python_type_names(types)
+    return param_types, item_types
+
+
+def _blob_data(defs: dict[str, Json], members: dict[Any, Json], v: dict[str, Any]) -> Json:
+    """The schema of an image's data (its pattern is what the pass checks)."""
+    member = resolve_ref(defs, members[(v["s_image_box"],)])
+    box = resolve_ref(defs, member["properties"][v["s_image_box"]])
+    return resolve_ref(defs, box["properties"][v["s_image"]["data"]])
+
+
+def _unread(defs: dict[str, Json], properties: dict[str, Json], read: set[str]) -> FieldChecks:
+    """The checks of the fields of an object the pass drops (`field_checks`'s second half)."""
+    unread_types, unread_checked = {}, set()
+    for key, node in properties.items():
+        if key in read:
+            continue
+        types = schema_types(defs, node)
+        if types is None:
+            unread_checked.add(key)
+        else:
+            unread_types[key] = python_type_names(types)
+    return FieldChecks(unread_types, frozenset(unread_checked))
+
+
+def _takes(  # noqa: PLR0917 (one check, its six facts)
+    fmt: str,
+    defs: dict[str, Json],
+    node: Json,
+    types: tuple[str, ...],
+    where: str,
+    checked: set[tuple[str, str]],
+    *,
+    shallow: bool = False,
+) -> None:
+    """Fails unless every value the pass takes there (of ``types``, or the strings of a role
+    it converts) is what ``node`` asks: by type alone, an enum holding those strings, or an
+    object whose schema asks nothing beyond structure and ``checked`` (``shallow``: of the
+    object itself, its properties the pass reads being checked apart)."""
+    if node is None:
+        raise CheckError(f"{fmt}: no schema for {where}")
+    members = [resolve_ref(defs, m) for m in _members(defs, node)]
+    enums = [m for m in members if "enum" in m]
+    if types and not set(types) & set(PY_TYPES):  # the strings of a role
+        if len(enums) != 1 or not set(types) <= set(enums[0]["enum"]):
+            raise CheckError(f"{fmt}: {where} takes other values than {types}")
+        if any(m.get("type") != "null" for m in members if "enum" not in m):
+            raise CheckError(f"{fmt}: {where} is more than an enum")
+        return
+    found = schema_types(defs, node)
+    if found is not None:
+        if not set(types) <= set(found):
+            raise CheckError(f"{fmt}: {where} is not of the types the pass takes {types}")
+        return
+    members = [m for m in _members(defs, node) if m.get("type") != "null"]
+    if len(members) != 1:
+        raise CheckError(f"{fmt}: {where} is more than a type")
+    (member,) = members
+    declared = member.get("type")
+    if declared not in types and not (isinstance(declared, list) and set(types) <= set(declared)):
+        raise CheckError(f"{fmt}: {where} is not of the types the pass takes {types}")
+    if shallow:
+        member = {k: v for k, v in member.items() if k not in ("properties", "items")}
+    extra = sorted(set(extras(defs, member, where, {})) - checked)
+    if extra:
+        raise CheckError(f"{fmt}: the fused pass does not check {extra}")

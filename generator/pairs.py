@@ -39,6 +39,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("anthropic", "openai-chat"),
     ("openai-responses", "openai-chat"),
     ("bedrock", "openai-chat"),
+    ("gemini", "openai-chat"),
 )
 
 #: Transforms whose encoding is the value itself when the pair's guard holds (the guard checks

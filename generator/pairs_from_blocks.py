@@ -32,6 +32,7 @@ ids or names the target would rewrite) sends the body the two-step way, with the
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from generator.pair_checks import (
@@ -295,7 +296,7 @@ def _source_format(source: Json, target: Json) -> dict[str, Any] | None:
     (variant,) = chosen
     where = {variable_of(v): k for k, v in variant["canonical"].items()}
     losses: list[tuple[str, str, str]] = []
-    expr = _format_expr(
+    expr = format_expr(
         variant["wire"],
         given=given,
         fmt=target["format"],
@@ -316,7 +317,7 @@ def _source_format(source: Json, target: Json) -> dict[str, Any] | None:
     }
 
 
-def _format_expr(
+def format_expr(
     node: Json,
     *,
     given: dict[str | None, str],
@@ -345,7 +346,7 @@ def _format_expr(
     if any(k.startswith("@") for k in node):
         raise PairError(f"{fmt}: a response_format the block composer does not write")
     entries = [
-        (k, _format_expr(v, given=given, fmt=fmt, at=at, where=where, losses=losses))
+        (k, format_expr(v, given=given, fmt=fmt, at=at, where=where, losses=losses))
         for k, v in node.items()
     ]
     return "{" + ", ".join(f"{k!r}: {text}" for k, text in entries if text) + "}"
@@ -491,7 +492,7 @@ def _asked(transform: str, fmt: str, at: str, *args: Json) -> tuple[Json, tuple[
     return value, (pointer, code, reason)
 
 
-def _target_model(target: Json, source_model: str | None) -> dict[str, Any]:
+def target_model(target: Json, source_model: str | None) -> dict[str, Any]:
     """What the target writes for the model when the source's body names none (Bedrock's is in
     the URL): its placeholder and the loss its `@default` reports."""
     if source_model is not None:
@@ -507,7 +508,7 @@ def _target_model(target: Json, source_model: str | None) -> dict[str, Any]:
     return {"t_model_default": default, "t_model_loss": loss}
 
 
-def _structured_loss(target: Json) -> tuple[str, str, str] | None:
+def structured_loss(target: Json) -> tuple[str, str, str] | None:
     """How the target reports a result's structured value it writes as JSON text (None: it
     has a place for the value, which the pass does not write), asked of the runtime that
     carries it (interlingua.conversion.adapters.carry) at generation time."""
@@ -583,8 +584,15 @@ def target_writes(target: Json) -> dict[str, Any]:
         "t_envelope": list(target["request"]["wire"]),
         "t_name_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_name"))),
         "t_id_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_call"))),
-        "t_structured": _structured_loss(target),
+        "t_structured": structured_loss(target),
     }
+
+
+def reads_contents(source: Json) -> bool:
+    """Whether a block source writes its turns as content objects (Gemini: the system prompt
+    a content too, roles optional, calls paired with their results by name):
+    `generator/pairs_from_contents.py` composes its pairs."""
+    return bool(source["layout"].get("system_form") == "content")
 
 
 def pair_values(source: Json, target: Json) -> dict[str, Any]:
@@ -619,6 +627,18 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     )
     if s_format is not None:
         _check_format(source, s_format)
+        # The format's field is read: no longer among those the pass drops.
+        fields_read = checks.fields
+        checks = replace(
+            checks,
+            fields=replace(
+                fields_read,
+                unread_types={
+                    k: v for k, v in fields_read.unread_types.items() if k != s_format["key"]
+                },
+                unread_checked=fields_read.unread_checked - {s_format["key"]},
+            ),
+        )
     flags = [
         (key, name, checks.result_fields[key][0], values_by_wire)
         for key, name, values_by_wire in _result_flags(source, blocks, target)
@@ -676,7 +696,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "image_kinds": sorted(set(parts["s_base64_kinds"]) & set(values["t_image_kinds"])),
         **parts,
         **values,
-        **_target_model(target, fields["s_model"]),
+        **target_model(target, fields["s_model"]),
         "envelope": envelope,
         "s_result_dropped": flags,
         "s_result_part": source["parts"]["tool_result"][0]["canonical"]["type"],
@@ -809,6 +829,6 @@ def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]
     """The manifest's producer: the values of each pair module whose source reads blocks."""
     mappings = mappings_by_format(inputs)
     for source, target in PAIRS:
-        if reads_blocks(mappings[source]):
+        if reads_blocks(mappings[source]) and not reads_contents(mappings[source]):
             values = pair_values(mappings[source], mappings[target])
             yield {"module": module_name(source, target)}, values

@@ -23,6 +23,7 @@ from interlingua.generated.pairs import PAIRS
 from tests.adapters import differential
 from tests.adapters.test_fused_pairs import ANTHROPIC_BODY, BODY, FROM_CHAT
 from tests.adapters.test_fused_pairs_bedrock import BEDROCK_BODY
+from tests.adapters.test_fused_pairs_gemini import GEMINI_BODY
 from tests.adapters.test_fused_pairs_responses import RESPONSES_BODY
 
 # A body of the common shape in each source format a pair reads.
@@ -31,6 +32,7 @@ BODIES: dict[str, Any] = {
     "anthropic": ANTHROPIC_BODY,
     "openai-responses": RESPONSES_BODY,
     "bedrock": BEDROCK_BODY,
+    "gemini": GEMINI_BODY,
 }
 
 # Values of every JSON type, and strings next to what the schema's patterns and tags take.

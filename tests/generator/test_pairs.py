@@ -356,7 +356,14 @@ def test_a_defaulted_field_the_source_may_leave_out_is_written_the_two_step_way(
 def test_each_pair_is_composed_by_the_composer_of_its_sources_layout() -> None:
     mappings = mappings_by_format()
     by_blocks = [pair for pair in pairs.PAIRS if pairs.reads_blocks(mappings[pair[0]])]
-    assert by_blocks == [("anthropic", "openai-chat"), ("bedrock", "openai-chat")]
+    assert by_blocks == [
+        ("anthropic", "openai-chat"),
+        ("bedrock", "openai-chat"),
+        ("gemini", "openai-chat"),
+    ]
+    # (of those, a source whose turns are content objects: generator/pairs_from_contents.py)
+    by_contents = [p for p in by_blocks if pairs_from_blocks.reads_contents(mappings[p[0]])]
+    assert by_contents == [("gemini", "openai-chat")]
     with pytest.raises(pairs.PairError, match="not a block source"):
         pairs_from_blocks.pair_values(mappings["openai-chat"], mappings["anthropic"])
 

@@ -14,6 +14,9 @@ from interlingua.generated.pairs.anthropic_to_openai_chat import (
 from interlingua.generated.pairs.bedrock_to_openai_chat import (
     convert_request as BEDROCK_TO_OPENAI_CHAT,
 )
+from interlingua.generated.pairs.gemini_to_openai_chat import (
+    convert_request as GEMINI_TO_OPENAI_CHAT,
+)
 from interlingua.generated.pairs.openai_chat_to_anthropic import (
     convert_request as OPENAI_CHAT_TO_ANTHROPIC,
 )
@@ -40,4 +43,5 @@ PAIRS: Final[
     ("anthropic", "openai-chat"): ANTHROPIC_TO_OPENAI_CHAT,
     ("openai-responses", "openai-chat"): OPENAI_RESPONSES_TO_OPENAI_CHAT,
     ("bedrock", "openai-chat"): BEDROCK_TO_OPENAI_CHAT,
+    ("gemini", "openai-chat"): GEMINI_TO_OPENAI_CHAT,
 }

@@ -73,7 +73,7 @@ UNREAD_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "service_tier": (str, type(None)),
     "stream": (bool, type(None)),
 }
-UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["cache_control", "metadata", "output_config"])
+UNREAD_CHECKED: Final[frozenset[str]] = frozenset(["cache_control", "metadata"])
 DATA_OK: Final = re.compile("^[A-Za-z0-9+/]*={0,2}$").search
 # The image types both formats take.
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
@@ -431,7 +431,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             return "thinking: a setting outside the fused shape"
         if group_0.get("budget_tokens") is None:
             return "thinking: outside the fused shape"
-
     p_max_tokens = body.get("max_tokens")
     if type(p_max_tokens) not in (int,) or not _scalar(p_max_tokens):
         return "max_tokens: outside the fused shape"

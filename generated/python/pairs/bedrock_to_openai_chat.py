@@ -455,7 +455,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         if type(found_group_0) is not dict or not GROUP_0_KEYS.issuperset(found_group_0):
             return "inferenceConfig: outside the fused shape"
         group_0 = found_group_0
-
     p_maxTokens = group_0.get("maxTokens")
     if p_maxTokens is not None and (
         type(p_maxTokens) not in (int, type(None)) or not _scalar(p_maxTokens)
@@ -485,7 +484,6 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         group_1 = found_group_1
         if group_1.get("tools") is None:
             return "toolConfig: outside the fused shape"
-
     tools = group_1.get("tools")
     if tools is not None:
         got = _declarations(tools)

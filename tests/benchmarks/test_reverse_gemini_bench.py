@@ -1,0 +1,107 @@
+"""benchmarks/reverse_gemini.py: the gemini → openai-chat section's rows carry everything,
+take the fused pass, and its report names the pair; LiteLLM's translation, which loses the
+corpus's inline images, is reported so and timed unchecked, not counted a failure of the
+section (no timing asserted)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections import Counter
+from typing import Any
+
+import orjson
+import pytest
+
+from interlingua import convert
+from tests.benchmarks.test_convert_bench import bench_module, bodies
+
+
+def _has_litellm() -> bool:
+    try:
+        importlib.import_module("litellm")
+    except ImportError:
+        return False
+    return True
+
+
+def test_the_rows_carry_everything_and_take_the_fused_pass() -> None:
+    bench = bench_module("reverse_gemini")
+    lines = [orjson.dumps(body) for body in bodies(12)]
+    found, written = bench.rows(convert, [("short", bodies(12), lines)], 12)
+    assert found.failed == []
+    carried = bench_module("convert").carried
+    assert [bench.carried_in(b) for b in written[0][1]] == [carried(b) for b in bodies(12)]
+    expected = {"fused", "two-step"} | ({"litellm"} if _has_litellm() else set())
+    assert set(found.names) == expected
+    notes = "\n".join(found.notes)
+    assert "openai-chat: 12/12 outputs valid OpenAI Chat requests, fused pass took 12" in notes
+    rates = {("short", name): 1000.0 for name in found.names.values()}
+    report = bench_module("convert").section_report("gemini → openai-chat", found, rates)
+    assert report.startswith("## gemini → openai-chat, dict → dict (the reverse direction)")
+    assert "fused vs two-step 1.00x" in report
+
+
+@pytest.mark.skipif(not _has_litellm(), reason="LiteLLM is not installed")
+def test_litellms_translation_loses_the_inline_images_and_is_timed_unchecked() -> None:
+    bench = bench_module("reverse_gemini")
+    loaded = bench.load_litellm()
+    assert not isinstance(loaded, str)
+    body = {
+        "contents": [
+            {
+                "role": "user",
+                "parts": [{"text": "x"}, {"inlineData": {"mimeType": "image/png", "data": "AA=="}}],
+            }
+        ]
+    }
+    out = loaded[1](body)
+    assert out["messages"] == [{"role": "user", "content": "x"}]  # the image left out
+    with_image = [b for b in bodies(40) if bench_module("convert").carried(b)["images"]][:1]
+    found, _written = bench.rows(
+        convert, [("short", with_image, [orjson.dumps(b) for b in with_image])], 1
+    )
+    assert found.failed == []
+    assert found.names["litellm"].endswith("(unchecked)")
+    assert any("drops a tool call, result or image" in note for note in found.notes)
+
+
+def test_a_baseline_that_raises_is_reported_not_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = bench_module("reverse_gemini")
+
+    def broken(_body: Any) -> Any:
+        raise KeyError("contents")
+
+    monkeypatch.setattr(bench, "load_litellm", lambda: ("0", broken))
+    lines = [orjson.dumps(body) for body in bodies(2)]
+    found, _written = bench.rows(convert, [("short", bodies(2), lines)], 2)
+    assert found.failed == [] and "litellm" not in found.names
+    assert any("failed on short body 0: KeyError" in note for note in found.notes)
+
+
+def test_without_litellm_the_section_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = bench_module("reverse_gemini")
+    monkeypatch.setattr(bench, "load_litellm", lambda: "LiteLLM is not importable (x)")
+    lines = [orjson.dumps(body) for body in bodies(2)]
+    found, _written = bench.rows(convert, [("short", bodies(2), lines)], 2)
+    assert set(found.names) == {"fused", "two-step"}
+    assert "LiteLLM is not importable (x)" in found.notes
+
+
+def test_the_section_is_skipped_without_a_fused_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = bench_module("reverse_gemini")
+    args = argparse.Namespace(check_slice=1, chunk=1, repeat=1)
+    assert bench.section("interlingua is not importable", [], args) == []
+    assert "gemini → openai-chat: skipped (no interlingua fused pass)" in capsys.readouterr().out
+
+
+def test_carried_in_counts_a_gemini_body() -> None:
+    bench = bench_module("reverse_gemini")
+    body = {
+        "contents": [
+            {"parts": [{"inlineData": {"mimeType": "image/png", "data": "AA=="}}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "f"}}]},
+            {"parts": [{"functionResponse": {"name": "f", "response": {}}}]},
+        ]
+    }
+    assert bench.carried_in(body) == Counter({"tool calls": 1, "tool results": 1, "images": 1})
