@@ -240,6 +240,7 @@ class Planner:
         *,
         fills: frozenset[str] = frozenset(),
         reads_absent: frozenset[str] | set[str] = frozenset(),
+        member_keys: frozenset[str] | set[str] = frozenset(),
     ):
         self.mapping = mapping
         self.bundle = bundle
@@ -249,6 +250,7 @@ class Planner:
         self.compiler = Compiler()
         self.compiler.reads_literals = set(reads_literals)
         self.compiler.reads_absent = set(reads_absent)
+        self.compiler.member_keys = set(member_keys)
         self.compiler.block_tag = mapping.data["layout"].get("block_tag")
 
     def _use_calls(self, where: str, template: Any) -> None:
@@ -771,6 +773,7 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
         reads_literals={n for n, t in TRANSFORMS.items() if t.literals},
         fills=frozenset(n for n, t in TRANSFORMS.items() if t.fills),
         reads_absent={n for n, t in TRANSFORMS.items() if t.reads_absent},
+        member_keys={n for n, t in TRANSFORMS.items() if t.member_keys},
     )
     planner.roles()
     planner.marker()

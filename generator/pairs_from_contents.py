@@ -16,10 +16,11 @@ function calls), with or without ids (a call without one gets the id the two-ste
 gives it, a response is paired with its call as that reader pairs it), one group of function
 declarations with a JSON Schema, every tool_choice mode (one allowed function: the named
 tool; several: `required`, the list reported as the reader reports it), the sampling
-parameters and the generation settings the format has no canonical home for (reported).
-Anything else (thought signatures, thoughts, other media, built-in tools, the OpenAPI-subset
-schemas, structured output, thinking settings, nulls) sends the body the two-step way, with the
-reason.
+parameters, structured output asked with a JSON Schema, thought signatures beside a model's
+text or call (reported as reasoning the target cannot replay) and the generation settings the
+format has no canonical home for (reported). Anything else (thoughts, other media, built-in
+tools, the OpenAPI-subset schemas, thinking settings, nulls) sends the body the two-step way,
+with the reason.
 """
 
 from __future__ import annotations

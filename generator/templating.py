@@ -259,6 +259,7 @@ class Compiler:
         self.nonempty: set[str] = set()  # variables of lists the schema says are never empty
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
         self.reads_absent: set[str] = set()  # transforms whose decode reads a missing value too
+        self.member_keys: set[str] = set()  # transforms whose literals name the members they read
         # The template object built whole even when none of its variables is there (a turn's
         # fields: its literals, a schema version, go on every turn).
         self.whole: int | None = None
@@ -451,6 +452,8 @@ class Compiler:
             return set(member)
         if isinstance(member, Call) and member.name == "codec":
             return self.codec_keys.get(member.args[0], set())
+        if isinstance(member, Call) and member.name in self.member_keys:
+            return {arg for arg in member.args if isinstance(arg, str)}
         return set()
 
     def flush_drops(self, em: Emitter, *, decode: bool = False) -> None:

@@ -1306,41 +1306,58 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
 
 
 def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
-    if type(w) is not dict:
+    _v1 = (
+        {
+            k: x
+            for k, x in w.items()
+            if k not in ["parameters", "parametersJsonSchema", "response", "responseJsonSchema"]
+        }
+        if type(w) is dict
+        else w
+    )
+    if type(_v1) is not dict:
         raise ConversionError("wrong_type", at, "expected an object")
-    _m1 = w.get("name", ABSENT)
-    if _m1 is ABSENT:
+    _m2 = _v1.get("name", ABSENT)
+    if _m2 is ABSENT:
         raise ConversionError("missing_field", at + "/name", "name is required here")
     try:
-        _t2 = T_tool_name.decode(ctx, _m1, at + "/name")
+        _t3 = T_tool_name.decode(ctx, _m2, at + "/name")
     except Mismatch:
         return MISS
-    v_name = _t2
-    v_description = w.get("description", ABSENT)
+    v_name = _t3
+    v_description = _v1.get("description", ABSENT)
     if v_description is None:
         v_description = ABSENT
+    _v4 = (
+        {k: w[k] for k in ["parameters", "parametersJsonSchema"] if k in w}
+        if type(w) is dict
+        else w
+    )
     try:
-        _t3 = T_schema_member.decode(ctx, w, at, "parametersJsonSchema", "parameters")
+        _t5 = T_schema_member.decode(ctx, _v4, at, "parametersJsonSchema", "parameters")
     except Mismatch:
         return MISS
     try:
-        _t4 = T_object_schema.decode(ctx, _t3[2], at)
+        _t6 = T_object_schema.decode(ctx, _t5[2], at)
     except Mismatch:
         return MISS
-    v_schema = _t4
+    v_schema = _t6
+    _v7 = {k: w[k] for k in ["response", "responseJsonSchema"] if k in w} if type(w) is dict else w
     try:
-        _t5 = T_schema_member.decode(ctx, w, at, "responseJsonSchema", "response")
+        _t8 = T_schema_member.decode(ctx, _v7, at, "responseJsonSchema", "response")
     except Mismatch:
         return MISS
-    v_output = _t5[2]
-    _d6: dict[str, Any] = {"name": v_name}
+    v_output = _t8[2]
+    _d9: dict[str, Any] = {"name": v_name}
     if v_description is not ABSENT:
-        _d6["description"] = v_description
+        _d9["description"] = v_description
     if v_schema is not ABSENT:
-        _d6["input_schema"] = v_schema
+        _d9["input_schema"] = v_schema
     if v_output is not ABSENT:
-        _d6["output_schema"] = v_output
-    return _d6
+        _d9["output_schema"] = v_output
+    if not ctx.fidelity and not KEYS_26.issuperset(_v1):
+        unread(ctx, _v1, KEYS_26, at, part_type=None)
+    return _d9
 
 
 def enc_tool(ctx: Context, c: Any, at: str) -> Any:

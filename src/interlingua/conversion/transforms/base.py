@@ -46,7 +46,10 @@ class Transform:
     place, of the same meaning), so the wire always has the key: a wire value without it is
     not of this variant (an Anthropic server tool has no `input_schema`). With
     ``reads_absent``, decoding is given ABSENT when the wire has no value there (left out or
-    null), for a format whose absence means something the canonical absence does not.
+    null), for a format whose absence means something the canonical absence does not. With
+    ``member_keys``, the transform reads members of the object around it, and its literal
+    arguments name them all: as one member of a ``@merge``, it is given only those, and the
+    object's other keys are reported unread as any template's are.
     """
 
     name: str
@@ -57,6 +60,7 @@ class Transform:
     literals: bool = False
     fills: bool = False
     reads_absent: bool = False
+    member_keys: bool = False
 
 
 def read_as_is(ctx: Any, wire: Any, at: str) -> Any:

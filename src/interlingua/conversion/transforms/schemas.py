@@ -114,6 +114,7 @@ SCHEMA_MEMBER = Transform(
     "key (the OpenAPI subset as JSON Schema, see `openapi_schema`). With neither, there is no "
     "schema (a function without parameters takes none).",
     literals=True,
+    member_keys=True,
 )
 
 
