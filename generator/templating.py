@@ -260,6 +260,7 @@ class Compiler:
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
         self.reads_absent: set[str] = set()  # transforms whose decode reads a missing value too
         self.member_keys: set[str] = set()  # transforms whose literals name the members they read
+        self.merge_views: set[str] = set()  # the variables holding a `@merge` member's keys
         # The template object built whole even when none of its variables is there (a turn's
         # fields: its literals, a schema version, go on every turn).
         self.whole: int | None = None
@@ -502,6 +503,18 @@ class Compiler:
             em.line(f"if v_{var.name} is MISS:")
             with em.block():
                 em.line(f"v_{var.name} = ABSENT")
+                if not self.quiet:
+                    # No variant reads it: reported, whole, or member by member when the
+                    # codec reads some members of an object (a `@merge` member).
+                    kind = self.part_type
+                    if expr in self.merge_views:
+                        em.line(f"if not ctx.fidelity and type({expr}) is dict:")
+                        with em.block():
+                            em.line(f"unread(ctx, {expr}, frozenset(), {at}, part_type={kind!r})")
+                    else:
+                        em.line("if not ctx.fidelity:")
+                        with em.block():
+                            em.line(f"unmatched(ctx, {expr}, {at}, part_type={kind!r})")
         elif call.name == "table":
             table, var = call.args
             em.line(f"v_{var.name} = {table.upper()}_TO_CANONICAL.get({expr}, 'other')")
@@ -553,6 +566,7 @@ class Compiler:
                 else:
                     pick = f"{{k: {expr}[k] for k in {sorted(keys[i])!r} if k in {expr}}}"
                 em.line(f"{view} = {pick} if type({expr}) is dict else {expr}")
+                self.merge_views.add(view)
                 self.match(em, member, view, side, ptr, decode=decode)
         else:
             # A transform reads back one value per argument (a tuple when there are several):

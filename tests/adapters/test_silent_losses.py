@@ -181,3 +181,59 @@ def test_a_function_declarations_unread_members_are_reported(target: str, fused:
     again = convert(copy.deepcopy(body), "gemini", "gemini", fused=fused)
     assert again.output["tools"] == body["tools"]
     assert not again.losses
+
+
+GEMINI_TURN = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+CHAT_TURN = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+
+
+@pytest.mark.parametrize(
+    ("source", "body", "target", "pointers"),
+    [
+        # No variant of the codec read these, so they went nowhere, unreported.
+        (
+            "gemini",
+            {**GEMINI_TURN, "generationConfig": {"responseJsonSchema": {"type": "object"}}},
+            "openai-chat",
+            ["/generationConfig/responseJsonSchema"],
+        ),
+        (
+            "gemini",
+            {**GEMINI_TURN, "generationConfig": {"responseMimeType": "text/x.enum"}},
+            "anthropic",
+            ["/generationConfig/responseMimeType"],
+        ),
+        (
+            "gemini",
+            {**GEMINI_TURN, "toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}}},
+            "openai-chat",
+            ["/toolConfig/functionCallingConfig"],
+        ),
+        (
+            "openai-chat",
+            {
+                **CHAT_TURN,
+                "tool_choice": {
+                    "type": "allowed_tools",
+                    "allowed_tools": {
+                        "mode": "auto",
+                        "tools": [{"type": "function", "function": {"name": "f"}}],
+                    },
+                },
+            },
+            "anthropic",
+            ["/tool_choice"],
+        ),
+    ],
+)
+@pytest.mark.parametrize("fused", [True, False])
+def test_a_value_no_codec_variant_reads_is_reported(
+    source: str, body: dict[str, Any], target: str, pointers: list[str], fused: bool
+) -> None:
+    result = convert(copy.deepcopy(body), source, target, fused=fused)
+    dropped = [loss.pointer for loss in result.losses if loss.code == "field_dropped"]
+    assert dropped == pointers
+    # Back to its own format, round-trip data keeps the value, and nothing is reported.
+    again = convert(copy.deepcopy(body), source, source, fused=fused)
+    assert not [loss for loss in again.losses if loss.code == "field_dropped"]
+    assert all(again.output[key] == body[key] for key in body if key not in ("contents",))

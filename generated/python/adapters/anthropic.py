@@ -38,6 +38,7 @@ from interlingua.conversion.adapters.runtime import (
     put,
     remainder,
     table_encode,
+    unmatched,
     unread,
 )
 from interlingua.conversion.adapters.turns import (
@@ -302,6 +303,8 @@ def dec_text_0(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m2, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m2, at + "/cache_control", part_type="text")
     _d3: dict[str, Any] = {"type": "text", "text": v_text}
     if v_citations is not ABSENT:
         _d3["citations"] = v_citations
@@ -442,6 +445,8 @@ def dec_image_0(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m4, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m4, at + "/cache_control", part_type="image")
     _d5: dict[str, Any] = {
         "type": "image",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -512,6 +517,8 @@ def dec_image_1(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m4, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m4, at + "/cache_control", part_type="image")
     _d5: dict[str, Any] = {"type": "image", "source": {"type": "url", "url": v_url}}
     if v_cache is not ABSENT:
         _d5["cache_hint"] = v_cache
@@ -572,6 +579,8 @@ def dec_image_2(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m2, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m2, at + "/cache_control", part_type="image")
     _d3: dict[str, Any] = {
         "type": "image",
         "source": {"type": "file", "file_id": v_file_id, "provider": "anthropic"},
@@ -646,6 +655,8 @@ def dec_document_0(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m2, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m2, at + "/cache_control", part_type="document")
     _d3: dict[str, Any] = {
         "type": "document",
         "source": {"type": "base64", "media_type": "application/pdf", "data": v_data},
@@ -733,6 +744,8 @@ def dec_document_1(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m4, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m4, at + "/cache_control", part_type="document")
     _d5: dict[str, Any] = {
         "type": "document",
         "source": {"type": "base64", "media_type": v_media_type, "data": v_data},
@@ -811,6 +824,8 @@ def dec_document_2(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m4, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m4, at + "/cache_control", part_type="document")
     _d5: dict[str, Any] = {"type": "document", "source": {"type": "url", "url": v_url}}
     if v_title is not ABSENT:
         _d5["title"] = v_title
@@ -879,6 +894,8 @@ def dec_document_3(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m2, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m2, at + "/cache_control", part_type="document")
     _d3: dict[str, Any] = {
         "type": "document",
         "source": {"type": "file", "file_id": v_file_id, "provider": "anthropic"},
@@ -956,6 +973,8 @@ def dec_tool_call_0(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m5, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m5, at + "/cache_control", part_type="tool_call")
     _d6: dict[str, Any] = {
         "type": "tool_call",
         "id": v_id,
@@ -1030,6 +1049,8 @@ def dec_tool_result_0(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m4, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m4, at + "/cache_control", part_type="tool_result")
     _d5: dict[str, Any] = {"type": "tool_result", "tool_call_id": v_id, "content": v_content}
     if v_is_error is not ABSENT:
         _d5["is_error"] = v_is_error
@@ -1164,6 +1185,8 @@ def dec_hosted_tool_call_1(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m1, at + "/caller", part_type="hosted_tool_call")
     _d2: dict[str, Any] = {"type": "hosted_tool_call", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["id"] = v_id
@@ -1284,6 +1307,8 @@ def dec_hosted_tool_result_1(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m1, at + "/caller", part_type="hosted_tool_result")
     _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
@@ -1349,6 +1374,8 @@ def dec_hosted_tool_result_2(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m1, at + "/caller", part_type="hosted_tool_result")
     _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
@@ -1414,6 +1441,8 @@ def dec_hosted_tool_result_3(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m1, at + "/caller", part_type="hosted_tool_result")
     _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
@@ -1479,6 +1508,8 @@ def dec_hosted_tool_result_4(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m1, at + "/caller", part_type="hosted_tool_result")
     _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
@@ -1544,6 +1575,8 @@ def dec_hosted_tool_result_5(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m1, at + "/caller", part_type="hosted_tool_result")
     _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
@@ -1609,6 +1642,8 @@ def dec_hosted_tool_result_6(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m1, at + "/caller", part_type="hosted_tool_result")
     _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
@@ -1674,6 +1709,8 @@ def dec_hosted_tool_result_7(ctx: Context, w: Any, at: str) -> Any:
         v_caller = dec_caller(ctx, _m1, at + "/caller")
         if v_caller is MISS:
             v_caller = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m1, at + "/caller", part_type="hosted_tool_result")
     _d2: dict[str, Any] = {"type": "hosted_tool_result", "origin": {"format": "anthropic"}}
     if v_id is not ABSENT:
         _d2["call_id"] = v_id
@@ -2459,6 +2496,8 @@ def dec_tool_0(ctx: Context, w: Any, at: str) -> Any:
         v_cache = dec_cache_hint(ctx, _m7, at + "/cache_control")
         if v_cache is MISS:
             v_cache = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m7, at + "/cache_control", part_type=None)
     _d8: dict[str, Any] = {"name": v_name}
     if v_description is not ABSENT:
         _d8["description"] = v_description
@@ -2948,6 +2987,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_tool_choice = dec_tool_choice(ctx, _v7, at + "/tool_choice")
         if v_tool_choice is MISS:
             v_tool_choice = ABSENT
+            if not ctx.fidelity and type(_v7) is dict:
+                unread(ctx, _v7, frozenset(), at + "/tool_choice", part_type=None)
         _v8 = (
             {k: _m6[k] for k in ["disable_parallel_tool_use"] if k in _m6}
             if type(_m6) is dict
@@ -2989,6 +3030,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_response_format = dec_response_format(ctx, _m12, at + "/output_config/format")
             if v_response_format is MISS:
                 v_response_format = ABSENT
+                if not ctx.fidelity:
+                    unmatched(ctx, _m12, at + "/output_config/format", part_type=None)
         v_effort = _m11.get("effort", ABSENT)
         if v_effort is None:
             v_effort = ABSENT
@@ -3149,6 +3192,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_usage = dec_usage(ctx, _t5[0], at + "/usage")
     if v_usage is MISS:
         v_usage = ABSENT
+        if not ctx.fidelity:
+            unmatched(ctx, _t5[0], at + "/usage", part_type=None)
     _d6: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d6["id"] = v_id

@@ -41,6 +41,7 @@ from interlingua.conversion.adapters.runtime import (
     put,
     remainder,
     table_encode,
+    unmatched,
     unread,
 )
 from interlingua.conversion.adapters.turns import (
@@ -2578,6 +2579,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_tool_choice = dec_tool_choice(ctx, _m3, at + "/toolConfig/toolChoice")
             if v_tool_choice is MISS:
                 v_tool_choice = ABSENT
+                if not ctx.fidelity:
+                    unmatched(ctx, _m3, at + "/toolConfig/toolChoice", part_type=None)
         if not ctx.fidelity and not KEYS_56.issuperset(_m1):
             unread(ctx, _m1, KEYS_56, at + "/toolConfig", part_type=None)
     _m4 = w.get("inferenceConfig", ABSENT)
@@ -2662,6 +2665,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_response_format = dec_response_format(ctx, _m8, at + "/outputConfig/textFormat")
             if v_response_format is MISS:
                 v_response_format = ABSENT
+                if not ctx.fidelity:
+                    unmatched(ctx, _m8, at + "/outputConfig/textFormat", part_type=None)
         if not ctx.fidelity and not KEYS_60.issuperset(_m7):
             unread(ctx, _m7, KEYS_60, at + "/outputConfig", part_type=None)
     _d9: dict[str, Any] = {}
@@ -2762,6 +2767,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_usage = dec_usage(ctx, _t3[0], at + "/usage")
     if v_usage is MISS:
         v_usage = ABSENT
+        if not ctx.fidelity:
+            unmatched(ctx, _t3[0], at + "/usage", part_type=None)
     _d4: dict[str, Any] = {"stop_reason": v_stop_reason}
     if v_usage is not ABSENT:
         _d4["usage"] = v_usage

@@ -38,6 +38,7 @@ from interlingua.conversion.adapters.runtime import (
     put,
     remainder,
     table_encode,
+    unmatched,
     unread,
 )
 from interlingua.conversion.adapters.turns import (

@@ -41,6 +41,7 @@ from interlingua.conversion.adapters.runtime import (
     put,
     remainder,
     table_encode,
+    unmatched,
     unread,
 )
 from interlingua.conversion.adapters.turns import (
@@ -1835,6 +1836,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_tool_choice = dec_tool_choice(ctx, _m5, at + "/toolConfig/functionCallingConfig")
             if v_tool_choice is MISS:
                 v_tool_choice = ABSENT
+                if not ctx.fidelity:
+                    unmatched(ctx, _m5, at + "/toolConfig/functionCallingConfig", part_type=None)
         if not ctx.fidelity and not KEYS_39.issuperset(_m4):
             unread(ctx, _m4, KEYS_39, at + "/toolConfig", part_type=None)
     _m6 = w.get("generationConfig", ABSENT)
@@ -1947,6 +1950,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_response_format = dec_response_format(ctx, _v13, at + "/generationConfig")
         if v_response_format is MISS:
             v_response_format = ABSENT
+            if not ctx.fidelity and type(_v13) is dict:
+                unread(ctx, _v13, frozenset(), at + "/generationConfig", part_type=None)
         if not ctx.fidelity and not KEYS_41.issuperset(_v7):
             unread(ctx, _v7, KEYS_41, at + "/generationConfig", part_type=None)
     _d14: dict[str, Any] = {}
@@ -2100,6 +2105,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_usage = dec_usage(ctx, _m5, at + "/usageMetadata")
         if v_usage is MISS:
             v_usage = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m5, at + "/usageMetadata", part_type=None)
     _d6: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d6["id"] = v_id

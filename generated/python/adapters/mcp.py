@@ -39,6 +39,7 @@ from interlingua.conversion.adapters.runtime import (
     put,
     remainder,
     table_encode,
+    unmatched,
     unread,
 )
 from interlingua.conversion.adapters.turns import (
@@ -877,6 +878,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_tool_choice = dec_tool_choice(ctx, _m4, at + "/toolChoice")
         if v_tool_choice is MISS:
             v_tool_choice = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m4, at + "/toolChoice", part_type=None)
     _d5: dict[str, Any] = {}
     if v_max_tokens is not ABSENT:
         _d5["max_output_tokens"] = v_max_tokens

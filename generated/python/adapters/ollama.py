@@ -38,6 +38,7 @@ from interlingua.conversion.adapters.runtime import (
     put,
     remainder,
     table_encode,
+    unmatched,
     unread,
 )
 from interlingua.conversion.adapters.turns import (
@@ -661,6 +662,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_response_format = dec_response_format(ctx, _m4, at + "/format")
         if v_response_format is MISS:
             v_response_format = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m4, at + "/format", part_type=None)
     _m5 = w.get("options", ABSENT)
     if _m5 is None:
         _m5 = ABSENT
@@ -846,6 +849,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_usage = dec_usage(ctx, _v3, at)
     if v_usage is MISS:
         v_usage = ABSENT
+        if not ctx.fidelity and type(_v3) is dict:
+            unread(ctx, _v3, frozenset(), at, part_type=None)
     _d4: dict[str, Any] = {"model": v_model}
     if v_stop_reason is not ABSENT:
         _d4["stop_reason"] = v_stop_reason

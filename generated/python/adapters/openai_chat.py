@@ -37,6 +37,7 @@ from interlingua.conversion.adapters.runtime import (
     put,
     remainder,
     table_encode,
+    unmatched,
     unread,
 )
 from interlingua.conversion.adapters.turn_citations import TurnCitations
@@ -1381,6 +1382,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_tool_choice = dec_tool_choice(ctx, _m4, at + "/tool_choice")
         if v_tool_choice is MISS:
             v_tool_choice = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m4, at + "/tool_choice", part_type=None)
     _m5 = w.get("response_format", ABSENT)
     if _m5 is None:
         _m5 = ABSENT
@@ -1391,6 +1394,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_response_format = dec_response_format(ctx, _m5, at + "/response_format")
         if v_response_format is MISS:
             v_response_format = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m5, at + "/response_format", part_type=None)
     v_max_tokens = w.get("max_completion_tokens", ABSENT)
     if v_max_tokens is None:
         v_max_tokens = ABSENT
@@ -1586,6 +1591,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_usage = dec_usage(ctx, _m7, at + "/usage")
         if v_usage is MISS:
             v_usage = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m7, at + "/usage", part_type=None)
     _d8: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d8["id"] = v_id

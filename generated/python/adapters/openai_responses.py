@@ -40,6 +40,7 @@ from interlingua.conversion.adapters.runtime import (
     put,
     remainder,
     table_encode,
+    unmatched,
     unread,
 )
 from interlingua.conversion.adapters.turns import (
@@ -2233,6 +2234,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_tool_choice = dec_tool_choice(ctx, _m4, at + "/tool_choice")
         if v_tool_choice is MISS:
             v_tool_choice = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m4, at + "/tool_choice", part_type=None)
     _m5 = w.get("text", ABSENT)
     if _m5 is None:
         _m5 = ABSENT
@@ -2252,6 +2255,8 @@ def dec_request_envelope(ctx: Context, w: Any, at: str) -> Any:
             v_response_format = dec_response_format(ctx, _m6, at + "/text/format")
             if v_response_format is MISS:
                 v_response_format = ABSENT
+                if not ctx.fidelity:
+                    unmatched(ctx, _m6, at + "/text/format", part_type=None)
         if not ctx.fidelity and not KEYS_20.issuperset(_m5):
             unread(ctx, _m5, KEYS_20, at + "/text", part_type=None)
     v_max_tokens = w.get("max_output_tokens", ABSENT)
@@ -2417,6 +2422,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         v_usage = dec_usage(ctx, _m6, at + "/usage")
         if v_usage is MISS:
             v_usage = ABSENT
+            if not ctx.fidelity:
+                unmatched(ctx, _m6, at + "/usage", part_type=None)
     _d7: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d7["id"] = v_id

@@ -38,6 +38,7 @@ from interlingua.conversion.adapters.runtime import (
     put,
     remainder,
     table_encode,
+    unmatched,
     unread,
 )
 from interlingua.conversion.adapters.turns import (
@@ -1244,6 +1245,8 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     v_usage = dec_usage(ctx, _v6, at)
     if v_usage is MISS:
         v_usage = ABSENT
+        if not ctx.fidelity and type(_v6) is dict:
+            unread(ctx, _v6, frozenset(), at, part_type=None)
     _d7: dict[str, Any] = {}
     if v_id is not ABSENT:
         _d7["id"] = v_id

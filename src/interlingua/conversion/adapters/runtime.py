@@ -228,6 +228,17 @@ def unread(
         )
 
 
+def unmatched(ctx: Context, value: Any, at: str, *, part_type: str | None) -> None:
+    """Report a wire value none of its codec's variants reads (a tool choice of a mode the
+    mapping does not know), when no round-trip data keeps it. A null, or an empty list,
+    carries nothing to lose."""
+    if value is None or value == []:
+        return
+    key = at.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    reason = f"{ctx.adapter}: no reading of `{key}` takes this value; not carried"
+    ctx.loss(at, "field_dropped", reason, part_type)
+
+
 def each_encode(
     ctx: Context,
     codec: Codec,
