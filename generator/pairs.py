@@ -19,6 +19,7 @@ might differ (tests/adapters/test_differential.py proves the generated pairs equ
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -673,6 +674,28 @@ def _url_schemes(node: Json) -> list[str]:
     return []
 
 
+#: What could make a pattern that matches the opening of a URL fail on the whole of it.
+_CONTEXT_SENSITIVE = re.compile(r"\$|\\[ZbB]|\(\?[=!<]")
+
+
+def implied_url_pattern(pattern: str, kinds: Iterable[str]) -> None:
+    """Fail unless an image URL meets ``pattern`` (the reading schema's) whenever it opens as
+    ``https://``, ``http://`` or ``data:<kind>;base64,`` for a media type the pass takes, as
+    spelled (`pair.py.j2` then asks the pattern only of another spelling: a regex search cost
+    a fifth of an image's part of the pass, callgrind). A match inside that opening stands in
+    the whole URL when the pattern looks at nothing after it: no end anchor, word boundary or
+    lookaround."""
+    openings = ["https://", "http://", *(f"data:{kind};base64," for kind in sorted(kinds))]
+    found = _CONTEXT_SENSITIVE.search(pattern)
+    if found is not None:
+        raise PairError(f"an image URL pattern that looks past a match ({found.group()})")
+    for opening in openings:
+        if opening.lower() != opening:  # the pass's fallback asks the lower-cased type
+            raise PairError(f"a media type not in lower case: {opening!r}")
+        if re.search(pattern, opening) is None:
+            raise PairError(f"an image URL pattern that refuses {opening!r}")
+
+
 def _words_constant(transform: str) -> str:
     """The generated module's constant holding a format-word table (`IMAGE_FORMAT_WORDS`)."""
     return transform.upper() + "S"
@@ -770,6 +793,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     if system_form not in (("string",) if items else ("string_or_blocks", "content", "blocks")):
         raise PairError(f"system form {system_form}")
     checks = _checks(source, params, s_text, s_image, s_call["wire"])
+    implied_url_pattern(checks.image_url_pattern, _image_words(target)[1])
     _grouped_tools(target)
     return {
         "source": source["format"],

@@ -583,3 +583,20 @@ def test_a_target_layout_the_block_composer_does_not_write_stops_generation(chan
     change(target)
     with pytest.raises(pairs.PairError):
         pairs_from_blocks.pair_values(mappings["anthropic"], target)
+
+
+def test_the_image_url_pattern_holds_of_each_opening_the_pass_takes_without_asking_it() -> None:
+    kinds = ["image/png", "image/webp"]
+    pattern = "^(https?://|data:image/[A-Za-z0-9.+-]+;base64,)"
+    pairs.implied_url_pattern(pattern, kinds)  # the reading schema's: implied
+    for other, why in [
+        ("^(https://|data:image/[a-z]+;base64,)", "refuses 'http://'"),
+        ("^(https?://|data:image/(png|gif);base64,)", "refuses 'data:image/webp;base64,'"),
+        ("^(https?://.+|data:.+)$", r"looks past a match \(\$\)"),
+        ("^(https?://|data:)(?!x)", r"looks past a match \(\(\?!\)"),
+        (r"^(https?://|data:)\b", r"looks past a match \(\\b\)"),
+    ]:
+        with pytest.raises(pairs.PairError, match=why):
+            pairs.implied_url_pattern(other, kinds)
+    with pytest.raises(pairs.PairError, match="lower case"):
+        pairs.implied_url_pattern(pattern, ["image/PNG"])

@@ -206,8 +206,10 @@ def _image(
     if type(value) is not str:
         return None
     url: str = value
-    if not (data_checked or _clean(url)) or not IMAGE_URL_OK(url):
+    if not (data_checked or _clean(url)):
         return None
+    # The URL's pattern holds of a web URL's scheme and a data URL of a media type the pass
+    # takes, as spelled (generator/pairs.py: implied_url_pattern): only another spelling asks it.
     block: dict[str, Any]
     if url.startswith("data:"):
         comma = url.find(",")
@@ -217,14 +219,18 @@ def _image(
         if not head.endswith(";base64"):
             return None
         media_type = head[5:-7]
-        if media_type.lower() not in IMAGE_TYPES:
+        if media_type not in IMAGE_TYPES and (
+            media_type.lower() not in IMAGE_TYPES or not IMAGE_URL_OK(url)
+        ):
             return None
         data = url[comma + 1 :]
         block = {
             "image": {"format": IMAGE_FORMAT_WORDS[media_type.lower()], "source": {"bytes": data}}
         }
     else:
-        if not url.lower().startswith(("https://", "http://")):
+        if not url.startswith(("https://", "http://")) and (
+            not url.lower().startswith(("https://", "http://")) or not IMAGE_URL_OK(url)
+        ):
             return None
         # No variant of the target takes a web URL: the part is dropped, reported.
         if "detail" in box:

@@ -200,8 +200,10 @@ def _image(
     if type(value) is not str:
         return None
     url: str = value
-    if not (data_checked or _clean(url)) or not IMAGE_URL_OK(url):
+    if not (data_checked or _clean(url)):
         return None
+    # The URL's pattern holds of a web URL's scheme and a data URL of a media type the pass
+    # takes, as spelled (generator/pairs.py: implied_url_pattern): only another spelling asks it.
     block: dict[str, Any]
     if url.startswith("data:"):
         comma = url.find(",")
@@ -211,12 +213,16 @@ def _image(
         if not head.endswith(";base64"):
             return None
         media_type = head[5:-7]
-        if media_type.lower() not in IMAGE_TYPES:
+        if media_type not in IMAGE_TYPES and (
+            media_type.lower() not in IMAGE_TYPES or not IMAGE_URL_OK(url)
+        ):
             return None
         data = url[comma + 1 :]
         block = {"type": "input_image", "image_url": "data:" + media_type + ";base64," + data}
     else:
-        if not url.lower().startswith(("https://", "http://")):
+        if not url.startswith(("https://", "http://")) and (
+            not url.lower().startswith(("https://", "http://")) or not IMAGE_URL_OK(url)
+        ):
             return None
         block = {"type": "input_image", "image_url": url}
     if "detail" in box:
