@@ -231,6 +231,19 @@ def rule_pattern(rule: tuple[str, str, int] | None) -> str | None:
     return f"[{first}][{allowed}]{{0,{max_length - 1}}}"
 
 
+def word_rule(rule: tuple[str, str, int] | None) -> tuple[str, int] | None:
+    """A rule whose every character, the first too, is an ASCII letter, a digit or one of a
+    few marks: (the marks, the most characters), which `fused_checks.word` checks without a
+    regex (a regex match took twice the instructions, callgrind); None for any other rule."""
+    if rule is None:
+        return None
+    allowed, first, most = rule
+    marks = allowed.removeprefix("a-zA-Z0-9")
+    if first != allowed or marks == allowed or not re.fullmatch(r"[_.:]*-?", marks):
+        return None
+    return marks, most
+
+
 @dataclass(frozen=True)
 class Param:
     """A source request field that is a canonical parameter."""
@@ -891,6 +904,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_choice_base": _tool_choice_merge(target)[1],
         "t_name_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_name"))),
         "t_id_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_call"))),
+        "t_name_word": word_rule(charset_rule(target.get("ids", {}).get("tool_name"))),
+        "t_id_word": word_rule(charset_rule(target.get("ids", {}).get("tool_call"))),
         "checks": checks,
         "py_types": py_types,
     }

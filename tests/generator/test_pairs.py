@@ -600,3 +600,12 @@ def test_the_image_url_pattern_holds_of_each_opening_the_pass_takes_without_aski
             pairs.implied_url_pattern(other, kinds)
     with pytest.raises(pairs.PairError, match="lower case"):
         pairs.implied_url_pattern(pattern, ["image/PNG"])
+
+
+def test_a_rule_of_letters_digits_and_marks_is_checked_without_a_regex() -> None:
+    assert pairs.word_rule(("a-zA-Z0-9_-", "a-zA-Z0-9_-", 64)) == ("_-", 64)
+    assert pairs.word_rule(("a-zA-Z0-9_.:-", "a-zA-Z0-9_.:-", 40)) == ("_.:-", 40)
+    assert pairs.word_rule(("a-zA-Z0-9_.:-", "a-zA-Z_", 64)) is None  # another first
+    assert pairs.word_rule((r"\x21-\x7e", r"\x21-\x7e", 40)) is None
+    assert pairs.word_rule(("a-zA-Z0-9-_", "a-zA-Z0-9-_", 8)) is None  # a range, not a mark
+    assert pairs.word_rule(None) is None

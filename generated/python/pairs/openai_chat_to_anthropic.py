@@ -26,6 +26,9 @@ from interlingua.conversion.adapters.fused_checks import (
 from interlingua.conversion.adapters.fused_checks import (
     scalar as _scalar,
 )
+from interlingua.conversion.adapters.fused_checks import (
+    word as _word,
+)
 from interlingua.conversion.reading import InputError, read_json
 from interlingua.conversion.transforms import schemas as _schemas
 
@@ -129,8 +132,6 @@ MESSAGE_CHECKED: Final[dict[str, frozenset[str]]] = {
     "user": frozenset(["content", "role"]),
 }
 IMAGE_URL_OK: Final = re.compile("^(https?://|data:image/[A-Za-z0-9.+-]+;base64,)").search
-NAME_OK: Final = re.compile("[a-zA-Z0-9_-][a-zA-Z0-9_-]{0,63}").fullmatch
-ID_OK: Final = re.compile("[a-zA-Z0-9_-][a-zA-Z0-9_-]{0,255}").fullmatch
 
 # The turn a target message is: what may join it without a merge being reported.
 NONE, USER, RESULTS, ASSISTANT = 0, 1, 2, 3
@@ -488,7 +489,7 @@ def convert_request(
             strict = fn.get("strict")
             if (
                 type(name) is not str
-                or not NAME_OK(name)
+                or not _word(name, "_-", 64)
                 or (
                     schema is not None
                     and (type(schema) is not dict or not (data_checked or _opaque(schema, 4)))
@@ -547,7 +548,7 @@ def convert_request(
                 return "tool_choice: a form outside the fused shape"
             fn = choice.get("function")
             name = fn.get("name") if type(fn) is dict and len(fn) == 1 else None
-            if type(name) is not str or not NAME_OK(name):
+            if type(name) is not str or not _word(name, "_-", 64):
                 return "tool_choice: a name the fused shape does not take"
             tool_choice = {"type": "tool", "name": name}
     if p_parallel_tool_calls is not None:
@@ -778,7 +779,7 @@ def convert_request(
                     if type(found_id) is not str:
                         return "a tool call id the fused shape does not take"
                     call_id: str = found_id
-                    if not call_id or call_id in names or not ID_OK(call_id):
+                    if not call_id or call_id in names or not _word(call_id, "_-", 256):
                         return "a tool call id the fused shape does not take"
                     if type(found_fn) is not dict:
                         return "a tool call outside the fused shape"
@@ -789,7 +790,7 @@ def convert_request(
                     if type(found_name) is not str:
                         return "a tool name the fused shape does not take"
                     call_name: str = found_name
-                    if call_name not in declared and not NAME_OK(call_name):
+                    if call_name not in declared and not _word(call_name, "_-", 64):
                         return "a tool name the fused shape does not take"
                     found_text = call_fn.get("arguments")
                     if type(found_text) is not str:
