@@ -134,7 +134,12 @@ MESSAGE_CHECKED: Final[dict[str, frozenset[str]]] = {
 IMAGE_URL_OK: Final = re.compile("^(https?://|data:image/[A-Za-z0-9.+-]+;base64,)").search
 
 # The turn a target message is: what may join it without a merge being reported.
-NONE, USER, RESULTS, ASSISTANT = 0, 1, 2, 3
+# Final: compiled, each is a constant in the code (a plain module name is a dict lookup at
+# every comparison: 4 % of a long conversation's pass, callgrind).
+NONE: Final = 0
+USER: Final = 1
+RESULTS: Final = 2
+ASSISTANT: Final = 3
 
 
 def _loss(
@@ -747,10 +752,10 @@ def convert_request(
                 )
             content = fields.get("content")
             calls = fields.get("tool_calls")
-            if calls == []:
+            if isinstance(calls, list) and not calls:
                 calls = None  # no call, as a null says (an SDK's dump of a reply)
             texts: list[str] = []
-            if content is None or content == "":
+            if content is None or (isinstance(content, str) and not content):
                 if not calls:
                     return "an empty assistant turn"
             else:
@@ -758,7 +763,10 @@ def convert_request(
                 if read_texts is None:
                     return "assistant content outside the fused shape"
                 texts = read_texts
-            blocks: list[Any] = [{"type": "text", "text": text} for text in texts]
+            # One text alone is written as the shorthand, its block built only when a message
+            # joins it (most never are).
+            alone = calls is None and len(texts) == 1 and state != ASSISTANT
+            blocks: list[Any] = [] if alone else [{"type": "text", "text": text} for text in texts]
             if calls is not None:
                 if type(calls) is not list:
                     return "tool calls: not a list"
@@ -813,14 +821,13 @@ def convert_request(
                     names[call_id] = call_name
                     pending.append(call_id)
             if state == ASSISTANT:
+                if type(last["content"]) is str:  # the shorthand joined: its block now
+                    last_blocks = [{"type": "text", "text": text} for text in [last["content"]]]
                 last_blocks.extend(blocks)
                 last["content"] = last_blocks
             else:
                 last_blocks = blocks
-                last = {
-                    "role": "assistant",
-                    "content": texts[0] if len(texts) == 1 and not calls else blocks,
-                }
+                last = {"role": "assistant", "content": texts[0] if alone else blocks}
                 written.append(last)
             state = ASSISTANT
         elif role == "tool":

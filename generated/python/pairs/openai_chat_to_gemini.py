@@ -133,7 +133,12 @@ NAME_OK: Final = re.compile("[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}").fullmatch
 from interlingua.conversion.transforms.shapes import guess_media_type, kind_of  # noqa: E402
 
 # The turn a target message is: what may join it without a merge being reported.
-NONE, USER, RESULTS, ASSISTANT = 0, 1, 2, 3
+# Final: compiled, each is a constant in the code (a plain module name is a dict lookup at
+# every comparison: 4 % of a long conversation's pass, callgrind).
+NONE: Final = 0
+USER: Final = 1
+RESULTS: Final = 2
+ASSISTANT: Final = 3
 
 
 def _loss(
@@ -738,10 +743,10 @@ def convert_request(
                 )
             content = fields.get("content")
             calls = fields.get("tool_calls")
-            if calls == []:
+            if isinstance(calls, list) and not calls:
                 calls = None  # no call, as a null says (an SDK's dump of a reply)
             texts: list[str] = []
-            if content is None or content == "":
+            if content is None or (isinstance(content, str) and not content):
                 if not calls:
                     return "an empty assistant turn"
             else:
