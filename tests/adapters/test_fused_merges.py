@@ -1,6 +1,6 @@
 """Turns the forward passes merge, where a target writes one text alone as a string (Anthropic's
-shorthand): the pass builds that text's block only when another message joins it, and gives
-the two-step path's answer either way."""
+shorthand): the pass builds that text's block only when another message joins it, a user's
+or the model's, and gives the two-step path's answer either way."""
 
 from __future__ import annotations
 
@@ -55,6 +55,27 @@ BODIES = {
         {"role": "assistant", "content": "a"},
         {"role": "assistant", "content": "b", "tool_calls": []},
     ),
+    "user text then text": {
+        "model": "m",
+        "messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}],
+    },
+    "user parts then text": {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "a"}]},
+            {"role": "user", "content": "b"},
+            {"role": "user", "content": [{"type": "text", "text": "c"}]},
+        ],
+    },
+    "results then user text": {
+        **turns(
+            {"role": "assistant", "content": None, "tool_calls": [CALL]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "r"},
+            {"role": "user", "content": "b"},
+            {"role": "user", "content": "c"},
+        ),
+        "tools": [{"type": "function", "function": {"name": "f"}}],
+    },
 }
 
 

@@ -705,6 +705,18 @@ def convert_request(
                     return "message fields outside the fused shape"
                 checked = checked and not extra
             content = fields.get("content")
+            if type(content) is str and state != USER and state != RESULTS:
+                # One text starting a turn: the shorthand, its block built only when a message
+                # joins it (most never are).
+                solo_text: str = content
+                if _blank(solo_text) or not (data_checked or _clean(solo_text)):
+                    return "user content outside the fused shape"
+                last = {"role": "user", "content": solo_text}
+                last_blocks = []
+                written.append(last)
+                state = USER
+                i += 1
+                continue
             user_blocks = _user_parts(content, i, losses, data_checked)
             if user_blocks is None:
                 return "user content outside the fused shape"
@@ -716,6 +728,8 @@ def convert_request(
                     "anthropic needs alternating turns; merged with the previous message",
                 )
             if state == USER or state == RESULTS:
+                if type(last["content"]) is str:  # the shorthand joined: its block now
+                    last_blocks = [{"type": "text", "text": text} for text in [last["content"]]]
                 last_blocks.extend(user_blocks)
                 last["content"] = last_blocks
             else:
