@@ -103,7 +103,13 @@ class ConvertResult(Protocol):
 
 class Convert(Protocol):
     def __call__(
-        self, payload: Json, *, source: str, target: str, fused: bool = True
+        self,
+        payload: Json,
+        *,
+        source: str,
+        target: str,
+        fused: bool = True,
+        _data_checked: bool = False,
     ) -> ConvertResult: ...
 
 
@@ -449,11 +455,12 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
                 (f"interlingua {target}, bytes → bytes", _bytes_to_bytes(convert, target), True)
             )
             # What the service and the command line do: the body read by interlingua's
-            # rules (a repeated key refused, not resolved by the parser) before converting.
+            # rules (a repeated key refused, not resolved by the parser) before converting,
+            # and `convert` told so (the data is not checked again).
             rows.append(
                 (
                     f"interlingua {target}, bytes → bytes, read_json",
-                    _bytes_to_bytes(convert, target, read_json()),
+                    _bytes_to_bytes(convert, target, read_json(), data_checked=True),
                     True,
                 )
             )
@@ -583,9 +590,21 @@ def _dict_to_dict(convert: Convert, target: str) -> Callable[[Json], ConvertResu
 
 
 def _bytes_to_bytes(
-    convert: Convert, target: str, loads: Callable[[bytes], Any] = orjson.loads
+    convert: Convert,
+    target: str,
+    loads: Callable[[bytes], Any] = orjson.loads,
+    *,
+    data_checked: bool = False,
 ) -> Callable[[bytes], bytes]:
     dumps = orjson.dumps
+    if data_checked:  # `loads` is read_json: what the service passes
+
+        def checked(line: bytes) -> bytes:
+            return dumps(
+                convert(loads(line), source=SOURCE, target=target, _data_checked=True).output
+            )
+
+        return checked
 
     def run(line: bytes) -> bytes:
         return dumps(convert(loads(line), source=SOURCE, target=target).output)

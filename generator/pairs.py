@@ -19,6 +19,7 @@ might differ (tests/adapters/test_differential.py proves the generated pairs equ
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -229,6 +230,19 @@ def rule_pattern(rule: tuple[str, str, int] | None) -> str | None:
         return None
     allowed, first, max_length = rule
     return f"[{first}][{allowed}]{{0,{max_length - 1}}}"
+
+
+def word_rule(rule: tuple[str, str, int] | None) -> tuple[str, int] | None:
+    """A rule whose every character, the first too, is an ASCII letter, a digit or one of a
+    few marks: (the marks, the most characters), which `fused_checks.word` checks without a
+    regex (a regex match took twice the instructions, callgrind); None for any other rule."""
+    if rule is None:
+        return None
+    allowed, first, most = rule
+    marks = allowed.removeprefix("a-zA-Z0-9")
+    if first != allowed or marks == allowed or not re.fullmatch(r"[_.:]*-?", marks):
+        return None
+    return marks, most
 
 
 @dataclass(frozen=True)
@@ -674,6 +688,28 @@ def _url_schemes(node: Json) -> list[str]:
     return []
 
 
+#: What could make a pattern that matches the opening of a URL fail on the whole of it.
+_CONTEXT_SENSITIVE = re.compile(r"\$|\\[ZbB]|\(\?[=!<]")
+
+
+def implied_url_pattern(pattern: str, kinds: Iterable[str]) -> None:
+    """Fail unless an image URL meets ``pattern`` (the reading schema's) whenever it opens as
+    ``https://``, ``http://`` or ``data:<kind>;base64,`` for a media type the pass takes, as
+    spelled (`pair.py.j2` then asks the pattern only of another spelling: a regex search cost
+    a fifth of an image's part of the pass, callgrind). A match inside that opening stands in
+    the whole URL when the pattern looks at nothing after it: no end anchor, word boundary or
+    lookaround."""
+    openings = ["https://", "http://", *(f"data:{kind};base64," for kind in sorted(kinds))]
+    found = _CONTEXT_SENSITIVE.search(pattern)
+    if found is not None:
+        raise PairError(f"an image URL pattern that looks past a match ({found.group()})")
+    for opening in openings:
+        if opening.lower() != opening:  # the pass's fallback asks the lower-cased type
+            raise PairError(f"a media type not in lower case: {opening!r}")
+        if re.search(pattern, opening) is None:
+            raise PairError(f"an image URL pattern that refuses {opening!r}")
+
+
 def _words_constant(transform: str) -> str:
     """The generated module's constant holding a format-word table (`IMAGE_FORMAT_WORDS`)."""
     return transform.upper() + "S"
@@ -771,6 +807,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     if system_form not in (("string",) if items else ("string_or_blocks", "content", "blocks")):
         raise PairError(f"system form {system_form}")
     checks = _checks(source, params, s_text, s_image, s_call["wire"])
+    implied_url_pattern(checks.image_url_pattern, _image_words(target)[1])
     _grouped_tools(target)
     return {
         "source": source["format"],
@@ -868,6 +905,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_choice_base": _tool_choice_merge(target)[1],
         "t_name_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_name"))),
         "t_id_rule": rule_pattern(charset_rule(target.get("ids", {}).get("tool_call"))),
+        "t_name_word": word_rule(charset_rule(target.get("ids", {}).get("tool_name"))),
+        "t_id_word": word_rule(charset_rule(target.get("ids", {}).get("tool_call"))),
         "checks": checks,
         "py_types": py_types,
     }

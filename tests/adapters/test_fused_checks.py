@@ -5,6 +5,9 @@ tests/packaging/test_compiled.py holds the C one to the same answers)."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -41,3 +44,22 @@ def test_lone_surrogates_of_each_width_are_found_wherever_they_are() -> None:
             for text in (surrogate + wide, wide + surrogate, wide * 20 + surrogate + wide * 20):
                 assert not fused_checks.clean(text), ascii(text)
         assert fused_checks.clean(wide * 50 + "\ud7ff\ue000")
+
+
+# What a name or id rule of letters, digits and marks may meet: ASCII letters, digits and
+# punctuation, space, and non-ASCII letters and digits (`str.isalnum` takes those).
+RULE_TEXTS = st.text(alphabet=st.sampled_from("aZ09_-.:/ +é٣Ωx\u00b2"), max_size=8)
+
+
+@pytest.mark.parametrize("marks", ["_-", "_.:-", "", "_"])
+@pytest.mark.parametrize("most", [1, 3, 64])
+def test_a_word_rule_is_told_as_its_regex_tells_it(marks: str, most: int) -> None:
+    pattern = re.compile(f"[a-zA-Z0-9{marks}][a-zA-Z0-9{marks}]{{0,{most - 1}}}")
+
+    @given(RULE_TEXTS)
+    def check(text: str) -> None:
+        assert fused_checks.word(text, marks, most) is (pattern.fullmatch(text) is not None)
+
+    check()
+    for text in ("", "a" * most, "a" * (most + 1), "_" * most, "é", "٣", "a b", "a\n"):
+        assert fused_checks.word(text, marks, most) is (pattern.fullmatch(text) is not None)

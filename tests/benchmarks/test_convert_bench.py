@@ -183,7 +183,9 @@ def test_the_report_with_a_stand_in_convert(
             self.output = output
             self.losses = ({"code": "stand_in", "pointer": ""},)
 
-    def stand_in(payload: dict[str, Any], *, source: str, target: str) -> Result:
+    def stand_in(
+        payload: dict[str, Any], *, source: str, target: str, _data_checked: bool = False
+    ) -> Result:
         assert source == "openai-chat"
         return Result(translators[target](payload))
 

@@ -590,3 +590,29 @@ def test_a_target_layout_the_block_composer_does_not_write_stops_generation(chan
     change(target)
     with pytest.raises(pairs.PairError):
         pairs_from_blocks.pair_values(mappings["anthropic"], target)
+
+
+def test_the_image_url_pattern_holds_of_each_opening_the_pass_takes_without_asking_it() -> None:
+    kinds = ["image/png", "image/webp"]
+    pattern = "^(https?://|data:image/[A-Za-z0-9.+-]+;base64,)"
+    pairs.implied_url_pattern(pattern, kinds)  # the reading schema's: implied
+    for other, why in [
+        ("^(https://|data:image/[a-z]+;base64,)", "refuses 'http://'"),
+        ("^(https?://|data:image/(png|gif);base64,)", "refuses 'data:image/webp;base64,'"),
+        ("^(https?://.+|data:.+)$", r"looks past a match \(\$\)"),
+        ("^(https?://|data:)(?!x)", r"looks past a match \(\(\?!\)"),
+        (r"^(https?://|data:)\b", r"looks past a match \(\\b\)"),
+    ]:
+        with pytest.raises(pairs.PairError, match=why):
+            pairs.implied_url_pattern(other, kinds)
+    with pytest.raises(pairs.PairError, match="lower case"):
+        pairs.implied_url_pattern(pattern, ["image/PNG"])
+
+
+def test_a_rule_of_letters_digits_and_marks_is_checked_without_a_regex() -> None:
+    assert pairs.word_rule(("a-zA-Z0-9_-", "a-zA-Z0-9_-", 64)) == ("_-", 64)
+    assert pairs.word_rule(("a-zA-Z0-9_.:-", "a-zA-Z0-9_.:-", 40)) == ("_.:-", 40)
+    assert pairs.word_rule(("a-zA-Z0-9_.:-", "a-zA-Z_", 64)) is None  # another first
+    assert pairs.word_rule((r"\x21-\x7e", r"\x21-\x7e", 40)) is None
+    assert pairs.word_rule(("a-zA-Z0-9-_", "a-zA-Z0-9-_", 8)) is None  # a range, not a mark
+    assert pairs.word_rule(None) is None

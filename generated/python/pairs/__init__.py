@@ -4,8 +4,7 @@
 wire request body to the other (with its losses, and whether the pass checked all the
 source's reading schema asks), or the reason the body is outside its shape."""
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from interlingua.conversion import Loss
 from interlingua.generated.pairs.anthropic_to_openai_chat import (
@@ -33,9 +32,18 @@ from interlingua.generated.pairs.openai_responses_to_openai_chat import (
     convert_request as OPENAI_RESPONSES_TO_OPENAI_CHAT,
 )
 
-PAIRS: Final[
-    dict[tuple[str, str], Callable[[Any], tuple[dict[str, Any], list[Loss], bool] | str]]
-] = {
+
+class Pair(Protocol):
+    """A pair's `convert_request`. ``data_checked``: the caller read ``body`` with
+    `reading.read_json`, which refused all `converter.check_data` refuses (lone surrogates,
+    values JSON has no type for, nesting past the limit), so the pass does not ask it again."""
+
+    def __call__(
+        self, body: Any, data_checked: bool = False
+    ) -> tuple[dict[str, Any], list[Loss], bool] | str: ...
+
+
+PAIRS: Final[dict[tuple[str, str], Pair]] = {
     ("openai-chat", "anthropic"): OPENAI_CHAT_TO_ANTHROPIC,
     ("openai-chat", "gemini"): OPENAI_CHAT_TO_GEMINI,
     ("openai-chat", "bedrock"): OPENAI_CHAT_TO_BEDROCK,

@@ -102,11 +102,11 @@ def _blank(text: str) -> bool:
     return not text or text.isspace()
 
 
-def _texts(content: Any) -> list[str] | None:
+def _texts(content: Any, data_checked: bool = False) -> list[str] | None:
     """The texts of a content that holds text only: a string or a list of text parts."""
     if type(content) is str:
         one: str = content
-        return [one] if not _blank(one) and _clean(one) else None
+        return [one] if not _blank(one) and (data_checked or _clean(one)) else None
     if type(content) is not list:
         return None
     parts: list[Any] = content
@@ -124,7 +124,7 @@ def _texts(content: Any) -> list[str] | None:
         if type(value) is not str:
             return None
         text: str = value
-        if _blank(text) or not _clean(text):
+        if _blank(text) or not (data_checked or _clean(text)):
             return None
         texts.append(text)
     return texts
@@ -414,10 +414,13 @@ def _declarations(tools: Any) -> list[Any] | str:
     return declarations
 
 
-def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
+def convert_request(
+    body: Any, data_checked: bool = False
+) -> tuple[dict[str, Any], list[Loss], bool] | str:
     """The openai-chat request for a bedrock request, with its losses and whether the
     pass checked all the reading schema asks (else the caller runs the schema check); or why
-    the body is outside this pass (the two-step path then converts it)."""
+    the body is outside this pass (the two-step path then converts it). ``data_checked``
+    (`read_json` read the body) is taken and not used yet: this pass checks its strings."""
     if type(body) is not dict:
         return "not an object"
     losses: list[Loss] = []  # logged once the pass is through (a body it leaves logs nothing)

@@ -26,6 +26,9 @@ from interlingua.conversion.adapters.fused_checks import (
 from interlingua.conversion.adapters.fused_checks import (
     scalar as _scalar,
 )
+from interlingua.conversion.adapters.fused_checks import (
+    word as _word,
+)
 from interlingua.conversion.reading import InputError, read_json
 from interlingua.conversion.transforms import schemas as _schemas
 
@@ -129,11 +132,14 @@ MESSAGE_CHECKED: Final[dict[str, frozenset[str]]] = {
     "user": frozenset(["content", "role"]),
 }
 IMAGE_URL_OK: Final = re.compile("^(https?://|data:image/[A-Za-z0-9.+-]+;base64,)").search
-NAME_OK: Final = re.compile("[a-zA-Z0-9_-][a-zA-Z0-9_-]{0,63}").fullmatch
-ID_OK: Final = re.compile("[a-zA-Z0-9_-][a-zA-Z0-9_-]{0,255}").fullmatch
 
 # The turn a target message is: what may join it without a merge being reported.
-NONE, USER, RESULTS, ASSISTANT = 0, 1, 2, 3
+# Final: compiled, each is a constant in the code (a plain module name is a dict lookup at
+# every comparison: 4 % of a long conversation's pass, callgrind).
+NONE: Final = 0
+USER: Final = 1
+RESULTS: Final = 2
+ASSISTANT: Final = 3
 
 
 def _loss(
@@ -148,11 +154,11 @@ def _blank(text: str) -> bool:
     return not text or text.isspace()
 
 
-def _texts(content: Any) -> list[str] | None:
+def _texts(content: Any, data_checked: bool = False) -> list[str] | None:
     """The texts of a content that holds text only: a string or a list of text parts."""
     if type(content) is str:
         one: str = content
-        return [one] if not _blank(one) and _clean(one) else None
+        return [one] if not _blank(one) and (data_checked or _clean(one)) else None
     if type(content) is not list:
         return None
     parts: list[Any] = content
@@ -170,13 +176,15 @@ def _texts(content: Any) -> list[str] | None:
         if type(value) is not str:
             return None
         text: str = value
-        if _blank(text) or not _clean(text):
+        if _blank(text) or not (data_checked or _clean(text)):
             return None
         texts.append(text)
     return texts
 
 
-def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str, Any] | None:
+def _image(
+    part: dict[str, Any], i: int, j: int, losses: list[Loss], data_checked: bool
+) -> dict[str, Any] | None:
     """The target block of an image part, or None when it is outside the shape."""
     if len(part) != 2:
         return None
@@ -190,8 +198,10 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
     if type(value) is not str:
         return None
     url: str = value
-    if not _clean(url) or not IMAGE_URL_OK(url):
+    if not (data_checked or _clean(url)):
         return None
+    # The URL's pattern holds of a web URL's scheme and a data URL of a media type the pass
+    # takes, as spelled (generator/pairs.py: implied_url_pattern): only another spelling asks it.
     block: dict[str, Any]
     if url.startswith("data:"):
         comma = url.find(",")
@@ -201,7 +211,9 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
         if not head.endswith(";base64"):
             return None
         media_type = head[5:-7]
-        if media_type.lower() not in IMAGE_TYPES:
+        if media_type not in IMAGE_TYPES and (
+            media_type.lower() not in IMAGE_TYPES or not IMAGE_URL_OK(url)
+        ):
             return None
         data = url[comma + 1 :]
         block = {
@@ -209,7 +221,9 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
             "source": {"type": "base64", "media_type": media_type, "data": data},
         }
     else:
-        if not url.lower().startswith(("https://", "http://")):
+        if not url.startswith(("https://", "http://")) and (
+            not url.lower().startswith(("https://", "http://")) or not IMAGE_URL_OK(url)
+        ):
             return None
         block = {"type": "image", "source": {"type": "url", "url": url}}
     if "detail" in box:
@@ -217,7 +231,7 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
         if type(detail) is not str:
             return None
         said: str = detail
-        if not _clean(said):
+        if not (data_checked or _clean(said)):
             return None
         _loss(
             losses,
@@ -229,12 +243,12 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
     return block
 
 
-def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
+def _user_parts(content: Any, i: int, losses: list[Loss], data_checked: bool) -> list[Any] | None:
     """A user message's blocks (its text, when it is a string, is ``content`` itself); None:
     outside the shape."""
     if type(content) is str:
         text: str = content
-        if _blank(text) or not _clean(text):
+        if _blank(text) or not (data_checked or _clean(text)):
             return None
         return [{"type": "text", "text": text}]
     if type(content) is not list:
@@ -254,11 +268,11 @@ def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
             if type(value) is not str:
                 return None
             text = value
-            if _blank(text) or not _clean(text) or len(fields) != 2:
+            if _blank(text) or not (data_checked or _clean(text)) or len(fields) != 2:
                 return None
             blocks.append({"type": "text", "text": text})
         elif tag == "image_url":
-            block = _image(fields, i, j, losses)
+            block = _image(fields, i, j, losses, data_checked)
             if block is None:
                 return None
             blocks.append(block)
@@ -290,6 +304,7 @@ def _others(
     at: str,
     part_type: str | None,
     found: list[Loss],
+    data_checked: bool,
     depth: int = 3,
 ) -> int:
     """The fields of a message (of this wire ``role``) or a tool declaration (no role), ``depth``
@@ -307,7 +322,11 @@ def _others(
             return -1
         if value is None or value == []:
             continue
-        if key in read or type(key) is not str or not _clean(key) or not _opaque(value, depth):
+        if (
+            key in read
+            or type(key) is not str
+            or not (data_checked or (_clean(key) and _opaque(value, depth)))
+        ):
             return -1
         if key in more:
             full = 1
@@ -323,7 +342,9 @@ def _others(
     return full
 
 
-def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
+def convert_request(
+    body: Any, data_checked: bool = False
+) -> tuple[dict[str, Any], list[Loss], bool] | str:
     """The anthropic request for a openai-chat request, with its losses and whether the
     pass checked all the reading schema asks (else the caller runs the schema check); or why
     the body is outside this pass (the two-step path then converts it)."""
@@ -334,9 +355,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if not REQUEST_KEYS.issuperset(body):
         # What reading leaves behind (the two-step reader's report, in its order).
         for key in sorted(body.keys() - REQUEST_KEYS):
-            if key in READ_KEYS or type(key) is not str or not _clean(key):
+            if key in READ_KEYS or type(key) is not str or not (data_checked or _clean(key)):
                 return f"{key!r}: outside the fused shape"
-            if not _opaque(body[key], 1):
+            if not (data_checked or _opaque(body[key], 1)):
                 return f"{key}: a value the input check refuses"
             if key in UNREAD_CHECKED:
                 checked = False
@@ -357,7 +378,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         Loss
     ] = []  # what reading leaves behind of the messages (it comes before the writer's)
     model = body.get("model")
-    if type(model) is not str or not _clean(model):
+    if type(model) is not str or not (data_checked or _clean(model)):
         return "no model"
     p_max_output_tokens = body.get("max_completion_tokens")
     if "max_tokens" in body:
@@ -453,6 +474,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     f"/tools/{n}/function",
                     None,
                     tools_read,
+                    data_checked,
                     4,
                 )
                 < 0
@@ -460,7 +482,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "tools: fields outside the fused shape"
             if (
                 len(tool) != 1 + ("function" in tool)
-                and _others(tool, "", TOOL_FIELDS, NO_KEYS, f"/tools/{n}", None, tools_read, 3) < 0
+                and _others(
+                    tool, "", TOOL_FIELDS, NO_KEYS, f"/tools/{n}", None, tools_read, data_checked, 3
+                )
+                < 0
             ):
                 return "tools: fields outside the fused shape"
             name = fn.get("name")
@@ -469,8 +494,11 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             strict = fn.get("strict")
             if (
                 type(name) is not str
-                or not NAME_OK(name)
-                or (schema is not None and (type(schema) is not dict or not _opaque(schema, 4)))
+                or not _word(name, "_-", 64)
+                or (
+                    schema is not None
+                    and (type(schema) is not dict or not (data_checked or _opaque(schema, 4)))
+                )
                 or (strict is not None and type(strict) is not bool)
             ):
                 return "tools: a name, schema or strict flag the fused shape does not take"
@@ -489,7 +517,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                         else _schemas.no_arguments()
                     ),
                 }
-            elif type(description) is str and _clean(description):
+            elif type(description) is str and (data_checked or _clean(description)):
                 declaration = {
                     "name": name,
                     "description": description,
@@ -525,7 +553,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "tool_choice: a form outside the fused shape"
             fn = choice.get("function")
             name = fn.get("name") if type(fn) is dict and len(fn) == 1 else None
-            if type(name) is not str or not NAME_OK(name):
+            if type(name) is not str or not _word(name, "_-", 64):
                 return "tool_choice: a name the fused shape does not take"
             tool_choice = {"type": "tool", "name": name}
     if p_parallel_tool_calls is not None:
@@ -550,7 +578,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if (
                     type(box["name"]) is not str
                     or not box["name"]
-                    or not _clean(box["name"])
+                    or not (data_checked or _clean(box["name"]))
                     or box["name"] == "response"
                 ):
                     return "response_format: outside the fused shape"
@@ -559,13 +587,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if (
                     type(box["description"]) is not str
                     or not box["description"]
-                    or not _clean(box["description"])
+                    or not (data_checked or _clean(box["description"]))
                 ):
                     return "response_format: outside the fused shape"
                 rf_given.append("description")
             if "schema" in box:
                 rf_schema = box["schema"]
-                if type(rf_schema) is not dict or not _opaque(rf_schema, 3):
+                if type(rf_schema) is not dict or not (data_checked or _opaque(rf_schema, 3)):
                     return "response_format: outside the fused shape"
                 rf_given.append("schema")
             if "strict" in box:
@@ -664,13 +692,32 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "a tool call without its result"
             if len(fields) != 2:
                 extra = _others(
-                    fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                    fields,
+                    role,
+                    MESSAGE_FIELDS,
+                    TURN_KEYS,
+                    f"/messages/{i}",
+                    None,
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "message fields outside the fused shape"
                 checked = checked and not extra
             content = fields.get("content")
-            user_blocks = _user_parts(content, i, losses)
+            if type(content) is str and state != USER and state != RESULTS:
+                # One text starting a turn: the shorthand, its block built only when a message
+                # joins it (most never are).
+                solo_text: str = content
+                if _blank(solo_text) or not (data_checked or _clean(solo_text)):
+                    return "user content outside the fused shape"
+                last = {"role": "user", "content": solo_text}
+                last_blocks = []
+                written.append(last)
+                state = USER
+                i += 1
+                continue
+            user_blocks = _user_parts(content, i, losses, data_checked)
             if user_blocks is None:
                 return "user content outside the fused shape"
             if state == USER:  # reported after the message's own losses, as the writer does
@@ -681,6 +728,8 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     "anthropic needs alternating turns; merged with the previous message",
                 )
             if state == USER or state == RESULTS:
+                if type(last["content"]) is str:  # the shorthand joined: its block now
+                    last_blocks = [{"type": "text", "text": text} for text in [last["content"]]]
                 last_blocks.extend(user_blocks)
                 last["content"] = last_blocks
             else:
@@ -696,7 +745,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "an assistant turn first"
             if len(fields) != 1 + ("content" in fields) + ("tool_calls" in fields):
                 extra = _others(
-                    fields, role, ASSISTANT_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                    fields,
+                    role,
+                    ASSISTANT_FIELDS,
+                    TURN_KEYS,
+                    f"/messages/{i}",
+                    None,
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "assistant fields outside the fused shape"
@@ -710,18 +766,21 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 )
             content = fields.get("content")
             calls = fields.get("tool_calls")
-            if calls == []:
+            if isinstance(calls, list) and not calls:
                 calls = None  # no call, as a null says (an SDK's dump of a reply)
             texts: list[str] = []
-            if content is None or content == "":
+            if content is None or (isinstance(content, str) and not content):
                 if not calls:
                     return "an empty assistant turn"
             else:
-                read_texts = _texts(content)
+                read_texts = _texts(content, data_checked)
                 if read_texts is None:
                     return "assistant content outside the fused shape"
                 texts = read_texts
-            blocks: list[Any] = [{"type": "text", "text": text} for text in texts]
+            # One text alone is written as the shorthand, its block built only when a message
+            # joins it (most never are).
+            alone = calls is None and len(texts) == 1 and state != ASSISTANT
+            blocks: list[Any] = [] if alone else [{"type": "text", "text": text} for text in texts]
             if calls is not None:
                 if type(calls) is not list:
                     return "tool calls: not a list"
@@ -742,7 +801,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_id) is not str:
                         return "a tool call id the fused shape does not take"
                     call_id: str = found_id
-                    if not call_id or call_id in names or not ID_OK(call_id):
+                    if not call_id or call_id in names or not _word(call_id, "_-", 256):
                         return "a tool call id the fused shape does not take"
                     if type(found_fn) is not dict:
                         return "a tool call outside the fused shape"
@@ -753,13 +812,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_name) is not str:
                         return "a tool name the fused shape does not take"
                     call_name: str = found_name
-                    if call_name not in declared and not NAME_OK(call_name):
+                    if call_name not in declared and not _word(call_name, "_-", 64):
                         return "a tool name the fused shape does not take"
                     found_text = call_fn.get("arguments")
                     if type(found_text) is not str:
                         return "tool call arguments outside the fused shape"
                     arguments_text: str = found_text
-                    if not _clean(arguments_text):
+                    if not (data_checked or _clean(arguments_text)):
                         return "tool call arguments outside the fused shape"
                     # What `@json_string` reads (json_object_text), without its wrapping.
                     arguments: Any = {}
@@ -776,14 +835,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     names[call_id] = call_name
                     pending.append(call_id)
             if state == ASSISTANT:
+                if type(last["content"]) is str:  # the shorthand joined: its block now
+                    last_blocks = [{"type": "text", "text": text} for text in [last["content"]]]
                 last_blocks.extend(blocks)
                 last["content"] = last_blocks
             else:
                 last_blocks = blocks
-                last = {
-                    "role": "assistant",
-                    "content": texts[0] if len(texts) == 1 and not calls else blocks,
-                }
+                last = {"role": "assistant", "content": texts[0] if alone else blocks}
                 written.append(last)
             state = ASSISTANT
         elif role == "tool":
@@ -791,7 +849,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "a tool result without its call"
             if len(fields) != 3:
                 extra = _others(
-                    fields, role, RESULT_FIELDS, NO_KEYS, f"/messages/{i}", "tool_result", read
+                    fields,
+                    role,
+                    RESULT_FIELDS,
+                    NO_KEYS,
+                    f"/messages/{i}",
+                    "tool_result",
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "tool result fields outside the fused shape"
@@ -804,12 +869,12 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             found_content = fields.get("content")
             if type(found_content) is list:
                 listed: list[Any] = found_content
-                one = _texts(listed) if len(listed) == 1 else None
+                one = _texts(listed, data_checked) if len(listed) == 1 else None
                 found_content = one[0] if one else None
             if type(found_content) is not str:
                 return "a tool result outside the fused shape"
             result_text: str = found_content
-            if _blank(result_text) or not _clean(result_text):
+            if _blank(result_text) or not (data_checked or _clean(result_text)):
                 return "a tool result outside the fused shape"
             block = {"type": "tool_result", "tool_use_id": call_id, "content": result_text}
             if state == RESULTS:
@@ -824,12 +889,19 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "a system message after the conversation started"
             if len(fields) != 2:
                 extra = _others(
-                    fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                    fields,
+                    role,
+                    MESSAGE_FIELDS,
+                    TURN_KEYS,
+                    f"/messages/{i}",
+                    None,
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "system message fields outside the fused shape"
                 checked = checked and not extra
-            system_texts = _texts(fields.get("content"))
+            system_texts = _texts(fields.get("content"), data_checked)
             if system_texts is None:
                 return "system content outside the fused shape"
             if role == "developer":

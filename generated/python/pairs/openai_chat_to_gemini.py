@@ -133,7 +133,12 @@ NAME_OK: Final = re.compile("[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}").fullmatch
 from interlingua.conversion.transforms.shapes import guess_media_type, kind_of  # noqa: E402
 
 # The turn a target message is: what may join it without a merge being reported.
-NONE, USER, RESULTS, ASSISTANT = 0, 1, 2, 3
+# Final: compiled, each is a constant in the code (a plain module name is a dict lookup at
+# every comparison: 4 % of a long conversation's pass, callgrind).
+NONE: Final = 0
+USER: Final = 1
+RESULTS: Final = 2
+ASSISTANT: Final = 3
 
 
 def _loss(
@@ -148,11 +153,11 @@ def _blank(text: str) -> bool:
     return not text or text.isspace()
 
 
-def _texts(content: Any) -> list[str] | None:
+def _texts(content: Any, data_checked: bool = False) -> list[str] | None:
     """The texts of a content that holds text only: a string or a list of text parts."""
     if type(content) is str:
         one: str = content
-        return [one] if not _blank(one) and _clean(one) else None
+        return [one] if not _blank(one) and (data_checked or _clean(one)) else None
     if type(content) is not list:
         return None
     parts: list[Any] = content
@@ -170,13 +175,15 @@ def _texts(content: Any) -> list[str] | None:
         if type(value) is not str:
             return None
         text: str = value
-        if _blank(text) or not _clean(text):
+        if _blank(text) or not (data_checked or _clean(text)):
             return None
         texts.append(text)
     return texts
 
 
-def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str, Any] | None:
+def _image(
+    part: dict[str, Any], i: int, j: int, losses: list[Loss], data_checked: bool
+) -> dict[str, Any] | None:
     """The target block of an image part, or None when it is outside the shape."""
     if len(part) != 2:
         return None
@@ -190,8 +197,10 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
     if type(value) is not str:
         return None
     url: str = value
-    if not _clean(url) or not IMAGE_URL_OK(url):
+    if not (data_checked or _clean(url)):
         return None
+    # The URL's pattern holds of a web URL's scheme and a data URL of a media type the pass
+    # takes, as spelled (generator/pairs.py: implied_url_pattern): only another spelling asks it.
     block: dict[str, Any]
     if url.startswith("data:"):
         comma = url.find(",")
@@ -201,12 +210,16 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
         if not head.endswith(";base64"):
             return None
         media_type = head[5:-7]
-        if media_type.lower() not in IMAGE_TYPES:
+        if media_type not in IMAGE_TYPES and (
+            media_type.lower() not in IMAGE_TYPES or not IMAGE_URL_OK(url)
+        ):
             return None
         data = url[comma + 1 :]
         block = {"inlineData": {"mimeType": media_type, "data": data}}
     else:
-        if not url.lower().startswith(("https://", "http://")):
+        if not url.startswith(("https://", "http://")) and (
+            not url.lower().startswith(("https://", "http://")) or not IMAGE_URL_OK(url)
+        ):
             return None
         guess = guess_media_type(url)
         if guess is None or kind_of(guess) != "image":
@@ -217,7 +230,7 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
         if type(detail) is not str:
             return None
         said: str = detail
-        if not _clean(said):
+        if not (data_checked or _clean(said)):
             return None
         _loss(
             losses,
@@ -229,12 +242,12 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
     return block
 
 
-def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
+def _user_parts(content: Any, i: int, losses: list[Loss], data_checked: bool) -> list[Any] | None:
     """A user message's blocks (its text, when it is a string, is ``content`` itself); None:
     outside the shape."""
     if type(content) is str:
         text: str = content
-        if _blank(text) or not _clean(text):
+        if _blank(text) or not (data_checked or _clean(text)):
             return None
         return [{"text": text}]
     if type(content) is not list:
@@ -254,11 +267,11 @@ def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
             if type(value) is not str:
                 return None
             text = value
-            if _blank(text) or not _clean(text) or len(fields) != 2:
+            if _blank(text) or not (data_checked or _clean(text)) or len(fields) != 2:
                 return None
             blocks.append({"text": text})
         elif tag == "image_url":
-            block = _image(fields, i, j, losses)
+            block = _image(fields, i, j, losses, data_checked)
             if block is None:
                 return None
             blocks.append(block)
@@ -290,6 +303,7 @@ def _others(
     at: str,
     part_type: str | None,
     found: list[Loss],
+    data_checked: bool,
     depth: int = 3,
 ) -> int:
     """The fields of a message (of this wire ``role``) or a tool declaration (no role), ``depth``
@@ -307,7 +321,11 @@ def _others(
             return -1
         if value is None or value == []:
             continue
-        if key in read or type(key) is not str or not _clean(key) or not _opaque(value, depth):
+        if (
+            key in read
+            or type(key) is not str
+            or not (data_checked or (_clean(key) and _opaque(value, depth)))
+        ):
             return -1
         if key in more:
             full = 1
@@ -323,7 +341,9 @@ def _others(
     return full
 
 
-def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
+def convert_request(
+    body: Any, data_checked: bool = False
+) -> tuple[dict[str, Any], list[Loss], bool] | str:
     """The gemini request for a openai-chat request, with its losses and whether the
     pass checked all the reading schema asks (else the caller runs the schema check); or why
     the body is outside this pass (the two-step path then converts it)."""
@@ -334,9 +354,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if not REQUEST_KEYS.issuperset(body):
         # What reading leaves behind (the two-step reader's report, in its order).
         for key in sorted(body.keys() - REQUEST_KEYS):
-            if key in READ_KEYS or type(key) is not str or not _clean(key):
+            if key in READ_KEYS or type(key) is not str or not (data_checked or _clean(key)):
                 return f"{key!r}: outside the fused shape"
-            if not _opaque(body[key], 1):
+            if not (data_checked or _opaque(body[key], 1)):
                 return f"{key}: a value the input check refuses"
             if key in UNREAD_CHECKED:
                 checked = False
@@ -357,7 +377,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         Loss
     ] = []  # what reading leaves behind of the messages (it comes before the writer's)
     model = body.get("model")
-    if type(model) is not str or not _clean(model):
+    if type(model) is not str or not (data_checked or _clean(model)):
         return "no model"
     p_max_output_tokens = body.get("max_completion_tokens")
     if "max_tokens" in body:
@@ -446,6 +466,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     f"/tools/{n}/function",
                     None,
                     tools_read,
+                    data_checked,
                     4,
                 )
                 < 0
@@ -453,7 +474,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "tools: fields outside the fused shape"
             if (
                 len(tool) != 1 + ("function" in tool)
-                and _others(tool, "", TOOL_FIELDS, NO_KEYS, f"/tools/{n}", None, tools_read, 3) < 0
+                and _others(
+                    tool, "", TOOL_FIELDS, NO_KEYS, f"/tools/{n}", None, tools_read, data_checked, 3
+                )
+                < 0
             ):
                 return "tools: fields outside the fused shape"
             name = fn.get("name")
@@ -463,7 +487,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             if (
                 type(name) is not str
                 or not NAME_OK(name)
-                or (schema is not None and (type(schema) is not dict or not _opaque(schema, 4)))
+                or (
+                    schema is not None
+                    and (type(schema) is not dict or not (data_checked or _opaque(schema, 4)))
+                )
                 or (strict is not None and type(strict) is not bool)
             ):
                 return "tools: a name, schema or strict flag the fused shape does not take"
@@ -479,7 +506,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if schema is not None
                     else {}
                 )
-            elif type(description) is str and _clean(description):
+            elif type(description) is str and (data_checked or _clean(description)):
                 declaration = {"name": name, "description": description} | (
                     {"parametersJsonSchema": _schemas.object_schema(schema)}
                     if schema is not None
@@ -536,7 +563,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if (
                     type(box["name"]) is not str
                     or not box["name"]
-                    or not _clean(box["name"])
+                    or not (data_checked or _clean(box["name"]))
                     or box["name"] == "response"
                 ):
                     return "response_format: outside the fused shape"
@@ -545,13 +572,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if (
                     type(box["description"]) is not str
                     or not box["description"]
-                    or not _clean(box["description"])
+                    or not (data_checked or _clean(box["description"]))
                 ):
                     return "response_format: outside the fused shape"
                 rf_given.append("description")
             if "schema" in box:
                 rf_schema = box["schema"]
-                if type(rf_schema) is not dict or not _opaque(rf_schema, 3):
+                if type(rf_schema) is not dict or not (data_checked or _opaque(rf_schema, 3)):
                     return "response_format: outside the fused shape"
                 rf_given.append("schema")
             if "strict" in box:
@@ -658,13 +685,20 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "a tool call without its result"
             if len(fields) != 2:
                 extra = _others(
-                    fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                    fields,
+                    role,
+                    MESSAGE_FIELDS,
+                    TURN_KEYS,
+                    f"/messages/{i}",
+                    None,
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "message fields outside the fused shape"
                 checked = checked and not extra
             content = fields.get("content")
-            user_blocks = _user_parts(content, i, losses)
+            user_blocks = _user_parts(content, i, losses, data_checked)
             if user_blocks is None:
                 return "user content outside the fused shape"
             if state == USER:  # reported after the message's own losses, as the writer does
@@ -688,7 +722,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "an assistant turn first"
             if len(fields) != 1 + ("content" in fields) + ("tool_calls" in fields):
                 extra = _others(
-                    fields, role, ASSISTANT_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                    fields,
+                    role,
+                    ASSISTANT_FIELDS,
+                    TURN_KEYS,
+                    f"/messages/{i}",
+                    None,
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "assistant fields outside the fused shape"
@@ -702,14 +743,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 )
             content = fields.get("content")
             calls = fields.get("tool_calls")
-            if calls == []:
+            if isinstance(calls, list) and not calls:
                 calls = None  # no call, as a null says (an SDK's dump of a reply)
             texts: list[str] = []
-            if content is None or content == "":
+            if content is None or (isinstance(content, str) and not content):
                 if not calls:
                     return "an empty assistant turn"
             else:
-                read_texts = _texts(content)
+                read_texts = _texts(content, data_checked)
                 if read_texts is None:
                     return "assistant content outside the fused shape"
                 texts = read_texts
@@ -734,7 +775,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_id) is not str:
                         return "a tool call id the fused shape does not take"
                     call_id: str = found_id
-                    if not call_id or call_id in names or not _clean(call_id):
+                    if not call_id or call_id in names or not (data_checked or _clean(call_id)):
                         return "a tool call id the fused shape does not take"
                     if type(found_fn) is not dict:
                         return "a tool call outside the fused shape"
@@ -751,7 +792,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_text) is not str:
                         return "tool call arguments outside the fused shape"
                     arguments_text: str = found_text
-                    if not _clean(arguments_text):
+                    if not (data_checked or _clean(arguments_text)):
                         return "tool call arguments outside the fused shape"
                     # What `@json_string` reads (json_object_text), without its wrapping.
                     arguments: Any = {}
@@ -779,7 +820,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "a tool result without its call"
             if len(fields) != 3:
                 extra = _others(
-                    fields, role, RESULT_FIELDS, NO_KEYS, f"/messages/{i}", "tool_result", read
+                    fields,
+                    role,
+                    RESULT_FIELDS,
+                    NO_KEYS,
+                    f"/messages/{i}",
+                    "tool_result",
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "tool result fields outside the fused shape"
@@ -792,12 +840,12 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             found_content = fields.get("content")
             if type(found_content) is list:
                 listed: list[Any] = found_content
-                one = _texts(listed) if len(listed) == 1 else None
+                one = _texts(listed, data_checked) if len(listed) == 1 else None
                 found_content = one[0] if one else None
             if type(found_content) is not str:
                 return "a tool result outside the fused shape"
             result_text: str = found_content
-            if _blank(result_text) or not _clean(result_text):
+            if _blank(result_text) or not (data_checked or _clean(result_text)):
                 return "a tool result outside the fused shape"
             result_name = names[call_id]
             block = {
@@ -819,12 +867,19 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "a system message after the conversation started"
             if len(fields) != 2:
                 extra = _others(
-                    fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                    fields,
+                    role,
+                    MESSAGE_FIELDS,
+                    TURN_KEYS,
+                    f"/messages/{i}",
+                    None,
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "system message fields outside the fused shape"
                 checked = checked and not extra
-            system_texts = _texts(fields.get("content"))
+            system_texts = _texts(fields.get("content"), data_checked)
             if system_texts is None:
                 return "system content outside the fused shape"
             if role == "developer":

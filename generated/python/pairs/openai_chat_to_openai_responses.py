@@ -26,6 +26,9 @@ from interlingua.conversion.adapters.fused_checks import (
 from interlingua.conversion.adapters.fused_checks import (
     scalar as _scalar,
 )
+from interlingua.conversion.adapters.fused_checks import (
+    word as _word,
+)
 from interlingua.conversion.reading import InputError, read_json
 
 SOURCE: Final = "openai-chat"
@@ -128,11 +131,15 @@ MESSAGE_CHECKED: Final[dict[str, frozenset[str]]] = {
     "user": frozenset(["content", "role"]),
 }
 IMAGE_URL_OK: Final = re.compile("^(https?://|data:image/[A-Za-z0-9.+-]+;base64,)").search
-NAME_OK: Final = re.compile("[a-zA-Z0-9_-][a-zA-Z0-9_-]{0,63}").fullmatch
 from interlingua.conversion.transforms.values import json_text as _json_text  # noqa: E402
 
 # The turn a target message is: what may join it without a merge being reported.
-NONE, USER, RESULTS, ASSISTANT = 0, 1, 2, 3
+# Final: compiled, each is a constant in the code (a plain module name is a dict lookup at
+# every comparison: 4 % of a long conversation's pass, callgrind).
+NONE: Final = 0
+USER: Final = 1
+RESULTS: Final = 2
+ASSISTANT: Final = 3
 
 
 def _loss(
@@ -147,11 +154,11 @@ def _blank(text: str) -> bool:
     return not text or text.isspace()
 
 
-def _texts(content: Any) -> list[str] | None:
+def _texts(content: Any, data_checked: bool = False) -> list[str] | None:
     """The texts of a content that holds text only: a string or a list of text parts."""
     if type(content) is str:
         one: str = content
-        return [one] if not _blank(one) and _clean(one) else None
+        return [one] if not _blank(one) and (data_checked or _clean(one)) else None
     if type(content) is not list:
         return None
     parts: list[Any] = content
@@ -169,22 +176,24 @@ def _texts(content: Any) -> list[str] | None:
         if type(value) is not str:
             return None
         text: str = value
-        if _blank(text) or not _clean(text):
+        if _blank(text) or not (data_checked or _clean(text)):
             return None
         texts.append(text)
     return texts
 
 
-def _kept_texts(content: Any) -> list[str] | None:
+def _kept_texts(content: Any, data_checked: bool) -> list[str] | None:
     """The texts of a content that holds text only, a string as it is, blank or not (the
     target keeps blank text, and so does the reader of a string); a list as `_texts` takes it."""
     if type(content) is str:
         one: str = content
-        return [one] if _clean(one) else None
-    return _texts(content)
+        return [one] if (data_checked or _clean(one)) else None
+    return _texts(content, data_checked)
 
 
-def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str, Any] | None:
+def _image(
+    part: dict[str, Any], i: int, j: int, losses: list[Loss], data_checked: bool
+) -> dict[str, Any] | None:
     """The target block of an image part, or None when it is outside the shape."""
     if len(part) != 2:
         return None
@@ -198,8 +207,10 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
     if type(value) is not str:
         return None
     url: str = value
-    if not _clean(url) or not IMAGE_URL_OK(url):
+    if not (data_checked or _clean(url)):
         return None
+    # The URL's pattern holds of a web URL's scheme and a data URL of a media type the pass
+    # takes, as spelled (generator/pairs.py: implied_url_pattern): only another spelling asks it.
     block: dict[str, Any]
     if url.startswith("data:"):
         comma = url.find(",")
@@ -209,12 +220,16 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
         if not head.endswith(";base64"):
             return None
         media_type = head[5:-7]
-        if media_type.lower() not in IMAGE_TYPES:
+        if media_type not in IMAGE_TYPES and (
+            media_type.lower() not in IMAGE_TYPES or not IMAGE_URL_OK(url)
+        ):
             return None
         data = url[comma + 1 :]
         block = {"type": "input_image", "image_url": "data:" + media_type + ";base64," + data}
     else:
-        if not url.lower().startswith(("https://", "http://")):
+        if not url.startswith(("https://", "http://")) and (
+            not url.lower().startswith(("https://", "http://")) or not IMAGE_URL_OK(url)
+        ):
             return None
         block = {"type": "input_image", "image_url": url}
     if "detail" in box:
@@ -222,18 +237,18 @@ def _image(part: dict[str, Any], i: int, j: int, losses: list[Loss]) -> dict[str
         if type(detail) is not str:
             return None
         said: str = detail
-        if not _clean(said):
+        if not (data_checked or _clean(said)):
             return None
         block["detail"] = said
     return block
 
 
-def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
+def _user_parts(content: Any, i: int, losses: list[Loss], data_checked: bool) -> list[Any] | None:
     """A user message's blocks (its text, when it is a string, is ``content`` itself); None:
     outside the shape."""
     if type(content) is str:
         text: str = content
-        if _blank(text) or not _clean(text):
+        if _blank(text) or not (data_checked or _clean(text)):
             return None
         return [{"type": "input_text", "text": text}]
     if type(content) is not list:
@@ -253,11 +268,11 @@ def _user_parts(content: Any, i: int, losses: list[Loss]) -> list[Any] | None:
             if type(value) is not str:
                 return None
             text = value
-            if _blank(text) or not _clean(text) or len(fields) != 2:
+            if _blank(text) or not (data_checked or _clean(text)) or len(fields) != 2:
                 return None
             blocks.append({"type": "input_text", "text": text})
         elif tag == "image_url":
-            block = _image(fields, i, j, losses)
+            block = _image(fields, i, j, losses, data_checked)
             if block is None:
                 return None
             blocks.append(block)
@@ -289,6 +304,7 @@ def _others(
     at: str,
     part_type: str | None,
     found: list[Loss],
+    data_checked: bool,
     depth: int = 3,
 ) -> int:
     """The fields of a message (of this wire ``role``) or a tool declaration (no role), ``depth``
@@ -306,7 +322,11 @@ def _others(
             return -1
         if value is None or value == []:
             continue
-        if key in read or type(key) is not str or not _clean(key) or not _opaque(value, depth):
+        if (
+            key in read
+            or type(key) is not str
+            or not (data_checked or (_clean(key) and _opaque(value, depth)))
+        ):
             return -1
         if key in more:
             full = 1
@@ -322,7 +342,9 @@ def _others(
     return full
 
 
-def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
+def convert_request(
+    body: Any, data_checked: bool = False
+) -> tuple[dict[str, Any], list[Loss], bool] | str:
     """The openai-responses request for a openai-chat request, with its losses and whether the
     pass checked all the reading schema asks (else the caller runs the schema check); or why
     the body is outside this pass (the two-step path then converts it)."""
@@ -333,9 +355,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if not REQUEST_KEYS.issuperset(body):
         # What reading leaves behind (the two-step reader's report, in its order).
         for key in sorted(body.keys() - REQUEST_KEYS):
-            if key in READ_KEYS or type(key) is not str or not _clean(key):
+            if key in READ_KEYS or type(key) is not str or not (data_checked or _clean(key)):
                 return f"{key!r}: outside the fused shape"
-            if not _opaque(body[key], 1):
+            if not (data_checked or _opaque(body[key], 1)):
                 return f"{key}: a value the input check refuses"
             if key in UNREAD_CHECKED:
                 checked = False
@@ -356,7 +378,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         Loss
     ] = []  # what reading leaves behind of the messages (it comes before the writer's)
     model = body.get("model")
-    if type(model) is not str or not _clean(model):
+    if type(model) is not str or not (data_checked or _clean(model)):
         return "no model"
     p_max_output_tokens = body.get("max_completion_tokens")
     if "max_tokens" in body:
@@ -464,6 +486,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     f"/tools/{n}/function",
                     None,
                     tools_read,
+                    data_checked,
                     4,
                 )
                 < 0
@@ -471,7 +494,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "tools: fields outside the fused shape"
             if (
                 len(tool) != 1 + ("function" in tool)
-                and _others(tool, "", TOOL_FIELDS, NO_KEYS, f"/tools/{n}", None, tools_read, 3) < 0
+                and _others(
+                    tool, "", TOOL_FIELDS, NO_KEYS, f"/tools/{n}", None, tools_read, data_checked, 3
+                )
+                < 0
             ):
                 return "tools: fields outside the fused shape"
             name = fn.get("name")
@@ -480,8 +506,11 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             strict = fn.get("strict")
             if (
                 type(name) is not str
-                or not NAME_OK(name)
-                or (schema is not None and (type(schema) is not dict or not _opaque(schema, 4)))
+                or not _word(name, "_-", 64)
+                or (
+                    schema is not None
+                    and (type(schema) is not dict or not (data_checked or _opaque(schema, 4)))
+                )
                 or (strict is not None and type(strict) is not bool)
             ):
                 return "tools: a name, schema or strict flag the fused shape does not take"
@@ -496,7 +525,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     "parameters": schema,
                     "strict": (strict if strict is not None else False),
                 }
-            elif type(description) is str and _clean(description):
+            elif type(description) is str and (data_checked or _clean(description)):
                 declaration = {
                     "type": "function",
                     "name": name,
@@ -528,7 +557,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "tool_choice: a form outside the fused shape"
             fn = choice.get("function")
             name = fn.get("name") if type(fn) is dict and len(fn) == 1 else None
-            if type(name) is not str or not NAME_OK(name):
+            if type(name) is not str or not _word(name, "_-", 64):
                 return "tool_choice: a name the fused shape does not take"
             tool_choice = {"type": "function", "name": name}
 
@@ -548,7 +577,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if (
                     type(box["name"]) is not str
                     or not box["name"]
-                    or not _clean(box["name"])
+                    or not (data_checked or _clean(box["name"]))
                     or box["name"] == "response"
                 ):
                     return "response_format: outside the fused shape"
@@ -557,13 +586,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if (
                     type(box["description"]) is not str
                     or not box["description"]
-                    or not _clean(box["description"])
+                    or not (data_checked or _clean(box["description"]))
                 ):
                     return "response_format: outside the fused shape"
                 rf_given.append("description")
             if "schema" in box:
                 rf_schema = box["schema"]
-                if type(rf_schema) is not dict or not _opaque(rf_schema, 3):
+                if type(rf_schema) is not dict or not (data_checked or _opaque(rf_schema, 3)):
                     return "response_format: outside the fused shape"
                 rf_given.append("schema")
             if "strict" in box:
@@ -671,7 +700,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         if role == "user":
             if len(fields) != 2:
                 extra = _others(
-                    fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                    fields,
+                    role,
+                    MESSAGE_FIELDS,
+                    TURN_KEYS,
+                    f"/messages/{i}",
+                    None,
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "message fields outside the fused shape"
@@ -679,12 +715,12 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             content = fields.get("content")
             if type(content) is str:  # as it is, blank or not (the target keeps blank text)
                 text: str = content
-                if not _clean(text):
+                if not (data_checked or _clean(text)):
                     return "user content outside the fused shape"
                 written.append({"role": "user", "content": text})
                 i += 1
                 continue
-            user_blocks = _user_parts(content, i, losses)
+            user_blocks = _user_parts(content, i, losses, data_checked)
             if user_blocks is None:
                 return "user content outside the fused shape"
             solo = _solo(content, user_blocks)
@@ -692,21 +728,28 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         elif role == "assistant":
             if len(fields) != 1 + ("content" in fields) + ("tool_calls" in fields):
                 extra = _others(
-                    fields, role, ASSISTANT_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                    fields,
+                    role,
+                    ASSISTANT_FIELDS,
+                    TURN_KEYS,
+                    f"/messages/{i}",
+                    None,
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "assistant fields outside the fused shape"
                 checked = checked and not extra
             content = fields.get("content")
             calls = fields.get("tool_calls")
-            if calls == []:
+            if isinstance(calls, list) and not calls:
                 calls = None  # no call, as a null says (an SDK's dump of a reply)
             texts: list[str] = []
-            if content is None or content == "":
+            if content is None or (isinstance(content, str) and not content):
                 if not calls:
                     return "an empty assistant turn"
             else:
-                read_texts = _kept_texts(content)
+                read_texts = _kept_texts(content, data_checked)
                 if read_texts is None:
                     return "assistant content outside the fused shape"
                 texts = read_texts
@@ -735,7 +778,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_id) is not str:
                         return "a tool call id the fused shape does not take"
                     call_id: str = found_id
-                    if not call_id or call_id in names or not _clean(call_id):
+                    if not call_id or call_id in names or not (data_checked or _clean(call_id)):
                         return "a tool call id the fused shape does not take"
                     if type(found_fn) is not dict:
                         return "a tool call outside the fused shape"
@@ -746,13 +789,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     if type(found_name) is not str:
                         return "a tool name the fused shape does not take"
                     call_name: str = found_name
-                    if call_name not in declared and not NAME_OK(call_name):
+                    if call_name not in declared and not _word(call_name, "_-", 64):
                         return "a tool name the fused shape does not take"
                     found_text = call_fn.get("arguments")
                     if type(found_text) is not str:
                         return "tool call arguments outside the fused shape"
                     arguments_text: str = found_text
-                    if not _clean(arguments_text):
+                    if not (data_checked or _clean(arguments_text)):
                         return "tool call arguments outside the fused shape"
                     # What `@json_string` reads (json_object_text), without its wrapping.
                     arguments: Any = {}
@@ -775,7 +818,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         elif role == "tool":
             if len(fields) != 3:
                 extra = _others(
-                    fields, role, RESULT_FIELDS, NO_KEYS, f"/messages/{i}", "tool_result", read
+                    fields,
+                    role,
+                    RESULT_FIELDS,
+                    NO_KEYS,
+                    f"/messages/{i}",
+                    "tool_result",
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "tool result fields outside the fused shape"
@@ -784,10 +834,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             if type(found_id) is not str:
                 return "a tool result id the fused shape does not take"
             call_id = found_id
-            if not call_id or not _clean(call_id):
+            if not call_id or not (data_checked or _clean(call_id)):
                 return "a tool result id the fused shape does not take"
             # The result's texts: one as it is (the text shorthand), several as text blocks.
-            result_texts = _kept_texts(fields.get("content"))
+            result_texts = _kept_texts(fields.get("content"), data_checked)
             if result_texts is None:
                 return "a tool result outside the fused shape"
             result_text: Any
@@ -801,12 +851,19 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         elif role == "developer":
             if len(fields) != 2:
                 extra = _others(
-                    fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                    fields,
+                    role,
+                    MESSAGE_FIELDS,
+                    TURN_KEYS,
+                    f"/messages/{i}",
+                    None,
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "developer message fields outside the fused shape"
                 checked = checked and not extra
-            developer_texts = _kept_texts(fields.get("content"))
+            developer_texts = _kept_texts(fields.get("content"), data_checked)
             if developer_texts is None:
                 return "developer content outside the fused shape"
             if len(developer_texts) == 1:
@@ -823,12 +880,19 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         elif role == "system":
             if len(fields) != 2:
                 extra = _others(
-                    fields, role, MESSAGE_FIELDS, TURN_KEYS, f"/messages/{i}", None, read
+                    fields,
+                    role,
+                    MESSAGE_FIELDS,
+                    TURN_KEYS,
+                    f"/messages/{i}",
+                    None,
+                    read,
+                    data_checked,
                 )
                 if extra < 0:
                     return "system message fields outside the fused shape"
                 checked = checked and not extra
-            system_texts = _kept_texts(fields.get("content"))
+            system_texts = _kept_texts(fields.get("content"), data_checked)
             if system_texts is None:
                 return "system content outside the fused shape"
             if written:  # hoisted all the same, with the prompt before it

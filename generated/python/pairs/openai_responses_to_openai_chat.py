@@ -200,6 +200,7 @@ def _others(
     at: str,
     part_type: str | None,
     lost: list[Loss],
+    data_checked: bool,
 ) -> int:
     """Reports the fields of an item reading does not take (sorted, a null or an empty list
     says nothing), as reading reports them. 0: done; 1: done, and one of them needs the schema
@@ -207,7 +208,7 @@ def _others(
     out = 0
     for key in sorted(fields.keys() - known):
         value = fields[key]
-        if type(key) is not str or not _clean(key) or not _opaque(value, 3):
+        if type(key) is not str or not (data_checked or (_clean(key) and _opaque(value, 3))):
             return -1
         if key in checked:
             out = 1
@@ -227,12 +228,12 @@ def _others(
     return out
 
 
-def _texts(content: Any) -> list[str] | None:
+def _texts(content: Any, data_checked: bool) -> list[str] | None:
     """The texts of a content that holds text only: a string or a list of text parts (their
     citations none)."""
     if type(content) is str:
         one: str = content
-        return [one] if not _blank(one) and _clean(one) else None
+        return [one] if not _blank(one) and (data_checked or _clean(one)) else None
     if type(content) is not list:
         return None
     parts: list[Any] = content
@@ -242,14 +243,14 @@ def _texts(content: Any) -> list[str] | None:
     for part in parts:
         if type(part) is not dict:
             return None
-        text = _text(part)
+        text = _text(part, data_checked)
         if text is None:
             return None
         texts.append(text)
     return texts
 
 
-def _text(fields: dict[str, Any]) -> str | None:
+def _text(fields: dict[str, Any], data_checked: bool) -> str | None:
     """The text of a text part, or None (another part, or a text outside the shape)."""
     tag = fields.get("type")
     if tag == "output_text":
@@ -269,12 +270,12 @@ def _text(fields: dict[str, Any]) -> str | None:
     if type(value) is not str:
         return None
     text: str = value
-    if _blank(text) or not _clean(text):
+    if _blank(text) or not (data_checked or _clean(text)):
         return None
     return text
 
 
-def _image(fields: dict[str, Any]) -> dict[str, Any] | None:
+def _image(fields: dict[str, Any], data_checked: bool) -> dict[str, Any] | None:
     """The target part of an image part, or None when it is outside the shape."""
     if len(fields) != 2 + ("detail" in fields):
         return None
@@ -282,10 +283,10 @@ def _image(fields: dict[str, Any]) -> dict[str, Any] | None:
     if type(found_url) is not str:
         return None
     url: str = found_url
-    if not _clean(url):
+    if not (data_checked or _clean(url)):
         return None
     detail = fields.get("detail")
-    if detail is not None and (type(detail) is not str or not _clean(detail)):
+    if detail is not None and (type(detail) is not str or not (data_checked or _clean(detail))):
         return None
     if url.startswith("data:"):
         # A base64 data URL of a media type both formats take (`@data_url`).
@@ -311,12 +312,12 @@ def _image(fields: dict[str, Any]) -> dict[str, Any] | None:
     return {"type": "image_url", "image_url": {"url": url, "detail": detail}}
 
 
-def _parts(content: Any, role: str) -> Any:
+def _parts(content: Any, role: str, data_checked: bool) -> Any:
     """The target's content of a message item: its text alone, or its parts (images in a
     user message only); None when it is outside the shape."""
     if type(content) is str:
         one: str = content
-        if _blank(one) or not _clean(one):
+        if _blank(one) or not (data_checked or _clean(one)):
             return None
         return one
     if type(content) is not list:
@@ -333,12 +334,12 @@ def _parts(content: Any, role: str) -> Any:
         if fields.get("type") == "input_image":
             if role != "user":
                 return None
-            part = _image(fields)
+            part = _image(fields, data_checked)
             if part is None:
                 return None
             written.append(part)
             continue
-        text = _text(fields)
+        text = _text(fields, data_checked)
         if text is None:
             return None
         if not written:
@@ -349,7 +350,7 @@ def _parts(content: Any, role: str) -> Any:
     return written
 
 
-def _declarations(tools: Any, lost: list[Loss]) -> list[Any] | str:
+def _declarations(tools: Any, lost: list[Loss], data_checked: bool) -> list[Any] | str:
     """The target's tool declarations, or why the tools are outside the shape."""
     if type(tools) is not list:
         return "tools: not a list"
@@ -363,7 +364,7 @@ def _declarations(tools: Any, lost: list[Loss]) -> list[Any] | str:
         if kind != "function":
             # A tool of a kind the source's codec has no variant for (a hosted tool): left
             # out, reported, as reading does.
-            if type(kind) is not str or not _clean(kind) or not _opaque(fields, 2):
+            if type(kind) is not str or not (data_checked or (_clean(kind) and _opaque(fields, 2))):
                 return "a tool outside the fused shape"
             lost.append(
                 Loss(
@@ -375,7 +376,16 @@ def _declarations(tools: Any, lost: list[Loss]) -> list[Any] | str:
             continue
         if (
             not TOOL_KNOWN.issuperset(fields)
-            and _others(fields, TOOL_KNOWN, TOOL_TYPES, TOOL_CHECKED, f"/tools/{i}", None, lost)
+            and _others(
+                fields,
+                TOOL_KNOWN,
+                TOOL_TYPES,
+                TOOL_CHECKED,
+                f"/tools/{i}",
+                None,
+                lost,
+                data_checked,
+            )
             != 0
         ):
             return "a tool field outside the fused shape"
@@ -384,10 +394,12 @@ def _declarations(tools: Any, lost: list[Loss]) -> list[Any] | str:
             return "a tool name the fused shape does not take"
         name: str = found_name
         schema = fields.get("parameters")
-        if type(schema) is not dict or not _opaque(schema, 3):
+        if type(schema) is not dict or not (data_checked or _opaque(schema, 3)):
             return "a tool schema outside the fused shape"
         description = fields.get("description")
-        if description is not None and (type(description) is not str or not _clean(description)):
+        if description is not None and (
+            type(description) is not str or not (data_checked or _clean(description))
+        ):
             return "a tool description outside the fused shape"
         flag = fields.get("strict")
         if flag is not None and type(flag) is not bool:
@@ -426,7 +438,7 @@ def _declarations(tools: Any, lost: list[Loss]) -> list[Any] | str:
     return declarations
 
 
-def _call(fields: dict[str, Any]) -> dict[str, Any] | None:
+def _call(fields: dict[str, Any], data_checked: bool) -> dict[str, Any] | None:
     """The target's tool call of a function call item, or None when it is outside the shape."""
     found_id = fields.get("call_id")
     found_name = fields.get("name")
@@ -436,7 +448,7 @@ def _call(fields: dict[str, Any]) -> dict[str, Any] | None:
     call_id: str = found_id
     call_name: str = found_name
     text: str = found_arguments
-    if not ID_OK(call_id) or not NAME_OK(call_name) or not _clean(text):
+    if not ID_OK(call_id) or not NAME_OK(call_name) or not (data_checked or _clean(text)):
         return None
     try:
         arguments = _json_object_text(text, "")
@@ -449,7 +461,9 @@ def _call(fields: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
+def convert_request(
+    body: Any, data_checked: bool = False
+) -> tuple[dict[str, Any], list[Loss], bool] | str:
     """The openai-chat request for a openai-responses request, with its losses and whether the
     pass checked all the reading schema asks (else the caller runs the schema check); or why
     the body is outside this pass (the two-step path then converts it)."""
@@ -461,12 +475,12 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     declarations: list[Any] | None = None
     tools = body.get("tools")
     if tools is not None:
-        got = _declarations(tools, losses)
+        got = _declarations(tools, losses, data_checked)
         if isinstance(got, str):
             return got
         declarations = got or None  # none declared: no field
     model = body.get("model")
-    if type(model) is not str or not model or not _clean(model):
+    if type(model) is not str or not model or not (data_checked or _clean(model)):
         return "no model"
     p_max_output_tokens = body.get("max_output_tokens")
     if p_max_output_tokens is not None and (
@@ -511,13 +525,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     rf_strict = format_fields.get("strict")
                     if (
                         type(rf_name) is not str
-                        or not _clean(rf_name)
+                        or not (data_checked or _clean(rf_name))
                         or rf_schema is None
-                        or not _opaque(rf_schema, 3)
+                        or not (data_checked or _opaque(rf_schema, 3))
                     ):
                         return "text: a schema request outside the fused shape"
                     if rf_description is not None and (
-                        type(rf_description) is not str or not _clean(rf_description)
+                        type(rf_description) is not str
+                        or not (data_checked or _clean(rf_description))
                     ):
                         return "text: a schema request outside the fused shape"
                     if rf_strict is not None and type(rf_strict) is not bool:
@@ -572,6 +587,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                         "/text/format",
                         None,
                         losses,
+                        data_checked,
                     )
                     if got_format < 0:
                         return "text: a field outside the fused shape"
@@ -579,7 +595,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                         checked = False
             if len(found_rf) != ("format" in found_rf):
                 got_rf = _others(
-                    found_rf, frozenset(["format"]), TEXT_TYPES, TEXT_CHECKED, "/text", None, losses
+                    found_rf,
+                    frozenset(["format"]),
+                    TEXT_TYPES,
+                    TEXT_CHECKED,
+                    "/text",
+                    None,
+                    losses,
+                    data_checked,
                 )
                 if got_rf < 0:
                     return "text: a field outside the fused shape"
@@ -605,6 +628,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                     "/reasoning",
                     None,
                     losses,
+                    data_checked,
                 )
                 if got_nested < 0:
                     return "reasoning: a field outside the fused shape"
@@ -613,10 +637,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if not REQUEST_KEYS.issuperset(body):
         # What reading leaves behind (the two-step reader's report, in its order).
         for key in sorted(body.keys() - REQUEST_KEYS):
-            if key in READ_KEYS or type(key) is not str or not _clean(key):
+            if key in READ_KEYS or type(key) is not str or not (data_checked or _clean(key)):
                 return f"{key!r}: outside the fused shape"
             value = body[key]
-            if not _opaque(value, 1):
+            if not (data_checked or _opaque(value, 1)):
                 return f"{key}: a value the input check refuses"
             if key in UNREAD_CHECKED:
                 checked = False
@@ -670,13 +694,13 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     written: list[Any] = []
     if "instructions" in body:
         system = body["instructions"]
-        if type(system) is not str or not _clean(system):
+        if type(system) is not str or not (data_checked or _clean(system)):
             return "a system prompt outside the fused shape"
         written.append({"role": "system", "content": system})
     found_input = body.get("input")
     if type(found_input) is str:
         one: str = found_input
-        if _blank(one) or not _clean(one):
+        if _blank(one) or not (data_checked or _clean(one)):
             return "input outside the fused shape"
         written.append({"role": "user", "content": one})
     elif type(found_input) is list and found_input:
@@ -719,14 +743,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                         texts = []
                         open_message = {"role": role, "content": ""}
                     else:
-                        found_texts = _texts(content)
+                        found_texts = _texts(content, data_checked)
                         if found_texts is None:
                             return "assistant content outside the fused shape"
                         texts = found_texts
                         open_message = {"role": role, "content": None}
                     written.append(open_message)
                 else:
-                    parts = _parts(content, role)
+                    parts = _parts(content, role, data_checked)
                     if parts is None:
                         return "content outside the fused shape"
                     written.append({"role": role, "content": parts})
@@ -747,13 +771,14 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                             f"/input/{j}",
                             None,
                             losses,
+                            data_checked,
                         )
                         if got_others < 0:
                             return "a message item field outside the fused shape"
                         if got_others:
                             checked = False
             elif tag == "function_call":
-                call = _call(fields)
+                call = _call(fields, data_checked)
                 if call is None:
                     return "a function call outside the fused shape"
                 if group != "assistant":
@@ -778,6 +803,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                         f"/input/{j}",
                         "tool_call",
                         losses,
+                        data_checked,
                     )
                     if got_others < 0:
                         return "a function call field outside the fused shape"
@@ -788,7 +814,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 if type(found_id) is not str or not ID_OK(found_id) or "role" in fields:
                     return "a function call output outside the fused shape"
                 result_id: str = found_id
-                output = _texts(fields.get("output"))
+                output = _texts(fields.get("output"), data_checked)
                 if output is None:
                     return "a function call output outside the fused shape"
                 if open_message is not None:
@@ -814,6 +840,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                         f"/input/{j}",
                         "tool_result",
                         losses,
+                        data_checked,
                     )
                     if got_others < 0:
                         return "a function call output field outside the fused shape"

@@ -399,12 +399,13 @@ def convert(
     if fused and kind == "request" and not id_map and not name_map and _FUSED_ON:
         pair = PAIRS.get((source, target))
         if pair is not None:
-            # The pair checks the data as it reads it (what check_data asks) and, when it
-            # says so, all the reading schema asks of what it read (generator/pair_checks.py);
-            # only a field it drops whose schema is more than a type leaves the schema check
-            # to run. Any other body goes on below (the reason logged at debug level).
+            # The pair checks the data as it reads it (what check_data asks; not again of
+            # data read_json read) and, when it says so, all the reading schema asks of what
+            # it read (generator/pair_checks.py); only a field it drops whose schema is more
+            # than a type leaves the schema check to run. Any other body goes on below (the
+            # reason logged at debug level).
             try:
-                got = pair(payload)
+                got = pair(payload, _data_checked)
             except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
                 got = f"{exc!r}"  # only with validate_input=False on invalid input
             if type(got) is tuple:

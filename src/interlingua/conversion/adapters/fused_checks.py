@@ -32,13 +32,29 @@ def _encodes(value: str) -> bool:
     return True
 
 
-# Compiled, the check scans the string's code units in C (conversion/_lone_surrogates.c):
-# encoding it took an eighth of a short body's pass (callgrind, openai-chat → anthropic).
-_no_lone_surrogate: Callable[[str], bool]
-try:
-    from interlingua.conversion._lone_surrogates import none_in as _no_lone_surrogate
-except ImportError:  # the pure-Python wheel, or a checkout
-    _no_lone_surrogate = _encodes
+def _surrogate_check() -> Callable[[str], bool]:
+    """Compiled, the check scans the string's code units in C (conversion/_lone_surrogates.c):
+    encoding it took an eighth of a short body's pass (callgrind, openai-chat → anthropic)."""
+    try:
+        from interlingua.conversion._lone_surrogates import none_in  # noqa: PLC0415
+    except ImportError:  # the pure-Python wheel, or a checkout
+        return _encodes
+    return none_in
+
+
+# Final: compiled, a constant of the module (a plain name is a dict lookup at each call).
+_no_lone_surrogate: Final = _surrogate_check()
+
+
+def word(value: str, marks: str, most: int) -> bool:
+    """Whether ``value`` is 1 to ``most`` characters, each an ASCII letter or digit or one of
+    ``marks``: what the regex ``[a-zA-Z0-9<marks>]{1,<most>}`` fullmatches, in half its
+    instructions (a match builds its state and a match object; callgrind, compiled)."""
+    if not 0 < len(value) <= most or not _is_ascii(value):
+        return False
+    for mark in marks:
+        value = value.replace(mark, "")
+    return not value or value.isalnum()
 
 
 def scalar(value: Any) -> bool:
