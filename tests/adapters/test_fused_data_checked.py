@@ -25,9 +25,6 @@ from tests.adapters import differential
 from tests.adapters.test_properties import conversations
 from tests.benchmarks.test_convert_bench import bench_module
 
-#: The pairs whose pass takes the flag; the others (pair_from_blocks.py.j2: anthropic and
-#: bedrock → openai-chat) accept it and check their strings all the same, for now.
-TAKES_FLAG = sorted(pair for pair in PAIRS if pair[0] in ("openai-chat", "openai-responses"))
 LONE = "\ud800"
 
 
@@ -141,18 +138,96 @@ RESPONSES = {
         }
     ],
 }
-# Where a string JSON cannot carry goes: a text the pass reads, and a value deep in a tool
-# schema it carries as it is (walked by `fused_checks.opaque` unless told).
-CHAT_PLACES = [
-    ("messages", 0, "content", 0, "text"),
-    ("tools", 0, "function", "description"),
-    ("tools", 0, "function", "parameters", "properties", "a", "type"),
-]
-RESPONSES_PLACES = [
-    ("input", 0, "content", 0, "text"),
-    ("tools", 0, "description"),
-    ("tools", 0, "parameters", "properties", "a", "type"),
-]
+SCHEMA = {"type": "object", "properties": {"a": {"type": "string"}}}
+ANTHROPIC = {
+    "model": "m",
+    "max_tokens": 16,
+    "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+    "tools": [{"name": "f", "description": "d", "input_schema": SCHEMA}],
+}
+BEDROCK = {
+    "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+    "toolConfig": {
+        "tools": [{"toolSpec": {"name": "f", "description": "d", "inputSchema": {"json": SCHEMA}}}]
+    },
+}
+GEMINI = {
+    "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+    "tools": [
+        {
+            "functionDeclarations": [
+                {"name": "f", "description": "d", "parametersJsonSchema": SCHEMA}
+            ]
+        }
+    ],
+}
+# Where a string JSON cannot carry goes: a text the pass reads, a tool's description, and a
+# value deep in a tool schema it carries as it is (walked by `fused_checks.opaque` unless told).
+PLACES: dict[str, tuple[dict[str, Any], list[tuple[Any, ...]]]] = {
+    "openai-chat": (
+        CHAT,
+        [
+            ("messages", 0, "content", 0, "text"),
+            ("tools", 0, "function", "description"),
+            ("tools", 0, "function", "parameters", "properties", "a", "type"),
+        ],
+    ),
+    "openai-responses": (
+        RESPONSES,
+        [
+            ("input", 0, "content", 0, "text"),
+            ("tools", 0, "description"),
+            ("tools", 0, "parameters", "properties", "a", "type"),
+        ],
+    ),
+    "anthropic": (
+        ANTHROPIC,
+        [
+            ("messages", 0, "content", 0, "text"),
+            ("tools", 0, "description"),
+            ("tools", 0, "input_schema", "properties", "a", "type"),
+        ],
+    ),
+    "bedrock": (
+        BEDROCK,
+        [
+            ("messages", 0, "content", 0, "text"),
+            ("toolConfig", "tools", 0, "toolSpec", "description"),
+            (
+                "toolConfig",
+                "tools",
+                0,
+                "toolSpec",
+                "inputSchema",
+                "json",
+                "properties",
+                "a",
+                "type",
+            ),
+        ],
+    ),
+    "gemini": (
+        GEMINI,
+        [
+            ("contents", 0, "parts", 0, "text"),
+            ("tools", 0, "functionDeclarations", 0, "description"),
+            (
+                "tools",
+                0,
+                "functionDeclarations",
+                0,
+                "parametersJsonSchema",
+                "properties",
+                "a",
+                "type",
+            ),
+        ],
+    ),
+}
+
+
+def test_every_pairs_source_has_its_broken_places() -> None:
+    assert {source for source, _ in PAIRS} <= set(PLACES)
 
 
 def with_lone_surrogate(body: dict[str, Any], place: tuple[Any, ...]) -> dict[str, Any]:
@@ -164,12 +239,12 @@ def with_lone_surrogate(body: dict[str, Any], place: tuple[Any, ...]) -> dict[st
     return found
 
 
-@pytest.mark.parametrize(("source", "target"), TAKES_FLAG)
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
 @pytest.mark.parametrize("where", range(3))
 def test_a_pass_told_the_data_was_read_does_not_check_it_again(
     source: str, target: str, where: int
 ) -> None:
-    body, places = (CHAT, CHAT_PLACES) if source == "openai-chat" else (RESPONSES, RESPONSES_PLACES)
+    body, places = PLACES[source]
     pair = PAIRS[source, target]
     assert type(pair(copy.deepcopy(body), False)) is tuple
     broken = with_lone_surrogate(body, places[where])

@@ -144,7 +144,7 @@ def _content(texts: list[str]) -> Any:
     return [{"type": "text", "text": text} for text in texts]
 
 
-def _image(block: dict[str, Any]) -> dict[str, Any] | None:
+def _image(block: dict[str, Any], data_checked: bool) -> dict[str, Any] | None:
     """The target part of an image block, or None when it is outside the shape."""
     if len(block) != 2:
         return None
@@ -172,19 +172,19 @@ def _image(block: dict[str, Any]) -> dict[str, Any] | None:
         if type(found_url) is not str:
             return None
         url: str = found_url
-        if not _clean(url) or not url.startswith(("https://", "http://")):
+        if not (data_checked or _clean(url)) or not url.startswith(("https://", "http://")):
             return None
         return {"type": "image_url", "image_url": {"url": url}}
     return None
 
 
-def _user_turn(content: Any, written: list[Any], lost: list[Loss]) -> bool:
+def _user_turn(content: Any, written: list[Any], lost: list[Loss], data_checked: bool) -> bool:
     """Writes a user turn: each run of its text and images as a message, each tool result as
     a message of its own, in their order; what the target has no place for into ``lost``.
     False: outside the shape."""
     if type(content) is str:
         one: str = content
-        if _blank(one) or not _clean(one):
+        if _blank(one) or not (data_checked or _clean(one)):
             return False
         written.append({"role": "user", "content": one})
         return True
@@ -205,13 +205,13 @@ def _user_turn(content: Any, written: list[Any], lost: list[Loss]) -> bool:
             if type(value) is not str or len(fields) != 2:
                 return False
             text: str = value
-            if _blank(text) or not _clean(text):
+            if _blank(text) or not (data_checked or _clean(text)):
                 return False
             if not run:
                 solo = text
             run.append({"type": "text", "text": text})
         elif tag == "image":
-            part = _image(fields)
+            part = _image(fields, data_checked)
             if part is None:
                 return False
             if not run:
@@ -226,7 +226,7 @@ def _user_turn(content: Any, written: list[Any], lost: list[Loss]) -> bool:
             result_id: str = found_id
             if not ID_OK(result_id):
                 return False
-            texts = _texts(fields.get("content"))
+            texts = _texts(fields.get("content"), data_checked)
             if texts is None:
                 return False
             if run:
@@ -258,12 +258,12 @@ def _user_turn(content: Any, written: list[Any], lost: list[Loss]) -> bool:
     return True
 
 
-def _assistant_turn(content: Any, written: list[Any]) -> bool:
+def _assistant_turn(content: Any, written: list[Any], data_checked: bool) -> bool:
     """Writes an assistant turn: its texts, then its tool calls. False: outside the shape (a
     text after a call, which the target keeps apart, among others)."""
     if type(content) is str:
         one: str = content
-        if _blank(one) or not _clean(one):
+        if _blank(one) or not (data_checked or _clean(one)):
             return False
         written.append({"role": "assistant", "content": one})
         return True
@@ -284,7 +284,7 @@ def _assistant_turn(content: Any, written: list[Any]) -> bool:
             if calls or type(value) is not str or len(fields) != 2:
                 return False
             text: str = value
-            if _blank(text) or not _clean(text):
+            if _blank(text) or not (data_checked or _clean(text)):
                 return False
             texts.append(text)
         elif tag == "tool_use":
@@ -302,7 +302,11 @@ def _assistant_turn(content: Any, written: list[Any]) -> bool:
             call_id: str = found_id
             call_name: str = found_name
             arguments: dict[str, Any] = found_input
-            if not ID_OK(call_id) or not NAME_OK(call_name) or not _opaque(arguments, 5):
+            if (
+                not ID_OK(call_id)
+                or not NAME_OK(call_name)
+                or not (data_checked or _opaque(arguments, 5))
+            ):
                 return False
             calls.append(
                 {
@@ -320,7 +324,7 @@ def _assistant_turn(content: Any, written: list[Any]) -> bool:
     return True
 
 
-def _declarations(tools: Any) -> list[Any] | str:
+def _declarations(tools: Any, data_checked: bool) -> list[Any] | str:
     """The target's tool declarations, or why the tools are outside the shape."""
     if type(tools) is not list:
         return "tools: not a list"
@@ -339,7 +343,7 @@ def _declarations(tools: Any) -> list[Any] | str:
             return "a tool name the fused shape does not take"
         name: str = found_name
         schema = fields.get("input_schema")
-        if type(schema) is not dict or not _opaque(schema, 3):
+        if type(schema) is not dict or not (data_checked or _opaque(schema, 3)):
             return "a tool schema outside the fused shape"
         if "properties" in schema and (type(schema["properties"]) not in (type(None), dict)):
             return "a tool schema outside the fused shape"
@@ -355,7 +359,9 @@ def _declarations(tools: Any) -> list[Any] | str:
             return "a tool schema outside the fused shape"
         description = fields.get("description")
         strict = fields.get("strict")
-        if description is not None and (type(description) is not str or not _clean(description)):
+        if description is not None and (
+            type(description) is not str or not (data_checked or _clean(description))
+        ):
             return "a tool description outside the fused shape"
         if strict is not None and type(strict) is not bool:
             return "a tool's strict flag outside the fused shape"
@@ -393,8 +399,9 @@ def convert_request(
 ) -> tuple[dict[str, Any], list[Loss], bool] | str:
     """The openai-chat request for a anthropic request, with its losses and whether the
     pass checked all the reading schema asks (else the caller runs the schema check); or why
-    the body is outside this pass (the two-step path then converts it). ``data_checked``
-    (`read_json` read the body) is taken and not used yet: this pass checks its strings."""
+    the body is outside this pass (the two-step path then converts it). ``data_checked``:
+    `read_json` read the body, so its strings and the values carried as they are need no
+    second check."""
     if type(body) is not dict:
         return "not an object"
     losses: list[Loss] = []  # logged once the pass is through (a body it leaves logs nothing)
@@ -402,9 +409,9 @@ def convert_request(
     if not REQUEST_KEYS.issuperset(body):
         # What reading leaves behind (the two-step reader's report, in its order).
         for key in sorted(body.keys() - REQUEST_KEYS):
-            if key in READ_KEYS or type(key) is not str or not _clean(key):
+            if key in READ_KEYS or type(key) is not str or not (data_checked or _clean(key)):
                 return f"{key!r}: outside the fused shape"
-            if not _opaque(body[key], 1):
+            if not (data_checked or _opaque(body[key], 1)):
                 return f"{key}: a value the input check refuses"
             if key in UNREAD_CHECKED:
                 checked = False
@@ -422,7 +429,7 @@ def convert_request(
             )
     unread = len(losses)  # what reading left behind; the rest is the writer's
     model = body.get("model")
-    if type(model) is not str or not model or not _clean(model):
+    if type(model) is not str or not model or not (data_checked or _clean(model)):
         return "no model"
     group_0: dict[str, Any] = {}
     found_group_0 = body.get("thinking")
@@ -465,7 +472,7 @@ def convert_request(
     declarations: list[Any] | None = None
     tools = body.get("tools")
     if tools is not None:
-        got = _declarations(tools)
+        got = _declarations(tools, data_checked)
         if isinstance(got, str):
             return got
         declarations = got or None  # none declared: no field
@@ -506,7 +513,9 @@ def convert_request(
             if type(spec) is not dict or len(spec) != 2 or spec.get("type") != "json_schema":
                 return "output_config: a format outside the fused shape"
             format_schema = spec.get("schema")
-            if type(format_schema) not in (dict,) or not _opaque(format_schema, 3):
+            if type(format_schema) not in (dict,) or not (
+                data_checked or _opaque(format_schema, 3)
+            ):
                 return "output_config: a format outside the fused shape"
             response_format = {
                 "type": "json_schema",
@@ -522,7 +531,7 @@ def convert_request(
     written: list[Any] = []
     lost: list[Loss] = []  # what writing the messages loses (after the envelope's losses)
     if "system" in body:
-        system = _texts(body["system"])
+        system = _texts(body["system"], data_checked)
         if system is None:
             return "a system prompt outside the fused shape"
         written.append({"role": "system", "content": _content(system)})
@@ -534,10 +543,10 @@ def convert_request(
             return "message fields outside the fused shape"
         role = fields.get("role")
         if role == "user":
-            if not _user_turn(fields.get("content"), written, lost):
+            if not _user_turn(fields.get("content"), written, lost, data_checked):
                 return "user content outside the fused shape"
         elif role == "assistant":
-            if not _assistant_turn(fields.get("content"), written):
+            if not _assistant_turn(fields.get("content"), written, data_checked):
                 return "assistant content outside the fused shape"
         else:
             return "a role outside the fused shape"

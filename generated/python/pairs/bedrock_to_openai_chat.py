@@ -137,7 +137,7 @@ def _content(texts: list[str]) -> Any:
     return [{"type": "text", "text": text} for text in texts]
 
 
-def _image(block: dict[str, Any]) -> dict[str, Any] | None:
+def _image(block: dict[str, Any], data_checked: bool) -> dict[str, Any] | None:
     """The target part of an image (the object under the block's one key), or None when it is
     outside the shape: bytes of a type both formats take, by its format word."""
     if len(block) != 2:
@@ -159,7 +159,7 @@ def _image(block: dict[str, Any]) -> dict[str, Any] | None:
     return {"type": "image_url", "image_url": {"url": "data:" + media_type + ";base64," + data}}
 
 
-def _result_content(content: Any) -> tuple[list[str], Any] | None:
+def _result_content(content: Any, data_checked: bool) -> tuple[list[str], Any] | None:
     """The texts of a tool result's content, or its structured value alone (the texts then
     hold its JSON text, as the target writes it); None: outside the shape (a structured value
     beside text, which a text may mirror)."""
@@ -181,12 +181,12 @@ def _result_content(content: Any) -> tuple[list[str], Any] | None:
             if type(value) is not str:
                 return None
             text: str = value
-            if _blank(text) or not _clean(text):
+            if _blank(text) or not (data_checked or _clean(text)):
                 return None
             texts.append(text)
         elif "json" in fields:
             value = fields["json"]
-            if texts or type(value) is not dict or not _opaque(value, 8):
+            if texts or type(value) is not dict or not (data_checked or _opaque(value, 8)):
                 return None
             structured = value
         else:
@@ -196,7 +196,7 @@ def _result_content(content: Any) -> tuple[list[str], Any] | None:
     return texts, None
 
 
-def _user_turn(content: Any, written: list[Any], lost: list[Loss]) -> bool:
+def _user_turn(content: Any, written: list[Any], lost: list[Loss], data_checked: bool) -> bool:
     """Writes a user turn: each run of its text and images as a message, each tool result as
     a message of its own, in their order; what the target has no place for into ``lost``.
     False: outside the shape."""
@@ -219,14 +219,14 @@ def _user_turn(content: Any, written: list[Any], lost: list[Loss]) -> bool:
             if type(value) is not str:
                 return False
             text: str = value
-            if _blank(text) or not _clean(text):
+            if _blank(text) or not (data_checked or _clean(text)):
                 return False
             if not run:
                 solo = text
             run.append({"type": "text", "text": text})
         elif tag == "image":
             image = fields[tag]
-            part = _image(image) if type(image) is dict else None
+            part = _image(image, data_checked) if type(image) is dict else None
             if part is None:
                 return False
             if not run:
@@ -245,7 +245,7 @@ def _user_turn(content: Any, written: list[Any], lost: list[Loss]) -> bool:
             result_id: str = found_id
             if not ID_OK(result_id):
                 return False
-            got = _result_content(fields.get("content"))
+            got = _result_content(fields.get("content"), data_checked)
             if got is None:
                 return False
             texts, structured = got
@@ -289,7 +289,7 @@ def _user_turn(content: Any, written: list[Any], lost: list[Loss]) -> bool:
     return True
 
 
-def _assistant_turn(content: Any, written: list[Any]) -> bool:
+def _assistant_turn(content: Any, written: list[Any], data_checked: bool) -> bool:
     """Writes an assistant turn: its texts, then its tool calls. False: outside the shape (a
     text after a call, which the target keeps apart, among others)."""
     if type(content) is not list:
@@ -311,7 +311,7 @@ def _assistant_turn(content: Any, written: list[Any]) -> bool:
             if calls or type(value) is not str:
                 return False
             text: str = value
-            if _blank(text) or not _clean(text):
+            if _blank(text) or not (data_checked or _clean(text)):
                 return False
             texts.append(text)
         elif tag == "toolUse":
@@ -333,7 +333,11 @@ def _assistant_turn(content: Any, written: list[Any]) -> bool:
             call_id: str = found_id
             call_name: str = found_name
             arguments: dict[str, Any] = found_input
-            if not ID_OK(call_id) or not NAME_OK(call_name) or not _opaque(arguments, 6):
+            if (
+                not ID_OK(call_id)
+                or not NAME_OK(call_name)
+                or not (data_checked or _opaque(arguments, 6))
+            ):
                 return False
             calls.append(
                 {
@@ -351,7 +355,7 @@ def _assistant_turn(content: Any, written: list[Any]) -> bool:
     return True
 
 
-def _declarations(tools: Any) -> list[Any] | str:
+def _declarations(tools: Any, data_checked: bool) -> list[Any] | str:
     """The target's tool declarations, or why the tools are outside the shape."""
     if type(tools) is not list:
         return "tools: not a list"
@@ -375,13 +379,15 @@ def _declarations(tools: Any) -> list[Any] | str:
         if type(holder) is not dict or len(holder) != 1:
             return "a tool schema outside the fused shape"
         schema = holder.get("json")
-        if type(schema) is not dict or not _opaque(schema, 6):
+        if type(schema) is not dict or not (data_checked or _opaque(schema, 6)):
             return "a tool schema outside the fused shape"
         if schema.get("type") != "object":
             return "a tool schema outside the fused shape"
         description = fields.get("description")
         strict = fields.get("strict")
-        if description is not None and (type(description) is not str or not _clean(description)):
+        if description is not None and (
+            type(description) is not str or not (data_checked or _clean(description))
+        ):
             return "a tool description outside the fused shape"
         if strict is not None and type(strict) is not bool:
             return "a tool's strict flag outside the fused shape"
@@ -419,8 +425,9 @@ def convert_request(
 ) -> tuple[dict[str, Any], list[Loss], bool] | str:
     """The openai-chat request for a bedrock request, with its losses and whether the
     pass checked all the reading schema asks (else the caller runs the schema check); or why
-    the body is outside this pass (the two-step path then converts it). ``data_checked``
-    (`read_json` read the body) is taken and not used yet: this pass checks its strings."""
+    the body is outside this pass (the two-step path then converts it). ``data_checked``:
+    `read_json` read the body, so its strings and the values carried as they are need no
+    second check."""
     if type(body) is not dict:
         return "not an object"
     losses: list[Loss] = []  # logged once the pass is through (a body it leaves logs nothing)
@@ -428,9 +435,9 @@ def convert_request(
     if not REQUEST_KEYS.issuperset(body):
         # What reading leaves behind (the two-step reader's report, in its order).
         for key in sorted(body.keys() - REQUEST_KEYS):
-            if key in READ_KEYS or type(key) is not str or not _clean(key):
+            if key in READ_KEYS or type(key) is not str or not (data_checked or _clean(key)):
                 return f"{key!r}: outside the fused shape"
-            if not _opaque(body[key], 1):
+            if not (data_checked or _opaque(body[key], 1)):
                 return f"{key}: a value the input check refuses"
             if key in UNREAD_CHECKED:
                 checked = False
@@ -489,7 +496,7 @@ def convert_request(
             return "toolConfig: outside the fused shape"
     tools = group_1.get("tools")
     if tools is not None:
-        got = _declarations(tools)
+        got = _declarations(tools, data_checked)
         if isinstance(got, str):
             return got
         declarations = got or None  # none declared: no field
@@ -542,7 +549,7 @@ def convert_request(
                 )
             )
         else:
-            system = _texts(found_system) if type(found_system) is list else None
+            system = _texts(found_system, data_checked) if type(found_system) is list else None
             if system is None:
                 return "a system prompt outside the fused shape"
             written.append({"role": "system", "content": _content(system)})
@@ -554,10 +561,10 @@ def convert_request(
             return "message fields outside the fused shape"
         role = fields.get("role")
         if role == "user":
-            if not _user_turn(fields.get("content"), written, lost):
+            if not _user_turn(fields.get("content"), written, lost, data_checked):
                 return "user content outside the fused shape"
         elif role == "assistant":
-            if not _assistant_turn(fields.get("content"), written):
+            if not _assistant_turn(fields.get("content"), written, data_checked):
                 return "assistant content outside the fused shape"
         else:
             return "a role outside the fused shape"

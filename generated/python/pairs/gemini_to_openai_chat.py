@@ -106,11 +106,11 @@ def _blank(text: str) -> bool:
     return not text or text.isspace()
 
 
-def _texts(content: Any) -> list[str] | None:
+def _texts(content: Any, data_checked: bool = False) -> list[str] | None:
     """The texts of a content that holds text only: a string or a list of text parts."""
     if type(content) is str:
         one: str = content
-        return [one] if not _blank(one) and _clean(one) else None
+        return [one] if not _blank(one) and (data_checked or _clean(one)) else None
     if type(content) is not list:
         return None
     parts: list[Any] = content
@@ -128,7 +128,7 @@ def _texts(content: Any) -> list[str] | None:
         if type(value) is not str:
             return None
         text: str = value
-        if _blank(text) or not _clean(text):
+        if _blank(text) or not (data_checked or _clean(text)):
             return None
         texts.append(text)
     return texts
@@ -160,7 +160,7 @@ def _image(fields: dict[str, Any]) -> dict[str, Any] | None:
     return {"type": "image_url", "image_url": {"url": "data:" + media_type + ";base64," + data}}
 
 
-def _response(value: dict[str, Any]) -> tuple[list[str], Any, bool] | None:
+def _response(value: dict[str, Any], data_checked: bool) -> tuple[list[str], Any, bool] | None:
     """A function response's object as the two-step reader reads it: its texts, its
     structured value (None: none) and whether it failed; None: outside the shape."""
     if not value:
@@ -169,20 +169,24 @@ def _response(value: dict[str, Any]) -> tuple[list[str], Any, bool] | None:
         ((key, inner),) = value.items()
         if type(inner) is str and key in ("error", "output", "result"):
             text: str = inner
-            if text and (_blank(text) or not _clean(text)):
+            if text and (_blank(text) or not (data_checked or _clean(text))):
                 return None
             return ([text] if text else []), None, key == "error"
         if key == "error" and type(inner) is dict:
-            if not _opaque(inner, 7):
+            if not (data_checked or _opaque(inner, 7)):
                 return None
             return [_json_text(inner)], inner, True
-    if not _opaque(value, 6):
+    if not (data_checked or _opaque(value, 6)):
         return None
     return [_json_text(value)], value, False
 
 
 def _user_turn(
-    parts: list[Any], written: list[Any], lost: list[Loss], waiting: list[tuple[str, str]]
+    parts: list[Any],
+    written: list[Any],
+    lost: list[Loss],
+    waiting: list[tuple[str, str]],
+    data_checked: bool,
 ) -> bool:
     """Writes a user turn: each run of its text and images as a message, each function
     response as a message of its own (answering the call the two-step reader pairs it with,
@@ -202,7 +206,7 @@ def _user_turn(
             if type(box) is not str:
                 return False
             text: str = box
-            if _blank(text) or not _clean(text):
+            if _blank(text) or not (data_checked or _clean(text)):
                 return False
             if not run:
                 solo = text
@@ -238,7 +242,7 @@ def _user_turn(
             result_id, call_name = waiting.pop(at)
             if found_name != call_name:
                 return False  # a name of its own, which the target has no place for
-            got = _response(found_value)
+            got = _response(found_value, data_checked)
             if got is None:
                 return False
             texts, structured, failed = got
@@ -282,6 +286,7 @@ def _model_turn(
     written: list[Any],
     lost: list[Loss],
     waiting: list[tuple[str, str]],
+    data_checked: bool,
 ) -> bool:
     """Writes a model turn: its texts, then its function calls (a call without an id gets the
     one the two-step reader gives it, and waits in ``waiting`` for its response); a signature
@@ -318,7 +323,7 @@ def _model_turn(
             if calls or type(box) is not str:
                 return False
             text: str = box
-            if _blank(text) or not _clean(text):
+            if _blank(text) or not (data_checked or _clean(text)):
                 return False
             texts.append(text)
         elif tag == "functionCall":
@@ -340,7 +345,7 @@ def _model_turn(
             call_id: str = found_id
             call_name: str = found_name
             arguments: dict[str, Any] = found_input
-            if not NAME_OK(call_name) or not _opaque(arguments, 6):
+            if not NAME_OK(call_name) or not (data_checked or _opaque(arguments, 6)):
                 return False
             waiting.append((call_id, call_name))
             calls.append(
@@ -359,7 +364,7 @@ def _model_turn(
     return True
 
 
-def _declarations(tools: Any) -> list[Any] | str:
+def _declarations(tools: Any, data_checked: bool) -> list[Any] | str:
     """The target's tool declarations (one group of function declarations), or why the tools
     are outside the shape."""
     if type(tools) is not list or len(tools) != 1:
@@ -382,10 +387,16 @@ def _declarations(tools: Any) -> list[Any] | str:
             return "a tool name the fused shape does not take"
         name: str = found_name
         schema = fields.get("parametersJsonSchema")
-        if type(schema) is not dict or not _opaque(schema, 5) or schema.get("type") != "object":
+        if (
+            type(schema) is not dict
+            or not (data_checked or _opaque(schema, 5))
+            or schema.get("type") != "object"
+        ):
             return "a tool schema outside the fused shape"
         description = fields.get("description")
-        if "description" in fields and (type(description) is not str or not _clean(description)):
+        if "description" in fields and (
+            type(description) is not str or not (data_checked or _clean(description))
+        ):
             return "a tool description outside the fused shape"
         if description is None:
             declarations.append(
@@ -401,10 +412,14 @@ def _declarations(tools: Any) -> list[Any] | str:
     return declarations
 
 
-def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
+def convert_request(
+    body: Any, data_checked: bool = False
+) -> tuple[dict[str, Any], list[Loss], bool] | str:
     """The openai-chat request for a gemini request, with its losses and whether the
     pass checked all the reading schema asks (else the caller runs the schema check); or why
-    the body is outside this pass (the two-step path then converts it)."""
+    the body is outside this pass (the two-step path then converts it). ``data_checked``:
+    `read_json` read the body, so its strings and the values carried as they are need no
+    second check."""
     if type(body) is not dict:
         return "not an object"
     losses: list[Loss] = []  # logged once the pass is through (a body it leaves logs nothing)
@@ -413,9 +428,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
     if not REQUEST_KEYS.issuperset(body):
         # What reading leaves behind (the two-step reader's report, in its order).
         for key in sorted(body.keys() - REQUEST_KEYS):
-            if type(key) is not str or not _clean(key):
+            if type(key) is not str or not (data_checked or _clean(key)):
                 return f"{key!r}: outside the fused shape"
-            if not _opaque(body[key], 1):
+            if not (data_checked or _opaque(body[key], 1)):
                 return f"{key}: a value the input check refuses"
             if key in UNREAD_CHECKED:
                 checked = False
@@ -433,7 +448,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             )
     declarations: list[Any] | None = None
     if "tools" in body:
-        got = _declarations(body["tools"])
+        got = _declarations(body["tools"], data_checked)
         if isinstance(got, str):
             return got
         declarations = got
@@ -463,7 +478,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
                 return "tool_choice: a tool name the fused shape does not take"
             tool_choice = {"type": "function", "function": {"name": name}}
         else:
-            if not all([type(item) is str and _clean(item) for item in names]):
+            if not all([type(item) is str and (data_checked or _clean(item)) for item in names]):
                 return "tool_choice: names the fused shape does not take"
             # Several allowed functions have no canonical form: the mode alone, the list reported.
             tool_choice = CHOICES[mode]
@@ -482,9 +497,9 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         group = found_group
         if not PARAM_KEYS.issuperset(group):
             for key in sorted(group.keys() - PARAM_KEYS - FORMAT_KEYS):
-                if key in PARAM_OTHERS or type(key) is not str or not _clean(key):
+                if key in PARAM_OTHERS or type(key) is not str or not (data_checked or _clean(key)):
                     return f"{key!r}: outside the fused shape"
-                if not _opaque(group[key], 2):
+                if not (data_checked or _opaque(group[key], 2)):
                     return f"{key}: a value the input check refuses"
                 if key in GROUP_UNREAD_CHECKED:
                     checked = False
@@ -550,7 +565,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             and group["responseMimeType"] == "application/json"
         ):
             format_value = group["responseJsonSchema"]
-            if type(format_value) is not dict or not _opaque(format_value, 2):
+            if type(format_value) is not dict or not (data_checked or _opaque(format_value, 2)):
                 return "generationConfig: a format outside the fused shape"
             response_format = {
                 "type": "json_schema",
@@ -583,7 +598,7 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
         # (its role, which the API ignores, is not read)
         if type(found_system.get("role", "")) is not str:
             return "a system instruction outside the fused shape"
-        system = _texts(found_system.get("parts"))
+        system = _texts(found_system.get("parts"), data_checked)
         if system is None or type(found_system.get("parts")) is not list:
             return "a system instruction outside the fused shape"
         written.append({"role": "system", "content": _content(system)})
@@ -597,10 +612,10 @@ def convert_request(body: Any) -> tuple[dict[str, Any], list[Loss], bool] | str:
             return "a turn without parts"
         role = fields.get("role", "user")  # (a turn without a role is the user's)
         if role == "user":
-            if not _user_turn(parts, written, lost, waiting):
+            if not _user_turn(parts, written, lost, waiting, data_checked):
                 return "user parts outside the fused shape"
         elif role == "model":
-            if not _model_turn(parts, turn, written, lost, waiting):
+            if not _model_turn(parts, turn, written, lost, waiting, data_checked):
                 return "model parts outside the fused shape"
         else:
             return "a role outside the fused shape"
