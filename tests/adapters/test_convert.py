@@ -271,3 +271,30 @@ def test_a_request_none_of_whose_turns_the_target_carries_is_an_error(target: st
     with pytest.raises(ConversionError) as caught:
         convert(body, "openai-chat", target)
     assert (caught.value.code, caught.value.pointer) == ("too_few_items", "/messages")
+
+
+@pytest.mark.parametrize(
+    ("source", "body"),
+    [
+        (
+            "anthropic",
+            {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]},
+        ),
+        ("bedrock", {"messages": [{"role": "user", "content": [{"text": "hi"}]}]}),
+        ("gemini", {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}),
+    ],
+)
+@pytest.mark.parametrize("fused", [True, False])
+def test_a_null_system_prompt_is_no_prompt(source: str, body: dict[str, Any], fused: bool) -> None:
+    # It was an empty prompt written with a placeholder (Anthropic, Bedrock), or refused as
+    # the wrong type (Gemini's `systemInstruction`), though the formats' schemas allow null.
+    field = {"gemini": "systemInstruction"}.get(source, "system")
+    given = {**copy.deepcopy(body), field: None}
+    result = convert(given, source, "openai-chat", fused=fused)
+    assert result.output["messages"] == [{"role": "user", "content": "hi"}]
+    assert result.output == convert(copy.deepcopy(body), source, "openai-chat").output
+    assert [loss.code for loss in result.losses] == [
+        loss.code for loss in convert(copy.deepcopy(body), source, "openai-chat").losses
+    ]
+    # Its own format gets the null back (round-trip data).
+    assert convert(copy.deepcopy(given), source, source).output == given

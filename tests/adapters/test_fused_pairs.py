@@ -1215,10 +1215,6 @@ ANTHROPIC_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         _anthropic(("system", 0, "cache_control"), {"type": "ephemeral"}),
         "a system prompt outside the fused shape",
     ),
-    "a null system prompt (written as a placeholder)": (
-        _anthropic(("system",), None),
-        "a system prompt outside the fused shape",
-    ),
     "thinking blocks": (
         _anthropic(
             ("messages", 1, "content", 0),

@@ -499,9 +499,6 @@ GEMINI_BAD: dict[str, Any] = {
         ("toolConfig", "functionCallingConfig"), {"mode": "ANY", "allowedFunctionNames": ["a", 1]}
     ),
     "tools that are an object": _gemini(("tools",), {"functionDeclarations": []}),
-    "a null system instruction (the schema takes it, the reader not)": _gemini(
-        ("systemInstruction",), None
-    ),
     "a system instruction as a string": _gemini(("systemInstruction",), "Be brief."),
     "a role that is no role": _gemini(("contents", 4, "role"), "system"),
     "a part of two kinds": _gemini(("contents", 4, "parts", 0), {"text": "a", "inlineData": {}}),

@@ -530,7 +530,7 @@ def convert_request(
         return "no messages"
     written: list[Any] = []
     lost: list[Loss] = []  # what writing the messages loses (after the envelope's losses)
-    if "system" in body:
+    if body.get("system") is not None:  # null: no prompt
         system = _texts(body["system"], data_checked)
         if system is None:
             return "a system prompt outside the fused shape"

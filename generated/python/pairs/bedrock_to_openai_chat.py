@@ -535,11 +535,11 @@ def convert_request(
         return "no messages"
     written: list[Any] = []
     lost: list[Loss] = []  # what writing the messages loses (after the envelope's losses)
-    if "system" in body:
+    if body.get("system") is not None:  # null: no prompt
         found_system = body["system"]
-        if found_system is None or found_system == []:
-            # No block, or none at all: an empty prompt, written as the target writes one
-            # (its placeholder, reported).
+        if found_system == []:
+            # No block: an empty prompt, written as the target writes one (its placeholder,
+            # reported).
             written.append({"role": "system", "content": ""})
             lost.append(
                 Loss(

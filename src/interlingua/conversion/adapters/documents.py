@@ -26,8 +26,8 @@ def _hoisted_system(ctx: Context, adapter: Adapter, wire: dict[str, Any]) -> lis
         return []
     assert layout.system_field is not None
     value = wire.get(layout.system_field, ABSENT)
-    if value is ABSENT:
-        return []
+    if value is ABSENT or value is None:
+        return []  # null is no prompt, as for any optional field (round-trip data keeps it)
     return [adapter.turns.decode_system(ctx, value, "/" + layout.system_field)]
 
 
