@@ -51,3 +51,24 @@ def takes_two_steps(
     assert not result.fused
     assert any(f"two-step path: {why}" in r.message for r in caplog.records)
     same(result, convert(copy.deepcopy(body), source, target, fused=False))
+
+
+def mutants_taken(body: dict[str, Any], source: str, target: str) -> int:
+    """Each value of ``body`` swapped for values of every JSON type, each key deleted, a key
+    added to each object (`test_fused_validation`): the same outcome whichever path converts
+    it. How many of the mutants the pass took (a test that wants teeth asks for enough)."""
+    from tests.adapters.differential import outcome
+    from tests.adapters.test_fused_validation import _mutants
+
+    def two_step(payload: Any, source: str, target: str, kind: str) -> Any:
+        return convert(payload, source, target, kind, fused=False)
+
+    def fused(payload: Any, source: str, target: str, kind: str) -> Any:
+        return convert(payload, source, target, kind)
+
+    taken = 0
+    for change, mutant in _mutants(body):
+        expected = outcome(two_step, copy.deepcopy(mutant), source, target, "request")
+        assert outcome(fused, copy.deepcopy(mutant), source, target, "request") == expected, change
+        taken += type(PAIRS[source, target](copy.deepcopy(mutant))) is tuple
+    return taken
