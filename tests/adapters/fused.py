@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from interlingua.conversion import ConversionResult
+from interlingua.conversion import ConversionError, ConversionResult
 from interlingua.conversion.converter import convert
 from interlingua.generated.pairs import PAIRS
 
@@ -72,3 +72,30 @@ def mutants_taken(body: dict[str, Any], source: str, target: str) -> int:
         assert outcome(fused, copy.deepcopy(mutant), source, target, "request") == expected, change
         taken += type(PAIRS[source, target](copy.deepcopy(mutant))) is tuple
     return taken
+
+
+def deep(levels: int) -> Any:
+    """A value nested ``levels`` objects deep (past the reading's depth limit, given enough)."""
+    node: Any = "x"
+    for _ in range(levels):
+        node = {"a": node}
+    return node
+
+
+def refused_alike(body: Any, source: str, target: str, *, validate: bool) -> None:
+    """Bad input: the pass gives what the two-step path gives (with the input check on, the
+    same coded error, pointer and message)."""
+
+    def outcome(**options: Any) -> tuple[Any, ...]:
+        try:
+            result = convert(
+                copy.deepcopy(body), source, target, validate_input=validate, **options
+            )
+        except ConversionError as exc:
+            return ("error", exc.code, exc.pointer, exc.message)
+        return ("ok", result.output, result.losses)
+
+    expected = outcome(fused=False)
+    assert outcome() == expected
+    if validate:
+        assert expected[0] == "error"

@@ -21,7 +21,14 @@ from interlingua.conversion import ConversionError, ConversionResult, LossyConve
 from interlingua.conversion.converter import FUSED_ENV, check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters.differential import real_bodies
-from tests.adapters.fused import DELETE, changed, mutants_taken, same, takes_two_steps
+from tests.adapters.fused import (
+    DELETE,
+    changed,
+    mutants_taken,
+    refused_alike,
+    same,
+    takes_two_steps,
+)
 from tests.benchmarks.test_convert_bench import bench_module
 
 BODY: dict[str, Any] = {
@@ -326,17 +333,7 @@ BAD: dict[str, Any] = {
 def test_bad_input_gets_the_two_step_paths_coded_error(
     source: str, target: str, name: str, validate: bool
 ) -> None:
-    def outcome(**options: Any) -> tuple[Any, ...]:
-        try:
-            result = convert(BAD[name], source, target, validate_input=validate, **options)
-        except ConversionError as exc:
-            return ("error", exc.code, exc.pointer, exc.message)
-        return ("ok", result.output, result.losses)
-
-    expected = outcome(fused=False)
-    assert outcome() == expected
-    if validate:
-        assert expected[0] == "error"
+    refused_alike(BAD[name], source, target, validate=validate)
 
 
 @pytest.mark.parametrize(("source", "target"), FROM_CHAT)
@@ -1364,23 +1361,7 @@ ANTHROPIC_BAD: dict[str, Any] = {
 @pytest.mark.parametrize("validate", [True, False])
 @pytest.mark.parametrize("name", sorted(ANTHROPIC_BAD))
 def test_bad_anthropic_input_gets_the_two_step_paths_coded_error(name: str, validate: bool) -> None:
-    def outcome(**options: Any) -> tuple[Any, ...]:
-        try:
-            result = convert(
-                copy.deepcopy(ANTHROPIC_BAD[name]),
-                "anthropic",
-                "openai-chat",
-                validate_input=validate,
-                **options,
-            )
-        except ConversionError as exc:
-            return ("error", exc.code, exc.pointer, exc.message)
-        return ("ok", result.output, result.losses)
-
-    expected = outcome(fused=False)
-    assert outcome() == expected
-    if validate:
-        assert expected[0] == "error"
+    refused_alike(ANTHROPIC_BAD[name], "anthropic", "openai-chat", validate=validate)
 
 
 def test_metadata_is_carried_past_in_one_pass_with_the_schema_check() -> None:

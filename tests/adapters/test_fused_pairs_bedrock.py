@@ -15,11 +15,19 @@ from typing import Any
 
 import pytest
 
-from interlingua.conversion import ConversionError, LossyConversionError
+from interlingua.conversion import LossyConversionError
 from interlingua.conversion.converter import check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters.differential import real_bodies
-from tests.adapters.fused import DELETE, changed, mutants_taken, same, takes_two_steps
+from tests.adapters.fused import (
+    DELETE,
+    changed,
+    deep,
+    mutants_taken,
+    refused_alike,
+    same,
+    takes_two_steps,
+)
 from tests.benchmarks.test_convert_bench import bench_module
 
 SOURCE, TARGET = "bedrock", "openai-chat"
@@ -368,13 +376,6 @@ def test_a_bedrock_body_outside_the_shape_takes_the_two_step_path_and_says_why(
     takes_two_steps(*BEDROCK_OUTSIDE[name], SOURCE, TARGET, caplog)
 
 
-def _deep(levels: int) -> Any:
-    node: Any = "x"
-    for _ in range(levels):
-        node = {"a": node}
-    return node
-
-
 BEDROCK_BAD: dict[str, Any] = {
     "lone surrogate in a text": _bedrock(("messages", 4, "content", 0, "text"), "hi \ud800"),
     "lone surrogate in the system prompt": _bedrock(("system", 0, "text"), "\udfff"),
@@ -413,7 +414,7 @@ BEDROCK_BAD: dict[str, Any] = {
     ),
     "a tool schema nested past the limit": _bedrock(
         ("toolConfig", "tools", 0, "toolSpec", "inputSchema", "json", "properties"),
-        {"a": _deep(300)},
+        {"a": deep(300)},
     ),
     "a tool config without its tools": _bedrock(("toolConfig",), {"toolChoice": {"auto": {}}}),
     "null tools": _bedrock(("toolConfig", "tools"), None),
@@ -431,23 +432,7 @@ BEDROCK_BAD: dict[str, Any] = {
 @pytest.mark.parametrize("validate", [True, False])
 @pytest.mark.parametrize("name", sorted(BEDROCK_BAD))
 def test_bad_bedrock_input_gets_the_two_step_paths_coded_error(name: str, validate: bool) -> None:
-    def result(**options: Any) -> tuple[Any, ...]:
-        try:
-            got = convert(
-                copy.deepcopy(BEDROCK_BAD[name]),
-                SOURCE,
-                TARGET,
-                validate_input=validate,
-                **options,
-            )
-        except ConversionError as exc:
-            return ("error", exc.code, exc.pointer, exc.message)
-        return ("ok", got.output, got.losses)
-
-    expected = result(fused=False)
-    assert result() == expected
-    if validate:
-        assert expected[0] == "error"
+    refused_alike(BEDROCK_BAD[name], SOURCE, TARGET, validate=validate)
 
 
 def test_the_bedrock_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_two_steps(

@@ -19,11 +19,19 @@ from typing import Any
 
 import pytest
 
-from interlingua.conversion import ConversionError, LossyConversionError
+from interlingua.conversion import LossyConversionError
 from interlingua.conversion.converter import check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters.differential import outcome, real_bodies
-from tests.adapters.fused import DELETE, changed, mutants_taken, same, takes_two_steps
+from tests.adapters.fused import (
+    DELETE,
+    changed,
+    deep,
+    mutants_taken,
+    refused_alike,
+    same,
+    takes_two_steps,
+)
 from tests.benchmarks.test_convert_bench import bench_module
 
 SOURCE, TARGET = "gemini", "openai-chat"
@@ -446,13 +454,6 @@ def test_a_gemini_body_outside_the_shape_takes_the_two_step_path_and_says_why(
     takes_two_steps(*GEMINI_OUTSIDE[name], SOURCE, TARGET, caplog)
 
 
-def _deep(levels: int) -> Any:
-    node: Any = "x"
-    for _ in range(levels):
-        node = {"a": node}
-    return node
-
-
 GEMINI_BAD: dict[str, Any] = {
     "lone surrogate in a text": _gemini(("contents", 4, "parts", 0, "text"), "hi \ud800"),
     "lone surrogate in the system instruction": _gemini(
@@ -491,7 +492,7 @@ GEMINI_BAD: dict[str, Any] = {
     ),
     "a tool schema nested past the limit": _gemini(
         ("tools", 0, "functionDeclarations", 0, "parametersJsonSchema", "properties"),
-        {"a": _deep(300)},
+        {"a": deep(300)},
     ),
     "a tool name that is not a string": _gemini(("tools", 0, "functionDeclarations", 0, "name"), 7),
     "a mode that is not a string": _gemini(("toolConfig", "functionCallingConfig", "mode"), 1),
@@ -514,19 +515,7 @@ GEMINI_BAD: dict[str, Any] = {
 @pytest.mark.parametrize("validate", [True, False])
 @pytest.mark.parametrize("name", sorted(GEMINI_BAD))
 def test_bad_gemini_input_gets_the_two_step_paths_coded_error(name: str, validate: bool) -> None:
-    def result(**options: Any) -> tuple[Any, ...]:
-        try:
-            got = convert(
-                copy.deepcopy(GEMINI_BAD[name]), SOURCE, TARGET, validate_input=validate, **options
-            )
-        except ConversionError as exc:
-            return ("error", exc.code, exc.pointer, exc.message)
-        return ("ok", got.output, got.losses)
-
-    expected = result(fused=False)
-    assert result() == expected
-    if validate:
-        assert expected[0] == "error"
+    refused_alike(GEMINI_BAD[name], SOURCE, TARGET, validate=validate)
 
 
 def test_the_gemini_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_two_steps(
