@@ -199,14 +199,14 @@ def _params(body: Json) -> Json:
 # --- what the outputs carry ------------------------------------------------------------------
 
 
-def _walk(node: Any) -> Iterator[Json]:
+def walk(node: Any) -> Iterator[Json]:
     if isinstance(node, dict):
         yield node
         for value in node.values():
-            yield from _walk(value)
+            yield from walk(value)
     elif isinstance(node, list):
         for value in node:
-            yield from _walk(value)
+            yield from walk(value)
 
 
 def carried(body: Json) -> Counter[str]:
@@ -224,7 +224,7 @@ def carried(body: Json) -> Counter[str]:
 def carried_out(target: str, output: Json) -> Counter[str]:
     """The same three counts in a converted body (camelCase or snake_case Gemini keys)."""
     counts: Counter[str] = Counter()
-    for node in _walk(output.get("messages" if target == "anthropic" else "contents")):
+    for node in walk(output.get("messages" if target == "anthropic" else "contents")):
         if target == "anthropic":
             kind = node.get("type")
             counts["tool calls"] += kind == "tool_use"
@@ -391,7 +391,9 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
         "--check-slice", type=int, default=200, help="outputs checked against the wire schemas"
     )
     parser.add_argument(
-        "--reverse-only", action="store_true", help="only the anthropic → openai-chat section"
+        "--reverse-only",
+        action="store_true",
+        help="only the anthropic → openai-chat section (benchmarks/reverse_anthropic.py)",
     )
     parser.add_argument(
         "--responses-reverse-only",
@@ -425,19 +427,18 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     }
 
     convert = load_interlingua()
-    if args.reverse_only:
-        sys.exit(1 if reverse_section(convert, corpora, args) else 0)
-    # The other reverse sections live in modules of their own, which import this one.
+    # The reverse sections live in modules of their own, which import this one.
+    import reverse_anthropic  # noqa: PLC0415
     import reverse_bedrock  # noqa: PLC0415
     import reverse_gemini  # noqa: PLC0415
     import reverse_responses  # noqa: PLC0415
 
-    if args.responses_reverse_only:
-        sys.exit(1 if reverse_responses.section(convert, corpora, args) else 0)
-    if args.bedrock_reverse_only:
-        sys.exit(1 if reverse_bedrock.bedrock_section(convert, corpora, args) else 0)
-    if args.gemini_reverse_only:
-        sys.exit(1 if reverse_gemini.section(convert, corpora, args) else 0)
+    reverses = (reverse_anthropic, reverse_responses, reverse_bedrock, reverse_gemini)
+    only = [args.reverse_only, args.responses_reverse_only]
+    only += [args.bedrock_reverse_only, args.gemini_reverse_only]
+    for asked, section in zip(only, reverses, strict=True):
+        if asked:
+            sys.exit(1 if section.section(convert, corpora, args) else 0)
     litellm = load_litellm()
     for problem in (convert, litellm):
         if isinstance(problem, str):
@@ -523,10 +524,8 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     failed += bedrock.failed
     print(responses.report(rates))
     failed += responses.failed
-    failed += reverse_section(convert, corpora, args)
-    failed += reverse_responses.section(convert, corpora, args)
-    failed += reverse_bedrock.bedrock_section(convert, corpora, args)
-    failed += reverse_gemini.section(convert, corpora, args)
+    for section in reverses:
+        failed += section.section(convert, corpora, args)
     print(
         "wire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
         "camelCase only;\nLiteLLM writes the snake_case proto names (system_instruction, "
@@ -697,7 +696,7 @@ def load_litellm_bedrock() -> tuple[str, Callable[[Json], Json]] | str:
 def carried_out_bedrock(output: Json) -> Counter[str]:
     """Tool calls, tool results and images in a Converse request body."""
     counts: Counter[str] = Counter()
-    for node in _walk(output.get("messages")):
+    for node in walk(output.get("messages")):
         counts["tool calls"] += "toolUse" in node
         counts["tool results"] += "toolResult" in node
         counts["images"] += "image" in node
@@ -855,7 +854,7 @@ def load_litellm_responses() -> tuple[str, Callable[[Json], Json]] | str:
 def carried_out_responses(output: Json) -> Counter[str]:
     """Tool calls, tool results and images in a Responses request body (items and blocks)."""
     counts: Counter[str] = Counter()
-    for node in _walk(output.get("input")):
+    for node in walk(output.get("input")):
         kind = node.get("type")
         counts["tool calls"] += kind == "function_call"
         counts["tool results"] += kind == "function_call_output"
@@ -877,139 +876,6 @@ CARRIED_OUT: dict[str, Callable[[Json], Counter[str]]] = {
     BEDROCK: carried_out_bedrock,
     RESPONSES: carried_out_responses,
 }
-
-
-# --- The reverse direction: anthropic → openai-chat (an Anthropic client, an OpenAI backend) ---
-
-REVERSE_SOURCE = "anthropic"
-REVERSE_TARGET = "openai-chat"
-
-
-def load_litellm_reverse() -> tuple[str, Callable[[Json], Json]] | str:
-    """LiteLLM's translation of an Anthropic Messages body into an OpenAI Chat request, what its
-    Anthropic `/v1/messages` adapter runs before handing the body to an OpenAI-compatible
-    backend: ``LiteLLMAnthropicMessagesAdapter.translate_anthropic_to_openai`` (its tool-name
-    map, the second value, left aside)."""
-    os.environ.update(LITELLM_OFFLINE)
-    try:
-        version = importlib.metadata.version("litellm")
-        module = importlib.import_module(
-            "litellm.llms.anthropic.pass_through.adapters.transformation"
-        )
-    except ImportError as error:
-        return f"LiteLLM is not importable ({error}): its reverse row is skipped"
-    adapter = module.LiteLLMAnthropicMessagesAdapter()
-
-    def to_openai_chat(body: Json) -> Json:
-        request, _names = adapter.translate_anthropic_to_openai(body)
-        return dict(request)
-
-    return version, to_openai_chat
-
-
-def reverse_corpora(convert: Convert, corpora: list[Corpus]) -> list[Corpus]:
-    """The corpora in Anthropic's format: each OpenAI Chat body as interlingua's two-step path
-    writes it (the same bodies, so the two directions' numbers compare)."""
-    found: list[Corpus] = []
-    for label, bodies, _lines in corpora:
-        written = [
-            convert(body, source=SOURCE, target=REVERSE_SOURCE, fused=False).output
-            for body in bodies
-        ]
-        found.append((label, written, [orjson.dumps(body) for body in written]))
-    return found
-
-
-def carried_anthropic(body: Json) -> Counter[str]:
-    """Tool calls, tool results and images in an Anthropic Messages request body."""
-    counts: Counter[str] = Counter()
-    for node in _walk(body["messages"]):
-        kind = node.get("type")
-        counts["tool calls"] += kind == "tool_use"
-        counts["tool results"] += kind == "tool_result"
-        counts["images"] += kind == "image"
-    return counts
-
-
-def carried_out_chat(output: Json) -> Counter[str]:
-    """The same three counts in an OpenAI Chat request body."""
-    counts: Counter[str] = Counter()
-    for message in output["messages"]:
-        counts["tool calls"] += len(message.get("tool_calls") or ())
-        counts["tool results"] += message["role"] == "tool"
-        content = message.get("content")
-        if isinstance(content, list):
-            counts["images"] += sum(part.get("type") == "image_url" for part in content)
-    return counts
-
-
-def reverse_rows(
-    convert: Convert, corpora: list[Corpus], check_slice: int
-) -> tuple[TargetRows, list[Corpus]]:
-    """The rows of anthropic → openai-chat (interlingua fused and two-step, LiteLLM's adapter)
-    over the corpora in Anthropic's format, each checked on every body first as
-    `target_rows` checks its rows."""
-    litellm = load_litellm_reverse()
-    candidates: list[tuple[str, str, Callable[[Json], Any]]] = []
-    fused = functools.partial(convert, source=REVERSE_SOURCE, target=REVERSE_TARGET)
-    candidates.append(("fused", f"interlingua {REVERSE_SOURCE} → {REVERSE_TARGET}", fused))
-    two_step = functools.partial(fused, fused=False)
-    candidates.append(
-        ("two-step", f"interlingua {REVERSE_SOURCE} → {REVERSE_TARGET}, two-step", two_step)
-    )
-    if not isinstance(litellm, str):
-        name = f"LiteLLM {litellm[0]} Anthropic adapter → {REVERSE_TARGET}"
-        candidates.append(("litellm", name, litellm[1]))
-    schema = json.loads((FORMATS_DIR / REVERSE_TARGET / "request.json").read_text("utf-8"))
-    wire = jsonschema_rs.validator_for(schema)
-    found = TargetRows(
-        REVERSE_TARGET, [], {}, [] if not isinstance(litellm, str) else [litellm], []
-    )
-    written = reverse_corpora(convert, corpora)
-    checked = check_rows(
-        found,
-        candidates,
-        written,
-        check_slice,
-        wire=wire,
-        kind="OpenAI Chat",
-        carried_in=carried_anthropic,
-        carried_out=carried_out_chat,
-    )
-    return checked, written
-
-
-def section_report(pair: str, found: TargetRows, rates: dict[tuple[str, str], float]) -> str:
-    """A pair section's report: `TargetRows.report` under the pair's own heading."""
-    lines = found.report(rates).splitlines()
-    lines[0] = f"## {pair}, dict → dict (the reverse direction)"
-    return "\n".join([*lines, ""])
-
-
-RowsOf = Callable[[Convert, list[Corpus], int], tuple[TargetRows, list[Corpus]]]
-
-
-def pair_section(
-    pair: str, rows: RowsOf, convert: Convert | str, corpora: list[Corpus], args: argparse.Namespace
-) -> list[str]:
-    """Checks, times (its rows interleaved, medians) and prints the section of one pair (its
-    rows from ``rows``); what failed. Skipped without an interlingua that has the fused pass."""
-    if isinstance(convert, str) or not takes_fused(convert):
-        print(f"## {pair}: skipped (no interlingua fused pass)\n")
-        return []
-    found, written = rows(convert, corpora, args.check_slice)
-    rates = time_rows(found.rows, written, args.chunk, args.repeat)
-    print(section_report(pair, found, rates))
-    return found.failed
-
-
-def reverse_section(
-    convert: Convert | str, corpora: list[Corpus], args: argparse.Namespace
-) -> list[str]:
-    """The anthropic → openai-chat section."""
-    return pair_section(
-        f"{REVERSE_SOURCE} → {REVERSE_TARGET}", reverse_rows, convert, corpora, args
-    )
 
 
 if __name__ == "__main__":

@@ -1,13 +1,6 @@
 """Conversion throughput, gemini → openai-chat (a generateContent client, an OpenAI backend):
 interlingua's fused pass, its two-step path, and LiteLLM's own generateContent → Chat
-translation.
-
-The corpora are ``convert.py``'s (``openai_corpus``: 2,000 short bodies, 200 long
-conversations), each body written to a generateContent request by interlingua's two-step path,
-so the numbers compare with the other directions'. Every row is checked on every body before
-the timing (``convert.check_rows``: no exception, no tool call, result or image lost, a slice
-of outputs valid OpenAI Chat requests), then timed interleaved, medians over slices
-(``convert.time_rows``).
+translation; checked and timed as ``reverse.py`` says.
 
 LiteLLM's row is what its ``/v1beta/models/{model}:generateContent`` endpoint runs for a model
 it serves through Chat Completions (``GenerateContentToCompletionHandler``):
@@ -15,8 +8,7 @@ it serves through Chat Completions (``GenerateContentToCompletionHandler``):
 its ``generationConfig`` as the config and its other fields as keyword arguments. It reads
 an inline image only under the snake_case ``inline_data`` (the REST body's ``inlineData`` is
 left out) and gives every call of a function the one id ``call_<name>``, so it fails the
-check; its row is then timed all the same, reported as unchecked (the ratio is against a
-translation that does less).
+check; its row is then timed all the same, reported as unchecked.
 
     python benchmarks/convert.py --gemini-reverse-only [--size 2000] [--long 200]
 """
@@ -24,33 +16,16 @@ translation that does less).
 from __future__ import annotations
 
 import argparse
-import functools
 import importlib
 import importlib.metadata
-import json
 import os
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
-import jsonschema_rs
-import orjson
-from convert import (
-    FORMATS_DIR,
-    LITELLM_OFFLINE,
-    SOURCE,
-    Convert,
-    Corpus,
-    Json,
-    TargetRows,
-    carried_out,
-    carried_out_chat,
-    check_rows,
-    pair_section,
-)
+import reverse
+from convert import LITELLM_OFFLINE, Convert, Corpus, Json, TargetRows, carried_out
 
 GEMINI = "gemini"
-CHAT = "openai-chat"
 # The model LiteLLM is told it translates for (the name only: no provider field is added).
 LITELLM_MODEL = "gpt-4o"
 
@@ -78,18 +53,6 @@ def load_litellm() -> tuple[str, Callable[[Json], Json]] | str:
     return version, to_chat
 
 
-def gemini_corpora(convert: Convert, corpora: list[Corpus]) -> list[Corpus]:
-    """The corpora in Gemini's format: each OpenAI Chat body as interlingua's two-step path
-    writes it to generateContent (the same bodies, so the directions' numbers compare)."""
-    found: list[Corpus] = []
-    for label, bodies, _lines in corpora:
-        written = [
-            convert(body, source=SOURCE, target=GEMINI, fused=False).output for body in bodies
-        ]
-        found.append((label, written, [orjson.dumps(body) for body in written]))
-    return found
-
-
 def carried_in(body: Json) -> Counter[str]:
     """Tool calls, tool results and images in a generateContent request body."""
     return carried_out(GEMINI, body)
@@ -98,48 +61,18 @@ def carried_in(body: Json) -> Counter[str]:
 def rows(
     convert: Convert, corpora: list[Corpus], check_slice: int
 ) -> tuple[TargetRows, list[Corpus]]:
-    """The rows (interlingua fused and two-step, LiteLLM's translation) over the corpora in
-    Gemini's format, each checked on every body first; LiteLLM's, failing the check, timed
-    unchecked and said so."""
-    litellm = load_litellm()
-    fused = functools.partial(convert, source=GEMINI, target=CHAT)
-    candidates: list[tuple[str, str, Callable[[Json], Any]]] = [
-        ("fused", f"interlingua {GEMINI} → {CHAT}", fused),
-        (
-            "two-step",
-            f"interlingua {GEMINI} → {CHAT}, two-step",
-            functools.partial(fused, fused=False),
-        ),
-    ]
-    if not isinstance(litellm, str):
-        candidates.append(("litellm", f"LiteLLM {litellm[0]} generateContent → Chat", litellm[1]))
-    schema = json.loads((FORMATS_DIR / CHAT / "request.json").read_text("utf-8"))
-    found = TargetRows(CHAT, [], {}, [litellm] if isinstance(litellm, str) else [], [])
-    written = gemini_corpora(convert, corpora)
-    checked = check_rows(
-        found,
-        candidates,
-        written,
+    """The section's rows over the corpora in Gemini's format (`reverse.rows`)."""
+    return reverse.rows(
+        GEMINI,
+        convert,
+        corpora,
         check_slice,
-        wire=jsonschema_rs.validator_for(schema),
-        kind="OpenAI Chat",
+        baseline=load_litellm(),
+        baseline_name="generateContent → Chat",
         carried_in=carried_in,
-        carried_out=carried_out_chat,
     )
-    if not isinstance(litellm, str) and "litellm" not in checked.names:
-        # The baseline's own failure is none of this section's: reported; a translation that
-        # loses a part is timed all the same, unchecked (one that raises is not).
-        name = f"LiteLLM {litellm[0]} generateContent → Chat"
-        (problem,) = [p for p in checked.failed if p.startswith(name)]
-        checked.failed.remove(problem)
-        if " drops " in problem:
-            checked.rows.append((f"{name} (unchecked)", litellm[1], False))
-            checked.names["litellm"] = f"{name} (unchecked)"
-            problem += ": timed unchecked, a translation that does less"
-        checked.notes.append(problem)
-    return checked, written
 
 
 def section(convert: Convert | str, corpora: list[Corpus], args: argparse.Namespace) -> list[str]:
-    """The gemini → openai-chat section (`convert.pair_section`)."""
-    return pair_section(f"{GEMINI} → {CHAT}", rows, convert, corpora, args)
+    """The gemini → openai-chat section (`reverse.section`)."""
+    return reverse.section(GEMINI, rows, convert, corpora, args)

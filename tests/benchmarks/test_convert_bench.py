@@ -265,32 +265,6 @@ def test_the_responses_rows_carry_everything_and_take_the_fused_pass() -> None:
     assert "fused vs two-step 1.00x" in report
 
 
-def test_the_reverse_rows_carry_everything_and_take_the_fused_pass() -> None:
-    """The reverse section (anthropic → openai-chat): the corpus written in Anthropic's format,
-    interlingua's rows and LiteLLM's Anthropic adapter (when installed) each carry every call,
-    result and image; interlingua's give valid OpenAI Chat requests, its fused pass takes the
-    bodies of its shape (all but the one asking for structured output here)."""
-    import orjson
-
-    from interlingua import convert
-
-    bench = bench_module("convert")
-    lines = [orjson.dumps(body) for body in bodies(12)]
-    found, written = bench.reverse_rows(convert, [("short", bodies(12), lines)], 12)
-    assert found.failed == []
-    assert [bench.carried_anthropic(b) for b in written[0][1]] == [
-        bench.carried(b) for b in bodies(12)
-    ]
-    expected = {"fused", "two-step"} | ({"litellm"} if _has_litellm() else set())
-    assert set(found.names) == expected
-    notes = "\n".join(found.notes)
-    assert "openai-chat: 12/12 outputs valid OpenAI Chat requests, fused pass took 12" in notes
-    rates = {("short", name): 1000.0 for name in found.names.values()}
-    report = bench.section_report("anthropic → openai-chat", found, rates)
-    assert report.startswith("## anthropic → openai-chat, dict → dict (the reverse direction)")
-    assert "fused vs two-step 1.00x" in report
-
-
 def _has_litellm() -> bool:
     try:
         importlib.import_module("litellm")

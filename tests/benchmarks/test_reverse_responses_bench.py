@@ -36,7 +36,7 @@ def test_the_rows_carry_everything_and_take_the_fused_pass() -> None:
     notes = "\n".join(found.notes)
     assert "openai-chat: 12/12 outputs valid OpenAI Chat requests, fused pass took 12" in notes
     rates = {("short", name): 1000.0 for name in found.names.values()}
-    report = bench_module("convert").section_report("openai-responses → openai-chat", found, rates)
+    report = bench_module("reverse").section_report("openai-responses → openai-chat", found, rates)
     assert report.startswith("## openai-responses → openai-chat, dict → dict")
     assert "fused vs two-step 1.00x" in report
 
