@@ -18,6 +18,8 @@ import reverse
 from convert import Convert, Corpus, TargetRows, carried_out_bedrock
 
 BEDROCK = "bedrock"
+# A Converse body's calls, results and images are counted as a Converse output's.
+carried_in = carried_out_bedrock
 NO_BASELINE = (
     "no third-party row: LiteLLM has no translation of a Converse request into an OpenAI one"
 )
@@ -34,7 +36,7 @@ def rows(
         check_slice,
         baseline=NO_BASELINE,
         baseline_name="",
-        carried_in=carried_out_bedrock,  # a Converse body's calls, results and images
+        carried_in=carried_in,
     )
 
 

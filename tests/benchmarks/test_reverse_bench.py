@@ -1,7 +1,7 @@
-"""benchmarks/reverse_gemini.py: the gemini → openai-chat section's rows carry everything,
-take the fused pass, and its report names the pair; LiteLLM's translation, which loses the
-corpus's inline images, is reported so and timed unchecked, not counted a failure of the
-section (no timing asserted)."""
+"""benchmarks/reverse.py and the four reverse sections (``reverse_<source>.py``): each
+section's rows carry every call, result and image of the corpus written in its source's
+format, take the fused pass, and its report names the pair; a baseline that loses a part is
+timed unchecked and said so, one that raises is reported and not timed (no timing asserted)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,15 @@ import pytest
 from interlingua import convert
 from tests.benchmarks.test_convert_bench import bench_module, bodies
 
+# Each section's module, its source, and how many of 12 short bodies its fused pass takes
+# (Bedrock's: all but the one asking for structured output, which Converse carries otherwise).
+SECTIONS = [
+    ("reverse_anthropic", "anthropic", 12),
+    ("reverse_responses", "openai-responses", 12),
+    ("reverse_bedrock", "bedrock", 11),
+    ("reverse_gemini", "gemini", 12),
+]
+
 
 def _has_litellm() -> bool:
     try:
@@ -25,25 +34,48 @@ def _has_litellm() -> bool:
     return True
 
 
-def test_the_rows_carry_everything_and_take_the_fused_pass() -> None:
-    bench = bench_module("reverse_gemini")
-    lines = [orjson.dumps(body) for body in bodies(12)]
-    found, written = bench.rows(convert, [("short", bodies(12), lines)], 12)
+def _short(size: int) -> list[tuple[str, list[dict[str, Any]], list[bytes]]]:
+    return [("short", bodies(size), [orjson.dumps(body) for body in bodies(size)])]
+
+
+@pytest.mark.parametrize(("module", "source", "taken"), SECTIONS)
+def test_the_rows_carry_everything_and_take_the_fused_pass(
+    module: str, source: str, taken: int
+) -> None:
+    bench = bench_module(module)
+    found, written = bench.rows(convert, _short(12), 12)
     assert found.failed == []
     carried = bench_module("convert").carried
     assert [bench.carried_in(b) for b in written[0][1]] == [carried(b) for b in bodies(12)]
-    expected = {"fused", "two-step"} | ({"litellm"} if _has_litellm() else set())
-    assert set(found.names) == expected
+    baseline = _has_litellm() and module != "reverse_bedrock"
+    assert set(found.names) == {"fused", "two-step"} | ({"litellm"} if baseline else set())
     notes = "\n".join(found.notes)
-    assert "openai-chat: 12/12 outputs valid OpenAI Chat requests, fused pass took 12" in notes
+    assert (
+        f"openai-chat: 12/12 outputs valid OpenAI Chat requests, fused pass took {taken}" in notes
+    )
     rates = {("short", name): 1000.0 for name in found.names.values()}
-    report = bench_module("reverse").section_report("gemini → openai-chat", found, rates)
-    assert report.startswith("## gemini → openai-chat, dict → dict (the reverse direction)")
+    report = bench_module("reverse").section_report(f"{source} → openai-chat", found, rates)
+    assert report.startswith(f"## {source} → openai-chat, dict → dict (the reverse direction)")
     assert "fused vs two-step 1.00x" in report
 
 
+@pytest.mark.parametrize(("module", "source", "taken"), SECTIONS)
+def test_the_section_is_skipped_without_a_fused_pass(
+    module: str, source: str, taken: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = argparse.Namespace(check_slice=1, chunk=1, repeat=1)
+    assert bench_module(module).section("interlingua is not importable", [], args) == []
+    assert f"{source} → openai-chat: skipped (no interlingua fused pass)" in capsys.readouterr().out
+
+
+def test_bedrock_says_it_has_no_baseline() -> None:
+    bench = bench_module("reverse_bedrock")
+    found, _written = bench.rows(convert, _short(2), 2)
+    assert bench.NO_BASELINE in found.notes
+
+
 @pytest.mark.skipif(not _has_litellm(), reason="LiteLLM is not installed")
-def test_litellms_translation_loses_the_inline_images_and_is_timed_unchecked() -> None:
+def test_litellms_gemini_translation_loses_the_inline_images_and_is_timed_unchecked() -> None:
     bench = bench_module("reverse_gemini")
     loaded = bench.load_litellm()
     assert not isinstance(loaded, str)
@@ -73,26 +105,17 @@ def test_a_baseline_that_raises_is_reported_not_timed(monkeypatch: pytest.Monkey
         raise KeyError("contents")
 
     monkeypatch.setattr(bench, "load_litellm", lambda: ("0", broken))
-    lines = [orjson.dumps(body) for body in bodies(2)]
-    found, _written = bench.rows(convert, [("short", bodies(2), lines)], 2)
+    found, _written = bench.rows(convert, _short(2), 2)
     assert found.failed == [] and "litellm" not in found.names
     assert any("failed on short body 0: KeyError" in note for note in found.notes)
 
 
 def test_without_litellm_the_section_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    bench = bench_module("reverse_gemini")
+    bench = bench_module("reverse_anthropic")
     monkeypatch.setattr(bench, "load_litellm", lambda: "LiteLLM is not importable (x)")
-    lines = [orjson.dumps(body) for body in bodies(2)]
-    found, _written = bench.rows(convert, [("short", bodies(2), lines)], 2)
+    found, _written = bench.rows(convert, _short(2), 2)
     assert set(found.names) == {"fused", "two-step"}
     assert "LiteLLM is not importable (x)" in found.notes
-
-
-def test_the_section_is_skipped_without_a_fused_pass(capsys: pytest.CaptureFixture[str]) -> None:
-    bench = bench_module("reverse_gemini")
-    args = argparse.Namespace(check_slice=1, chunk=1, repeat=1)
-    assert bench.section("interlingua is not importable", [], args) == []
-    assert "gemini → openai-chat: skipped (no interlingua fused pass)" in capsys.readouterr().out
 
 
 def test_carried_in_counts_a_gemini_body() -> None:
