@@ -298,3 +298,37 @@ def test_a_null_system_prompt_is_no_prompt(source: str, body: dict[str, Any], fu
     ]
     # Its own format gets the null back (round-trip data).
     assert convert(copy.deepcopy(given), source, source).output == given
+
+
+@pytest.mark.parametrize(
+    ("source", "kind", "body", "pointer"),
+    [
+        # OpenTelemetry's own multimodal example: a file part with no modality.
+        (
+            "otel",
+            "request",
+            {
+                "gen_ai.input.messages": [
+                    {"role": "user", "parts": [{"type": "file", "file_id": "f"}]}
+                ]
+            },
+            "/gen_ai.input.messages/0/parts/0/modality",
+        ),
+        # CMF's specification example: a tool call's fields beside its tag, not in `content`.
+        (
+            "cmf",
+            "messages",
+            {"role": "assistant", "content": [{"content_type": "tool_call", "name": "f"}]},
+            "/content/0/content",
+        ),
+    ],
+)
+def test_a_known_part_missing_a_field_is_refused_where_the_field_is_missing(
+    source: str, kind: str, body: dict[str, Any], pointer: str
+) -> None:
+    """Regression: the reading schema's member for unknown kinds refuses a known tag by a
+    `not` on the tag; that member is not the one meant, so the error is the known member's
+    missing field, not 'file should not be valid' at the tag."""
+    with pytest.raises(ConversionError) as refused:
+        convert(body, source, "openai-chat", kind)
+    assert (refused.value.code, refused.value.pointer) == ("missing_field", pointer)

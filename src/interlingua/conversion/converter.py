@@ -223,17 +223,27 @@ def check_wire(payload: Any, fmt: str, kind: str, *, strict: bool = False) -> No
         # holding the list) is not the one meant, when some member is of the body's type.
         members = _unless(members, lambda errs: any(at_union(e, "type") for e in errs))
         # The reading schema's member for blocks of unknown kinds fails by a `not` alone when
-        # the body is of a known kind: it is not the member meant.
+        # the body is of a known kind: on the object, it is not the member meant; on the tag,
+        # not when another member's tag is the body's (that member is).
         members = _unless(members, lambda errs: all(at_union(e, "not") for e in errs))
+        members = _unless_tagged(members, depth)
         chosen = _discriminated(error, members)
         if chosen:
             # The union names its member by a tag the body carries: that member is meant.
             error = max(chosen, key=lambda e: len(list(e.absolute_path)))
             continue
 
-        def tag(e: Any, depth: int = depth) -> bool:
-            """A member's own key failed a constant: that member is not the one meant."""
-            return e.validator in ("const", "pattern", "enum") and len(e.absolute_path) == depth
+        keys = _tag_keys(members, depth)
+
+        def tag(e: Any, depth: int = depth, keys: set[Any] = keys) -> bool:
+            """A member's own key failed a constant: that member is not the one meant. (When
+            members fail a `const` on a key, that key is the tag: a pattern another key of the
+            member breaks is the member's problem, not a sign it is another member.)"""
+            return (
+                e.validator in ("const", "pattern", "enum")
+                and len(e.absolute_path) == depth
+                and (not keys or e.absolute_path[-1] in keys)
+            )
 
         def missing_own(e: Any, depth: int = depth) -> bool:
             """A member's own key is absent from the object (members told apart by key)."""
@@ -276,6 +286,38 @@ def _unless(
     """The union members whose errors ``excluded`` does not rule out; all of them when it rules
     out every one (nothing better to point at)."""
     return {k: errs for k, errs in members.items() if not excluded(errs)} or members
+
+
+def _tag_keys(members: dict[Any, list[Any]], depth: int) -> set[Any]:
+    """The keys of the union's object on which some member failed a `const`: its tag."""
+    return {
+        e.absolute_path[-1]
+        for errs in members.values()
+        for e in errs
+        if e.validator == "const" and len(e.absolute_path) == depth
+    }
+
+
+def _unless_tagged(members: dict[Any, list[Any]], depth: int) -> dict[Any, list[Any]]:
+    """The union members less the one for kinds the format does not list (it fails by a `not`
+    on the tag key alone: the body's kind is listed), when another member's tag took the body
+    (no `const` of that member failed on the tag key)."""
+    tags = _tag_keys(members, depth)
+
+    def on_tag(e: Any) -> bool:
+        return len(e.absolute_path) == depth and e.absolute_path[-1] in tags
+
+    unknown = [
+        k for k, errs in members.items() if all(e.validator == "not" and on_tag(e) for e in errs)
+    ]
+    tagged = [
+        k
+        for k, errs in members.items()
+        if k not in unknown and not any(e.validator == "const" and on_tag(e) for e in errs)
+    ]
+    if not unknown or not tagged:
+        return members
+    return {k: errs for k, errs in members.items() if k not in unknown}
 
 
 def _null_only(errors: list[Any]) -> bool:
