@@ -332,3 +332,26 @@ def test_a_known_part_missing_a_field_is_refused_where_the_field_is_missing(
     with pytest.raises(ConversionError) as refused:
         convert(body, source, "openai-chat", kind)
     assert (refused.value.code, refused.value.pointer) == ("missing_field", pointer)
+
+
+@pytest.mark.parametrize(
+    ("source", "turn"),
+    [
+        ("openai-chat", {"role": "assistant", "content": "ok", "refusal": ""}),
+        ("openai-chat", {"role": "assistant", "content": "ok", "reasoning_content": ""}),
+        ("openai-chat", {"role": "assistant", "content": "ok", "reasoning": ""}),
+        ("ollama", {"role": "assistant", "content": "ok", "thinking": ""}),
+    ],
+)
+def test_an_empty_string_in_a_value_slot_is_no_part(source: str, turn: dict[str, Any]) -> None:
+    """Regression (Snowflake's recorded response, `refusal: ""`): servers fill a turn's
+    refusal or reasoning field with "" for nothing. It read as an empty refusal or thinking
+    part, which crossed as an empty Anthropic text block or a needless
+    `thinking_not_replayable`. Now it is no part; the round trip gives the "" back."""
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}, turn]}
+    canonical = convert(body, source, "canonical").output
+    assert canonical["messages"][1]["content"] == [{"type": "text", "text": "ok"}]
+    assert convert(canonical, "canonical", source).output["messages"][1] == turn
+    crossed = convert(body, source, "anthropic")
+    assert crossed.output["messages"][1] == {"role": "assistant", "content": "ok"}
+    assert [loss.code for loss in crossed.losses] == ["placeholder_inserted"]  # max_tokens

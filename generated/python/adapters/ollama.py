@@ -1284,7 +1284,9 @@ def _content_turn(
     ahead: list[str] = []
     singles: list[Part] = []  # the parts read from the value slots
     value = turn.get("thinking")
-    if value is not None:
+    # An empty string in a value slot (`refusal: ""`, `reasoning_content: ""`, which servers
+    # fill in for nothing) is no part; the round-trip data keeps it.
+    if value is not None and value != "":
         where = f"{at}/thinking"
         part = decode_slot_thinking(ctx, value, where)
         if part is MISS:

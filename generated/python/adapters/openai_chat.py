@@ -2078,7 +2078,9 @@ def _content_turn(
     ahead: list[str] = []
     singles: list[Part] = []  # the parts read from the value slots
     value = turn.get("reasoning_content")
-    if value is not None:
+    # An empty string in a value slot (`refusal: ""`, `reasoning_content: ""`, which servers
+    # fill in for nothing) is no part; the round-trip data keeps it.
+    if value is not None and value != "":
         where = f"{at}/reasoning_content"
         part = decode_slot_reasoning_content(ctx, value, where)
         if part is MISS:
@@ -2091,7 +2093,9 @@ def _content_turn(
             before.append(part)
             ahead.append(where)
     value = turn.get("reasoning")
-    if value is not None:
+    # An empty string in a value slot (`refusal: ""`, `reasoning_content: ""`, which servers
+    # fill in for nothing) is no part; the round-trip data keeps it.
+    if value is not None and value != "":
         where = f"{at}/reasoning"
         part = decode_slot_reasoning(ctx, value, where)
         if part is MISS:
@@ -2104,7 +2108,9 @@ def _content_turn(
             before.append(part)
             ahead.append(where)
     value = turn.get("refusal")
-    if value is not None:
+    # An empty string in a value slot (`refusal: ""`, `reasoning_content: ""`, which servers
+    # fill in for nothing) is no part; the round-trip data keeps it.
+    if value is not None and value != "":
         where = f"{at}/refusal"
         part = decode_slot_refusal(ctx, value, where)
         if part is MISS:
