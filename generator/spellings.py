@@ -108,13 +108,17 @@ def plan_spellings(data: dict[str, Any]) -> SpellingPlan | None:
     spellings = data.get("spellings")
     if not spellings:
         return None
-    rule = spellings["read"]
     schema = json.loads((SCHEMAS / data["documents"]["request"]).read_text(encoding="utf-8"))
+    return spelling_plan(spellings["read"], schema)
+
+
+def spelling_plan(rule: str, schema: dict[str, Any]) -> SpellingPlan:
+    """The spelling plan of a wire schema whose root is a `$ref` to one of its `$defs`."""
     defs: dict[str, Any] = schema.get("$defs", {})
     objects: dict[str, _Object] = {}
     root = _ref_name(schema)
     if root is None:
-        raise ValueError(f"{data['format']}: the request schema must be a $ref to a $defs entry")
+        raise ValueError("the request schema must be a $ref to a $defs entry")
     pending = [root]
     while pending:
         name = pending.pop()
@@ -129,7 +133,22 @@ def plan_spellings(data: dict[str, Any]) -> SpellingPlan | None:
             if child is not None:
                 obj.children[key] = child
                 pending.append(child[0])
-    return SpellingPlan(rule, root, [objects[k] for k in sorted(objects)])
+    # Only what holds a field to respell is walked (a call, code and its result have none).
+    needed = {name for name in objects if _holds_renames(objects, name, set())}
+    for obj in objects.values():
+        obj.children = {k: c for k, c in obj.children.items() if c[0] in needed}
+    return SpellingPlan(rule, root, [objects[k] for k in sorted(needed)])
+
+
+def _holds_renames(objects: dict[str, _Object], name: str, seen: set[str]) -> bool:
+    """Whether the object, or one it holds at any depth, has a field to respell."""
+    if name in seen:
+        return False
+    seen.add(name)
+    obj = objects[name]
+    return bool(obj.renames) or any(
+        _holds_renames(objects, child, seen) for child, _ in obj.children.values()
+    )
 
 
 def _ref_name(node: Any) -> str | None:

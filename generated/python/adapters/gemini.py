@@ -2864,16 +2864,6 @@ def spell_Blob(node: Any, at: str, given: dict[int, Any]) -> Any:
     return out
 
 
-def spell_CodeExecutionResult(node: Any, at: str, given: dict[int, Any]) -> Any:
-    """CodeExecutionResult, in the wire schema's spelling (snake_case read as it)."""
-    if type(node) is not dict:
-        return node
-    out = node
-    if out is not node:
-        given[id(out)] = node
-    return out
-
-
 def spell_Content(node: Any, at: str, given: dict[int, Any]) -> Any:
     """Content, in the wire schema's spelling (snake_case read as it)."""
     if type(node) is not dict:
@@ -2891,31 +2881,11 @@ def spell_Content(node: Any, at: str, given: dict[int, Any]) -> Any:
     return out
 
 
-def spell_ExecutableCode(node: Any, at: str, given: dict[int, Any]) -> Any:
-    """ExecutableCode, in the wire schema's spelling (snake_case read as it)."""
-    if type(node) is not dict:
-        return node
-    out = node
-    if out is not node:
-        given[id(out)] = node
-    return out
-
-
 def spell_FileData(node: Any, at: str, given: dict[int, Any]) -> Any:
     """FileData, in the wire schema's spelling (snake_case read as it)."""
     if type(node) is not dict:
         return node
     out = respelt(node, SPELT_FileData, at) if not SPELT_FileData_KEYS.isdisjoint(node) else node
-    if out is not node:
-        given[id(out)] = node
-    return out
-
-
-def spell_FunctionCall(node: Any, at: str, given: dict[int, Any]) -> Any:
-    """FunctionCall, in the wire schema's spelling (snake_case read as it)."""
-    if type(node) is not dict:
-        return node
-    out = node
     if out is not node:
         given[id(out)] = node
     return out
@@ -3057,18 +3027,6 @@ def spell_GenerateContentRequest(node: Any, at: str, given: dict[int, Any]) -> A
             if out is node:
                 out = dict(node)
             out["toolConfig"] = y
-    x = out.get("safetySettings")
-    if x is not None:
-        y = spell_each(
-            spell_SafetySetting,
-            x,
-            at + ("/safety_settings" if "safety_settings" in node else "/safetySettings"),
-            given,
-        )
-        if y is not x:
-            if out is node:
-                out = dict(node)
-            out["safetySettings"] = y
     x = out.get("generationConfig")
     if x is not None:
         y = spell_GenerationConfig(
@@ -3136,15 +3094,6 @@ def spell_Part(node: Any, at: str, given: dict[int, Any]) -> Any:
             if out is node:
                 out = dict(node)
             out["fileData"] = y
-    x = out.get("functionCall")
-    if x is not None:
-        y = spell_FunctionCall(
-            x, at + ("/function_call" if "function_call" in node else "/functionCall"), given
-        )
-        if y is not x:
-            if out is node:
-                out = dict(node)
-            out["functionCall"] = y
     x = out.get("functionResponse")
     if x is not None:
         y = spell_FunctionResponse(
@@ -3156,41 +3105,6 @@ def spell_Part(node: Any, at: str, given: dict[int, Any]) -> Any:
             if out is node:
                 out = dict(node)
             out["functionResponse"] = y
-    x = out.get("executableCode")
-    if x is not None:
-        y = spell_ExecutableCode(
-            x, at + ("/executable_code" if "executable_code" in node else "/executableCode"), given
-        )
-        if y is not x:
-            if out is node:
-                out = dict(node)
-            out["executableCode"] = y
-    x = out.get("codeExecutionResult")
-    if x is not None:
-        y = spell_CodeExecutionResult(
-            x,
-            at
-            + (
-                "/code_execution_result"
-                if "code_execution_result" in node
-                else "/codeExecutionResult"
-            ),
-            given,
-        )
-        if y is not x:
-            if out is node:
-                out = dict(node)
-            out["codeExecutionResult"] = y
-    if out is not node:
-        given[id(out)] = node
-    return out
-
-
-def spell_SafetySetting(node: Any, at: str, given: dict[int, Any]) -> Any:
-    """SafetySetting, in the wire schema's spelling (snake_case read as it)."""
-    if type(node) is not dict:
-        return node
-    out = node
     if out is not node:
         given[id(out)] = node
     return out
