@@ -148,7 +148,7 @@ def test_a_body_all_in_snake_case_reads_as_the_camel_case_one_and_comes_back() -
     same(result, convert(copy.deepcopy(body), "gemini", "openai-chat", fused=False))
 
 
-def test_a_field_under_both_spellings_is_refused_where_the_second_stands() -> None:
+def test_a_field_under_both_spellings_is_refused_at_the_other_spelling() -> None:
     body = copy.deepcopy(GEMINI_BODY)
     body["contents"][0]["parts"][1]["inline_data"] = {"mime_type": "image/png", "data": "AAAA"}
     for fused in (True, False):
