@@ -62,4 +62,18 @@ def layout_page(meta: Json, header: str) -> dict[PurePosixPath, str]:
             default = "none"
         meaning = md_text(schema.get("description", ""), cell=True)
         lines.append(f"| {code(key)} | {_values(schema)} | {default} | {meaning} |")
+    spellings = meta["properties"]["spellings"]
+    lines += [
+        "",
+        "## Spellings",
+        "",
+        "The mapping's `spellings` section (beside `layout`, rendered from the same "
+        "meta-schema). " + md_text(spellings["description"]),
+        "",
+        "| key | values | meaning |",
+        "|---|---|---|",
+    ]
+    for key, schema in spellings["properties"].items():
+        meaning = md_text(schema.get("description", ""), cell=True)
+        lines.append(f"| {code(key)} | {_values(schema)} | {meaning} |")
     return {PAGE: "\n".join(lines) + "\n"}

@@ -48,6 +48,7 @@ from generator.pairs_from_blocks import (
     target_model,
     target_writes,
 )
+from generator.spellings import plan_spellings
 
 Json = Any
 
@@ -346,6 +347,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         **values,
         **written,
         **target_model(target, None),
+        **_spelt(source, values["s_params_key"]),
         "s_top": top,
         "envelope": envelope,
         "dropped": dropped,
@@ -359,6 +361,23 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_result_message": "{"
         + f"{written['t_role']!r}: {written['t_tool']!r}, "
         + written["t_result"][1:],
+    }
+
+
+def _spelt(source: Json, params_key: str) -> dict[str, Any]:
+    """The other spellings (the mapping's `spellings`) of the request's fields and of its
+    parameter group's, which the pass leaves to the two-step reader (it reads them as the
+    schema's spelling: generator/spellings.py) rather than report them unread."""
+    plan = plan_spellings(source)
+    if plan is None:
+        return {"s_spelt": [], "s_spelt_group": [], "s_speller": None}
+    objects = {obj.name: obj for obj in plan.objects}
+    root = objects[plan.root]
+    group = root.children.get(params_key)
+    return {
+        "s_spelt": sorted(root.renames),
+        "s_spelt_group": sorted(objects[group[0]].renames) if group else [],
+        "s_speller": (source["format"].replace("-", "_"), f"spell_{plan.root}"),
     }
 
 

@@ -32,6 +32,7 @@ from generator.openapi import render_openapi
 from generator.paths import SCHEMAS, TEMPLATES
 from generator.plan import build_plan
 from generator.reading import reading_schema
+from generator.spellings import plan_spellings
 from generator.stored import stored_schema
 from generator.streams import StreamPlan, plan_stream
 from generator.typescript import render_typescript
@@ -461,6 +462,7 @@ def adapter_modules(inputs: Inputs) -> Files:
                 "response_message": tuple(data.get("response", {}).get("message", ())),
                 "infer_call": bool(data.get("stop_reasons", {}).get("infer_call", False)),
                 "request_aliases": data["request"].get("aliases", {}),
+                "spellings": plan_spellings(data),
                 "response_call_seed": data.get("response", {}).get("call_seed"),
                 "grounding": data.get("response", {}).get("grounding"),
                 "id_rule": _rule(data.get("ids", {}).get("tool_call")),

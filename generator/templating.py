@@ -545,6 +545,8 @@ class Compiler:
             # layout, so a nested turn is read exactly like a top-level one.
             (var,) = call.args
             em.line(f"v_{var.name} = {self.prefix}decode_nested(ctx, {expr}, {at})")
+        elif call.name == "grouped":
+            self._match_grouped(em, call, expr, side, at)
         elif call.name == "merge":
             # Each member reads only its own keys (the first also every key nobody names), so
             # none of them reports another's keys as unread.
@@ -593,6 +595,37 @@ class Compiler:
                     em.line(f"v_{arg.name} = {item}")
                 elif isinstance(arg, dict | list | Call) and any(True for _ in variables(arg)):
                     self.match(em, arg, item, side, ptr, decode=decode)
+
+    def _match_grouped(self, em: Emitter, call: Call, expr: str, side: Side, at: str) -> None:
+        """`{"@grouped": <template>}`: a list of groups (Gemini's tools), each read with the
+        template where it stands, so every pointer names its group and a group's member no
+        template reads is reported at it; the lists the groups give are joined in order."""
+        (inner,) = call.args
+        names = [var.name for var in variables(inner)]
+        if not all(_each_bound(inner, name) for name in names):
+            raise TemplateError("@grouped joins lists: each of its variables must be an @each's")
+        index, group, here = em.temp("n"), em.temp("g"), em.temp("p")
+        joined = {name: em.temp("j") for name in names}
+        em.line(f"if type({expr}) is not list:")
+        with em.block():
+            em.line(f'raise ConversionError("wrong_type", {at}, "expected a list")')
+        for name in names:
+            em.line(f"{joined[name]}: Any = ABSENT")
+        em.line(f"for {index}, {group} in enumerate({expr}):")
+        with em.block():
+            em.line(f'{here} = {at} + "/" + str({index})')
+            self.pending.append([])
+            self.match(em, inner, group, side, (here, ()), decode=True)
+            self.flush_drops(em, decode=True)
+            for name in names:
+                em.line(f"if v_{name} is not ABSENT:")
+                with em.block():
+                    em.line(
+                        f"{joined[name]} = v_{name} if {joined[name]} is ABSENT "
+                        f"else {joined[name]} + v_{name}"
+                    )
+        for name in names:
+            em.line(f"v_{name} = {joined[name]}")
 
     def block_kind(self, template: Any) -> str:
         """What tells a block of this template's kind: its tag, or its only member key."""
@@ -715,6 +748,21 @@ class Compiler:
             with em.block():
                 em.line("return MISS")
         return out
+
+
+def _each_bound(node: Any, name: str) -> bool:
+    """Whether variable ``name`` appears in ``node`` only as the list of an `@each`."""
+    if isinstance(node, Call):
+        if node.name == "each":
+            return True
+        return all(_each_bound(a, name) for a in node.args)
+    if isinstance(node, Var):
+        return node.name != name
+    if isinstance(node, dict):
+        return all(_each_bound(v, name) for v in node.values())
+    if isinstance(node, list):
+        return all(_each_bound(v, name) for v in node)
+    return True
 
 
 def with_optional(node: Any, optional: set[str], fills: frozenset[str] = frozenset()) -> Any:

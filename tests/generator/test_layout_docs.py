@@ -14,9 +14,20 @@ KEYS = META["properties"]["layout"]["properties"]
 
 def test_every_layout_key_has_a_meaning_and_a_row() -> None:
     (text,) = layout_page(META, "<!-- header -->").values()
-    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    layout = text.split("## Spellings")[0]
+    rows = [line for line in layout.splitlines() if line.startswith("| `")]
     assert [row.split("`")[1] for row in rows] == list(KEYS)
     assert all(KEYS[key].get("description") for key in KEYS)
+
+
+def test_the_spellings_section_is_rendered_from_the_meta_schema() -> None:
+    (text,) = layout_page(META, "<!-- header -->").values()
+    section = text.split("## Spellings")[1]
+    spellings = META["properties"]["spellings"]
+    assert " ".join(spellings["description"].split()[:6]) in section
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == list(spellings["properties"])
+    assert '`"snake_case"`' in rows[0]
 
 
 def test_the_row_shows_values_default_and_meaning() -> None:

@@ -114,6 +114,9 @@ class Context:
     call_names: dict[str, str] = field(default_factory=dict)
     # The canonical role of the message being written: part variants may be bound to roles.
     role: str | None = None
+    # Reading a body respelt to its wire schema's spelling (adapters/spellings.py): each respelt
+    # object's original, by the id of its copy, for the round-trip data to give it back.
+    given: dict[int, Any] | None = None
 
     def scratch(self) -> Context:
         """A context for re-encoding during decoding: same rules and maps, losses discarded."""

@@ -17,7 +17,7 @@ import json
 import logging
 import os
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, partial
 from importlib.resources import files
 from typing import Any, Literal
 
@@ -33,6 +33,7 @@ from interlingua.conversion import (
     Loss,
     LossyConversionError,
 )
+from interlingua.conversion.adapters import spellings
 from interlingua.conversion.adapters.documents import (
     decode_request,
     decode_response,
@@ -515,11 +516,17 @@ def _two_step(
             document = payload
         else:
             payload = from_text(payload, source, kind)
-            if validate_input:
-                check_wire(payload, source, kind)
             codec = adapter(source)
             reading.id_rule, reading.name_rule = codec.id_rule, codec.name_rule
-            document = _DECODERS[kind](reading, codec, payload)
+            # Fields under another spelling the format takes are read as its schema's.
+            document = spellings.read(
+                reading,
+                codec,
+                payload,
+                kind,
+                decode=_DECODERS[kind],
+                check=partial(check_wire, fmt=source, kind=kind) if validate_input else None,
+            )
         writing = Context(
             target,
             kind=kind,

@@ -159,6 +159,8 @@ def attach(
     """Record on the first of ``messages`` how to get ``turn`` back from them exactly (or, in
     an item layout, the list items ``whole``)."""
     fmt = adapter.format
+    if ctx.given:
+        turn = ctx.given.get(id(turn), turn)  # as it came, in its own spelling
     entry: dict[str, Any] = {}
     if merged_with_previous:
         entry["boundary"] = True  # the input kept this turn apart from the one before
@@ -228,6 +230,8 @@ def envelope(
 
     Turns are left out of the comparison: each carries its own patch.
     """
+    if ctx.given:
+        original = ctx.given.get(id(original), original)  # as it came, in its own spelling
     again = without_messages(encode(ctx.scratch(), canonical))
     wanted = without_messages(original)
     if again != wanted:

@@ -166,6 +166,10 @@ class Adapter:
     schemas: Mapping[str, str]  # request / response → wire schema under schemas/
     # Older names of top-level request fields, read as the current one (OpenAI `max_tokens`).
     request_aliases: Mapping[str, str] = field(default_factory=dict)
+    # A request body in the wire schema's spelling, when the format takes its fields under
+    # another spelling too (the mapping's `spellings`; adapters/spellings.py): (body, pointer,
+    # the originals of the objects respelt, by id) -> the body, itself when nothing changed.
+    respell_request: Callable[[Any, str, dict[int, Any]], Any] | None = None
     # A top-level response field seeding synthesized call ids when the body has no id.
     response_call_seed: str | None = None
     # The framing of a text format (src/interlingua/conversion/texts/), or None for JSON bodies.

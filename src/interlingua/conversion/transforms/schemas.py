@@ -94,6 +94,14 @@ def _member_decode(
 ) -> tuple[Any, ...]:
     if type(wire) is not dict:
         raise ConversionError("wrong_type", at, "expected an object")
+    if json_key in wire and openapi_key in wire:
+        # Two schemas of one thing, which may disagree: reading one would drop the other
+        # unseen. The API refuses the pair, and so does the wire schema (a `not`).
+        raise ConversionError(
+            "unknown_variant",
+            at,
+            f"`{json_key}` and `{openapi_key}` are one schema in two forms; give one",
+        )
     if json_key in wire:
         value = wire[json_key]
         if not isinstance(value, dict):
@@ -112,7 +120,8 @@ SCHEMA_MEMBER = Transform(
     'A schema as a member of the object around it (`{"@schema_member": [<JSON Schema key>, '
     "<OpenAPI key>, $schema]}`): written as JSON Schema under the first key; read from either "
     "key (the OpenAPI subset as JSON Schema, see `openapi_schema`). With neither, there is no "
-    "schema (a function without parameters takes none).",
+    "schema (a function without parameters takes none); with both, the object is refused "
+    "(`unknown_variant`: two forms of one schema, which may disagree).",
     literals=True,
     member_keys=True,
 )
