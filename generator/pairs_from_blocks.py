@@ -595,9 +595,14 @@ def reads_contents(source: Json) -> bool:
     return bool(source["layout"].get("system_form") == "content")
 
 
-def pair_values(source: Json, target: Json, bound: frozenset[str] = frozenset()) -> dict[str, Any]:
+def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None) -> dict[str, Any]:
     """Everything `pair_from_blocks.py.j2` needs for one pair. ``bound``: the canonical part
-    types bound to the format that issued them (reasoning: generated/python/parts.py)."""
+    types bound to the format that issued them (reasoning), as generation works them out from
+    the schemas (`pair_modules`); None: as last generated (generated/python/parts.py)."""
+    if bound is None:
+        from interlingua.generated.parts import BOUND_PART_TYPES  # noqa: PLC0415
+
+        bound = BOUND_PART_TYPES
     if not reads_blocks(source):
         raise PairError(f"{source['format']}: not a block source")
     layout = source["layout"]
