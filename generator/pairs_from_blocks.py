@@ -25,8 +25,13 @@ The shape the pass covers: a system prompt (a string or text blocks), user turns
 turns of text then tool calls, custom tools, every tool_choice, the sampling parameters
 (those in a group, and those in a setting of a tag: Anthropic's `thinking: {type: enabled}`),
 a structured-output format the source writes as its canonical form (Anthropic's
-`output_config.format`). Anything else (cache hints, thinking blocks, documents, unknown keys,
-ids or names the target would rewrite) sends the body the two-step way, with the reason.
+`output_config.format`). What the two-step path drops whole, the pass drops as it does and
+reports alike (`_dropped_parts`, asked of the schemas and the runtime at generation time): a
+tool of another kind (a server tool) and a tool's keys reading leaves; reasoning the source
+issued, which the target does not replay, and the blocks of the model's turns the target has
+no block for (a server tool's call and results). Anything else (cache hints, documents, media
+in tool results, other unknown keys, ids or names the target would rewrite) sends the body the
+two-step way, with the reason.
 """
 
 from __future__ import annotations
