@@ -22,8 +22,9 @@ tests/adapters/test_fused_validation.py, which mutates valid bodies field by fie
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.paths import SCHEMAS
@@ -187,6 +188,14 @@ class BlockChecks:
     # By group (a request field holding parameters or the tools: Bedrock's `inferenceConfig`,
     # `toolConfig`), the keys its schema requires.
     group_required: dict[str, frozenset[str]]
+    # A tool's keys beyond those its template names, which reading reports dropped
+    # (`tool_extras`; None: the tool's schema takes none, and such a tool goes two-step).
+    tool_extra: FieldChecks | None = None
+    # By tag, the blocks of the model's turns the pass drops as the target does (`dropped`):
+    # the keys the reading schema requires, and by key the Python types it allows.
+    dropped: dict[str, tuple[frozenset[str], dict[str, tuple[str, ...]]]] = field(
+        default_factory=dict
+    )
 
 
 #: The key of ``taken`` whose tags are the single keys of the untagged blocks a pass takes
@@ -207,6 +216,14 @@ class BlockPaths:
     image_data: list[Step]  # a base64 image's data
     tool_schema: list[Step]  # a tool's input schema
     result: list[Step]  # a tool result's object (its id, content, flags)
+    # A block of the model's turns (the tag step last is the block's), the tags of those
+    # the pass drops whose schema it checks (`Checked`), and of those whose schema takes any
+    # object of their tag (`Open`: a server tool's blocks, kept verbatim).
+    assistant_block: list[Step] = field(default_factory=list)
+    dropped_checked: dict[str, frozenset[str]] = field(default_factory=dict)  # tag -> keys taken
+    dropped_open: tuple[str, ...] = ()
+    # The keys of a tool's template (None: the pass takes no key beyond those it reads).
+    tool_keys: frozenset[str] | None = None
 
 
 def block_checks(
@@ -266,7 +283,77 @@ def block_checks(
         _object_fields(defs, schema_at(defs, schema, paths.tool_schema)[1]),
         _object_fields(defs, schema_at(defs, schema, paths.result)[1]),
         groups,
+        tool_extras(fmt, defs, schema, paths),
+        _dropped_blocks(fmt, defs, schema, paths),
     )
+
+
+def tool_extras(
+    fmt: str, defs: dict[str, Json], schema: Json, paths: BlockPaths
+) -> FieldChecks | None:
+    """What the reading schema asks of a tool's keys beyond its template's (which reading
+    reports dropped): by key, its types, or that the full check must run (a key the schema
+    does not name: nothing). None when the tool's schema refuses other keys."""
+    if paths.tool_keys is None:
+        return None
+    steps = paths.tool_schema[: paths.tool_schema.index("[]") + 1]
+    inner = paths.tool_schema[len(steps)]
+    members = [
+        m
+        for _, m in _branches(defs, schema_at(defs, schema, steps)[1], "")
+        if inner in m.get("properties", {})
+    ]
+    if len(members) != 1:
+        raise CheckError(f"{fmt}: no single schema of a tool")
+    (tool,) = members
+    if tool.get("additionalProperties", True) is not True:
+        return None
+    return _unread(defs, tool.get("properties", {}), set(paths.tool_keys))
+
+
+def _dropped_blocks(
+    fmt: str, defs: dict[str, Json], schema: Json, paths: BlockPaths
+) -> dict[str, tuple[frozenset[str], dict[str, tuple[str, ...]]]]:
+    """By tag, what the reading schema asks of each block of the model's turns the pass
+    drops: its required keys and the types of each key it names (types alone: anything more
+    fails generation). An open tag's block (a server tool's) must meet only its tag's
+    pattern, which the tag meets (else generation fails): nothing."""
+    found: dict[str, tuple[frozenset[str], dict[str, tuple[str, ...]]]] = {}
+    tag_key = paths.assistant_block[-1][0] if paths.assistant_block else ""
+    for tag, keys in paths.dropped_checked.items():
+        where, node = schema_at(defs, schema, [*paths.assistant_block[:-1], (tag_key, tag)])
+        named = node.get("properties", {})
+        required = frozenset(node.get("required", ()))
+        if not required <= keys or not keys <= named.keys() or tag_key not in required:
+            raise CheckError(f"{fmt}: {where}: keys the pass does not take")
+        types = {}
+        for key in sorted(keys - {tag_key}):
+            got = schema_types(defs, named[key])
+            if got is None:
+                raise CheckError(f"{fmt}: {where}.{key} is more than a type")
+            types[key] = python_type_names(got)
+        extra = sorted(
+            set(extras(defs, {k: v for k, v in node.items() if k != "properties"}, where, {}))
+        )
+        if extra:
+            raise CheckError(f"{fmt}: the fused pass does not check {extra}")
+        found[tag] = (required - {tag_key}, types)
+    if paths.dropped_open:
+        block = schema_at(defs, schema, paths.assistant_block[:-1])[1]
+        patterns = [
+            str(m["properties"][tag_key]["pattern"])
+            for _, m in _branches(defs, block, "")
+            if m.get("additionalProperties") is True
+            and set(m) - ANNOTATIONS - {"x-open"}
+            == {"type", "additionalProperties", "required", "properties"}
+            and list(m["properties"]) == [tag_key]
+            and set(m["properties"][tag_key]) - ANNOTATIONS == {"type", "pattern"}
+        ]
+        for tag in paths.dropped_open:
+            if len(patterns) != 1 or not re.fullmatch(patterns[0], tag):
+                raise CheckError(f"{fmt}: no open block schema takes {tag!r}")
+            found[tag] = (frozenset(), {})
+    return found
 
 
 def format_checks(

@@ -25,8 +25,13 @@ The shape the pass covers: a system prompt (a string or text blocks), user turns
 turns of text then tool calls, custom tools, every tool_choice, the sampling parameters
 (those in a group, and those in a setting of a tag: Anthropic's `thinking: {type: enabled}`),
 a structured-output format the source writes as its canonical form (Anthropic's
-`output_config.format`). Anything else (cache hints, thinking blocks, documents, unknown keys,
-ids or names the target would rewrite) sends the body the two-step way, with the reason.
+`output_config.format`). What the two-step path drops whole, the pass drops as it does and
+reports alike (`_dropped_parts`, asked of the schemas and the runtime at generation time): a
+tool of another kind (a server tool) and a tool's keys reading leaves; reasoning the source
+issued, which the target does not replay, and the blocks of the model's turns the target has
+no block for (a server tool's call and results). Anything else (cache hints, documents, media
+in tool results, other unknown keys, ids or names the target would rewrite) sends the body the
+two-step way, with the reason.
 """
 
 from __future__ import annotations
@@ -595,8 +600,14 @@ def reads_contents(source: Json) -> bool:
     return bool(source["layout"].get("system_form") == "content")
 
 
-def pair_values(source: Json, target: Json) -> dict[str, Any]:
-    """Everything `pair_from_blocks.py.j2` needs for one pair."""
+def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None) -> dict[str, Any]:
+    """Everything `pair_from_blocks.py.j2` needs for one pair. ``bound``: the canonical part
+    types bound to the format that issued them (reasoning), as generation works them out from
+    the schemas (`pair_modules`); None: as last generated (generated/python/parts.py)."""
+    if bound is None:
+        from interlingua.generated.parts import BOUND_PART_TYPES  # noqa: PLC0415
+
+        bound = BOUND_PART_TYPES
     if not reads_blocks(source):
         raise PairError(f"{source['format']}: not a block source")
     layout = source["layout"]
@@ -622,8 +633,15 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         raise PairError(f"{target['format']}: no place for {merged_param}")
     if parts["s_result_json"] and values["t_structured"] is None:
         raise PairError(f"{target['format']}: a result's structured value kept apart")
+    dropped = _dropped_parts(source, target, blocks, parts, bound)
     checks = _checks(
-        source, blocks, (plain, groups, nested), parts=parts, fields=fields, choices=choices
+        source,
+        blocks,
+        (plain, groups, nested),
+        parts=parts,
+        fields=fields,
+        choices=choices,
+        dropped=dropped,
     )
     if s_format is not None:
         _check_format(source, s_format)
@@ -657,7 +675,9 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
             envelope.append((key, written[key]))
         elif by_key.get(key) in given:
             envelope.append((key, given[by_key[key]]))
-    dropped = sorted((name, var) for name, var in given.items() if name not in values["t_paths"])
+    params_dropped = sorted(
+        (name, var) for name, var in given.items() if name not in values["t_paths"]
+    )
     in_groups = {key for keys in groups.values() for key in keys}
     return {
         "source": source["format"],
@@ -700,7 +720,15 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "envelope": envelope,
         "s_result_dropped": flags,
         "s_result_part": source["parts"]["tool_result"][0]["canonical"]["type"],
-        "dropped": dropped,
+        "dropped": params_dropped,
+        "s_dropped": [
+            (tag, part_type, kind, sorted(keys), *checks.dropped[tag])
+            for tag, (part_type, kind, keys) in sorted(dropped.items())
+        ],
+        "s_tool_extra": checks.tool_extra,
+        "s_tool_template": sorted(_tool_template(source) or ()),
+        "s_no_home": _no_home(source),
+        "t_no_choice": _no_choice(target),
         "t_result_message": "{"
         + f"{values['t_role']!r}: {values['t_tool']!r}, "
         + values["t_result"][1:],
@@ -747,6 +775,8 @@ def _depths(
     boxed = blocks.tag is None  # a block's fields one level under it
     block = 4  # the body, its messages, a message, its content, a block
     return {
+        "block": block,
+        "tool": len(fields["s_tools"]) + 1,
         "arguments": block + boxed + 1,
         "schema": len(fields["s_tools"])
         + 1
@@ -764,6 +794,7 @@ def _checks(
     parts: dict[str, Any],
     fields: dict[str, Any],
     choices: dict[str, str],
+    dropped: dict[str, tuple[str, str, frozenset[str]]],
 ) -> BlockChecks:
     """What the pass checks of its source in place of the reading schema (pair_checks.py): of
     the fields it reads, the branches of the roles and tags it converts. ``request``: its
@@ -818,6 +849,19 @@ def _checks(
         image_data=[*user, *blocks.steps(image, "data")],
         tool_schema=[*fields["s_tools"], "[]", *blocks.steps(tool, "schema")],
         result=[*user, *blocks.steps(source["parts"]["tool_result"][0]["wire"], "id")[:-1]],
+        assistant_block=[
+            *user[:2],
+            (layout["role"], source["roles"]["assistant"]),
+            *user[3:],
+            (str(blocks.tag), ""),
+        ],
+        dropped_checked={t: k for t, (_, kind, k) in dropped.items() if kind == "bound"},
+        dropped_open=tuple(sorted(t for t, (_, kind, _k) in dropped.items() if kind == "open")),
+        # (a tool of another kind, or with keys reading leaves, only where tools are a
+        # field of the body and tagged: Anthropic's)
+        tool_keys=_tool_template(source)
+        if parts["s_tool_tag_key"] and len(fields["s_tools"]) == 1 and not parts["s_tool_box"]
+        else None,
     )
     try:
         return block_checks(source, read - set(nested), params, taken, paths)
@@ -825,10 +869,102 @@ def _checks(
         raise PairError(str(exc)) from None
 
 
+def _template_keys(wire: Json) -> frozenset[str] | None:
+    """The keys of a block's template the pass takes: those holding a value, a constant or a
+    transform of one value (a codec's object, which reading may report, is the two-step
+    path's: a block holding one goes that way). None: a template of another form."""
+    if not isinstance(wire, dict):
+        return None
+    return frozenset(
+        k
+        for k, v in wire.items()
+        if isinstance(v, str) or (isinstance(v, dict) and "@codec" not in v and len(v) == 1)
+    )
+
+
+def _dropped_parts(
+    source: Json, target: Json, blocks: _Blocks, parts: dict[str, Any], bound: frozenset[str]
+) -> dict[str, tuple[str, str, frozenset[str]]]:
+    """The blocks of the model's turns the target drops whole, by tag: the canonical part
+    type, how (`bound`: reasoning issued by the source, which the target does not replay,
+    reported `thinking_not_replayable`; `open`: a part the target has no block for, such as
+    a server tool's call or result, reported `part_dropped`) and the keys the pass takes.
+    A tagged source only; none when the target replays the source's reasoning."""
+    from interlingua.conversion.adapters.carry import as_text  # noqa: PLC0415 (the generator runs without it otherwise)
+
+    if blocks.tag is None:
+        return {}
+    replays = {target["format"], *target["layout"].get("replay_from", ())}
+    read = {parts["s_text_tag"], parts["s_image_tag"], parts["s_call_tag"], parts["s_result_tag"]}
+    by_tag: dict[str, list[tuple[str, Json]]] = {}
+    for name, variants in source["parts"].items():
+        for variant in variants:
+            if "request" not in variant.get("kinds", ["request"]):
+                continue
+            wire = variant["wire"]
+            tag = wire.get(blocks.tag) if isinstance(wire, dict) else None
+            if isinstance(tag, str):
+                by_tag.setdefault(tag, []).append((name, wire))
+    found = {}
+    for tag, variants in by_tag.items():
+        if tag in read or len(variants) != 1:
+            continue
+        ((part_type, wire),) = variants
+        keys = _template_keys(wire)
+        if keys is None:
+            continue
+        if part_type in bound:
+            if source["format"] not in replays:
+                found[tag] = (part_type, "bound", keys)
+        elif (
+            part_type not in target["parts"]
+            and as_text({"type": part_type, "content": "x"}) is None
+        ):
+            found[tag] = (part_type, "open", keys)
+    return found
+
+
+def _tool_template(source: Json) -> frozenset[str] | None:
+    """The keys of the source's tool template (reading reports any other key dropped)."""
+    (tool,) = source["codecs"]["tool"]
+    return frozenset(tool["wire"]) if isinstance(tool["wire"], dict) else None
+
+
+def _no_home(source: Json) -> tuple[str, str]:
+    """How reading reports a tool of a kind the mapping does not read (a server tool): the
+    reason's text before and after the tool's kind, asked of the runtime at generation time."""
+    from interlingua.conversion import Context  # noqa: PLC0415 (the generator runs without it otherwise)
+    from interlingua.conversion.adapters.runtime import no_home  # noqa: PLC0415
+
+    ctx = Context(adapter=source["format"])
+    kind = "k"
+    no_home(ctx, "/x", {"type": kind}, "item")
+    ((_pointer, code, reason, _part),) = ctx.losses
+    before, after = reason.split(repr(kind))
+    if code != "field_dropped":
+        raise PairError("a tool without a home reported otherwise than dropped")
+    return before, after
+
+
+def _no_choice(target: Json) -> tuple[str, str, str]:
+    """How the writer reports a tool_choice among tools none of which goes out, asked of it at
+    generation time."""
+    from interlingua.conversion import Context  # noqa: PLC0415 (the generator runs without it otherwise)
+    from interlingua.conversion.adapters.documents import no_choice  # noqa: PLC0415
+
+    ctx = Context(adapter=target["format"])
+    no_choice(ctx)
+    ((pointer, code, reason, _part),) = ctx.losses
+    return pointer, code, reason
+
+
 def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
     """The manifest's producer: the values of each pair module whose source reads blocks."""
+    from generator.render import parts  # noqa: PLC0415 (the part facts, read from the bundle)
+
+    bound = next(parts(inputs))[1]["bound"]
     mappings = mappings_by_format(inputs)
     for source, target in PAIRS:
         if reads_blocks(mappings[source]) and not reads_contents(mappings[source]):
-            values = pair_values(mappings[source], mappings[target])
+            values = pair_values(mappings[source], mappings[target], bound)
             yield {"module": module_name(source, target)}, values

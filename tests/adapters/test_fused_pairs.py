@@ -11,6 +11,7 @@ import copy
 import json
 import logging
 import os
+import random
 import subprocess
 import sys
 from typing import Any
@@ -1044,6 +1045,25 @@ _RESULT = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "r"}
 _ASKS = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": [_TOOL_USE]}]
 
 _SCHEMA = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+_SERVER_TOOL = {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}
+_THINKING = {"type": "thinking", "thinking": "Hm.", "signature": "sig"}
+_REDACTED = {"type": "redacted_thinking", "data": "ENC"}
+_COMPACTION = {"type": "compaction", "content": "Earlier: weather.", "encrypted_content": "E"}
+_HOSTED: list[dict[str, Any]] = [
+    {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"q": "x"}},
+    {
+        "type": "web_search_tool_result",
+        "tool_use_id": "srvtoolu_1",
+        "content": [{"type": "web_search_result", "url": "https://e.com", "title": "E"}],
+    },
+]
+_MCP_CALL = {
+    "type": "mcp_tool_use",
+    "id": "mcptoolu_1",
+    "name": "f",
+    "server_name": "s",
+    "input": {},
+}
 _FORMAT = {"type": "json_schema", "schema": _SCHEMA}
 
 ANTHROPIC_SHAPES: dict[str, dict[str, Any]] = {
@@ -1138,6 +1158,62 @@ ANTHROPIC_SHAPES: dict[str, dict[str, Any]] = {
     ),
     "an id OpenAI takes as it is": _anthropic(("messages",), _ASKS)
     | {"messages": [*_ASKS[:1], {"role": "assistant", "content": [{**_TOOL_USE, "id": "a.b"}]}]},
+    # Real traffic: what the two-step path drops whole, reported as it reports it.
+    "a server tool beside a custom one (no home: reported, the full check runs)": _anthropic(
+        ("tools",), [_SERVER_TOOL, ANTHROPIC_BODY["tools"][0]]
+    ),
+    "server tools only, with a tool_choice (the writer drops it, reported)": _anthropic(
+        ("tools",), [_SERVER_TOOL, {"type": "tool_search_tool_bm25_20251119", "name": "s"}]
+    ),
+    "a tool_choice beside an empty tools list (the writer drops it, reported)": _anthropic(
+        ("tools",), []
+    ),
+    "deferred tools (keys reading leaves, reported before the fields; null and [] silent)": {
+        **copy.deepcopy(ANTHROPIC_BODY),
+        "container": "c-1",
+        "cache_control": {"type": "ephemeral"},
+        "tools": [
+            {**ANTHROPIC_BODY["tools"][0], "defer_loading": True, "eager_input_streaming": None},
+            _SERVER_TOOL,
+            {
+                **ANTHROPIC_BODY["tools"][0],
+                "name": "w2",
+                "input_examples": [],
+                "x~new/key": 1,
+                "allowed_callers": ["direct"],
+            },
+        ],
+    },
+    "thinking, redacted thinking and compaction before the model's text and calls": _anthropic(
+        ("messages", 1, "content"),
+        [_THINKING, _REDACTED, _COMPACTION, *ANTHROPIC_BODY["messages"][1]["content"]],
+    ),
+    "thinking between calls, and a thinking text left empty": _anthropic(
+        ("messages", 1, "content"),
+        [
+            {**_THINKING, "thinking": ""},
+            *ANTHROPIC_BODY["messages"][1]["content"][1:],
+            _THINKING,
+        ],
+    ),
+    "a server tool's call and result, an MCP call, beside text and calls": _anthropic(
+        ("messages", 1, "content"),
+        [
+            _THINKING,
+            *_HOSTED,
+            _TEXT,
+            _MCP_CALL,
+            *ANTHROPIC_BODY["messages"][1]["content"][1:],
+            {**_HOSTED[0], "id": "t" * 300},
+        ],
+    ),
+    "a compaction with no summary, and hosted blocks after the last text": _anthropic(
+        ("messages", 3, "content"),
+        [{**_COMPACTION, "content": None}, _TEXT, *_HOSTED],
+    ),
+    "the same thinking block twice (one object): each at its place": _anthropic(
+        ("messages", 3, "content"), [_THINKING, _TEXT, _THINKING]
+    ),
 }
 
 
@@ -1212,13 +1288,6 @@ ANTHROPIC_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         _anthropic(("system", 0, "cache_control"), {"type": "ephemeral"}),
         "a system prompt outside the fused shape",
     ),
-    "thinking blocks": (
-        _anthropic(
-            ("messages", 1, "content", 0),
-            {"type": "thinking", "thinking": "Hm.", "signature": "sig"},
-        ),
-        "assistant content outside the fused shape",
-    ),
     "text after a call (OpenAI keeps it apart: moved, reported)": (
         _anthropic(("messages", 1, "content"), [_TOOL_USE, _TEXT]),
         "assistant content outside the fused shape",
@@ -1273,17 +1342,41 @@ ANTHROPIC_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         _anthropic(("output_config",), {"format": {**_FORMAT, "name": "x"}}),
         "output_config: a format outside the fused shape",
     ),
-    "a server tool": (
-        _anthropic(("tools", 0), {"type": "web_search_20250305", "name": "web_search"}),
-        "a tool outside the fused shape",
-    ),
-    "a tool_choice beside an empty tools list (the writer drops it, reported)": (
-        _anthropic(("tools",), []),
-        "a tool_choice beside an empty tools list",
-    ),
     "a tool's cache hint": (
         _anthropic(("tools", 0, "cache_control"), {"type": "ephemeral"}),
         "a tool outside the fused shape",
+    ),
+    "a model turn of thinking alone (the writer drops the message, reported)": (
+        _anthropic(("messages", 1, "content"), [_THINKING]),
+        "assistant content outside the fused shape",
+    ),
+    "a model turn of a server tool's blocks alone": (
+        _anthropic(("messages", 3, "content"), _HOSTED),
+        "assistant content outside the fused shape",
+    ),
+    "a thinking block with a key reading reports": (
+        _anthropic(("messages", 1, "content", 0), {**_THINKING, "cache_control": None}),
+        "assistant content outside the fused shape",
+    ),
+    "a compaction's cache hint (read by a codec)": (
+        _anthropic(
+            ("messages", 1, "content", 0), {**_COMPACTION, "cache_control": {"type": "ephemeral"}}
+        ),
+        "assistant content outside the fused shape",
+    ),
+    "a server tool's call naming its caller (read by a codec)": (
+        _anthropic(("messages", 1, "content", 0), {**_HOSTED[0], "caller": {"type": "direct"}}),
+        "assistant content outside the fused shape",
+    ),
+    "a server tool's result without its call's id": (
+        _anthropic(
+            ("messages", 1, "content", 0), {"type": "web_search_tool_result", "content": []}
+        ),
+        "assistant content outside the fused shape",
+    ),
+    "a block of a server tool the mapping does not know": (
+        _anthropic(("messages", 1, "content", 0), {**_HOSTED[1], "type": "new_tool_result"}),
+        "assistant content outside the fused shape",
     ),
 }
 
@@ -1355,6 +1448,53 @@ ANTHROPIC_BAD: dict[str, Any] = {
     "a format's schema nested past the limit": _anthropic(
         ("output_config",), {"format": {**_FORMAT, "schema": {"a": _deep(300)}}}
     ),
+    "lone surrogate in a thinking text": _anthropic(
+        ("messages", 1, "content", 0), {**_THINKING, "thinking": "\ud800"}
+    ),
+    "lone surrogate in a redacted thinking": _anthropic(
+        ("messages", 1, "content", 0), {**_REDACTED, "data": "\udc00"}
+    ),
+    "lone surrogate in a server tool's result": _anthropic(
+        ("messages", 1, "content", 0), {**_HOSTED[1], "content": [{"title": "\ud800"}]}
+    ),
+    "a server tool's result nested past the limit": _anthropic(
+        ("messages", 1, "content", 0), {**_HOSTED[1], "content": _deep(300)}
+    ),
+    "lone surrogate in a server tool's option": _anthropic(
+        ("tools", 0), {**_SERVER_TOOL, "user_location": {"city": "\ud800"}}
+    ),
+    "lone surrogate in a key reading leaves on a tool": _anthropic(("tools", 0, "\ud800"), True),
+    "lone surrogate in a value reading leaves on a tool": _anthropic(("tools", 0, "x"), ["\udfff"]),
+    "a thinking block without its signature": _anthropic(
+        ("messages", 1, "content", 0), {"type": "thinking", "thinking": "Hm."}
+    ),
+    "a thinking block with a signature of the wrong type": _anthropic(
+        ("messages", 1, "content", 0), {**_THINKING, "signature": 7}
+    ),
+    "a redacted thinking block with null data": _anthropic(
+        ("messages", 1, "content", 0), {**_REDACTED, "data": None}
+    ),
+    "a compaction without content": _anthropic(
+        ("messages", 1, "content", 0), {"type": "compaction", "encrypted_content": "E"}
+    ),
+    "a compaction's content of the wrong type": _anthropic(
+        ("messages", 1, "content", 0), {**_COMPACTION, "content": 1}
+    ),
+    "a server tool without a name": _anthropic(("tools", 0), {"type": "web_search_20250305"}),
+    "a server tool whose name is not a string": _anthropic(
+        ("tools", 0), {**_SERVER_TOOL, "name": 3}
+    ),
+    "thinking in a user turn": _anthropic(("messages", 4, "content", 0), _THINKING),
+    "a server tool whose type is not a string": _anthropic(
+        ("tools", 0), {**_SERVER_TOOL, "type": 5}
+    ),
+    "a deferred tool's flag of the wrong type": _anthropic(("tools", 0, "defer_loading"), "yes"),
+    "a tool's allowed callers of the wrong type (the full check)": _anthropic(
+        ("tools", 0, "allowed_callers"), "direct"
+    ),
+    "a tool's input examples that are not objects (the full check)": _anthropic(
+        ("tools", 0, "input_examples"), [1]
+    ),
 }
 
 
@@ -1398,14 +1538,70 @@ def test_a_block_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_two_st
 
 def test_recorded_anthropic_requests_of_the_shape_take_the_fused_path() -> None:
     """A floor, as docs/spec/conversion.md says: of the real-traffic corpus's 32 Anthropic
-    requests, those of the pass's shape (the rest carry server tools, deferred tools, media or
-    documents in results, thinking blocks, an effort or adaptive thinking)."""
+    requests, those of the pass's shape (server and deferred tools, thinking and server tool
+    blocks included). The rest: media or documents in or beside tool results (7), a file
+    upload block (1), a system turn amid the messages, which the schema refuses (3), adaptive
+    thinking with an effort (1), a task budget (1)."""
     requests = [
         body for _, body, fmt, kind in real_bodies() if fmt == "anthropic" and kind == "request"
     ]
     taken = [type(PAIRS["anthropic", "openai-chat"](copy.deepcopy(b))) is tuple for b in requests]
     assert len(requests) == 32
-    assert sum(taken) >= 10
+    assert sum(taken) >= 19
+
+
+def test_the_thinking_option_text_takes_the_two_step_path() -> None:
+    """The passes drop reasoning another provider issued (`thinking="drop"`, the default);
+    asked to send it as text, `convert` takes the two-step path, which does."""
+    body = ANTHROPIC_SHAPES[
+        "thinking, redacted thinking and compaction before the model's text and calls"
+    ]
+    as_text = convert(copy.deepcopy(body), "anthropic", "openai-chat", thinking="text")
+    assert not as_text.fused
+    _same(as_text, convert(body, "anthropic", "openai-chat", thinking="text", fused=False))
+    assert as_text.output["messages"][2]["content"][0] == {"type": "text", "text": "Hm."}
+    assert convert(copy.deepcopy(body), "anthropic", "openai-chat").fused
+
+
+def test_what_the_anthropic_pass_drops_is_reported_as_the_two_step_path_reports_it() -> None:
+    """Spelled out once: the tools' losses (in tool order, a tool's keys in name order) come
+    before the fields reading leaves behind; the writer's choice among no tools first of its
+    own; a model turn's reasoning before the server tool blocks it cannot carry."""
+    body = copy.deepcopy(
+        ANTHROPIC_SHAPES[
+            "deferred tools (keys reading leaves, reported before the fields; null and [] silent)"
+        ]
+    )
+    body["tools"] = [t for t in body["tools"] if t.get("type") != "web_search_20250305"]
+    body["tools"].insert(0, _SERVER_TOOL)
+    body["messages"][1]["content"][:0] = [*_HOSTED, _THINKING]
+    result = convert(copy.deepcopy(body), "anthropic", "openai-chat")
+    assert result.fused
+    assert [(x.pointer, x.code, x.part_type) for x in result.losses] == [
+        ("/tools/0", "field_dropped", None),
+        ("/tools/1/defer_loading", "field_dropped", None),
+        ("/tools/2/allowed_callers", "field_dropped", None),
+        ("/tools/2/x~0new~1key", "field_dropped", None),
+        ("/cache_control", "field_dropped", None),
+        ("/container", "field_dropped", None),
+        ("/stream", "field_dropped", None),
+        ("/parameters/top_k", "parameter_dropped", None),
+        ("/messages/2/content/2", "thinking_not_replayable", "thinking"),
+        ("/messages/2/content/0", "part_dropped", "hosted_tool_call"),
+        ("/messages/2/content/1", "part_dropped", "hosted_tool_result"),
+    ]
+    assert result.losses[0].reason == (
+        "anthropic: no canonical home for this 'web_search_20250305' item; not carried"
+    )
+    _same(result, convert(body, "anthropic", "openai-chat", fused=False))
+    only_server = _anthropic(("tools",), [_SERVER_TOOL])
+    result = convert(copy.deepcopy(only_server), "anthropic", "openai-chat")
+    assert result.fused and "tools" not in result.output and "tool_choice" not in result.output
+    assert [(x.pointer, x.code) for x in result.losses][:3] == [
+        ("/tools/0", "field_dropped"),
+        ("/stream", "field_dropped"),
+        ("/tool_choice", "field_dropped"),
+    ]
 
 
 @pytest.mark.parametrize(("source", "target"), FROM_BLOCKS)
@@ -1430,3 +1626,56 @@ def test_every_mutant_of_the_common_anthropic_body_converts_the_same_both_ways(
     each key deleted, a key added to each object: the same outcome, whichever path it takes."""
     # The mutants the pass took: the test has teeth.
     assert mutants_taken(ANTHROPIC_BODY, source, target) > 300
+
+
+# Real traffic's shapes the pass drops whole: a server tool and keys reading leaves on a tool,
+# reasoning and server tool blocks in the model's turns.
+ANTHROPIC_DROPPING: dict[str, Any] = {
+    **_anthropic(("tools",), [_SERVER_TOOL, {**ANTHROPIC_BODY["tools"][0], "defer_loading": True}]),
+    "messages": [
+        ANTHROPIC_BODY["messages"][0],
+        {
+            "role": "assistant",
+            "content": [
+                _THINKING,
+                _REDACTED,
+                *_HOSTED,
+                _TEXT,
+                _MCP_CALL,
+                *ANTHROPIC_BODY["messages"][1]["content"][1:],
+            ],
+        },
+        ANTHROPIC_BODY["messages"][2],
+        {"role": "assistant", "content": [_COMPACTION, _TEXT]},
+        ANTHROPIC_BODY["messages"][4],
+    ],
+}
+
+
+@pytest.mark.parametrize(("source", "target"), FROM_BLOCKS)
+def test_every_mutant_of_an_anthropic_body_the_pass_drops_from_converts_the_same_both_ways(
+    source: str, target: str
+) -> None:
+    """The dropped shapes' mutants (a block's key removed or added, a value of every JSON
+    type, a server tool's options changed): the same outcome whichever path converts them."""
+    assert convert(copy.deepcopy(ANTHROPIC_DROPPING), source, target).fused
+    assert mutants_taken(ANTHROPIC_DROPPING, source, target) > 400
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_model_turns_of_dropped_blocks_convert_the_same_both_ways(seed: int) -> None:
+    """Model turns of the blocks the pass drops, text and calls, in random orders and
+    numbers: the pass takes those of its shape, each with the two-step path's answer."""
+    rng = random.Random(seed)
+    pool = [_THINKING, _REDACTED, _COMPACTION, *_HOSTED, _MCP_CALL, _TEXT, _TOOL_USE]
+    taken = 0
+    for _ in range(150):
+        turns = [
+            [copy.deepcopy(rng.choice(pool)) for _ in range(rng.randint(1, 5))] for _ in range(2)
+        ]
+        body = _anthropic(("messages", 1, "content"), turns[0])
+        body["messages"][3]["content"] = turns[1]
+        fused = convert(copy.deepcopy(body), "anthropic", "openai-chat")
+        _same(fused, convert(copy.deepcopy(body), "anthropic", "openai-chat", fused=False))
+        taken += fused.fused
+    assert taken > 20

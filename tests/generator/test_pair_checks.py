@@ -17,6 +17,7 @@ from generator.pair_checks import (
     block_checks,
     schema_at,
     schema_checks,
+    tool_extras,
 )
 from generator.paths import SCHEMAS
 from generator.reading import reading_schema
@@ -202,3 +203,73 @@ def test_a_walk_through_the_schema_finds_one_member_of_each_union_or_fails() -> 
         schema_at(defs, schema, ["messages", "[]", "content"])  # a user's or the model's
     with pytest.raises(CheckError, match="no single schema"):
         schema_at(defs, schema, ["messages", "[]", ("role", "system")])
+
+
+_ASSISTANT: list[Step] = ["messages", "[]", ("role", "assistant"), "content", "[]", ("type", "")]
+DROPPING_PATHS = BlockPaths(
+    image_data=BLOCK_PATHS.image_data,
+    tool_schema=BLOCK_PATHS.tool_schema,
+    result=BLOCK_PATHS.result,
+    assistant_block=_ASSISTANT,
+    dropped_checked={"thinking": frozenset({"type", "thinking", "signature"})},
+    dropped_open=("server_tool_use", "web_search_tool_result"),
+    tool_keys=frozenset({"type", "name", "description", "input_schema", "strict", "cache_control"}),
+)
+
+
+def _dropping_checks(monkeypatch: pytest.MonkeyPatch, schema: Any, paths: BlockPaths) -> Any:
+    monkeypatch.setattr("generator.pair_checks.reading_schema", lambda _strict: schema)
+    return block_checks(
+        {"format": "anthropic", "documents": {"request": "formats/anthropic/request.json"}},
+        BLOCK_READ,
+        [],
+        BLOCK_TAKEN,
+        paths,
+    )
+
+
+def test_the_blocks_a_pass_drops_are_checked_as_the_schema_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    checks = _dropping_checks(monkeypatch, _anthropic_schema(), DROPPING_PATHS)
+    assert checks.dropped["thinking"] == (
+        {"thinking", "signature"},
+        {"signature": ("str",), "thinking": ("str",)},
+    )
+    assert checks.dropped["server_tool_use"] == (frozenset(), {})  # any object of its tag
+    assert checks.tool_extra is not None
+    assert checks.tool_extra.unread_types["defer_loading"] == ("bool", "None")
+    assert "input_examples" in checks.tool_extra.unread_checked
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["ThinkingBlock"]["properties"]["signature"].update(minLength=1), "more than"),
+        (lambda d: d["ThinkingBlock"]["required"].append("extra"), "keys the pass"),
+        (lambda d: d["ThinkingBlock"].update(additionalProperties=False), "additionalProperties"),
+        (
+            lambda d: d["ServerToolBlock"]["properties"]["type"].update(pattern="^server_.*$"),
+            "no open block schema takes 'web_search_tool_result'",
+        ),
+    ],
+)
+def test_a_dropped_block_the_schema_asks_more_of_stops_generation(
+    monkeypatch: pytest.MonkeyPatch, change: Any, message: str
+) -> None:
+    schema = copy.deepcopy(_anthropic_schema())
+    change(schema["$defs"])
+    with pytest.raises(CheckError, match=message):
+        _dropping_checks(monkeypatch, schema, DROPPING_PATHS)
+
+
+def test_a_tool_schema_refusing_other_keys_takes_no_key_reading_leaves() -> None:
+    schema = copy.deepcopy(_anthropic_schema())
+    defs = schema["$defs"]
+    assert tool_extras("anthropic", defs, schema, DROPPING_PATHS) is not None
+    assert tool_extras("anthropic", defs, schema, BLOCK_PATHS) is None  # (none asked)
+    defs["CustomTool"]["additionalProperties"] = False
+    assert tool_extras("anthropic", defs, schema, DROPPING_PATHS) is None
+    defs["ServerTool"]["properties"]["input_schema"] = {"type": "object"}
+    with pytest.raises(CheckError, match="no single schema of a tool"):
+        tool_extras("anthropic", defs, schema, DROPPING_PATHS)

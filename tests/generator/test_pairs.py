@@ -492,7 +492,7 @@ def test_an_untagged_block_pairs_values_come_from_the_two_mapping_files() -> Non
     assert values["t_structured"][0] == "/structured_content"
     assert (values["s_model"], values["t_model_default"]) == (None, "unknown")
     assert values["t_model_loss"][:2] == ("/model", "placeholder_inserted")
-    assert values["depth"] == {"arguments": 6, "schema": 6, "structured": 8}
+    assert values["depth"] == {"block": 4, "tool": 3, "arguments": 6, "schema": 6, "structured": 8}
     assert (values["s_choice_key"], values["s_choices"]) == (
         "",
         {"auto": "auto", "any": "required", "tool": "tool"},
@@ -616,3 +616,78 @@ def test_a_rule_of_letters_digits_and_marks_is_checked_without_a_regex() -> None
     assert pairs.word_rule((r"\x21-\x7e", r"\x21-\x7e", 40)) is None
     assert pairs.word_rule(("a-zA-Z0-9-_", "a-zA-Z0-9-_", 8)) is None  # a range, not a mark
     assert pairs.word_rule(None) is None
+
+
+# The canonical part types bound to the format that issued them (generated/python/parts.py).
+BOUND = frozenset({"thinking", "redacted_thinking", "compaction"})
+
+
+def test_the_blocks_a_block_pair_drops_whole_come_from_the_two_mapping_files() -> None:
+    """The model's blocks the target drops whole: reasoning the source issued, which the target
+    does not replay (reported `thinking_not_replayable`), and parts the target has no block
+    for (a server tool's call and results: `part_dropped`); each with the keys of its template
+    but those read by a codec, and what the reading schema asks of them."""
+    mappings = mappings_by_format()
+    source, target = copy.deepcopy(mappings["anthropic"]), mappings["openai-chat"]
+    values = pairs_from_blocks.pair_values(source, target, BOUND)
+    dropped = {tag: rest for tag, *rest in values["s_dropped"]}
+    assert dropped["thinking"] == [
+        "thinking",
+        "bound",
+        ["signature", "thinking", "type"],
+        {"signature", "thinking"},
+        {"signature": ("str",), "thinking": ("str",)},
+    ]
+    assert dropped["compaction"][2:4] == [["content", "encrypted_content", "type"], {"content"}]
+    assert dropped["server_tool_use"] == [  # (`caller`: a codec's, the two-step path's)
+        "hosted_tool_call",
+        "open",
+        ["id", "input", "name", "type"],
+        set(),
+        {},
+    ]
+    assert {t for t, (_p, kind, *_r) in dropped.items() if kind == "open"} >= {
+        "mcp_tool_use",
+        "web_search_tool_result",
+        "tool_search_tool_result",
+    }
+    assert "text" not in dropped and "tool_use" not in dropped  # read, not dropped
+    # A renamed block is dropped by its new tag; one the schema's open block does not take
+    # stops generation.
+    source["parts"]["hosted_tool_result"][1]["wire"]["type"] = "web_lookup_tool_result"
+    renamed = pairs_from_blocks.pair_values(source, target, BOUND)
+    assert "web_lookup_tool_result" in {tag for tag, *_ in renamed["s_dropped"]}
+    source["parts"]["hosted_tool_call"][1]["wire"]["type"] = "server_tool_call"
+    with pytest.raises(pairs.PairError, match="no open block schema takes 'server_tool_call'"):
+        pairs_from_blocks.pair_values(source, target, BOUND)
+    source["parts"]["hosted_tool_call"][1]["wire"]["type"] = "server_tool_use"
+    # A target that replays the source's reasoning drops none of it; one with a block of
+    # the part's kind writes it (neither is this pass's).
+    replaying = copy.deepcopy(target)
+    replaying["layout"]["replay_from"] = ["anthropic"]
+    replaying["parts"]["hosted_tool_call"] = source["parts"]["hosted_tool_call"]
+    kinds = {
+        (t, k)
+        for t, _p, k, *_ in pairs_from_blocks.pair_values(source, replaying, BOUND)["s_dropped"]
+    }
+    assert not {t for t, k in kinds if k == "bound"}
+    assert "server_tool_call" not in {t for t, _k in kinds}
+
+
+def test_a_block_pairs_reports_of_what_it_drops_are_asked_of_the_runtime() -> None:
+    """The reasons of a tool reading has no home for and of a choice among no tools are what
+    the two-step path's functions write (asked at generation time, not spelled twice)."""
+    mappings = mappings_by_format()
+    values = pairs_from_blocks.pair_values(mappings["anthropic"], mappings["openai-chat"], BOUND)
+    assert values["s_no_home"] == ("anthropic: no canonical home for this ", " item; not carried")
+    assert values["t_no_choice"] == (
+        "/tool_choice",
+        "field_dropped",
+        "openai-chat: none of the tools offered goes out, so there is none to choose",
+    )
+    assert "defer_loading" in values["s_tool_extra"].unread_types
+    assert "allowed_callers" in values["s_tool_extra"].unread_checked  # more than a type
+    assert "cache_control" in values["s_tool_template"]  # a codec's: the two-step path's
+    # Bedrock's tools are boxed and untagged: no tool of another kind, no key left.
+    bedrock = pairs_from_blocks.pair_values(mappings["bedrock"], mappings["openai-chat"], BOUND)
+    assert bedrock["s_tool_extra"] is None and bedrock["s_dropped"] == []

@@ -85,6 +85,36 @@ ID_OK: Final = re.compile("[\\x21-\\x7e][\\x21-\\x7e]{0,39}").fullmatch
 TOOL_KEYS: Final[frozenset[str]] = frozenset(
     ["description", "input_schema", "name", "strict", "type"]
 )
+# A tool's keys reading takes (any other is reported dropped), and what the reading schema
+# asks of the others: their types, or the full check (a key it does not name: nothing).
+TOOL_TEMPLATE: Final[frozenset[str]] = frozenset(
+    ["cache_control", "description", "input_schema", "name", "strict", "type"]
+)
+TOOL_EXTRA_TYPES: Final[dict[str, tuple[type, ...]]] = {
+    "defer_loading": (bool, type(None)),
+    "eager_input_streaming": (bool, type(None)),
+}
+TOOL_EXTRA_CHECKED: Final[frozenset[str]] = frozenset(["allowed_callers", "input_examples"])
+# The blocks of the model's turns openai-chat drops whole, by tag: reasoning anthropic
+# issued, which it does not replay, and parts it has no block for (reported as its writer
+# reports them).
+DROPPED_TAGS: Final[frozenset[str]] = frozenset(
+    [
+        "advisor_tool_result",
+        "bash_code_execution_tool_result",
+        "code_execution_tool_result",
+        "compaction",
+        "mcp_tool_result",
+        "mcp_tool_use",
+        "redacted_thinking",
+        "server_tool_use",
+        "text_editor_code_execution_tool_result",
+        "thinking",
+        "tool_search_tool_result",
+        "web_fetch_tool_result",
+        "web_search_tool_result",
+    ]
+)
 CHOICE_KEYS: Final[frozenset[str]] = frozenset(["disable_parallel_tool_use", "name", "type"])
 GROUP_0_KEYS: Final[frozenset[str]] = frozenset(["budget_tokens", "type"])  # thinking
 # What the pass reads of `output_config`: its structured-output format (any other key is another shape).
@@ -258,9 +288,191 @@ def _user_turn(content: Any, written: list[Any], lost: list[Loss], data_checked:
     return True
 
 
-def _assistant_turn(content: Any, written: list[Any], data_checked: bool) -> bool:
-    """Writes an assistant turn: its texts, then its tool calls. False: outside the shape (a
-    text after a call, which the target keeps apart, among others)."""
+DROPPED_KEYS_0: Final[frozenset[str]] = frozenset(
+    ["content", "tool_use_id", "type"]
+)  # advisor_tool_result
+DROPPED_KEYS_1: Final[frozenset[str]] = frozenset(
+    ["content", "tool_use_id", "type"]
+)  # bash_code_execution_tool_result
+DROPPED_KEYS_2: Final[frozenset[str]] = frozenset(
+    ["content", "tool_use_id", "type"]
+)  # code_execution_tool_result
+DROPPED_KEYS_3: Final[frozenset[str]] = frozenset(
+    ["content", "encrypted_content", "type"]
+)  # compaction
+DROPPED_KEYS_4: Final[frozenset[str]] = frozenset(
+    ["content", "is_error", "tool_use_id", "type"]
+)  # mcp_tool_result
+DROPPED_KEYS_5: Final[frozenset[str]] = frozenset(
+    ["id", "input", "name", "server_name", "type"]
+)  # mcp_tool_use
+DROPPED_KEYS_6: Final[frozenset[str]] = frozenset(["data", "type"])  # redacted_thinking
+DROPPED_KEYS_7: Final[frozenset[str]] = frozenset(
+    ["id", "input", "name", "type"]
+)  # server_tool_use
+DROPPED_KEYS_8: Final[frozenset[str]] = frozenset(
+    ["content", "tool_use_id", "type"]
+)  # text_editor_code_execution_tool_result
+DROPPED_KEYS_9: Final[frozenset[str]] = frozenset(["signature", "thinking", "type"])  # thinking
+DROPPED_KEYS_10: Final[frozenset[str]] = frozenset(
+    ["content", "tool_use_id", "type"]
+)  # tool_search_tool_result
+DROPPED_KEYS_11: Final[frozenset[str]] = frozenset(
+    ["content", "tool_use_id", "type"]
+)  # web_fetch_tool_result
+DROPPED_KEYS_12: Final[frozenset[str]] = frozenset(
+    ["content", "tool_use_id", "type"]
+)  # web_search_tool_result
+
+
+def _dropped_block(
+    tag: str, fields: dict[str, Any], data_checked: bool
+) -> tuple[str, str, str] | None:
+    """How openai-chat reports a block of the model's turn it drops whole (code, reason, part
+    type), or None when the block is outside the shape: a key reading reports or a value the
+    reading schema refuses (an open block, a server tool's: all its template's keys, any
+    values)."""
+    if tag == "advisor_tool_result":
+        if (
+            len(fields) != 3
+            or not DROPPED_KEYS_0.issuperset(fields)
+            or not (data_checked or _opaque(fields, 4))
+        ):
+            return None
+        return "part_dropped", "openai-chat cannot carry this part", "hosted_tool_result"
+    if tag == "bash_code_execution_tool_result":
+        if (
+            len(fields) != 3
+            or not DROPPED_KEYS_1.issuperset(fields)
+            or not (data_checked or _opaque(fields, 4))
+        ):
+            return None
+        return "part_dropped", "openai-chat cannot carry this part", "hosted_tool_result"
+    if tag == "code_execution_tool_result":
+        if (
+            len(fields) != 3
+            or not DROPPED_KEYS_2.issuperset(fields)
+            or not (data_checked or _opaque(fields, 4))
+        ):
+            return None
+        return "part_dropped", "openai-chat cannot carry this part", "hosted_tool_result"
+    if tag == "compaction":
+        if not DROPPED_KEYS_3.issuperset(fields) or "content" not in fields:
+            return None
+        value = fields["content"]
+        if type(value) not in (str, type(None)) or (
+            type(value) is str and not (data_checked or _clean(value))
+        ):
+            return None
+        if "encrypted_content" in fields:
+            value = fields["encrypted_content"]
+            if type(value) not in (str, type(None)) or (
+                type(value) is str and not (data_checked or _clean(value))
+            ):
+                return None
+        return (
+            "thinking_not_replayable",
+            "openai-chat: reasoning issued by anthropic cannot be replayed; dropped",
+            "compaction",
+        )
+    if tag == "mcp_tool_result":
+        if (
+            len(fields) != 4
+            or not DROPPED_KEYS_4.issuperset(fields)
+            or not (data_checked or _opaque(fields, 4))
+        ):
+            return None
+        return "part_dropped", "openai-chat cannot carry this part", "hosted_tool_result"
+    if tag == "mcp_tool_use":
+        if (
+            len(fields) != 5
+            or not DROPPED_KEYS_5.issuperset(fields)
+            or not (data_checked or _opaque(fields, 4))
+        ):
+            return None
+        return "part_dropped", "openai-chat cannot carry this part", "hosted_tool_call"
+    if tag == "redacted_thinking":
+        if not DROPPED_KEYS_6.issuperset(fields) or "data" not in fields:
+            return None
+        value = fields["data"]
+        if type(value) not in (str,) or (
+            type(value) is str and not (data_checked or _clean(value))
+        ):
+            return None
+        return (
+            "thinking_not_replayable",
+            "openai-chat: reasoning issued by anthropic cannot be replayed; dropped",
+            "redacted_thinking",
+        )
+    if tag == "server_tool_use":
+        if (
+            len(fields) != 4
+            or not DROPPED_KEYS_7.issuperset(fields)
+            or not (data_checked or _opaque(fields, 4))
+        ):
+            return None
+        return "part_dropped", "openai-chat cannot carry this part", "hosted_tool_call"
+    if tag == "text_editor_code_execution_tool_result":
+        if (
+            len(fields) != 3
+            or not DROPPED_KEYS_8.issuperset(fields)
+            or not (data_checked or _opaque(fields, 4))
+        ):
+            return None
+        return "part_dropped", "openai-chat cannot carry this part", "hosted_tool_result"
+    if tag == "thinking":
+        if (
+            not DROPPED_KEYS_9.issuperset(fields)
+            or "signature" not in fields
+            or "thinking" not in fields
+        ):
+            return None
+        value = fields["signature"]
+        if type(value) not in (str,) or (
+            type(value) is str and not (data_checked or _clean(value))
+        ):
+            return None
+        value = fields["thinking"]
+        if type(value) not in (str,) or (
+            type(value) is str and not (data_checked or _clean(value))
+        ):
+            return None
+        return (
+            "thinking_not_replayable",
+            "openai-chat: reasoning issued by anthropic cannot be replayed; dropped",
+            "thinking",
+        )
+    if tag == "tool_search_tool_result":
+        if (
+            len(fields) != 3
+            or not DROPPED_KEYS_10.issuperset(fields)
+            or not (data_checked or _opaque(fields, 4))
+        ):
+            return None
+        return "part_dropped", "openai-chat cannot carry this part", "hosted_tool_result"
+    if tag == "web_fetch_tool_result":
+        if (
+            len(fields) != 3
+            or not DROPPED_KEYS_11.issuperset(fields)
+            or not (data_checked or _opaque(fields, 4))
+        ):
+            return None
+        return "part_dropped", "openai-chat cannot carry this part", "hosted_tool_result"
+    if tag == "web_search_tool_result":
+        if (
+            len(fields) != 3
+            or not DROPPED_KEYS_12.issuperset(fields)
+            or not (data_checked or _opaque(fields, 4))
+        ):
+            return None
+        return "part_dropped", "openai-chat cannot carry this part", "hosted_tool_result"
+    return None
+
+
+def _assistant_turn(content: Any, written: list[Any], lost: list[Loss], data_checked: bool) -> bool:
+    """Writes an assistant turn: its texts, then its tool calls; the blocks the target drops
+    whole reported into ``lost``. False: outside the shape (a text after a call, which the
+    target keeps apart, among others)."""
     if type(content) is str:
         one: str = content
         if _blank(one) or not (data_checked or _clean(one)):
@@ -274,6 +486,7 @@ def _assistant_turn(content: Any, written: list[Any], data_checked: bool) -> boo
         return False
     texts: list[str] = []
     calls: list[Any] = []
+    dropped: list[tuple[int, tuple[str, str, str]]] | None = None  # (index, how reported)
     for block in blocks:
         if type(block) is not dict:
             return False
@@ -316,7 +529,24 @@ def _assistant_turn(content: Any, written: list[Any], data_checked: bool) -> boo
                 }
             )
         else:
-            return False
+            how = _dropped_block(tag, fields, data_checked) if type(tag) is str else None
+            if how is None:
+                return False
+            if dropped is None:
+                dropped = []
+            dropped.append((len(texts) + len(calls) + len(dropped), how))
+    if dropped is not None:
+        if not texts and not calls:
+            return False  # nothing left: the message is dropped (the two-step path's)
+        at = f"/messages/{len(written)}/content/"
+        # As the writer reports them: the reasoning settled first, then each part it has
+        # no block for.
+        for j, (code, reason, part_type) in dropped:
+            if code == "thinking_not_replayable":
+                lost.append(Loss(at + str(j), code, reason, part_type))
+        for j, (code, reason, part_type) in dropped:
+            if code != "thinking_not_replayable":
+                lost.append(Loss(at + str(j), code, reason, part_type))
     message: dict[str, Any] = {"role": "assistant", "content": _content(texts) if texts else None}
     if calls:
         message["tool_calls"] = calls
@@ -324,20 +554,77 @@ def _assistant_turn(content: Any, written: list[Any], data_checked: bool) -> boo
     return True
 
 
-def _declarations(tools: Any, data_checked: bool) -> list[Any] | str:
-    """The target's tool declarations, or why the tools are outside the shape."""
+def _declarations(
+    tools: Any, data_checked: bool, losses: list[Loss]
+) -> tuple[list[Any], int, bool] | str:
+    """The target's tool declarations, how many losses reading them gives (put first in
+    ``losses``: reading reports the tools before the fields it leaves behind) and whether the
+    full schema check must run; or why the tools are outside the shape."""
     if type(tools) is not list:
         return "tools: not a list"
     listed: list[Any] = tools
     declarations: list[Any] = []
+    reported = 0  # the losses put first in ``losses``
+    skipped = 0  # the tools reading has no home for
+    full = False
     for tool in listed:
         if type(tool) is not dict:
             return "a tool outside the fused shape"
         fields: dict[str, Any] = tool
+        kind = fields.get("type")
+        if kind is not None and kind != "custom":
+            # A tool of another kind (a server tool's versioned type): reading has no home
+            # for it (reported); its schema asks its name and its type (the full check then
+            # runs).
+            if (
+                type(kind) is not str
+                or type(fields.get("name")) is not str
+                or not (data_checked or _opaque(fields, 2))
+            ):
+                return "a tool outside the fused shape"
+            losses.insert(
+                reported,
+                Loss(
+                    f"/tools/{len(declarations) + skipped}",
+                    "field_dropped",
+                    f"anthropic: no canonical home for this {kind!r} item; not carried",
+                ),
+            )
+            reported += 1
+            skipped += 1
+            full = True
+            continue
         if not TOOL_KEYS.issuperset(fields):
-            return "a tool outside the fused shape"
-        if "type" in fields and fields["type"] != "custom":
-            return "a tool outside the fused shape"
+            # Keys reading does not take: reported (a null or an empty list carries nothing),
+            # each of the type its schema asks.
+            for key in sorted(fields.keys() - TOOL_KEYS):
+                if (
+                    key in TOOL_TEMPLATE
+                    or type(key) is not str
+                    or not (data_checked or _clean(key))
+                ):
+                    return "a tool outside the fused shape"
+                value = fields[key]
+                if not (data_checked or _opaque(value, 3)):
+                    return "a tool outside the fused shape"
+                if key in TOOL_EXTRA_CHECKED:
+                    full = True
+                elif key in TOOL_EXTRA_TYPES and type(value) not in TOOL_EXTRA_TYPES[key]:
+                    return "a tool outside the fused shape"
+                if value is None or value == []:
+                    continue
+                pointer = f"/tools/{len(declarations) + skipped}/" + key.replace("~", "~0").replace(
+                    "/", "~1"
+                )
+                losses.insert(
+                    reported,
+                    Loss(
+                        pointer,
+                        "field_dropped",
+                        f"{SOURCE}: `{key}` has no canonical home; not carried",
+                    ),
+                )
+                reported += 1
         found_name = fields.get("name")
         if type(found_name) is not str or not NAME_OK(found_name):
             return "a tool name the fused shape does not take"
@@ -391,7 +678,7 @@ def _declarations(tools: Any, data_checked: bool) -> list[Any] | str:
                     "function": {"name": name, "description": description, "parameters": schema},
                 }
             )
-    return declarations
+    return declarations, reported, full
 
 
 def convert_request(
@@ -472,10 +759,14 @@ def convert_request(
     declarations: list[Any] | None = None
     tools = body.get("tools")
     if tools is not None:
-        got = _declarations(tools, data_checked)
+        got = _declarations(tools, data_checked, losses)
         if isinstance(got, str):
             return got
-        declarations = got or None  # none declared: no field
+        found_tools, reported, full = got
+        declarations = found_tools or None  # none declared: no field
+        unread += reported
+        if full:
+            checked = False
     tool_choice: Any = None
     parallel: bool | None = None
     choice = body.get("tool_choice")
@@ -501,8 +792,16 @@ def convert_request(
                 return "tool_choice: outside the fused shape"
             parallel = not disable
         if declarations is None and tools is not None:
-            # No tool goes out: the writer drops the choice (reported); the two-step path's.
-            return "a tool_choice beside an empty tools list"
+            # No tool goes out: the writer drops the choice, reported before what it writes.
+            tool_choice = None
+            losses.insert(
+                unread,
+                Loss(
+                    "/tool_choice",
+                    "field_dropped",
+                    "openai-chat: none of the tools offered goes out, so there is none to choose",
+                ),
+            )
     response_format: Any = None
     found_format = body.get("output_config")
     if found_format is not None:
@@ -546,7 +845,7 @@ def convert_request(
             if not _user_turn(fields.get("content"), written, lost, data_checked):
                 return "user content outside the fused shape"
         elif role == "assistant":
-            if not _assistant_turn(fields.get("content"), written, data_checked):
+            if not _assistant_turn(fields.get("content"), written, lost, data_checked):
                 return "assistant content outside the fused shape"
         else:
             return "a role outside the fused shape"

@@ -439,8 +439,9 @@ def convert(
     """
     # A fused pair exists only for two formats that have requests: first, before the checks
     # of the format names and kind it would pass anyway.
+    # (The passes drop reasoning another provider issued, as the default `thinking` does.)
     if fused and kind == "request" and not id_map and not name_map and _FUSED_ON:
-        pair = PAIRS.get((source, target))
+        pair = PAIRS.get((source, target)) if thinking == "drop" else None
         if pair is not None:
             # The pair checks the data as it reads it (what check_data asks; not again of
             # data read_json read) and, when it says so, all the reading schema asks of what

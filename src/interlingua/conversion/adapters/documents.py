@@ -76,12 +76,18 @@ def _choosable(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> 
     encode = adapter.encode_request_envelope
     if encode(scratch, {"tools": tools}, "") != encode(scratch, {}, ""):
         return envelope
+    no_choice(ctx)
+    return {k: v for k, v in envelope.items() if k != "tool_choice"}
+
+
+def no_choice(ctx: Context) -> None:
+    """Report the tool choice left out with the tools it chose among (`_choosable`; the fused
+    passes write this loss as asked of it at generation time)."""
     ctx.loss(
         "/tool_choice",
         "field_dropped",
         f"{ctx.adapter}: none of the tools offered goes out, so there is none to choose",
     )
-    return {k: v for k, v in envelope.items() if k != "tool_choice"}
 
 
 def _target_model(ctx: Context, document: dict[str, Any], before: int) -> None:
