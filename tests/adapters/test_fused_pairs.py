@@ -325,6 +325,9 @@ BAD: dict[str, Any] = {
     "a temperature of the wrong type": _with(("temperature",), "hot"),
     "a result of the wrong type": _with(("messages", 3, "content"), 5),
     "a role that is no role": _with(("messages", 4, "role"), "narrator"),
+    # Found by fuzzing: a null or [] carries nothing, but a field whose schema is more than a
+    # type may refuse it (the legacy function_call is an object).
+    "an empty list for a message's function_call": _with(("messages", 2, "function_call"), []),
 }
 
 

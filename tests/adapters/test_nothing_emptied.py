@@ -137,7 +137,15 @@ def _responses(draw: st.DrawFn) -> dict[str, Any]:
 def check_nothing_emptied(
     source: str, target: str, document: dict[str, Any], kind: str = "request"
 ) -> None:
-    body = document if source == CANONICAL else convert(document, CANONICAL, source, kind).output
+    try:
+        body = (
+            document if source == CANONICAL else convert(document, CANONICAL, source, kind).output
+        )
+    except ConversionError as exc:
+        # A text format has no escapes: a document holding its delimiters (in a result's
+        # structured value, say) cannot be written in it, and is refused with its code.
+        assert exc.code == "invalid_text", exc
+        return
     given_doc = document if source == CANONICAL else convert(body, source, CANONICAL, kind).output
     try:
         out = convert(body, source, target, kind)

@@ -346,6 +346,8 @@ def _others(
         value = fields[key]
         if key in types and type(value) not in types[key]:
             return -1
+        if key in more:
+            full = 1  # its schema is more than a type, and may refuse even a null or a []
         if value is None or value == []:
             continue
         if (
@@ -354,8 +356,6 @@ def _others(
             or not (data_checked or (_clean(key) and _opaque(value, depth)))
         ):
             return -1
-        if key in more:
-            full = 1
         pointer = at + "/" + key.replace("~", "~0").replace("/", "~1")
         found.append(
             Loss(
