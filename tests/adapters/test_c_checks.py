@@ -1,4 +1,4 @@
-"""conversion/_checks.c against its Python twins: the surrogate scan (`fused_checks._encodes`),
+"""conversion/_checks.c against its Python twins: the string check (`fused_checks._python_clean`),
 the word rule (`fused_checks._python_word`), the walk of a carried value
 (`fused_checks._python_plain`) and `read_json`'s repeated-key test (`reading._undoubted`).
 The C file is compiled here, beside the test (skipped without a compiler), so the checkout's
@@ -92,8 +92,9 @@ VALUES = st.recursive(
 
 
 @given(TEXTS)
-def test_the_surrogate_scan_answers_as_encoding(c_checks: ModuleType, text: str) -> None:
-    assert c_checks.none_in(text) is fused_checks._encodes(text)
+def test_the_string_check_answers_as_encoding(c_checks: ModuleType, text: str) -> None:
+    assert c_checks.clean(text) is fused_checks._encodes(text)
+    assert fused_checks._python_clean(text) is fused_checks._encodes(text)
 
 
 RULE_TEXTS = st.text(alphabet=st.sampled_from("aZ09_-.:/ +é٣Ωx\u00b2\ud800"), max_size=8)

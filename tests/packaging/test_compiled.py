@@ -98,7 +98,7 @@ def test_every_conversion_of_the_bodies_equals_the_pure_one(installed: Path) -> 
 
 def test_the_c_checks_are_built_and_answer_as_their_twins(installed: Path, tmp_path: Path) -> None:
     """conversion/_checks.c in the compiled wheel: the fused passes and read_json use it, and
-    each check answers as its Python twin (the pure wheel's): the surrogate scan as encoding
+    each check answers as its Python twin (the pure wheel's): the string check as encoding
     to UTF-8 on strings of every width, the word rule, the walk of a carried value and the
     repeated-key test on random values (tests/adapters/test_c_checks.py holds more cases)."""
     script = (
@@ -106,7 +106,7 @@ def test_the_c_checks_are_built_and_answer_as_their_twins(installed: Path, tmp_p
         "import orjson\n"
         "from interlingua.conversion import _checks, reading\n"
         "from interlingua.conversion.adapters import fused_checks\n"
-        "assert fused_checks._no_lone_surrogate is _checks.none_in\n"
+        "assert fused_checks.clean is _checks.clean\n"
         "assert fused_checks.word is _checks.word and fused_checks._plain is _checks.plain\n"
         "assert reading._undoubted_check is _checks.undoubted\n"
         "spans = [(0, 0x7F), (0x80, 0xFF), (0x100, 0xD7FF), (0xD800, 0xDFFF),\n"
@@ -128,7 +128,7 @@ def test_the_c_checks_are_built_and_answer_as_their_twins(installed: Path, tmp_p
         "found = 0\n"
         "for _ in range(20000):\n"
         "    t = text()\n"
-        "    assert _checks.none_in(t) is fused_checks._encodes(t), ascii(t)\n"
+        "    assert _checks.clean(t) is fused_checks._encodes(t), ascii(t)\n"
         "    found += not fused_checks._encodes(t)\n"
         "    assert _checks.word(t, '_-', 5) is fused_checks._python_word(t, '_-', 5), ascii(t)\n"
         "    v = value(0)\n"

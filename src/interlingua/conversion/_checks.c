@@ -2,7 +2,7 @@
  * in C: built beside the mypyc modules when a C compiler is there. Each has a Python twin that
  * answers the same (the pure-Python wheel, a checkout), and the tests compare the two:
  *
- *   none_in(text)                  fused_checks._encodes: whether a str holds no lone surrogate
+ *   clean(text)                    fused_checks._python_clean: ASCII or no lone surrogate
  *   word(text, marks, most)        fused_checks._word: 1..most ASCII letters, digits or marks
  *   plain(value, depth, limit)     fused_checks._plain: plain JSON with clean strings
  *   undoubted(value, data, limit)  reading._undoubted: no key given twice in the text
@@ -76,12 +76,12 @@ clean(PyObject *text)
 }
 
 static PyObject *
-none_in(PyObject *module, PyObject *text)
+clean_str(PyObject *module, PyObject *text)
 {
-    if (ready_str(text, "none_in") < 0) {
+    if (ready_str(text, "clean") < 0) {
         return NULL;
     }
-    return PyBool_FromLong(!holds_surrogate(text));
+    return PyBool_FromLong(PyUnicode_IS_ASCII(text) || !holds_surrogate(text));
 }
 
 static PyObject *
@@ -391,7 +391,7 @@ undoubted(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyMethodDef methods[] = {
-    {"none_in", none_in, METH_O, "Whether a str holds no lone UTF-16 surrogate."},
+    {"clean", clean_str, METH_O, "Whether a str is ASCII or holds no lone UTF-16 surrogate."},
     {"word", (PyCFunction)(void (*)(void))word, METH_FASTCALL,
      "Whether a str is 1 to `most` ASCII letters, digits or `marks`."},
     {"plain", (PyCFunction)(void (*)(void))plain, METH_FASTCALL,

@@ -17,10 +17,10 @@ from interlingua.conversion.reading import DEFAULT_MAX_DEPTH, InputError, check_
 _is_ascii: Final = str.isascii
 
 
-def clean(value: str) -> bool:
+def _python_clean(value: str) -> bool:
     """A string JSON carries: no lone surrogate (an ASCII string, the common answer, is
     told without looking at its characters)."""
-    return _is_ascii(value) or _no_lone_surrogate(value)
+    return _is_ascii(value) or _encodes(value)
 
 
 def _encodes(value: str) -> bool:
@@ -55,14 +55,14 @@ def _python_plain(value: Any, depth: int, limit: int) -> bool:
             if type(key) is not str:
                 return False
             name: str = key
-            if not clean(name):
+            if not _python_clean(name):
                 return False
             if not _python_plain(item, depth + 1, limit):
                 return False
         return True
     if kind is str:
         text: str = value
-        return clean(text)
+        return _python_clean(text)
     if kind is list:
         if depth >= limit:
             return False
@@ -82,25 +82,27 @@ def _python_plain(value: Any, depth: int, limit: int) -> bool:
 def _c_checks() -> tuple[
     Callable[[str], bool], Callable[[str, str, int], bool], Callable[[Any, int, int], bool]
 ]:
-    """Compiled, the checks run in C (conversion/_checks.c): the surrogate scan (encoding
-    each string took an eighth of a short body's pass), the word rule (a `str.replace` a mark)
-    and the walk of a carried value (a boxed call an item); callgrind, openai-chat → anthropic.
+    """Compiled, the checks run in C (conversion/_checks.c): the string check (encoding each
+    string took an eighth of a short body's pass), the word rule (a `str.replace` a mark) and
+    the walk of a carried value (a boxed call an item); callgrind, openai-chat → anthropic.
     The pure-Python wheel, or a checkout, has the Python twins, which answer the same."""
     try:
-        from interlingua.conversion._checks import none_in, plain, word  # noqa: PLC0415
+        from interlingua.conversion._checks import clean, plain, word  # noqa: PLC0415
     except ImportError:
-        return _encodes, _python_word, _python_plain
-    return none_in, word, plain
+        return _python_clean, _python_word, _python_plain
+    return clean, word, plain
 
 
 # Final: compiled, constants of the module (a plain name is a dict lookup at each call).
 _CHECKS: Final = _c_checks()
-_no_lone_surrogate: Final = _CHECKS[0]
-_plain: Final = _CHECKS[2]
+clean: Final = _CHECKS[0]
+"""`clean(value)`: a string JSON carries, no lone surrogate (an ASCII string, the common
+answer, told without looking at its characters)."""
 word: Final = _CHECKS[1]
 """`word(value, marks, most)`: whether ``value`` is 1 to ``most`` characters, each an ASCII
 letter or digit or one of ``marks`` (what the regex ``[a-zA-Z0-9<marks>]{1,<most>}``
 fullmatches)."""
+_plain: Final = _CHECKS[2]
 
 
 def scalar(value: Any) -> bool:
