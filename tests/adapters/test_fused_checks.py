@@ -1,6 +1,6 @@
 """The string check of the fused passes (`fused_checks.clean`): a string JSON can carry, one
 without a lone surrogate, is told as encoding it to UTF-8 tells it, in whichever build is
-installed (the C scan of conversion/_lone_surrogates.c compiled, the encoding otherwise;
+installed (the C scan of conversion/_checks.c compiled, the encoding otherwise;
 tests/packaging/test_compiled.py holds the C one to the same answers)."""
 
 from __future__ import annotations

@@ -116,6 +116,6 @@ def test_the_shipped_build_compiles_at_o3_with_only_a_warning_turned_off(
 
 def test_each_c_file_of_the_package_is_an_extension_named_after_it() -> None:
     (extension,) = compiled.c_extensions()
-    assert extension.name == "interlingua.conversion._lone_surrogates"
-    assert extension.sources == ["src/interlingua/conversion/_lone_surrogates.c"]
-    assert (ROOT / "src" / "interlingua" / "conversion" / "_lone_surrogates.pyi").is_file()
+    assert extension.name == "interlingua.conversion._checks"
+    assert extension.sources == ["src/interlingua/conversion/_checks.c"]
+    assert (ROOT / "src" / "interlingua" / "conversion" / "_checks.pyi").is_file()

@@ -96,32 +96,52 @@ def test_every_conversion_of_the_bodies_equals_the_pure_one(installed: Path) -> 
         assert got[case_id] == targets, case_id
 
 
-def test_the_c_string_check_is_built_and_answers_as_encoding_does(
-    installed: Path, tmp_path: Path
-) -> None:
-    """conversion/_lone_surrogates.c, the fused passes' check of non-ASCII strings in the
-    compiled wheel, against encoding to UTF-8 on strings of every width, with and without
-    lone surrogates anywhere in them."""
+def test_the_c_checks_are_built_and_answer_as_their_twins(installed: Path, tmp_path: Path) -> None:
+    """conversion/_checks.c in the compiled wheel: the fused passes and read_json use it, and
+    each check answers as its Python twin (the pure wheel's): the string check as encoding
+    to UTF-8 on strings of every width, the word rule, the walk of a carried value and the
+    repeated-key test on random values (tests/adapters/test_c_checks.py holds more cases)."""
     script = (
-        "import random\n"
-        "from interlingua.conversion._lone_surrogates import none_in\n"
+        "import json, random\n"
+        "import orjson\n"
+        "from interlingua.conversion import _checks, reading\n"
         "from interlingua.conversion.adapters import fused_checks\n"
-        "assert fused_checks._no_lone_surrogate is none_in\n"
+        "assert fused_checks.clean is _checks.clean\n"
+        "assert fused_checks.word is _checks.word and fused_checks._plain is _checks.plain\n"
+        "assert reading._undoubted_check is _checks.undoubted\n"
         "spans = [(0, 0x7F), (0x80, 0xFF), (0x100, 0xD7FF), (0xD800, 0xDFFF),\n"
-        "         (0xE000, 0xFFFF), (0x10000, 0x10FFFF)]\n"
+        "         (0xE000, 0xFFFF), (0x10000, 0x10FFFF), (0x22, 0x22), (0x5C, 0x5C)]\n"
         "pick = random.Random(7)\n"
-        "def encodes(text):\n"
-        "    try:\n"
-        "        text.encode('utf-8')\n"
-        "    except UnicodeEncodeError:\n"
-        "        return False\n"
-        "    return True\n"
+        "def text():\n"
+        "    return ''.join(chr(pick.randint(*pick.choice(spans)))\n"
+        "                   for _ in range(pick.randint(0, 12)))\n"
+        "def value(depth):\n"
+        "    kind = pick.randrange(8 if depth < 4 else 5)\n"
+        "    if kind == 5:\n"
+        "        return [value(depth + 1) for _ in range(pick.randrange(3))]\n"
+        "    if kind == 6:\n"
+        "        return {text(): value(depth + 1) for _ in range(pick.randrange(3))}\n"
+        "    if kind == 7:\n"
+        "        return {pick.choice('ab'): value(depth + 1) for _ in range(2)}\n"
+        "    return [None, True, pick.choice([1, 2**63, -2**63, 2**63 - 1]),\n"
+        "            pick.choice([1.5, float('inf'), 2.0**63]), text()][kind]\n"
         "found = 0\n"
         "for _ in range(20000):\n"
-        "    text = ''.join(chr(pick.randint(*pick.choice(spans)))\n"
-        "                   for _ in range(pick.randint(0, 40)))\n"
-        "    assert none_in(text) is encodes(text), ascii(text)\n"
-        "    found += not encodes(text)\n"
+        "    t = text()\n"
+        "    assert _checks.clean(t) is fused_checks._encodes(t), ascii(t)\n"
+        "    found += not fused_checks._encodes(t)\n"
+        "    assert _checks.word(t, '_-', 5) is fused_checks._python_word(t, '_-', 5), ascii(t)\n"
+        "    v = value(0)\n"
+        "    assert _checks.plain(v, 0, 3) is fused_checks._python_plain(v, 0, 3), ascii(v)\n"
+        "    try:\n"
+        "        doc = json.dumps(v, ensure_ascii=pick.random() < 0.5)\n"
+        "        doc = doc.replace('\"b\"', '\"a\"') if pick.random() < 0.3 else doc\n"
+        "        read = orjson.loads(doc)\n"
+        "    except (ValueError, orjson.JSONDecodeError):\n"
+        "        continue\n"
+        "    for data in (doc, doc.encode('utf-8')):\n"
+        "        want = reading._undoubted(read, data, 4)\n"
+        "        assert _checks.undoubted(read, data, 4) is want, ascii(doc)\n"
         "assert 1000 < found < 19000, found\n"
         "print('checked')\n"
     )

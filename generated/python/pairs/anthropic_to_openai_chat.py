@@ -130,7 +130,9 @@ CHOICES: Final[dict[str, Any]] = {
 def _loss(
     losses: list[Loss], pointer: str, code: str, reason: str, part_type: str | None = None
 ) -> None:
-    losses.append(Loss(pointer, code, reason, part_type))
+    # The tuple made as the named tuple's own `__new__` makes it, without calling that
+    # interpreted function (half the time, compiled: callgrind).
+    losses.append(tuple.__new__(Loss, (pointer, code, reason, part_type)))
 
 
 def _blank(text: str) -> bool:

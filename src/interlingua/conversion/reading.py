@@ -17,6 +17,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable
 from json.scanner import make_scanner
 from typing import Any, Final, cast
 
@@ -236,7 +237,7 @@ def read_json(
         value = _loads(data)
     except orjson.JSONDecodeError:
         return read_with_hooks(data, max_depth)
-    if _undoubted(value, data, max_depth):
+    if _undoubted_check(value, data, max_depth):
         return value
     return read_with_hooks(data, max_depth)
 
@@ -310,6 +311,21 @@ def _undoubted(value: Any, data: bytes | str, max_depth: int) -> bool:
     if "\\\\" not in text:
         return _strings(value, 0, max_depth - 1) * 2 + text.count('\\"') == quotes
     return _quotes(value, 0, max_depth - 1) == quotes
+
+
+def _c_undoubted() -> Callable[[Any, bytes | str, int], bool]:
+    """Compiled, `_undoubted` runs in C (conversion/_checks.c: the counts of the text in one
+    loop and the walk of the value without a boxed call an item); a tool call's arguments
+    are read this way on each call. The pure-Python wheel, or a checkout, has `_undoubted`."""
+    try:
+        from interlingua.conversion._checks import undoubted  # noqa: PLC0415
+    except ImportError:
+        return _undoubted
+    return undoubted
+
+
+# Final: compiled, a constant of the module (a plain name is a dict lookup at each call).
+_undoubted_check: Final = _c_undoubted()
 
 
 def _strings(value: Any, depth: int, limit: int) -> int:

@@ -17,10 +17,10 @@ from interlingua.conversion.reading import DEFAULT_MAX_DEPTH, InputError, check_
 _is_ascii: Final = str.isascii
 
 
-def clean(value: str) -> bool:
+def _python_clean(value: str) -> bool:
     """A string JSON carries: no lone surrogate (an ASCII string, the common answer, is
     told without looking at its characters)."""
-    return _is_ascii(value) or _no_lone_surrogate(value)
+    return _is_ascii(value) or _encodes(value)
 
 
 def _encodes(value: str) -> bool:
@@ -32,21 +32,7 @@ def _encodes(value: str) -> bool:
     return True
 
 
-def _surrogate_check() -> Callable[[str], bool]:
-    """Compiled, the check scans the string's code units in C (conversion/_lone_surrogates.c):
-    encoding it took an eighth of a short body's pass (callgrind, openai-chat → anthropic)."""
-    try:
-        from interlingua.conversion._lone_surrogates import none_in  # noqa: PLC0415
-    except ImportError:  # the pure-Python wheel, or a checkout
-        return _encodes
-    return none_in
-
-
-# Final: compiled, a constant of the module (a plain name is a dict lookup at each call).
-_no_lone_surrogate: Final = _surrogate_check()
-
-
-def word(value: str, marks: str, most: int) -> bool:
+def _python_word(value: str, marks: str, most: int) -> bool:
     """Whether ``value`` is 1 to ``most`` characters, each an ASCII letter or digit or one of
     ``marks``: what the regex ``[a-zA-Z0-9<marks>]{1,<most>}`` fullmatches, in half its
     instructions (a match builds its state and a match object; callgrind, compiled)."""
@@ -55,6 +41,68 @@ def word(value: str, marks: str, most: int) -> bool:
     for mark in marks:
         value = value.replace(mark, "")
     return not value or value.isalnum()
+
+
+def _python_plain(value: Any, depth: int, limit: int) -> bool:
+    """Whether ``value``, ``depth`` levels down, is plain JSON (exact dicts and lists, string
+    keys, clean strings, finite floats, modest integers) nested within ``limit``."""
+    kind = type(value)
+    if kind is dict:
+        if depth >= limit:
+            return False
+        fields: dict[Any, Any] = value
+        for key, item in fields.items():
+            if type(key) is not str:
+                return False
+            name: str = key
+            if not _python_clean(name):
+                return False
+            if not _python_plain(item, depth + 1, limit):
+                return False
+        return True
+    if kind is str:
+        text: str = value
+        return _python_clean(text)
+    if kind is list:
+        if depth >= limit:
+            return False
+        items: list[Any] = value
+        for item in items:  # noqa: SIM110  (a loop, not all(): compiled, it makes no generator)
+            if not _python_plain(item, depth + 1, limit):
+                return False
+        return True
+    if kind is int:
+        number: int = value
+        return bool(number.bit_length() < 64)
+    if kind is float:
+        return math.isfinite(value)
+    return value is None or kind is bool
+
+
+def _c_checks() -> tuple[
+    Callable[[str], bool], Callable[[str, str, int], bool], Callable[[Any, int, int], bool]
+]:
+    """Compiled, the checks run in C (conversion/_checks.c): the string check (encoding each
+    string took an eighth of a short body's pass), the word rule (a `str.replace` a mark) and
+    the walk of a carried value (a boxed call an item); callgrind, openai-chat → anthropic.
+    The pure-Python wheel, or a checkout, has the Python twins, which answer the same."""
+    try:
+        from interlingua.conversion._checks import clean, plain, word  # noqa: PLC0415
+    except ImportError:
+        return _python_clean, _python_word, _python_plain
+    return clean, word, plain
+
+
+# Final: compiled, constants of the module (a plain name is a dict lookup at each call).
+_CHECKS: Final = _c_checks()
+clean: Final = _CHECKS[0]
+"""`clean(value)`: a string JSON carries, no lone surrogate (an ASCII string, the common
+answer, told without looking at its characters)."""
+word: Final = _CHECKS[1]
+"""`word(value, marks, most)`: whether ``value`` is 1 to ``most`` characters, each an ASCII
+letter or digit or one of ``marks`` (what the regex ``[a-zA-Z0-9<marks>]{1,<most>}``
+fullmatches)."""
+_plain: Final = _CHECKS[2]
 
 
 def scalar(value: Any) -> bool:
@@ -74,44 +122,10 @@ def opaque(value: Any, depth: int) -> bool:
     schema), found ``depth`` levels down in the body: a walk that answers yes only for plain
     JSON (exact dicts and lists, string keys, clean strings, finite floats, modest integers),
     so that a yes is always check_value's yes; anything else asks check_value itself."""
-    if plain(value, depth):
+    if _plain(value, depth, DEFAULT_MAX_DEPTH):
         return True
     try:
         check_value(value, max_depth=DEFAULT_MAX_DEPTH - depth)
     except InputError:
         return False
     return True
-
-
-def plain(value: Any, depth: int) -> bool:
-    kind = type(value)
-    if kind is dict:
-        if depth >= DEFAULT_MAX_DEPTH:
-            return False
-        fields: dict[Any, Any] = value
-        for key, item in fields.items():
-            if type(key) is not str:
-                return False
-            name: str = key
-            if not clean(name):
-                return False
-            if not plain(item, depth + 1):
-                return False
-        return True
-    if kind is str:
-        text: str = value
-        return clean(text)
-    if kind is list:
-        if depth >= DEFAULT_MAX_DEPTH:
-            return False
-        items: list[Any] = value
-        for item in items:  # noqa: SIM110  (a loop, not all(): compiled, it makes no generator)
-            if not plain(item, depth + 1):
-                return False
-        return True
-    if kind is int:
-        number: int = value
-        return bool(number.bit_length() < 64)
-    if kind is float:
-        return math.isfinite(value)
-    return value is None or kind is bool

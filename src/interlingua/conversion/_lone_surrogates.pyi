@@ -1,3 +1,0 @@
-# The C extension built beside the mypyc modules (_lone_surrogates.c); absent from the
-# pure-Python wheel, where adapters/fused_checks.py encodes the string instead.
-def none_in(text: str, /) -> bool: ...
