@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
+import importlib.metadata
 import json
+import os
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +28,7 @@ import jsonschema_rs
 import orjson
 from convert import (
     FORMATS_DIR,
+    LITELLM_OFFLINE,
     SOURCE,
     Convert,
     Corpus,
@@ -39,6 +43,18 @@ TARGET = "openai-chat"
 # A baseline: (its version, its translation), or why there is none.
 Baseline = tuple[str, Callable[[Json], Json]] | str
 RowsOf = Callable[[Convert, list[Corpus], int], tuple[TargetRows, list[Corpus]]]
+
+
+def baseline(module: str, row: str, make: Callable[[Any], Callable[[Json], Json]]) -> Baseline:
+    """LiteLLM's translation, ``make`` given its ``module`` (run offline), with LiteLLM's
+    version; or why there is none (the section's ``row`` then skipped)."""
+    os.environ.update(LITELLM_OFFLINE)
+    try:
+        version = importlib.metadata.version("litellm")
+        loaded = importlib.import_module(module)
+    except ImportError as error:
+        return f"LiteLLM is not importable ({error}): its {row} row is skipped"
+    return version, make(loaded)
 
 
 def carried_out_chat(output: Json) -> Counter[str]:

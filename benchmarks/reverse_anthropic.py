@@ -13,35 +13,31 @@ second value, left aside).
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.metadata
-import os
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import reverse
-from convert import LITELLM_OFFLINE, Convert, Corpus, Json, TargetRows, walk
+from convert import Convert, Corpus, Json, TargetRows, walk
 
 ANTHROPIC = "anthropic"
 
 
-def load_litellm() -> tuple[str, Callable[[Json], Json]] | str:
+def load_litellm() -> reverse.Baseline:
     """LiteLLM's Anthropic → Chat translation (see the module's docstring)."""
-    os.environ.update(LITELLM_OFFLINE)
-    try:
-        version = importlib.metadata.version("litellm")
-        module = importlib.import_module(
-            "litellm.llms.anthropic.pass_through.adapters.transformation"
-        )
-    except ImportError as error:
-        return f"LiteLLM is not importable ({error}): its reverse row is skipped"
-    adapter = module.LiteLLMAnthropicMessagesAdapter()
 
-    def to_openai_chat(body: Json) -> Json:
-        request, _names = adapter.translate_anthropic_to_openai(body)
-        return dict(request)
+    def make(module: Any) -> Callable[[Json], Json]:
+        adapter = module.LiteLLMAnthropicMessagesAdapter()
 
-    return version, to_openai_chat
+        def to_openai_chat(body: Json) -> Json:
+            request, _names = adapter.translate_anthropic_to_openai(body)
+            return dict(request)
+
+        return to_openai_chat
+
+    return reverse.baseline(
+        "litellm.llms.anthropic.pass_through.adapters.transformation", "reverse", make
+    )
 
 
 def carried_in(body: Json) -> Counter[str]:

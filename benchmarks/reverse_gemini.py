@@ -16,41 +16,39 @@ check; its row is then timed all the same, reported as unchecked.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.metadata
-import os
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import reverse
-from convert import LITELLM_OFFLINE, Convert, Corpus, Json, TargetRows, carried_out
+from convert import Convert, Corpus, Json, TargetRows, carried_out
 
 GEMINI = "gemini"
 # The model LiteLLM is told it translates for (the name only: no provider field is added).
 LITELLM_MODEL = "gpt-4o"
 
 
-def load_litellm() -> tuple[str, Callable[[Json], Json]] | str:
+def load_litellm() -> reverse.Baseline:
     """LiteLLM's generateContent → Chat translation (see the module's docstring)."""
-    os.environ.update(LITELLM_OFFLINE)
-    try:
-        version = importlib.metadata.version("litellm")
-        module = importlib.import_module("litellm.google_genai.adapters.transformation")
-    except ImportError as error:
-        return f"LiteLLM is not importable ({error}): its generateContent → Chat row is skipped"
-    adapter = module.GoogleGenAIAdapter()
 
-    def to_chat(body: Json) -> Json:
-        others = {k: v for k, v in body.items() if k not in ("contents", "generationConfig")}
-        request: Json = adapter.translate_generate_content_to_completion(
-            model=LITELLM_MODEL,
-            contents=body["contents"],
-            config=body.get("generationConfig"),
-            **others,
-        )
-        return request
+    def make(module: Any) -> Callable[[Json], Json]:
+        adapter = module.GoogleGenAIAdapter()
 
-    return version, to_chat
+        def to_chat(body: Json) -> Json:
+            others = {k: v for k, v in body.items() if k not in ("contents", "generationConfig")}
+            request: Json = adapter.translate_generate_content_to_completion(
+                model=LITELLM_MODEL,
+                contents=body["contents"],
+                config=body.get("generationConfig"),
+                **others,
+            )
+            return request
+
+        return to_chat
+
+    return reverse.baseline(
+        "litellm.google_genai.adapters.transformation", "generateContent → Chat", make
+    )
 
 
 def carried_in(body: Json) -> Counter[str]:

@@ -14,15 +14,12 @@ arguments it hands ``litellm.completion``.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.metadata
-import os
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import reverse
 from convert import (
-    LITELLM_OFFLINE,
     Convert,
     Corpus,
     Json,
@@ -33,29 +30,29 @@ from convert import (
 RESPONSES = "openai-responses"
 
 
-def load_litellm() -> tuple[str, Callable[[Json], Json]] | str:
+def load_litellm() -> reverse.Baseline:
     """LiteLLM's Responses → Chat translation (see the module's docstring)."""
-    os.environ.update(LITELLM_OFFLINE)
-    try:
-        version = importlib.metadata.version("litellm")
-        module = importlib.import_module(
-            "litellm.responses.litellm_completion_transformation.transformation"
-        )
-    except ImportError as error:
-        return f"LiteLLM is not importable ({error}): its Responses → Chat row is skipped"
-    config = module.LiteLLMCompletionResponsesConfig
 
-    def to_chat(body: Json) -> Json:
-        params = {k: v for k, v in body.items() if k not in ("model", "input")}
-        request: Json = config.transform_responses_api_request_to_chat_completion_request(
-            model=body["model"],
-            input=body["input"],
-            responses_api_request=params,
-            stream=body.get("stream"),
-        )
-        return request
+    def make(module: Any) -> Callable[[Json], Json]:
+        config = module.LiteLLMCompletionResponsesConfig
 
-    return version, to_chat
+        def to_chat(body: Json) -> Json:
+            params = {k: v for k, v in body.items() if k not in ("model", "input")}
+            request: Json = config.transform_responses_api_request_to_chat_completion_request(
+                model=body["model"],
+                input=body["input"],
+                responses_api_request=params,
+                stream=body.get("stream"),
+            )
+            return request
+
+        return to_chat
+
+    return reverse.baseline(
+        "litellm.responses.litellm_completion_transformation.transformation",
+        "Responses → Chat",
+        make,
+    )
 
 
 def carried_in(body: Json) -> Counter[str]:

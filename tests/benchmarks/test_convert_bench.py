@@ -253,7 +253,7 @@ def test_the_responses_rows_carry_everything_and_take_the_fused_pass() -> None:
     lines = [orjson.dumps(body) for body in bodies(12)]
     found = bench.responses_rows(convert, [("short", bodies(12), lines)], 12)
     assert found.failed == []
-    expected = {"fused", "two-step"} | ({"litellm"} if _has_litellm() else set())
+    expected = {"fused", "two-step"} | ({"litellm"} if has_litellm() else set())
     assert set(found.names) == expected
     assert (
         f"{bench.RESPONSES}, dict → dict: 12/12 outputs valid Responses requests, fused pass took 12"
@@ -265,7 +265,8 @@ def test_the_responses_rows_carry_everything_and_take_the_fused_pass() -> None:
     assert "fused vs two-step 1.00x" in report
 
 
-def _has_litellm() -> bool:
+def has_litellm() -> bool:
+    """Whether LiteLLM (the baselines) is installed."""
     try:
         importlib.import_module("litellm")
     except ImportError:

@@ -6,7 +6,6 @@ timed unchecked and said so, one that raises is reported and not timed (no timin
 from __future__ import annotations
 
 import argparse
-import importlib
 from collections import Counter
 from typing import Any
 
@@ -14,7 +13,7 @@ import orjson
 import pytest
 
 from interlingua import convert
-from tests.benchmarks.test_convert_bench import bench_module, bodies
+from tests.benchmarks.test_convert_bench import bench_module, bodies, has_litellm
 
 # Each section's module, its source, and how many of 12 short bodies its fused pass takes
 # (Bedrock's: all but the one asking for structured output, which Converse carries otherwise).
@@ -24,14 +23,6 @@ SECTIONS = [
     ("reverse_bedrock", "bedrock", 11),
     ("reverse_gemini", "gemini", 12),
 ]
-
-
-def _has_litellm() -> bool:
-    try:
-        importlib.import_module("litellm")
-    except ImportError:
-        return False
-    return True
 
 
 def _short(size: int) -> list[tuple[str, list[dict[str, Any]], list[bytes]]]:
@@ -47,7 +38,7 @@ def test_the_rows_carry_everything_and_take_the_fused_pass(
     assert found.failed == []
     carried = bench_module("convert").carried
     assert [bench.carried_in(b) for b in written[0][1]] == [carried(b) for b in bodies(12)]
-    baseline = _has_litellm() and module != "reverse_bedrock"
+    baseline = has_litellm() and module != "reverse_bedrock"
     assert set(found.names) == {"fused", "two-step"} | ({"litellm"} if baseline else set())
     notes = "\n".join(found.notes)
     assert (
@@ -74,7 +65,7 @@ def test_bedrock_says_it_has_no_baseline() -> None:
     assert bench.NO_BASELINE in found.notes
 
 
-@pytest.mark.skipif(not _has_litellm(), reason="LiteLLM is not installed")
+@pytest.mark.skipif(not has_litellm(), reason="LiteLLM is not installed")
 def test_litellms_gemini_translation_loses_the_inline_images_and_is_timed_unchecked() -> None:
     bench = bench_module("reverse_gemini")
     loaded = bench.load_litellm()
