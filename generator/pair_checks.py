@@ -156,16 +156,7 @@ def field_checks(
                         f"{where}; teach it (generator/pair_checks.py, pair.py.j2) or leave "
                         "that shape to the two-step path"
                     )
-    unread_types, unread_checked = {}, set()
-    for key, node in properties.items():
-        if key in read_keys:
-            continue
-        types = schema_types(defs, node)
-        if types is None:
-            unread_checked.add(key)
-        else:
-            unread_types[key] = python_type_names(types)
-    return FieldChecks(unread_types, frozenset(unread_checked))
+    return _unread(defs, properties, set(read_keys))
 
 
 @dataclass(frozen=True)

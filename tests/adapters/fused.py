@@ -99,3 +99,19 @@ def refused_alike(body: Any, source: str, target: str, *, validate: bool) -> Non
     assert outcome() == expected
     if validate:
         assert expected[0] == "error"
+
+
+def logged_alike(
+    body: dict[str, Any], source: str, target: str, caplog: pytest.LogCaptureFixture
+) -> list[str]:
+    """The lines the converter logs converting ``body``, the same by the fused pass and the
+    two-step path (each taken as asked)."""
+    lines = []
+    for fused in (True, False):
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG, logger="interlingua.conversion.converter"):
+            result = convert(copy.deepcopy(body), source, target, fused=fused)
+        assert result.fused is fused
+        lines.append([r.getMessage() for r in caplog.records])
+    assert lines[0] == lines[1]
+    return lines[0]

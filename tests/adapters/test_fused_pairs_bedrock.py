@@ -10,7 +10,6 @@ Equality over the corpora is `test_differential.py`'s (parametrised over PAIRS).
 from __future__ import annotations
 
 import copy
-import logging
 from typing import Any
 
 import pytest
@@ -23,6 +22,7 @@ from tests.adapters.fused import (
     DELETE,
     changed,
     deep,
+    logged_alike,
     mutants_taken,
     refused_alike,
     same,
@@ -438,14 +438,7 @@ def test_bad_bedrock_input_gets_the_two_step_paths_coded_error(name: str, valida
 def test_the_bedrock_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_two_steps(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    lines = []
-    for fused in (True, False):
-        caplog.clear()
-        with caplog.at_level(logging.DEBUG, logger="interlingua.conversion.converter"):
-            result = convert(copy.deepcopy(BEDROCK_BODY), SOURCE, TARGET, fused=fused)
-        assert result.fused is fused
-        lines.append([r.getMessage() for r in caplog.records])
-    assert lines[0] == lines[1]
+    lines = [logged_alike(BEDROCK_BODY, SOURCE, TARGET, caplog)]
     assert lines[0][0].startswith(f"{SOURCE}: field_dropped at /requestMetadata")
     assert lines[0][1].startswith(f"{TARGET}: placeholder_inserted at /model")
     with pytest.raises(LossyConversionError) as fused_error:
