@@ -186,7 +186,8 @@ def optional_variables(
 
     Also checks that the template names only fields the type has: a mapping cannot refer to
     a canonical field that does not exist. ``nonempty`` collects the variables that stand for
-    a list the schema requires to have items (a wire list that is empty reads as absent).
+    a list the schema requires to have items or a string it requires to have characters (a
+    wire list or string that is empty reads as absent).
     """
     defs = bundle["$defs"]
     optional: set[str] = set()
@@ -214,7 +215,10 @@ def optional_variables(
         if isinstance(node, Var):
             if above:
                 optional.add(node.name)
-            if nonempty is not None and resolve(schema).get("minItems", 0) >= 1:
+            found = resolve(schema)
+            if nonempty is not None and (
+                found.get("minItems", 0) >= 1 or found.get("minLength", 0) >= 1
+            ):
                 nonempty.add(node.name)
             return
         if isinstance(node, dict):

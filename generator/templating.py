@@ -94,11 +94,12 @@ def variables(node: Any) -> Iterator[Var]:
             yield from variables(v)
 
 
-def _null_is_absent(em: Emitter, value: str) -> None:
+def _null_is_absent(em: Emitter, value: str, blank: bool = False) -> None:
     """Emit: an optional wire field that is null reads as absent (real servers write absent
     fields as null; the reading schema takes it, generator/reading.py, and round-trip data
-    gives it back)."""
-    em.line(f"if {value} is None:")
+    gives it back). ``blank``: so does an empty string where the canonical field needs a
+    character (an OpenAI-compatible server's response `id: ""`)."""
+    em.line(f'if {value} is None or {value} == "":' if blank else f"if {value} is None:")
     with em.block():
         em.line(f"{value} = ABSENT")
 
@@ -341,7 +342,7 @@ class Compiler:
         if isinstance(sub, Var):
             em.line(f"v_{sub.name} = {parent}.get({key!r}, ABSENT)")
             if decode and sub.optional:
-                _null_is_absent(em, f"v_{sub.name}")
+                _null_is_absent(em, f"v_{sub.name}", sub.name in self.nonempty)
             if not sub.optional:
                 em.line(f"if v_{sub.name} is ABSENT:")
                 with em.block():
@@ -387,7 +388,11 @@ class Compiler:
         value = em.temp("m")
         em.line(f"{value} = {parent}.get({key!r}, ABSENT)")
         if decode and not required(sub):
-            _null_is_absent(em, value)
+            # A transform of one variable the canonical form needs non-empty (`@default`):
+            # an empty wire string is that variable absent, as it is bare.
+            names = {v.name for v in variables(sub)}
+            blank = isinstance(sub, Call) and len(names) == 1 and names <= self.nonempty
+            _null_is_absent(em, value, blank)
         if required(sub):
             em.line(f"if {value} is ABSENT:")
             with em.block():

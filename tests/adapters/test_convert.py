@@ -355,3 +355,49 @@ def test_an_empty_string_in_a_value_slot_is_no_part(source: str, turn: dict[str,
     crossed = convert(body, source, "anthropic")
     assert crossed.output["messages"][1] == {"role": "assistant", "content": "ok"}
     assert [loss.code for loss in crossed.losses] == ["placeholder_inserted"]  # max_tokens
+
+
+@pytest.mark.parametrize(
+    ("source", "body", "field"),
+    [
+        (
+            "openai-chat",
+            {
+                "id": "",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "m",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": "ok"},
+                        "finish_reason": "stop",
+                    }
+                ],
+            },
+            "id",
+        ),
+        (
+            "anthropic",
+            {
+                "id": "",
+                "type": "message",
+                "role": "assistant",
+                "model": "m",
+                "content": [{"type": "text", "text": "ok"}],
+                "stop_reason": "end_turn",
+                "usage": {"input_tokens": 1, "output_tokens": 1},
+            },
+            "id",
+        ),
+    ],
+)
+def test_an_empty_string_where_the_canonical_field_needs_a_character_is_absent(
+    source: str, body: dict[str, Any], field: str
+) -> None:
+    """Regression (Snowflake's recorded response, `id: ""`): an optional wire string the
+    canonical form needs non-empty read as "", a canonical response its own schema refuses
+    (`too_short`). Now it is absent; the round trip gives the "" back."""
+    canonical = convert(body, source, "canonical", "response").output
+    assert field not in canonical
+    assert convert(canonical, "canonical", source, "response").output[field] == ""

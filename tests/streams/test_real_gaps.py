@@ -528,3 +528,19 @@ def test_input_for_a_block_that_arrived_whole_and_was_not_held_is_reported() -> 
     ctx = Context("bedrock", kind="response", fidelity=False)
     list(read_stream(chunks, "bedrock", ctx))
     assert [(x.pointer, x.code) for x in ctx.losses] == [("/2", "field_dropped")]
+
+
+def test_a_chat_chunk_without_its_object_field_is_read_by_its_choices() -> None:
+    """Regression (Vercel AI's recorded Moonshot stream): chunks that leave `object` out were
+    matched by no read rule, so every chunk was reported unread and the stream refused as
+    truncated. A chunk is known by its `choices`."""
+    path = REAL / "openai-chat/stream/vercel-ai--moonshotai-moonshotai-stream.ndjson"
+    chunks = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    assert all("object" not in chunk for chunk in chunks)
+    ctx = Context("openai-chat", kind="response", fidelity=False)
+    events = list(read_stream(chunks, "openai-chat", ctx))
+    assert events[-1]["type"] == "message_complete"
+    assert ctx.losses == []
+    message = reassemble(events, "openai-chat")["message"]
+    assert [part["type"] for part in message["content"]] == ["thinking", "text"]
+    assert message["content"][1]["text"] == "Hello!"
