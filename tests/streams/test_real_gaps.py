@@ -544,3 +544,40 @@ def test_a_chat_chunk_without_its_object_field_is_read_by_its_choices() -> None:
     message = reassemble(events, "openai-chat")["message"]
     assert [part["type"] for part in message["content"]] == ["thinking", "text"]
     assert message["content"][1]["text"] == "Hello!"
+
+
+def test_a_stream_ended_by_its_marker_without_a_stop_reason_completes_as_other() -> None:
+    """Regression (pydantic-ai's recorded Snowflake stream): no chunk carries a finish reason,
+    but `[DONE]` ends the stream as sent. It was refused as truncated, the answer thrown away;
+    now it completes with stop reason `other`, reported at the marker. Without the marker the
+    stream is still truncated."""
+    path = (
+        REAL
+        / "openai-chat/stream/pydantic-ai--test-snowflake-test-snowflake-thinking-streaming-0.sse"
+    )
+    payloads = [
+        line.removeprefix("data: ")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith("data: ")
+    ]
+    assert payloads[-1] == "[DONE]"
+    assert not any(
+        choice.get("finish_reason")
+        for payload in payloads[:-1]
+        for choice in json.loads(payload)["choices"]
+    )
+    ctx = Context("openai-chat", kind="response", fidelity=False)
+    events = list(read_stream(payloads, "openai-chat", ctx))
+    assert events[-1]["type"] == "message_complete"
+    assert events[-1]["stop_reason"] == "other"
+    marker = f"/{len(payloads) - 1}"
+    # (each chunk's `logprobs` object is reported too, as every chunk's is)
+    assert [(x.pointer, x.code) for x in ctx.losses if x.code != "field_dropped"] == [
+        (marker, "stop_reason_approximated")
+    ]
+    text, _ = _run(_lines(path), "openai-chat", "anthropic")
+    assert "message_stop" in text
+    assert "stream_truncated" not in text
+    cut = list(read_stream(payloads[:-1], "openai-chat"))
+    assert cut[-1]["type"] == "error"
+    assert cut[-1]["error"]["code"] == "stream_truncated"

@@ -67,8 +67,10 @@ def read_stream(chunks: Iterable[Any], source: str, ctx: Context | None = None) 
     (the end marker, or a chunk to parse). The end of ``chunks`` is the end of the stream."""
     stream = spec(source)
     reader = StreamReader(stream, ctx)
+    marked = False
     for chunk in chunks:
         if isinstance(chunk, str) and chunk == stream.done:
+            marked = True
             break
         try:
             if isinstance(chunk, str | bytes):  # a payload as sent
@@ -81,7 +83,7 @@ def read_stream(chunks: Iterable[Any], source: str, ctx: Context | None = None) 
         yield from reader.feed(chunk)
         if reader.done:
             return
-    yield from reader.finish()
+    yield from reader.finish(marked)
 
 
 def write_stream(
@@ -245,7 +247,7 @@ class StreamTranslator:
         source = self.source
         if source is not None and source.done is not None and payload == source.done:
             assert self._reader is not None
-            return self._events_out(self._reader.finish()) + self._done()
+            return self._events_out(self._reader.finish(marked=True)) + self._done()
         try:
             chunk = read_json(payload, max_bytes=self.max_bytes)
         except InputError as exc:

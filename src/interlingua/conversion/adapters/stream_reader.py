@@ -97,9 +97,20 @@ class StreamReader:
             self._fail(code, ptr, message)
         return self._drain()
 
-    def finish(self) -> list[Event]:
-        """The events the end of the input implies (a completion, or a truncation error)."""
+    def finish(self, marked: bool = False) -> list[Event]:
+        """The events the end of the input implies (a completion, or a truncation error).
+        ``marked``: the format's end marker ended it (`[DONE]`), so the stream is whole even
+        if no stop reason came (Snowflake's recorded stream sends none): a message that began
+        completes with stop reason `other`, reported."""
         if not self.done:
+            if self._stop is None and marked and self._started:
+                self._stop = "other"
+                self.ctx.loss(
+                    f"/{self._chunks}",
+                    "stop_reason_approximated",
+                    f"{self.spec.format}: the stream ended with {self.spec.done} but gave no "
+                    "stop reason; read as other",
+                )
             if self._stop is not None:
                 self.complete()
             else:
