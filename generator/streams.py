@@ -230,9 +230,10 @@ class _Reader:
             return
         if kind == "drop":
             path, _ = _path(args["value"])
-            em.line(f"if {_read(path)} is not None:")
+            em.line(f"x = {_read(path)}")
+            em.line("if x is not None:")
             with em.block():
-                em.line(f"s.drop(ptr + {_pointer_suffix(path)!r}, {args['reason']!r})")
+                em.line(f"s.drop(ptr + {_pointer_suffix(path)!r}, {args['reason']!r}, x)")
             return
         values: dict[str, str] = {}
         required: list[str] = []

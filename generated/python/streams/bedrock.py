@@ -79,18 +79,21 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
         x = get(d.get("messageStop"), "stopReason")
         if x is not None:
             s.stop(x, ptr + "/messageStop/stopReason")
-        if get(d.get("messageStop"), "additionalModelResponseFields") is not None:
+        x = get(d.get("messageStop"), "additionalModelResponseFields")
+        if x is not None:
             s.drop(
                 ptr + "/messageStop/additionalModelResponseFields",
                 "model-specific response fields have no canonical stream event",
+                x,
             )
         return True
     if d.get("metadata") is not None:
         x = get(d.get("metadata"), "usage")
         if x is not None:
             s.usage(x, ptr + "/metadata/usage")
-        if get(d.get("metadata"), "trace") is not None:
-            s.drop(ptr + "/metadata/trace", "the guardrail trace has no canonical stream event")
+        x = get(d.get("metadata"), "trace")
+        if x is not None:
+            s.drop(ptr + "/metadata/trace", "the guardrail trace has no canonical stream event", x)
         return True
     if d.get("internalServerException") is not None:
         a_message = get(d.get("internalServerException"), "message")

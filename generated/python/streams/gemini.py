@@ -120,31 +120,40 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
             for k, item in enumerate(x):
                 if not _each1(s, item, ptr + "/candidates/0/content/parts" + "/" + str(k)):
                     s.unread(ptr + "/candidates/0/content/parts" + "/" + str(k))
-        if at(c, ("candidates", 0, "citationMetadata")) is not None:
+        x = at(c, ("candidates", 0, "citationMetadata"))
+        if x is not None:
             s.drop(
                 ptr + "/candidates/0/citationMetadata",
                 "citation sources have no canonical stream event",
+                x,
             )
         x = at(c, ("candidates", 0))
         if x is not None:
             s.ground(x, ptr + "/candidates/0")
-        if at(c, ("candidates", 0, "urlContextMetadata")) is not None:
+        x = at(c, ("candidates", 0, "urlContextMetadata"))
+        if x is not None:
             s.drop(
                 ptr + "/candidates/0/urlContextMetadata",
                 "url-context metadata has no canonical stream event",
+                x,
             )
-        if at(c, ("candidates", 0, "logprobsResult")) is not None:
+        x = at(c, ("candidates", 0, "logprobsResult"))
+        if x is not None:
             s.drop(
                 ptr + "/candidates/0/logprobsResult",
                 "token log probabilities have no canonical stream event",
+                x,
             )
-        if at(c, ("candidates", 0, "finishMessage")) is not None:
+        x = at(c, ("candidates", 0, "finishMessage"))
+        if x is not None:
             s.drop(
                 ptr + "/candidates/0/finishMessage",
                 "the finish message has no canonical stream event",
+                x,
             )
-        if at(c, ("candidates", 1)) is not None:
-            s.drop(ptr + "/candidates/1", "only the first candidate of a stream is read")
+        x = at(c, ("candidates", 1))
+        if x is not None:
+            s.drop(ptr + "/candidates/1", "only the first candidate of a stream is read", x)
         x = at(c, ("candidates", 0, "finishReason"))
         if x is not None:
             s.stop(x, ptr + "/candidates/0/finishReason")

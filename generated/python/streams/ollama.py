@@ -65,8 +65,9 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
             for k, item in enumerate(x):
                 if not _each1(s, item, ptr + "/message/tool_calls" + "/" + str(k)):
                     s.unread(ptr + "/message/tool_calls" + "/" + str(k))
-        if d.get("logprobs") is not None:
-            s.drop(ptr + "/logprobs", "token log probabilities have no canonical stream event")
+        x = d.get("logprobs")
+        if x is not None:
+            s.drop(ptr + "/logprobs", "token log probabilities have no canonical stream event", x)
         x = c
         if x is not None:
             s.usage(x, ptr + "")
@@ -90,8 +91,9 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
             for k, item in enumerate(x):
                 if not _each2(s, item, ptr + "/message/tool_calls" + "/" + str(k)):
                     s.unread(ptr + "/message/tool_calls" + "/" + str(k))
-        if d.get("logprobs") is not None:
-            s.drop(ptr + "/logprobs", "token log probabilities have no canonical stream event")
+        x = d.get("logprobs")
+        if x is not None:
+            s.drop(ptr + "/logprobs", "token log probabilities have no canonical stream event", x)
         return True
     return False
 

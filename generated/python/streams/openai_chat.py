@@ -86,13 +86,16 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
             for k, item in enumerate(x):
                 if not _each2(s, item, ptr + "/choices/0/delta/annotations" + "/" + str(k)):
                     s.unread(ptr + "/choices/0/delta/annotations" + "/" + str(k))
-        if at(c, ("choices", 0, "logprobs")) is not None:
+        x = at(c, ("choices", 0, "logprobs"))
+        if x is not None:
             s.drop(
                 ptr + "/choices/0/logprobs",
                 "token log probabilities have no canonical stream event",
+                x,
             )
-        if at(c, ("choices", 1)) is not None:
-            s.drop(ptr + "/choices/1", "only the first choice of a stream is read")
+        x = at(c, ("choices", 1))
+        if x is not None:
+            s.drop(ptr + "/choices/1", "only the first choice of a stream is read", x)
         x = at(c, ("choices", 0, "finish_reason"))
         if x is not None:
             s.stop(x, ptr + "/choices/0/finish_reason")

@@ -94,10 +94,12 @@ def read(s: StreamReader, c: Any, ptr: str) -> bool:
             s.cite(part=a_part, value=a_value, ptr=ptr)
         return True
     if k0 == "response.reasoning_text.delta":
-        if d.get("delta") is not None:
+        x = d.get("delta")
+        if x is not None:
             s.drop(
                 ptr + "/delta",
                 "raw reasoning text has no canonical home; the summary is the thinking text",
+                x,
             )
         return True
     if k0 == "response.completed":

@@ -42,6 +42,17 @@ def _text(value: Any, ptr: str) -> str:
     return value
 
 
+def _carries(value: Any) -> bool:
+    """Whether a value the stream drops holds anything: a server that fills a field with
+    nulls (Snowflake's `logprobs: {"content": null, "refusal": null}` on every chunk) loses
+    nothing, so nothing is reported."""
+    if type(value) is dict:
+        return any(_carries(v) for v in value.values())
+    if type(value) is list:
+        return any(_carries(v) for v in value)
+    return value is not None and value != ""
+
+
 def _check_key(key: Any, ptr: str) -> None:
     """A wire part key (a block or call index) is a number or a string, or absent."""
     if key is not None and type(key) not in (int, str):
@@ -192,8 +203,9 @@ class StreamReader:
     def refusal(self, *, part: Any, text: Any, ptr: str) -> None:
         self._delta("refusal", part, _text(text, ptr), ptr)
 
-    def drop(self, ptr: str, reason: str) -> None:
-        self.ctx.loss(ptr, "field_dropped", f"{self.spec.format}: {reason}")
+    def drop(self, ptr: str, reason: str, value: Any) -> None:
+        if _carries(value):
+            self.ctx.loss(ptr, "field_dropped", f"{self.spec.format}: {reason}")
 
     def _delta(self, kind: str, key: Any, text: str, ptr: str) -> None:
         _check_key(key, ptr)
