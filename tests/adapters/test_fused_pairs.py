@@ -231,6 +231,16 @@ def test_fields_the_targets_write_together_or_not_at_all(
 
 
 @pytest.mark.parametrize(("source", "target"), FROM_CHAT)
+def test_an_empty_model_is_no_model_on_both_paths(
+    source: str, target: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression (found by fuzzing once "" read as absent where the canonical form needs a
+    character): the passes wrote `model: ""` through, or reported it dropped, where the
+    two-step path writes the target's placeholder or nothing."""
+    takes_two_steps(_with(("model",), ""), "no model", source, target, caplog)
+
+
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
 def test_a_body_outside_the_shape_takes_the_two_step_path_and_says_why(
     source: str, target: str, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -502,6 +502,13 @@ GEMINI_BAD: dict[str, Any] = {
         _ASKS[0], {"role": "user", "parts": [_RESPONSE]}
     ),
     "a turn without parts": _gemini(("contents", 4), {"role": "user"}),
+    # Found by fuzzing: strings the pass reads past, which the two-step reader checks.
+    "a lone surrogate in the system instruction's role": _gemini(
+        ("systemInstruction", "role"), "a\udfffb"
+    ),
+    "a lone surrogate in a response's id": _gemini(
+        ("contents", 2, "parts", 0, "functionResponse", "id"), "\ud800"
+    ),
 }
 
 

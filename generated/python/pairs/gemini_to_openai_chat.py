@@ -259,6 +259,8 @@ def _user_turn(
                 or type(found_value) is not dict
             ):
                 return False
+            if not (data_checked or _clean(found_id)):
+                return False  # (one the pass reads past; the two-step reader refuses it)
             # The call it answers: the one of its id, else the earliest of its name.
             at = next((n for n, (cid, _) in enumerate(waiting) if cid == found_id), None)
             if at is None:
@@ -648,8 +650,9 @@ def _convert(
         found_system = body["systemInstruction"]
         if type(found_system) is not dict or not TURN_KEYS.issuperset(found_system):
             return "a system instruction outside the fused shape"
-        # (its role, which the API ignores, is not read)
-        if type(found_system.get("role", "")) is not str:
+        # (its role, which the API ignores, is not read, but checked as the reader checks it)
+        found_role = found_system.get("role", "")
+        if type(found_role) is not str or not (data_checked or _clean(found_role)):
             return "a system instruction outside the fused shape"
         system = _texts(found_system.get("parts"), data_checked)
         if system is None or type(found_system.get("parts")) is not list:

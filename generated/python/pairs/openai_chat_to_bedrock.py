@@ -404,7 +404,8 @@ def convert_request(
         Loss
     ] = []  # what reading leaves behind of the messages (it comes before the writer's)
     model = body.get("model")
-    if type(model) is not str or not (data_checked or _clean(model)):
+    # ("" reads as no model, which the writer fills with its placeholder: the two-step way)
+    if type(model) is not str or not model or not (data_checked or _clean(model)):
         return "no model"
     p_max_output_tokens = body.get("max_completion_tokens")
     if "max_tokens" in body:
