@@ -98,3 +98,10 @@ def test_a_pass_carries_the_words_both_lists_name_and_writes_them_where_the_targ
         "reasoning",
         "effort",
     )
+
+
+def test_a_list_of_a_variable_that_is_no_parameter_fails() -> None:
+    mapping = copy.deepcopy(MAPPINGS["anthropic"])
+    mapping["request"]["wire"]["output_config"]["effort"] = {"@only": ["$nothing", "low"]}
+    found = check_only_lists("anthropic", mapping, _wire("anthropic"), CANONICAL, "here")
+    assert [f.message for f in found] == ["$nothing is not a parameter"]
