@@ -9,6 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from generator.adapters import load_mappings
 from generator.bundle import build_bundle
 from generator.compat import check_release, check_versions
 from generator.environment import COMMAND, header
@@ -16,6 +17,7 @@ from generator.examples import check_examples
 from generator.lint import lint
 from generator.load import SchemaLoadError, load
 from generator.manifest import render_all
+from generator.only_lists import lint_only_lists
 from generator.paths import OWNED_DIRS, ROOT, SCHEMAS, SEED_COVERAGE, VERSIONS
 from generator.reading import lint_formats
 
@@ -28,6 +30,7 @@ def generate(root: Path) -> list[Path]:
         bundle = build_bundle(sources, header(sources.digest, "").replace("\n ", " ").strip())
         findings = lint(sources, bundle) + check_examples(bundle) + lint_formats(SCHEMAS)
         findings += check_release(version, bundle) + check_versions(version, bundle)
+        findings += lint_only_lists(SCHEMAS, [(m.format, m.data) for m in load_mappings()])
         for finding in findings:
             print(finding, file=sys.stderr)
         if any(f.level == "violation" for f in findings):

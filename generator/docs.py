@@ -34,6 +34,7 @@ import yaml
 
 from generator import viewplan
 from generator.bundle import def_name_of, plain_bundle
+from generator.effort_table import PARAMETER, effort_rows
 from generator.environment import header
 from generator.examples import iter_examples
 from generator.load import SchemaLoadError, Sources
@@ -816,8 +817,23 @@ class Renderer:
             capabilities_type=type_link("AdapterCapabilities", index)
             if "AdapterCapabilities" in self.defs
             else "",
+            effort=self.effort(index),
         )
         return pages
+
+    def effort(self, page: PurePosixPath) -> str:
+        """The reasoning-effort table (`generator/effort_table.py`); empty without the ladder."""
+        ladder = (
+            self.defs.get("GenerationParameters", {})
+            .get("properties", {})
+            .get(PARAMETER, {})
+            .get("enum", [])
+        )
+        mappings = {
+            path.stem: yaml.safe_load(path.read_text(encoding="utf-8"))
+            for path in sorted((SCHEMAS / "mappings").glob("*.yaml"))
+        }
+        return effort_table(ladder, effort_rows(mappings, ladder), page) if ladder else ""
 
     def vector_pages(self) -> dict[PurePosixPath, str]:
         pages: dict[PurePosixPath, str] = {}
@@ -968,6 +984,20 @@ def capability_table(
     for flag in flags:
         meaning = md_text(schema["properties"][flag].get("description", ""), cell=True)
         lines.append(f"| {code(flag)} | {meaning} |")
+    return "\n".join(lines) + "\n"
+
+
+def effort_table(ladder: list[str], rows: dict[str, list[str | None]], page: PurePosixPath) -> str:
+    """One row per format with a request writer, one column per rung of the canonical
+    reasoning-effort ladder: the word the writer sends, or `—` (left out, reported)."""
+    lines = [
+        "| format | " + " | ".join(code(rung) for rung in ladder) + " |",
+        "|---|" + "---|" * len(ladder),
+    ]
+    for name, cells in rows.items():
+        target = REFERENCE / "formats" / f"{name}.md"
+        words = " | ".join("—" if c is None else code(c) for c in cells)
+        lines.append(f"| {link(code(name), target, page)} | {words} |")
     return "\n".join(lines) + "\n"
 
 

@@ -259,7 +259,8 @@ def _source_params(source: Json) -> list[Param]:
     canonical = source["request"]["canonical"]["parameters"]
     by_var = {variable_of(v): k for k, v in canonical.items()}
     found = []
-    for key, value in source["request"]["wire"].items():
+    for key, given in source["request"]["wire"].items():
+        value = only_of(given)  # a word from a list: read as a value, then checked (`only_words`)
         listed = isinstance(value, dict) and list(value) == ["@one_or_many"]
         var = variable_of(value["@one_or_many"] if listed else value)
         if var in by_var:
@@ -287,7 +288,7 @@ def target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, Js
                 paths[by_var[variable_of(var)]] = path
                 defaults[by_var[variable_of(var)]] = default
             return
-        var = variable_of(node)
+        var = variable_of(only_of(node))  # a word from a list: the pass checks it (`only_words`)
         if var is not None:
             if var in by_var:
                 paths[by_var[var]] = path
@@ -298,6 +299,41 @@ def target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, Js
 
     walk(target["request"]["wire"], ())
     return paths, defaults
+
+
+def only_of(node: Json) -> Json:
+    """The value a template reads or writes through `@only` (a setting the format takes only
+    from a list of words); any other node as it is."""
+    if isinstance(node, dict) and list(node) == ["@only"]:
+        return node["@only"][0]
+    return node
+
+
+def only_words(*mappings: Json) -> dict[str, frozenset[str]]:
+    """By canonical parameter, the words a pass between these formats carries of a parameter
+    one of them reads or writes through `@only`: those every such list names. The pass checks
+    the value is one of them; another goes the two-step way, which reports it (read, it has no
+    canonical form; written, the target does not take it)."""
+    found: dict[str, frozenset[str]] = {}
+    for mapping in mappings:
+        parameters = mapping["request"]["canonical"].get("parameters", {})
+        by_var = {variable_of(v): k for k, v in parameters.items()}
+        for var, words in _only_lists(mapping["request"]["wire"]):
+            name = by_var[var]
+            found[name] = found.get(name, words) & words
+    return found
+
+
+def _only_lists(node: Json) -> Iterator[tuple[str | None, frozenset[str]]]:
+    if isinstance(node, dict) and list(node) == ["@only"]:
+        var, words = node["@only"]
+        yield variable_of(var), frozenset(str(words).split())
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _only_lists(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _only_lists(value)
 
 
 def _complex_params(target: Json, paths: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
@@ -807,6 +843,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     if system_form not in (("string",) if items else ("string_or_blocks", "content", "blocks")):
         raise PairError(f"system form {system_form}")
     checks = _checks(source, params, s_text, s_image, s_call["wire"])
+    complex_params = _complex_params(target, paths)
     implied_url_pattern(checks.image_url_pattern, _image_words(target)[1])
     _grouped_tools(target)
     return {
@@ -850,7 +887,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_id_rule": rule_pattern(charset_rule(source.get("ids", {}).get("tool_call"))),
         "params": params,
         "defaults": defaults,
-        "complex_params": _complex_params(target, paths),
+        "complex_params": complex_params,
+        "only": {k: v for k, v in only_words(source, target).items() if k not in complex_params},
         "model": _model(target),
         "envelope": _envelope_order(target),
         "t_messages": t_layout["messages"],

@@ -57,6 +57,7 @@ from generator.pairs import (
     mappings_by_format,
     module_name,
     one_of_types,
+    only_words,
     part_variant,
     py_types,
     reads_blocks,
@@ -667,6 +668,8 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
     given = {name: f"p_{key}" for key, name in plain}
     if merged_param:
         given[merged_param] = "parallel"
+    if given.keys() & only_words(source, target).keys():  # the pass would not check the word
+        raise PairError(f"{source['format']}: a parameter read or written through @only")
     by_key = {path: name for name, path in values["t_paths"].items()}
     written = target_fields(target)
     envelope = []

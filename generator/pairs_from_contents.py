@@ -34,6 +34,7 @@ from generator.pairs import (
     PairError,
     mappings_by_format,
     module_name,
+    only_words,
     part_variant,
     py_types,
     reads_blocks,
@@ -326,6 +327,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         raise PairError(f"{target['format']}: no tool_choice for {unknown}")
     paths = written["t_paths"]
     given = {name: f"p_{key}" for key, name in values["s_params"]}
+    if given.keys() & only_words(source, target).keys():  # the pass would not check the word
+        raise PairError(f"{source['format']}: a parameter read or written through @only")
     by_key = {path: name for name, path in paths.items()}
     fields = target_fields(target)
     envelope = []

@@ -34,6 +34,8 @@ from generator.pairs import (
     mappings_by_format,
     module_name,
     one_of_types,
+    only_of,
+    only_words,
     part_variant,
     py_types,
     reads_items,
@@ -166,7 +168,7 @@ def _source_request(source: Json) -> dict[str, Any]:
     plain, nested, other = [], [], []
     fields = {}
     for key, value in source["request"]["wire"].items():
-        var = variable_of(value)
+        var = variable_of(only_of(value))  # a word from a list: checked (`only_words`)
         names = variables_of(value)
         if var in by_var:
             plain.append((key, by_var[var]))
@@ -185,10 +187,10 @@ def _source_request(source: Json) -> dict[str, Any]:
         elif (
             isinstance(value, dict)
             and len(value) == 1
-            and variable_of(next(iter(value.values()))) in by_var
+            and variable_of(only_of(next(iter(value.values())))) in by_var
         ):
             ((setting, inner),) = value.items()
-            nested.append((key, setting, by_var[variable_of(inner)]))
+            nested.append((key, setting, by_var[variable_of(only_of(inner))]))
         else:
             other.append(key)
     if sorted(fields) != ["s_model", "s_rf", "s_tool_choice", "s_tools"]:
@@ -326,6 +328,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_roles": {canonical: target["roles"][canonical] for canonical in _MESSAGE_ROLES},
         "envelope": envelope,
         "dropped": dropped,
+        "only": only_words(source, target),
         "checks": checks,
         "py_types": py_types,
     }

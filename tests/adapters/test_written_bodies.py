@@ -59,9 +59,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("bedrock.tolerated.five_stop_sequences", "openai-chat"): _RANGE,
     ("bedrock.tolerated.temperature_above_one", "anthropic"): _RANGE,
     ("ollama.roundtrip.gif_webp_and_unknown_bytes", "umf"): _BYTES,
-    ("ollama.cross.unsupported_settings", "anthropic"): (
-        "the reasoning effort `minimal` goes to output_config.effort, which has no such level"
-    ),
     ("cmf/request/resources", "mcp"): (
         "a resource's annotations pass verbatim; CMF's `classification` is not an MCP annotation"
     ),

@@ -70,6 +70,35 @@ ONE_OF = Transform(
 )
 
 
+def _only_encode(ctx: Context, at: str, value: Any, allowed: Any) -> Any:
+    if value is ABSENT or value in str(allowed).split():
+        return value
+    ctx.loss(at, "parameter_dropped", f"{ctx.adapter} takes one of {allowed}; not {value!r}")
+    return ABSENT
+
+
+def _only_decode(ctx: Context, wire: Any, at: str, allowed: Any) -> tuple[Any, None]:
+    if wire in str(allowed).split():
+        return wire, None  # the value; nothing for the list
+    # A value the canonical form has no place for (a rung added after this release, say):
+    # none. Round-trip data keeps it for this format; read for another, it does not travel.
+    if not ctx.fidelity:
+        ctx.loss(at, "parameter_dropped", f"{ctx.adapter}: {wire!r} has no canonical form")
+    return ABSENT, None
+
+
+ONLY = Transform(
+    "only",
+    2,
+    _only_encode,
+    _only_decode,
+    'A setting the format takes only from a list (`{"@only": [$effort, "low medium high"]}`, '
+    "the list space-separated): another value is left out and reported both ways (read, it "
+    "has no canonical form and round-trip data keeps it).",
+    literals=True,
+)
+
+
 def _plain_text_encode(ctx: Context, at: str, media_type: Any, data: Any) -> Any:
     essence = media_type.partition(";")[0].strip().lower() if isinstance(media_type, str) else ""
     if not essence.startswith("text/"):
@@ -104,5 +133,5 @@ PLAIN_TEXT = Transform(
 )
 
 ACCEPTED_TRANSFORMS: Mapping[str, Transform] = {
-    t.name: t for t in (NON_EMPTY, WEB_URL, ONE_OF, PLAIN_TEXT)
+    t.name: t for t in (NON_EMPTY, WEB_URL, ONE_OF, ONLY, PLAIN_TEXT)
 }

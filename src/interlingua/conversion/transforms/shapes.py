@@ -227,6 +227,9 @@ def _effort_encode(ctx: Context, at: str, effort: Any, budget: Any) -> Any:
             f"{ctx.adapter} takes a thinking budget or a level, not both; the budget went",
         )
         return ABSENT
+    if effort not in _EFFORTS:
+        ctx.loss(at, "parameter_dropped", f"{ctx.adapter} has no thinking level {effort!r}")
+        return ABSENT
     return str(effort).upper()
 
 
@@ -234,9 +237,15 @@ def _effort_decode(ctx: Context, wire: Any, at: str) -> tuple[Any, Any]:
     if not isinstance(wire, str):
         raise ConversionError("wrong_type", at, "expected a level word")
     effort = wire.lower()
-    # No canonical effort: none (round-trip data keeps it). Nothing for the budget: the
-    # mapping reads it from its own field, after this one.
-    return (effort if effort in _EFFORTS else ABSENT), ABSENT
+    if effort in _EFFORTS:
+        return effort, ABSENT  # nothing for the budget: the mapping reads its own field after
+    # A level with no canonical effort: none. Round-trip data keeps it for this format; read
+    # for another, it does not travel, reported.
+    if not ctx.fidelity:
+        ctx.loss(
+            at, "parameter_dropped", f"{ctx.adapter}: thinking level {wire!r} has no canonical form"
+        )
+    return ABSENT, ABSENT
 
 
 EFFORT_LEVEL = Transform(
@@ -246,8 +255,9 @@ EFFORT_LEVEL = Transform(
     _effort_decode,
     "A reasoning effort as a level word in capitals (`high` as `HIGH`), for a format that "
     "takes a level or a budget but not both (`[$effort, $budget]`): with a budget the effort "
-    "is left out and reported. A level with no canonical effort reads as none, and round-trip "
-    "data keeps it; the budget is read elsewhere (the mapping reads its field after this one).",
+    "is left out and reported, as is a rung the format lacks. A level with no canonical effort "
+    "reads as none, reported, and round-trip data keeps it; the budget is read elsewhere (the "
+    "mapping reads its field after this one).",
 )
 
 

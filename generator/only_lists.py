@@ -1,0 +1,105 @@
+"""IL021: each `@only` list of a mapping names exactly the words both sides take.
+
+`{"@only": [$effort, "low medium high"]}` in a request's wire template says the format takes
+the setting only from that list (the transform leaves another word out and reports it, both
+ways). The list is checked against the two schemas it stands between:
+
+- every word is a value of the canonical parameter (`GenerationParameters`): a word read is
+  the canonical value as it is;
+- every word is one the format's wire schema takes at that place;
+- where the wire schema lists its values (an `enum`), the list names every one of them the
+  canonical parameter has too: a rung both sides have, left out of the list, would be dropped
+  needlessly. A wire schema that takes any word (OpenAI Chat's `reasoning_effort`) leaves the
+  list to the provider's own rungs, each of which the first two checks still hold.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from generator.lint import Finding
+
+Json = Any
+
+
+def only_lists(node: Json, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Json]]:
+    """Every `@only` call of a wire template: (its place, its arguments)."""
+    if isinstance(node, dict) and list(node) == ["@only"]:
+        yield path, node["@only"]
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from only_lists(value, (*path, key))
+
+
+def wire_schema_at(schema: Json, path: tuple[str, ...]) -> Json | None:
+    """The schema of a request field at ``path`` (object properties, local `$ref`s and the
+    members of a `oneOf`/`anyOf` followed), or None when the schema has no such field."""
+    defs = schema.get("$defs", {})
+
+    def resolve(node: Json) -> Json:
+        while isinstance(node, dict) and "$ref" in node:
+            node = defs[node["$ref"].rsplit("/", 1)[-1]]
+        return node
+
+    node = resolve(schema)
+    for key in path:
+        members = [resolve(m) for m in node.get("oneOf", node.get("anyOf", [node]))]
+        found = [m["properties"][key] for m in members if key in m.get("properties", {})]
+        if not found:
+            return None
+        node = resolve(found[0])
+    return node
+
+
+def check_only_lists(
+    fmt: str, mapping: Json, wire_schema: Json, canonical: Json, where: str
+) -> list[Finding]:
+    """IL021 for each `@only` list of ``mapping``'s request that names a word the canonical
+    parameter (``canonical``: the `GenerationParameters` schema) or the wire schema refuses,
+    or leaves out a word both enumerate."""
+    parameters = mapping["request"]["canonical"].get("parameters", {})
+    by_var = {str(v).lstrip("$"): k for k, v in parameters.items()}
+    findings = []
+    for path, (var, listed) in only_lists(mapping["request"]["wire"]):
+        at = f"{where}#/request/wire/" + "/".join(path)
+        words = str(listed).split()
+        name = by_var.get(str(var).lstrip("$").rstrip("!?"))
+        if name is None:
+            findings.append(Finding(at, "IL021", "violation", f"{var} is not a parameter"))
+            continue
+        ladder = canonical["properties"][name].get("enum", [])
+        leaf = wire_schema_at(wire_schema, path)
+        if leaf is None:
+            findings.append(Finding(at, "IL021", "violation", f"{fmt} has no such request field"))
+            continue
+        takes = Draft202012Validator({**leaf, "$defs": wire_schema.get("$defs", {})}).is_valid
+        problems = [f"{w!r} is not a canonical {name}" for w in words if w not in ladder]
+        problems += [f"{fmt}'s wire schema refuses {w!r}" for w in words if not takes(w)]
+        if "enum" in leaf:
+            problems += [
+                f"{w!r}, which {fmt} and the canonical {name} both take, is not in the list"
+                for w in ladder
+                if w in leaf["enum"] and w not in words
+            ]
+        findings += [Finding(at, "IL021", "violation", problem) for problem in problems]
+    return findings
+
+
+def lint_only_lists(schemas_dir: Path, mappings: list[tuple[str, Json]]) -> list[Finding]:
+    """`check_only_lists` of every mapping (by format), against its request's wire schema."""
+    envelope = json.loads((schemas_dir / "v1" / "envelope.json").read_text(encoding="utf-8"))
+    canonical = envelope["$defs"]["GenerationParameters"]
+    findings = []
+    for fmt, mapping in mappings:
+        document = mapping.get("documents", {}).get("request")
+        if document is None or "request" not in mapping:
+            continue
+        wire_schema = json.loads((schemas_dir / document).read_text(encoding="utf-8"))
+        where = f"schemas/mappings/{fmt}.yaml"
+        findings += check_only_lists(fmt, mapping, wire_schema, canonical, where)
+    return findings

@@ -1,0 +1,107 @@
+"""`@only` lists (IL021) and how the pair composers take them: a list names exactly the words
+the canonical parameter and the format's wire schema both take, and a fused pass carries only
+the words both of its formats' lists name."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from generator.adapters import load_mappings
+from generator.only_lists import check_only_lists, lint_only_lists, wire_schema_at
+from generator.pairs import only_words, target_paths
+from generator.paths import SCHEMAS
+
+MAPPINGS = {m.format: m.data for m in load_mappings()}
+CANONICAL = json.loads((SCHEMAS / "v1" / "envelope.json").read_text(encoding="utf-8"))["$defs"][
+    "GenerationParameters"
+]
+
+
+def _wire(fmt: str) -> Any:
+    document = MAPPINGS[fmt]["documents"]["request"]
+    return json.loads((SCHEMAS / document).read_text(encoding="utf-8"))
+
+
+def _with_list(fmt: str, words: str) -> Any:
+    mapping = copy.deepcopy(MAPPINGS[fmt])
+    if fmt == "anthropic":
+        mapping["request"]["wire"]["output_config"]["effort"] = {"@only": ["$effort", words]}
+    else:
+        mapping["request"]["wire"]["reasoning_effort"] = {"@only": ["$reasoning_effort", words]}
+    return mapping
+
+
+def _problems(fmt: str, words: str) -> list[str]:
+    found = check_only_lists(fmt, _with_list(fmt, words), _wire(fmt), CANONICAL, "here")
+    assert {f.id for f in found} <= {"IL021"}
+    return [f.message for f in found]
+
+
+def test_the_shipped_lists_are_exactly_what_both_sides_take() -> None:
+    assert lint_only_lists(SCHEMAS, sorted(MAPPINGS.items())) == []
+
+
+def test_the_canonical_ladder_runs_from_none_to_max() -> None:
+    assert CANONICAL["properties"]["reasoning_effort"]["enum"] == [
+        "none",
+        "minimal",
+        "low",
+        "medium",
+        "high",
+        "xhigh",
+        "max",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "words", "problem"),
+    [
+        ("anthropic", "minimal low medium high xhigh max", "anthropic's wire schema refuses"),
+        ("anthropic", "low medium high xhigh", "'max', which anthropic and the canonical"),
+        ("anthropic", "low medium high xhigh max ultra", "'ultra' is not a canonical"),
+        ("openai-chat", "none minimal low medium high xhigh max ultra", "'ultra' is not a"),
+    ],
+)
+def test_a_list_naming_a_word_one_side_refuses_or_leaving_out_one_both_take_fails(
+    fmt: str, words: str, problem: str
+) -> None:
+    assert any(problem in message for message in _problems(fmt, words))
+
+
+def test_a_wire_schema_taking_any_word_leaves_the_list_to_the_providers_rungs() -> None:
+    assert _problems("openai-chat", "low medium high") == []
+
+
+def test_a_list_at_a_place_the_wire_schema_lacks_fails() -> None:
+    mapping = copy.deepcopy(MAPPINGS["anthropic"])
+    mapping["request"]["wire"]["nowhere"] = {"@only": ["$effort", "low"]}
+    found = check_only_lists("anthropic", mapping, _wire("anthropic"), CANONICAL, "here")
+    assert [f.message for f in found] == ["anthropic has no such request field"]
+    assert wire_schema_at(_wire("anthropic"), ("output_config", "effort")) is not None
+
+
+def test_a_pass_carries_the_words_both_lists_name_and_writes_them_where_the_target_does() -> None:
+    chat, anthropic = MAPPINGS["openai-chat"], MAPPINGS["anthropic"]
+    assert only_words(chat, anthropic) == {
+        "reasoning_effort": frozenset({"low", "medium", "high", "xhigh", "max"})
+    }
+    assert only_words(MAPPINGS["bedrock"]) == {}
+    assert only_words(chat, MAPPINGS["bedrock"])["reasoning_effort"] == frozenset(
+        CANONICAL["properties"]["reasoning_effort"]["enum"]
+    )
+    assert target_paths(anthropic)[0]["reasoning_effort"] == ("output_config", "effort")
+    assert target_paths(MAPPINGS["openai-responses"])[0]["reasoning_effort"] == (
+        "reasoning",
+        "effort",
+    )
+
+
+def test_a_list_of_a_variable_that_is_no_parameter_fails() -> None:
+    mapping = copy.deepcopy(MAPPINGS["anthropic"])
+    mapping["request"]["wire"]["output_config"]["effort"] = {"@only": ["$nothing", "low"]}
+    found = check_only_lists("anthropic", mapping, _wire("anthropic"), CANONICAL, "here")
+    assert [f.message for f in found] == ["$nothing is not a parameter"]
