@@ -90,6 +90,13 @@ SHAPES: dict[str, dict[str, Any]] = {
         [_result(1, [_TEXT, _PLAIN], is_error=True), _IMAGE_FILE],
         last=[{"type": "thinking", "thinking": "Hm.", "signature": "s"}, _TEXT],
     ),
+    "a result with media, then a user turn of one string (the moved turn before it)": {
+        **_body([_result(0, [_PDF])]),
+        "messages": [
+            *_body([_result(0, [_PDF])])["messages"],
+            {"role": "user", "content": "Thanks."},
+        ],
+    },
     "documents and an image by a file id in the user's first turn": {
         **copy.deepcopy(ANTHROPIC_BODY),
         "messages": [
@@ -282,8 +289,9 @@ def test_random_results_and_media_convert_the_same_both_ways(seed: int) -> None:
                 ]
             )
         body = _body(*turns, last=rng.choice([None, "ok", [_TEXT]]))
-        if rng.random() < 0.3:  # a user turn right after another
-            body["messages"].insert(3, {"role": "user", "content": [_result(9, [_IMAGE_URL])]})
+        if rng.random() < 0.4:  # a user turn right after another
+            content = rng.choice([[_result(9, [_IMAGE_URL])], "hi", [_DOCUMENT_URL], [_TEXT]])
+            body["messages"].insert(3, {"role": "user", "content": copy.deepcopy(content)})
         fused = _convert(body)
         same(fused, convert(copy.deepcopy(body), *_PAIR, fused=False))
         taken += fused.fused

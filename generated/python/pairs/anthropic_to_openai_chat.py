@@ -368,6 +368,8 @@ def _user_turn(
         one: str = content
         if _blank(one) or not (data_checked or _clean(one)):
             return None
+        if moving:  # the parts the results before could not hold, right after them
+            shift = _moved(moving, written, lost, shift)
         written.append({"role": "user", "content": one})
         return shift
     if type(content) is not list:
@@ -377,14 +379,12 @@ def _user_turn(
         return None
     run: list[Any] = []  # the parts of the user message being gathered
     solo: str | None = None  # its text, when its first part is one
-    seen = 0  # the parts of the user message being gathered, those dropped too
+    gone = 0  # the parts of the user message being gathered that are dropped (reported)
     for block in blocks:
         if type(block) is not dict:
             return None
         fields: dict[str, Any] = block
         tag = fields.get("type")
-        if moving and tag != "tool_result":
-            shift = _moved(moving, written, lost, shift)
         if tag == "text":
             value = fields.get("text")
             if type(value) is not str or len(fields) != 2:
@@ -395,7 +395,6 @@ def _user_turn(
             if not run:
                 solo = text
             run.append({"type": "text", "text": text})
-            seen += 1
         elif tag == "image":
             part = _image(fields, data_checked)
             if part is None:  # (an image by a file id, which the target drops: seldom)
@@ -404,17 +403,18 @@ def _user_turn(
                     return None
                 part, suffix, code, reason = got_medium
                 if part is None:
+                    if moving:  # (the results' parts are reported first)
+                        shift = _moved(moving, written, lost, shift)
                     lost.append(
                         Loss(
-                            f"/messages/{len(written) - shift}/content/{seen}{suffix}",
+                            f"/messages/{len(written) - shift}/content/{len(run) + gone}{suffix}",
                             code,
                             reason,
                             tag,
                         )
                     )
-            seen += 1
-            if part is None:
-                continue
+                    gone += 1
+                    continue
             if part is None:
                 return None
             if not run:
@@ -425,16 +425,18 @@ def _user_turn(
             if got_medium is None:
                 return None
             part, suffix, code, reason = got_medium
-            seen += 1
             if part is None:
+                if moving:  # (the results' parts are reported first)
+                    shift = _moved(moving, written, lost, shift)
                 lost.append(
                     Loss(
-                        f"/messages/{len(written) - shift}/content/{seen - 1}{suffix}",
+                        f"/messages/{len(written) - shift}/content/{len(run) + gone}{suffix}",
                         code,
                         reason,
                         tag,
                     )
                 )
+                gone += 1
                 continue
             if not run:
                 solo = None
@@ -456,7 +458,9 @@ def _user_turn(
                 if got_media is None:
                     return None
                 texts, media = got_media
-            if seen:
+            if run or gone:
+                if moving:  # the parts the results before could not hold, right after them
+                    shift = _moved(moving, written, lost, shift)
                 if run:
                     written.append(
                         {
@@ -470,7 +474,7 @@ def _user_turn(
                         Loss(f"/messages/{len(written) - shift}", "message_dropped", NOTHING)
                     )
                     shift -= 1
-                seen = 0
+                gone = 0
             if media is None:
                 result_content = _content(texts)
             else:  # the text parts beside what moves (none: an empty text)
@@ -494,13 +498,16 @@ def _user_turn(
             written.append({"role": "tool", "tool_call_id": result_id, "content": result_content})
         else:
             return None
-    if run:
-        written.append(
-            {"role": "user", "content": solo if len(run) == 1 and solo is not None else run}
-        )
-    elif seen:  # each part dropped (reported): no message
-        lost.append(Loss(f"/messages/{len(written) - shift}", "message_dropped", NOTHING))
-        shift -= 1
+    if run or gone:
+        if moving:  # the parts the results before could not hold, right after them
+            shift = _moved(moving, written, lost, shift)
+        if run:
+            written.append(
+                {"role": "user", "content": solo if len(run) == 1 and solo is not None else run}
+            )
+        else:  # each part dropped (reported): no message
+            lost.append(Loss(f"/messages/{len(written) - shift}", "message_dropped", NOTHING))
+            shift -= 1
     return shift
 
 
