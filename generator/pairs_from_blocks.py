@@ -998,10 +998,8 @@ def _source_media(
         return None
     if set(source["layout"].get("tool_result_parts", ())) != {"text", "image", "document"}:
         return None
-    if target["layout"].get("tool_result_parts", ["text"]) != ["text"] and set(
-        target["layout"].get("tool_result_parts", ["text"])
-    ) != {"text"}:
-        return None
+    if set(target["layout"].get("tool_result_parts", ["text"])) != {"text"}:
+        return None  # (a target whose results hold media writes them there)
     box = parts["s_image_box"]
     kinds: dict[str, Json] = {}
     tag = None
