@@ -215,6 +215,9 @@ class BlockPaths:
     dropped_open: tuple[str, ...] = ()
     # The keys of a tool's template (None: the pass takes no key beyond those it reads).
     tool_keys: frozenset[str] | None = None
+    # A base64 document's data (None: the pass takes no document; its data's pattern is the
+    # image's, checked alike).
+    document_data: list[Step] | None = None
 
 
 def block_checks(
@@ -233,7 +236,13 @@ def block_checks(
     )
     defs: dict[str, Json] = schema["$defs"]
     data_at, data = schema_at(defs, schema, paths.image_data)
-    fields = field_checks(fmt, schema, read_keys, taken, {(data_at, "pattern")})
+    checked = {(data_at, "pattern")}
+    if paths.document_data is not None:
+        document_at, document = schema_at(defs, schema, paths.document_data)
+        if document.get("pattern") != data.get("pattern"):
+            raise CheckError(f"{fmt}: a document's data checked otherwise than an image's")
+        checked.add((document_at, "pattern"))
+    fields = field_checks(fmt, schema, read_keys, taken, checked)
     top = resolve_ref(defs, schema)
     param_types, item_types = {}, {}
     groups: dict[str, frozenset[str]] = {}

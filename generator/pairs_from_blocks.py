@@ -635,6 +635,7 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
     if parts["s_result_json"] and values["t_structured"] is None:
         raise PairError(f"{target['format']}: a result's structured value kept apart")
     dropped = _dropped_parts(source, target, blocks, parts, bound)
+    media = _source_media(source, target, blocks, parts)
     checks = _checks(
         source,
         blocks,
@@ -643,6 +644,7 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
         fields=fields,
         choices=choices,
         dropped=dropped,
+        media=media,
     )
     if s_format is not None:
         _check_format(source, s_format)
@@ -711,6 +713,7 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
         "s_tools_group": _tools_group_values(fields["s_tools"], len(groups), checks),
         "s_nested": nested,
         "s_format": s_format,
+        "s_media": media,
         "s_choice_key": choice_key,
         "s_choices": choices,
         "s_choice_name": choice_name,
@@ -798,6 +801,7 @@ def _checks(
     fields: dict[str, Any],
     choices: dict[str, str],
     dropped: dict[str, tuple[str, str, frozenset[str]]],
+    media: dict[str, Any] | None = None,
 ) -> BlockChecks:
     """What the pass checks of its source in place of the reading schema (pair_checks.py): of
     the fields it reads, the branches of the roles and tags it converts. ``request``: its
@@ -825,6 +829,8 @@ def _checks(
     }
     if parts["s_result_json"]:
         tags.add(parts["s_result_json"])
+    if media is not None:  # a document (of each source), an image by a file id
+        tags |= {media["tag"], media["file_tag"], media["text_tag"], media["url_tag"]}
     taken: dict[str, set[str]] = {layout["role"]: roles}
     if blocks.tag is None:
         # untagged unions are walked by their blocks' keys: the source's, the tool's box,
@@ -850,6 +856,14 @@ def _checks(
     tool = source["codecs"]["tool"][0]["wire"]
     paths = BlockPaths(
         image_data=[*user, *blocks.steps(image, "data")],
+        document_data=[
+            *user,
+            *blocks.steps(
+                part_variant(source, "document", source={"type": "base64"})["wire"], "data"
+            ),
+        ]
+        if media is not None
+        else None,
         tool_schema=[*fields["s_tools"], "[]", *blocks.steps(tool, "schema")],
         result=[*user, *blocks.steps(source["parts"]["tool_result"][0]["wire"], "id")[:-1]],
         assistant_block=[
@@ -971,3 +985,116 @@ def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]
         if reads_blocks(mappings[source]) and not reads_contents(mappings[source]):
             values = pair_values(mappings[source], mappings[target], bound)
             yield {"module": module_name(source, target)}, values
+
+
+def _source_media(
+    source: Json, target: Json, blocks: _Blocks, parts: dict[str, Any]
+) -> dict[str, Any] | None:
+    """Media and documents in a tool result or beside one (issue 16: real traffic), when the
+    target's tool messages hold text only and its writer moves the rest to a user turn right
+    after the results: the source's document block (by its source's tag: bytes of one type, a
+    text, a URL, a file id; a title, a cache hint or citations send the body the two-step way)
+    and the target's file part, and how the writer reports what it moves and drops, asked of
+    the two-step path at generation time. None: a source or target of another layout (an
+    untagged source, Bedrock's), whose pass leaves such bodies to the two-step path."""
+    if blocks.tag is None or "document" not in source["parts"]:
+        return None
+    if set(source["layout"].get("tool_result_parts", ())) != {"text", "image", "document"}:
+        return None
+    if set(target["layout"].get("tool_result_parts", ["text"])) != {"text"}:
+        return None  # (a target whose results hold media writes them there)
+    box = parts["s_image_box"]
+    kinds: dict[str, Json] = {}
+    tag = None
+    for variant in source["parts"]["document"]:
+        wire = variant["wire"]
+        found_tag, fields = blocks.split(wire)
+        if tag not in (None, found_tag) or box not in fields:
+            raise PairError(f"{source['format']}: a document the block composer does not read")
+        tag = found_tag
+        kinds[fields[box][blocks.tag]] = fields[box]
+    by_kind = {"base64": "data", "text": "data", "url": "url", "file": "file_id"}
+    if tag is None or set(kinds) != set(by_kind):
+        raise PairError(f"{source['format']}: documents the block composer does not read")
+    base64 = kinds["base64"]
+    text = kinds["text"]
+    (pdf,) = [k for k, v in base64.items() if isinstance(v, str) and "/" in v]
+    (plain,) = [k for k, v in text.items() if isinstance(v, dict) and "@plain_text" in v]
+    (web,) = [k for k, v in kinds["url"].items() if isinstance(v, dict) and "@web_url" in v]
+    (file_key,) = [k for k, v in kinds["file"].items() if variable_of(v) == "file_id"]
+    if (
+        variable_of(base64.get(parts["s_base64"]["data"])) != "data"
+        or base64[pdf] != "application/pdf"
+        or text.get(pdf) != "text/plain"
+        or len(base64) != 3
+        or len(text) != 3
+        or len(kinds["url"]) != 2
+        or len(kinds["file"]) != 2
+    ):
+        raise PairError(f"{source['format']}: documents the block composer does not read")
+    document = part_variant(target, "document", source={"type": "base64"})["wire"]
+    return {
+        "tag": tag,
+        "media_key": pdf,
+        "data_key": parts["s_base64"]["data"],
+        "text_key": plain,
+        "url_key": web,
+        "file_key": file_key,
+        "file_tag": kinds["file"][blocks.tag],
+        "text_tag": text[blocks.tag],
+        "url_tag": kinds["url"][blocks.tag],
+        "base64_tag": base64[blocks.tag],
+        "pdf": base64[pdf],
+        "plain": text[pdf],
+        "t_file_data": wire_expr(document, {"media_type": "media_type", "data": "data"}),
+        **_displacement(source, target, parts, tag, (box, pdf, plain, web, file_key)),
+    }
+
+
+def _displacement(
+    source: Json, target: Json, parts: dict[str, Any], tag: str, keys: tuple[str, ...]
+) -> dict[str, Any]:
+    """How the two-step path reports a result's media it moves to a user turn after the
+    results, a file id another provider issued, a document it cannot carry and a user turn
+    left with nothing: asked of it at generation time, on a body of each."""
+    from interlingua.conversion.converter import convert  # noqa: PLC0415 (the generator runs without it otherwise)
+
+    box, media_key, _plain, url_key, file_key = keys
+    kind = parts["s_image_tag"]
+    t = source["layout"]["block_tag"]
+    image = {t: kind, box: {t: "file", file_key: "i"}}
+    result = {
+        t: parts["s_result_tag"],
+        parts["s_result"]["id"]: "c",
+        parts["s_result"]["content"]: [image],
+    }
+    document = {t: tag, box: {t: "url", url_key: "https://example.com/d.pdf"}}
+    layout = source["layout"]
+    body = {
+        "model": "m",
+        "max_tokens": 1,
+        layout["messages"]: [
+            {layout["role"]: source["roles"]["user"], layout["content"]: "q"},
+            {layout["role"]: source["roles"]["assistant"], layout["content"]: "a"},
+            {layout["role"]: source["roles"]["user"], layout["content"]: [result, document]},
+        ],
+    }
+    got = convert(body, source["format"], target["format"], fused=False)
+    found = [(loss.pointer, loss.code, loss.reason, loss.part_type) for loss in got.losses]
+    at = "/messages/2/content/0/content/0"
+    expected = [
+        (at, "moved", kind),
+        (f"{at}/{box}/{file_key}", "file_not_portable", kind),
+        ("/messages/3/content/0", "part_dropped", tag),
+        ("/messages/3", "message_dropped", None),
+    ]
+    if [(p, c, k) for p, c, _r, k in found] != expected or len(got.output[layout["messages"]]) != 3:
+        raise PairError(f"{target['format']}: media in tool results written otherwise: {found}")
+    if media_key in found[1][2]:
+        raise PairError("a reason the pass would write otherwise")
+    return {
+        "moved": found[0][2],
+        "not_portable": (f"/{box}/{file_key}", found[1][1], found[1][2]),
+        "cannot_carry": found[2][2],
+        "nothing": found[3][2],
+    }

@@ -691,3 +691,34 @@ def test_a_block_pairs_reports_of_what_it_drops_are_asked_of_the_runtime() -> No
     # Bedrock's tools are boxed and untagged: no tool of another kind, no key left.
     bedrock = pairs_from_blocks.pair_values(mappings["bedrock"], mappings["openai-chat"], BOUND)
     assert bedrock["s_tool_extra"] is None and bedrock["s_dropped"] == []
+
+
+def test_a_block_pairs_media_in_results_come_from_the_mappings_and_the_two_step_path() -> None:
+    """anthropic → openai-chat takes media and documents in or beside tool results: the
+    document's keys are read from Anthropic's mapping, the file part from OpenAI Chat's, and
+    the reasons of what the writer moves or drops are asked of the two-step path. A target
+    whose results hold media, an untagged source (Bedrock's) or documents of another form:
+    none (the two-step path's) or a failed generation."""
+    mappings = mappings_by_format()
+    source, target = mappings["anthropic"], mappings["openai-chat"]
+    media = pairs_from_blocks.pair_values(source, target)["s_media"]
+    assert (media["tag"], media["file_key"], media["pdf"], media["plain"]) == (
+        "document",
+        "file_id",
+        "application/pdf",
+        "text/plain",
+    )
+    assert media["not_portable"][:2] == ("/source/file_id", "file_not_portable")
+    assert media["moved"].startswith("a tool result holds text only here")
+    assert _value(media["t_file_data"], media_type="application/pdf", data="QQ==") == {
+        "type": "file",
+        "file": {"file_data": "data:application/pdf;base64,QQ=="},
+    }
+    assert pairs_from_blocks.pair_values(mappings["bedrock"], target)["s_media"] is None
+    holding = copy.deepcopy(target)
+    holding["layout"]["tool_result_parts"] = ["text", "image"]
+    assert pairs_from_blocks.pair_values(source, holding)["s_media"] is None
+    fewer = copy.deepcopy(source)
+    fewer["parts"]["document"] = fewer["parts"]["document"][:3]  # no document by a file id
+    with pytest.raises(pairs.PairError, match="documents the block composer does not read"):
+        pairs_from_blocks.pair_values(fewer, target)

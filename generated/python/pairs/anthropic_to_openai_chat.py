@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from base64 import b64encode as _b64encode
 from typing import Any, Final
 
 from interlingua.conversion import Loss, log
@@ -210,71 +211,285 @@ def _image(block: dict[str, Any], data_checked: bool) -> dict[str, Any] | None:
     return None
 
 
-def _user_turn(content: Any, written: list[Any], lost: list[Loss], data_checked: bool) -> bool:
-    """Writes a user turn: each run of its text and images as a message, each tool result as
-    a message of its own, in their order; what the target has no place for into ``lost``.
-    False: outside the shape."""
-    if type(content) is str:
-        one: str = content
-        if _blank(one) or not (data_checked or _clean(one)):
-            return False
-        written.append({"role": "user", "content": one})
-        return True
+# A tool message of openai-chat holds text only: a result's images and documents move to a
+# user turn right after the results, each reported; a document by URL, or a file id
+# anthropic issued, is dropped (reported), and a user turn left with nothing is none.
+MOVED: Final = "a tool result holds text only here; sent in a user turn right after the results"
+NOT_PORTABLE: Final = (
+    "/source/file_id",
+    "file_not_portable",
+    "openai-chat: the file id was issued by anthropic, and the part names no openai id for it nor carries its bytes or URL",
+)  # (pointer in the part, code, reason)
+CANNOT_CARRY: Final = ("", "part_dropped", "openai-chat cannot carry this part")
+NOTHING: Final = "openai-chat: nothing in it could be carried"
+WRITTEN: Final = ("", "", "")  # (a part written: nothing reported)
+
+
+def _medium(
+    tag: str, fields: dict[str, Any], data_checked: bool
+) -> tuple[Any, str, str, str] | None:
+    """An image or document block (``tag``): the target's part, or None with how the writer
+    reports dropping it (where in the part, code, reason); None: outside the shape (a title,
+    a cache hint, citations, bytes of another type, among others)."""
+    if tag == "image":
+        part = _image(fields, data_checked)
+        if part is not None:
+            return (part, *WRITTEN)
+    if len(fields) != 2:
+        return None
+    found = fields.get("source")
+    if type(found) is not dict:
+        return None
+    source: dict[str, Any] = found
+    kind = source.get("type")
+    if kind == "file":  # another provider's file id: not carried
+        file_id = source.get("file_id")
+        if (
+            len(source) != 2
+            or type(file_id) is not str
+            or not file_id
+            or not (data_checked or _clean(file_id))
+        ):
+            return None
+        return (None, *NOT_PORTABLE)
+    if tag != "document":
+        return None
+    if kind == "base64":
+        data = source.get("data")
+        if (
+            len(source) != 3
+            or source.get("media_type") != "application/pdf"
+            or type(data) is not str
+            or not data
+            or not DATA_OK(data)
+        ):
+            return None
+        media_type = "application/pdf"
+        return (
+            {"type": "file", "file": {"file_data": "data:" + media_type + ";base64," + data}},
+            *WRITTEN,
+        )
+    if kind == "text":  # the text itself: written as its bytes
+        text = source.get("data")
+        if (
+            len(source) != 3
+            or source.get("media_type") != "text/plain"
+            or type(text) is not str
+            or not text
+            or not (data_checked or _clean(text))
+        ):
+            return None
+        media_type = "text/plain"
+        data = _b64encode(text.encode()).decode()
+        return (
+            {"type": "file", "file": {"file_data": "data:" + media_type + ";base64," + data}},
+            *WRITTEN,
+        )
+    if kind == "url":
+        url = source.get("url")
+        if (
+            len(source) != 2
+            or type(url) is not str
+            or not (data_checked or _clean(url))
+            or not url.startswith(("https://", "http://"))
+        ):
+            return None
+        return (None, *CANNOT_CARRY)
+    return None
+
+
+def _result_media(content: Any, data_checked: bool) -> tuple[list[str], list[Any]] | None:
+    """The texts of a tool result's content and the images and documents beside them (each
+    with its place in the content, its part or None, and how dropping it is reported); None:
+    outside the shape."""
     if type(content) is not list:
-        return False
+        return None
     blocks: list[Any] = content
-    if not blocks:
-        return False
-    run: list[Any] = []  # the parts of the user message being gathered
-    solo: str | None = None  # its text, when its first part is one
-    for block in blocks:
+    texts: list[str] = []
+    media: list[Any] = []
+    for k, block in enumerate(blocks):
         if type(block) is not dict:
-            return False
+            return None
         fields: dict[str, Any] = block
         tag = fields.get("type")
         if tag == "text":
             value = fields.get("text")
             if type(value) is not str or len(fields) != 2:
-                return False
+                return None
             text: str = value
             if _blank(text) or not (data_checked or _clean(text)):
-                return False
+                return None
+            texts.append(text)
+        elif tag == "image" or tag == "document":
+            got = _medium(tag, fields, data_checked)
+            if got is None:
+                return None
+            part, suffix, code, reason = got
+            media.append((k, part, (suffix, code, reason, tag)))
+        else:
+            return None
+    return (texts, media) if media else None
+
+
+def _moved(moving: list[Any], written: list[Any], lost: list[Loss], shift: int) -> int:
+    """Writes the parts the results before could not hold, in a user turn of their own (none
+    when each is dropped), as the target's writer does: each reported moved, then what
+    writing them loses. Gives ``shift`` updated."""
+    parts = []
+    for at, part, how in moving:
+        lost.append(Loss(at, "moved", MOVED, how[3]))
+    for at, part, how in moving:
+        if part is None:
+            lost.append(Loss(at + how[0], how[1], how[2], how[3]))
+        else:
+            parts.append(part)
+    moving.clear()
+    if not parts:
+        return shift
+    written.append({"role": "user", "content": parts})
+    return shift + 1
+
+
+def _user_turn(
+    content: Any,
+    written: list[Any],
+    lost: list[Loss],
+    data_checked: bool,
+    moving: list[Any],
+    shift: int,
+) -> int | None:
+    """Writes a user turn: each run of its text, images and documents as a message, each tool
+    result as a message of its own, in their order; what the target has no place for into
+    ``lost``; a result's media and documents into ``moving`` (`_moved` writes them after the
+    results). ``shift``: how many more messages are written than the canonical form has (a
+    turn of moved parts: one more; a turn all of whose parts are dropped: one fewer), given
+    back updated. None: outside the shape."""
+    if type(content) is str:
+        one: str = content
+        if _blank(one) or not (data_checked or _clean(one)):
+            return None
+        if moving:  # the parts the results before could not hold, right after them
+            shift = _moved(moving, written, lost, shift)
+        written.append({"role": "user", "content": one})
+        return shift
+    if type(content) is not list:
+        return None
+    blocks: list[Any] = content
+    if not blocks:
+        return None
+    run: list[Any] = []  # the parts of the user message being gathered
+    solo: str | None = None  # its text, when its first part is one
+    gone = 0  # the parts of the user message being gathered that are dropped (reported)
+    for block in blocks:
+        if type(block) is not dict:
+            return None
+        fields: dict[str, Any] = block
+        tag = fields.get("type")
+        if tag == "text":
+            value = fields.get("text")
+            if type(value) is not str or len(fields) != 2:
+                return None
+            text: str = value
+            if _blank(text) or not (data_checked or _clean(text)):
+                return None
             if not run:
                 solo = text
             run.append({"type": "text", "text": text})
         elif tag == "image":
             part = _image(fields, data_checked)
+            if part is None:  # (an image by a file id, which the target drops: seldom)
+                got_medium = _medium(tag, fields, data_checked)
+                if got_medium is None:
+                    return None
+                part, suffix, code, reason = got_medium
+                if part is None:
+                    if moving:  # (the results' parts are reported first)
+                        shift = _moved(moving, written, lost, shift)
+                    lost.append(
+                        Loss(
+                            f"/messages/{len(written) - shift}/content/{len(run) + gone}{suffix}",
+                            code,
+                            reason,
+                            tag,
+                        )
+                    )
+                    gone += 1
+                    continue
             if part is None:
-                return False
+                return None
+            if not run:
+                solo = None
+            run.append(part)
+        elif tag == "document":
+            got_medium = _medium(tag, fields, data_checked)
+            if got_medium is None:
+                return None
+            part, suffix, code, reason = got_medium
+            if part is None:
+                if moving:  # (the results' parts are reported first)
+                    shift = _moved(moving, written, lost, shift)
+                lost.append(
+                    Loss(
+                        f"/messages/{len(written) - shift}/content/{len(run) + gone}{suffix}",
+                        code,
+                        reason,
+                        tag,
+                    )
+                )
+                gone += 1
+                continue
             if not run:
                 solo = None
             run.append(part)
         elif tag == "tool_result":
             if len(fields) != 3 + ("is_error" in fields):
-                return False
+                return None
             found_id = fields.get("tool_use_id")
             if type(found_id) is not str:
-                return False
+                return None
             result_id: str = found_id
             if not ID_OK(result_id):
-                return False
-            texts = _texts(fields.get("content"), data_checked)
+                return None
+            result = fields.get("content")
+            texts = _texts(result, data_checked)
+            media = None
             if texts is None:
-                return False
-            if run:
-                written.append(
-                    {"role": "user", "content": solo if len(run) == 1 and solo is not None else run}
-                )
-                run = []
-            result_content = _content(texts)
+                got_media = _result_media(result, data_checked)
+                if got_media is None:
+                    return None
+                texts, media = got_media
+            if run or gone:
+                if moving:  # the parts the results before could not hold, right after them
+                    shift = _moved(moving, written, lost, shift)
+                if run:
+                    written.append(
+                        {
+                            "role": "user",
+                            "content": solo if len(run) == 1 and solo is not None else run,
+                        }
+                    )
+                    run = []
+                else:  # each part dropped (reported): no message
+                    lost.append(
+                        Loss(f"/messages/{len(written) - shift}", "message_dropped", NOTHING)
+                    )
+                    shift -= 1
+                gone = 0
+            if media is None:
+                result_content = _content(texts)
+            else:  # the text parts beside what moves (none: an empty text)
+                result_content = [{"type": "text", "text": text} for text in texts] if texts else ""
+                at = f"/messages/{len(written) - shift}/content/0/content/"
+                for k, part, how in media:
+                    moving.append((at + str(k), part, how))
             if "is_error" in fields:
                 dropped = fields["is_error"]
                 if type(dropped) not in (bool, type(None)):
-                    return False
+                    return None
                 if dropped is not None:  # at the result's message, as the canonical form counts
                     lost.append(
                         Loss(
-                            f"/messages/{len(written)}/content/0/is_error",
+                            f"/messages/{len(written) - shift}/content/0/is_error",
                             "field_dropped",
                             "openai-chat has no place for `is_error`",
                             "tool_result",
@@ -282,12 +497,18 @@ def _user_turn(content: Any, written: list[Any], lost: list[Loss], data_checked:
                     )
             written.append({"role": "tool", "tool_call_id": result_id, "content": result_content})
         else:
-            return False
-    if run:
-        written.append(
-            {"role": "user", "content": solo if len(run) == 1 and solo is not None else run}
-        )
-    return True
+            return None
+    if run or gone:
+        if moving:  # the parts the results before could not hold, right after them
+            shift = _moved(moving, written, lost, shift)
+        if run:
+            written.append(
+                {"role": "user", "content": solo if len(run) == 1 and solo is not None else run}
+            )
+        else:  # each part dropped (reported): no message
+            lost.append(Loss(f"/messages/{len(written) - shift}", "message_dropped", NOTHING))
+            shift -= 1
+    return shift
 
 
 DROPPED_KEYS_0: Final[frozenset[str]] = frozenset(
@@ -471,9 +692,11 @@ def _dropped_block(
     return None
 
 
-def _assistant_turn(content: Any, written: list[Any], lost: list[Loss], data_checked: bool) -> bool:
+def _assistant_turn(
+    content: Any, written: list[Any], lost: list[Loss], data_checked: bool, shift: int
+) -> bool:
     """Writes an assistant turn: its texts, then its tool calls; the blocks the target drops
-    whole reported into ``lost``. False: outside the shape (a text after a call, which the
+    whole reported into ``lost`` (at its canonical message: ``shift`` fewer than those written). False: outside the shape (a text after a call, which the
     target keeps apart, among others)."""
     if type(content) is str:
         one: str = content
@@ -540,7 +763,7 @@ def _assistant_turn(content: Any, written: list[Any], lost: list[Loss], data_che
     if dropped is not None:
         if not texts and not calls:
             return False  # nothing left: the message is dropped (the two-step path's)
-        at = f"/messages/{len(written)}/content/"
+        at = f"/messages/{len(written) - shift}/content/"
         # As the writer reports them: the reasoning settled first, then each part it has
         # no block for.
         for j, (code, reason, part_type) in dropped:
@@ -831,6 +1054,8 @@ def convert_request(
         return "no messages"
     written: list[Any] = []
     lost: list[Loss] = []  # what writing the messages loses (after the envelope's losses)
+    moving: list[Any] = []  # a result's parts the target moves after the results (`_moved`)
+    shift = 0  # how many more messages are written than the canonical form has
     if body.get("system") is not None:  # null: no prompt
         system = _texts(body["system"], data_checked)
         if system is None:
@@ -844,13 +1069,21 @@ def convert_request(
             return "message fields outside the fused shape"
         role = fields.get("role")
         if role == "user":
-            if not _user_turn(fields.get("content"), written, lost, data_checked):
+            got_shift = _user_turn(
+                fields.get("content"), written, lost, data_checked, moving, shift
+            )
+            if got_shift is None:
                 return "user content outside the fused shape"
+            shift = got_shift
         elif role == "assistant":
-            if not _assistant_turn(fields.get("content"), written, lost, data_checked):
+            if moving:  # what the results before could not hold, right after them
+                shift = _moved(moving, written, lost, shift)
+            if not _assistant_turn(fields.get("content"), written, lost, data_checked, shift):
                 return "assistant content outside the fused shape"
         else:
             return "a role outside the fused shape"
+    if moving:
+        _moved(moving, written, lost, shift)
 
     out: dict[str, Any] = {}
     if model is not None:
