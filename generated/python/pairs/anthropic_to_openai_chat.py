@@ -395,9 +395,11 @@ def _user_turn(
             if not run:
                 solo = text
             run.append({"type": "text", "text": text})
-        elif tag == "image":
-            part = _image(fields, data_checked)
-            if part is None:  # (an image by a file id, which the target drops: seldom)
+        elif tag == "image" or tag == "document":
+            # An image of the common shape; else the medium's own reading (a document, or an
+            # image by a file id, which the target drops: seldom).
+            part = _image(fields, data_checked) if tag == "image" else None
+            if part is None:
                 got_medium = _medium(tag, fields, data_checked)
                 if got_medium is None:
                     return None
@@ -415,29 +417,6 @@ def _user_turn(
                     )
                     gone += 1
                     continue
-            if part is None:
-                return None
-            if not run:
-                solo = None
-            run.append(part)
-        elif tag == "document":
-            got_medium = _medium(tag, fields, data_checked)
-            if got_medium is None:
-                return None
-            part, suffix, code, reason = got_medium
-            if part is None:
-                if moving:  # (the results' parts are reported first)
-                    shift = _moved(moving, written, lost, shift)
-                lost.append(
-                    Loss(
-                        f"/messages/{len(written) - shift}/content/{len(run) + gone}{suffix}",
-                        code,
-                        reason,
-                        tag,
-                    )
-                )
-                gone += 1
-                continue
             if not run:
                 solo = None
             run.append(part)
