@@ -159,8 +159,7 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
     if text is not None:
         return text
     if name == "arguments_schema":  # a tool declared without a schema (None) takes no arguments
-        inner = wire_expr(arg, env)
-        return f"({inner} if {inner} is not None else _schemas.no_arguments())"
+        return f"_schemas.or_no_arguments({wire_expr(arg, env)})"
     if name in ("object_schema", "flat_object_schema"):
         # A schema without a type gets `"type": "object"`; one the transform would rewrite
         # (reported) sends the body the two-step way (pair.py.j2, `plain_object`).

@@ -90,6 +90,14 @@ TOOL_FUNCTION_FIELDS: Final[frozenset[str]] = frozenset(
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
     {"image/gif", "image/jpeg", "image/png", "image/webp"}
 )
+# The head of a data URL of each of them, as spelled, and its media type: the usual URL is
+# read by a prefix test, with no slice of its head and no set lookup of a new string.
+IMAGE_HEADS: Final[tuple[tuple[str, str], ...]] = (
+    ("data:image/gif;base64,", "image/gif"),
+    ("data:image/jpeg;base64,", "image/jpeg"),
+    ("data:image/png;base64,", "image/png"),
+    ("data:image/webp;base64,", "image/webp"),
+)
 # The words of `reasoning_effort` both formats take (`@only`): another goes the two-step way.
 REASONING_EFFORT_WORDS: Final[frozenset[str]] = frozenset(
     ["high", "low", "max", "medium", "minimal", "none", "xhigh"]
@@ -224,18 +232,21 @@ def _image(
     # takes, as spelled (generator/pairs.py: implied_url_pattern): only another spelling asks it.
     block: dict[str, Any]
     if url.startswith("data:"):
-        comma = url.find(",")
-        if comma < 0:
-            return None
-        head = url[:comma]
-        if not head.endswith(";base64"):
-            return None
-        media_type = head[5:-7]
-        if media_type not in IMAGE_TYPES and (
-            media_type.lower() not in IMAGE_TYPES or not IMAGE_URL_OK(url)
-        ):
-            return None
-        data = url[comma + 1 :]
+        media_type = ""
+        data = ""
+        for head, kind in IMAGE_HEADS:
+            if url.startswith(head):
+                media_type = kind
+                data = url[len(head) :]
+                break
+        if not media_type:  # another spelling of the head (a media type in capitals)
+            comma = url.find(",")
+            if comma < 0 or not url.endswith(";base64", 0, comma):
+                return None
+            media_type = url[5 : comma - 7]
+            if media_type.lower() not in IMAGE_TYPES or not IMAGE_URL_OK(url):
+                return None
+            data = url[comma + 1 :]
         block = {
             "image": {"format": IMAGE_FORMAT_WORDS[media_type.lower()], "source": {"bytes": data}}
         }
@@ -560,11 +571,7 @@ def convert_request(
                     "toolSpec": {
                         "name": name,
                         "inputSchema": {
-                            "json": (
-                                _schemas.flat_object_schema(schema)
-                                if _schemas.flat_object_schema(schema) is not None
-                                else _schemas.no_arguments()
-                            )
+                            "json": _schemas.or_no_arguments(_schemas.flat_object_schema(schema))
                         },
                     }
                 }
@@ -580,10 +587,8 @@ def convert_request(
                         "toolSpec": {
                             "name": name,
                             "inputSchema": {
-                                "json": (
+                                "json": _schemas.or_no_arguments(
                                     _schemas.flat_object_schema(schema)
-                                    if _schemas.flat_object_schema(schema) is not None
-                                    else _schemas.no_arguments()
                                 )
                             },
                         }
@@ -594,10 +599,8 @@ def convert_request(
                             "name": name,
                             "description": description,
                             "inputSchema": {
-                                "json": (
+                                "json": _schemas.or_no_arguments(
                                     _schemas.flat_object_schema(schema)
-                                    if _schemas.flat_object_schema(schema) is not None
-                                    else _schemas.no_arguments()
                                 )
                             },
                         }
@@ -1001,11 +1004,7 @@ def convert_request(
                     "toolSpec": {
                         "name": name,
                         "inputSchema": {
-                            "json": (
-                                _schemas.flat_object_schema(schema)
-                                if _schemas.flat_object_schema(schema) is not None
-                                else _schemas.no_arguments()
-                            )
+                            "json": _schemas.or_no_arguments(_schemas.flat_object_schema(schema))
                         },
                     }
                 }

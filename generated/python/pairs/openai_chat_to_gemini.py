@@ -87,6 +87,14 @@ TOOL_FUNCTION_FIELDS: Final[frozenset[str]] = frozenset(
 IMAGE_TYPES: Final[frozenset[str]] = frozenset(
     {"image/gif", "image/jpeg", "image/png", "image/webp"}
 )
+# The head of a data URL of each of them, as spelled, and its media type: the usual URL is
+# read by a prefix test, with no slice of its head and no set lookup of a new string.
+IMAGE_HEADS: Final[tuple[tuple[str, str], ...]] = (
+    ("data:image/gif;base64,", "image/gif"),
+    ("data:image/jpeg;base64,", "image/jpeg"),
+    ("data:image/png;base64,", "image/png"),
+    ("data:image/webp;base64,", "image/webp"),
+)
 # What the reading schema asks that the pass checks itself (generator/pair_checks.py): the
 # types of the fields it drops, the fields whose schema is more than a type (the full check
 # then runs), an image URL's pattern.
@@ -205,18 +213,21 @@ def _image(
     # takes, as spelled (generator/pairs.py: implied_url_pattern): only another spelling asks it.
     block: dict[str, Any]
     if url.startswith("data:"):
-        comma = url.find(",")
-        if comma < 0:
-            return None
-        head = url[:comma]
-        if not head.endswith(";base64"):
-            return None
-        media_type = head[5:-7]
-        if media_type not in IMAGE_TYPES and (
-            media_type.lower() not in IMAGE_TYPES or not IMAGE_URL_OK(url)
-        ):
-            return None
-        data = url[comma + 1 :]
+        media_type = ""
+        data = ""
+        for head, kind in IMAGE_HEADS:
+            if url.startswith(head):
+                media_type = kind
+                data = url[len(head) :]
+                break
+        if not media_type:  # another spelling of the head (a media type in capitals)
+            comma = url.find(",")
+            if comma < 0 or not url.endswith(";base64", 0, comma):
+                return None
+            media_type = url[5 : comma - 7]
+            if media_type.lower() not in IMAGE_TYPES or not IMAGE_URL_OK(url):
+                return None
+            data = url[comma + 1 :]
         block = {"inlineData": {"mimeType": media_type, "data": data}}
     else:
         if not url.startswith(("https://", "http://")) and (

@@ -135,6 +135,12 @@ def no_arguments() -> dict[str, Any]:
     return {"type": "object", "properties": {}, "additionalProperties": False}
 
 
+def or_no_arguments(schema: Any) -> Any:
+    """``schema``, or the schema of no arguments when there is none (None): what the fused
+    pairs write for `arguments_schema`, the schema they are given computed once."""
+    return no_arguments() if schema is None else schema
+
+
 def object_schema(schema: Any) -> Any:
     """``schema`` with `"type": "object"` first when it has no `type` (anything else, and a
     schema that names its type, as it is)."""
