@@ -1,22 +1,26 @@
-"""IL021: each `@only` list of a mapping names exactly the words both sides take.
+"""IL021: each word list of a mapping names exactly the words both sides take.
 
 `{"@only": [$effort, "low medium high"]}` in a request's wire template says the format takes
 the setting only from that list (the transform leaves another word out and reports it, both
-ways). The list is checked against the two schemas it stands between:
+ways). The level transforms take their list the same way, as their last argument
+(`{"@effort_level": [$effort, $budget, "low medium high"]}` writes a level in capitals,
+`{"@effort_or_switch": [$effort, "low medium high"]}` a level or a switch). Each list is
+checked against the two schemas it stands between:
 
 - every word is a value of the canonical parameter (`GenerationParameters`): a word read is
   the canonical value as it is;
-- every word is one the format's wire schema takes at that place;
+- every word, as the transform spells it, is one the format's wire schema takes at that place;
 - where the wire schema lists its values (an `enum`), the list names every one of them the
   canonical parameter has too: a rung both sides have, left out of the list, would be dropped
-  needlessly. A wire schema that takes any word (OpenAI Chat's `reasoning_effort`) leaves the
-  list to the provider's own rungs, each of which the first two checks still hold.
+  needlessly. A wire schema that takes any word (OpenAI Chat's `reasoning_effort`, Gemini's
+  `thinkingLevel`) leaves the list to the provider's own rungs, each of which the first two
+  checks still hold.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +31,30 @@ from generator.lint import Finding
 Json = Any
 
 
-def only_lists(node: Json, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Json]]:
-    """Every `@only` call of a wire template: (its place, its arguments)."""
-    if isinstance(node, dict) and list(node) == ["@only"]:
-        yield path, node["@only"]
+#: The transforms whose last argument is a word list of the parameter their first names, and
+#: how each writes a word of it.
+WORD_LISTS: dict[str, Callable[[str], str]] = {
+    "only": str,
+    "effort_level": str.upper,
+    "effort_or_switch": str,
+}
+
+
+def word_lists(
+    node: Json, path: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], str, Json, list[str]]]:
+    """Every call of a `WORD_LISTS` transform in a wire template: its place (the wire keys
+    down to it; a `@merge` and its list add none), the transform, its variable and its
+    words."""
+    if isinstance(node, dict) and len(node) == 1 and next(iter(node)).lstrip("@") in WORD_LISTS:
+        ((key, args),) = node.items()
+        yield path, key.lstrip("@"), args[0], str(args[-1]).split()
     elif isinstance(node, dict):
         for key, value in node.items():
-            yield from only_lists(value, (*path, key))
+            yield from word_lists(value, path if key.startswith("@") else (*path, key))
+    elif isinstance(node, list):
+        for value in node:
+            yield from word_lists(value, path)
 
 
 def wire_schema_at(schema: Json, path: tuple[str, ...]) -> Json | None:
@@ -59,15 +80,14 @@ def wire_schema_at(schema: Json, path: tuple[str, ...]) -> Json | None:
 def check_only_lists(
     fmt: str, mapping: Json, wire_schema: Json, canonical: Json, where: str
 ) -> list[Finding]:
-    """IL021 for each `@only` list of ``mapping``'s request that names a word the canonical
+    """IL021 for each word list of ``mapping``'s request that names a word the canonical
     parameter (``canonical``: the `GenerationParameters` schema) or the wire schema refuses,
     or leaves out a word both enumerate."""
     parameters = mapping["request"]["canonical"].get("parameters", {})
     by_var = {str(v).lstrip("$"): k for k, v in parameters.items()}
     findings = []
-    for path, (var, listed) in only_lists(mapping["request"]["wire"]):
+    for path, transform, var, words in word_lists(mapping["request"]["wire"]):
         at = f"{where}#/request/wire/" + "/".join(path)
-        words = str(listed).split()
         name = by_var.get(str(var).lstrip("$").rstrip("!?"))
         if name is None:
             findings.append(Finding(at, "IL021", "violation", f"{var} is not a parameter"))
@@ -78,13 +98,16 @@ def check_only_lists(
             findings.append(Finding(at, "IL021", "violation", f"{fmt} has no such request field"))
             continue
         takes = Draft202012Validator({**leaf, "$defs": wire_schema.get("$defs", {})}).is_valid
+        spelt = WORD_LISTS[transform]
         problems = [f"{w!r} is not a canonical {name}" for w in words if w not in ladder]
-        problems += [f"{fmt}'s wire schema refuses {w!r}" for w in words if not takes(w)]
+        problems += [
+            f"{fmt}'s wire schema refuses {spelt(w)!r}" for w in words if not takes(spelt(w))
+        ]
         if "enum" in leaf:
             problems += [
                 f"{w!r}, which {fmt} and the canonical {name} both take, is not in the list"
                 for w in ladder
-                if w in leaf["enum"] and w not in words
+                if spelt(w) in leaf["enum"] and w not in words
             ]
         findings += [Finding(at, "IL021", "violation", problem) for problem in problems]
     return findings

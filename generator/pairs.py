@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.adapters import known_turn_keys
+from generator.only_lists import word_lists
 from generator.pair_checks import CheckError, SourceChecks, source_checks
 from generator.render import layout_defaults
 from generator.wire_variants import refused
@@ -317,22 +318,12 @@ def only_words(*mappings: Json) -> dict[str, frozenset[str]]:
     for mapping in mappings:
         parameters = mapping["request"]["canonical"].get("parameters", {})
         by_var = {variable_of(v): k for k, v in parameters.items()}
-        for var, words in _only_lists(mapping["request"]["wire"]):
-            name = by_var[var]
+        for _path, transform, var, listed in word_lists(mapping["request"]["wire"]):
+            if transform != "only":
+                continue  # a level transform: the pass sends its parameter the two-step way
+            name, words = by_var[variable_of(var)], frozenset(listed)
             found[name] = found.get(name, words) & words
     return found
-
-
-def _only_lists(node: Json) -> Iterator[tuple[str | None, frozenset[str]]]:
-    if isinstance(node, dict) and list(node) == ["@only"]:
-        var, words = node["@only"]
-        yield variable_of(var), frozenset(str(words).split())
-    elif isinstance(node, dict):
-        for value in node.values():
-            yield from _only_lists(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _only_lists(value)
 
 
 def _complex_params(target: Json, paths: Mapping[str, tuple[str, ...]]) -> frozenset[str]:

@@ -1,6 +1,6 @@
-"""`@only` lists (IL021) and how the pair composers take them: a list names exactly the words
-the canonical parameter and the format's wire schema both take, and a fused pass carries only
-the words both of its formats' lists name."""
+"""Word lists (IL021: `@only` and the level transforms' lists) and how the pair composers take
+them: a list names exactly the words the canonical parameter and the format's wire schema both
+take, and a fused pass carries only the words both of its formats' `@only` lists name."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from generator.adapters import load_mappings
-from generator.only_lists import check_only_lists, lint_only_lists, wire_schema_at
+from generator.only_lists import check_only_lists, lint_only_lists, wire_schema_at, word_lists
 from generator.pairs import only_words, target_paths
 from generator.paths import SCHEMAS
 
@@ -105,3 +105,60 @@ def test_a_list_of_a_variable_that_is_no_parameter_fails() -> None:
     mapping["request"]["wire"]["output_config"]["effort"] = {"@only": ["$nothing", "low"]}
     found = check_only_lists("anthropic", mapping, _wire("anthropic"), CANONICAL, "here")
     assert [f.message for f in found] == ["$nothing is not a parameter"]
+
+
+def _with_levels(fmt: str, words: str) -> Any:
+    """The mapping with its level transform's list replaced (Gemini's `@effort_level`, inside
+    a `@merge`; Ollama's `@effort_or_switch`)."""
+    mapping = copy.deepcopy(MAPPINGS[fmt])
+    if fmt == "gemini":
+        config = mapping["request"]["wire"]["generationConfig"]["@merge"][0]["thinkingConfig"]
+        config["thinkingLevel"] = {"@effort_level": ["$effort", "$budget", words]}
+    else:
+        mapping["request"]["wire"]["think"] = {"@effort_or_switch": ["$effort", words]}
+    return mapping
+
+
+def test_the_level_lists_are_found_where_the_wire_schema_has_their_field() -> None:
+    found = {
+        fmt: [
+            (path, transform, words)
+            for path, transform, _var, words in word_lists(m["request"]["wire"])
+        ]
+        for fmt, m in (("gemini", MAPPINGS["gemini"]), ("ollama", MAPPINGS["ollama"]))
+    }
+    assert found == {
+        "gemini": [
+            (
+                ("generationConfig", "thinkingConfig", "thinkingLevel"),
+                "effort_level",
+                ["minimal", "low", "medium", "high"],
+            )
+        ],
+        "ollama": [(("think",), "effort_or_switch", ["low", "medium", "high"])],
+    }
+
+
+@pytest.mark.parametrize(
+    ("fmt", "words", "problem"),
+    [
+        ("gemini", "minimal low medium high ultra", "'ultra' is not a canonical reasoning_effort"),
+        ("ollama", "low high", "'medium', which ollama and the canonical"),
+        ("ollama", "minimal low medium high", "ollama's wire schema refuses 'minimal'"),
+    ],
+)
+def test_a_level_list_is_held_to_the_same_rules(fmt: str, words: str, problem: str) -> None:
+    found = check_only_lists(fmt, _with_levels(fmt, words), _wire(fmt), CANONICAL, "here")
+    assert any(problem in f.message for f in found), [f.message for f in found]
+
+
+def test_a_level_list_is_checked_as_the_transform_spells_it() -> None:
+    # Gemini's level is any non-empty word: `none` in capitals is one, so only the ladder
+    # decides; a pass composer takes no words of a level list (the passes send levels the two-step way).
+    assert (
+        check_only_lists(
+            "gemini", _with_levels("gemini", "none high"), _wire("gemini"), CANONICAL, "here"
+        )
+        == []
+    )
+    assert only_words(MAPPINGS["gemini"]) == {}

@@ -130,21 +130,43 @@ def test_file_ref_refuses_a_reference_without_uri(ctx: Context) -> None:
         assert (err.value.code, err.value.pointer) == (code, at)
 
 
+GEMINI_LEVELS = "minimal low medium high"
+OLLAMA_LEVELS = "low medium high"
+
+
 def test_effort_level(ctx: Context) -> None:
     t = TRANSFORMS["effort_level"]
-    assert t.encode(ctx, "/e", "high", ABSENT) == "HIGH"
-    assert t.encode(ctx, "/e", ABSENT, ABSENT) is ABSENT
-    assert t.encode(ctx, "/e", ABSENT, 512) is ABSENT
+    assert t.encode(ctx, "/e", "high", ABSENT, GEMINI_LEVELS) == "HIGH"
+    assert t.encode(ctx, "/e", ABSENT, ABSENT, GEMINI_LEVELS) is ABSENT
+    assert t.encode(ctx, "/e", ABSENT, 512, GEMINI_LEVELS) is ABSENT
     assert ctx.losses == []
-    assert t.decode(ctx, "LOW", "/e") == ("low", ABSENT)
-    assert t.decode(ctx, "THINKING_LEVEL_UNSPECIFIED", "/e") == (ABSENT, ABSENT)
+    assert t.decode(ctx, "LOW", "/e", GEMINI_LEVELS) == ("low", ABSENT, None)
+    assert t.decode(ctx, "THINKING_LEVEL_UNSPECIFIED", "/e", GEMINI_LEVELS) == (
+        ABSENT,
+        ABSENT,
+        None,
+    )
     with pytest.raises(ConversionError):
-        t.decode(ctx, 2, "/e")
+        t.decode(ctx, 2, "/e", GEMINI_LEVELS)
+
+
+def test_effort_level_takes_the_levels_its_list_names() -> None:
+    t = TRANSFORMS["effort_level"]
+    ctx = Context("test", fidelity=False)
+    assert t.encode(ctx, "/e", "xhigh", ABSENT, "low high xhigh") == "XHIGH"
+    assert t.decode(ctx, "XHIGH", "/e", "low high xhigh") == ("xhigh", ABSENT, None)
+    assert ctx.losses == []
+    assert t.encode(ctx, "/e", "xhigh", ABSENT, GEMINI_LEVELS) is ABSENT
+    assert t.decode(ctx, "XHIGH", "/e", GEMINI_LEVELS) == (ABSENT, ABSENT, None)
+    assert [(x.pointer, x.code) for x in ctx.losses] == [
+        ("/e", "parameter_dropped"),
+        ("/e", "parameter_dropped"),
+    ]
 
 
 def test_effort_level_gives_way_to_a_budget(ctx: Context) -> None:
     t = TRANSFORMS["effort_level"]
-    assert t.encode(ctx, "/parameters/reasoning_effort", "low", 1024) is ABSENT
+    assert t.encode(ctx, "/parameters/reasoning_effort", "low", 1024, GEMINI_LEVELS) is ABSENT
     assert [(x.pointer, x.code) for x in ctx.losses] == [
         ("/parameters/reasoning_effort", "parameter_dropped")
     ]
@@ -167,22 +189,22 @@ def test_auto_count(ctx: Context) -> None:
 
 def test_effort_or_switch(ctx: Context) -> None:
     t = TRANSFORMS["effort_or_switch"]
-    assert t.encode(ctx, "/e", "high") == "high"
-    assert t.encode(ctx, "/e", ABSENT) is ABSENT
+    assert t.encode(ctx, "/e", "high", OLLAMA_LEVELS) == "high"
+    assert t.encode(ctx, "/e", ABSENT, OLLAMA_LEVELS) is ABSENT
     assert ctx.losses == []
-    assert t.encode(ctx, "/e", "minimal") is ABSENT  # no such level word: reported
+    assert t.encode(ctx, "/e", "minimal", OLLAMA_LEVELS) is ABSENT  # no such level word: reported
     assert [(x.pointer, x.code) for x in ctx.losses] == [("/e", "parameter_dropped")]
     for level in ("low", "medium", "high"):
-        assert t.decode(ctx, level, "/think") == level
-    assert t.decode(ctx, True, "/think") is ABSENT
-    assert t.decode(ctx, False, "/think") is ABSENT
+        assert t.decode(ctx, level, "/think", OLLAMA_LEVELS) == (level, None)
+    assert t.decode(ctx, True, "/think", OLLAMA_LEVELS) == (ABSENT, None)
+    assert t.decode(ctx, False, "/think", OLLAMA_LEVELS) == (ABSENT, None)
     assert len(ctx.losses) == 1  # round-trip data keeps a bare switch for the same format
     elsewhere = Context("test", fidelity=False)
-    assert t.decode(elsewhere, True, "/think") is ABSENT
+    assert t.decode(elsewhere, True, "/think", OLLAMA_LEVELS) == (ABSENT, None)
     assert [(x.pointer, x.code) for x in elsewhere.losses] == [("/think", "parameter_dropped")]
     for bad in ("max", 1, None):
         with pytest.raises(ConversionError) as err:
-            t.decode(ctx, bad, "/think")
+            t.decode(ctx, bad, "/think", OLLAMA_LEVELS)
         assert (err.value.code, err.value.pointer) == ("not_in_enum", "/think")
 
 

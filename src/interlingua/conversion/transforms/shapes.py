@@ -214,10 +214,8 @@ FILE_REF = Transform(
 
 # --- a reasoning effort as a level in capitals ----------------------------------------------
 
-_EFFORTS = ("minimal", "low", "medium", "high")
 
-
-def _effort_encode(ctx: Context, at: str, effort: Any, budget: Any) -> Any:
+def _effort_encode(ctx: Context, at: str, effort: Any, budget: Any, levels: Any) -> Any:
     if effort is ABSENT:
         return ABSENT
     if budget is not ABSENT:
@@ -227,37 +225,40 @@ def _effort_encode(ctx: Context, at: str, effort: Any, budget: Any) -> Any:
             f"{ctx.adapter} takes a thinking budget or a level, not both; the budget went",
         )
         return ABSENT
-    if effort not in _EFFORTS:
+    if effort not in str(levels).split():
         ctx.loss(at, "parameter_dropped", f"{ctx.adapter} has no thinking level {effort!r}")
         return ABSENT
     return str(effort).upper()
 
 
-def _effort_decode(ctx: Context, wire: Any, at: str) -> tuple[Any, Any]:
+def _effort_decode(ctx: Context, wire: Any, at: str, levels: Any) -> tuple[Any, Any, None]:
     if not isinstance(wire, str):
         raise ConversionError("wrong_type", at, "expected a level word")
     effort = wire.lower()
-    if effort in _EFFORTS:
-        return effort, ABSENT  # nothing for the budget: the mapping reads its own field after
+    if effort in str(levels).split():
+        # nothing for the budget (the mapping reads its own field after) nor the list
+        return effort, ABSENT, None
     # A level with no canonical effort: none. Round-trip data keeps it for this format; read
     # for another, it does not travel, reported.
     if not ctx.fidelity:
         ctx.loss(
             at, "parameter_dropped", f"{ctx.adapter}: thinking level {wire!r} has no canonical form"
         )
-    return ABSENT, ABSENT
+    return ABSENT, ABSENT, None
 
 
 EFFORT_LEVEL = Transform(
     "effort_level",
-    2,
+    3,
     _effort_encode,
     _effort_decode,
     "A reasoning effort as a level word in capitals (`high` as `HIGH`), for a format that "
-    "takes a level or a budget but not both (`[$effort, $budget]`): with a budget the effort "
-    "is left out and reported, as is a rung the format lacks. A level with no canonical effort "
-    "reads as none, reported, and round-trip data keeps it; the budget is read elsewhere (the "
-    "mapping reads its field after this one).",
+    'takes a level or a budget but not both (`{"@effort_level": [$effort, $budget, "low '
+    'medium high"]}`, the levels space-separated, each a rung of the canonical ladder): with '
+    "a budget the effort is left out and reported, as is a rung the format lacks. A level "
+    "with no canonical effort reads as none, reported, and round-trip data keeps it; the "
+    "budget is read elsewhere (the mapping reads its field after this one).",
+    literals=True,
 )
 
 
@@ -292,38 +293,40 @@ AUTO_COUNT = Transform(
 
 # --- a reasoning switch that may be a level ------------------------------------------------
 
-_LEVELS = ("low", "medium", "high")
 
-
-def _effort_or_switch_encode(ctx: Context, at: str, effort: Any) -> Any:
+def _effort_or_switch_encode(ctx: Context, at: str, effort: Any, levels: Any) -> Any:
     if effort is ABSENT:
         return ABSENT
-    if effort not in _LEVELS:
+    if effort not in str(levels).split():
         ctx.loss(at, "parameter_dropped", f"{ctx.adapter} has no reasoning level {effort!r}")
         return ABSENT
     return effort
 
 
-def _effort_or_switch_decode(ctx: Context, wire: Any, at: str) -> Any:
+def _effort_or_switch_decode(ctx: Context, wire: Any, at: str, levels: Any) -> tuple[Any, None]:
     if isinstance(wire, bool):
         # On or off, no level: no canonical effort. Round-trip data keeps it for this format;
         # read for another, it is a setting that does not travel.
         if not ctx.fidelity:
             ctx.loss(at, "parameter_dropped", f"{ctx.adapter}: the switch has no canonical form")
-        return ABSENT
-    if wire not in _LEVELS:
-        raise ConversionError("not_in_enum", at, "expected true, false, low, medium or high")
-    return wire
+        return ABSENT, None
+    words = str(levels).split()
+    if wire not in words:
+        raise ConversionError("not_in_enum", at, f"expected true, false or one of {words}")
+    return wire, None  # the level; nothing for the list
 
 
 EFFORT_OR_SWITCH = Transform(
     "effort_or_switch",
-    1,
+    2,
     _effort_or_switch_encode,
     _effort_or_switch_decode,
-    "A reasoning setting that is either a switch (`true`/`false`) or a level word (`low`, "
-    "`medium`, `high`): a level is the canonical effort; a bare switch has no canonical form "
-    "(round-trip data keeps it); an effort with no level word (`minimal`) is reported.",
+    "A reasoning setting that is either a switch (`true`/`false`) or a level word "
+    '(`{"@effort_or_switch": [$effort, "low medium high"]}`, the levels space-separated, each '
+    "a rung of the canonical ladder): a level is the canonical effort; a bare switch has no "
+    "canonical form (round-trip data keeps it); an effort with no level word (`minimal`) is "
+    "reported.",
+    literals=True,
 )
 
 
