@@ -27,7 +27,9 @@ SNOWFLAKE = REAL / "openai-chat/response/pydantic-ai--test-snowflake-test-snowfl
         (None, False),
         ("", False),
         ([], False),
-        ({}, False),
+        ({}, True),  # an object's presence is its value (Gemini's `googleSearch: {}`)
+        ({"a": {}}, True),
+        ({"a": None}, False),
         ([None, ""], False),
         ({"name": "", "arguments": ""}, False),
         ({"content": None, "refusal": None, "more": [{"a": ""}]}, False),

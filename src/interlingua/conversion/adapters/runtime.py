@@ -212,14 +212,18 @@ def dropped(
 
 def carries(value: Any) -> bool:
     """Whether a wire value a reader drops holds anything to lose: a null or an empty string
-    does not, nor a list or an object none of whose members does. Servers fill fields they do
-    not use with such placeholders (Snowflake's `service_tier: ""`, `function_call: {"name":
-    "", "arguments": ""}`, `logprobs: {"content": null, "refusal": null}` on every chunk), so
-    dropping one loses nothing and nothing is reported. Any other scalar carries (a 0, a
-    false). The readers, the stream reader and the fused pair converters all ask this."""
+    does not, nor a list none of whose items does, nor an object with members none of which
+    does. Servers fill fields they do not use with such placeholders (Snowflake's
+    `service_tier: ""`, `function_call: {"name": "", "arguments": ""}`, `logprobs:
+    {"content": null, "refusal": null}` on every chunk), so dropping one loses nothing and
+    nothing is reported. An empty object carries: its presence is the value (Gemini's
+    `googleSearch: {}` turns the tool on); so does any other scalar (a 0, a false). The
+    readers, the stream reader and the fused pair converters all ask this."""
     kind = type(value)
     if kind is dict:
         members: dict[Any, Any] = value
+        if not members:
+            return True
         for member in members.values():  # noqa: SIM110  (a loop: compiled, no generator)
             if carries(member):
                 return True
