@@ -30,6 +30,7 @@ from interlingua.conversion.adapters.fused_checks import (
 from interlingua.conversion.adapters.fused_checks import (
     scalar as _scalar,
 )
+from interlingua.conversion.adapters.runtime import carries as _carries
 from interlingua.conversion.transforms.values import json_text as _json_text
 
 SOURCE: Final = "anthropic"
@@ -799,7 +800,7 @@ def _declarations(
             full = True
             continue
         if not TOOL_KEYS.issuperset(fields):
-            # Keys reading does not take: reported (a null or an empty list carries nothing),
+            # Keys reading does not take: reported (unless it carries nothing: `_carries`),
             # each of the type its schema asks.
             for key in sorted(fields.keys() - TOOL_KEYS):
                 if (
@@ -815,7 +816,7 @@ def _declarations(
                     full = True
                 elif key in TOOL_EXTRA_TYPES and type(value) not in TOOL_EXTRA_TYPES[key]:
                     return "a tool outside the fused shape"
-                if value is None or value == []:
+                if not _carries(value):
                     continue
                 pointer = f"/tools/{len(declarations) + skipped}/" + key.replace("~", "~0").replace(
                     "/", "~1"
@@ -908,7 +909,7 @@ def convert_request(
                 checked = False
             elif key in UNREAD_TYPES and type(body[key]) not in UNREAD_TYPES[key]:
                 return f"{key}: a type the reading schema refuses"
-            if body[key] is None or body[key] == []:
+            if not _carries(body[key]):
                 continue
             pointer = "/" + key.replace("~", "~0").replace("/", "~1")
             losses.append(

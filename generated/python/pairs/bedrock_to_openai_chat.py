@@ -29,6 +29,7 @@ from interlingua.conversion.adapters.fused_checks import (
 from interlingua.conversion.adapters.fused_checks import (
     scalar as _scalar,
 )
+from interlingua.conversion.adapters.runtime import carries as _carries
 from interlingua.conversion.transforms.values import json_text as _json_text
 
 SOURCE: Final = "bedrock"
@@ -445,7 +446,7 @@ def convert_request(
                 checked = False
             elif key in UNREAD_TYPES and type(body[key]) not in UNREAD_TYPES[key]:
                 return f"{key}: a type the reading schema refuses"
-            if body[key] is None or body[key] == []:
+            if not _carries(body[key]):
                 continue
             pointer = "/" + key.replace("~", "~0").replace("/", "~1")
             losses.append(

@@ -31,6 +31,7 @@ from interlingua.conversion.adapters.fused_checks import (
     scalar as _scalar,
 )
 from interlingua.conversion.adapters.pairing import synthesized_id as _synthesized_id
+from interlingua.conversion.adapters.runtime import carries as _carries
 from interlingua.conversion.adapters.spellings import as_given as _as_given
 from interlingua.conversion.transforms.values import json_text as _json_text
 from interlingua.generated.adapters.gemini import spell_GenerateContentRequest as _SPELL
@@ -483,7 +484,7 @@ def _convert(
                 checked = False
             elif key in UNREAD_TYPES and type(body[key]) not in UNREAD_TYPES[key]:
                 return f"{key}: a type the reading schema refuses"
-            if body[key] is None or body[key] == []:
+            if not _carries(body[key]):
                 continue
             pointer = "/" + key.replace("~", "~0").replace("/", "~1")
             left.append(
@@ -558,7 +559,7 @@ def _convert(
                     listed: list[Any] = group[key]
                     if not all([type(item) in GROUP_UNREAD_ITEMS[key] for item in listed]):
                         return f"{key}: an item the reading schema refuses"
-                if group[key] is None or group[key] == []:
+                if not _carries(group[key]):
                     continue
                 pointer = "/generationConfig/" + key.replace("~", "~0").replace("/", "~1")
                 losses.append(

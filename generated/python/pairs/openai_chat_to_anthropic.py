@@ -29,6 +29,7 @@ from interlingua.conversion.adapters.fused_checks import (
 from interlingua.conversion.adapters.fused_checks import (
     word as _word,
 )
+from interlingua.conversion.adapters.runtime import carries as _carries
 from interlingua.conversion.reading import InputError, read_json
 from interlingua.conversion.transforms import schemas as _schemas
 
@@ -323,8 +324,8 @@ def _others(
     depth: int = 3,
 ) -> int:
     """The fields of a message (of this wire ``role``) or a tool declaration (no role), ``depth``
-    levels down, beyond those the pass ``taken``: a null or an empty list carries nothing; any
-    other value the two-step reader reports as not carried, into ``found``, unless its reader
+    levels down, beyond those the pass ``taken``: a value that carries nothing (`_carries`) is
+    passed over; any other the two-step reader reports as not carried, into ``found``, unless its reader
     ``read`` the field. -1: another shape (a field read, or of a type the reading schema
     refuses); 1: a field whose schema is more than a type holds a value (the schema check
     runs); else 0."""
@@ -337,7 +338,7 @@ def _others(
             return -1
         if key in more:
             full = 1  # its schema is more than a type, and may refuse even a null or a []
-        if value is None or value == []:
+        if not _carries(value):
             continue
         if (
             key in read
@@ -377,7 +378,7 @@ def convert_request(
                 checked = False
             elif key in UNREAD_TYPES and type(body[key]) not in UNREAD_TYPES[key]:
                 return f"{key}: a type the reading schema refuses"
-            if body[key] is None or body[key] == []:
+            if not _carries(body[key]):
                 continue
             pointer = "/" + key.replace("~", "~0").replace("/", "~1")
             _loss(

@@ -32,6 +32,7 @@ from interlingua.conversion.adapters.fused_checks import (
 from interlingua.conversion.adapters.fused_checks import (
     scalar as _scalar,
 )
+from interlingua.conversion.adapters.runtime import carries as _carries
 from interlingua.conversion.transforms.strict import strict_takes as _strict_takes
 from interlingua.conversion.transforms.values import (
     json_object_text as _json_object_text,
@@ -214,8 +215,8 @@ def _others(
     lost: list[Loss],
     data_checked: bool,
 ) -> int:
-    """Reports the fields of an item reading does not take (sorted, a null or an empty list
-    says nothing), as reading reports them. 0: done; 1: done, and one of them needs the schema
+    """Reports the fields of an item reading does not take (sorted; one that carries nothing,
+    `_carries`, says nothing), as reading reports them. 0: done; 1: done, and one of them needs the schema
     check; -1: outside the shape (a value the input or schema check refuses)."""
     out = 0
     for key in sorted(fields.keys() - known):
@@ -226,7 +227,7 @@ def _others(
             out = 1
         elif key in types and type(value) not in types[key]:
             return -1
-        if value is None or value == []:
+        if not _carries(value):
             continue
         pointer = at + "/" + key.replace("~", "~0").replace("/", "~1")
         _loss(
@@ -664,7 +665,7 @@ def convert_request(
                 for item in value:
                     if type(item) not in UNREAD_ITEMS[key]:
                         return f"{key}: a type the reading schema refuses"
-            if value is None or value == []:
+            if not _carries(value):
                 continue
             pointer = "/" + key.replace("~", "~0").replace("/", "~1")
             _loss(

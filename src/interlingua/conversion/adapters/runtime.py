@@ -210,6 +210,33 @@ def dropped(
         )
 
 
+def carries(value: Any) -> bool:
+    """Whether a wire value a reader drops holds anything to lose: a null or an empty string
+    does not, nor a list none of whose items does, nor an object with members none of which
+    does. Servers fill fields they do not use with such placeholders (Snowflake's
+    `service_tier: ""`, `function_call: {"name": "", "arguments": ""}`, `logprobs:
+    {"content": null, "refusal": null}` on every chunk), so dropping one loses nothing and
+    nothing is reported. An empty object carries: its presence is the value (Gemini's
+    `googleSearch: {}` turns the tool on); so does any other scalar (a 0, a false). The
+    readers, the stream reader and the fused pair converters all ask this."""
+    kind = type(value)
+    if kind is dict:
+        members: dict[Any, Any] = value
+        if not members:
+            return True
+        for member in members.values():  # noqa: SIM110  (a loop: compiled, no generator)
+            if carries(member):
+                return True
+        return False
+    if kind is list:
+        items: list[Any] = value
+        for item in items:  # noqa: SIM110
+            if carries(item):
+                return True
+        return False
+    return value is not None and not (kind is str and value == "")
+
+
 def unread(
     ctx: Context,
     value: Mapping[str, Any],
@@ -219,10 +246,9 @@ def unread(
     part_type: str | None,
 ) -> None:
     """Report every field of a wire object that reading did not take (when no round-trip
-    data keeps it: the conversion goes to another format). A null, or an empty list (no
-    annotations), carries nothing to lose."""
+    data keeps it: the conversion goes to another format), unless it `carries` nothing."""
     for key in sorted(value.keys() - known):
-        if value[key] is None or value[key] == []:
+        if not carries(value[key]):
             continue
         ctx.loss(
             f"{at}/{escape(key)}",
@@ -234,9 +260,8 @@ def unread(
 
 def unmatched(ctx: Context, value: Any, at: str, *, part_type: str | None) -> None:
     """Report a wire value none of its codec's variants reads (a tool choice of a mode the
-    mapping does not know), when no round-trip data keeps it. A null, or an empty list,
-    carries nothing to lose."""
-    if value is None or value == []:
+    mapping does not know), when no round-trip data keeps it, unless it `carries` nothing."""
+    if not carries(value):
         return
     key = at.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
     reason = f"{ctx.adapter}: no reading of `{key}` takes this value; not carried"

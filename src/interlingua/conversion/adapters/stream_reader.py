@@ -11,7 +11,7 @@ from interlingua.conversion import Context, ConversionError
 from interlingua.conversion.adapters import pairing
 from interlingua.conversion.adapters.held_blocks import HeldBlocks
 from interlingua.conversion.adapters.pieces import ArgumentPieces
-from interlingua.conversion.adapters.runtime import MISS
+from interlingua.conversion.adapters.runtime import MISS, carries
 from interlingua.conversion.adapters.stream_citations import (
     cited_part,
     decode_citation,
@@ -40,17 +40,6 @@ def _text(value: Any, ptr: str) -> str:
     if type(value) is not str:
         raise ConversionError("wrong_type", ptr, "expected a string")
     return value
-
-
-def _carries(value: Any) -> bool:
-    """Whether a value the stream drops holds anything: a server that fills a field with
-    nulls (Snowflake's `logprobs: {"content": null, "refusal": null}` on every chunk) loses
-    nothing, so nothing is reported."""
-    if type(value) is dict:
-        return any(_carries(v) for v in value.values())
-    if type(value) is list:
-        return any(_carries(v) for v in value)
-    return value is not None and value != ""
 
 
 def _check_key(key: Any, ptr: str) -> None:
@@ -204,7 +193,7 @@ class StreamReader:
         self._delta("refusal", part, _text(text, ptr), ptr)
 
     def drop(self, ptr: str, reason: str, value: Any) -> None:
-        if _carries(value):
+        if carries(value):
             self.ctx.loss(ptr, "field_dropped", f"{self.spec.format}: {reason}")
 
     def _delta(self, kind: str, key: Any, text: str, ptr: str) -> None:

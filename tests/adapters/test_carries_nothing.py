@@ -1,0 +1,179 @@
+"""A wire field a reader drops is reported only when it carries something (`runtime.carries`):
+servers fill fields they do not use with nulls, empty strings and objects of them (Snowflake's
+OpenAI-compatible responses), and dropping those loses nothing. The fused pair converters
+pass them over as the two-step path does."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interlingua.conversion.adapters.runtime import carries
+from interlingua.conversion.converter import convert
+from interlingua.generated.pairs import PAIRS
+from tests.adapters.fused import same
+
+REAL = Path(__file__).resolve().parents[2] / "conformance" / "real"
+SNOWFLAKE = REAL / "openai-chat/response/pydantic-ai--test-snowflake-test-snowflake-thinking-0.json"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (None, False),
+        ("", False),
+        ([], False),
+        ({}, True),  # an object's presence is its value (Gemini's `googleSearch: {}`)
+        ({"a": {}}, True),
+        ({"a": None}, False),
+        ([None, ""], False),
+        ({"name": "", "arguments": ""}, False),
+        ({"content": None, "refusal": None, "more": [{"a": ""}]}, False),
+        (0, True),  # a zero is a value (`expires_at: 0` says when)
+        (False, True),
+        (0.0, True),
+        (" ", True),
+        ("x", True),
+        ({"a": "", "b": 0}, True),
+        ([[], [[None, "y"]]], True),
+    ],
+)
+def test_what_carries_something(value: Any, expected: bool) -> None:
+    assert carries(value) is expected
+
+
+# A Snowflake-like OpenAI Chat response: every field it does not use filled with a placeholder.
+PLACEHOLDERS: dict[str, Any] = {
+    "id": "r-1",
+    "object": "chat.completion",
+    "created": 1783468054,
+    "model": "claude-sonnet-4-6",
+    "service_tier": "",
+    "system_fingerprint": "",
+    "choices": [
+        {
+            "index": 0,
+            "finish_reason": "stop",
+            "logprobs": {"content": None, "refusal": None},
+            "message": {
+                "role": "assistant",
+                "content": "Sure! Let me check that for you!",
+                "refusal": "",
+                "annotations": None,
+                "function_call": {"name": "", "arguments": ""},
+                "tool_calls": [
+                    {
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+                        "custom": {"input": "", "name": ""},
+                    }
+                ],
+            },
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai-responses", "gemini", "bedrock"])
+def test_a_response_of_empty_placeholders_loses_none_of_them(target: str) -> None:
+    result = convert(copy.deepcopy(PLACEHOLDERS), "openai-chat", target, kind="response")
+    dropped = [loss.pointer for loss in result.losses if loss.code == "field_dropped"]
+    assert dropped == ["/created"]  # a value (the mapping says it has no canonical place)
+
+
+def test_the_recorded_snowflake_response_reports_only_what_carries_something() -> None:
+    body = json.loads(SNOWFLAKE.read_text(encoding="utf-8"))
+    result = convert(body, "openai-chat", "anthropic", kind="response")
+    unread = {loss.pointer for loss in result.losses if "has no canonical home" in loss.reason}
+    for placeholder in (
+        "/service_tier",
+        "/system_fingerprint",
+        "/choices/0/message/function_call",
+        "/choices/0/message/tool_calls/0/custom",
+    ):
+        assert placeholder not in unread
+    # `audio`'s `expires_at: 0` is a value (the schema requires it, so it is all a placeholder
+    # `audio` can be, but a 0 says something elsewhere); the reasoning details carry text.
+    assert unread == {"/choices/0/message/audio", "/choices/0/message/reasoning_details"}
+
+
+# One request of each source format with unread fields that carry nothing, where the fused
+# pass reads them: the top level, a message (OpenAI Chat, Responses), a tool, a config group.
+REQUESTS: dict[str, dict[str, Any]] = {
+    "openai-chat": {
+        "model": "m",
+        "service_tier": "",
+        "messages": [
+            {"role": "user", "content": "hi", "x-trace": {"id": None}},
+            {
+                "role": "assistant",
+                "content": "ok",
+                "function_call": {"name": "", "arguments": ""},
+                "audio": {"id": ""},
+            },
+        ],
+        "tools": [{"type": "function", "function": {"name": "f"}, "x-pad": {"a": None}}],
+    },
+    "anthropic": {
+        "model": "m",
+        "max_tokens": 5,
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": [{"name": "f", "input_schema": {"type": "object"}, "x-pad": [None, ""]}],
+        "x-pad": "",
+    },
+    "openai-responses": {
+        "model": "m",
+        "input": [{"role": "user", "content": "hi", "x-pad": {"a": ""}}],
+        "tools": [{"type": "function", "name": "f", "parameters": {}, "x-pad": [None, ""]}],
+        "x-pad": "",
+    },
+    "gemini": {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "generationConfig": {"x-pad": ""},
+        "x-pad": {"a": [""]},
+    },
+    "bedrock": {"messages": [{"role": "user", "content": [{"text": "hi"}]}], "x-pad": ""},
+}
+
+
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_a_request_of_empty_placeholders_loses_none_on_either_path(
+    source: str, target: str
+) -> None:
+    body = REQUESTS[source]
+    assert type(PAIRS[source, target](copy.deepcopy(body))) is tuple  # the fused pass takes it
+    fused = convert(copy.deepcopy(body), source, target)
+    two_step = convert(copy.deepcopy(body), source, target, fused=False)
+    assert fused.fused and not two_step.fused
+    same(fused, two_step)
+    assert not [loss for loss in two_step.losses if "has no canonical home" in loss.reason]
+
+
+@pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+def test_a_placeholder_holding_a_value_is_still_reported_on_both_paths(
+    source: str, target: str
+) -> None:
+    body = {**copy.deepcopy(REQUESTS[source]), "x-kept": {"a": "", "b": 0}}
+    fused = convert(copy.deepcopy(body), source, target)
+    two_step = convert(copy.deepcopy(body), source, target, fused=False)
+    assert fused.fused
+    same(fused, two_step)
+    dropped = [loss.pointer for loss in two_step.losses if "has no canonical home" in loss.reason]
+    assert dropped == ["/x-kept"]
+
+
+def test_a_tool_choice_no_reading_takes_is_reported_only_when_it_carries_something() -> None:
+    """`unmatched`: a value of a shape no variant reads."""
+    body = {"model": "m", "input": "hi", "tool_choice": {"type": "", "name": ""}}
+    result = convert(copy.deepcopy(body), "openai-responses", "openai-chat")
+    assert not [loss for loss in result.losses if loss.pointer == "/tool_choice"]
+    body["tool_choice"] = {"type": "x"}
+    result = convert(body, "openai-responses", "openai-chat")
+    assert [loss.code for loss in result.losses if loss.pointer == "/tool_choice"] == [
+        "field_dropped"
+    ]
