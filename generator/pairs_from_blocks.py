@@ -48,6 +48,7 @@ from generator.pair_checks import (
     Step,
     block_checks,
     format_checks,
+    unknown_tags,
 )
 from generator.pairs import (
     PAIRS,
@@ -601,10 +602,16 @@ def reads_contents(source: Json) -> bool:
     return bool(source["layout"].get("system_form") == "content")
 
 
-def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None) -> dict[str, Any]:
+def pair_values(
+    source: Json,
+    target: Json,
+    bound: frozenset[str] | None = None,
+    part_types: frozenset[str] | None = None,
+) -> dict[str, Any]:
     """Everything `pair_from_blocks.py.j2` needs for one pair. ``bound``: the canonical part
-    types bound to the format that issued them (reasoning), as generation works them out from
-    the schemas (`pair_modules`); None: as last generated (generated/python/parts.py)."""
+    types bound to the format that issued them (reasoning), and ``part_types``: all canonical
+    part types, as generation works them out from the schemas (`pair_modules`); None: as last
+    generated (generated/python/parts.py)."""
     if bound is None:
         from interlingua.generated.parts import BOUND_PART_TYPES  # noqa: PLC0415
 
@@ -635,7 +642,7 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
     if parts["s_result_json"] and values["t_structured"] is None:
         raise PairError(f"{target['format']}: a result's structured value kept apart")
     dropped = _dropped_parts(source, target, blocks, parts, bound)
-    media = _source_media(source, target, blocks, parts)
+    media = _source_media(source, target, blocks, parts, part_types)
     checks = _checks(
         source,
         blocks,
@@ -979,16 +986,22 @@ def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]
     """The manifest's producer: the values of each pair module whose source reads blocks."""
     from generator.render import parts  # noqa: PLC0415 (the part facts, read from the bundle)
 
-    bound = next(parts(inputs))[1]["bound"]
+    facts = next(parts(inputs))[1]
     mappings = mappings_by_format(inputs)
     for source, target in PAIRS:
         if reads_blocks(mappings[source]) and not reads_contents(mappings[source]):
-            values = pair_values(mappings[source], mappings[target], bound)
+            values = pair_values(
+                mappings[source], mappings[target], facts["bound"], facts["part_types"]
+            )
             yield {"module": module_name(source, target)}, values
 
 
 def _source_media(
-    source: Json, target: Json, blocks: _Blocks, parts: dict[str, Any]
+    source: Json,
+    target: Json,
+    blocks: _Blocks,
+    parts: dict[str, Any],
+    part_types: frozenset[str] | None = None,
 ) -> dict[str, Any] | None:
     """Media and documents in a tool result or beside one (issue 16: real traffic), when the
     target's tool messages hold text only and its writer moves the rest to a user turn right
@@ -1033,7 +1046,7 @@ def _source_media(
     ):
         raise PairError(f"{source['format']}: documents the block composer does not read")
     document = part_variant(target, "document", source={"type": "base64"})["wire"]
-    return {
+    values = {
         "tag": tag,
         "media_key": pdf,
         "data_key": parts["s_base64"]["data"],
@@ -1049,6 +1062,7 @@ def _source_media(
         "t_file_data": wire_expr(document, {"media_type": "media_type", "data": "data"}),
         **_displacement(source, target, parts, tag, (box, pdf, plain, web, file_key)),
     }
+    return {**values, **_unknown_blocks(source, target, parts, part_types, values)}
 
 
 def _displacement(
@@ -1098,3 +1112,88 @@ def _displacement(
         "cannot_carry": found[2][2],
         "nothing": found[3][2],
     }
+
+
+#: A tag no format names (`_unknown_blocks` asks the two-step path of a block of it).
+_UNKNOWN = "interlingua_unknown_block"
+
+
+def _unknown_blocks(
+    source: Json,
+    target: Json,
+    parts: dict[str, Any],
+    part_types: frozenset[str] | None,
+    media: dict[str, Any],
+) -> dict[str, Any]:
+    """Blocks of a kind the source does not know (Anthropic's `container_upload`, a result's
+    `tool_reference`), in a user turn or a tool result: reading keeps each verbatim (a part
+    of its tag), the target's writer drops it, reported. The tags that are not such a block
+    (those the reading schema names, the mapping's, the canonical part types: each read
+    otherwise), and how the writer reports one dropped, asked of the two-step path at
+    generation time."""
+    from interlingua.conversion.converter import convert  # noqa: PLC0415 (the generator runs without it otherwise)
+
+    if part_types is None:
+        from interlingua.generated.parts import PART_TYPES  # noqa: PLC0415
+
+        part_types = PART_TYPES
+    layout = source["layout"]
+    t = layout["block_tag"]
+    user = [layout["messages"], "[]", (layout["role"], source["roles"]["user"]), layout["content"]]
+    try:
+        schema_tags = unknown_tags(
+            source,
+            [
+                [*user, "[]"],
+                [*user, "[]", (t, parts["s_result_tag"]), parts["s_result"]["content"], "[]"],
+            ],
+        )
+    except CheckError as exc:
+        raise PairError(str(exc)) from None
+    mapped = {
+        v["wire"][t]
+        for variants in source["parts"].values()
+        for v in variants
+        if isinstance(v["wire"], dict) and isinstance(v["wire"].get(t), str)
+    }
+    known = schema_tags | mapped | part_types
+    if _UNKNOWN in known:
+        raise PairError(f"{source['format']}: no unknown tag to ask the two-step path of")
+    block = {t: _UNKNOWN, "a": 1}
+    result = {
+        t: parts["s_result_tag"],
+        parts["s_result"]["id"]: "c",
+        parts["s_result"]["content"]: [block],
+    }
+    text = part_variant(source, "text")["wire"]
+    user_role, model_role = source["roles"]["user"], source["roles"]["assistant"]
+    body = {
+        "model": "m",
+        "max_tokens": 1,
+        layout["messages"]: [
+            {layout["role"]: user_role, layout["content"]: "q"},
+            {layout["role"]: model_role, layout["content"]: "a"},
+            {
+                layout["role"]: user_role,
+                layout["content"]: [result, block, {t: text[t], parts["s_text_key"]: "x"}],
+            },
+            {layout["role"]: model_role, layout["content"]: "a"},
+            {layout["role"]: user_role, layout["content"]: [block]},
+        ],
+    }
+    got = convert(body, source["format"], target["format"], fused=False)
+    found = [(loss.pointer, loss.code, loss.reason, loss.part_type) for loss in got.losses]
+    at = "/messages/2/content/0/content/0"
+    expected = [
+        (at, "moved", _UNKNOWN),
+        (at, "part_dropped", _UNKNOWN),
+        ("/messages/3/content/0", "part_dropped", _UNKNOWN),
+        ("/messages/5/content/0", "part_dropped", _UNKNOWN),
+        ("/messages/5", "message_dropped", None),
+    ]
+    if [(p, c, k) for p, c, _r, k in found] != expected or len(got.output[layout["messages"]]) != 5:
+        raise PairError(f"{target['format']}: unknown blocks written otherwise: {found}")
+    reasons = {r for _p, c, r, _k in found if c == "part_dropped"}
+    if len(reasons) != 1 or (found[0][2], found[4][2]) != (media["moved"], media["nothing"]):
+        raise PairError(f"{target['format']}: unknown blocks reported otherwise than media")
+    return {"known_tags": sorted(known), "unknown_dropped": reasons.pop()}

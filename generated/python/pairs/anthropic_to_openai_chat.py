@@ -222,6 +222,56 @@ NOT_PORTABLE: Final = (
 )  # (pointer in the part, code, reason)
 CANNOT_CARRY: Final = ("", "part_dropped", "openai-chat cannot carry this part")
 NOTHING: Final = "openai-chat: nothing in it could be carried"
+# The tags of the blocks anthropic reads as something (those its reading schema names, its
+# mapping's, the canonical part types): a block of another tag is kept verbatim by reading and
+# dropped by the writer (in a result: moved, then dropped), reported so.
+KNOWN_TAGS: Final[frozenset[str]] = frozenset(
+    [
+        "adaptive",
+        "advisor_tool_result",
+        "any",
+        "audio",
+        "auto",
+        "base64",
+        "bash_code_execution_tool_result",
+        "code_execution_tool_result",
+        "compaction",
+        "content",
+        "disabled",
+        "document",
+        "enabled",
+        "file",
+        "hosted_tool_call",
+        "hosted_tool_result",
+        "image",
+        "mcp_tool_result",
+        "mcp_tool_use",
+        "none",
+        "prompt_request",
+        "prompt_result",
+        "redacted_thinking",
+        "refusal",
+        "resource",
+        "resource_ref",
+        "search_result",
+        "server_tool_use",
+        "text",
+        "text_editor_code_execution_tool_result",
+        "thinking",
+        "tool",
+        "tool_approval_request",
+        "tool_approval_response",
+        "tool_call",
+        "tool_result",
+        "tool_search_tool_result",
+        "tool_use",
+        "url",
+        "video",
+        "web_fetch_tool_result",
+        "web_search_tool_result",
+    ]
+)
+UNKNOWN_DROPPED: Final = ("", "part_dropped", "openai-chat cannot carry this part")
 WRITTEN: Final = ("", "", "")  # (a part written: nothing reported)
 
 
@@ -326,6 +376,10 @@ def _result_media(content: Any, data_checked: bool) -> tuple[list[str], list[Any
                 return None
             part, suffix, code, reason = got
             media.append((k, part, (suffix, code, reason, tag)))
+        elif type(tag) is str and tag and tag not in KNOWN_TAGS:  # a block of another kind
+            if not (data_checked or _opaque(fields, 6)):
+                return None
+            media.append((k, None, (*UNKNOWN_DROPPED, tag)))
         else:
             return None
     return (texts, media) if media else None
@@ -420,6 +474,21 @@ def _user_turn(
             if not run:
                 solo = None
             run.append(part)
+        elif type(tag) is str and tag and tag not in KNOWN_TAGS:
+            # A block of a kind anthropic does not know (kept verbatim by reading): dropped.
+            if not (data_checked or _opaque(fields, 4)):
+                return None
+            if moving:  # (the results' parts are reported first)
+                shift = _moved(moving, written, lost, shift)
+            lost.append(
+                Loss(
+                    f"/messages/{len(written) - shift}/content/{len(run) + gone}",
+                    UNKNOWN_DROPPED[1],
+                    UNKNOWN_DROPPED[2],
+                    tag,
+                )
+            )
+            gone += 1
         elif tag == "tool_result":
             if len(fields) != 3 + ("is_error" in fields):
                 return None
