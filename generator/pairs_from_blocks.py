@@ -48,6 +48,7 @@ from generator.pair_checks import (
     Step,
     block_checks,
     format_checks,
+    group_settings,
     unknown_tags,
 )
 from generator.pairs import (
@@ -58,6 +59,7 @@ from generator.pairs import (
     mappings_by_format,
     module_name,
     one_of_types,
+    only_of,
     only_words,
     part_variant,
     py_types,
@@ -398,6 +400,7 @@ def _source_request(
     for key, value in source["request"]["wire"].items():
         if isinstance(value, dict) and list(value) == ["@default"]:
             value = value["@default"][0]  # noqa: PLW2901 (a required value: read as given)
+        value = only_of(value)  # noqa: PLW2901 (a word from a list: read, then checked)
         var = variable_of(value)
         if var in by_var:
             plain.append((key, by_var[var]))
@@ -408,20 +411,66 @@ def _source_request(
                         merged_key, merged_param = k, by_var[variable_of(v["@negate"])]
         elif (
             isinstance(value, dict)
-            and any(variable_of(v) in by_var for v in value.values())
-            and all(variable_of(v) in by_var or _tag(v) for v in value.values())
+            and any(variable_of(only_of(v)) in by_var for v in value.values())
+            and all(
+                variable_of(only_of(v)) in by_var or _tag(v) or _format_codec(v)
+                for v in value.values()
+            )
         ):
-            # parameters grouped in a field (`inferenceConfig`), or in a setting of a tag
-            # (`thinking: {type: enabled, budget_tokens: ...}`): a setting of another tag
-            # is another shape
+            # parameters grouped in a field (`inferenceConfig`; `output_config` beside the
+            # structured-output format, `_source_format`'s), or in a setting of a tag
+            # (`thinking: {type: enabled, budget_tokens: ...}`; the schema's other settings
+            # of the tag, `group_settings`)
             groups[key] = list(value)
-            plain.extend((k, by_var[variable_of(v)]) for k, v in value.items() if not _tag(v))
+            plain.extend(
+                (k, by_var[variable_of(only_of(v))])
+                for k, v in value.items()
+                if not _tag(v) and not _format_codec(v)
+            )
         elif (
             var is None and key not in ("model", "tools", "tool_choice") and not _tools_group(value)
         ):
             nested.append(key)
     plain.sort(key=lambda p: order.index(p[1]))
     return plain, groups, nested, merged_key, merged_param
+
+
+def _format_codec(value: Json) -> bool:
+    """Whether a template's value is the structured-output format (`_source_format`)."""
+    return (
+        isinstance(value, dict)
+        and list(value) == ["@codec"]
+        and value["@codec"][0] == "response_format"
+    )
+
+
+def _settings(
+    source: Json, key: str, keys: list[str], plain: list[tuple[str, str]]
+) -> list[tuple[str | None, list[str], dict[str, Any], bool]]:
+    """The settings of a group the pass takes (`group_settings`): its tag's constant (None: a
+    group of one form), the keys it requires, the checks of the keys reading reports dropped,
+    and whether it is the mapping's setting (another holds none of its parameters: reading
+    one would give a value the mapping does not read there; such a body goes two-step)."""
+    tags = group_tags(source, key)
+    if len(tags) > 1:
+        raise PairError(f"{source['format']}: a setting of {key} of several tags")
+    tag_key = tags[0][0] if tags else None
+    try:
+        found = group_settings(source, key, tag_key, keys)
+    except CheckError as exc:
+        raise PairError(str(exc)) from None
+    params = {k for k, _name in plain if k in keys}
+    out = []
+    for tag, required, fields in found:
+        own = tag_key is None or tag == tags[0][1]
+        if not own and set(required) & params:
+            raise PairError(f"{source['format']}: a setting of {key} requiring a parameter")
+        checks = {"types": fields.unread_types, "checked": sorted(fields.unread_checked)}
+        out.append((tag, list(required), checks, own))
+    out.sort(key=lambda s: not s[3])  # the mapping's setting first
+    if not out[0][3]:
+        raise PairError(f"{source['format']}: no setting of {key} the mapping reads")
+    return out
 
 
 def _tag(value: Json) -> bool:
@@ -629,7 +678,7 @@ def pair_values(
     parts.update(_source_calls(source, blocks))
     plain, groups, nested, merged_key, merged_param = _source_request(source)
     s_format = _source_format(source, target)
-    if s_format is not None:
+    if s_format is not None and s_format["key"] in nested:
         nested.remove(s_format["key"])
     fields = _source_fields(source)
     choice_key, choices, choice_name = _source_choices(source, blocks)
@@ -643,6 +692,11 @@ def pair_values(
         raise PairError(f"{target['format']}: a result's structured value kept apart")
     dropped = _dropped_parts(source, target, blocks, parts, bound)
     media = _source_media(source, target, blocks, parts, part_types)
+    settings = {key: _settings(source, key, keys, plain) for key, keys in groups.items()}
+    order = list(source["request"]["wire"])
+    if groups and any(order.index(k) < order.index(fields["s_tools"][0]) for k in groups):
+        # (the pass reports a group's leftovers after the tools', as reading does here)
+        raise PairError(f"{source['format']}: a group read before the tools")
     checks = _checks(
         source,
         blocks,
@@ -652,6 +706,7 @@ def pair_values(
         choices=choices,
         dropped=dropped,
         media=media,
+        setting_tags={t for found in settings.values() for t, *_ in found if t is not None},
     )
     if s_format is not None:
         _check_format(source, s_format)
@@ -677,8 +732,9 @@ def pair_values(
     given = {name: f"p_{key}" for key, name in plain}
     if merged_param:
         given[merged_param] = "parallel"
-    if given.keys() & only_words(source, target).keys():  # the pass would not check the word
-        raise PairError(f"{source['format']}: a parameter read or written through @only")
+    # A parameter read or written through `@only`: the pass checks the word is one both
+    # formats take (another goes the two-step way, which reports it).
+    words = {k: v for k, v in only_words(source, target).items() if k in given}
     by_key = {path: name for name, path in values["t_paths"].items()}
     written = target_fields(target)
     envelope = []
@@ -704,6 +760,7 @@ def pair_values(
         "s_user": source["roles"]["user"],
         "s_assistant": source["roles"]["assistant"],
         "s_params": plain,
+        "s_words_of": {key: sorted(words[name]) for key, name in plain if name in words},
         "s_top_params": [(k, n) for k, n in plain if k not in in_groups],
         "s_groups": [
             (
@@ -712,6 +769,7 @@ def pair_values(
                 sorted(keys),
                 sorted(checks.group_required.get(key, ())),
                 group_tags(source, key),
+                settings[key],
             )
             for n, (key, keys) in enumerate(groups.items())
         ],
@@ -809,6 +867,7 @@ def _checks(
     choices: dict[str, str],
     dropped: dict[str, tuple[str, str, frozenset[str]]],
     media: dict[str, Any] | None = None,
+    setting_tags: set[str] | None = None,
 ) -> BlockChecks:
     """What the pass checks of its source in place of the reading schema (pair_checks.py): of
     the fields it reads, the branches of the roles and tags it converts. ``request``: its
@@ -836,6 +895,7 @@ def _checks(
     }
     if parts["s_result_json"]:
         tags.add(parts["s_result_json"])
+    tags |= setting_tags or set()
     if media is not None:  # a document (of each source), an image by a file id
         tags |= {media["tag"], media["file_tag"], media["text_tag"], media["url_tag"]}
     taken: dict[str, set[str]] = {layout["role"]: roles}
