@@ -356,6 +356,73 @@ def _dropped_blocks(
     return found
 
 
+def group_settings(
+    source: Json, key: str, tag_key: str | None, read: Collection[str]
+) -> list[tuple[str | None, tuple[str, ...], FieldChecks]]:
+    """The settings a request field holding parameters may have (each member of its union:
+    Anthropic's `thinking` enabled, adaptive or disabled; None, a field of one form), each
+    with its tag's constant, the keys its schema requires and the checks of the keys it
+    names that reading does not take (``read``: the template's; reading reports the others
+    dropped). Fails when the schema asks more than structure of a setting itself."""
+    schema = reading_schema(
+        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
+    )
+    defs: dict[str, Json] = schema["$defs"]
+    top = resolve_ref(defs, schema)
+    members = [m for _, m in _branches(defs, top["properties"][key], "") if m.get("type") != "null"]
+    found: list[tuple[str | None, tuple[str, ...], FieldChecks]] = []
+    for member in members:
+        bare = {k: v for k, v in member.items() if k != "properties"}
+        if sorted(set(extras(defs, bare, key, {}))):
+            raise CheckError(f"{source['format']}: the fused pass does not check {key}'s setting")
+        tag = _const(defs, member.get("properties", {}).get(tag_key)) if tag_key else None
+        if tag_key and not isinstance(tag, str):
+            raise CheckError(f"{source['format']}: a setting of {key} without a tag")
+        required = tuple(sorted(member.get("required", ())))
+        found.append((tag, required, _unread(defs, member.get("properties", {}), set(read))))
+    if not found or (tag_key is None and len(found) != 1):
+        raise CheckError(f"{source['format']}: no single schema of {key}")
+    return found
+
+
+def unknown_tags(source: Json, unions: list[list[Step]]) -> frozenset[str]:
+    """The tags the member for blocks the document does not know refuses (reading keeps
+    any other tag's block verbatim), the same in each union of blocks at ``unions`` (walks
+    to a list's items). Fails generation unless that member asks nothing but its tag: an
+    object whose tag is a string none of those."""
+    schema = reading_schema(
+        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
+    )
+    defs: dict[str, Json] = schema["$defs"]
+    tag = source["layout"]["block_tag"]
+    found: set[frozenset[str]] = set()
+    for steps in unions:
+        where, union = schema_at(defs, schema, steps)
+        members = [
+            resolve_ref(defs, m)
+            for m in union.get("anyOf", ())
+            if _unknown_member(resolve_ref(defs, m))
+        ]
+        if len(members) != 1:
+            raise CheckError(f"{source['format']}: {where}: no single member for unknown blocks")
+        (member,) = members
+        prop = member["properties"].get(tag, {})
+        if (
+            set(member) - ANNOTATIONS != {"type", "required", "properties"}
+            or member["type"] != "object"
+            or member["required"] != [tag]
+            or list(member["properties"]) != [tag]
+            or set(prop) - ANNOTATIONS != {"type", "not"}
+            or prop["type"] != "string"
+            or set(prop["not"]) - ANNOTATIONS != {"enum"}
+        ):
+            raise CheckError(f"{source['format']}: {where}: unknown blocks the pass does not check")
+        found.add(frozenset(prop["not"]["enum"]))
+    if len(found) != 1:
+        raise CheckError(f"{source['format']}: unknown blocks told apart otherwise by union")
+    return found.pop()
+
+
 def format_checks(
     source: Json, path: list[Step]
 ) -> tuple[frozenset[str], dict[str, tuple[tuple[str, ...], tuple[str, ...], Json]]]:

@@ -48,6 +48,8 @@ from generator.pair_checks import (
     Step,
     block_checks,
     format_checks,
+    group_settings,
+    unknown_tags,
 )
 from generator.pairs import (
     PAIRS,
@@ -57,6 +59,7 @@ from generator.pairs import (
     mappings_by_format,
     module_name,
     one_of_types,
+    only_of,
     only_words,
     part_variant,
     py_types,
@@ -397,6 +400,7 @@ def _source_request(
     for key, value in source["request"]["wire"].items():
         if isinstance(value, dict) and list(value) == ["@default"]:
             value = value["@default"][0]  # noqa: PLW2901 (a required value: read as given)
+        value = only_of(value)  # noqa: PLW2901 (a word from a list: read, then checked)
         var = variable_of(value)
         if var in by_var:
             plain.append((key, by_var[var]))
@@ -407,20 +411,66 @@ def _source_request(
                         merged_key, merged_param = k, by_var[variable_of(v["@negate"])]
         elif (
             isinstance(value, dict)
-            and any(variable_of(v) in by_var for v in value.values())
-            and all(variable_of(v) in by_var or _tag(v) for v in value.values())
+            and any(variable_of(only_of(v)) in by_var for v in value.values())
+            and all(
+                variable_of(only_of(v)) in by_var or _tag(v) or _format_codec(v)
+                for v in value.values()
+            )
         ):
-            # parameters grouped in a field (`inferenceConfig`), or in a setting of a tag
-            # (`thinking: {type: enabled, budget_tokens: ...}`): a setting of another tag
-            # is another shape
+            # parameters grouped in a field (`inferenceConfig`; `output_config` beside the
+            # structured-output format, `_source_format`'s), or in a setting of a tag
+            # (`thinking: {type: enabled, budget_tokens: ...}`; the schema's other settings
+            # of the tag, `group_settings`)
             groups[key] = list(value)
-            plain.extend((k, by_var[variable_of(v)]) for k, v in value.items() if not _tag(v))
+            plain.extend(
+                (k, by_var[variable_of(only_of(v))])
+                for k, v in value.items()
+                if not _tag(v) and not _format_codec(v)
+            )
         elif (
             var is None and key not in ("model", "tools", "tool_choice") and not _tools_group(value)
         ):
             nested.append(key)
     plain.sort(key=lambda p: order.index(p[1]))
     return plain, groups, nested, merged_key, merged_param
+
+
+def _format_codec(value: Json) -> bool:
+    """Whether a template's value is the structured-output format (`_source_format`)."""
+    return (
+        isinstance(value, dict)
+        and list(value) == ["@codec"]
+        and value["@codec"][0] == "response_format"
+    )
+
+
+def _settings(
+    source: Json, key: str, keys: list[str], plain: list[tuple[str, str]]
+) -> list[tuple[str | None, list[str], dict[str, Any], bool]]:
+    """The settings of a group the pass takes (`group_settings`): its tag's constant (None: a
+    group of one form), the keys it requires, the checks of the keys reading reports dropped,
+    and whether it is the mapping's setting (another holds none of its parameters: reading
+    one would give a value the mapping does not read there; such a body goes two-step)."""
+    tags = group_tags(source, key)
+    if len(tags) > 1:
+        raise PairError(f"{source['format']}: a setting of {key} of several tags")
+    tag_key = tags[0][0] if tags else None
+    try:
+        found = group_settings(source, key, tag_key, keys)
+    except CheckError as exc:
+        raise PairError(str(exc)) from None
+    params = {k for k, _name in plain if k in keys}
+    out = []
+    for tag, required, fields in found:
+        own = tag_key is None or tag == tags[0][1]
+        if not own and set(required) & params:
+            raise PairError(f"{source['format']}: a setting of {key} requiring a parameter")
+        checks = {"types": fields.unread_types, "checked": sorted(fields.unread_checked)}
+        out.append((tag, list(required), checks, own))
+    out.sort(key=lambda s: not s[3])  # the mapping's setting first
+    if not out[0][3]:
+        raise PairError(f"{source['format']}: no setting of {key} the mapping reads")
+    return out
 
 
 def _tag(value: Json) -> bool:
@@ -601,10 +651,16 @@ def reads_contents(source: Json) -> bool:
     return bool(source["layout"].get("system_form") == "content")
 
 
-def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None) -> dict[str, Any]:
+def pair_values(
+    source: Json,
+    target: Json,
+    bound: frozenset[str] | None = None,
+    part_types: frozenset[str] | None = None,
+) -> dict[str, Any]:
     """Everything `pair_from_blocks.py.j2` needs for one pair. ``bound``: the canonical part
-    types bound to the format that issued them (reasoning), as generation works them out from
-    the schemas (`pair_modules`); None: as last generated (generated/python/parts.py)."""
+    types bound to the format that issued them (reasoning), and ``part_types``: all canonical
+    part types, as generation works them out from the schemas (`pair_modules`); None: as last
+    generated (generated/python/parts.py)."""
     if bound is None:
         from interlingua.generated.parts import BOUND_PART_TYPES  # noqa: PLC0415
 
@@ -622,7 +678,7 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
     parts.update(_source_calls(source, blocks))
     plain, groups, nested, merged_key, merged_param = _source_request(source)
     s_format = _source_format(source, target)
-    if s_format is not None:
+    if s_format is not None and s_format["key"] in nested:
         nested.remove(s_format["key"])
     fields = _source_fields(source)
     choice_key, choices, choice_name = _source_choices(source, blocks)
@@ -635,7 +691,12 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
     if parts["s_result_json"] and values["t_structured"] is None:
         raise PairError(f"{target['format']}: a result's structured value kept apart")
     dropped = _dropped_parts(source, target, blocks, parts, bound)
-    media = _source_media(source, target, blocks, parts)
+    media = _source_media(source, target, blocks, parts, part_types)
+    settings = {key: _settings(source, key, keys, plain) for key, keys in groups.items()}
+    order = list(source["request"]["wire"])
+    if groups and any(order.index(k) < order.index(fields["s_tools"][0]) for k in groups):
+        # (the pass reports a group's leftovers after the tools', as reading does here)
+        raise PairError(f"{source['format']}: a group read before the tools")
     checks = _checks(
         source,
         blocks,
@@ -645,6 +706,7 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
         choices=choices,
         dropped=dropped,
         media=media,
+        setting_tags={t for found in settings.values() for t, *_ in found if t is not None},
     )
     if s_format is not None:
         _check_format(source, s_format)
@@ -670,8 +732,9 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
     given = {name: f"p_{key}" for key, name in plain}
     if merged_param:
         given[merged_param] = "parallel"
-    if given.keys() & only_words(source, target).keys():  # the pass would not check the word
-        raise PairError(f"{source['format']}: a parameter read or written through @only")
+    # A parameter read or written through `@only`: the pass checks the word is one both
+    # formats take (another goes the two-step way, which reports it).
+    words = {k: v for k, v in only_words(source, target).items() if k in given}
     by_key = {path: name for name, path in values["t_paths"].items()}
     written = target_fields(target)
     envelope = []
@@ -697,6 +760,7 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
         "s_user": source["roles"]["user"],
         "s_assistant": source["roles"]["assistant"],
         "s_params": plain,
+        "s_words_of": {key: sorted(words[name]) for key, name in plain if name in words},
         "s_top_params": [(k, n) for k, n in plain if k not in in_groups],
         "s_groups": [
             (
@@ -705,6 +769,7 @@ def pair_values(source: Json, target: Json, bound: frozenset[str] | None = None)
                 sorted(keys),
                 sorted(checks.group_required.get(key, ())),
                 group_tags(source, key),
+                settings[key],
             )
             for n, (key, keys) in enumerate(groups.items())
         ],
@@ -802,6 +867,7 @@ def _checks(
     choices: dict[str, str],
     dropped: dict[str, tuple[str, str, frozenset[str]]],
     media: dict[str, Any] | None = None,
+    setting_tags: set[str] | None = None,
 ) -> BlockChecks:
     """What the pass checks of its source in place of the reading schema (pair_checks.py): of
     the fields it reads, the branches of the roles and tags it converts. ``request``: its
@@ -829,6 +895,7 @@ def _checks(
     }
     if parts["s_result_json"]:
         tags.add(parts["s_result_json"])
+    tags |= setting_tags or set()
     if media is not None:  # a document (of each source), an image by a file id
         tags |= {media["tag"], media["file_tag"], media["text_tag"], media["url_tag"]}
     taken: dict[str, set[str]] = {layout["role"]: roles}
@@ -979,16 +1046,22 @@ def pair_modules(inputs: Any) -> Iterator[tuple[dict[str, str], dict[str, Any]]]
     """The manifest's producer: the values of each pair module whose source reads blocks."""
     from generator.render import parts  # noqa: PLC0415 (the part facts, read from the bundle)
 
-    bound = next(parts(inputs))[1]["bound"]
+    facts = next(parts(inputs))[1]
     mappings = mappings_by_format(inputs)
     for source, target in PAIRS:
         if reads_blocks(mappings[source]) and not reads_contents(mappings[source]):
-            values = pair_values(mappings[source], mappings[target], bound)
+            values = pair_values(
+                mappings[source], mappings[target], facts["bound"], facts["part_types"]
+            )
             yield {"module": module_name(source, target)}, values
 
 
 def _source_media(
-    source: Json, target: Json, blocks: _Blocks, parts: dict[str, Any]
+    source: Json,
+    target: Json,
+    blocks: _Blocks,
+    parts: dict[str, Any],
+    part_types: frozenset[str] | None = None,
 ) -> dict[str, Any] | None:
     """Media and documents in a tool result or beside one (issue 16: real traffic), when the
     target's tool messages hold text only and its writer moves the rest to a user turn right
@@ -1033,7 +1106,7 @@ def _source_media(
     ):
         raise PairError(f"{source['format']}: documents the block composer does not read")
     document = part_variant(target, "document", source={"type": "base64"})["wire"]
-    return {
+    values = {
         "tag": tag,
         "media_key": pdf,
         "data_key": parts["s_base64"]["data"],
@@ -1049,6 +1122,7 @@ def _source_media(
         "t_file_data": wire_expr(document, {"media_type": "media_type", "data": "data"}),
         **_displacement(source, target, parts, tag, (box, pdf, plain, web, file_key)),
     }
+    return {**values, **_unknown_blocks(source, target, parts, part_types, values)}
 
 
 def _displacement(
@@ -1098,3 +1172,88 @@ def _displacement(
         "cannot_carry": found[2][2],
         "nothing": found[3][2],
     }
+
+
+#: A tag no format names (`_unknown_blocks` asks the two-step path of a block of it).
+_UNKNOWN = "interlingua_unknown_block"
+
+
+def _unknown_blocks(
+    source: Json,
+    target: Json,
+    parts: dict[str, Any],
+    part_types: frozenset[str] | None,
+    media: dict[str, Any],
+) -> dict[str, Any]:
+    """Blocks of a kind the source does not know (Anthropic's `container_upload`, a result's
+    `tool_reference`), in a user turn or a tool result: reading keeps each verbatim (a part
+    of its tag), the target's writer drops it, reported. The tags that are not such a block
+    (those the reading schema names, the mapping's, the canonical part types: each read
+    otherwise), and how the writer reports one dropped, asked of the two-step path at
+    generation time."""
+    from interlingua.conversion.converter import convert  # noqa: PLC0415 (the generator runs without it otherwise)
+
+    if part_types is None:
+        from interlingua.generated.parts import PART_TYPES  # noqa: PLC0415
+
+        part_types = PART_TYPES
+    layout = source["layout"]
+    t = layout["block_tag"]
+    user = [layout["messages"], "[]", (layout["role"], source["roles"]["user"]), layout["content"]]
+    try:
+        schema_tags = unknown_tags(
+            source,
+            [
+                [*user, "[]"],
+                [*user, "[]", (t, parts["s_result_tag"]), parts["s_result"]["content"], "[]"],
+            ],
+        )
+    except CheckError as exc:
+        raise PairError(str(exc)) from None
+    mapped = {
+        v["wire"][t]
+        for variants in source["parts"].values()
+        for v in variants
+        if isinstance(v["wire"], dict) and isinstance(v["wire"].get(t), str)
+    }
+    known = schema_tags | mapped | part_types
+    if _UNKNOWN in known:
+        raise PairError(f"{source['format']}: no unknown tag to ask the two-step path of")
+    block = {t: _UNKNOWN, "a": 1}
+    result = {
+        t: parts["s_result_tag"],
+        parts["s_result"]["id"]: "c",
+        parts["s_result"]["content"]: [block],
+    }
+    text = part_variant(source, "text")["wire"]
+    user_role, model_role = source["roles"]["user"], source["roles"]["assistant"]
+    body = {
+        "model": "m",
+        "max_tokens": 1,
+        layout["messages"]: [
+            {layout["role"]: user_role, layout["content"]: "q"},
+            {layout["role"]: model_role, layout["content"]: "a"},
+            {
+                layout["role"]: user_role,
+                layout["content"]: [result, block, {t: text[t], parts["s_text_key"]: "x"}],
+            },
+            {layout["role"]: model_role, layout["content"]: "a"},
+            {layout["role"]: user_role, layout["content"]: [block]},
+        ],
+    }
+    got = convert(body, source["format"], target["format"], fused=False)
+    found = [(loss.pointer, loss.code, loss.reason, loss.part_type) for loss in got.losses]
+    at = "/messages/2/content/0/content/0"
+    expected = [
+        (at, "moved", _UNKNOWN),
+        (at, "part_dropped", _UNKNOWN),
+        ("/messages/3/content/0", "part_dropped", _UNKNOWN),
+        ("/messages/5/content/0", "part_dropped", _UNKNOWN),
+        ("/messages/5", "message_dropped", None),
+    ]
+    if [(p, c, k) for p, c, _r, k in found] != expected or len(got.output[layout["messages"]]) != 5:
+        raise PairError(f"{target['format']}: unknown blocks written otherwise: {found}")
+    reasons = {r for _p, c, r, _k in found if c == "part_dropped"}
+    if len(reasons) != 1 or (found[0][2], found[4][2]) != (media["moved"], media["nothing"]):
+        raise PairError(f"{target['format']}: unknown blocks reported otherwise than media")
+    return {"known_tags": sorted(known), "unknown_dropped": reasons.pop()}

@@ -1090,6 +1090,14 @@ ANTHROPIC_SHAPES: dict[str, dict[str, Any]] = {
         ("thinking",), {"type": "enabled", "budget_tokens": 1024}
     ),
     "a null thinking setting": _anthropic(("thinking",), None),
+    "adaptive thinking": _anthropic(("thinking",), {"type": "adaptive"}),
+    "disabled thinking": _anthropic(("thinking",), {"type": "disabled"}),
+    "thinking's display (read, then dropped: reported)": _anthropic(
+        ("thinking",), {"type": "enabled", "budget_tokens": 1024, "display": "omitted"}
+    ),
+    "an effort (OpenAI's reasoning_effort)": _anthropic(
+        ("output_config",), {"format": _FORMAT, "effort": "high"}
+    ),
     "a system prompt as a string": _anthropic(("system",), "Be brief."),
     "one system block: the shorthand": _anthropic(("system",), [_TEXT]),
     "no system prompt": _anthropic(("system",), _DELETE),
@@ -1318,22 +1326,7 @@ ANTHROPIC_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         _anthropic(("messages", 0, "content", 2, "source", "media_type"), "image/bmp"),
         "user content outside the fused shape",
     ),
-    "adaptive thinking": (
-        _anthropic(("thinking",), {"type": "adaptive"}),
-        "thinking: a setting outside the fused shape",
-    ),
-    "disabled thinking": (
-        _anthropic(("thinking",), {"type": "disabled"}),
-        "thinking: a setting outside the fused shape",
-    ),
-    "thinking's display (read, then dropped: reported)": (
-        _anthropic(("thinking",), {"type": "enabled", "budget_tokens": 1024, "display": "omitted"}),
-        "thinking: outside the fused shape",
-    ),
-    "an effort (OpenAI's reasoning_effort)": (
-        _anthropic(("output_config",), {"format": _FORMAT, "effort": "high"}),
-        "output_config: outside the fused shape",
-    ),
+    # (thinking's other settings, its display, an effort: test_fused_pairs_anthropic_settings.py)
     "a key beside the format's (read, then dropped: reported)": (
         _anthropic(("output_config",), {"format": {**_FORMAT, "name": "x"}}),
         "output_config: a format outside the fused shape",

@@ -123,6 +123,8 @@ def _result(**fields: Any) -> dict[str, Any]:
 
 BEDROCK_SHAPES: dict[str, dict[str, Any]] = {
     "the common shape": BEDROCK_BODY,
+    # read, then dropped: reported before the body's own keys, as reading reports it
+    "an inference parameter the mapping does not read": _bedrock(("inferenceConfig", "seed"), 7),
     "one system block: the shorthand": _bedrock(("system",), [_TEXT]),
     # what most SDKs send when there is none: an empty prompt, the target's placeholder
     "an empty system prompt": _bedrock(("system",), []),
@@ -357,10 +359,6 @@ BEDROCK_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
     "a tool_choice beside an empty tools list (the writer drops it, reported)": (
         _bedrock(("toolConfig", "tools"), []),
         "a tool_choice beside an empty tools list",
-    ),
-    "an inference parameter the pass does not know": (
-        _bedrock(("inferenceConfig", "seed"), 7),
-        "inferenceConfig: outside the fused shape",
     ),
     "a stop list of none": (
         _bedrock(("inferenceConfig", "stopSequences"), []),

@@ -16,7 +16,7 @@ import pytest
 
 from interlingua.conversion.converter import check_wire, convert
 from interlingua.generated.pairs import PAIRS
-from tests.adapters.fused import mutants_taken, refused_alike, same, takes_two_steps
+from tests.adapters.fused import deep, mutants_taken, refused_alike, same, takes_two_steps
 from tests.adapters.test_fused_pairs import ANTHROPIC_BODY
 
 _PAIR = ("anthropic", "openai-chat")
@@ -38,7 +38,14 @@ _PLAIN: dict[str, Any] = {
 }
 _DOCUMENT_URL = {"type": "document", "source": {"type": "url", "url": "https://e.com/a.pdf"}}
 _DOCUMENT_FILE = {"type": "document", "source": {"type": "file", "file_id": "file_2"}}
-_MEDIA = [_IMAGE_URL, _IMAGE_DATA, _IMAGE_FILE, _PDF, _PLAIN, _DOCUMENT_URL, _DOCUMENT_FILE]
+# Blocks of kinds Anthropic's mapping and reading schema do not know: reading keeps each
+# verbatim, the writer drops it (reported; in a result: moved, then dropped).
+_UPLOAD = {"type": "container_upload", "file_id": "file_3"}
+_REFERENCE = {"type": "tool_reference", "tool_name": "search_only_tool"}
+_MEDIA = [
+    *(_IMAGE_URL, _IMAGE_DATA, _IMAGE_FILE, _PDF, _PLAIN, _DOCUMENT_URL, _DOCUMENT_FILE),
+    *(_UPLOAD, _REFERENCE),
+]
 
 
 def _result(n: int, content: Any, **extra: Any) -> dict[str, Any]:
@@ -97,6 +104,23 @@ SHAPES: dict[str, dict[str, Any]] = {
             {"role": "user", "content": "Thanks."},
         ],
     },
+    "a result holding a tool reference (moved, dropped: no moved turn)": _body(
+        [_result(0, [_REFERENCE], is_error=False)]
+    ),
+    "a tool reference beside a text in a result, then an upload": _body(
+        [_result(0, [_TEXT, _REFERENCE, _IMAGE_URL]), _UPLOAD, _TEXT]
+    ),
+    "a container upload beside the user's words (dropped, the words stay)": {
+        **copy.deepcopy(ANTHROPIC_BODY),
+        "messages": [
+            {"role": "user", "content": [_TEXT, _UPLOAD]},
+            *copy.deepcopy(ANTHROPIC_BODY["messages"][1:]),
+        ],
+    },
+    "a user turn of a container upload alone (no message)": _body([_result(0, "r")], [_UPLOAD]),
+    "an unknown block holding nested values": _body(
+        [_result(0, [{"type": "x_new", "a": {"b": [1, None, "é"]}}]), {"type": "y_new"}]
+    ),
     "documents and an image by a file id in the user's first turn": {
         **copy.deepcopy(ANTHROPIC_BODY),
         "messages": [
@@ -154,16 +178,23 @@ def test_a_results_media_move_to_a_user_turn_after_the_results_reported_in_order
 
 
 def test_the_recorded_requests_with_media_in_results_take_one_pass() -> None:
-    """Six of the corpus's seven bodies with media or documents in or beside tool results
-    (the seventh holds a `tool_reference` block in a result, kept verbatim by reading)."""
+    """Six of the corpus's bodies with media or documents in or beside tool results, one with
+    a `tool_reference` block in a result and one with a `container_upload` beside the user's
+    words (blocks of kinds Anthropic's mapping does not know, kept verbatim by reading)."""
     from tests.adapters.differential import real_bodies
 
     bodies = [
         body
         for label, body, fmt, kind in real_bodies()
-        if fmt == "anthropic" and kind == "request" and "multimodal-tool-return" in label
+        if fmt == "anthropic"
+        and kind == "request"
+        and (
+            "multimodal-tool-return" in label
+            or "explicit-tool-search-keeps-search-surface-2" in label
+            or "code-execution-files-cache-prefix-stable-auto-2" in label
+        )
     ]
-    assert len(bodies) == 6
+    assert len(bodies) == 8
     for body in bodies:
         fused = _convert(body)
         assert fused.fused
@@ -204,8 +235,12 @@ OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         ),
         "user content outside the fused shape",
     ),
-    "a result's block reading keeps verbatim (dropped by the writer)": (
-        _body([_result(0, [{"type": "tool_reference", "tool_name": "t"}])]),
+    "a block of a kind Anthropic does not know in the model's turn": (
+        _body([_result(0, "r")], last=[_TEXT, _UPLOAD]),
+        "assistant content outside the fused shape",
+    ),
+    "a server tool's result block in a result (a tag the mapping reads)": (
+        _body([_result(0, [{"type": "web_search_tool_result", "tool_use_id": "s"}])]),
         "user content outside the fused shape",
     ),
     "a document URL that is not a web URL (the reader's to report)": (
@@ -247,6 +282,22 @@ BAD: dict[str, Any] = {
         [_result(0, "r"), {"type": "document", "source": {"type": "file", "file_id": 7}}]
     ),
     "a document without a source": _body([_result(0, [{"type": "document"}])]),
+    "a block whose tag is a canonical part type (reading refuses it)": _body(
+        [_result(0, "r"), {"type": "audio", "data": "x"}]
+    ),
+    "a block whose tag the reading schema names elsewhere (thinking in a user turn)": _body(
+        [_result(0, [_TEXT]), {"type": "thinking", "thinking": "t", "signature": "s"}]
+    ),
+    "a search result in a result (a tag the reading schema names)": _body(
+        [_result(0, [{"type": "search_result", "source": "s", "title": "t"}])]
+    ),
+    "a block with an empty tag": _body([_result(0, "r"), {"type": "", "file_id": "f"}]),
+    "a block whose tag is not a string": _body([_result(0, [{"type": 7, "tool_name": "t"}])]),
+    "a lone surrogate in an unknown block": _body([_result(0, "r"), {**_UPLOAD, "x": "\udc00"}]),
+    "a lone surrogate in an unknown block's tag": _body([_result(0, [{"type": "new\ud800"}])]),
+    "an unknown block nested past the depth limit": _body(
+        [_result(0, [{**_REFERENCE, "x": deep(252)}])]
+    ),
 }
 
 
@@ -261,8 +312,8 @@ def test_every_mutant_of_a_body_with_media_in_results_converts_the_same_both_way
     object, of a body holding every medium in and beside results: the same outcome whichever
     path converts it."""
     body = _body(
-        [_result(0, [_TEXT, _IMAGE_URL, _IMAGE_FILE], is_error=True), _PDF],
-        [_result(1, [_PLAIN, _DOCUMENT_URL]), _DOCUMENT_FILE, _TEXT],
+        [_result(0, [_TEXT, _IMAGE_URL, _IMAGE_FILE, _REFERENCE], is_error=True), _PDF],
+        [_result(1, [_PLAIN, _DOCUMENT_URL]), _DOCUMENT_FILE, _UPLOAD, _TEXT],
     )
     body["messages"][4]["content"].insert(1, _result(1, [_IMAGE_DATA]))
     assert _convert(body).fused

@@ -416,11 +416,19 @@ def test_a_block_pairs_settings_and_format_come_from_the_mappings_and_the_schema
     source, target = mappings["anthropic"], mappings["openai-chat"]
     values = pairs_from_blocks.pair_values(source, target)
     (thinking,) = [g for g in values["s_groups"] if g[0] == "thinking"]
-    assert thinking[2:] == (
+    assert thinking[2:5] == (
         ["budget_tokens", "type"],
         ["budget_tokens", "type"],
         [("type", "enabled")],
     )
+    # the reading schema's settings of the tag, the mapping's first; another holds no budget
+    assert [(tag, own) for tag, _required, _fields, own in thinking[5]] == [
+        ("enabled", True),
+        ("disabled", False),
+        ("adaptive", False),
+    ]
+    assert thinking[5][2][2]["types"] == {"display": ("None", "str")}
+    assert values["s_words_of"] == {"effort": ["high", "low", "max", "medium", "xhigh"]}
     form = values["s_format"]
     assert (form["key"], form["inner"], form["tags"]) == (
         "output_config",
@@ -463,7 +471,7 @@ def test_an_untagged_block_pairs_values_come_from_the_two_mapping_files() -> Non
     assert (values["s_tag"], values["s_text_tag"], values["s_text_key"]) == (None, "text", "text")
     assert (values["s_call_tag"], values["s_result_tag"]) == ("toolUse", "toolResult")
     assert values["s_call"] == {"id": "toolUseId", "name": "name", "arguments": "input"}
-    assert values["s_groups"] == [
+    assert [group[:5] for group in values["s_groups"]] == [
         (
             "inferenceConfig",
             "group_0",
@@ -472,6 +480,9 @@ def test_an_untagged_block_pairs_values_come_from_the_two_mapping_files() -> Non
             [],
         )
     ]
+    # one setting (no tag), the mapping's: a key beside its parameters is reported dropped
+    ((setting,),) = [group[5] for group in values["s_groups"]]
+    assert (setting[0], setting[3]) == (None, True)
     assert values["s_format"] is None  # its schema as JSON text: the two-step path's
     assert "outputConfig" in values["s_nested"]
     assert values["s_tools_group"] == ("toolConfig", "group_1", ["tools"])

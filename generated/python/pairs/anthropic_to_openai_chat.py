@@ -118,9 +118,28 @@ DROPPED_TAGS: Final[frozenset[str]] = frozenset(
     ]
 )
 CHOICE_KEYS: Final[frozenset[str]] = frozenset(["disable_parallel_tool_use", "name", "type"])
-GROUP_0_KEYS: Final[frozenset[str]] = frozenset(["budget_tokens", "type"])  # thinking
-# What the pass reads of `output_config`: its structured-output format (any other key is another shape).
-FORMAT_KEYS: Final[frozenset[str]] = frozenset(["format"])
+GROUP_0_KEYS: Final[frozenset[str]] = frozenset(["effort", "format"])  # output_config
+# What the reading schema asks of the keys of `output_config` that reading reports dropped.
+GROUP_0_TYPES_0: Final[dict[str, tuple[type, ...]]] = {}
+GROUP_0_CHECKED_0: Final[frozenset[str]] = frozenset([])
+GROUP_1_KEYS: Final[frozenset[str]] = frozenset(["budget_tokens", "type"])  # thinking
+# The parameters of `thinking`: a setting other than the mapping's holds none of them.
+GROUP_1_PARAMS: Final[frozenset[str]] = frozenset(["budget_tokens"])
+# What the reading schema asks of the keys of `thinking` (enabled) that reading reports dropped.
+GROUP_1_TYPES_0: Final[dict[str, tuple[type, ...]]] = {
+    "display": (type(None), str),
+}
+GROUP_1_CHECKED_0: Final[frozenset[str]] = frozenset([])
+# What the reading schema asks of the keys of `thinking` (disabled) that reading reports dropped.
+GROUP_1_TYPES_1: Final[dict[str, tuple[type, ...]]] = {}
+GROUP_1_CHECKED_1: Final[frozenset[str]] = frozenset([])
+# What the reading schema asks of the keys of `thinking` (adaptive) that reading reports dropped.
+GROUP_1_TYPES_2: Final[dict[str, tuple[type, ...]]] = {
+    "display": (type(None), str),
+}
+GROUP_1_CHECKED_2: Final[frozenset[str]] = frozenset([])
+# The words of `effort` both formats take (`@only`): another goes the two-step way.
+EFFORT_WORDS: Final[frozenset[str]] = frozenset(["high", "low", "max", "medium", "xhigh"])
 # A tool_choice's tag to the target's value (the named tool's is written with its name).
 CHOICES: Final[dict[str, Any]] = {
     "any": "required",
@@ -223,6 +242,56 @@ NOT_PORTABLE: Final = (
 )  # (pointer in the part, code, reason)
 CANNOT_CARRY: Final = ("", "part_dropped", "openai-chat cannot carry this part")
 NOTHING: Final = "openai-chat: nothing in it could be carried"
+# The tags of the blocks anthropic reads as something (those its reading schema names, its
+# mapping's, the canonical part types): a block of another tag is kept verbatim by reading and
+# dropped by the writer (in a result: moved, then dropped), reported so.
+KNOWN_TAGS: Final[frozenset[str]] = frozenset(
+    [
+        "adaptive",
+        "advisor_tool_result",
+        "any",
+        "audio",
+        "auto",
+        "base64",
+        "bash_code_execution_tool_result",
+        "code_execution_tool_result",
+        "compaction",
+        "content",
+        "disabled",
+        "document",
+        "enabled",
+        "file",
+        "hosted_tool_call",
+        "hosted_tool_result",
+        "image",
+        "mcp_tool_result",
+        "mcp_tool_use",
+        "none",
+        "prompt_request",
+        "prompt_result",
+        "redacted_thinking",
+        "refusal",
+        "resource",
+        "resource_ref",
+        "search_result",
+        "server_tool_use",
+        "text",
+        "text_editor_code_execution_tool_result",
+        "thinking",
+        "tool",
+        "tool_approval_request",
+        "tool_approval_response",
+        "tool_call",
+        "tool_result",
+        "tool_search_tool_result",
+        "tool_use",
+        "url",
+        "video",
+        "web_fetch_tool_result",
+        "web_search_tool_result",
+    ]
+)
+UNKNOWN_DROPPED: Final = ("", "part_dropped", "openai-chat cannot carry this part")
 WRITTEN: Final = ("", "", "")  # (a part written: nothing reported)
 
 
@@ -327,6 +396,10 @@ def _result_media(content: Any, data_checked: bool) -> tuple[list[str], list[Any
                 return None
             part, suffix, code, reason = got
             media.append((k, part, (suffix, code, reason, tag)))
+        elif type(tag) is str and tag and tag not in KNOWN_TAGS:  # a block of another kind
+            if not (data_checked or _opaque(fields, 6)):
+                return None
+            media.append((k, None, (*UNKNOWN_DROPPED, tag)))
         else:
             return None
     return (texts, media) if media else None
@@ -421,6 +494,21 @@ def _user_turn(
             if not run:
                 solo = None
             run.append(part)
+        elif type(tag) is str and tag and tag not in KNOWN_TAGS:
+            # A block of a kind anthropic does not know (kept verbatim by reading): dropped.
+            if not (data_checked or _opaque(fields, 4)):
+                return None
+            if moving:  # (the results' parts are reported first)
+                shift = _moved(moving, written, lost, shift)
+            lost.append(
+                Loss(
+                    f"/messages/{len(written) - shift}/content/{len(run) + gone}",
+                    UNKNOWN_DROPPED[1],
+                    UNKNOWN_DROPPED[2],
+                    tag,
+                )
+            )
+            gone += 1
         elif tag == "tool_result":
             if len(fields) != 3 + ("is_error" in fields):
                 return None
@@ -886,6 +974,44 @@ def _declarations(
     return declarations, reported, full
 
 
+def _left(
+    group: dict[str, Any],
+    keys: frozenset[str],
+    types: dict[str, tuple[type, ...]],
+    full: frozenset[str],
+    at: str,
+    losses: list[Loss],
+    inner: int,
+    data_checked: bool,
+) -> tuple[int, bool] | None:
+    """What reading leaves behind in a group of the request (its keys outside ``keys``), as
+    it reports it: each dropped (a null or an empty list carries nothing), put at ``inner``
+    in ``losses`` (after the tools', before the body's own keys). How many, and whether the
+    full schema check must run (a key whose schema is more than a type); None: outside the
+    shape (a key or value the input check or the reading schema refuses)."""
+    found = 0
+    whole = False
+    for key in sorted(group.keys() - keys):
+        if type(key) is not str or not (data_checked or _clean(key)):
+            return None
+        value = group[key]
+        if not (data_checked or _opaque(value, 2)):
+            return None
+        if key in full:
+            whole = True
+        elif key in types and type(value) not in types[key]:
+            return None
+        if value is None or value == []:
+            continue
+        pointer = at + key.replace("~", "~0").replace("/", "~1")
+        losses.insert(
+            inner + found,
+            Loss(pointer, "field_dropped", f"{SOURCE}: `{key}` has no canonical home; not carried"),
+        )
+        found += 1
+    return found, whole
+
+
 def convert_request(
     body: Any, data_checked: bool = False
 ) -> tuple[dict[str, Any], list[Loss], bool] | str:
@@ -923,16 +1049,59 @@ def convert_request(
     model = body.get("model")
     if type(model) is not str or not model or not (data_checked or _clean(model)):
         return "no model"
+    inner = 0  # the losses of what reading leaves behind in a group, put before the body's
     group_0: dict[str, Any] = {}
-    found_group_0 = body.get("thinking")
+    found_group_0 = body.get("output_config")
     if found_group_0 is not None:
-        if type(found_group_0) is not dict or not GROUP_0_KEYS.issuperset(found_group_0):
-            return "thinking: outside the fused shape"
+        if type(found_group_0) is not dict:
+            return "output_config: outside the fused shape"
         group_0 = found_group_0
-        if group_0.get("type") != "enabled":
-            return "thinking: a setting outside the fused shape"
-        if group_0.get("budget_tokens") is None:
+        left_types, left_full = GROUP_0_TYPES_0, GROUP_0_CHECKED_0
+        left = _left(
+            group_0,
+            GROUP_0_KEYS,
+            left_types,
+            left_full,
+            "/output_config/",
+            losses,
+            inner,
+            data_checked,
+        )
+        if left is None:
+            return "output_config: outside the fused shape"
+        inner += left[0]
+        unread += left[0]
+        if left[1]:
+            checked = False
+    group_1: dict[str, Any] = {}
+    found_group_1 = body.get("thinking")
+    if found_group_1 is not None:
+        if type(found_group_1) is not dict:
             return "thinking: outside the fused shape"
+        group_1 = found_group_1
+        if group_1.get("type") == "enabled":
+            if group_1.get("budget_tokens") is None:
+                return "thinking: outside the fused shape"
+            left_types, left_full = GROUP_1_TYPES_0, GROUP_1_CHECKED_0
+        elif group_1.get("type") == "disabled":
+            if not GROUP_1_PARAMS.isdisjoint(group_1):
+                return "thinking: a setting outside the fused shape"
+            left_types, left_full = GROUP_1_TYPES_1, GROUP_1_CHECKED_1
+        elif group_1.get("type") == "adaptive":
+            if not GROUP_1_PARAMS.isdisjoint(group_1):
+                return "thinking: a setting outside the fused shape"
+            left_types, left_full = GROUP_1_TYPES_2, GROUP_1_CHECKED_2
+        else:
+            return "thinking: a setting outside the fused shape"
+        left = _left(
+            group_1, GROUP_1_KEYS, left_types, left_full, "/thinking/", losses, inner, data_checked
+        )
+        if left is None:
+            return "thinking: outside the fused shape"
+        inner += left[0]
+        unread += left[0]
+        if left[1]:
+            checked = False
     p_max_tokens = body.get("max_tokens")
     if type(p_max_tokens) not in (int,) or not _scalar(p_max_tokens):
         return "max_tokens: outside the fused shape"
@@ -956,7 +1125,12 @@ def convert_request(
         or not all([type(item) in (str,) and _scalar(item) for item in p_stop_sequences])
     ):
         return "stop_sequences: outside the fused shape"
-    p_budget_tokens = group_0.get("budget_tokens")
+    p_effort = group_0.get("effort")
+    if p_effort is not None and (type(p_effort) not in (type(None), str) or not _scalar(p_effort)):
+        return "effort: outside the fused shape"
+    if p_effort is not None and p_effort not in EFFORT_WORDS:
+        return "effort: a word outside the fused shape"
+    p_budget_tokens = group_1.get("budget_tokens")
     if p_budget_tokens is not None and (
         type(p_budget_tokens) not in (int,) or not _scalar(p_budget_tokens)
     ):
@@ -1010,8 +1184,7 @@ def convert_request(
     response_format: Any = None
     found_format = body.get("output_config")
     if found_format is not None:
-        if type(found_format) is not dict or not FORMAT_KEYS.issuperset(found_format):
-            return "output_config: outside the fused shape"
+        # (a group: its keys and type checked above)
         spec = found_format.get("format")
         if spec is not None:
             if type(spec) is not dict or len(spec) != 2 or spec.get("type") != "json_schema":
@@ -1084,6 +1257,8 @@ def convert_request(
         out["stop"] = p_stop_sequences
     if parallel is not None:
         out["parallel_tool_calls"] = parallel
+    if p_effort is not None:
+        out["reasoning_effort"] = p_effort
     if p_budget_tokens is not None:
         _loss(
             losses,

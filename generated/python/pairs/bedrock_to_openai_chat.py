@@ -83,6 +83,9 @@ TOOL_KEYS: Final[frozenset[str]] = frozenset(["description", "inputSchema", "nam
 GROUP_0_KEYS: Final[frozenset[str]] = frozenset(
     ["maxTokens", "stopSequences", "temperature", "topP"]
 )  # inferenceConfig
+# What the reading schema asks of the keys of `inferenceConfig` that reading reports dropped.
+GROUP_0_TYPES_0: Final[dict[str, tuple[type, ...]]] = {}
+GROUP_0_CHECKED_0: Final[frozenset[str]] = frozenset([])
 GROUP_1_KEYS: Final[frozenset[str]] = frozenset(["toolChoice", "tools"])  # toolConfig
 # A tool_choice's tag to the target's value (the named tool's is written with its name).
 CHOICES: Final[dict[str, Any]] = {
@@ -423,6 +426,44 @@ def _declarations(tools: Any, data_checked: bool) -> list[Any] | str:
     return declarations
 
 
+def _left(
+    group: dict[str, Any],
+    keys: frozenset[str],
+    types: dict[str, tuple[type, ...]],
+    full: frozenset[str],
+    at: str,
+    losses: list[Loss],
+    inner: int,
+    data_checked: bool,
+) -> tuple[int, bool] | None:
+    """What reading leaves behind in a group of the request (its keys outside ``keys``), as
+    it reports it: each dropped (a null or an empty list carries nothing), put at ``inner``
+    in ``losses`` (after the tools', before the body's own keys). How many, and whether the
+    full schema check must run (a key whose schema is more than a type); None: outside the
+    shape (a key or value the input check or the reading schema refuses)."""
+    found = 0
+    whole = False
+    for key in sorted(group.keys() - keys):
+        if type(key) is not str or not (data_checked or _clean(key)):
+            return None
+        value = group[key]
+        if not (data_checked or _opaque(value, 2)):
+            return None
+        if key in full:
+            whole = True
+        elif key in types and type(value) not in types[key]:
+            return None
+        if value is None or value == []:
+            continue
+        pointer = at + key.replace("~", "~0").replace("/", "~1")
+        losses.insert(
+            inner + found,
+            Loss(pointer, "field_dropped", f"{SOURCE}: `{key}` has no canonical home; not carried"),
+        )
+        found += 1
+    return found, whole
+
+
 def convert_request(
     body: Any, data_checked: bool = False
 ) -> tuple[dict[str, Any], list[Loss], bool] | str:
@@ -462,12 +503,30 @@ def convert_request(
     losses.append(
         Loss("/model", "placeholder_inserted", "openai-chat requires this setting; sent 'unknown'")
     )
+    inner = 0  # the losses of what reading leaves behind in a group, put before the body's
     group_0: dict[str, Any] = {}
     found_group_0 = body.get("inferenceConfig")
     if found_group_0 is not None:
-        if type(found_group_0) is not dict or not GROUP_0_KEYS.issuperset(found_group_0):
+        if type(found_group_0) is not dict:
             return "inferenceConfig: outside the fused shape"
         group_0 = found_group_0
+        left_types, left_full = GROUP_0_TYPES_0, GROUP_0_CHECKED_0
+        left = _left(
+            group_0,
+            GROUP_0_KEYS,
+            left_types,
+            left_full,
+            "/inferenceConfig/",
+            losses,
+            inner,
+            data_checked,
+        )
+        if left is None:
+            return "inferenceConfig: outside the fused shape"
+        inner += left[0]
+        unread += left[0]
+        if left[1]:
+            checked = False
     p_maxTokens = group_0.get("maxTokens")
     if p_maxTokens is not None and (
         type(p_maxTokens) not in (int, type(None)) or not _scalar(p_maxTokens)
