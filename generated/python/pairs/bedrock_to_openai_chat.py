@@ -437,7 +437,7 @@ def _left(
     data_checked: bool,
 ) -> tuple[int, bool] | None:
     """What reading leaves behind in a group of the request (its keys outside ``keys``), as
-    it reports it: each dropped (a null or an empty list carries nothing), put at ``inner``
+    it reports it: each dropped (unless it carries nothing: `_carries`), put at ``inner``
     in ``losses`` (after the tools', before the body's own keys). How many, and whether the
     full schema check must run (a key whose schema is more than a type); None: outside the
     shape (a key or value the input check or the reading schema refuses)."""
@@ -453,7 +453,7 @@ def _left(
             whole = True
         elif key in types and type(value) not in types[key]:
             return None
-        if value is None or value == []:
+        if not _carries(value):
             continue
         pointer = at + key.replace("~", "~0").replace("/", "~1")
         losses.insert(
