@@ -80,15 +80,21 @@ class SourceChecks:
     message_checked: dict[str, frozenset[str]]
 
 
+def request_reading_schema(source: Json) -> Json:
+    """The reading schema of ``source``'s request document (read from disk each call: callers
+    may change what they get)."""
+    return reading_schema(
+        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
+    )
+
+
 def source_checks(
     source: Json, read_keys: Collection[str], params: dict[str, bool], taken: dict[str, set[str]]
 ) -> SourceChecks:
     """The checks of ``source``'s pass. ``read_keys``: the request fields it reads;
     ``params``: its parameters (key -> read as one or many); ``taken``: by tag property
     (`role`, `type`), the tags of the branches it converts (others go the two-step way)."""
-    schema = reading_schema(
-        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
-    )
+    schema = request_reading_schema(source)
     return schema_checks(source["format"], schema, read_keys, params, taken)
 
 
@@ -231,9 +237,7 @@ def block_checks(
     and ``taken`` as for `source_checks`; ``params``: the paths of the request fields it reads
     as values (a key, or a group's key and the key in it); ``paths``: where its parts are."""
     fmt = source["format"]
-    schema = reading_schema(
-        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
-    )
+    schema = request_reading_schema(source)
     defs: dict[str, Json] = schema["$defs"]
     data_at, data = schema_at(defs, schema, paths.image_data)
     checked = {(data_at, "pattern")}
@@ -364,9 +368,7 @@ def group_settings(
     with its tag's constant, the keys its schema requires and the checks of the keys it
     names that reading does not take (``read``: the template's; reading reports the others
     dropped). Fails when the schema asks more than structure of a setting itself."""
-    schema = reading_schema(
-        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
-    )
+    schema = request_reading_schema(source)
     defs: dict[str, Json] = schema["$defs"]
     top = resolve_ref(defs, schema)
     members = [m for _, m in _branches(defs, top["properties"][key], "") if m.get("type") != "null"]
@@ -390,9 +392,7 @@ def unknown_tags(source: Json, unions: list[list[Step]]) -> frozenset[str]:
     any other tag's block verbatim), the same in each union of blocks at ``unions`` (walks
     to a list's items). Fails generation unless that member asks nothing but its tag: an
     object whose tag is a string none of those."""
-    schema = reading_schema(
-        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
-    )
+    schema = request_reading_schema(source)
     defs: dict[str, Json] = schema["$defs"]
     tag = source["layout"]["block_tag"]
     found: set[frozenset[str]] = set()
@@ -429,9 +429,7 @@ def format_checks(
     """What the reading schema asks of the object at ``path`` (a structured-output format):
     the keys it requires and, by key, its types, items' types and constant (`_object_fields`).
     Fails when it asks more than structure of it."""
-    schema = reading_schema(
-        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
-    )
+    schema = request_reading_schema(source)
     defs: dict[str, Json] = schema["$defs"]
     where, node = schema_at(defs, schema, path)
     extra = sorted(set(extras(defs, node, where, {})))
@@ -689,9 +687,7 @@ def content_checks(source: Json, values: dict[str, Any]) -> ContentChecks:
     keys the composer found (``values``). Fails when the schema asks of what the pass reads
     more than structure, a type the pass does not take, or a constraint it does not check."""
     fmt = source["format"]
-    schema = reading_schema(
-        json.loads((SCHEMAS / source["documents"]["request"]).read_text(encoding="utf-8"))
-    )
+    schema = request_reading_schema(source)
     defs: dict[str, Json] = schema["$defs"]
     v = values
     # The one constraint beyond structure the pass checks itself: an image's data's pattern.
