@@ -179,6 +179,9 @@ def _value_op(name: str, arg: Json, args: list[Json], env: Mapping[str, str]) ->
         return f"_json_text({wire_expr(arg, env)})"
     if name == "data_url":  # [$media_type, $data]: the `data:` URL of base64 data
         media_type, data = (wire_expr(a, env) for a in args)
+        whole = env.get("@data_url")  # the URL both were read from, as it came
+        if whole is not None and (media_type, data) == (env["media_type"], env["data"]):
+            return whole  # not a copy of the data twice over (sliced, then joined)
         return f"'data:' + {media_type} + ';base64,' + {data}"
     if name == "or_null":  # a key written null when there is no value (a schema is None then)
         return wire_expr(arg, env)
@@ -807,12 +810,23 @@ def _tool_choice_key(target: Json) -> tuple[str, ...]:
     return found
 
 
+def _image_data(target: Json) -> tuple[str | None, bool]:
+    """The target's block of a data-URL image, and whether it needs the data sliced out of
+    the URL. The pass reads the media type and the data out of `url`, which is that URL: a
+    target that takes a data URL is given it as it came, not sliced and joined again."""
+    wire = part_variant(target, "image", source={"type": "base64"})["wire"]
+    env = {"media_type": "media_type", "data": "data", "@data_url": "url"}
+    expr = wire_expr(wire, env)
+    return expr, expr != wire_expr(wire, env | {"data": "renamed"})  # does it name the data?
+
+
 def pair_values(source: Json, target: Json) -> dict[str, Any]:
     """Everything `pair.py.j2` needs for one pair."""
     s_layout, t_layout = source["layout"], target["layout"]
     if (s_layout.get("system"), s_layout.get("tool_results")) != ("inline", "own_message"):
         raise PairError(f"{source['format']}: only inline system and own tool messages read")
     items = _items_layout(target)
+    image_data = _image_data(target)
     if not items and (
         t_layout.get("system"),
         t_layout.get("tool_results"),
@@ -900,10 +914,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_keep_blank": t_layout.get("blank_text", layout_defaults()["blank_text"]) == "keep",
         "t_developer": t_roles.get("developer"),
         "t_image_detail": _detail_key(target),
-        "t_image_data": wire_expr(
-            part_variant(target, "image", source={"type": "base64"})["wire"],
-            {"media_type": "media_type", "data": "data"},
-        ),
+        "t_image_data": image_data[0],
+        "t_image_sliced": image_data[1],
         "t_image_url": _web_image(target),
         "t_image_kinds": frozenset(_image_words(target)[1]),
         "t_words": _image_words(target)[0],

@@ -208,6 +208,7 @@ def test_bedrock_values_come_from_its_mapping_and_its_transforms() -> None:
         assert IMAGE_FORMAT_WORD.decode(None, word, "") == media_type
     image = _value(values["t_image_data"], media_type="image/PNG", data="QUJD", **{constant: table})
     assert image == {"image": {"format": "png", "source": {"bytes": "QUJD"}}}
+    assert values["t_image_sliced"]  # Converse takes the bytes alone
     result = _value(values["t_result"], call_id="c", result_text="ok")
     assert result == {"toolResult": {"toolUseId": "c", "content": [{"text": "ok"}]}}
     rf = values["rf"]
@@ -268,8 +269,10 @@ def test_responses_values_come_from_its_mapping() -> None:
     result = _value(values["t_result"], call_id="c", result_text="ok")
     assert result == {"type": "function_call_output", "call_id": "c", "output": "ok"}
     assert values["t_image_detail"] == "detail" and values["t_developer"] == "developer"
-    image = _value(values["t_image_data"], media_type="image/png", data="QUJD")
-    assert image == {"type": "input_image", "image_url": "data:image/png;base64,QUJD"}
+    # The data URL the pass read the media type and the data out of goes as it came.
+    url = "data:image/png;base64,QUJD"
+    image = _value(values["t_image_data"], url=url, media_type="image/png", data="QUJD")
+    assert image == {"type": "input_image", "image_url": url} and not values["t_image_sliced"]
     assert values["t_strict_inline"] and values["t_strict_path"] is None
     tool = _value(values["t_tool"], name="f", description="d", schema=None, strict=None)
     assert tool == {

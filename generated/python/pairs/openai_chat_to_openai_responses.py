@@ -229,11 +229,9 @@ def _image(
     block: dict[str, Any]
     if url.startswith("data:"):
         media_type = ""
-        data = ""
         for head, kind in IMAGE_HEADS:
             if url.startswith(head):
                 media_type = kind
-                data = url[len(head) :]
                 break
         if not media_type:  # another spelling of the head (a media type in capitals)
             comma = url.find(",")
@@ -242,8 +240,7 @@ def _image(
             media_type = url[5 : comma - 7]
             if media_type.lower() not in IMAGE_TYPES or not IMAGE_URL_OK(url):
                 return None
-            data = url[comma + 1 :]
-        block = {"type": "input_image", "image_url": "data:" + media_type + ";base64," + data}
+        block = {"type": "input_image", "image_url": url}
     else:
         if not url.startswith(("https://", "http://")) and (
             not url.lower().startswith(("https://", "http://")) or not IMAGE_URL_OK(url)
