@@ -11,16 +11,24 @@ Profiles (``HYPOTHESIS_PROFILE``; ``ci`` when unset, which ``make test`` also na
 ``INTERLINGUA_PROPERTY_EXAMPLES`` sets how many examples the per-format property tests draw
 (tests/adapters/test_properties.py, tests/texts/test_chatml.py); raise it for a longer hunt.
 ``pytest -m 'not slow'`` leaves out the slow tests for a quick run.
+
+Tests marked ``untraced`` run with coverage paused, in this process and in the processes they
+start: they repeat, thousands of times, code that other tests already cover (mutants and random
+bodies through the generated converters, a second generation), and coverage's line tracer would
+make them two to three times slower.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.tracing import coverage_paused
 
 settings.register_profile(
     "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
@@ -44,6 +52,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             function, "is_hypothesis_test", False
         ):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _untraced(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Coverage paused for a test marked ``untraced`` (tests/tracing.py)."""
+    if request.node.get_closest_marker("untraced") is None:
+        yield
+        return
+    with coverage_paused():
+        yield
 
 
 @pytest.fixture

@@ -62,6 +62,7 @@ def _bodies(source: str) -> list[differential.Body]:
 
 @pytest.mark.parametrize("candidate", sorted(CANDIDATES))
 @pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.untraced
 def test_every_corpus_body_converts_the_same_both_ways(source: str, candidate: str) -> None:
     bodies = _bodies(source)
     assert bodies, f"no {source} body in the corpora"
@@ -72,6 +73,7 @@ def test_every_corpus_body_converts_the_same_both_ways(source: str, candidate: s
 
 @pytest.mark.parametrize("candidate", sorted(CANDIDATES))
 @pytest.mark.parametrize("fmt", ["anthropic", "gemini", "openai-chat", "bedrock"])
+@pytest.mark.untraced
 def test_generated_conversations_convert_the_same_both_ways(fmt: str, candidate: str) -> None:
     @settings(
         max_examples=8,
@@ -89,6 +91,7 @@ def test_generated_conversations_convert_the_same_both_ways(fmt: str, candidate:
 
 
 @pytest.mark.parametrize(("source", "target"), sorted(PAIRS))
+@pytest.mark.untraced
 def test_generated_conversations_in_a_pairs_source_format_convert_the_same_through_it(
     source: str, target: str
 ) -> None:

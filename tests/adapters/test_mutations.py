@@ -22,6 +22,8 @@ from interlingua.conversion import ConversionError
 from interlingua.conversion.converter import convert, text_format
 from interlingua.generated.adapters import ADAPTERS
 
+pytestmark = pytest.mark.untraced
+
 REPLACEMENTS: tuple[Any, ...] = (None, "x", 7, [], {}, True)
 
 

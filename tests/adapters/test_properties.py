@@ -289,6 +289,7 @@ def test_a_chatml_marker_in_a_text_is_refused_with_its_code_not_written() -> Non
 
 
 @pytest.mark.parametrize("fmt", sorted(ADAPTERS))
+@pytest.mark.untraced
 def test_round_trips_lose_only_what_they_report(fmt: str) -> None:
     @SETTINGS
     @given(conversations(fmt))
@@ -299,6 +300,7 @@ def test_round_trips_lose_only_what_they_report(fmt: str) -> None:
 
 
 @pytest.mark.parametrize("fmt", sorted(ADAPTERS))
+@pytest.mark.untraced
 def test_rewritten_ids_and_names_map_back(fmt: str) -> None:
     @settings(max_examples=max(EXAMPLES // 5, 20), deadline=None)
     @given(st.text(min_size=1, max_size=80), st.text(min_size=1, max_size=80))
@@ -366,6 +368,7 @@ SEVERAL_ANSWERS = {
 
 
 @pytest.mark.parametrize("fmt", sorted(SEVERAL_ANSWERS))
+@pytest.mark.untraced
 def test_responses_with_several_answers_come_back_whole(fmt: str) -> None:
     name, key = SEVERAL_ANSWERS[fmt]
     path = Path(__file__).resolve().parents[2] / "schemas/formats" / fmt / "examples/response"

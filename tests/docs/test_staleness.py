@@ -150,6 +150,7 @@ def test_the_quick_start_shows_its_runs() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.untraced
 @pytest.mark.parametrize(
     ("argv", "shown"), RUNS, ids=[" ".join(a[4:]) or "in-process" for a, _ in RUNS]
 )

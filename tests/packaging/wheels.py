@@ -36,6 +36,11 @@ _SKIP = shutil.ignore_patterns(
 )
 
 
+#: This process's import path, its coverage (pytest-cov's variable, and the one coverage's
+#: ``patch = ["subprocess"]`` sets, which would trace a whole mypyc build), and the pure switch.
+_NOT_PASSED_ON = frozenset({"PYTHONPATH", "COV_CORE_SOURCE", "COVERAGE_PROCESS_CONFIG", PURE_ENV})
+
+
 def run(
     argv: list[str],
     cwd: Path,
@@ -43,9 +48,7 @@ def run(
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``argv`` outside this process's import path (and coverage), with ``env`` added."""
-    clean = {
-        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "COV_CORE_SOURCE", PURE_ENV)
-    }
+    clean = {k: v for k, v in os.environ.items() if k not in _NOT_PASSED_ON}
     clean["PYTHONNOUSERSITE"] = "1"
     clean.update(env or {})
     return subprocess.run(
