@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from generator.adapters import Mapping, load_mappings, plan_adapter
+from generator.adapters import Mapping, plan_adapter
 from generator.load import SchemaLoadError
 from interlingua.conversion import Context, ConversionError
 from interlingua.conversion.adapters import items
 from interlingua.conversion.adapters.fidelity import without_raw
 from interlingua.conversion.converter import adapter, convert
+from tests.generator.mappings import mapping_data
 
 F = "openai-responses"
 ROOT = Path(__file__).resolve().parents[2]
@@ -332,8 +333,7 @@ def test_several_summary_paragraphs_are_reported_as_merged_when_crossing() -> No
 
 
 def _responses() -> dict[str, Any]:
-    (mapping,) = [m for m in load_mappings() if m.format == F]
-    return copy.deepcopy(mapping.data)
+    return mapping_data(F)
 
 
 def _plan(data: dict[str, Any]) -> Any:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -11,14 +10,14 @@ import pytest
 
 from generator.adapters import Mapping, load_mappings, plan_adapter
 from generator.load import SchemaLoadError
+from tests.generator.mappings import mapping_data, mappings
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text())
 
 
 def _openai() -> dict[str, Any]:
-    (mapping,) = [m for m in load_mappings() if m.format == "openai-chat"]
-    return copy.deepcopy(mapping.data)
+    return mapping_data("openai-chat")
 
 
 def _plan(data: dict[str, Any]) -> None:
@@ -26,9 +25,9 @@ def _plan(data: dict[str, Any]) -> None:
 
 
 def test_every_mapping_compiles_and_names_its_file() -> None:
-    mappings = load_mappings()
-    assert {"openai-chat", "anthropic"} <= {m.format for m in mappings}
-    for mapping in mappings:
+    found = mappings()
+    assert {"openai-chat", "anthropic"} <= {m.format for m in found}
+    for mapping in found:
         plan = plan_adapter(mapping, BUNDLE)
         assert plan.functions
         assert mapping.path.stem == mapping.format
@@ -105,7 +104,7 @@ def test_mapping_files_are_checked_against_the_meta_schema(
 
 
 def test_a_table_value_the_wire_may_leave_out_is_written_only_when_there() -> None:
-    plans = {m.format: plan_adapter(m, BUNDLE) for m in load_mappings()}
+    plans = {m.format: plan_adapter(m, BUNDLE) for m in mappings()}
 
     def writer(fmt: str) -> str:
         return next(f.source for f in plans[fmt].functions if f.name == "enc_response_envelope")

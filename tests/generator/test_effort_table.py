@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from generator.adapters import load_mappings
 from generator.effort_table import effort_rows
 from interlingua.conversion.converter import convert
+from tests.generator.mappings import data_by_format
 from tests.generator.test_only_lists import CANONICAL
 
 LADDER: list[str] = CANONICAL["properties"]["reasoning_effort"]["enum"]
-MAPPINGS = {m.format: m.data for m in load_mappings()}
+MAPPINGS = data_by_format()
 ROWS = effort_rows(MAPPINGS, LADDER)
 
 

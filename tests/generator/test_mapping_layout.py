@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -10,16 +9,16 @@ from typing import Any
 
 import pytest
 
-from generator.adapters import Mapping, load_mappings, plan_adapter
+from generator.adapters import Mapping, plan_adapter
 from generator.load import SchemaLoadError
+from tests.generator.mappings import mapping_data
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text())
 
 
 def _bedrock() -> dict[str, Any]:
-    (mapping,) = [m for m in load_mappings() if m.format == "bedrock"]
-    return copy.deepcopy(mapping.data)
+    return mapping_data("bedrock")
 
 
 def _plan(data: dict[str, Any]) -> Any:
@@ -84,8 +83,7 @@ def test_bad_layout_features_are_refused(
 
 
 def _ollama() -> dict[str, Any]:
-    (mapping,) = [m for m in load_mappings() if m.format == "ollama"]
-    return copy.deepcopy(mapping.data)
+    return mapping_data("ollama")
 
 
 def _plan_ollama(data: dict[str, Any]) -> Any:

@@ -4,7 +4,6 @@ signatures, result pairing and optional roles."""
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -14,14 +13,14 @@ import pytest
 from generator.adapters import Mapping, load_mappings, plan_adapter
 from generator.load import SchemaLoadError
 from generator.templating import Var, parse, required, with_optional
+from tests.generator.mappings import mapping_data, mappings
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text())
 
 
 def _gemini() -> dict[str, Any]:
-    (mapping,) = [m for m in load_mappings() if m.format == "gemini"]
-    return copy.deepcopy(mapping.data)
+    return mapping_data("gemini")
 
 
 def _source(data: dict[str, Any], name: str) -> str:
@@ -52,7 +51,7 @@ def test_a_filling_transform_makes_its_wire_key_required() -> None:
             parse({"@object_schema": template}), {"schema"}, frozenset({"arguments_schema"})
         )
     )
-    (mapping,) = [m for m in load_mappings() if m.format == "anthropic"]
+    (mapping,) = [m for m in mappings() if m.format == "anthropic"]
     plan = plan_adapter(mapping, BUNDLE)
     sources = {f.name: f.source for f in plan.functions}
     assert "if v_schema is ABSENT" not in sources["enc_tool_0"]  # written without one too
@@ -76,7 +75,7 @@ def test_a_transform_that_reads_literals_gets_them_when_decoding() -> None:
 
 
 def _functions(fmt: str) -> dict[str, str]:
-    (mapping,) = [m for m in load_mappings() if m.format == fmt]
+    (mapping,) = [m for m in mappings() if m.format == fmt]
     return {f.name: f.source for f in plan_adapter(mapping, BUNDLE).functions}
 
 

@@ -4,23 +4,22 @@ response body."""
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from generator.adapters import Mapping, load_mappings, plan_adapter
+from generator.adapters import Mapping, plan_adapter
 from generator.load import SchemaLoadError
+from tests.generator.mappings import mapping_data
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text())
 
 
 def _data(fmt: str) -> dict[str, Any]:
-    (mapping,) = [m for m in load_mappings() if m.format == fmt]
-    return copy.deepcopy(mapping.data)
+    return mapping_data(fmt)
 
 
 def _plan(data: dict[str, Any]) -> Any:

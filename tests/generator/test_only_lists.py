@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from generator.adapters import load_mappings
 from generator.only_lists import check_only_lists, lint_only_lists, wire_schema_at, word_lists
 from generator.pairs import only_words, target_paths
 from generator.paths import SCHEMAS
+from tests.generator.mappings import data_by_format
 
-MAPPINGS = {m.format: m.data for m in load_mappings()}
+MAPPINGS = data_by_format()
 CANONICAL = json.loads((SCHEMAS / "v1" / "envelope.json").read_text(encoding="utf-8"))["$defs"][
     "GenerationParameters"
 ]

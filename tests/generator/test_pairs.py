@@ -11,17 +11,17 @@ from typing import Any
 import pytest
 
 from generator import pairs, pairs_from_blocks
-from generator.adapters import load_mappings
 from generator.manifest import MANIFEST
 from interlingua.conversion.converter import convert
 from interlingua.conversion.transforms import schemas
 from interlingua.conversion.transforms.media import IMAGE_FORMAT_WORD
 from interlingua.conversion.transforms.values import json_text
 from interlingua.generated.pairs import PAIRS
+from tests.generator.mappings import data_by_format
 
 
 def mappings_by_format() -> dict[str, Any]:
-    return {m.data["format"]: m.data for m in load_mappings()}
+    return data_by_format()
 
 
 def _value(expr: str | None, **env: Any) -> Any:

@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 
 from generator import pairs_from_blocks, pairs_from_contents
-from generator.adapters import load_mappings
 from generator.pair_checks import CheckError
 from generator.pairs import PairError
 from generator.paths import SCHEMAS
 from generator.reading import reading_schema
+from tests.generator.mappings import data_by_format
 
 
 def _mappings() -> dict[str, Any]:
-    return {m.data["format"]: m.data for m in load_mappings()}
+    return data_by_format()
 
 
 def _values(source: Any = None, target: Any = None) -> dict[str, Any]:

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from generator import item_checks, pairs, pairs_from_items
-from generator.adapters import load_mappings
 from generator.manifest import MANIFEST
 from generator.reading import reading_schema
+from tests.generator.mappings import data_by_format
 
 
 def mappings_by_format() -> dict[str, Any]:
-    return {m.data["format"]: m.data for m in load_mappings()}
+    return data_by_format()
 
 
 def test_each_pair_is_composed_by_the_composer_of_its_sources_layout() -> None:

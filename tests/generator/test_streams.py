@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from generator.adapters import Mapping, load_mappings
+from generator.adapters import Mapping
 from generator.load import SchemaLoadError
 from generator.streams import plan_stream
+from tests.generator.mappings import mapping_data
 
 
 def _anthropic() -> dict[str, Any]:
-    (mapping,) = [m for m in load_mappings() if m.format == "anthropic"]
-    return copy.deepcopy(mapping.data)
+    return mapping_data("anthropic")
 
 
 def _plan(data: dict[str, Any]) -> Any:
