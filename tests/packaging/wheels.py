@@ -17,6 +17,7 @@ import tarfile
 from pathlib import Path
 
 from build_support.compiled import PURE_ENV
+from tests.tracing import CHILD_COVERAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Not part of any distribution, and large or volatile (coverage data files come and go while
@@ -38,7 +39,7 @@ _SKIP = shutil.ignore_patterns(
 
 #: This process's import path, its coverage (pytest-cov's variable, and the one coverage's
 #: ``patch = ["subprocess"]`` sets, which would trace a whole mypyc build), and the pure switch.
-_NOT_PASSED_ON = frozenset({"PYTHONPATH", "COV_CORE_SOURCE", "COVERAGE_PROCESS_CONFIG", PURE_ENV})
+_NOT_PASSED_ON = frozenset({"PYTHONPATH", "COV_CORE_SOURCE", CHILD_COVERAGE, PURE_ENV})
 
 
 def run(
