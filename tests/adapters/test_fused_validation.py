@@ -21,6 +21,7 @@ from interlingua.conversion import ConversionError
 from interlingua.conversion.converter import check_wire, convert
 from interlingua.generated.pairs import PAIRS
 from tests.adapters import differential
+from tests.adapters.fused import fresh
 from tests.adapters.test_fused_pairs import ANTHROPIC_BODY, BODY, FROM_CHAT
 from tests.adapters.test_fused_pairs_bedrock import BEDROCK_BODY
 from tests.adapters.test_fused_pairs_gemini import GEMINI_BODY
@@ -84,14 +85,14 @@ def _mutants(body: Any) -> Iterator[tuple[str, Any]]:
             if isinstance(value, str):
                 swaps += [value.upper(), value.capitalize(), value + " ", value[1:]]
             for swap in swaps:
-                mutant = copy.deepcopy(body)
+                mutant = fresh(body)
                 _at(mutant, parent)[last] = swap
                 yield f"{path} = {swap!r}", mutant
-            mutant = copy.deepcopy(body)
+            mutant = fresh(body)
             del _at(mutant, parent)[last]
             yield f"del {path}", mutant
         if isinstance(_at(body, path), dict):
-            mutant = copy.deepcopy(body)
+            mutant = fresh(body)
             _at(mutant, path)["zz_added"] = 1
             yield f"{path} + zz_added", mutant
 

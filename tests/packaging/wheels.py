@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -47,21 +48,32 @@ def run(
     cwd: Path,
     stdin: bytes | None = None,
     env: dict[str, str] | None = None,
+    timeout: float = 1200,
 ) -> subprocess.CompletedProcess[str]:
-    """``argv`` outside this process's import path (and coverage), with ``env`` added."""
+    """``argv`` outside this process's import path (and coverage), with ``env`` added. It runs
+    in a process group of its own, killed whole if the test stops (a timeout, an interrupt):
+    a wheel build's compilers are grandchildren, which killing pip alone would leave running."""
     clean = {k: v for k, v in os.environ.items() if k not in _NOT_PASSED_ON}
     clean["PYTHONNOUSERSITE"] = "1"
     clean.update(env or {})
-    return subprocess.run(
+    with subprocess.Popen(
         argv,
         cwd=cwd,
         env=clean,
-        input=stdin.decode("utf-8") if stdin is not None else None,
-        capture_output=True,
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=1200,
-        check=False,
-    )
+        start_new_session=True,
+    ) as process:
+        try:
+            out, err = process.communicate(
+                stdin.decode("utf-8") if stdin is not None else None, timeout=timeout
+            )
+        except BaseException:
+            os.killpg(process.pid, signal.SIGKILL)
+            raise
+    return subprocess.CompletedProcess(argv, process.returncode, out, err)
 
 
 def ok(result: subprocess.CompletedProcess[str]) -> str:

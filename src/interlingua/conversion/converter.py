@@ -22,7 +22,6 @@ from importlib.resources import files
 from typing import Any, Literal
 
 import jsonschema_rs
-from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
@@ -43,6 +42,7 @@ from interlingua.conversion.adapters.documents import (
     encode_stored,
 )
 from interlingua.conversion.adapters.runtime import Adapter
+from interlingua.conversion.locating import locating_validator
 from interlingua.conversion.reading import InputError, check_value
 from interlingua.conversion.texts import TEXTS
 from interlingua.documents.validation import validate
@@ -114,14 +114,14 @@ _KEYWORD_CODES = {
 
 
 @cache
-def _wire_validator(schema_path: str) -> Draft202012Validator:
+def _wire_validator(schema_path: str) -> Any:
     root = files("interlingua.generated").joinpath("wire_schemas")
     relative = schema_path.removeprefix("formats/")
     schema = json.loads(root.joinpath(relative).read_text(encoding="utf-8"))
     registry: Registry[Any] = Registry().with_resource(
         schema.get("$id", schema_path), DRAFT202012.create_resource(schema)
     )
-    return Draft202012Validator(schema, registry=registry)
+    return locating_validator(schema, registry)
 
 
 def _pointer(parts: Any) -> str:

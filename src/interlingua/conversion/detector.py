@@ -57,6 +57,7 @@ from interlingua.conversion.converter import (
     reading_schema,
     text_format,
 )
+from interlingua.conversion.locating import with_definitions
 from interlingua.documents.validation import DOCUMENT_MODELS, detect_document, is_error, validate
 
 Status = Literal["detected", "ambiguous", "unknown"]
@@ -347,9 +348,7 @@ class _Schema:
             return node.always
         checker = self.nodes.get(id(node.raw))
         if checker is None:
-            root = self.validator.schema
-            defs = root.get("$defs", {}) if isinstance(root, dict) else {}
-            checker = _fast({**node.raw, "$defs": defs} if defs else node.raw)
+            checker = _fast(with_definitions(node.raw, self.validator.schema))
             self.nodes[id(node.raw)] = checker
         return bool(checker.is_valid(value))
 

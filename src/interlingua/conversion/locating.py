@@ -1,0 +1,109 @@
+"""The validator that locates an invalid body's errors: python-jsonschema, whose errors (each
+failed union with the errors of its members) `check_wire` chooses the reported one from, walking
+only the parts a compiled check (jsonschema-rs) refuses.
+
+jsonschema-rs already has the last word on whether a body is valid (`check_wire` asks it first);
+a part it accepts yields no error in python-jsonschema either, so passing over it changes no
+error, and the walk goes from every message of a body to the ones at fault. A 10,001-message
+OpenAI Chat body with its last message bad took 6.9 s to refuse (a third of a millisecond a
+valid message, hostile input's cheapest lever); it takes 0.16 s, most of it jsonschema-rs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import jsonschema_rs
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from jsonschema.validators import extend
+from referencing import Registry
+
+Accepts = Callable[[Any], bool]
+Keyword = Callable[[Any, Any, Any, dict[str, Any]], Iterator[ValidationError]]
+# python-jsonschema's own keywords, for what the compiled check does not answer.
+_ITEMS: Keyword = Draft202012Validator.VALIDATORS["items"]
+_PROPERTIES: Keyword = Draft202012Validator.VALIDATORS["properties"]
+
+
+def locating_validator(schema: dict[str, Any], registry: Registry[Any]) -> Any:
+    """A python-jsonschema validator of ``schema`` (one resource, its references local) that
+    descends only into the array items and the objects' members (lists and objects: a
+    scalar's own check is as quick) that the compiled check of their schema refuses."""
+    compiled: dict[int, tuple[Any, Accepts | None]] = {}  # by the schema's identity
+    prunes = _references_definitions_only(schema)
+
+    def accepts(part: Any) -> Accepts | None:
+        if not prunes or type(part) is not dict:
+            return None
+        found = compiled.get(id(part))
+        if found is None:
+            found = compiled[id(part)] = (part, _compiled(part, schema))
+        return found[1]
+
+    def items(
+        validator: Any, items: Any, instance: Any, schema: dict[str, Any]
+    ) -> Iterator[ValidationError]:
+        check = accepts(items) if type(instance) is list else None
+        if check is None:
+            yield from _ITEMS(validator, items, instance, schema)
+            return
+        for index in range(len(schema.get("prefixItems", ())), len(instance)):
+            if not check(instance[index]):
+                yield from validator.descend(instance[index], items, path=index)
+
+    def properties(
+        validator: Any, properties: Any, instance: Any, schema: dict[str, Any]
+    ) -> Iterator[ValidationError]:
+        if type(instance) is not dict:
+            yield from _PROPERTIES(validator, properties, instance, schema)
+            return
+        for name, subschema in properties.items():
+            if name not in instance:
+                continue
+            value = instance[name]
+            if type(value) is dict or type(value) is list:
+                check = accepts(subschema)
+                if check is not None and check(value):
+                    continue
+            yield from validator.descend(value, subschema, path=name, schema_path=name)
+
+    keywords = {"items": items, "properties": properties}
+    locating = extend(Draft202012Validator, keywords)  # type: ignore[no-untyped-call]
+    return locating(schema, registry=registry)
+
+
+def _references_definitions_only(schema: Any) -> bool:
+    """Whether every `$ref` in ``schema`` names one of its definitions (`#/$defs/…`), which
+    mean the same beside any part of it they are copied next to."""
+    if type(schema) is list:
+        return all(_references_definitions_only(item) for item in schema)
+    if type(schema) is not dict:
+        return True
+    reference = schema.get("$ref", "#/$defs/")
+    if type(reference) is not str or not reference.startswith("#/$defs/"):
+        return False
+    return "$dynamicRef" not in schema and all(
+        _references_definitions_only(item) for item in schema.values()
+    )
+
+
+def _compiled(part: dict[str, Any], root: dict[str, Any]) -> Accepts | None:
+    """jsonschema-rs's yes/no of ``part``; None where the root's definitions beside it would
+    not mean the same (a schema with definitions or an identity of its own)."""
+    if "$defs" in part or "$id" in part:
+        return None
+    is_valid: Accepts = jsonschema_rs.validator_for(with_definitions(part, root)).is_valid
+    return is_valid
+
+
+def with_definitions(schema: dict[str, Any], root: Any) -> dict[str, Any]:
+    """A schema found in ``root`` made whole on its own: the root's definitions and dialect
+    beside it, so that its local references (`#/$defs/…`) resolve as they did in the root."""
+    if schema is root or type(root) is not dict or "$defs" not in root:
+        return schema
+    whole = {**schema, "$defs": root["$defs"]}
+    if "$schema" in root:
+        whole["$schema"] = root["$schema"]
+    return whole
