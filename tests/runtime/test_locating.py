@@ -56,39 +56,62 @@ def _wire_bodies() -> list[tuple[str, Any, str, str]]:
         and kind in ("request", "response")
         and isinstance(payload, dict)
         and not text_format(fmt)
+        and kind in adapter(fmt).schemas
     ]
 
 
 def test_the_errors_of_mutated_bodies_are_the_whole_walks() -> None:
     """Mutants of conformance and recorded bodies (each value swapped for every JSON type, each
-    key deleted, a key added: `test_fused_validation`), a seeded sample: every error and every
+    key deleted, a key added: `test_fused_validation`), a seeded sample, each asked of its own
+    format's schema and of every other format's (as detection asks): every error and every
     union member's error, in order, as python-jsonschema finds them over the whole body."""
-    sample = random.Random(16).sample(_wire_bodies(), 60)
+    bodies = _wire_bodies()
+    schemas = sorted({reading_schema(adapter(fmt).schemas[kind]) for _, _, fmt, kind in bodies})
     compared = invalid = 0
-    for label, payload, fmt, kind in sample:
-        path = reading_schema(adapter(fmt).schemas[kind])
-        locating, plain = _wire_validator(path), _plain(path)
-        for change, mutant in itertools.islice(_mutants(payload), 0, 40):
-            expected = _errors(plain.iter_errors(mutant))
-            assert _errors(locating.iter_errors(mutant)) == expected, (label, change)
+    for label, payload, fmt, kind in random.Random(16).sample(bodies, 50):
+        own = reading_schema(adapter(fmt).schemas[kind])
+        asked = [(own, mutant) for _, mutant in itertools.islice(_mutants(payload), 0, 30)]
+        asked += [(other, payload) for other in schemas if other != own]
+        for path, body in asked:
+            expected = _errors(_plain(path).iter_errors(body))
+            assert _errors(_wire_validator(path).iter_errors(body)) == expected, (label, path)
             compared += 1
             invalid += bool(expected)
-    assert compared > 1_500 and invalid > 500  # enough of both, or the test says nothing
+    assert compared > 2_000 and invalid > 1_000  # enough of both, or the test says nothing
 
 
-def _conversation(valid_messages: int) -> dict[str, Any]:
-    messages: list[Any] = [
-        {"role": "user" if n % 2 == 0 else "assistant", "content": f"turn {n}"}
+def _conversation(fmt: str, valid_messages: int) -> dict[str, Any]:
+    """A body of ``fmt`` whose last message (a content of the wrong type) is the bad one."""
+    roles = ("user", "model") if fmt == "gemini" else ("user", "assistant")
+    field = "parts" if fmt == "gemini" else "content"
+    block = {} if fmt == "gemini" else {"type": "text"}
+    turns: list[Any] = [
+        {"role": roles[n % 2], field: [{**block, "text": f"turn {n}"}]}
         for n in range(valid_messages)
     ]
-    return {"model": "m", "messages": [*messages, {"role": "user", "content": 5}]}
+    if fmt == "openai-chat":
+        turns = [{**turn, field: f"turn {n}"} for n, turn in enumerate(turns)]
+    bad = {"role": "user", field: 5}
+    if fmt == "gemini":
+        return {"contents": [*turns, bad]}
+    return {"model": "m", "max_tokens": 10, "messages": [*turns, bad]}
 
 
-def test_the_walk_does_not_grow_with_the_valid_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("fmt", "at"),
+    [
+        ("openai-chat", "/messages/N/content"),
+        ("anthropic", "/messages/N/content"),
+        ("gemini", "/contents/N/parts"),
+    ],
+)
+def test_the_walk_does_not_grow_with_the_valid_messages(
+    fmt: str, at: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Regression: an OpenAI Chat body of 10,001 messages with the last one bad took 6.9 s
     to refuse, python-jsonschema walking every message. The walk now descends as often
     beside 1,000 valid messages as beside 10, and the error is the same."""
-    validator = _wire_validator(reading_schema(adapter("openai-chat").schemas["request"]))
+    validator = _wire_validator(reading_schema(adapter(fmt).schemas["request"]))
     walked = type(validator).descend
     steps = 0
 
@@ -102,9 +125,9 @@ def test_the_walk_does_not_grow_with_the_valid_messages(monkeypatch: pytest.Monk
     for size in (10, 1_000):
         steps = 0
         with pytest.raises(ConversionError) as refused:
-            check_wire(_conversation(size), "openai-chat", "request")
+            check_wire(_conversation(fmt, size), fmt, "request")
         found[size] = (steps, refused.value.code, refused.value.pointer.replace(str(size), "N"))
-    assert found[10] == found[1_000] == (found[10][0], "wrong_type", "/messages/N/content")
+    assert found[10] == found[1_000] == (found[10][0], "wrong_type", at)
     assert found[10][0] > 0  # the count is of the walk that located it
 
 
