@@ -302,6 +302,14 @@ def _deep(levels: int) -> Any:
     return node
 
 
+def _empty_lists(levels: int) -> Any:
+    """A list of a list … of an empty list, ``levels`` deep: it carries nothing."""
+    node: Any = []
+    for _ in range(levels - 1):
+        node = [node]
+    return node
+
+
 BAD: dict[str, Any] = {
     "lone surrogate in a text": _with(("messages", 4, "content"), "hi \ud800"),
     "lone surrogate in a system text": _with(("messages", 0, "content"), "\udfff"),
@@ -334,6 +342,16 @@ BAD: dict[str, Any] = {
     # Found by fuzzing: a null or [] carries nothing, but a field whose schema is more than a
     # type may refuse it (the legacy function_call is an object).
     "an empty list for a message's function_call": _with(("messages", 2, "function_call"), []),
+    # Found by fuzzing (seeds 17010220, 17018357): a message field the pass does not read was
+    # asked whether it carries anything before the input check, which let a field that
+    # carries nothing skip the check the two-step path makes (a conversion where it gives a
+    # coded error) and recursed past Python's limit on a deeper one (the test below).
+    "a message field holding nothing, nested past the limit": _with(
+        ("messages", 4, "extra"), _empty_lists(300)
+    ),
+    "a message field holding nothing under a lone surrogate key": _with(
+        ("messages", 4, "\ud800"), None
+    ),
 }
 
 
@@ -344,6 +362,22 @@ def test_bad_input_gets_the_two_step_paths_coded_error(
     source: str, target: str, name: str, validate: bool
 ) -> None:
     refused_alike(BAD[name], source, target, validate=validate)
+
+
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
+def test_a_message_field_nested_past_the_recursion_limit_gets_the_coded_error(
+    source: str, target: str
+) -> None:
+    """Regression (fuzzing, seeds 17010220 and 17018357): an uncoded RecursionError from the
+    pass. Each path gets a body of its own (3,000 levels: no copy of it recurses either)."""
+    refusals = []
+    for fused in (True, False):
+        body = _with(("messages", 4, "extra"), _empty_lists(3_000))
+        with pytest.raises(ConversionError) as refused:
+            convert(body, source, target, fused=fused)
+        refusals.append((refused.value.code, refused.value.pointer, refused.value.message))
+    assert refusals[0] == refusals[1]
+    assert refusals[0][:2] == ("nesting_too_deep", "/messages/4/extra" + "/0" * 253)
 
 
 @pytest.mark.parametrize(("source", "target"), FROM_CHAT)

@@ -354,8 +354,8 @@ def _others(
     """The fields of a message (of this wire ``role``) or a tool declaration (no role), ``depth``
     levels down, beyond those the pass ``taken``: a value that carries nothing (`_carries`) is
     passed over; any other the two-step reader reports as not carried, into ``found``, unless its reader
-    ``read`` the field. -1: another shape (a field read, or of a type the reading schema
-    refuses); 1: a field whose schema is more than a type holds a value (the schema check
+    ``read`` the field. -1: another shape (a field read, or of a type the reading schema or
+    the input check refuses); 1: a field whose schema is more than a type holds a value (the schema check
     runs); else 0."""
     types = MESSAGE_TYPES.get(role, {})
     more = MESSAGE_CHECKED.get(role, NO_KEYS)
@@ -366,13 +366,13 @@ def _others(
             return -1
         if key in more:
             full = 1  # its schema is more than a type, and may refuse even a null or a []
+        # The input check first, carried or not (a value nested past the limit, or a key with
+        # a lone surrogate, is the two-step path's coded error even where it holds nothing).
+        if type(key) is not str or not (data_checked or (_clean(key) and _opaque(value, depth))):
+            return -1
         if not _carries(value):
             continue
-        if (
-            key in read
-            or type(key) is not str
-            or not (data_checked or (_clean(key) and _opaque(value, depth)))
-        ):
+        if key in read:
             return -1
         pointer = at + "/" + key.replace("~", "~0").replace("/", "~1")
         _loss(
