@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import pytest
@@ -36,6 +37,7 @@ def _errors(found: Iterator[ValidationError]) -> list[Any]:
     ]
 
 
+@cache
 def _plain(schema_path: str) -> Any:
     """python-jsonschema over the whole body: what the locating validator must agree with."""
     schema = _wire_validator(schema_path).schema

@@ -45,11 +45,11 @@ class _Walk:
     def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
         self.compiled: dict[int, tuple[Any, Accepts | None]] = {}  # by the schema's identity
-        self.prunes = _references_definitions_only(schema)
+        self.prunes = _self_contained(schema)
         # Each definition by its reference, where the schema is one resource: a dict lookup
         # where the registry's resolution took a fifth to a half of the walk. (A name a
         # pointer would escape is left to the registry.)
-        found = schema.get("$defs", {}) if self.prunes and not _nested_identity(schema) else {}
+        found = schema.get("$defs", {}) if self.prunes else {}
         self.definitions: dict[str, Any] = {
             f"#/$defs/{name}": part
             for name, part in found.items()
@@ -103,30 +103,20 @@ class _Walk:
         yield from validator.descend(instance, target, resolver=validator._resolver)
 
 
-def _references_definitions_only(schema: Any) -> bool:
-    """Whether every `$ref` in ``schema`` names one of its definitions (`#/$defs/…`), which
-    mean the same beside any part of it they are copied next to."""
+def _self_contained(schema: Any, top: bool = True) -> bool:
+    """Whether ``schema`` is one resource whose every `$ref` names one of its definitions
+    (`#/$defs/…`): no `$id` below the top, no `$dynamicRef`. Its definitions then mean the
+    same beside any part of it they are copied next to, and a reference is a lookup."""
     if type(schema) is list:
-        return all(_references_definitions_only(item) for item in schema)
+        return all(_self_contained(item, False) for item in schema)
     if type(schema) is not dict:
         return True
     reference = schema.get("$ref", "#/$defs/")
     if type(reference) is not str or not reference.startswith("#/$defs/"):
         return False
-    return "$dynamicRef" not in schema and all(
-        _references_definitions_only(item) for item in schema.values()
-    )
-
-
-def _nested_identity(schema: Any, top: bool = True) -> bool:
-    """Whether a `$id` below the top of ``schema`` starts a resource of its own."""
-    if type(schema) is list:
-        return any(_nested_identity(item, False) for item in schema)
-    if type(schema) is not dict:
+    if "$dynamicRef" in schema or (not top and "$id" in schema):
         return False
-    return (not top and "$id" in schema) or any(
-        _nested_identity(item, False) for item in schema.values()
-    )
+    return all(_self_contained(item, False) for item in schema.values())
 
 
 def _compiled(part: dict[str, Any], root: dict[str, Any]) -> Accepts | None:
