@@ -58,10 +58,10 @@ def free_port() -> int:
         return port
 
 
-def start_service(port: int) -> subprocess.Popen[bytes]:
+def start_service(port: int, options: list[str]) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
     process = subprocess.Popen(
-        [sys.executable, "-m", "interlingua", "serve", "--port", str(port)], env=env
+        [sys.executable, "-m", "interlingua", "serve", "--port", str(port), *options], env=env
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -74,17 +74,32 @@ def start_service(port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the service did not start")
 
 
+def tree(pid: int) -> list[int]:
+    """The process and its descendants (the service's worker processes)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            found += tree(int(child))
+    return found
+
+
 def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    """The resident memory of the service and its workers."""
+    total = 0
+    for each in tree(pid):
+        for line in Path(f"/proc/{each}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time the process has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time the service and its live workers have used so far."""
+    ticks = 0
+    for each in tree(pid):
+        fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 class Connection:
@@ -199,6 +214,9 @@ def main() -> int:
     parser.add_argument("--sequential", type=int, default=500)
     parser.add_argument("--warmup", type=int, default=1000, help="requests before measuring")
     parser.add_argument("--bodies", type=int, default=200)
+    parser.add_argument(
+        "--processes", type=int, help="the service's worker processes (default: its own)"
+    )
     parser.add_argument("--write", action="store_true", help=f"write {RESULTS.name}")
     args = parser.parse_args()
     logging.getLogger("interlingua").setLevel(logging.ERROR)  # losses are expected here
@@ -207,7 +225,8 @@ def main() -> int:
     bodies = [json.dumps(body).encode() for body in parsed]
     expected = [interlingua.convert(b, "openai-chat", "anthropic").output for b in parsed]
     port = free_port()
-    service = start_service(port)
+    options = [] if args.processes is None else ["--processes", str(args.processes)]
+    service = start_service(port, options)
     try:
         seq = asyncio.run(sequential(port, bodies, args.sequential))
         local = in_process(parsed, args.sequential)

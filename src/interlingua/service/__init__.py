@@ -12,6 +12,7 @@ the same input.
 - :mod:`~interlingua.service.auth`: the optional bearer token.
 - :mod:`~interlingua.service.params`: query parameters, read against the document.
 - :mod:`~interlingua.service.operations`: the operations, on the library's functions.
+- :mod:`~interlingua.service.work`: where they run (worker processes, threads).
 - :mod:`~interlingua.service.streaming`: stream translation, piece by piece.
 - :mod:`~interlingua.service.app`: the ASGI application; :mod:`~interlingua.service.serve` runs it.
 

@@ -21,12 +21,13 @@ from starlette.routing import Route
 
 from interlingua import __version__
 from interlingua.generated import SCHEMA_VERSION
-from interlingua.service import contract, operations
+from interlingua.service import contract
 from interlingua.service.auth import OPEN_OPERATIONS, check_token
 from interlingua.service.limits import Limits, media_type, read_body
 from interlingua.service.params import read_path, read_query
 from interlingua.service.problems import ProblemError
 from interlingua.service.streaming import TranslatedStream
+from interlingua.service.work import Workers
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 _JSON = "application/json"
@@ -42,9 +43,8 @@ def _timed_out(limits: Limits) -> ProblemError:
     )
 
 
-def _body_endpoint(op: contract.Operation, limits: Limits) -> Endpoint:
-    """An operation that reads a whole body, then calls its handler in a worker thread."""
-    handler = operations.HANDLERS[op.id]
+def _body_endpoint(op: contract.Operation, limits: Limits, workers: Workers) -> Endpoint:
+    """An operation that reads a whole body, then answers it in a worker (`service.work`)."""
 
     async def endpoint(request: Request) -> Response:
         query = read_query(request.query_params, op)
@@ -52,14 +52,10 @@ def _body_endpoint(op: contract.Operation, limits: Limits) -> Endpoint:
         try:
             with anyio.fail_after(limits.timeout):
                 data = await read_body(request, limits.max_bytes)
-                text = operations.text_body(op.id, query)
-                payload = operations.read_payload(data, media, limits.max_bytes, text=text)
-                answer = await anyio.to_thread.run_sync(
-                    handler, query, payload, abandon_on_cancel=True
-                )
+                answer = await workers.answer(op.id, query, data, media, limits.max_bytes)
         except TimeoutError:
             raise _timed_out(limits) from None
-        return _json(answer)
+        return Response(answer, media_type=_JSON)
 
     return endpoint
 
@@ -112,21 +108,22 @@ def _guarded(op: contract.Operation, endpoint: Endpoint, token: str | None) -> E
     return guarded
 
 
-def _endpoint(op: contract.Operation, limits: Limits) -> Endpoint:
+def _endpoint(op: contract.Operation, limits: Limits, workers: Workers) -> Endpoint:
     if op.id in SPECIAL:
         return SPECIAL[op.id]
     if op.id == "stream":
         return _stream_endpoint(op, limits)
-    return _body_endpoint(op, limits)
+    return _body_endpoint(op, limits, workers)
 
 
 def routes(limits: Limits, token: str | None) -> list[Route]:
     """One route per operation of the document (a `{name}` path parameter matches across
     slashes, as a schema path needs)."""
+    workers = Workers(limits.processes)
     return [
         Route(
             op.path.replace("{path}", "{path:path}"),
-            _guarded(op, _endpoint(op, limits), token),
+            _guarded(op, _endpoint(op, limits, workers), token),
             methods=[op.method],
             name=op.id,
         )

@@ -7,7 +7,8 @@ it arrives and refused at the limit, so no request makes the service hold more t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 from starlette.requests import Request
 
@@ -16,12 +17,22 @@ from interlingua.service import DEFAULT_TIMEOUT
 from interlingua.service.problems import ProblemError
 
 
+def default_processes() -> int:
+    """One worker process per core the service may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 @dataclass(frozen=True)
 class Limits:
     """The limits one service runs with."""
 
     max_bytes: int = DEFAULT_MAX_BYTES
     timeout: float = DEFAULT_TIMEOUT
+    #: Worker processes answering requests (`service.work`); 0: threads, which a timeout
+    #: cannot stop.
+    processes: int = field(default_factory=default_processes)
 
 
 def media_type(request: Request, allowed: tuple[str, ...]) -> str:

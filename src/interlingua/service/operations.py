@@ -1,8 +1,8 @@
 """The operations, each a thin call of the function the Python API and the CLI use.
 
 Each takes the checked query (a dict) and the body (as :func:`read_payload` read it) and
-returns the JSON answer, or raises :class:`ProblemError`. They run in a worker thread:
-conversion is CPU work.
+returns the JSON answer, or raises :class:`ProblemError`. They run in a worker
+(`interlingua.service.work`): conversion is CPU work.
 """
 
 from __future__ import annotations

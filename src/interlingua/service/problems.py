@@ -40,6 +40,11 @@ class ProblemError(Exception):
         self.headers = headers or {}
         self.extra = {k: v for k, v in extra.items() if v is not None}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Raised in a worker process (`service.work`), it is pickled back to the service.
+        state = {"headers": self.headers, "extra": self.extra}
+        return (ProblemError, (self.status, self.code, self.detail, self.pointer), state)
+
     def document(self) -> dict[str, Any]:
         """The problem as the `Problem` schema shapes it."""
         return {

@@ -44,7 +44,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn  # noqa: PLC0415
 
         from interlingua.service.app import create_app  # noqa: PLC0415
-        from interlingua.service.limits import Limits  # noqa: PLC0415
+        from interlingua.service.limits import Limits, default_processes  # noqa: PLC0415
     except ImportError as exc:
         print(
             f"error: the service needs the service extra (pip install 'interlingua[service]'): "
@@ -52,7 +52,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_UNUSABLE
-    app = create_app(token=token, limits=Limits(args.max_bytes, args.timeout))
+    processes = default_processes() if args.processes is None else args.processes
+    app = create_app(token=token, limits=Limits(args.max_bytes, args.timeout, processes))
     uvicorn.run(
         app,
         host=args.host,
@@ -89,6 +90,12 @@ def register(commands: Any) -> None:
         type=float,
         default=DEFAULT_TIMEOUT,
         help="seconds a request may take (408 past it)",
+    )
+    serve.add_argument(
+        "--processes",
+        type=int,
+        help="worker processes answering requests (default: one per core); 0 answers in "
+        "threads of the service's process, which cannot be stopped at the timeout",
     )
     serve.add_argument(
         "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")
