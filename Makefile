@@ -72,6 +72,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/convert.py
 	$(PY) benchmarks/stream.py
 	$(PY) benchmarks/linear.py
+	$(PY) benchmarks/refuse.py
 	$(PY) benchmarks/startup.py
 	$(PY) benchmarks/batch.py
 	$(PY) benchmarks/store_import.py
