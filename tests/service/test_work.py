@@ -91,6 +91,22 @@ def test_a_request_past_its_time_limit_stops_its_worker() -> None:
         assert _workers(service.pid) - {worker}
 
 
+def test_a_large_body_is_read_off_the_event_loop() -> None:
+    """Regression: the service parsed every body on its event loop, so nothing else was
+    answered meanwhile: a 26 MiB body for 1.7 s, and with a repeated key (read again by the
+    hooked reader, to say where) for 12 s. Now a large body is read in a worker process, and
+    a health check sent while it is read is answered first."""
+    slow = _anthropic(100_000)[:-1] + b', "model": "again"}'  # seconds to refuse as repeated
+    with running_service() as (base, _), ThreadPoolExecutor(2) as pool:
+        refused = pool.submit(_post, base, CONVERT, slow)
+        time.sleep(0.3)  # (the body is on its way, or being read)
+        with urllib.request.urlopen(base + "/healthz", timeout=60) as answer:
+            assert answer.status == 200
+        assert not refused.done()
+        status, problem = refused.result(timeout=60)
+    assert (status, problem["code"], problem["pointer"]) == (400, "duplicate_key", "/model")
+
+
 def _answers(processes: int, requests: list[tuple[str, bytes]]) -> list[tuple[int, Any]]:
     with TestClient(create_app(limits=Limits(processes=processes))) as client:
         found = []
