@@ -1,12 +1,14 @@
-"""Hostile input in linear time: URI globs and patterns from upstream schemas.
+"""Hostile input in linear time: URI globs, patterns from upstream schemas, a stream line.
 
 For each case, the input grows tenfold twice (1k, 10k, 100k characters by default) and the
 time ratio is printed against the length ratio: a ratio near the length ratio (10x) is linear,
 near its square (100x) quadratic. The inputs are the worst cases of the backtracking engines
 they replace, a URI that almost matches ``tool://*a*a*a*b`` and ``a…ab`` against
-``^(a+)+$``. The baselines, the former backtracking regexes, are timed on tiny inputs only (a
+``^(a+)+$``, and one line of a streamed body arriving in small pieces (the service's line
+reader). The baselines, the former backtracking regexes, are timed on tiny inputs only (a
 few dozen characters already take seconds): their ratios show the growth the linear engines
-remove.
+remove; the former line reader, which joined the line so far and searched it again at each
+piece, is timed on the same sizes.
 
     python benchmarks/linear.py [--sizes 1000 10000 100000] [--repeat 3]
 """
@@ -16,12 +18,18 @@ from __future__ import annotations
 import argparse
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+import anyio
 
 from interlingua.documents.globs import glob_match
 from interlingua.gateway.arguments import ArgumentValidator
 from interlingua.gateway.errors import GatewayError
 from interlingua.gateway.patterns import search
+from interlingua.service.streaming import _lines
+
+Lines = Callable[[Any, int], AsyncIterator[bytes]]
 
 GLOB = "tool://*a*a*a*b"
 EVIL = "^(a+)+$"
@@ -62,6 +70,48 @@ def backtracking_glob(pattern: str) -> re.Pattern[str]:
     return re.compile(regex, re.DOTALL)
 
 
+#: The bytes a streamed body arrives in, an ASGI message each (small, so the sizes stay small).
+PIECE = 64
+
+
+async def joining_lines(receive: Any, limit: int) -> AsyncIterator[bytes]:
+    """The former line reader of `POST /v1/stream`: the baseline."""
+    pending = b""
+    more = True
+    while more and len(pending) <= limit:
+        message = await receive()
+        pending += message.get("body", b"")
+        more = message.get("more_body", False)
+        while True:
+            end = pending.find(b"\n")
+            if end < 0:
+                break
+            yield pending[: end + 1]
+            pending = pending[end + 1 :]
+    if pending:
+        yield pending
+
+
+def read_line(reader: Lines, size: int) -> list[bytes]:
+    """The lines ``reader`` makes of a body of one ``size``-byte line, in `PIECE`-byte
+    messages."""
+    data = b"x" * (size - 1) + b"\n"
+    messages = iter(
+        [
+            {"type": "http.request", "body": data[at : at + PIECE], "more_body": True}
+            for at in range(0, size, PIECE)
+        ]
+    )
+
+    async def receive() -> dict[str, Any]:
+        return next(messages, {"type": "http.request", "body": b"", "more_body": False})
+
+    async def collect() -> list[bytes]:
+        return [line async for line in reader(receive, size + 1)]
+
+    return anyio.run(collect)
+
+
 def validate(validator: ArgumentValidator, text: str) -> bool:
     try:
         validator.validate("bench:evil@1", {"s": text})
@@ -92,6 +142,18 @@ def main() -> None:
         f"ArgumentValidator.validate, pattern {EVIL!r}, n 'a' then 'b'",
         sizes,
         lambda n: validate(validator, "a" * n + "b"),
+        repeat,
+    )
+    report(
+        f"the stream reader, one line of n bytes in {PIECE}-byte pieces",
+        sizes,
+        lambda n: read_line(_lines, n),
+        repeat,
+    )
+    report(
+        f"baseline: the former stream reader, one line of n bytes in {PIECE}-byte pieces",
+        sizes,
+        lambda n: read_line(joining_lines, n),
         repeat,
     )
     old_glob = backtracking_glob(GLOB)

@@ -30,5 +30,15 @@ def test_the_script_prints_a_ratio_per_size(
     monkeypatch.setattr(sys, "argv", ["linear.py", "--sizes", "10", "100", "--repeat", "1"])
     linear.main()
     lines = capsys.readouterr().out.splitlines()
-    assert sum("length x10 " in line for line in lines) == 3
-    assert sum("baseline" in line for line in lines) == 2
+    assert sum("length x10 " in line for line in lines) == 5
+    assert sum("baseline" in line for line in lines) == 3
+
+
+def test_the_stream_readers_read_the_same_line() -> None:
+    linear = bench_module("linear")
+    from interlingua.service.streaming import _lines
+
+    for size in (1, linear.PIECE, 3 * linear.PIECE + 5):
+        line = b"x" * (size - 1) + b"\n"
+        assert linear.read_line(_lines, size) == linear.read_line(linear.joining_lines, size)
+        assert linear.read_line(_lines, size) == [line]

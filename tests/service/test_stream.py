@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import socket
 from concurrent.futures import ThreadPoolExecutor
@@ -9,6 +10,8 @@ from typing import Any
 
 import anyio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance.cases import Case
 from interlingua.service import streaming
@@ -146,6 +149,34 @@ def test_the_first_chunk_arrives_before_the_body_has() -> None:
     assert b'"content":"Hello"' in whole and b"stream_truncated" not in whole
 
 
+def test_a_long_chunk_is_read_off_the_event_loop(
+    client: CheckedClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chunk past 64 KiB is read in a thread, the event loop free meanwhile: the line that
+    ends its event (where it is parsed: seconds for megabytes with a repeated key), not only
+    the long data line. Smaller chunks stay on the event loop."""
+    hops: list[bytes] = []
+    hop = anyio.to_thread.run_sync
+
+    async def recorded(work: Any, line: bytes) -> Any:
+        hops.append(line)
+        return await hop(work, line)
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", recorded)
+    lines = _lines("anthropic", "text")
+    path = "/v1/stream?from=anthropic&to=openai-chat"
+    answer = client.post(path, content="".join(lines).encode(), headers=SSE)
+    assert answer.status_code == 200 and not hops
+    junk = json.dumps(["x" * 60] * 2_000)  # 124 KiB
+    long = f'event: ping\ndata: {{"type": "ping", "junk": {junk}}}\n\n'
+    answer = client.post(
+        path, content="".join([*lines[:3], long, *lines[3:]]).encode(), headers=SSE
+    )
+    assert answer.status_code == 200 and "stream_truncated" not in answer.text
+    assert b"\n" in hops  # the blank line that ends the long event, where it is parsed
+    assert any(len(line) > 64 * 1024 for line in hops)
+
+
 def test_out_of_time_the_answer_ends_as_a_stream_cut_short() -> None:
     lines = _lines("anthropic", "text")
     first = "".join(lines[: _first_piece(lines)]).encode()
@@ -182,6 +213,42 @@ def test_reading_stops_when_the_client_goes_away() -> None:
     # running in this thread, where another cannot start.
     with ThreadPoolExecutor(1) as pool:
         assert pool.submit(anyio.run, collect).result() == [b"data: {}\n", b"\n"]
+
+
+@given(
+    data=st.binary(max_size=300).map(lambda b: b.replace(b"\x00", b"\n")),
+    cuts=st.lists(st.integers(0, 300), max_size=12),
+    limit=st.integers(1, 400),
+)
+@settings(max_examples=300, deadline=None)
+def test_the_lines_are_the_bodys_however_it_arrives(
+    data: bytes, cuts: list[int], limit: int
+) -> None:
+    """However the body is cut into messages: its lines, each ending with its newline; past
+    ``limit`` bytes without one, what was read so far, and nothing after it."""
+    at = sorted({min(c, len(data)) for c in cuts} | {0, len(data)})
+    pieces = [data[a:b] for a, b in itertools.pairwise(at)] or [b""]
+    messages = [
+        {"type": "http.request", "body": piece, "more_body": n < len(pieces) - 1}
+        for n, piece in enumerate(pieces)
+    ]
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0)
+
+    async def collect() -> list[bytes]:
+        return [line async for line in streaming._lines(receive, limit)]
+
+    with ThreadPoolExecutor(1) as pool:  # (an event loop of its own, as above)
+        found = pool.submit(anyio.run, collect).result()
+    *ended, tail = data.split(b"\n")
+    whole = [line + b"\n" for line in ended] + ([tail] if tail else [])
+    if all(len(line) <= limit for line in whole):
+        assert found == whole
+    else:
+        assert b"".join(found) == data[: len(b"".join(found))]
+        assert all(line.endswith(b"\n") for line in found[:-1])
+        assert len(found[-1]) > limit or found[-1] == whole[-1]
 
 
 def _vertex_reasoning() -> list[str]:
