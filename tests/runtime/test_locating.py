@@ -126,6 +126,26 @@ def test_the_errors_of_mutated_bodies_are_the_whole_walks() -> None:
     assert compared > 2_000 and invalid > 1_000  # enough of both, or the test says nothing
 
 
+def _walked(
+    fmt: str, kind: str, body: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str, str]:
+    """How many times the locating walk descends to refuse ``body``; the code and pointer."""
+    validator = _wire_validator(reading_schema(adapter(fmt).schemas[kind]))
+    walked = type(validator).descend
+    steps = 0
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal steps
+        steps += 1
+        return walked(*args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(type(validator), "descend", counted)
+        with pytest.raises(ConversionError) as refused:
+            check_wire(body, fmt, kind)
+    return steps, refused.value.code, refused.value.pointer
+
+
 def _conversation(fmt: str, valid_messages: int) -> dict[str, Any]:
     """A body of ``fmt`` whose last message (a content of the wrong type) is the bad one."""
     roles = ("user", "model") if fmt == "gemini" else ("user", "assistant")
@@ -157,22 +177,10 @@ def test_the_walk_does_not_grow_with_the_valid_messages(
     """Regression: an OpenAI Chat body of 10,001 messages with the last one bad took 6.9 s
     to refuse, python-jsonschema walking every message. The walk now descends as often
     beside 1,000 valid messages as beside 10, and the error is the same."""
-    validator = _wire_validator(reading_schema(adapter(fmt).schemas["request"]))
-    walked = type(validator).descend
-    steps = 0
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        nonlocal steps
-        steps += 1
-        return walked(*args, **kwargs)
-
-    monkeypatch.setattr(type(validator), "descend", counted)
     found = {}
     for size in (10, 1_000):
-        steps = 0
-        with pytest.raises(ConversionError) as refused:
-            check_wire(_conversation(fmt, size), fmt, "request")
-        found[size] = (steps, refused.value.code, refused.value.pointer.replace(str(size), "N"))
+        steps, code, pointer = _walked(fmt, "request", _conversation(fmt, size), monkeypatch)
+        found[size] = (steps, code, pointer.replace(str(size), "N"))
     assert found[10] == found[1_000] == (found[10][0], "wrong_type", at)
     assert found[10][0] > 0  # the count is of the walk that located it
 
@@ -250,25 +258,11 @@ def test_the_walk_does_not_grow_with_the_bad_entries(
     """Regression: detection of a 10,001-message body no format takes cost 19.5 s, most of it
     locating the error of schemas that refuse every message, each walked in Python. The walk
     stops at the first bad entry: as many steps for 1,000 bad entries as for 3."""
-    validator = _wire_validator(reading_schema(adapter(fmt).schemas[kind]))
-    walked = type(validator).descend
-    steps = 0
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        nonlocal steps
-        steps += 1
-        return walked(*args, **kwargs)
-
-    monkeypatch.setattr(type(validator), "descend", counted)
 
     def shortened(value: Any) -> Any:
         return value[:3] if type(value) is list else dict(list(value.items())[:3])
 
-    found = []
-    for each in (body, {k: shortened(v) if len(v) == 1_000 else v for k, v in body.items()}):
-        steps = 0
-        with pytest.raises(ConversionError) as refused:
-            check_wire(each, fmt, kind)
-        found.append((steps, refused.value.code, refused.value.pointer))
+    short = {k: shortened(v) if len(v) == 1_000 else v for k, v in body.items()}
+    found = [_walked(fmt, kind, each, monkeypatch) for each in (body, short)]
     assert found[0] == found[1]
     assert found[0][2] == at
