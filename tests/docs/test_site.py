@@ -77,7 +77,9 @@ def base_url(site: Path) -> Iterator[str]:
         thread.join(timeout=5)
 
 
-@pytest.fixture(scope="session")
+# Module-scoped: Playwright's sync API marks its event loop as running in this thread while it
+# is open, so a later test of the same worker could start none (anyio.run, asyncio.run).
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(
