@@ -10,10 +10,12 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,3 +70,20 @@ def running_service(
             process.wait()
         if process.stderr is not None:
             process.stderr.close()
+
+
+def call(
+    url: str, token: str | None = None, data: bytes | None = None
+) -> tuple[int, dict[str, Any]]:
+    """POST ``data`` as JSON (GET without it): the status and the JSON answer, a refusal's
+    problem document included (whose media type it checks)."""
+    headers = {"content-type": "application/json"}
+    if token is not None:
+        headers["authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, data=data, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as refused:
+        assert refused.headers["content-type"] == "application/problem+json"
+        return refused.code, json.load(refused)

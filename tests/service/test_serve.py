@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import sys
-import urllib.error
-import urllib.request
 
 import pytest
 
 from interlingua.cli.commands import main
 from interlingua.service.serve import is_loopback
-from tests.service.server import running_service
+from tests.service.server import call, running_service
 
 
 @pytest.mark.parametrize(
@@ -45,27 +43,12 @@ def test_without_the_extra_it_says_which_to_install(
     assert "interlingua[service]" in capsys.readouterr().err
 
 
-def _call(
-    url: str, token: str | None = None, data: bytes | None = None
-) -> tuple[int, dict[str, object]]:
-    headers = {"content-type": "application/json"}
-    if token is not None:
-        headers["authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(url, data=data, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return answer.status, json.load(answer)
-    except urllib.error.HTTPError as refused:
-        assert refused.headers["content-type"] == "application/problem+json"
-        return refused.code, json.load(refused)
-
-
 def test_the_real_service_asks_for_its_token() -> None:
     body = json.dumps({"role": "user", "content": [{"type": "text", "text": "hi"}]}).encode()
     with running_service("--token", "s3cret") as (base, _):
-        status, problem = _call(f"{base}/v1/validate", data=body)
+        status, problem = call(f"{base}/v1/validate", data=body)
         assert (status, problem["code"]) == (401, "unauthorized")
-        status, _ = _call(f"{base}/v1/validate", token="wrong", data=body)
+        status, _ = call(f"{base}/v1/validate", token="wrong", data=body)
         assert status == 401
-        status, answer = _call(f"{base}/v1/validate", token="s3cret", data=body)
+        status, answer = call(f"{base}/v1/validate", token="s3cret", data=body)
         assert (status, answer) == (200, {"valid": True, "findings": []})

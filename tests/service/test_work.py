@@ -20,7 +20,7 @@ from interlingua.service.app import create_app
 from interlingua.service.limits import Limits
 from interlingua.service.problems import ProblemError
 from interlingua.service.work import THREAD_BYTES
-from tests.service.server import running_service
+from tests.service.server import call, running_service
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -38,15 +38,6 @@ def _anthropic(messages: int, *, last: Any = None) -> bytes:
     if last is not None:
         turns[-1]["content"] = last
     return json.dumps({"model": "m", "max_tokens": 10, "messages": turns}).encode()
-
-
-def _post(base: str, path: str, data: bytes) -> tuple[int, dict[str, Any]]:
-    request = urllib.request.Request(base + path, data=data, headers=JSON)
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return answer.status, json.load(answer)
-    except urllib.error.HTTPError as refused:
-        return refused.code, json.load(refused)
 
 
 def _workers(service: int) -> set[int]:
@@ -77,16 +68,16 @@ def test_a_request_past_its_time_limit_stops_its_worker() -> None:
     slow = _anthropic(200_000)
     with running_service("--timeout", "5", "--processes", "1") as (base, service):
         # A small body is answered in a thread: no worker is started for it.
-        assert _post(base, CONVERT, _anthropic(4))[0] == 200
+        assert call(base + CONVERT, data=_anthropic(4))[0] == 200
         assert not _workers(service.pid)
         with ThreadPoolExecutor(1) as pool:
-            refused = pool.submit(_post, base, "/v1/detect", slow)
+            refused = pool.submit(call, base + "/v1/detect", None, slow)
             assert _until(lambda: bool(_workers(service.pid)))
             (worker,) = _workers(service.pid)
             status, problem = refused.result(timeout=60)
         assert (status, problem["code"]) == (408, "request_timeout")
         assert _until(lambda: not Path(f"/proc/{worker}").exists())
-        status, answer = _post(base, CONVERT, _anthropic(2_001))
+        status, answer = call(base + CONVERT, data=_anthropic(2_001))
         assert status == 200 and len(answer["output"]["contents"]) == 2_001
         assert _workers(service.pid) - {worker}
 
@@ -98,7 +89,7 @@ def test_a_large_body_is_read_off_the_event_loop() -> None:
     a health check sent while it is read is answered first."""
     slow = _anthropic(100_000)[:-1] + b', "model": "again"}'  # seconds to refuse as repeated
     with running_service() as (base, _), ThreadPoolExecutor(2) as pool:
-        refused = pool.submit(_post, base, CONVERT, slow)
+        refused = pool.submit(call, base + CONVERT, None, slow)
         time.sleep(0.3)  # (the body is on its way, or being read)
         with urllib.request.urlopen(base + "/healthz", timeout=60) as answer:
             assert answer.status == 200
