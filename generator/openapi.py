@@ -39,6 +39,7 @@ _REASONS = {
     413: "Content Too Large",
     415: "Unsupported Media Type",
     422: "Unprocessable Content",
+    503: "Service Unavailable",
 }
 
 
@@ -201,7 +202,7 @@ def _operation(op: Mapping[str, Json], lists: Mapping[str, list[str]]) -> Json:
     if op["path"] != "/healthz":
         statuses.add(401)
     if body is not None:
-        statuses.add(408)
+        statuses.update((408, 503))  # past the time limit; the worker process answering it lost
     if "path_parameter" in op:
         statuses.add(404)
     for status in sorted(statuses):

@@ -5,7 +5,10 @@ problems either way."""
 from __future__ import annotations
 
 import json
+import logging
+import os
 import pickle
+import signal
 import time
 import urllib.error
 import urllib.request
@@ -15,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
+from interlingua.service import contract
 from interlingua.service.app import create_app
 from interlingua.service.limits import Limits
 from interlingua.service.problems import ProblemError
@@ -49,6 +54,14 @@ def _workers(service: int) -> set[int]:
     }
 
 
+def _documented(path: str, status: int, problem: dict[str, Any]) -> None:
+    """``problem`` is what the contract says ``path`` answers with ``status``."""
+    (spec,) = [op.spec for op in contract.operations() if op.path == path]
+    schema = spec["responses"][str(status)]["content"]["application/problem+json"]["schema"]
+    root = {**schema, "components": contract.document()["components"]}
+    Draft202012Validator(root).validate(problem)
+
+
 def _until(condition: Any, seconds: float = 20.0) -> bool:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -80,6 +93,53 @@ def test_a_request_past_its_time_limit_stops_its_worker() -> None:
         status, answer = call(base + CONVERT, data=_anthropic(2_001))
         assert status == 200 and len(answer["output"]["contents"]) == 2_001
         assert _workers(service.pid) - {worker}
+
+
+def test_a_worker_that_dies_is_the_problem_worker_lost_and_is_replaced() -> None:
+    """Regression: a worker process that died mid-request (the system's out-of-memory killer,
+    say) surfaced as anyio's BrokenWorkerProcess, answered as a plain-text 500. Now it is the
+    problem 503 `worker_lost`, and the next large body gets a new worker."""
+    slow = _anthropic(200_000)
+    with running_service("--timeout", "120", "--processes", "1") as (base, service):
+        with ThreadPoolExecutor(1) as pool:
+            lost = pool.submit(call, base + "/v1/detect", None, slow)
+            assert _until(lambda: bool(_workers(service.pid)))
+            (worker,) = _workers(service.pid)
+            time.sleep(0.5)  # (past its start: the body is being read or answered)
+            os.kill(worker, signal.SIGKILL)
+            status, problem = lost.result(timeout=60)
+        assert (status, problem["code"], problem["status"]) == (503, "worker_lost", 503)
+        _documented("/v1/detect", status, problem)
+        status, answer = call(base + CONVERT, data=_anthropic(2_001))
+        assert status == 200 and len(answer["output"]["contents"]) == 2_001
+        assert _workers(service.pid) - {worker}
+
+
+def test_what_a_worker_logs_is_logged_by_the_service(caplog: pytest.LogCaptureFixture) -> None:
+    """Regression: a worker's output is closed, so what the package logged while answering in
+    a worker was lost. Now its records come back with the answer: the service logs the same
+    records whether the work ran in a worker or a thread, at the level it logs `interlingua`
+    at."""
+    turns = [{"role": ("user", "assistant")[n % 2], "content": f"turn {n}"} for n in range(3_001)]
+    body = json.dumps({"model": "m", "seed": 7, "messages": turns}).encode()  # one loss: seed
+    requests = [("/v1/convert?from=openai-chat&to=anthropic", body)]
+    assert len(body) > THREAD_BYTES
+    found = {}
+    for processes in (1, 0):
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG, logger="interlingua"):
+            assert _answers(processes, requests)[0][0] == 200
+        found[processes] = [
+            (r.name, r.levelno, r.getMessage())
+            for r in caplog.records
+            if r.name.startswith("interlingua.conversion")
+        ]
+    assert found[1] == found[0]
+    assert any("parameter_dropped at /parameters/seed" in message for *_, message in found[1])
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="interlingua"):
+        assert _answers(1, requests)[0][0] == 200
+    assert not [r for r in caplog.records if r.name.startswith("interlingua.conversion")]
 
 
 def test_a_large_body_is_read_off_the_event_loop() -> None:

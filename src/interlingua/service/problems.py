@@ -2,7 +2,8 @@
 
 Every refusal is a 4xx `application/problem+json` body of the schema's `Problem` type, with the
 stable code (an `ErrorCode`, or a `GatewayErrorCode` for the gateway operations) and the JSON
-pointer the CLI and the Python API report for the same input.
+pointer the CLI and the Python API report for the same input. One problem is a 5xx: 503
+`worker_lost`, a request whose worker process died before it answered.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ class ProblemError(Exception):
         headers: dict[str, str] | None = None,
         **extra: Any,
     ) -> None:
-        assert 400 <= status < 500, status  # a 5xx is a bug, never a refusal
+        # A 5xx is a bug, never a refusal; 503 alone is a problem: the work was lost with the
+        # worker process doing it (`service.work`), and the request may be sent again.
+        assert 400 <= status < 500 or status == 503, status
         super().__init__(f"{status} {code}: {detail}")
         self.status = status
         self.code = code

@@ -12,18 +12,28 @@ parsed, and large requests use as many cores as there are workers.
 A body of at most `THREAD_BYTES` is answered in a thread: no operation takes long on it, and
 a worker's round trip (pickling, two pipes, the event loop's turns) would cost more than a
 small conversion. ``processes=0`` answers every body in a thread.
+
+A worker's own output goes nowhere (anyio points its standard streams at the null device), so
+what the package logs there comes back with the answer and is logged by the service
+(`answer_in_worker`). A worker that dies before it answers (the system killed it, out of
+memory say) is the problem 503 `worker_lost`, never a bare server error.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+from functools import partial
+from logging.handlers import QueueHandler
+from queue import SimpleQueue
 from typing import Final
 
 import anyio
 import anyio.to_process
-from anyio import CapacityLimiter
+from anyio import BrokenWorkerProcess, CapacityLimiter
 
 from interlingua.service import operations
+from interlingua.service.problems import ProblemError
 
 #: The largest body answered in a thread. The costliest operations take about 4 µs a byte of
 #: a body of short messages (a two-step conversion, detection of a body no format takes), so
@@ -41,6 +51,40 @@ def answer(
     payload = operations.read_payload(data, media, max_bytes, text=text)
     found = operations.HANDLERS[operation](query, payload)
     return json.dumps(found, ensure_ascii=False).encode()
+
+
+#: The package's logger: what it logs in a worker is relayed to the service.
+PACKAGE_LOG = "interlingua"
+log = logging.getLogger(__name__)
+
+
+def answer_in_worker(
+    operation: str,
+    query: operations.Query,
+    data: bytes,
+    media: str,
+    max_bytes: int,
+    *,
+    level: int,
+) -> tuple[bytes | ProblemError, list[logging.LogRecord]]:
+    """`answer` in a worker process: the answer or the refusal, and what the package logged
+    meanwhile at ``level`` or above (the service's level), each record made picklable (its
+    message formatted, its arguments dropped)."""
+    kept: SimpleQueue[logging.LogRecord] = SimpleQueue()
+    handler = QueueHandler(kept)
+    package = logging.getLogger(PACKAGE_LOG)
+    package.setLevel(level)
+    package.addHandler(handler)
+    try:
+        found: bytes | ProblemError = answer(operation, query, data, media, max_bytes)
+    except ProblemError as problem:
+        found = problem
+    finally:
+        package.removeHandler(handler)
+    records = []
+    while not kept.empty():
+        records.append(kept.get())
+    return found, records
 
 
 class Workers:
@@ -62,13 +106,28 @@ class Workers:
             )
         if self._limiter is None:
             self._limiter = CapacityLimiter(self.processes)
-        return await anyio.to_process.run_sync(
-            answer,
-            operation,
-            query,
-            data,
-            media,
-            max_bytes,
-            cancellable=True,
-            limiter=self._limiter,
-        )
+        try:
+            level = logging.getLogger(PACKAGE_LOG).getEffectiveLevel()
+            found, records = await anyio.to_process.run_sync(
+                partial(answer_in_worker, level=level),
+                operation,
+                query,
+                data,
+                media,
+                max_bytes,
+                cancellable=True,
+                limiter=self._limiter,
+            )
+        except BrokenWorkerProcess:
+            log.warning("the worker process answering %s (%d bytes) died", operation, len(data))
+            raise ProblemError(
+                503,
+                "worker_lost",
+                "the worker process answering the request stopped before it answered (killed "
+                "by the system, out of memory say); the request may be sent again",
+            ) from None
+        for record in records:
+            logging.getLogger(record.name).handle(record)
+        if isinstance(found, ProblemError):
+            raise found
+        return found
