@@ -29,6 +29,7 @@ import orjson
 from convert import (
     FORMATS_DIR,
     LITELLM_OFFLINE,
+    PARSED,
     SOURCE,
     Convert,
     Corpus,
@@ -130,7 +131,7 @@ def _baseline_noted(found: TargetRows, name: str, run: Callable[[Json], Json]) -
     (problem,) = [p for p in found.failed if p.startswith(name)]
     found.failed.remove(problem)
     if " drops " in problem:
-        found.rows.append((f"{name} (unchecked)", run, False))
+        found.rows.append((f"{name} (unchecked)", run, PARSED))
         found.names["litellm"] = f"{name} (unchecked)"
         problem += ": timed unchecked, a translation that does less"
     found.notes.append(problem)

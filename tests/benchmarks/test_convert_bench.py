@@ -203,6 +203,11 @@ def test_the_report_with_a_stand_in_convert(
         assert f"{target}: interlingua vs LiteLLM, dict → dict: " in report
         assert f"{target}: interlingua bytes → bytes vs the orjson floor: " in report
         assert f"{target}: interlingua vs LiteLLM, dict → dict (long conversations): " in report
+        assert f"| interlingua {target}, dict → dict, just parsed |" in report
+        assert f"{target}: the same, each body converted just parsed: " in report
+        assert (
+            f"{target}: the same, each body converted just parsed (long conversations): " in report
+        )
     assert "dict → dict: 12 losses over the corpus (stand_in 12)" in report
     assert "dict → dict: 2 losses over the long corpus (stand_in 2)" in report
     assert "2 long OpenAI Chat conversations (images, parallel tool calls), 3" in report
@@ -214,6 +219,25 @@ def test_a_small_corpus_is_timed_in_four_slices_at_least() -> None:
     assert bench.slice_size(2000, 250) == 250
     assert bench.slice_size(200, 250) == 50  # the long corpus: interleaved with the short one
     assert bench.slice_size(2, 250) == 1
+
+
+def test_the_just_parsed_rows_time_the_conversion_of_a_freshly_parsed_body(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each body is parsed right before the function gets it, and only the function's time
+    counts: with a clock only the function moves, the time is one tick a body."""
+    bench = bench_module("convert")
+    ticks = [0.0]
+    monkeypatch.setattr(bench.time, "perf_counter", lambda: ticks[0])
+    given: list[Any] = []
+
+    def convert(body: Any) -> None:
+        given.append(body)
+        ticks[0] += 1.0
+
+    lines = [json.dumps(body).encode() for body in bodies(3)]
+    assert bench.seconds_just_parsed(convert, lines) == 3.0
+    assert given == bodies(3) and all(a is not b for a, b in zip(given, bodies(3), strict=True))
 
 
 def test_a_converter_that_raises_is_reported_and_fails_the_run(
