@@ -54,6 +54,18 @@ def test_the_environment_forces_the_pure_build(
         assert compiled.extensions(["bdist_wheel"]) == []
 
 
+def test_the_shipped_wheel_is_built_at_o3_unless_the_environment_asks_another_level(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(compiled.OPT_ENV, raising=False)
+    assert compiled.opt_level() == compiled.OPT_LEVEL == "3"
+    monkeypatch.setenv(compiled.OPT_ENV, " 1 ")
+    assert compiled.opt_level() == "1"
+    monkeypatch.setenv(compiled.OPT_ENV, "-O2")
+    with pytest.raises(ValueError, match="the level is 0, 1, 2 or 3"):
+        compiled.opt_level()
+
+
 def test_only_building_commands_compile(monkeypatch: pytest.MonkeyPatch) -> None:
     """Metadata, the sdist and the editable install (coverage measures the source) stay pure."""
     monkeypatch.delenv(compiled.PURE_ENV, raising=False)

@@ -17,7 +17,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from build_support.compiled import PURE_ENV
+from build_support.compiled import OPT_ENV, PURE_ENV
 from tests.tracing import CHILD_COVERAGE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,8 +39,9 @@ _SKIP = shutil.ignore_patterns(
 
 
 #: This process's import path, its coverage (pytest-cov's variable, and the one coverage's
-#: ``patch = ["subprocess"]`` sets, which would trace a whole mypyc build), and the pure switch.
-_NOT_PASSED_ON = frozenset({"PYTHONPATH", "COV_CORE_SOURCE", CHILD_COVERAGE, PURE_ENV})
+#: ``patch = ["subprocess"]`` sets, which would trace a whole mypyc build), and the build's
+#: switches (pure, the C optimisation level): a build is told them.
+_NOT_PASSED_ON = frozenset({"PYTHONPATH", "COV_CORE_SOURCE", CHILD_COVERAGE, PURE_ENV, OPT_ENV})
 
 
 def run(
@@ -81,8 +82,13 @@ def ok(result: subprocess.CompletedProcess[str]) -> str:
     return result.stdout
 
 
+#: The C optimisation level of the compiled wheel the tests build (`build_support.compiled`).
+TEST_OPT_LEVEL = "1"
+
+
 def build_wheel(work: Path, *, pure: bool) -> Path:
-    """The wheel built from the sdist of a copy of the checkout."""
+    """The wheel built from the sdist of a copy of the checkout (compiled: its mypyc modules at
+    `TEST_OPT_LEVEL`)."""
     tree = work / "checkout"
     shutil.copytree(ROOT, tree, symlinks=True, ignore=_SKIP)
     dist = work / "dist"
@@ -94,7 +100,8 @@ def build_wheel(work: Path, *, pure: bool) -> Path:
     (unpacked,) = (work / "unpacked").iterdir()
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
     wheel_argv = [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(dist)]
-    ok(run([*wheel_argv, str(unpacked)], work, env={PURE_ENV: "1"} if pure else None))
+    switch = {PURE_ENV: "1"} if pure else {OPT_ENV: TEST_OPT_LEVEL}
+    ok(run([*wheel_argv, str(unpacked)], work, env=switch))
     (wheel,) = dist.glob("interlingua-*.whl")
     return wheel
 
