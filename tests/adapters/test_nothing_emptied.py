@@ -24,6 +24,11 @@ from interlingua.conversion.converter import CANONICAL, convert, formats, kinds
 from tests.adapters.test_all_pairs import PNG
 from tests.adapters.test_properties import conversations, ids, json_values, names, words
 
+# Coverage paused (the `untraced` marker, tests/conftest.py): every pair of formats over generated
+# conversations, code the rest of the suite covers. Measured with per-test contexts (2026-11-30):
+# without this module the suite covers one line and one branch fewer.
+pytestmark = pytest.mark.untraced
+
 EXAMPLES = int(os.environ.get("INTERLINGUA_PROPERTY_EXAMPLES", "250")) // 25 or 1
 PAIRS = [(a, b) for a in formats() for b in formats() if b not in (a, CANONICAL)]
 RESPONSE_PAIRS = [(a, b) for a, b in PAIRS if "response" in kinds(a) and "response" in kinds(b)]

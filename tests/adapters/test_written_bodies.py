@@ -16,6 +16,11 @@ from interlingua.conversion.converter import convert, formats, kinds
 from interlingua.generated.adapters import ADAPTERS
 from tests.adapters.strict import ROOT, problems
 
+# Coverage paused (the `untraced` marker, tests/conftest.py): every shipped body into every format,
+# code the rest of the suite covers. Measured with per-test contexts (2026-11-30): without this
+# module the suite covers the same lines and branches.
+pytestmark = pytest.mark.untraced
+
 # Bodies that convert to a target into a body it refuses, and why it is not fixed yet:
 # (body label, target) -> reason. A listed pair that passes fails, so the list stays honest.
 _BYTES = (

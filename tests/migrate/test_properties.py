@@ -5,6 +5,7 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -13,6 +14,11 @@ from generator.paths import ROOT
 from interlingua.documents.migrate import migrate
 from interlingua.documents.synthetic import conversation
 from interlingua.generated.migrations import v1_v2
+
+# Coverage paused (the `untraced` marker, tests/conftest.py): generated documents through the
+# migration, code the rest of the suite covers. Measured with per-test contexts (2026-11-30):
+# without this module the suite covers two branches fewer.
+pytestmark = pytest.mark.untraced
 
 Json = Any
 V1 = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text("utf-8"))
