@@ -110,6 +110,13 @@ def test_a_worker_that_dies_is_the_problem_worker_lost_and_is_replaced() -> None
             status, problem = lost.result(timeout=60)
         assert (status, problem["code"], problem["status"]) == (503, "worker_lost", 503)
         _documented("/v1/detect", status, problem)
+        # The service says so on stderr (written before the answer: read without waiting).
+        assert service.stderr is not None
+        os.set_blocking(service.stderr.fileno(), False)
+        logged = (service.stderr.read() or b"").decode()
+        assert (
+            "WARNING:     interlingua.service.work: the worker process answering detect" in logged
+        )
         status, answer = call(base + CONVERT, data=_anthropic(2_001))
         assert status == 200 and len(answer["output"]["contents"]) == 2_001
         assert _workers(service.pid) - {worker}

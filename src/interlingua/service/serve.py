@@ -3,12 +3,17 @@
 It binds the loopback interface unless told otherwise, and refuses to bind any other address
 without a token (``--token``, or the environment variable `INTERLINGUA_SERVICE_TOKEN`): what
 the service answers is meant for the machine it runs on unless someone chose otherwise.
+
+The package logs to a `logging.NullHandler` until an application configures logging; `serve`
+is an application, so it writes the package's log on stderr at ``--log-level``, beside
+uvicorn's own (a worker process lost, and at ``debug`` each conversion's losses).
 """
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import logging
 import os
 import sys
 from typing import Any
@@ -27,6 +32,15 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def log_to_stderr(level: str) -> None:
+    """The package's log on stderr at ``level`` (a name: ``warning``), in uvicorn's layout."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+    package = logging.getLogger("interlingua")
+    package.addHandler(handler)
+    package.setLevel(level.upper())
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -53,6 +67,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
         return EXIT_UNUSABLE
     processes = default_processes() if args.processes is None else args.processes
+    log_to_stderr(args.log_level)
     app = create_app(token=token, limits=Limits(args.max_bytes, args.timeout, processes))
     uvicorn.run(
         app,
@@ -98,6 +113,9 @@ def register(commands: Any) -> None:
         "threads of the service's process, which cannot be stopped at the timeout",
     )
     serve.add_argument(
-        "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")
+        "--log-level",
+        default="warning",
+        choices=("critical", "error", "warning", "info", "debug"),
+        help="what uvicorn and the package write on stderr (default: warning)",
     )
     serve.set_defaults(run=cmd_serve)

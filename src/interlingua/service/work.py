@@ -118,13 +118,19 @@ class Workers:
                 cancellable=True,
                 limiter=self._limiter,
             )
-        except BrokenWorkerProcess:
-            log.warning("the worker process answering %s (%d bytes) died", operation, len(data))
+        except BrokenWorkerProcess as exc:
+            # (anyio's own words say whether it died or never started: a main module that
+            # is not import-safe starts the service again in the worker)
+            why = str(exc) or "it stopped before it answered"
+            log.warning(
+                "the worker process answering %s (%d bytes) was lost: %s", operation, len(data), why
+            )
             raise ProblemError(
                 503,
                 "worker_lost",
                 "the worker process answering the request stopped before it answered (killed "
-                "by the system, out of memory say); the request may be sent again",
+                "by the system, out of memory say, or it could not start: the service's log "
+                "says which); the request may be sent again",
             ) from None
         for record in records:
             logging.getLogger(record.name).handle(record)
