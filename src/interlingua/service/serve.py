@@ -36,9 +36,11 @@ def is_loopback(host: str) -> bool:
 
 def log_to_stderr(level: str) -> None:
     """The package's log on stderr at ``level`` (a name: ``warning``), in uvicorn's layout."""
+    from interlingua.service.work import PACKAGE_LOG  # noqa: PLC0415 (the service extra's)
+
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
-    package = logging.getLogger("interlingua")
+    package = logging.getLogger(PACKAGE_LOG)
     package.addHandler(handler)
     package.setLevel(level.upper())
 
