@@ -59,13 +59,20 @@ def check_answer(method: str, path: str, answer: Any) -> None:
         _validate({"$ref": "#/components/schemas/Problem"}, body)
         assert body["status"] == answer.status_code
         return
+    json_body = answer.json() if media == "application/json" or media.endswith("+json") else None
+    check_documented(method, path, answer.status_code, media, json_body)
+
+
+def check_documented(method: str, path: str, status: int, media: str, body: Any) -> None:
+    """``status`` and ``media`` are documented for the operation at ``path``, and ``body`` (a
+    JSON answer, or None) is valid against the schema the document gives for them."""
     spec = _operation(method, path)
     assert spec is not None, (method, path)
-    documented = spec["responses"].get(str(answer.status_code))
-    assert documented is not None, f"{method} {path}: {answer.status_code} is not documented"
-    assert media in documented["content"], (answer.status_code, media)
-    if media == "application/json" or media.endswith("+json"):
-        _validate(documented["content"][media]["schema"], answer.json())
+    documented = spec["responses"].get(str(status))
+    assert documented is not None, f"{method} {path}: {status} is not documented"
+    assert media in documented["content"], (status, media)
+    if body is not None:
+        _validate(documented["content"][media]["schema"], body)
 
 
 def _validate(schema: dict[str, Any], value: Any) -> None:

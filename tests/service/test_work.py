@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator
 
-from interlingua.service import contract
 from interlingua.service.app import create_app
 from interlingua.service.limits import Limits
 from interlingua.service.problems import ProblemError
 from interlingua.service.work import THREAD_BYTES
+from tests.service.conftest import check_documented
 from tests.service.server import call, running_service
 
 with warnings.catch_warnings():
@@ -52,14 +51,6 @@ def _workers(service: int) -> set[int]:
         for task in Path(f"/proc/{service}/task").iterdir()
         for child in (task / "children").read_text().split()
     }
-
-
-def _documented(path: str, status: int, problem: dict[str, Any]) -> None:
-    """``problem`` is what the contract says ``path`` answers with ``status``."""
-    (spec,) = [op.spec for op in contract.operations() if op.path == path]
-    schema = spec["responses"][str(status)]["content"]["application/problem+json"]["schema"]
-    root = {**schema, "components": contract.document()["components"]}
-    Draft202012Validator(root).validate(problem)
 
 
 def _until(condition: Any, seconds: float = 20.0) -> bool:
@@ -109,7 +100,7 @@ def test_a_worker_that_dies_is_the_problem_worker_lost_and_is_replaced() -> None
             os.kill(worker, signal.SIGKILL)
             status, problem = lost.result(timeout=60)
         assert (status, problem["code"], problem["status"]) == (503, "worker_lost", 503)
-        _documented("/v1/detect", status, problem)
+        check_documented("POST", "/v1/detect", status, "application/problem+json", problem)
         # The service says so on stderr (written before the answer: read without waiting).
         assert service.stderr is not None
         os.set_blocking(service.stderr.fileno(), False)
