@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from referencing import Registry
@@ -228,9 +230,12 @@ def _stream_problem(answer: dict[str, Any], target: str) -> str:
         return _error(answer["error"]) if "error" in answer else _stream_error(target, payloads)
     if target == "canonical":
         return ""
-    validator = _chunk_validator(target)
+    accepts, validator = _chunk_checker(target), _chunk_validator(target)
     for index, raw in enumerate(payloads):
-        error = best_match(validator.iter_errors(json.loads(raw)))
+        chunk = json.loads(raw)
+        if accepts(chunk):
+            continue
+        error = best_match(validator.iter_errors(chunk))
         if error is not None:
             where = "".join(f"/{p}" for p in error.absolute_path) or "/"
             return f"invalid_output: chunk {index}: {error.validator} at {where}"
@@ -248,17 +253,42 @@ def _stream_error(target: str, payloads: list[str]) -> str:
 
 
 @cache
-def _chunk_validator(target: str) -> Draft202012Validator:
-    """The wire schema of one chunk of ``target``'s stream (Gemini streams whole responses)."""
+def _chunk_checker(target: str) -> Callable[[Any], bool]:
+    """Whether a chunk is valid, by jsonschema-rs: a corpus run checks some twenty thousand
+    chunks, and python-jsonschema's reading of each took most of it (57 of 68 s, profiled).
+    That one says where a chunk is invalid."""
+    schemas = _chunk_schemas(target)
+    registry = jsonschema_rs.Registry(
+        [(schema.get("$id", name), schema) for name, schema in schemas.items()]
+    )
+    is_valid: Callable[[Any], bool] = jsonschema_rs.validator_for(
+        schemas[_chunk_schema_name(schemas)], registry=registry
+    ).is_valid
+    return is_valid
+
+
+@cache
+def _chunk_schemas(target: str) -> dict[str, Any]:
+    """``target``'s wire schemas by file name (a chunk's refers to its response's)."""
     folder = files("interlingua.generated").joinpath("wire_schemas", target)
-    schemas = {
+    return {
         item.name: json.loads(item.read_text(encoding="utf-8"))
         for item in folder.iterdir()
         if item.name.endswith(".json")
     }
+
+
+def _chunk_schema_name(schemas: dict[str, Any]) -> str:
+    """The schema of one chunk (Gemini streams whole responses)."""
+    return "stream.json" if "stream.json" in schemas else "response.json"
+
+
+@cache
+def _chunk_validator(target: str) -> Draft202012Validator:
+    """The wire schema of one chunk of ``target``'s stream, to locate a chunk's error."""
+    schemas = _chunk_schemas(target)
     registry: Registry[Any] = Registry().with_resources(
         (schema.get("$id", name), DRAFT202012.create_resource(schema))
         for name, schema in schemas.items()
     )
-    name = "stream.json" if "stream.json" in schemas else "response.json"
-    return Draft202012Validator(schemas[name], registry=registry)
+    return Draft202012Validator(schemas[_chunk_schema_name(schemas)], registry=registry)

@@ -8,6 +8,8 @@ compiles its templates into the functions `generated/python/adapters/<format>.py
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +20,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from generator.load import SchemaLoadError
+from generator.load import SchemaLoadError, read_yaml
 from generator.paths import META, SCHEMAS
 from generator.templating import (
     Call,
@@ -69,18 +71,35 @@ class Mapping:
 
 
 def load_mappings() -> list[Mapping]:
-    meta = json.loads((META / "mapping.json").read_text(encoding="utf-8"))
+    """Every mapping file, read and checked against the mapping meta-schema. A run asks four
+    times (the adapters, the provider tables, OpenAPI, the lint); the same files are read and
+    checked once, and each caller gets a copy of its own to change."""
+    paths = sorted(MAPPINGS.glob("*.yaml"))
+    try:
+        texts = tuple((path, path.read_text(encoding="utf-8")) for path in paths)
+    except OSError as exc:
+        raise SchemaLoadError(f"{exc.filename}: {exc}") from exc
+    meta = (META / "mapping.json").read_text(encoding="utf-8")
+    conversion = (SCHEMAS / "v1" / "conversion.json").read_text(encoding="utf-8")
+    return copy.deepcopy(_checked_mappings(meta, conversion, texts))
+
+
+@functools.cache
+def _checked_mappings(
+    meta_text: str, conversion_text: str, texts: tuple[tuple[Path, str], ...]
+) -> list[Mapping]:
+    meta = json.loads(meta_text)
     Draft202012Validator.check_schema(meta)
-    conversion = json.loads((SCHEMAS / "v1" / "conversion.json").read_text(encoding="utf-8"))
+    conversion = json.loads(conversion_text)
     registry: Registry[Any] = Registry().with_resource(
         conversion["$id"], DRAFT202012.create_resource(conversion)
     )
     validator = Draft202012Validator(meta, registry=registry)
     found = []
-    for path in sorted(MAPPINGS.glob("*.yaml")):
+    for path, text in texts:
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as exc:
+            data = read_yaml(text)
+        except yaml.YAMLError as exc:
             raise SchemaLoadError(f"{path}: {exc}") from exc
         problems = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
         if problems:

@@ -30,14 +30,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import jinja2
-import yaml
 
 from generator import viewplan
 from generator.bundle import def_name_of, plain_bundle
 from generator.effort_table import PARAMETER, effort_rows
 from generator.environment import header
 from generator.examples import iter_examples
-from generator.load import SchemaLoadError, Sources
+from generator.load import SchemaLoadError, Sources, read_yaml
 from generator.paths import BASE_URI, EXAMPLES, ROOT, SCHEMAS, SEED_COVERAGE
 from generator.stored import stored_schema
 
@@ -111,7 +110,7 @@ def _stored_messages(folder: Path) -> dict[str, Json] | None:
     request = folder / "request.json"
     if not (mapping.is_file() and request.is_file()):
         return None
-    data = yaml.safe_load(mapping.read_text(encoding="utf-8"))
+    data = read_yaml(mapping.read_text(encoding="utf-8"))
     return stored_schema(_read_json(request), data["layout"], data["title"])
 
 
@@ -830,7 +829,7 @@ class Renderer:
             .get("enum", [])
         )
         mappings = {
-            path.stem: yaml.safe_load(path.read_text(encoding="utf-8"))
+            path.stem: read_yaml(path.read_text(encoding="utf-8"))
             for path in sorted((SCHEMAS / "mappings").glob("*.yaml"))
         }
         return effort_table(ladder, effort_rows(mappings, ladder), page) if ladder else ""
@@ -951,7 +950,7 @@ def read_capabilities(
     for name in names:
         path = mappings / f"{name}.yaml"
         if path.is_file():
-            found[name] = dict(yaml.safe_load(path.read_text(encoding="utf-8"))["capabilities"])
+            found[name] = dict(read_yaml(path.read_text(encoding="utf-8"))["capabilities"])
     return found
 
 
@@ -1006,7 +1005,7 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
     path = SCHEMAS / "mappings" / f"{fmt}.yaml"
     if not path.is_file():
         return None
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = read_yaml(path.read_text(encoding="utf-8"))
     layout = data["layout"]
     # Each key's meaning is written once, in the mapping meta-schema, and shown on the layout
     # keys page; a format page lists the values its mapping sets, in the meta-schema's order.

@@ -15,6 +15,16 @@ from referencing.jsonschema import DRAFT202012
 
 from generator.paths import BASE_URI, META, SCHEMAS, SEEDS
 
+#: PyYAML's safe loader on libyaml's C parser when the wheel has it (every PyYAML wheel on
+#: PyPI does): the same data as `yaml.safe_load` (the constructor is the same), read about eight
+#: times quicker, and the generator reads its YAML files about a hundred times a run.
+_SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def read_yaml(text: str) -> Any:
+    """The data of one YAML document (what `yaml.safe_load` reads); raises `yaml.YAMLError`."""
+    return yaml.load(text, Loader=_SAFE_LOADER)
+
 
 class SchemaLoadError(Exception):
     """A schema file is unreadable or not a valid schema; generation cannot start."""
@@ -109,7 +119,7 @@ def load(version: str) -> Sources:
 
 def _load_seed(path: Path) -> SeedInventory:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise SchemaLoadError(f"{path}: {exc}") from exc
     if not isinstance(data, dict) or not isinstance(data.get("fields"), dict):

@@ -28,7 +28,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from generator.bundle import bundle_id, def_name_of
-from generator.load import SchemaLoadError
+from generator.load import SchemaLoadError, read_yaml
 from generator.paths import META, SCHEMAS
 
 Json = Any
@@ -77,7 +77,7 @@ def load_migrations(root: Path | None = None) -> list[Migration]:
     found = []
     for path in sorted((root or MIGRATIONS).glob("*.yaml")):
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = read_yaml(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError) as exc:
             raise SchemaLoadError(f"{path}: {exc}") from exc
         errors = sorted(_meta_validator().iter_errors(data), key=lambda e: list(e.path))

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 from jsonschema import Draft202012Validator
 
-from generator.load import SchemaLoadError
+from generator.load import SchemaLoadError, read_yaml
 from generator.paths import META, SCHEMAS
 
 Json = Any
@@ -46,7 +46,7 @@ _REASONS = {
 def load_operations() -> dict[str, Json]:
     """The operations file, checked against its meta-schema."""
     try:
-        data = yaml.safe_load(OPERATIONS.read_text(encoding="utf-8"))
+        data = read_yaml(OPERATIONS.read_text(encoding="utf-8"))
         meta = json.loads((META / "operations.json").read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError, ValueError) as exc:
         raise SchemaLoadError(f"{OPERATIONS}: {exc}") from exc

@@ -188,6 +188,7 @@ def render_typescript(
     init = (ROOT / "src" / "interlingua" / "__init__.py").read_text(encoding="utf-8")
     version = re.search(r'^__version__ = "([^"]+)"', init, re.MULTILINE)
     assert version is not None, "src/interlingua/__init__.py states no __version__"
+    used_sets = _used_sets(plan.defs)  # once: it walks every plan node
     values = {
         **context,
         "package_version": version.group(1),
@@ -204,7 +205,7 @@ def render_typescript(
         "sets": {
             name: sorted(values)
             for values, name in plan.constants.sets.items()
-            if name in _used_sets(plan.defs)
+            if name in used_sets
         },
         "patterns": _patterns(plan.defs),
         "documents": plan.documents,
