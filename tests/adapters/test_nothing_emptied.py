@@ -32,6 +32,10 @@ pytestmark = pytest.mark.untraced
 EXAMPLES = int(os.environ.get("INTERLINGUA_PROPERTY_EXAMPLES", "250")) // 25 or 1
 PAIRS = [(a, b) for a in formats() for b in formats() if b not in (a, CANONICAL)]
 RESPONSE_PAIRS = [(a, b) for a, b in PAIRS if "response" in kinds(a) and "response" in kinds(b)]
+# Each conversation drawn in a source format goes to every target: drawing took five sixths of
+# the module's time (profiled), and each pair still gets `EXAMPLES` conversations.
+SOURCES = sorted({a for a, _ in PAIRS})
+RESPONSE_SOURCES = sorted({a for a, _ in RESPONSE_PAIRS})
 
 
 def _texts(value: Any) -> Iterator[str]:
@@ -171,8 +175,10 @@ def check_nothing_emptied(
         )
 
 
-@pytest.mark.parametrize(("source", "target"), PAIRS, ids=[f"{a}->{b}" for a, b in PAIRS])
-def test_no_text_argument_or_result_is_emptied(source: str, target: str) -> None:
+@pytest.mark.parametrize("source", SOURCES)
+def test_no_text_argument_or_result_is_emptied(source: str) -> None:
+    targets = [b for a, b in PAIRS if a == source]
+
     @settings(
         max_examples=EXAMPLES,
         deadline=None,
@@ -180,19 +186,21 @@ def test_no_text_argument_or_result_is_emptied(source: str, target: str) -> None
     )
     @given(_with_structured_results(source))
     def run(document: dict[str, Any]) -> None:
-        check_nothing_emptied(source, target, document)
+        for target in targets:
+            check_nothing_emptied(source, target, document)
 
     run()
 
 
-@pytest.mark.parametrize(
-    ("source", "target"), RESPONSE_PAIRS, ids=[f"{a}->{b}" for a, b in RESPONSE_PAIRS]
-)
-def test_no_answer_text_or_argument_is_emptied(source: str, target: str) -> None:
+@pytest.mark.parametrize("source", RESPONSE_SOURCES)
+def test_no_answer_text_or_argument_is_emptied(source: str) -> None:
+    targets = [b for a, b in RESPONSE_PAIRS if a == source]
+
     @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(_responses())
     def run(document: dict[str, Any]) -> None:
-        check_nothing_emptied(source, target, document, "response")
+        for target in targets:
+            check_nothing_emptied(source, target, document, "response")
 
     run()
 

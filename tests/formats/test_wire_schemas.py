@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from jsonschema import Draft202012Validator, ValidationError
+
+from generator.load import read_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 FORMATS_DIR = ROOT / "schemas" / "formats"
@@ -42,7 +43,7 @@ KINDS = ("request", "response")
 
 def kinds_of(fmt: str) -> tuple[str, ...]:
     """The bodies the format's mapping declares (a format may have a request body only)."""
-    mapping = yaml.safe_load((ROOT / "schemas" / "mappings" / f"{fmt}.yaml").read_text())
+    mapping = read_yaml((ROOT / "schemas" / "mappings" / f"{fmt}.yaml").read_text())
     return tuple(kind for kind in KINDS if kind in mapping["documents"])
 
 
