@@ -89,7 +89,8 @@ def test_another_schema_passes_over_the_turns_once_nothing_wanted_is_left_under_
     assert claimed  # the turns' role and content, at least
     # The whole walk goes into each of the 601 turns; the other, into the first few only (a
     # turn passed over is not walked).
-    assert walked.count("messages[]") < 10 < 601 <= whole_walked / 3, walked.count("messages[]")
+    assert walked.count("messages[]") < 10, walked.count("messages[]")
+    assert whole_walked > 3 * 601
 
 
 def test_the_reason_of_a_long_body_is_the_reason_of_its_first_turns() -> None:
