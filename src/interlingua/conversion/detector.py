@@ -25,7 +25,8 @@ some format takes as a request or response body is not also taken for stored mes
 
 Before any full validation, each schema's root is checked cheaply (type, required keys,
 closed key sets, pinned values, at least one declared key present), so most formats are
-ruled out without walking the body.
+ruled out without walking the body. When one schema takes the body, the others are walked
+only for the winner's features they could claim (`_Claims`).
 """
 
 from __future__ import annotations
@@ -337,6 +338,7 @@ class _Schema:
     keys: frozenset[str]  # the keys the root declares
     fast: Any = None  # jsonschema-rs over the whole schema: the yes/no answer
     nodes: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    paths: dict[Feature, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def is_valid(self, value: Any) -> bool:
         return bool(self.fast.is_valid(value))
@@ -351,6 +353,53 @@ class _Schema:
             checker = _fast(with_definitions(node.raw, self.validator.schema))
             self.nodes[id(node.raw)] = checker
         return bool(checker.is_valid(value))
+
+    def reaches(self, feature: Feature) -> bool:
+        """Whether a walk of this schema may find ``feature``: its path followed through the
+        schema's properties, ``*`` (a key it does not declare), ``[]`` (an item) and every
+        branch at once, to a declared key (a key present) or a node that pins the value. It
+        says yes where a walk may or may not; no only where none can."""
+        known = self.paths.get(feature)
+        if known is None:
+            known = self.paths[feature] = _reaches(self.root, *feature)
+        return known
+
+
+def _reaches(root: _Node, path: str, pinned: str | None) -> bool:
+    value = _ABSENT if pinned is None else json.loads(pinned)
+    seen: set[tuple[int, int]] = set()
+    todo = [(root, 0)]
+    while todo:
+        node, at = todo.pop()
+        if node.always is not None or (id(node), at) in seen:
+            continue
+        seen.add((id(node), at))
+        # What `_Walk.walk` walks at the same path.
+        todo.extend((sub, at) for sub in node.all_of)
+        todo.extend((sub, at) for union in node.unions for sub in union)
+        todo.extend((sub, at) for sub in (node.then, node.else_) if sub is not None)
+        if at == len(path):  # a value pinned here (what `_Walk.walk` adds)
+            if value is not _ABSENT and (
+                (node.const is not _ABSENT and _same(value, node.const))
+                or (node.enum is not None and any(_same(value, o) for o in node.enum))
+            ):
+                return True
+            continue
+        # A step down: an item, or a key (after a dot, but at the start of the path).
+        if path.startswith("[]", at):
+            todo.extend((sub, at + 2) for sub in node.prefix)
+            todo.extend((sub, at + 2) for sub in (node.items,) if sub is not None)
+        start = at + 1 if at else 0
+        if at and not path.startswith(".", at):
+            continue
+        for key, sub in node.properties.items():
+            if path.startswith(key, start):
+                if start + len(key) == len(path) and value is _ABSENT:
+                    return True  # a declared key present (what `_Walk.walk_object` adds)
+                todo.append((sub, start + len(key)))
+        if node.extra is not None and path.startswith("*", start):
+            todo.append((node.extra, start + 1))
+    return False
 
 
 def _fast(schema: Any) -> Any:
@@ -606,9 +655,43 @@ class _Walk:
                 self.unlisted.add(_child(path, key))
 
 
-def _evidence(fmt: str, kind: str, payload: Any) -> dict[Feature, int]:
+class _Claims(_Walk):
+    """The walk of another schema, for which of the winner's features it claims too (all that
+    `_distinct` asks of it): the same walk, which passes over a value when no feature it still
+    looks for lies at or under the value's path. Once the first turns of a long body have
+    claimed what they can, each other turn costs one lookup. What it finds of the wanted
+    features is what the whole walk finds: a passed-over value only holds features found."""
+
+    def __init__(self, schema: _Schema, wanted: Iterable[Feature]) -> None:
+        super().__init__(schema)
+        self.wanted = {feature for feature in wanted if schema.reaches(feature)}
+        # For each path a walk may be at (a string prefix of a feature's path), how many
+        # wanted features not found yet lie at or under it.
+        self.open: dict[str, int] = {}
+        for path, _ in self.wanted:
+            for end in range(len(path) + 1):
+                self.open[path[:end]] = self.open.get(path[:end], 0) + 1
+
+    def add(self, feature: Feature, rank: int) -> None:
+        if feature in self.wanted:
+            self.wanted.remove(feature)
+            path = feature[0]
+            for end in range(len(path) + 1):
+                self.open[path[:end]] -= 1
+            super().add(feature, rank)
+
+    def walk(self, node: _Node, value: Any, path: str, depth: int = 0) -> None:
+        if self.open.get(path, 0):
+            super().walk(node, value, path, depth)
+
+
+def _evidence(
+    fmt: str, kind: str, payload: Any, wanted: Iterable[Feature] | None = None
+) -> dict[Feature, int]:
+    """The features of ``payload`` that (fmt, kind)'s schema claims; with ``wanted``, only those
+    of them (their ranks aside: what they are worth to another schema)."""
     schema = _schema(fmt, kind)
-    walk = _Walk(schema)
+    walk = _Walk(schema) if wanted is None else _Claims(schema, wanted)
     walk.walk(schema.root, payload, "")
     return walk.features
 
@@ -804,7 +887,7 @@ def detect(
             return _detected(winner, _describe(evidence[winner]), "")
         # Name what no other schema would claim of this body, where there is such a thing.
         others = [
-            _evidence(*p, shaped[p])
+            _evidence(*p, shaped[p], wanted=evidence[winner])
             for p in scope
             if p != winner and p[1] == winner[1] and shaped[p] is not _ABSENT
         ]
