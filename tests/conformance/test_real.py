@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import real_failures
+from conformance import real, real_failures
 from conformance.cases import Case, CaseFileError
 from conformance.protocol import InProcess, Outcome
 from conformance.real import REAL, judge, load_manifest, load_real_cases, payload
@@ -187,6 +187,23 @@ def test_judging_streams(cases: list[Case]) -> None:
     assert not verdict_ and detail.startswith("every target: invalid_output: chunk 0: ")
     gone = {"ollama": {"text": '{"error": "x"}\n', "failed": True}}
     assert judge(stream, Outcome(output=gone))[1].startswith("every target: failed, ending")
+
+
+def test_a_chunk_is_checked_by_jsonschema_rs_and_located_by_python_jsonschema() -> None:
+    """Each target's chunk schema, a stream's own (Anthropic) or its response's (Gemini). The
+    cached readers are cleared first: a test that ran before on this worker with coverage
+    paused (the quick start's conformance run) leaves them built and unmeasured."""
+    for cached in (real._chunk_checker, real._chunk_validator, real._chunk_schemas):
+        cached.cache_clear()
+    ping = 'event: ping\ndata: {"type": "ping"}\n\n'
+    bad = 'event: message_delta\ndata: {"type": "message_delta", "delta": 5}\n\n'
+    assert real._stream_problem({"failed": False, "text": ping}, "anthropic") == ""
+    found = real._stream_problem({"failed": False, "text": ping + bad}, "anthropic")
+    assert found == "invalid_output: chunk 1: oneOf at /delta"
+    empty = 'data: {"candidates": []}\n\n'
+    assert real._stream_problem({"failed": False, "text": empty}, "gemini") == ""
+    found = real._stream_problem({"failed": False, "text": 'data: {"candidates": 3}\n\n'}, "gemini")
+    assert found == "invalid_output: chunk 0: type at /candidates"
 
 
 def test_a_vercel_chunk_file_of_an_sse_format_reads(cases: list[Case]) -> None:

@@ -101,6 +101,23 @@ def test_mapping_files_are_checked_against_the_meta_schema(
     (tmp_path / "odd.yaml").write_text("{: bad")
     with pytest.raises(SchemaLoadError):
         load_mappings()
+    (tmp_path / "odd.yaml").unlink()
+    (tmp_path / "odd.yaml").mkdir()  # unreadable as a file
+    with pytest.raises(SchemaLoadError, match=r"odd\.yaml"):
+        load_mappings()
+
+
+def test_the_mappings_are_checked_once_a_process_and_each_caller_gets_a_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from jsonschema import Draft202012Validator
+
+    first = load_mappings()
+    monkeypatch.setattr(Draft202012Validator, "check_schema", None)  # not called again
+    second = load_mappings()
+    assert first == second and first[0].data is not second[0].data
+    first[0].data["format"] = "changed"
+    assert load_mappings()[0].data["format"] == second[0].data["format"] != "changed"
 
 
 def test_a_table_value_the_wire_may_leave_out_is_written_only_when_there() -> None:
