@@ -84,7 +84,9 @@ def load_mappings() -> list[Mapping]:
     return copy.deepcopy(_checked_mappings(meta, conversion, texts))
 
 
-@functools.cache
+# (The last two sets of files: a run reads one; a test process that edits copies of the files
+# goes through many, and an unbounded cache would keep every one.)
+@functools.lru_cache(maxsize=2)
 def _checked_mappings(
     meta_text: str, conversion_text: str, texts: tuple[tuple[Path, str], ...]
 ) -> list[Mapping]:
