@@ -42,7 +42,8 @@ if TYPE_CHECKING:
         LossyConversionError,
     )
     from interlingua.conversion.converter import convert, from_canonical, to_canonical
-    from interlingua.conversion.detector import Detection, detect
+    from interlingua.conversion.detection import Detection
+    from interlingua.conversion.detector import detect
     from interlingua.conversion.reading import InputError, read_json
     from interlingua.documents.exchanges import ToolExchange, tool_exchanges
     from interlingua.documents.validation import (
@@ -64,7 +65,7 @@ _WHERE = {
     "convert": "interlingua.conversion.converter",
     "from_canonical": "interlingua.conversion.converter",
     "to_canonical": "interlingua.conversion.converter",
-    "Detection": "interlingua.conversion.detector",
+    "Detection": "interlingua.conversion.detection",
     "detect": "interlingua.conversion.detector",
     "ToolExchange": "interlingua.documents.exchanges",
     "tool_exchanges": "interlingua.documents.exchanges",

@@ -2,7 +2,8 @@
 of the real-traffic corpus converted from its format to the canonical form and to every format
 that has its kind of body,
 with the output, the losses (pointer, code, reason, part type, in order), ``id_map`` and
-``name_map``, or the coded error.
+``name_map``, or the coded error. And every detection of those bodies: the answer with its
+reason (``detect``'s walks through the schemas) and the verdict alone (``explain=False``).
 
 test_compiled.py runs this file with the compiled wheel's interpreter, outside the checkout,
 and compares with what the pure-Python source gives in-process: the two must be equal. It
@@ -19,6 +20,7 @@ from conformance.cases import load_cases
 from conformance.real import load_real_cases, quiet_losses
 from interlingua.conversion import ConversionError
 from interlingua.conversion.converter import convert, kinds
+from interlingua.conversion.detector import detect
 from interlingua.generated.adapters import ADAPTERS
 
 
@@ -69,5 +71,24 @@ def outputs() -> dict[str, Any]:
     return answers
 
 
+def found(payload: Any, *, explain: bool) -> Any:
+    try:
+        return detect(payload, explain=explain).as_json()
+    except ConversionError as exc:
+        return {"error": exc.as_json()}
+
+
+def detections() -> dict[str, Any]:
+    """Case id → what ``detect`` answers of its body, explained and not."""
+    return {
+        case_id: {
+            "explained": found(payload, explain=True),
+            "verdict": found(payload, explain=False),
+        }
+        for case_id, (payload, *_) in bodies().items()
+    }
+
+
 if __name__ == "__main__":
-    json.dump(outputs(), sys.stdout, sort_keys=True, default=str)
+    answer = detections() if sys.argv[1:] == ["detections"] else outputs()
+    json.dump(answer, sys.stdout, sort_keys=True, default=str)

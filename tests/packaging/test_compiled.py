@@ -20,7 +20,7 @@ from conformance.cases import load_cases
 from conformance.harness import answer
 from conformance.protocol import External
 from conformance.real import load_real_cases, quiet_losses
-from tests.packaging.outputs import outputs
+from tests.packaging.outputs import detections, outputs
 from tests.packaging.wheels import ROOT, build_wheel, install, ok, run
 
 pytestmark = [
@@ -94,6 +94,35 @@ def test_every_conversion_of_the_bodies_equals_the_pure_one(installed: Path) -> 
     assert got.keys() == want.keys()
     for case_id, targets in want.items():
         assert got[case_id] == targets, case_id
+
+
+def test_every_detection_of_the_bodies_equals_the_pure_one(installed: Path) -> None:
+    """The detector is compiled: what it answers of every conformance body, with its reason
+    and without, is what the pure source answers."""
+    script = ROOT / "tests" / "packaging" / "outputs.py"
+    command = [str(installed / "python"), "-I", str(script), "detections"]
+    got = json.loads(ok(run(command, installed)))
+    want = json.loads(json.dumps(detections(), sort_keys=True, default=str))
+    assert got.keys() == want.keys()
+    for case_id, answers in want.items():
+        assert got[case_id] == answers, case_id
+
+
+def test_a_detection_from_the_compiled_wheel_pickles(installed: Path, tmp_path: Path) -> None:
+    """A worker process or a dataset pool hands answers back pickled; the answer types stay
+    plain dataclasses beside the compiled detector (a compiled frozen dataclass does not
+    unpickle)."""
+    script = (
+        "import pickle\n"
+        "from interlingua import detect\n"
+        "from interlingua.conversion import detection, detector\n"
+        "assert detector.__file__.endswith('.so') and detection.__file__.endswith('.py')\n"
+        "body = {'model': 'm', 'max_tokens': 5, 'messages': [{'role': 'user', 'content': 'hi'}]}\n"
+        "for found in (detect(body), detect({'messages': 5})):\n"
+        "    assert pickle.loads(pickle.dumps(found)) == found, found\n"
+        "print('pickled')\n"
+    )
+    assert ok(run([str(installed / "python"), "-c", script], tmp_path)).strip() == "pickled"
 
 
 def test_the_c_checks_are_built_and_answer_as_their_twins(installed: Path, tmp_path: Path) -> None:

@@ -24,7 +24,8 @@ from interlingua.conversion.converter import (
     text_format,
     to_text,
 )
-from interlingua.conversion.detector import Candidate, Detection, _build, _schema, _valid, readings
+from interlingua.conversion.detection import Candidate, Detection
+from interlingua.conversion.detector import _build, _schema, _valid, readings
 from interlingua.generated.adapters import ADAPTERS
 from interlingua.generated.codes import DESCRIPTION
 

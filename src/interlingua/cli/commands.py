@@ -46,7 +46,7 @@ from interlingua.store import cli as store_cli
 
 if TYPE_CHECKING:
     from interlingua.conversion import Loss
-    from interlingua.conversion.detector import Detection
+    from interlingua.conversion.detection import Detection
     from interlingua.datasets.body import Problem
 
 # Adapters, validators and models load when a command needs them (imported inside it), so

@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Literal
+from typing import Any
 
 import jsonschema_rs
 from jsonschema import Draft202012Validator
@@ -58,93 +58,14 @@ from interlingua.conversion.converter import (
     reading_schema,
     text_format,
 )
+from interlingua.conversion.detection import Candidate, Detection, Rejection
 from interlingua.conversion.locating import with_definitions
 from interlingua.documents.validation import DOCUMENT_MODELS, detect_document, is_error, validate
-
-Status = Literal["detected", "ambiguous", "unknown"]
 
 # Ranks of evidence: a present key the schema declares, one it requires, a value it pins.
 DECLARED, REQUIRED, PINNED = 1, 2, 3
 _MAX_DEPTH = 64  # schema/body nesting walked for evidence (deeper levels add no evidence)
 _MAX_SHOWN = 3  # evidence items a reason names
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A (format, kind) the body validates against, with the evidence it was chosen on."""
-
-    format: str
-    kind: str
-    evidence: tuple[str, ...] = ()
-
-    def as_json(self) -> dict[str, Any]:
-        return {"format": self.format, "kind": self.kind, "evidence": list(self.evidence)}
-
-
-@dataclass(frozen=True)
-class Rejection:
-    """Why the body is not a (format, kind): the first error from that schema."""
-
-    format: str
-    kind: str
-    code: str
-    pointer: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.format} {self.kind}: {self.code} at {self.pointer or '/'}: {self.message}"
-
-    def as_json(self) -> dict[str, str]:
-        return {
-            "format": self.format,
-            "kind": self.kind,
-            "code": self.code,
-            "path": self.pointer,
-            "message": self.message,
-        }
-
-
-@dataclass(frozen=True)
-class Detection:
-    """What :func:`detect` found.
-
-    ``status`` is ``detected`` (``format`` and ``kind`` set), ``ambiguous`` (``candidates``
-    holds the (format, kind) pairs that could not be told apart) or ``unknown``
-    (``rejections`` holds each schema's first error). ``reason`` is one human sentence;
-    ``summary`` is the same without the leading verdict, for a ``<format> <kind>: …`` line.
-    """
-
-    status: Status
-    reason: str
-    summary: str
-    format: str | None = None
-    kind: str | None = None
-    candidates: tuple[Candidate, ...] = ()
-    rejections: tuple[Rejection, ...] = field(default=(), repr=False)
-
-    @property
-    def detected(self) -> bool:
-        return self.status == "detected"
-
-    def line(self) -> str:
-        """One line for a terminal: ``anthropic request: …``, ``ambiguous: a, b: …``."""
-        if self.status == "detected":
-            return f"{self.format} {self.kind}: {self.summary}"
-        if self.status == "ambiguous":
-            names = ", ".join(f"{c.format} {c.kind}" for c in self.candidates)
-            return f"ambiguous: {names}: {self.summary}"
-        return f"unknown: {self.summary}"
-
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"status": self.status, "reason": self.reason}
-        if self.format is not None:
-            out["format"] = self.format
-            out["kind"] = self.kind
-        if self.candidates:
-            out["candidates"] = [c.as_json() for c in self.candidates]
-        if self.rejections:
-            out["rejections"] = [r.as_json() for r in self.rejections]
-        return out
 
 
 # --- schemas -----------------------------------------------------------------------------------
@@ -216,7 +137,7 @@ class _Node:
         self.items: _Node | None = None
         self.prefix: tuple[_Node, ...] = ()
         self.all_of: tuple[_Node, ...] = ()
-        self.unions: tuple[tuple[_Node, ...], ...] = ()
+        self.unions: tuple[_Union, ...] = ()
         self.if_: _Node | None = None
         self.then: _Node | None = None
         self.else_: _Node | None = None
@@ -255,15 +176,60 @@ class _Node:
                     return False
         if not all(sub.admits(value, depth + 1) for sub in self.all_of):
             return False
-        return all(any(b.admits(value, depth + 1) for b in union) for union in self.unions)
+        return all(
+            any(b.admits(value, depth + 1) for b in union.asked(value)) for union in self.unions
+        )
 
     def declared(self, depth: int = 0) -> set[str]:
         """Every key this node declares, through ``allOf`` and union branches."""
         keys = set(self.properties)
         if depth < 8:
-            for sub in (*self.all_of, *(b for union in self.unions for b in union)):
+            for sub in (*self.all_of, *(b for union in self.unions for b in union.branches)):
                 keys |= sub.declared(depth + 1)
         return keys
+
+
+class _Union:
+    """The branches of one ``anyOf`` or ``oneOf``. When every branch requires one key and pins
+    it to a string (a message's ``role``, a part's ``type``), an object can be admitted only by
+    the branches pinning its value of that key, so only those are asked."""
+
+    __slots__ = ("branches", "key", "tagged")
+
+    def __init__(self, branches: tuple[_Node, ...]) -> None:
+        self.branches = branches
+        self.key: str | None = None
+        # Read on first use: when the union is built, a branch may still be compiling.
+        self.tagged: dict[str, tuple[_Node, ...]] | None = None
+
+    def asked(self, value: Any) -> tuple[_Node, ...]:
+        """The branches that may admit ``value``: all of them, or those its tag names."""
+        if self.tagged is None:
+            self.key, self.tagged = _tags(self.branches)
+        if self.key is None or not isinstance(value, dict):
+            return self.branches
+        tag = value.get(self.key)
+        return self.tagged.get(tag, ()) if isinstance(tag, str) else ()
+
+
+def _tags(branches: tuple[_Node, ...]) -> tuple[str | None, dict[str, tuple[_Node, ...]]]:
+    """A key every branch requires and pins to a string, and the branches for each string."""
+    common: set[str] | None = None
+    for branch in branches:
+        pinned = {
+            key
+            for key in branch.required
+            if (sub := branch.properties.get(key)) is not None and isinstance(sub.const, str)
+        }
+        common = pinned if common is None else common & pinned
+    if not common:
+        return None, {}
+    key = min(common)
+    tagged: dict[str, tuple[_Node, ...]] = {}
+    for branch in branches:
+        tag = branch.properties[key].const
+        tagged[tag] = (*tagged.get(tag, ()), branch)
+    return key, tagged
 
 
 def _regex(pattern: Any) -> re.Pattern[str] | None:
@@ -318,7 +284,7 @@ class _Compiler:
             all_of.append(self.node(self.lookup(raw["$ref"])))
         node.all_of = tuple(all_of)
         node.unions = tuple(
-            tuple(self.node(sub) for sub in raw[union])
+            _Union(tuple(self.node(sub) for sub in raw[union]))
             for union in ("anyOf", "oneOf")
             if isinstance(raw.get(union), list)
         )
@@ -376,7 +342,7 @@ def _reaches(root: _Node, path: str, pinned: str | None) -> bool:
         seen.add((id(node), at))
         # What `_Walk.walk` walks at the same path.
         todo.extend((sub, at) for sub in node.all_of)
-        todo.extend((sub, at) for union in node.unions for sub in union)
+        todo.extend((sub, at) for union in node.unions for sub in union.branches)
         todo.extend((sub, at) for sub in (node.then, node.else_) if sub is not None)
         if at == len(path):  # a value pinned here (what `_Walk.walk` adds)
             if value is not _ABSENT and (
@@ -606,8 +572,8 @@ class _Walk:
         if self.features.get(feature, 0) < rank:
             self.features[feature] = rank
 
-    def branch(self, union: tuple[_Node, ...], value: Any) -> _Node | None:
-        admitted = [b for b in union if b.admits(value)]
+    def branch(self, union: _Union, value: Any) -> _Node | None:
+        admitted = [b for b in union.asked(value) if b.admits(value)]
         if len(admitted) > 1:
             admitted = [b for b in admitted if self.schema.valid(b, value)] or admitted
         return admitted[0] if admitted else None

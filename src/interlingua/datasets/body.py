@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
-    from interlingua.conversion.detector import Detection
+    from interlingua.conversion.detection import Detection
 
 AUTO = "auto"
 
