@@ -73,6 +73,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/stream.py
 	$(PY) benchmarks/linear.py
 	$(PY) benchmarks/refuse.py
+	$(PY) benchmarks/detect.py
 	$(PY) benchmarks/startup.py
 	$(PY) benchmarks/batch.py
 	$(PY) benchmarks/store_import.py
