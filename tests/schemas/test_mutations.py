@@ -64,28 +64,35 @@ def replacements(value: Any) -> list[Any]:
     return [0]
 
 
+_REMOVED: Any = object()
+
+
+def replaced(document: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """``document`` with the node at ``path`` replaced by ``value`` (or removed, for
+    ``_REMOVED``): the containers along the path are copied, the rest is shared with
+    ``document``, which stays as it was (nothing here writes into a mutant)."""
+    if not path:
+        return value
+    head, *rest = path
+    copied = list(document) if isinstance(document, list) else dict(document)
+    if rest:
+        copied[head] = replaced(document[head], tuple(rest), value)
+    elif value is _REMOVED:
+        del copied[head]
+    else:
+        copied[head] = value
+    return copied
+
+
 def mutants(document: Any, depth: int = 5) -> Iterator[Any]:
     """Documents that differ from ``document`` in one node at most ``depth`` levels down."""
     for path, value in list(nodes(document)):
         if len(path) > depth:
             continue
         for replacement in [*replacements(value), None]:
-            mutant = copy.deepcopy(document)
-            if not path:
-                yield replacement
-                continue
-            parent = mutant
-            for step in path[:-1]:
-                parent = parent[step]
-            parent[path[-1]] = replacement
-            yield mutant
+            yield replaced(document, path, replacement)
         if path and isinstance(path[-1], str):
-            mutant = copy.deepcopy(document)
-            parent = mutant
-            for step in path[:-1]:
-                parent = parent[step]
-            del parent[path[-1]]
-            yield mutant
+            yield replaced(document, path, _REMOVED)
 
 
 def reaches(document: Any, pointer: str) -> bool:
