@@ -21,6 +21,7 @@ from conformance.cases import load_cases
 from interlingua.conversion import ConversionError
 from interlingua.conversion.converter import convert, text_format
 from interlingua.generated.adapters import ADAPTERS
+from tests.mutants import REMOVED, replaced
 
 pytestmark = pytest.mark.untraced
 
@@ -71,26 +72,14 @@ def _mutants(document: Any) -> Iterator[Any]:
         for step in path:
             node = node[step]
         if isinstance(node, dict):  # a field nobody knows: reported, never a crash
-            mutant = copy.deepcopy(document)
-            target = mutant
-            for step in path:
-                target = target[step]
-            target["x_unknown"] = n
-            yield mutant
+            yield replaced(document, path, {**node, "x_unknown": n})
         if not path:
             continue
-        for k, replacement in enumerate((*REPLACEMENTS, "delete")):
+        for k, replacement in enumerate((*REPLACEMENTS, REMOVED)):
             if (n + k) % 2:  # every node, half the replacements each: enough to reach the branches
                 continue
-            mutant = copy.deepcopy(document)
-            parent = mutant
-            for step in path[:-1]:
-                parent = parent[step]
-            if replacement == "delete":
-                del parent[path[-1]]
-            else:
-                parent[path[-1]] = copy.deepcopy(replacement)
-            yield mutant
+            fresh = replacement if replacement is REMOVED else copy.deepcopy(replacement)
+            yield replaced(document, path, fresh)
 
 
 def _examples() -> list[tuple[str, str, str, Any]]:
@@ -156,6 +145,7 @@ def test_broken_inputs_get_a_coded_error_or_a_result(fmt: str, shard: int) -> No
     tried = 0
     try:
         for case_id, source, kind, document in mine[shard::shards]:
+            before = json.dumps(document)
             for mutant in _mutants(document):
                 key = (kind, json.dumps(mutant))
                 if key in seen:
@@ -173,6 +163,8 @@ def test_broken_inputs_get_a_coded_error_or_a_result(fmt: str, shard: int) -> No
                         shape: Any = (dict, list) if kind == "messages" else dict
                         shape = str if text_format(target) else shape
                         assert isinstance(result.output, shape), case_id
+            # The mutants share the document's untouched nodes: no conversion wrote into one.
+            assert json.dumps(document) == before, case_id
     finally:
         logging.disable(logging.NOTSET)
     assert tried > 500

@@ -22,6 +22,7 @@ from generator.paths import ROOT
 from interlingua.generated.codes import INVARIANT_CODES as SEMANTIC
 from interlingua.generated.codes import SEVERITY
 from interlingua.generated.validators import VALIDATORS
+from tests.mutants import REMOVED, replaced
 
 BUNDLE = json.loads((ROOT / "generated/schemas/interlingua-v1.json").read_text())
 
@@ -64,26 +65,6 @@ def replacements(value: Any) -> list[Any]:
     return [0]
 
 
-_REMOVED: Any = object()
-
-
-def replaced(document: Any, path: tuple[Any, ...], value: Any) -> Any:
-    """``document`` with the node at ``path`` replaced by ``value`` (or removed, for
-    ``_REMOVED``): the containers along the path are copied, the rest is shared with
-    ``document``, which stays as it was (nothing here writes into a mutant)."""
-    if not path:
-        return value
-    head, *rest = path
-    copied = list(document) if isinstance(document, list) else dict(document)
-    if rest:
-        copied[head] = replaced(document[head], tuple(rest), value)
-    elif value is _REMOVED:
-        del copied[head]
-    else:
-        copied[head] = value
-    return copied
-
-
 def mutants(document: Any, depth: int = 5) -> Iterator[Any]:
     """Documents that differ from ``document`` in one node at most ``depth`` levels down."""
     for path, value in list(nodes(document)):
@@ -92,7 +73,7 @@ def mutants(document: Any, depth: int = 5) -> Iterator[Any]:
         for replacement in [*replacements(value), None]:
             yield replaced(document, path, replacement)
         if path and isinstance(path[-1], str):
-            yield replaced(document, path, _REMOVED)
+            yield replaced(document, path, REMOVED)
 
 
 def reaches(document: Any, pointer: str) -> bool:
