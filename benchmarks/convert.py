@@ -566,6 +566,8 @@ def main() -> None:  # noqa: C901 - the report, section by section, in the order
     failed += responses.failed
     for section in reverses:
         failed += section.section(convert, corpora, args)
+    if not isinstance(convert, str) and takes_fused(convert):
+        print(recorded_share(convert))
     print(
         "wire schema: outputs accepted by schemas/formats/<target>/request.json. Gemini's is "
         "camelCase only;\nLiteLLM writes the snake_case proto names (system_instruction, "
@@ -604,6 +606,37 @@ def fused_share(convert: Convert, label: str, bodies: list[Json]) -> str:
         )
         shares.append(f"{target} {taken}/{len(bodies)}")
     return f"fused pair converters took ({label}): " + ", ".join(shares) + "\n"
+
+
+def recorded_share(convert: Convert) -> str:
+    """How many of the recorded request bodies (the real-traffic corpus, conformance/real) of
+    each fused pair's source format the pair took; the rest took the two-step path, for a
+    shape outside the pass (or were refused for the target). The corpus was recorded by
+    others' test suites, so it leans to the unusual: documents, provider tools, reasoning."""
+    from conformance.real import load_real_cases  # noqa: PLC0415 (the checkout's, not a wheel's)
+    from interlingua.conversion import ConversionError  # noqa: PLC0415
+    from interlingua.generated.pairs import PAIRS  # noqa: PLC0415
+
+    bodies: dict[str, dict[str, Json]] = {}
+    for case in load_real_cases():
+        given = case.input
+        if case.function == "convert_many" and given["kind"] == "request":
+            key = json.dumps(given["payload"], sort_keys=True)
+            bodies.setdefault(given["source"], {})[key] = given["payload"]
+
+    def taken(body: Json, source: str, target: str) -> bool:
+        try:
+            result = convert(body, source=source, target=target)
+        except ConversionError:
+            return False  # refused for the target
+        return bool(getattr(result, "fused", False))
+
+    shares = []
+    for source, target in PAIRS:
+        mine = list(bodies.get(source, {}).values())
+        count = sum(taken(body, source, target) for body in mine)
+        shares.append(f"{source} → {target} {count}/{len(mine)}")
+    return "fused pair converters took (recorded traffic): " + ", ".join(shares) + "\n"
 
 
 def _interlingua(convert: Convert, target: str) -> Callable[[Json], tuple[Json, tuple[Any, ...]]]:

@@ -8,8 +8,10 @@ anything.
 """
 
 import base64
+import functools
 import importlib.util
 import json
+import re
 import sys
 from collections import Counter
 from functools import cache
@@ -19,6 +21,8 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+
+from interlingua.generated.pairs import PAIRS
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = ROOT / "benchmarks"
@@ -293,3 +297,18 @@ def has_litellm() -> bool:
     """Whether LiteLLM (the baselines) is installed: found, not imported (a skip mark asks at
     collection, and importing it takes seconds)."""
     return importlib.util.find_spec("litellm") is not None
+
+
+def test_the_recorded_share_names_every_fused_pair_and_counts_its_sources_bodies() -> None:
+    bench = bench_module("convert")
+    convert = bench.load_interlingua()
+    assert not isinstance(convert, str), convert
+    line = bench.recorded_share(convert)
+    counts = re.findall(r"([\w-]+) → ([\w-]+) (\d+)/(\d+)", line)
+    assert {(source, target) for source, target, _, _ in counts} == set(PAIRS)
+    for source, _target, taken, total in counts:
+        # Each source has recorded bodies, and each pair takes some of them, not all.
+        assert 0 < int(taken) < int(total), (source, taken, total)
+    # Without the fused passes, none is taken.
+    unfused = functools.partial(convert, fused=False)
+    assert set(re.findall(r" (\d+)/", bench.recorded_share(unfused))) == {"0"}
