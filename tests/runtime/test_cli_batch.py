@@ -11,6 +11,7 @@ import pytest
 
 import interlingua.conversion.detector
 from interlingua.cli.commands import main
+from interlingua.conversion.detection import Detection
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_completion_tokens": 9}
 
@@ -49,7 +50,7 @@ def test_with_from_no_line_is_run_through_detection(
     calls: list[object] = []
     real = interlingua.conversion.detector.detect
 
-    def counting(*args: object, **kwargs: object) -> interlingua.conversion.detector.Detection:
+    def counting(*args: object, **kwargs: object) -> Detection:
         calls.append(args)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
