@@ -15,9 +15,13 @@ message before it (its text first), or starts one; each call's output is a tool 
 own. The shape it covers: instructions, message items of the roles both formats have (text,
 and images in user messages), function calls and their text outputs, function tools, every
 tool_choice but the hosted ones, structured output, the sampling parameters and the reasoning
-effort. Anything else (reasoning, hosted-tool and other items, files, audio, refusals,
-citations, a text after a call in one message, ids or names the target would rewrite, blank
-text) sends the body the two-step way, with the reason.
+effort, and reasoning items: a reasoning item joins the model's message as a call does (or
+starts one, which a text of the model may then join); the target cannot replay it, so the pass
+reports it where that message holds it (thinking="drop", the only policy fused passes serve),
+and a message of reasoning alone is dropped, reported. Anything else (hosted-tool and other
+items, files, audio, refusals, citations, a text after a call in one message, reasoning beside
+an empty text, ids or names the target would rewrite, blank text) sends the body the two-step
+way, with the reason.
 """
 
 from __future__ import annotations
@@ -120,6 +124,33 @@ def _source_items(source: Json) -> dict[str, Any]:
         # What reading takes of each item: anything else is reported (a call's item id).
         "s_call_known": sorted(call),
         "s_result_known": sorted(result),
+    }
+
+
+#: The keys of one paragraph of a text the `@paragraphs` transform reads (its tag, its text):
+#: the transform's own (interlingua/conversion/transforms/shapes.py, PARAGRAPHS).
+PARAGRAPH_KEYS = ("type", "text")
+
+
+def _source_reasoning(source: Json) -> dict[str, Any]:
+    """The source's reasoning item: its tag, the key of its summary (paragraphs of one tag),
+    the keys reading takes, and the canonical part it reads as. The target cannot replay
+    another format's reasoning, so the pass only reports it (thinking="drop")."""
+    owners = source["layout"]["items"]["owners"]
+    (variant,) = source["parts"]["thinking"]
+    wire = variant["wire"]
+    summary = _key_of(wire, "paragraphs")
+    paragraph_tag, text = _op_args(wire[summary], "paragraphs")
+    if variable_of(text) != "text" or owners.get(wire["type"]) != "assistant":
+        raise PairError(f"{source['format']}: reasoning the item composer does not read")
+    return {
+        "s_reasoning_tag": wire["type"],
+        "s_reasoning_summary": summary,
+        "s_paragraph_tag": paragraph_tag,
+        "s_paragraph_keys": PARAGRAPH_KEYS,
+        "s_reasoning_signature": keys_holding(wire, signature="signature")["signature"],
+        "s_reasoning_known": sorted(wire),
+        "s_reasoning_part": variant["canonical"]["type"],
     }
 
 
@@ -293,6 +324,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_texts": _source_texts(source),
         **_source_image(source),
         **_source_items(source),
+        **_source_reasoning(source),
         **_source_tool(source),
     }
     checks = _checks(source, request, {**parts, **formats}, choices, roles)
@@ -308,6 +340,10 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         elif by_key.get(key) in given:
             envelope.append((key, given[by_key[key]]))
     dropped = sorted((name, var) for name, var in given.items() if name not in values["t_paths"])
+    if dropped:
+        # The pass reports the reasoning it drops after the writer's other losses; where the
+        # writer puts the parameters it drops among them is not worked out here.
+        raise PairError(f"{target['format']}: parameters dropped beside reasoning: {dropped}")
     return {
         "source": source["format"],
         "target": target["format"],
@@ -360,6 +396,8 @@ def _checks(
         parts["s_image_tag"],
         parts["s_call_tag"],
         parts["s_result_tag"],
+        parts["s_reasoning_tag"],
+        parts["s_paragraph_tag"],
         parts["s_tool_tag"],
         choices["s_choice_named"][1],
         *parts["s_rf_plain"],
@@ -376,6 +414,7 @@ def _checks(
                 "message": None,
                 parts["s_call_tag"]: parts["s_call_tag"],
                 parts["s_result_tag"]: parts["s_result_tag"],
+                parts["s_reasoning_tag"]: parts["s_reasoning_tag"],
                 "tool": parts["s_tool_tag"],
             },
             taken={layout["role"]: set(roles), layout["block_tag"]: tags},

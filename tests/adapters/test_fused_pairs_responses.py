@@ -116,6 +116,7 @@ _CALL = {"type": "function_call", "call_id": "c1", "name": "weather", "arguments
 _OUTPUT = {"type": "function_call_output", "call_id": "c1", "output": "r"}
 _SAID = {"role": "assistant", "content": "x"}
 _TOOL = RESPONSES_BODY["tools"][0]
+_REASONING = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "e"}
 
 SHAPES: dict[str, dict[str, Any]] = {
     "the common shape": RESPONSES_BODY,
@@ -197,6 +198,42 @@ SHAPES: dict[str, dict[str, Any]] = {
     | {"instructions": "x", "text": {"format": {"type": "text"}}},
     "fields the reader leaves behind": _responses(("stream",), False)
     | {"store": False, "previous_response_id": "resp_1", "metadata": {"k": "v"}, "include": []},
+    # Reasoning (a reasoning model's replayed turns): Chat cannot replay it, so each item is
+    # reported where the model's message holds it, and a message of reasoning alone is dropped.
+    "reasoning before the model's text and calls: one message": _responses(
+        ("input",), [_USER, _REASONING, _SAID, _CALL, _OUTPUT]
+    ),
+    "reasoning before calls, then between them": _responses(
+        ("input",), [_USER, _REASONING, _CALL, {**_REASONING, "id": "rs_2"}, _CALL]
+    ),
+    "reasoning after the model's text: its message; the next text, another": _responses(
+        ("input",), [_USER, _SAID, _REASONING, {**_SAID, "content": "y"}]
+    ),
+    "reasoning alone before a user message, and at the end: messages dropped": _responses(
+        ("input",), [_USER, _REASONING, _USER, _SAID, _USER, _REASONING]
+    ),
+    "reasoning alone after an output, then a call: one message": _responses(
+        ("input",), [_USER, _CALL, _OUTPUT, _REASONING, {**_CALL, "call_id": "c2"}]
+    ),
+    "a summary of several paragraphs (joined, reported), raw text (schema-checked)": _responses(
+        ("input",),
+        [
+            _USER,
+            {
+                **_REASONING,
+                "summary": [
+                    {"type": "summary_text", "text": "a"},
+                    {"type": "summary_text", "text": ""},
+                ],
+                "content": [{"type": "reasoning_text", "text": "raw"}],
+                "status": "completed",
+            },
+            _SAID,
+        ],
+    ),
+    "reasoning without an id or encrypted content, beside instructions": _responses(
+        ("input",), [_USER, {"type": "reasoning", "summary": []}, _SAID]
+    ),
 }
 
 
@@ -274,13 +311,30 @@ def test_the_responses_pass_groups_items_into_chat_messages_in_order() -> None:
 
 
 _IMAGE_FILE = {"type": "input_image", "file_id": "file_1"}
-_REASONING = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "e"}
 
 # name: (body, the reason the pass gives for sending it the two-step way)
 OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
-    "a reasoning item": (
-        _responses(("input", 3), _REASONING),
-        "an item outside the fused shape",
+    "reasoning with a paragraph of another shape": (
+        _responses(
+            ("input", 3), {**_REASONING, "summary": [{"type": "summary_text", "text": "a", "x": 1}]}
+        ),
+        "a reasoning item outside the fused shape",
+    ),
+    "reasoning with its encrypted content null": (
+        _responses(("input", 3), {**_REASONING, "encrypted_content": None}),
+        "a reasoning item outside the fused shape",
+    ),
+    "reasoning beside an empty text of the model": (
+        _responses(("input",), [_USER, {**_SAID, "content": ""}, _REASONING, _SAID]),
+        "reasoning beside an empty text",
+    ),
+    "an empty text of the model after its reasoning": (
+        _responses(("input",), [_USER, _REASONING, {**_SAID, "content": ""}]),
+        "assistant content outside the fused shape",
+    ),
+    "a text of the model after reasoning and calls": (
+        _responses(("input",), [_USER, _REASONING, _CALL, _SAID]),
+        "a message after its calls",
     ),
     "a hosted tool's item": (
         _responses(("input", 3), {"type": "web_search_call", "id": "ws_1", "status": "completed"}),
@@ -474,8 +528,8 @@ def test_the_responses_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_
 
 def test_recorded_responses_requests_of_the_shape_take_the_fused_path() -> None:
     """A floor: of the real-traffic corpus's 32 Responses requests, those of the pass's shape
-    (the rest carry reasoning, hosted-tool or tool-search items, files, a cache breakpoint or
-    a hosted tool_choice)."""
+    (the rest carry hosted-tool or tool-search items, files or images in a call's output, a
+    cache breakpoint or a hosted tool_choice; those with reasoning carry one of these too)."""
     requests = [body for _, body, fmt, kind in real_bodies() if fmt == SOURCE and kind == "request"]
     taken = [type(PAIR(copy.deepcopy(b))) is tuple for b in requests]
     assert len(requests) == 32
@@ -498,9 +552,21 @@ def test_every_mutant_of_the_common_responses_body_converts_the_same_both_ways()
     assert mutants_taken(RESPONSES_BODY, SOURCE, TARGET) > 300
 
 
+def test_every_mutant_of_a_reasoning_models_body_converts_the_same_both_ways() -> None:
+    """The same of a reasoning model's replayed turns: reasoning (a summary of two paragraphs,
+    an id, encrypted content) before the model's text and call, reasoning alone at the end."""
+    reasoning = {
+        **_REASONING,
+        "summary": [{"type": "summary_text", "text": "a"}, {"type": "summary_text", "text": "b"}],
+    }
+    body = _responses(("input",), [_USER, reasoning, _SAID, _CALL, _OUTPUT, _REASONING])
+    assert mutants_taken(body, SOURCE, TARGET) > 300
+
+
 def _random_items(rnd: random.Random) -> list[Any]:
     """A run of items in any order: messages of every role (text, images, blank text),
-    calls (ids and names Chat would rewrite among them) and outputs."""
+    calls (ids and names Chat would rewrite among them), outputs and reasoning (summaries of
+    no, one or two paragraphs, with or without an id or encrypted content)."""
     texts = ["hi", "", " ", "Zürich", "a\nb"]
     items: list[Any] = []
     for _ in range(rnd.randint(1, 7)):
@@ -521,7 +587,16 @@ def _random_items(rnd: random.Random) -> list[Any]:
             if rnd.random() < 0.3:
                 item |= {"type": "message", "id": "msg_1", "status": "completed"}
             items.append(item)
-        elif kind < 0.75:
+        elif kind < 0.6:
+            reasoning: dict[str, Any] = {
+                "type": "reasoning",
+                "summary": [{"type": "summary_text", "text": rnd.choice(texts)}]
+                * rnd.randint(0, 2),
+            }
+            if rnd.random() < 0.5:
+                reasoning |= {"id": "rs_1", "encrypted_content": "e"}
+            items.append(reasoning)
+        elif kind < 0.8:
             call_id = rnd.choice(["c1", "c2", "c" * 41])
             name = rnd.choice(["f", "f", "a.b"])
             arguments = rnd.choice(["{}", ' {"a": [1, 2.5]} ', "", "[1]"])

@@ -170,11 +170,12 @@ def test_a_schema_constraint_the_pass_does_not_check_stops_generation(
 def test_a_schema_constraint_of_a_branch_the_pass_leaves_does_not_stop_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A constraint on the reasoning item (its branch is the two-step path's) is no concern."""
+    """A constraint on an item of a kind the pass leaves (a hosted tool's call: its branch is
+    the two-step path's) is no concern."""
 
     def changed(strict: Any) -> Any:
         schema = reading_schema(strict)
-        schema["$defs"]["Reasoning"]["properties"]["id"] = {"type": "string", "pattern": "^rs_"}
+        schema["$defs"]["OtherItem"]["properties"]["id"] = {"type": "string", "pattern": "^ws_"}
         return schema
 
     monkeypatch.setattr(item_checks, "reading_schema", changed)
@@ -282,3 +283,18 @@ def test_a_request_field_read_otherwise_is_left_to_the_two_step_path() -> None:
     source, target = _pair()
     source["request"]["wire"]["store"] = {"@codec": ["storage", "$store"]}
     assert "store" in pairs_from_items.pair_values(source, target)["s_other"]
+
+
+def test_a_schema_constraint_on_the_reasoning_item_stops_generation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pass takes reasoning items: a constraint it does not check there fails generation."""
+
+    def changed(strict: Any) -> Any:
+        schema = reading_schema(strict)
+        schema["$defs"]["Reasoning"]["properties"]["id"] = {"type": "string", "pattern": "^rs_"}
+        return schema
+
+    monkeypatch.setattr(item_checks, "reading_schema", changed)
+    with pytest.raises(pairs.PairError, match="pattern"):
+        pairs_from_items.pair_values(*_pair())

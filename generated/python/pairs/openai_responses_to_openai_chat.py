@@ -7,7 +7,9 @@ them. The source lays its conversation out as items (message items, and an item 
 each function call and each call's output; the system prompt hoisted); the target keeps every
 role in its message list. The items are grouped into messages as the two-step reader groups
 them (`layout.items.owners`): a message item starts a message, a function call joins the
-model's message before it or starts one, each output is a tool message of its own.
+model's message before it or starts one, each output is a tool message of its own. A reasoning
+item joins or starts the model's message as a call does; the target cannot replay it, so it is
+reported where the model's message holds it, and a message holding nothing else is dropped.
 
 `convert_request` gives ``(output, losses, checked)``, the same output and losses as the
 two-step path gives, or a reason (a string) when the body is outside the shape this pass
@@ -43,6 +45,11 @@ from interlingua.conversion.transforms.values import (
 
 SOURCE: Final = "openai-responses"
 TARGET: Final = "openai-chat"
+# What the target reports of the reasoning it drops, and of a message left with nothing else.
+NOT_REPLAYABLE: Final = (
+    "openai-chat: reasoning issued by openai-responses cannot be replayed; dropped"
+)
+NOTHING_CARRIED: Final = "openai-chat: nothing in it could be carried"
 REQUEST_KEYS: Final[frozenset[str]] = frozenset(
     [
         "input",
@@ -112,6 +119,7 @@ ROLES: Final[dict[str, str]] = {
 MESSAGE_KNOWN: Final[frozenset[str]] = frozenset(["content", "role", "type"])
 MESSAGE_CONSTANTS: Final[dict[str, Any]] = {"status": "completed"}
 CALL_KNOWN: Final[frozenset[str]] = frozenset(["arguments", "call_id", "name", "type"])
+REASONING_ITEM_KNOWN: Final[frozenset[str]] = frozenset(["encrypted_content", "summary", "type"])
 RESULT_KNOWN: Final[frozenset[str]] = frozenset(["call_id", "output", "type"])
 TOOL_KNOWN: Final[frozenset[str]] = frozenset(
     ["description", "name", "parameters", "strict", "type"]
@@ -135,6 +143,12 @@ RESULT_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "status": (str, type(None)),
 }
 RESULT_CHECKED: Final[frozenset[str]] = frozenset(["output", "type"])
+REASONING_ITEM_TYPES: Final[dict[str, tuple[type, ...]]] = {
+    "encrypted_content": (str, type(None)),
+    "id": (str, type(None)),
+    "status": (str, type(None)),
+}
+REASONING_ITEM_CHECKED: Final[frozenset[str]] = frozenset(["content", "summary", "type"])
 TOOL_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "description": (str, type(None)),
     "name": (str,),
@@ -472,6 +486,73 @@ def _call(fields: dict[str, Any], data_checked: bool) -> dict[str, Any] | None:
     }
 
 
+def _reasoning(fields: dict[str, Any], at: str, lost: list[Loss], data_checked: bool) -> int:
+    """Reports what reading a reasoning item reports (its summary's paragraphs joined, then
+    the fields it does not take); the reasoning itself is the writer's to drop. 0: done; 1:
+    done, and a field needs the schema check; -1: outside the shape."""
+    summary = fields.get("summary")
+    if type(summary) is not list:
+        return -1
+    paragraphs: list[Any] = summary
+    for paragraph in paragraphs:
+        if type(paragraph) is not dict or len(paragraph) != 2:
+            return -1
+        found_text = paragraph.get("text")
+        if (
+            paragraph.get("type") != "summary_text"
+            or type(found_text) is not str
+            or not (data_checked or _clean(found_text))
+        ):
+            return -1
+    signature = fields.get("encrypted_content")
+    if signature is not None and (
+        type(signature) is not str or not (data_checked or _clean(signature))
+    ):
+        return -1
+    if "encrypted_content" in fields and signature is None:
+        return -1
+    if len(paragraphs) > 1:
+        _loss(
+            lost,
+            at + "/summary",
+            "parts_merged",
+            "openai-responses: the paragraphs are joined into one text",
+        )
+    if REASONING_ITEM_KNOWN.issuperset(fields):
+        return 0
+    return _others(
+        fields,
+        REASONING_ITEM_KNOWN,
+        REASONING_ITEM_TYPES,
+        REASONING_ITEM_CHECKED,
+        at,
+        "thinking",
+        lost,
+        data_checked,
+    )
+
+
+def _settle(
+    written: list[Any], thinking: list[int], at: int, carried: bool, lost: list[Loss]
+) -> int:
+    """The writer's report of a model's message that held reasoning (canonical message
+    ``at``, the last written): each reasoning part dropped, then the message itself when
+    nothing else was in it (taken out of ``written``). 1: it was taken out."""
+    for k in thinking:
+        _loss(
+            lost,
+            f"/messages/{at}/content/{k}",
+            "thinking_not_replayable",
+            NOT_REPLAYABLE,
+            "thinking",
+        )
+    if carried:
+        return 0
+    written.pop()
+    _loss(lost, f"/messages/{at}", "message_dropped", NOTHING_CARRIED)
+    return 1
+
+
 def convert_request(
     body: Any, data_checked: bool = False
 ) -> tuple[dict[str, Any], list[Loss], bool] | str:
@@ -676,6 +757,7 @@ def convert_request(
             )
     tool_choice: Any = None
     unchosen = False  # a choice among tools none of which goes out
+    writer_losses: list[Loss] = []  # what the writer reports of the reasoning it drops
     choice = body.get("tool_choice")
     if choice is not None:
         if type(choice) is str:
@@ -724,6 +806,16 @@ def convert_request(
         texts: list[str] = []
         calls: list[Any] = []
         open_message: dict[str, Any] | None = None
+        # The reasoning the model's message holds (the target drops it, reported once the
+        # message is through, at its canonical place): the index of each reasoning part among
+        # the message's parts, how many parts it has so far, whether it holds a text the
+        # reader leaves out beside other parts (an empty one: then the pass gives way), the
+        # message's canonical index, and the messages taken out for holding reasoning alone.
+        thinking: list[int] = []
+        parts = 0
+        blank = False
+        at = len(written)
+        dropped = 0
         for j, item in enumerate(items):
             if type(item) is not dict:
                 return "an item that is not an object"
@@ -736,36 +828,54 @@ def convert_request(
                 if type(found_role) is not str or found_role not in ROLES:
                     return "a role outside the fused shape"
                 role = ROLES[found_role]
-                if group == role and not has_message:
-                    # A text after the model's calls: the target keeps calls apart (moved).
-                    return "a message after its calls"
-                if open_message is not None:
-                    if texts:
-                        open_message["content"] = _content(texts)
-                    if calls:
-                        open_message["tool_calls"] = calls
-                        if not texts:  # an empty text beside calls says nothing
-                            open_message["content"] = None
-                    open_message = None
                 content = fields.get("content")
-                if role == "assistant":
-                    calls = []
-                    if content == "":
-                        # Written as it is, unless calls join it (then it says nothing).
-                        texts = []
-                        open_message = {"role": role, "content": ""}
-                    else:
-                        found_texts = _texts(content, data_checked)
-                        if found_texts is None:
-                            return "assistant content outside the fused shape"
-                        texts = found_texts
-                        open_message = {"role": role, "content": None}
-                    written.append(open_message)
+                if group == role and not has_message:
+                    if calls or not thinking:
+                        # A text after the model's calls: the target keeps calls apart (moved).
+                        return "a message after its calls"
+                    # The model's text after its reasoning: the same message.
+                    found_texts = _texts(content, data_checked) if content != "" else None
+                    if found_texts is None:
+                        return "assistant content outside the fused shape"
+                    texts = found_texts
+                    parts += len(texts)
                 else:
-                    parts = _parts(content, role, data_checked)
-                    if parts is None:
-                        return "content outside the fused shape"
-                    written.append({"role": role, "content": parts})
+                    if open_message is not None:
+                        if texts:
+                            open_message["content"] = _content(texts)
+                        if calls:
+                            open_message["tool_calls"] = calls
+                            if not texts:  # an empty text beside calls says nothing
+                                open_message["content"] = None
+                    open_message = None
+                    if thinking:
+                        dropped += _settle(
+                            written, thinking, at, bool(texts or calls), writer_losses
+                        )
+                        thinking = []
+                    at = len(written) + dropped
+                    parts = 0
+                    blank = False
+                    if role == "assistant":
+                        calls = []
+                        if content == "":
+                            # Written as it is, unless calls join it (then it says nothing).
+                            texts = []
+                            blank = True
+                            open_message = {"role": role, "content": ""}
+                        else:
+                            found_texts = _texts(content, data_checked)
+                            if found_texts is None:
+                                return "assistant content outside the fused shape"
+                            texts = found_texts
+                            parts = len(texts)
+                            open_message = {"role": role, "content": None}
+                        written.append(open_message)
+                    else:
+                        user_parts = _parts(content, role, data_checked)
+                        if user_parts is None:
+                            return "content outside the fused shape"
+                        written.append({"role": role, "content": user_parts})
                 group = role
                 has_message = True
                 if len(fields) != 2:
@@ -799,6 +909,16 @@ def convert_request(
                             open_message["content"] = _content(texts)
                         if calls:
                             open_message["tool_calls"] = calls
+                            if not texts:  # an empty text beside calls says nothing
+                                open_message["content"] = None
+                    if thinking:
+                        dropped += _settle(
+                            written, thinking, at, bool(texts or calls), writer_losses
+                        )
+                        thinking = []
+                    at = len(written) + dropped
+                    parts = 0
+                    blank = False
                     texts = []
                     calls = []
                     open_message = {"role": "assistant", "content": None}
@@ -806,6 +926,7 @@ def convert_request(
                     group = "assistant"
                     has_message = False
                 calls.append(call)
+                parts += 1
                 if len(fields) != 4:
                     got_others = _others(
                         fields,
@@ -821,6 +942,38 @@ def convert_request(
                         return "a function call field outside the fused shape"
                     if got_others:
                         checked = False
+            elif tag == "reasoning":
+                got_reasoning = _reasoning(fields, f"/input/{j}", losses, data_checked)
+                if got_reasoning < 0:
+                    return "a reasoning item outside the fused shape"
+                if got_reasoning:
+                    checked = False
+                if group != "assistant":
+                    if open_message is not None:
+                        if texts:
+                            open_message["content"] = _content(texts)
+                        if calls:
+                            open_message["tool_calls"] = calls
+                            if not texts:  # an empty text beside calls says nothing
+                                open_message["content"] = None
+                    if thinking:
+                        dropped += _settle(
+                            written, thinking, at, bool(texts or calls), writer_losses
+                        )
+                        thinking = []
+                    at = len(written) + dropped
+                    parts = 0
+                    blank = False
+                    texts = []
+                    calls = []
+                    open_message = {"role": "assistant", "content": None}
+                    written.append(open_message)
+                    group = "assistant"
+                    has_message = False
+                elif blank:
+                    return "reasoning beside an empty text"
+                thinking.append(parts)
+                parts += 1
             elif tag == "function_call_output":
                 found_id = fields.get("call_id")
                 if type(found_id) is not str or not ID_OK(found_id) or "role" in fields:
@@ -837,6 +990,12 @@ def convert_request(
                         if not texts:  # an empty text beside calls says nothing
                             open_message["content"] = None
                     open_message = None
+                if thinking:
+                    dropped += _settle(written, thinking, at, bool(texts or calls), writer_losses)
+                    thinking = []
+                at = len(written) + dropped
+                parts = 0
+                blank = False
                 result_content = _content(output)
                 written.append(
                     {"role": "tool", "tool_call_id": result_id, "content": result_content}
@@ -867,6 +1026,16 @@ def convert_request(
                 open_message["tool_calls"] = calls
                 if not texts:  # an empty text beside calls says nothing
                     open_message["content"] = None
+        if thinking:
+            dropped += _settle(written, thinking, at, bool(texts or calls), writer_losses)
+            thinking = []
+        at = len(written) + dropped
+        parts = 0
+        blank = False
+        if not written:
+            # Every message held reasoning alone: the writer refuses the body (its coded error
+            # is the two-step path's to give).
+            return "no message the target can carry"
     else:
         return "no input"
 
@@ -897,6 +1066,8 @@ def convert_request(
             "field_dropped",
             f"{TARGET}: none of the tools offered goes out, so there is none to choose",
         )
+    # Then the messages' reasoning, message by message, as the writer settles each.
+    losses += writer_losses
     out["messages"] = written
     if losses and log.isEnabledFor(logging.DEBUG):
         # As the two-step path logs them: each by the adapter that lost it.
