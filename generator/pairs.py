@@ -850,6 +850,11 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     complex_params = _complex_params(target, paths)
     implied_url_pattern(checks.image_url_pattern, _image_words(target)[1])
     _grouped_tools(target)
+    thinking = [
+        variant
+        for variant in source["parts"].get("thinking", [])
+        if "slot" in variant and variant["wire"] == "$text"
+    ]
     return {
         "source": source["format"],
         "target": target["format"],
@@ -865,6 +870,10 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_image_url": next(iter(s_image[image_tag])),
         "s_image_keys": frozenset(s_image[image_tag]),
         "s_calls": s_call["slot"],
+        # The fields the source reads as the model's reasoning (a thinking part each, in this
+        # order, before its text): the target cannot replay it, so the pass reports it.
+        "s_thinking_slots": [variant["slot"] for variant in thinking],
+        "s_thinking_part": thinking[0]["canonical"]["type"] if thinking else None,
         "s_call_id": "id",
         "s_call_fn": call_fn,
         "s_call_keys": frozenset(s_call["wire"]),

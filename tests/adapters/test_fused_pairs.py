@@ -154,7 +154,7 @@ def test_a_recorded_body_with_fields_beside_the_shape_takes_one_pass(
 # docs/spec/conversion.md says (a floor: a pass that covers more raises it).
 # Responses: GLM's `reasoning_effort: "max"` goes the two-step way (Responses has no `max`:
 # left out, reported), which the pass had written as it was.
-RECORDED_IN_ONE_PASS = {"anthropic": 21, "bedrock": 21, "gemini": 19, "openai-responses": 21}
+RECORDED_IN_ONE_PASS = {"anthropic": 23, "bedrock": 23, "gemini": 21, "openai-responses": 23}
 
 
 @pytest.mark.parametrize("target", sorted(RECORDED_IN_ONE_PASS))
@@ -206,6 +206,57 @@ def test_a_body_of_the_shape_is_converted_in_one_pass_with_the_two_step_answer(
     assert fused.fused and not two_step.fused
     assert fused.losses  # the developer role, the image's detail: reported the same
     _same(fused, two_step)
+
+
+# The model's reasoning as OpenAI-compatible servers replay it (DeepSeek's `reasoning_content`,
+# OpenRouter's `reasoning`): no target can replay reasoning issued there, so each is reported
+# where the canonical message holds it, first of what the writer says of the message.
+REASONING_TURNS: dict[str, list[dict[str, Any]]] = {
+    "reasoning_content beside calls": [
+        {**BODY["messages"][2], "reasoning_content": "Look it up."},
+    ],
+    "reasoning beside a text, then a merged turn with both fields": [
+        {"role": "assistant", "content": "Checking.", "reasoning": "Hm."},
+        {"role": "assistant", "content": "Sunny.", "reasoning_content": "a", "reasoning": "b"},
+    ],
+    "blank reasoning (read), empty or null reasoning (none)": [
+        {"role": "assistant", "content": "x", "reasoning_content": " ", "reasoning": ""},
+        {"role": "user", "content": "y"},
+        {"role": "assistant", "content": "z", "reasoning_content": None},
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(REASONING_TURNS))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
+def test_the_models_reasoning_is_reported_in_one_pass_as_the_two_step_path_reports_it(
+    source: str, target: str, name: str
+) -> None:
+    body = copy.deepcopy(BODY)
+    body["messages"] = [*body["messages"][:2], *REASONING_TURNS[name], *body["messages"][3:]]
+    if "tool_calls" not in REASONING_TURNS[name][0]:
+        body["messages"] = [m for m in body["messages"] if m["role"] != "tool"]
+    fused = convert(copy.deepcopy(body), source, target)
+    two_step = convert(copy.deepcopy(body), source, target, fused=False)
+    assert fused.fused and not two_step.fused
+    assert any(loss.code == "thinking_not_replayable" for loss in fused.losses)
+    _same(fused, two_step)
+
+
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
+def test_reasoning_alone_takes_two_steps_and_reasoning_of_another_type_is_refused_alike(
+    source: str, target: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    body = copy.deepcopy(BODY)
+    alone = {"role": "assistant", "content": None, "reasoning_content": "x"}
+    body["messages"] = [*body["messages"][:2], alone, body["messages"][4]]
+    takes_two_steps(body, "an empty assistant turn", source, target, caplog)
+    body["messages"][2] = {"role": "assistant", "content": "x", "reasoning": 5}
+    assert (
+        PAIRS[source, target](copy.deepcopy(body)) == "assistant reasoning outside the fused shape"
+    )
+    for validate in (True, False):
+        refused_alike(body, source, target, validate=validate)
 
 
 @pytest.mark.parametrize(

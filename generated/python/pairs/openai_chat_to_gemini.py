@@ -74,12 +74,21 @@ READ_KEYS: Final[frozenset[str]] = frozenset(
 # What the pass reads of a message, by its kind; the turn fields the two-step reader takes (one
 # of them holding a value is another shape).
 MESSAGE_FIELDS: Final[frozenset[str]] = frozenset(["role", "content"])
-ASSISTANT_FIELDS: Final[frozenset[str]] = frozenset(["role", "content", "tool_calls"])
+ASSISTANT_FIELDS: Final[frozenset[str]] = frozenset(
+    ["role", "content", "tool_calls", "reasoning_content", "reasoning"]
+)
 RESULT_FIELDS: Final[frozenset[str]] = frozenset(["role", "content", "tool_call_id"])
 TURN_KEYS: Final[frozenset[str]] = frozenset(
     ["annotations", "content", "reasoning", "reasoning_content", "refusal", "role", "tool_calls"]
 )
 NO_KEYS: Final[frozenset[str]] = frozenset()
+# The fields an assistant message holds the model's reasoning in (each a thinking part, before
+# its text), and what the target reports of it: it cannot replay reasoning issued here.
+THINKING_SLOTS: Final[tuple[str, ...]] = (
+    "reasoning_content",
+    "reasoning",
+)
+NOT_REPLAYABLE: Final = "gemini: reasoning issued by openai-chat cannot be replayed; dropped"
 # What the pass reads of a tool and of its function.
 TOOL_FIELDS: Final[frozenset[str]] = frozenset(["type", "function"])
 TOOL_FUNCTION_FIELDS: Final[frozenset[str]] = frozenset(
@@ -734,19 +743,39 @@ def convert_request(
             if state == NONE:
                 return "an assistant turn first"
             if len(fields) != 1 + ("content" in fields) + ("tool_calls" in fields):
-                extra = _others(
-                    fields,
-                    role,
-                    ASSISTANT_FIELDS,
-                    TURN_KEYS,
-                    f"/messages/{i}",
-                    None,
-                    read,
-                    data_checked,
-                )
-                if extra < 0:
-                    return "assistant fields outside the fused shape"
-                checked = checked and not extra
+                # The model's reasoning (reported first of what the writer says of the
+                # message), or fields the pass does not take.
+                thoughts = 0
+                for slot in THINKING_SLOTS:
+                    thought = fields.get(slot)
+                    if thought is None or thought == "":
+                        continue  # no reasoning read
+                    if type(thought) is not str or not (data_checked or _clean(thought)):
+                        return "assistant reasoning outside the fused shape"
+                    _loss(
+                        losses,
+                        f"/messages/{i}/content/{thoughts}",
+                        "thinking_not_replayable",
+                        NOT_REPLAYABLE,
+                        "thinking",
+                    )
+                    thoughts += 1
+                if len(fields) != 1 + ("content" in fields) + ("reasoning" in fields) + (
+                    "reasoning_content" in fields
+                ) + ("tool_calls" in fields):
+                    extra = _others(
+                        fields,
+                        role,
+                        ASSISTANT_FIELDS,
+                        TURN_KEYS,
+                        f"/messages/{i}",
+                        None,
+                        read,
+                        data_checked,
+                    )
+                    if extra < 0:
+                        return "assistant fields outside the fused shape"
+                    checked = checked and not extra
             if state == ASSISTANT:
                 _loss(
                     losses,
