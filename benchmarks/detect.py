@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections.abc import Callable
 from typing import Any
 
 import jsonschema_rs
+from refuse import best
 
 from interlingua import detect
 from interlingua.conversion.converter import _wire_validator, adapter
@@ -60,15 +60,6 @@ def every_schema() -> Callable[[Any], list[bool]]:
         if fmt != "canonical" and kind in adapter(fmt).schemas
     ]
     return lambda body: [validator.is_valid(body) for validator in validators]
-
-
-def best(run: Callable[[Any], object], given: Any, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run(given)
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def rows(sizes: list[int], repeat: int) -> list[str]:
