@@ -904,18 +904,6 @@ def convert_request(
                 if call is None:
                     return "a function call outside the fused shape"
                 if group != "assistant":
-                    if open_message is not None:
-                        if texts:
-                            open_message["content"] = _content(texts)
-                        if calls:
-                            open_message["tool_calls"] = calls
-                            if not texts:  # an empty text beside calls says nothing
-                                open_message["content"] = None
-                    if thinking:
-                        dropped += _settle(
-                            written, thinking, at, bool(texts or calls), writer_losses
-                        )
-                        thinking = []
                     at = len(written) + dropped
                     parts = 0
                     blank = False
@@ -949,18 +937,6 @@ def convert_request(
                 if got_reasoning:
                     checked = False
                 if group != "assistant":
-                    if open_message is not None:
-                        if texts:
-                            open_message["content"] = _content(texts)
-                        if calls:
-                            open_message["tool_calls"] = calls
-                            if not texts:  # an empty text beside calls says nothing
-                                open_message["content"] = None
-                    if thinking:
-                        dropped += _settle(
-                            written, thinking, at, bool(texts or calls), writer_losses
-                        )
-                        thinking = []
                     at = len(written) + dropped
                     parts = 0
                     blank = False
