@@ -239,3 +239,34 @@ def test_a_value_no_codec_variant_reads_is_reported(
     again = convert(copy.deepcopy(body), source, source, fused=fused)
     assert not [loss for loss in again.losses if loss.code == "field_dropped"]
     assert all(again.output[key] == body[key] for key in body if key not in ("contents",))
+
+
+def test_a_reasoning_summary_paragraphs_other_fields_are_reported() -> None:
+    """A Responses reasoning summary paragraph with a field besides its tag and text, taken to
+    a format that carries the reasoning (cmf) and to one that cannot replay it: each reports
+    the field where it was, before joining the paragraphs (it was dropped unreported)."""
+    body = {
+        "model": "o3",
+        "input": [
+            {"role": "user", "content": "hi"},
+            {
+                "type": "reasoning",
+                "summary": [
+                    {"type": "summary_text", "text": "a", "annotation": {"source": "s"}},
+                    {"type": "summary_text", "text": "b"},
+                ],
+            },
+            {"role": "assistant", "content": "ok"},
+        ],
+    }
+    for target in ("cmf", "openai-chat"):
+        result = convert(copy.deepcopy(body), source="openai-responses", target=target)
+        codes = [(loss.pointer, loss.code) for loss in result.losses]
+        assert codes[:2] == [
+            ("/input/1/summary/0/annotation", "field_dropped"),
+            ("/input/1/summary", "parts_merged"),
+        ], target
+    kept = convert(copy.deepcopy(body), source="openai-responses", target="canonical").output
+    back = convert(kept, source="canonical", target="openai-responses")
+    assert back.output["input"][1] == body["input"][1]  # round-trip data keeps the field
+    assert back.losses == ()

@@ -224,3 +224,22 @@ def test_paragraphs(ctx: Context) -> None:
         with pytest.raises(ConversionError) as error:
             t.decode(ctx, bad, "/s", "p")
         assert error.value.pointer == where
+
+
+def test_a_paragraphs_other_fields_are_reported_when_crossing(ctx: Context) -> None:
+    """A paragraph's fields besides its tag and text have no canonical home: round-trip data
+    keeps them, and crossing to another format reports each that carries something (they
+    were dropped unreported before)."""
+    t = TRANSFORMS["paragraphs"]
+    paragraphs = [
+        {"type": "p", "text": "a", "note/x": "kept?", "empty": ""},
+        {"type": "p", "text": "b"},
+    ]
+    assert t.decode(ctx, paragraphs, "/s", "p") == (None, "a\n\nb")
+    assert ctx.losses == []  # round-trip data keeps the paragraph whole
+    crossing = Context("test", fidelity=False)
+    assert t.decode(crossing, paragraphs, "/s", "p") == (None, "a\n\nb")
+    assert [(loss.pointer, loss.code, loss.reason) for loss in crossing.losses] == [
+        ("/s/0/note~1x", "field_dropped", "test: `note/x` has no canonical home; not carried"),
+        ("/s", "parts_merged", "test: the paragraphs are joined into one text"),
+    ]

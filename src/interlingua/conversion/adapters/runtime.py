@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from interlingua.conversion import Context, ConversionError
+from interlingua.conversion.leftovers import carries, escape, unread
 from interlingua.conversion.transforms.base import ABSENT, Mismatch
 
 
@@ -184,11 +185,6 @@ class Adapter:
     grounding: Mapping[str, str] | None = None
 
 
-def escape(key: str) -> str:
-    """A key as an RFC 6901 pointer token."""
-    return key.replace("~", "~0").replace("/", "~1")
-
-
 def dropped(
     ctx: Context,
     value: Mapping[str, Any],
@@ -206,54 +202,6 @@ def dropped(
             f"{at}/{escape(key)}",
             code,
             f"{ctx.adapter} has no place for `{key}`",
-            part_type,
-        )
-
-
-def carries(value: Any) -> bool:
-    """Whether a wire value a reader drops holds anything to lose: a null or an empty string
-    does not, nor a list none of whose items does, nor an object with members none of which
-    does. Servers fill fields they do not use with such placeholders (Snowflake's
-    `service_tier: ""`, `function_call: {"name": "", "arguments": ""}`, `logprobs:
-    {"content": null, "refusal": null}` on every chunk), so dropping one loses nothing and
-    nothing is reported. An empty object carries: its presence is the value (Gemini's
-    `googleSearch: {}` turns the tool on); so does any other scalar (a 0, a false). The
-    readers, the stream reader and the fused pair converters all ask this."""
-    kind = type(value)
-    if kind is dict:
-        members: dict[Any, Any] = value
-        if not members:
-            return True
-        for member in members.values():  # noqa: SIM110  (a loop: compiled, no generator)
-            if carries(member):
-                return True
-        return False
-    if kind is list:
-        items: list[Any] = value
-        for item in items:  # noqa: SIM110
-            if carries(item):
-                return True
-        return False
-    return value is not None and not (kind is str and value == "")
-
-
-def unread(
-    ctx: Context,
-    value: Mapping[str, Any],
-    known: frozenset[str],
-    at: str,
-    *,
-    part_type: str | None,
-) -> None:
-    """Report every field of a wire object that reading did not take (when no round-trip
-    data keeps it: the conversion goes to another format), unless it `carries` nothing."""
-    for key in sorted(value.keys() - known):
-        if not carries(value[key]):
-            continue
-        ctx.loss(
-            f"{at}/{escape(key)}",
-            "field_dropped",
-            f"{ctx.adapter}: `{key}` has no canonical home; not carried",
             part_type,
         )
 
@@ -430,11 +378,13 @@ __all__ = [
     "Marker",
     "Mismatch",
     "Turns",
+    "carries",
     "check_count",
     "codec_encode",
     "dropped",
     "each_decode",
     "each_encode",
+    "escape",
     "get",
     "merge_values",
     "number_or_zero",

@@ -5,9 +5,10 @@ media told apart by their type, levels in capitals, counts with an automatic sen
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from interlingua.conversion import Context, ConversionError
+from interlingua.conversion.leftovers import unread
 from interlingua.conversion.transforms.base import ABSENT, Mismatch, Transform
 
 # --- a list of groups read as one object ---------------------------------------------------
@@ -339,6 +340,9 @@ def _paragraphs_encode(ctx: Context, at: str, tag: Any, text: Any) -> Any:
     return [] if text == "" else [{"type": tag, "text": text}]
 
 
+_PARAGRAPH_KEYS: Final = frozenset(["type", "text"])
+
+
 def _paragraphs_decode(ctx: Context, wire: Any, at: str, tag: Any) -> tuple[None, str]:
     if type(wire) is not list:
         raise ConversionError("wrong_type", at, "expected a list")
@@ -351,6 +355,10 @@ def _paragraphs_decode(ctx: Context, wire: Any, at: str, tag: Any) -> tuple[None
         ):
             raise ConversionError("unknown_variant", f"{at}/{i}", f"expected a {tag} paragraph")
         texts.append(item["text"])
+        # A paragraph's other fields have no canonical home: round-trip data keeps them, and
+        # crossing to another format reports them.
+        if len(item) > len(_PARAGRAPH_KEYS) and not ctx.fidelity:
+            unread(ctx, item, _PARAGRAPH_KEYS, f"{at}/{i}", part_type=None)
     if len(texts) > 1 and not ctx.fidelity:
         ctx.loss(at, "parts_merged", f"{ctx.adapter}: the paragraphs are joined into one text")
     return None, "\n\n".join(texts)
