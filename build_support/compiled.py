@@ -48,7 +48,8 @@ RUNTIME_STAYS_PYTHON = frozenset(
     }
 )
 #: Hand-written modules on the conversion and stream hot paths (globs under src/interlingua):
-#: the engine the generated code calls, the transforms, reading, the stream engine, and the
+#: the engine the generated code calls, the transforms, what reading leaves (leftovers), reading,
+#: the stream engine, and the
 #: detector's walk of a body through the schemas (its answer types, conversion/detection.py,
 #: stay Python so an answer pickles: a compiled frozen dataclass cannot be unpickled).
 HOT_RUNTIME = (
@@ -57,6 +58,7 @@ HOT_RUNTIME = (
     "conversion/__init__.py",
     "conversion/converter.py",
     "conversion/detector.py",
+    "conversion/leftovers.py",
     "conversion/reading.py",
     "streams/engine.py",
     "streams/framing.py",
