@@ -49,9 +49,9 @@ RUNTIME_STAYS_PYTHON = frozenset(
 )
 #: Hand-written modules on the conversion and stream hot paths (globs under src/interlingua):
 #: the engine the generated code calls, the transforms, what reading leaves (leftovers), reading,
-#: the stream engine, and the
-#: detector's walk of a body through the schemas (its answer types, conversion/detection.py,
-#: stay Python so an answer pickles: a compiled frozen dataclass cannot be unpickled).
+#: the stream engine, and the detector's walk of a body through the schemas (its answer types,
+#: conversion/detection.py, stay Python so an answer pickles: a compiled frozen dataclass
+#: cannot be unpickled).
 HOT_RUNTIME = (
     "conversion/adapters/*.py",
     "conversion/transforms/*.py",
