@@ -154,7 +154,7 @@ def test_a_recorded_body_with_fields_beside_the_shape_takes_one_pass(
 # docs/spec/conversion.md says (a floor: a pass that covers more raises it).
 # Responses: GLM's `reasoning_effort: "max"` goes the two-step way (Responses has no `max`:
 # left out, reported), which the pass had written as it was.
-RECORDED_IN_ONE_PASS = {"anthropic": 23, "bedrock": 23, "gemini": 21, "openai-responses": 23}
+RECORDED_IN_ONE_PASS = {"anthropic": 24, "bedrock": 24, "gemini": 22, "openai-responses": 23}
 
 
 @pytest.mark.parametrize("target", sorted(RECORDED_IN_ONE_PASS))
@@ -240,6 +240,58 @@ def test_the_models_reasoning_is_reported_in_one_pass_as_the_two_step_path_repor
     two_step = convert(copy.deepcopy(body), source, target, fused=False)
     assert fused.fused and not two_step.fused
     assert any(loss.code == "thinking_not_replayable" for loss in fused.losses)
+    _same(fused, two_step)
+
+
+# A system or developer message after the conversation started: every target takes system
+# prompts only at the top, so it is hoisted after the prompt before it, reported `moved`, and
+# the turn it stood in keeps going (the message after it may merge with the one before).
+LATE_SYSTEM: dict[str, list[dict[str, Any]]] = {
+    "between two texts of the model, images around it": [
+        {"role": "user", "content": BODY["messages"][1]["content"]},
+        {"role": "assistant", "content": "a"},
+        {"role": "system", "content": "late"},
+        {"role": "assistant", "content": "b"},
+        {"role": "user", "content": "c"},
+    ],
+    "developer messages, early and late": [
+        {"role": "developer", "content": "d"},
+        {"role": "user", "content": "hi"},
+        {"role": "developer", "content": "late"},
+        {"role": "user", "content": "more"},
+    ],
+    "between a call and its result": [
+        {"role": "user", "content": "hi"},
+        BODY["messages"][2],
+        {"role": "system", "content": "late"},
+        BODY["messages"][3],
+    ],
+    "after a prompt, of two texts, then one with a name, then the model": [
+        {"role": "system", "content": "s"},
+        {"role": "user", "content": "hi"},
+        {
+            "role": "system",
+            "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+        },
+        {"role": "system", "content": "late", "name": "ops"},
+        {"role": "assistant", "content": "x"},
+    ],
+    "last": [{"role": "user", "content": "hi"}, {"role": "system", "content": "end"}],
+}
+
+
+@pytest.mark.parametrize("name", sorted(LATE_SYSTEM))
+@pytest.mark.parametrize(("source", "target"), FROM_CHAT)
+def test_a_late_system_message_is_hoisted_in_one_pass_as_the_two_step_path_hoists_it(
+    source: str, target: str, name: str
+) -> None:
+    body = {"model": "m", "messages": LATE_SYSTEM[name]}
+    fused = convert(copy.deepcopy(body), source, target)
+    two_step = convert(copy.deepcopy(body), source, target, fused=False)
+    assert fused.fused and not two_step.fused
+    # (Responses keeps a developer message in its list, where it stood.)
+    kept_in_place = target == "openai-responses" and name.startswith("developer")
+    assert kept_in_place or any(loss.code == "moved" for loss in fused.losses)
     _same(fused, two_step)
 
 

@@ -923,8 +923,6 @@ def convert_request(
                 written.append(last)
             state = RESULTS
         elif role == "system" or role == "developer":
-            if written:
-                return "a system message after the conversation started"
             if len(fields) != 2:
                 extra = _others(
                     fields,
@@ -949,7 +947,16 @@ def convert_request(
                     "role_changed",
                     "anthropic has no developer role; sent as system",
                 )
-            elif system:
+            # One after the conversation started is hoisted all the same, after the prompt
+            # before it; the turn it stood between stays open (what follows may join it).
+            if written:
+                _loss(
+                    losses,
+                    f"/messages/{i}",
+                    "moved",
+                    "anthropic takes system prompts only at the top",
+                )
+            elif system and role != "developer":
                 _loss(
                     losses,
                     f"/messages/{i}",

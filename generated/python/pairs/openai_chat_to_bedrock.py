@@ -982,8 +982,6 @@ def convert_request(
                 written.append(last)
             state = RESULTS
         elif role == "system" or role == "developer":
-            if written:
-                return "a system message after the conversation started"
             if len(fields) != 2:
                 extra = _others(
                     fields,
@@ -1008,7 +1006,16 @@ def convert_request(
                     "role_changed",
                     "bedrock has no developer role; sent as system",
                 )
-            elif system:
+            # One after the conversation started is hoisted all the same, after the prompt
+            # before it; the turn it stood between stays open (what follows may join it).
+            if written:
+                _loss(
+                    losses,
+                    f"/messages/{i}",
+                    "moved",
+                    "bedrock takes system prompts only at the top",
+                )
+            elif system and role != "developer":
                 _loss(
                     losses,
                     f"/messages/{i}",
