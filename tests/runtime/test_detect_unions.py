@@ -97,8 +97,19 @@ def test_the_tags_of_a_union() -> None:
     assert union.key is None
 
 
+def _keys(pair: tuple[str, str]) -> set[str | None]:
+    """The tag keys of a schema's unions. A union reads its tags on first use, so each is
+    asked once first: a test that reads them before any detection ran on its worker (under
+    xdist's distribution, this one) would otherwise see none."""
+    keys: set[str | None] = set()
+    for union in _unions(_schema(*pair).root):
+        union.asked({})
+        keys.add(union.key)
+    return keys
+
+
 def test_messages_are_told_by_role_and_blocks_by_type() -> None:
-    keys = {pair: {u.key for u in _unions(_schema(*pair).root)} for pair in _scope(None, None)}
+    keys = {pair: _keys(pair) for pair in _scope(None, None)}
     assert "role" in keys["openai-chat", "request"]
     assert {"role", "type"} <= keys["anthropic", "request"]
     assert "type" in keys["openai-responses", "request"]
