@@ -184,7 +184,7 @@ def outcome(read: Callable[[str], object], text: str) -> object:
 )
 def test_the_first_try_answers_as_the_located_reading_does(text: str) -> None:
     """The hooked reading's first try (the scanner called straight) gives the value, or the
-    refusal, the full reading gives, and so does `read_json` (orjson first), from text and
+    refusal, the full reading gives, and so does `read_json` (msgspec first), from text and
     from bytes: trailing text, blank input and whitespace included."""
     expected = outcome(lambda t: located_reading(t, 256), text)
     assert outcome(read_with_hooks, text) == expected
@@ -286,7 +286,7 @@ _JSON_VALUES = st.recursive(
 
 
 def agree(text: str, max_depth: int = 256) -> None:
-    """`read_json` (orjson first) answers as `read_with_hooks` does, from text and bytes."""
+    """`read_json` (msgspec first) answers as `read_with_hooks` does, from text and bytes."""
     expected = outcome(lambda t: read_with_hooks(t, max_depth), text)
     assert outcome(lambda t: read_json(t, max_depth=max_depth), text) == expected
     data = text.encode("utf-8", "surrogatepass")  # a lone surrogate: bytes that are not UTF-8
@@ -305,7 +305,7 @@ def agree(text: str, max_depth: int = 256) -> None:
 def test_read_json_answers_as_the_hooked_reading(
     value: Any, comma: str, repeat: bool, ascii_only: bool, max_depth: int
 ) -> None:
-    """`read_json` (orjson first) gives what the hooked reading gives, refusal included:
+    """`read_json` (msgspec first) gives what the hooked reading gives, refusal included:
     repeated keys, keys with colons or escaped quotes, non-finite numbers, escapes (`\\u`
     ones too), surrogates and nesting at the limit."""
     text = json.dumps(value, separators=(comma, ":"), ensure_ascii=ascii_only, allow_nan=True)
@@ -362,7 +362,7 @@ def test_read_json_takes_the_hooked_reading_where_a_hook_would_answer(text: str)
 def test_read_json_reads_common_bodies_without_the_hooks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """orjson's value stands for the common shapes: no escapes, escaped quotes (arguments
+    """msgspec's value stands for the common shapes: no escapes, escaped quotes (arguments
     as JSON text), escaped backslashes (a file written by a tool call), from text or bytes,
     short or long."""
 

@@ -183,8 +183,28 @@ plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(plain_value(args[0], depth, limit));
 }
 
-/* A float this large may have been an integer literal orjson could not hold as one. */
-#define INT_AS_FLOAT 9223372036854775808.0
+/* Whether `value` is an int outside what a 64-bit reader holds ([-2**63, 2**64)): the hooked
+ * reading then reads the text again, applying Python's own limit on an integer's digits. */
+static int
+past_64_bits(PyObject *value)
+{
+    if (!PyLong_CheckExact(value)) {
+        return 0;
+    }
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (overflow < 0) {
+        return 1;
+    }
+    if (overflow > 0) {
+        PyLong_AsUnsignedLongLong(value);
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            return 1;
+        }
+    }
+    return 0;
+}
 
 /* reading._strings: how many keys and strings `value` holds; -1 as it gives it. */
 static Py_ssize_t
@@ -222,7 +242,7 @@ strings(PyObject *value, Py_ssize_t depth, Py_ssize_t limit)
         }
         return count;
     }
-    if (PyFloat_CheckExact(value) && fabs(PyFloat_AS_DOUBLE(value)) >= INT_AS_FLOAT) {
+    if (past_64_bits(value)) {
         return -1;
     }
     return 0;
@@ -281,7 +301,7 @@ quotes(PyObject *value, Py_ssize_t depth, Py_ssize_t limit)
     if (PyUnicode_CheckExact(value)) {
         return 2 + quotes_in(value);
     }
-    if (PyFloat_CheckExact(value) && fabs(PyFloat_AS_DOUBLE(value)) >= INT_AS_FLOAT) {
+    if (past_64_bits(value)) {
         return -1;
     }
     return 0;
@@ -397,7 +417,7 @@ static PyMethodDef methods[] = {
     {"plain", (PyCFunction)(void (*)(void))plain, METH_FASTCALL,
      "Whether a value, `depth` levels down, is plain JSON with clean strings within `limit`."},
     {"undoubted", (PyCFunction)(void (*)(void))undoubted, METH_FASTCALL,
-     "Whether orjson's value of a JSON text is what the checking reader reads."},
+     "Whether msgspec's value of a JSON text is what the checking reader reads."},
     {NULL, NULL, 0, NULL},
 };
 
