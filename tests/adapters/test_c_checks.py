@@ -203,6 +203,9 @@ def test_the_repeated_key_test_sees_escapes_and_repeats(c_checks: ModuleType) ->
         '{"a": 1e300}',
         '{"a": 9223372036854775808}',
         '{"a": [18446744073709551616]}',
+        '["\\\\u0022", "\\u0022"]',
+        '"' + 'a\\"' * 1_000 + '"',
+        '{"r": "' + '{\\"k\\": \\"v\\"} ' * 500 + '", "r": "\\\\"}',
         '{"a": -9223372036854775809, "b": "\\\\"}',
     ):
         value = reading._loads(text)
@@ -210,4 +213,10 @@ def test_the_repeated_key_test_sees_escapes_and_repeats(c_checks: ModuleType) ->
             want = reading._undoubted(value, data, 64)
             assert c_checks.undoubted(value, data, 64) is want, text
     assert c_checks.undoubted({"a": 1}, '{"a": 1, "a": 1}', 64) is False
+    # A long text of escaped quotes (tool results as JSON text) with a key given twice.
+    results = '"' + '{\\"k\\": 1} ' * 500 + '"'
+    once = '{"r": ' + results + ', "s": "\\\\"}'
+    twice = '{"r": ' + results + ', "r": "\\\\"}'
+    assert c_checks.undoubted(reading._loads(once), once, 64) is True
+    assert c_checks.undoubted(reading._loads(twice), twice, 64) is False
     assert c_checks.undoubted({"a": 1}, '{"a": 1}', 64) is True
