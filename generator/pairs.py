@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from generator.adapters import known_turn_keys
 from generator.only_lists import word_lists
@@ -197,6 +197,13 @@ def _value_op(name: str, arg: Json, args: list[Json], env: Mapping[str, str]) ->
     if name == "non_empty":  # the guard refuses an empty value (a description) before
         return wire_expr(arg, env)
     return None
+
+
+def written_tool(target: Json) -> Json:
+    """The target's tool declaration as its writer writes it: the first variant of its `tool`
+    codec (a later one only reads a spelling the format also takes, OpenAI Chat's tool
+    without its `type`; the writer's first matching variant is always the first)."""
+    return cast(Json, target["codecs"]["tool"][0])
 
 
 def part_variant(
@@ -377,7 +384,7 @@ def _source_tool_choices(source: Json) -> dict[str, str]:
 def _tool_expr(target: Json, *, described: bool = True) -> tuple[str, str]:
     """The target's tool declaration (with and without a description) and, for targets that
     group them (`@grouped`), the key of the group."""
-    (variant,) = target["codecs"]["tool"]
+    variant = written_tool(target)
     wire = variant["wire"]
     members = wire["@merge"] if isinstance(wire, dict) and "@merge" in wire else [wire]
     env = {"name": "name", "schema": "schema"}
@@ -403,7 +410,7 @@ def _tool_expr(target: Json, *, described: bool = True) -> tuple[str, str]:
 def _strict_inline(target: Json) -> bool:
     """Whether the target's tool declaration writes `strict` through `@explicit_default` (in
     the declaration's expression, given or not: Responses reads no flag as strict)."""
-    (variant,) = target["codecs"]["tool"]
+    variant = written_tool(target)
     return "explicit_default" in _ops(variant["wire"])
 
 
@@ -1025,7 +1032,7 @@ def _tool_fields(target: Json) -> dict[str, Any]:
     from interlingua.conversion import Context  # noqa: PLC0415 (the generator runs without it otherwise)
     from interlingua.conversion.transforms import TRANSFORMS  # noqa: PLC0415
 
-    (variant,) = target["codecs"]["tool"]
+    variant = written_tool(target)
     wire = variant["wire"]
     members = wire["@merge"] if isinstance(wire, dict) and "@merge" in wire else [wire]
     inline = _strict_inline(target)

@@ -68,6 +68,7 @@ from generator.pairs import (
     target_paths,
     tool_choices,
     variable_of,
+    written_tool,
     variables_of,
     wire_expr,
 )
@@ -597,7 +598,7 @@ def target_writes(target: Json) -> dict[str, Any]:
         raise PairError(f"{target['format']}: a layout the block composer does not write")
     call = target["parts"]["tool_call"][0]
     result = target["parts"]["tool_result"][0]
-    (tool,) = target["codecs"]["tool"]
+    tool = written_tool(target)
     tool_exprs = described_strict_exprs(
         tool["wire"], {"name": "name", "schema": "schema"}, "description", "strict"
     )

@@ -109,3 +109,23 @@ def test_both_spellings_with_one_value_read_as_one_part_and_come_back() -> None:
     back = convert(body, CHAT, CHAT)
     assert back.output == body
     assert back.losses == ()
+
+
+def test_a_function_tool_without_its_type_reads_as_a_function() -> None:
+    """Mistral's OpenAI-style API takes a tool without `type` (pydantic-ai sends it so: the
+    recorded body in conformance/real): read as a function tool, written elsewhere with the
+    tool, and given back without the `type` it did not have."""
+    tool = {"function": {"name": "get_file", "parameters": {"type": "object", "properties": {}}}}
+    user = {"role": "user", "content": "Read it."}
+    body = {"model": "mistral-large-latest", "messages": [user], "tools": [tool]}
+    anthropic = convert(body, CHAT, "anthropic")
+    assert anthropic.output["tools"] == [
+        {"name": "get_file", "input_schema": {"type": "object", "properties": {}}}
+    ]
+    assert not [loss for loss in anthropic.losses if loss.pointer.startswith("/tools")]
+    canonical = convert(body, CHAT, "canonical").output
+    assert convert(canonical, "canonical", CHAT).output == body
+    typed = {**body, "tools": [{"type": "function", **tool}]}
+    assert convert(convert(typed, CHAT, "canonical").output, "canonical", CHAT).output == typed
+    # Written from another format, a tool has its `type`, as OpenAI requires.
+    assert convert(anthropic.output, "anthropic", CHAT).output["tools"] == typed["tools"]
