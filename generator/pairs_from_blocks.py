@@ -68,9 +68,9 @@ from generator.pairs import (
     target_paths,
     tool_choices,
     variable_of,
-    written_tool,
     variables_of,
     wire_expr,
+    written_tool,
 )
 
 Json = Any
