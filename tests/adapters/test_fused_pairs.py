@@ -1543,7 +1543,7 @@ ANTHROPIC_BAD: dict[str, Any] = {
     "a tool schema nested past the limit": _anthropic(
         ("tools", 0, "input_schema", "properties"), {"a": _deep(300)}
     ),
-    "a role that is no role": _anthropic(("messages", 4, "role"), "system"),
+    "a role that is no role": _anthropic(("messages", 4, "role"), "developer"),
     "metadata of the wrong type (the full schema check)": _anthropic(("metadata",), {"user_id": 7}),
     "a stream flag of the wrong type": _anthropic(("stream",), "yes"),
     "a result's error flag of the wrong type": _anthropic(

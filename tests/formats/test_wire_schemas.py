@@ -69,7 +69,7 @@ WHERE: dict[str, str] = {
     "anthropic/request-thinking-without-signature": "/messages/1/content/0",
     "anthropic/request-tool-use-id-with-dots": "/messages/1/content/0/id",
     "anthropic/request-empty-text-block": "/messages/0/content/0/text",
-    "anthropic/request-system-role-message": "/messages/0",
+    "anthropic/request-developer-role-message": "/messages/0",
     "anthropic/request-image-data-url": "/messages/0/content/0/source/data",
     "anthropic/request-temperature-above-one": "/temperature",
     "anthropic/request-thinking-budget-too-small": "/thinking/budget_tokens",

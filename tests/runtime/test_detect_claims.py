@@ -143,7 +143,8 @@ def test_what_a_schema_reaches_is_kept_with_it() -> None:
     schema = _schema("anthropic", "request")
     assert schema.reaches(("messages[].role", '"user"'))
     assert schema.paths[("messages[].role", '"user"')] is True
-    assert not schema.reaches(("messages[].role", '"system"'))  # a top-level field there
+    assert schema.reaches(("messages[].role", '"system"'))  # instructions in the conversation
+    assert not schema.reaches(("messages[].role", '"developer"'))
     assert not schema.reaches(("contents[].parts", None))
     wanted = [("contents[].parts", None), ("messages", None), ("messages[].role", '"tool"')]
     assert _Claims(schema, wanted).wanted == {("messages", None)}
