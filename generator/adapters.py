@@ -325,8 +325,10 @@ class Planner:
         block_tag: str | None = None,
         canonical_known: dict[tuple[str | int, ...], set[str]] | None = None,
         whole: bool = False,
+        reads_only: bool = False,
     ) -> tuple[str, str]:
-        """Compile one variant into an encoder and a decoder; return their names."""
+        """Compile one variant into an encoder and a decoder; return their names (a variant
+        that only reads has no encoder, a lossy one no decoder)."""
         _check_template(self.mapping, where, canonical, wire)
         try:
             nonempty: set[str] = set()
@@ -375,7 +377,8 @@ class Planner:
         except TemplateError as exc:
             raise _error(self.mapping, where, str(exc)) from None
         params = "ctx: Context, c: Any, at: str"
-        self.plan.functions.append(_function(f"enc_{name}", params, enc))
+        if not reads_only:  # an earlier variant writes its canonical template
+            self.plan.functions.append(_function(f"enc_{name}", params, enc))
         if loss is None:  # a lossy variant is written, never read
             self.plan.functions.append(
                 _function(f"dec_{name}", "ctx: Context, w: Any, at: str", dec)
@@ -566,25 +569,35 @@ class Planner:
                 key = json.dumps(sorted(map(str, literals(wire))))
                 groups[key] = groups.get(key, 0) + 1
             seen: dict[str, int] = {}
+            written: set[str] = set()  # the canonical templates of the variants written
             for i, (canonical, wire) in enumerate(parsed):
                 key = json.dumps(sorted(map(str, literals(wire))))
                 seen[key] = seen.get(key, 0) + 1
-                names.append(
-                    self.variant_functions(
-                        f"{codec}_{i}",
-                        f"/codecs/{codec}/{i}",
-                        canonical,
-                        wire,
-                        last_of_its_kind=seen[key] == groups[key],
-                        part_type=None,
-                        drop_code="field_dropped",
-                        type_name=CODEC_TYPES[codec],
+                template = json.dumps(entries[i]["canonical"], sort_keys=True)
+                reads_only = entries[i].get("reads_only", False)
+                if reads_only and template not in written:
+                    raise _error(
+                        self.mapping,
+                        f"/codecs/{codec}/{i}/reads_only",
+                        "no earlier variant writes its canonical template",
                     )
+                written.add(template)
+                enc, dec = self.variant_functions(
+                    f"{codec}_{i}",
+                    f"/codecs/{codec}/{i}",
+                    canonical,
+                    wire,
+                    last_of_its_kind=seen[key] == groups[key],
+                    part_type=None,
+                    drop_code="field_dropped",
+                    type_name=CODEC_TYPES[codec],
+                    reads_only=reads_only,
                 )
+                names.append((None if reads_only else enc, dec))
             self.compiler.codec_keys[codec] = {
                 key for _, wire in parsed if isinstance(wire, dict) for key in wire
             }
-            self.dispatcher(f"enc_{codec}", [e for e, _ in names], "c")
+            self.dispatcher(f"enc_{codec}", [e for e, _ in names if e is not None], "c")
             self.dispatcher(f"dec_{codec}", [d for _, d in names], "w")
 
     def envelope(self, kind: str) -> None:

@@ -1039,7 +1039,7 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
     ]
     codecs = [
         {
-            "codec": code(name),
+            "codec": code(name) + (" (read only)" if v.get("reads_only") else ""),
             "canonical": _template_text(v["canonical"]),
             "wire": _template_text(v["wire"]),
         }

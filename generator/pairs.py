@@ -200,10 +200,11 @@ def _value_op(name: str, arg: Json, args: list[Json], env: Mapping[str, str]) ->
 
 
 def written_tool(target: Json) -> Json:
-    """The target's tool declaration as its writer writes it: the first variant of its `tool`
-    codec (a later one only reads a spelling the format also takes, OpenAI Chat's tool
-    without its `type`; the writer's first matching variant is always the first)."""
-    return cast(Json, target["codecs"]["tool"][0])
+    """The target's tool declaration as its writer writes it: the one variant of its `tool`
+    codec that is not `reads_only` (a spelling the format also takes, read but never written:
+    OpenAI Chat's tool without its `type`)."""
+    (variant,) = [v for v in target["codecs"]["tool"] if not v.get("reads_only")]
+    return cast(Json, variant)
 
 
 def part_variant(

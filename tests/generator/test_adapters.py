@@ -66,6 +66,11 @@ def test_every_mapping_compiles_and_names_its_file() -> None:
             lambda d: d["parts"]["text"][0].update(slot="message"),
             "only one tool_result variant",
         ),
+        # A read-only spelling whose canonical value no earlier variant writes.
+        (
+            lambda d: d["codecs"]["tool"].reverse(),
+            "no earlier variant writes its canonical template",
+        ),
     ],
 )
 def test_mistakes_are_refused_with_their_place(edit: Any, message: str) -> None:
@@ -74,6 +79,15 @@ def test_mistakes_are_refused_with_their_place(edit: Any, message: str) -> None:
     with pytest.raises(SchemaLoadError, match=message) as err:
         _plan(data)
     assert "schemas/mappings/openai-chat.yaml#/" in str(err.value)
+
+
+def test_a_read_only_variant_gets_no_encoder() -> None:
+    """OpenAI Chat's tool without its `type` is read, never written: its decoder is there,
+    its encoder is not, and the codec's encoder asks only the typed variant."""
+    plan = plan_adapter(Mapping(Path("mappings/openai-chat.yaml"), _openai()), BUNDLE)
+    names = "\n".join(function.source for function in plan.functions)
+    assert "def dec_tool_1(" in names and "def enc_tool_1(" not in names
+    assert "enc_tool_0(ctx, c, at)" in names
 
 
 def test_a_block_needs_its_tag() -> None:
