@@ -169,6 +169,32 @@ def _wire_side(last_of_its_kind: bool, strict_literals: bool = True) -> Side:
     )
 
 
+def _within(written: Any, read: Any) -> bool:
+    """Whether the canonical template ``written`` holds a subset of ``read``'s fields, with
+    the same constants (a variable matches anything): what ``read`` reads, ``written``
+    writes, its other fields reported."""
+    if isinstance(written, str) and written.startswith("$"):
+        return True
+    if isinstance(written, dict):
+        return isinstance(read, dict) and all(
+            key in read and _within(value, read[key]) for key, value in written.items()
+        )
+    return bool(written == read)
+
+
+def _unwritten(mapping: Mapping, where: str, entries: list[dict[str, Any]]) -> None:
+    """Refuse a `reads_only` variant that no written variant of its group writes (its
+    canonical template within the read-only one's): nothing read becomes unwritable."""
+    written = [e["canonical"] for e in entries if not e.get("reads_only")]
+    for i, entry in enumerate(entries):
+        if entry.get("reads_only") and not any(_within(w, entry["canonical"]) for w in written):
+            raise _error(
+                mapping,
+                f"{where}/{i}/reads_only",
+                "no written variant holds a subset of its canonical template",
+            )
+
+
 def _function(name: str, params: str, body: Emitter) -> Function:
     return Function(name, f"def {name}({params}) -> Any:\n" + "\n".join(body.lines) + "\n")
 
@@ -377,7 +403,7 @@ class Planner:
         except TemplateError as exc:
             raise _error(self.mapping, where, str(exc)) from None
         params = "ctx: Context, c: Any, at: str"
-        if not reads_only:  # an earlier variant writes its canonical template
+        if not reads_only:  # another variant writes what it reads (`_unwritten`)
             self.plan.functions.append(_function(f"enc_{name}", params, enc))
         if loss is None:  # a lossy variant is written, never read
             self.plan.functions.append(
@@ -452,6 +478,7 @@ class Planner:
         for part_type, entries in self.mapping.data["parts"].items():
             if part_type not in part_types:
                 raise _error(self.mapping, f"/parts/{part_type}", "not a canonical part type")
+            _unwritten(self.mapping, f"/parts/{part_type}", entries)
             for i, entry in enumerate(entries):
                 canonical, wire = parse(entry["canonical"]), parse(entry["wire"])
                 slot = entry.get("slot", "content")
@@ -469,6 +496,8 @@ class Planner:
         slot_decoders: dict[str, list[str]] = {}
         slot_kinds: dict[str, str] = {}
         for part_type, i, canonical, wire, slot in variants:
+            variant = self.mapping.data["parts"][part_type][i]
+            reads_only = variant.get("reads_only", False)
             enc, dec = self.variant_functions(
                 f"{part_type}_{i}",
                 f"/parts/{part_type}/{i}",
@@ -481,12 +510,13 @@ class Planner:
                 loss=losses.get(id(canonical)),
                 extra_known=self._block_keys(slot),
                 block_tag=block_tag if slot == "content" and id(canonical) not in lossy else None,
+                reads_only=reads_only,
             )
-            variant = self.mapping.data["parts"][part_type][i]
             roles, kinds = variant.get("roles"), variant.get("kinds")
-            encoders.setdefault(part_type, []).append(
-                (slot, enc, tuple(roles) if roles else None, tuple(kinds) if kinds else None)
-            )
+            if not reads_only:
+                encoders.setdefault(part_type, []).append(
+                    (slot, enc, tuple(roles) if roles else None, tuple(kinds) if kinds else None)
+                )
             if id(canonical) in lossy:
                 continue
             if slot == "content" and self.mapping.data["layout"].get("text_shorthand") == "always":
@@ -569,19 +599,11 @@ class Planner:
                 key = json.dumps(sorted(map(str, literals(wire))))
                 groups[key] = groups.get(key, 0) + 1
             seen: dict[str, int] = {}
-            written: set[str] = set()  # the canonical templates of the variants written
+            _unwritten(self.mapping, f"/codecs/{codec}", entries)
             for i, (canonical, wire) in enumerate(parsed):
                 key = json.dumps(sorted(map(str, literals(wire))))
                 seen[key] = seen.get(key, 0) + 1
-                template = json.dumps(entries[i]["canonical"], sort_keys=True)
                 reads_only = entries[i].get("reads_only", False)
-                if reads_only and template not in written:
-                    raise _error(
-                        self.mapping,
-                        f"/codecs/{codec}/{i}/reads_only",
-                        "no earlier variant writes its canonical template",
-                    )
-                written.add(template)
                 enc, dec = self.variant_functions(
                     f"{codec}_{i}",
                     f"/codecs/{codec}/{i}",

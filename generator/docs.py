@@ -1028,7 +1028,7 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
         )
     parts = [
         {
-            "type": code(part_type),
+            "type": code(part_type) + (" (read only)" if variant.get("reads_only") else ""),
             "slot": code(variant.get("slot", "content")),
             "canonical": _template_text(variant["canonical"]),
             "wire": _template_text(variant["wire"]),

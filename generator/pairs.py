@@ -212,9 +212,10 @@ def part_variant(
 ) -> Json:
     """The first variant of ``part`` (a codec's, with ``codec``) whose canonical template has
     these constant fields, among those written in a message of ``role`` (a variant may name
-    the roles it is for: Responses writes the model's text as `output_text`)."""
+    the roles it is for: Responses writes the model's text as `output_text`). A fused pass
+    reads and writes the written spelling: a `reads_only` one goes the two-step way."""
     for variant in mapping["codecs" if codec else "parts"].get(part, []):
-        if role not in variant.get("roles", [role]):
+        if role not in variant.get("roles", [role]) or variant.get("reads_only"):
             continue
         template = variant["canonical"]
         if all(_matches(template.get(k), v) for k, v in canonical.items()):
@@ -890,12 +891,16 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_result_id": next(k for k in s_result if k != "content"),
         "s_result_content": "content",
         "s_tool_choices": _source_tool_choices(source),
-        "s_tool_type": source["codecs"]["tool"][0]["wire"]["type"],
+        "s_tool_type": written_tool(source)["wire"]["type"],
         "s_tool_fn": next(
-            k for k, v in source["codecs"]["tool"][0]["wire"].items() if isinstance(v, dict)
+            k for k, v in written_tool(source)["wire"].items() if isinstance(v, dict)
+        ),
+        "s_tool_read": sorted(
+            {key for variant in source["codecs"]["tool"] for key in variant["wire"]}
+            - set(written_tool(source)["wire"])
         ),
         "s_tool_fn_keys": sorted(
-            next(v for v in source["codecs"]["tool"][0]["wire"].values() if isinstance(v, dict))
+            next(v for v in written_tool(source)["wire"].values() if isinstance(v, dict))
         ),
         "s_aliases": source["request"].get("aliases", {}),
         "s_read_keys": frozenset(
@@ -979,7 +984,7 @@ def _checks(source: Json, params: list[Param], *parts: Json) -> SourceChecks:
     handled = ("user", "assistant", "tool", "system", "developer")
     roles = {wire for canonical, wire in source["roles"].items() if canonical in handled}
     tags = {part["type"] for part in parts if isinstance(part, dict) and "type" in part}
-    tags |= {source["codecs"]["tool"][0]["wire"]["type"]}
+    tags |= {written_tool(source)["wire"]["type"]}
     tags |= {v["wire"]["type"] for v in source["codecs"]["response_format"]}
     try:
         checks = source_checks(source, read, listed, {layout["role"]: roles, "type": tags})

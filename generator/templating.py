@@ -111,6 +111,8 @@ def required(node: Any) -> bool:
     if isinstance(node, Call):
         if node.fills:
             return True  # always written, so a wire value without it is another variant's
+        if node.name == "codec" and node.args[1].forced:
+            return True  # `{"@codec": [name, $x!]}`: this variant needs a value the codec reads
         if node.name in ("each", "codec", "merge"):
             return False  # a value no variant takes is left out (and reported)
         if node.name == "parts":
@@ -504,6 +506,19 @@ class Compiler:
                     em.line(f"v_{var.name} = ABSENT")
         elif call.name == "codec":
             codec, var = call.args
+            if var.forced:
+                # `$x!`: a value no variant of the codec reads, or of another type (a field
+                # only this variant knows, which no schema checked), is another variant's.
+                em.line("try:")
+                with em.block():
+                    em.line(f"v_{var.name} = {self.prefix}dec_{codec}(ctx, {expr}, {at})")
+                em.line("except ConversionError:")
+                with em.block():
+                    em.line(side.miss)
+                em.line(f"if v_{var.name} is MISS:")
+                with em.block():
+                    em.line(side.miss)
+                return
             em.line(f"v_{var.name} = {self.prefix}dec_{codec}(ctx, {expr}, {at})")
             em.line(f"if v_{var.name} is MISS:")
             with em.block():

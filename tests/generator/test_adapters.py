@@ -66,10 +66,14 @@ def test_every_mapping_compiles_and_names_its_file() -> None:
             lambda d: d["parts"]["text"][0].update(slot="message"),
             "only one tool_result variant",
         ),
-        # A read-only spelling whose canonical value no earlier variant writes.
+        # A read-only spelling whose canonical value no written variant writes.
         (
-            lambda d: d["codecs"]["tool"].reverse(),
-            "no earlier variant writes its canonical template",
+            lambda d: d["codecs"]["tool"][1].update(reads_only=True),
+            "no written variant holds a subset of its canonical template",
+        ),
+        (
+            lambda d: d["parts"]["text"][1].update(reads_only=True),
+            "no written variant holds a subset of its canonical template",
         ),
     ],
 )
@@ -82,12 +86,26 @@ def test_mistakes_are_refused_with_their_place(edit: Any, message: str) -> None:
 
 
 def test_a_read_only_variant_gets_no_encoder() -> None:
-    """OpenAI Chat's tool without its `type` is read, never written: its decoder is there,
-    its encoder is not, and the codec's encoder asks only the typed variant."""
+    """OpenAI Chat's tool with a cache hint or without its `type`, and its text with a cache
+    hint, are read, never written: their decoders are there, their encoders are not, and the
+    encoders of the codec and of the part ask only the variant written."""
     plan = plan_adapter(Mapping(Path("mappings/openai-chat.yaml"), _openai()), BUNDLE)
     names = "\n".join(function.source for function in plan.functions)
-    assert "def dec_tool_1(" in names and "def enc_tool_1(" not in names
-    assert "enc_tool_0(ctx, c, at)" in names
+    for read_only in ("tool_0", "tool_2", "text_0"):
+        assert f"def dec_{read_only}(" in names and f"def enc_{read_only}(" not in names
+    assert "enc_tool_1(ctx, c, at)" in names and "enc_text_1(ctx, c, at)" in names
+
+
+def test_a_read_only_variant_may_come_before_the_one_written() -> None:
+    """A written variant holding a subset of the read-only one's canonical fields writes what
+    it reads, wherever it stands; one holding a field the read-only lacks does not."""
+    data = _openai()
+    text = data["parts"]["text"]
+    text[1]["canonical"] = {**text[1]["canonical"], "citations": "$citations"}
+    text[1]["wire"] = {**text[1]["wire"], "annotations": "$citations"}
+    with pytest.raises(SchemaLoadError, match="no written variant holds a subset") as err:
+        _plan(data)
+    assert "/parts/text/0/reads_only" in str(err.value)
 
 
 def test_a_block_needs_its_tag() -> None:

@@ -177,23 +177,38 @@ def attach(
         _keep(messages[0], fmt, entry)
 
 
-def apply(ctx: Context, fmt: str, messages: list[dict[str, Any]], turn: Any, at: str) -> Any:
+def apply(
+    ctx: Context, fmt: str, messages: list[dict[str, Any]], turn: Any, spans: list[str]
+) -> Any:
     """``turn`` with the patch kept on ``messages[0]`` applied, if it still fits them (a wire
-    turn: an object, or the list of items an item format spreads it into)."""
+    turn: an object, or the list of items an item format spreads it into); ``spans``: the
+    pointers of ``messages``."""
     raw = messages[0].get("provider_raw")
     entry = raw.get(fmt) if raw else None
     if not entry or "patch" not in entry:
         return turn
     if entry.get("digest") != digest(messages):
         ctx.loss(
-            at,
+            spans[0],
             "provider_raw_stale",
             f"{ctx.adapter}: the content changed since it was "
             "read, so fields it had outside the canonical form are not restored",
         )
         return turn
     patched: dict[str, Any] = _apply(turn, entry["patch"])
+    # The turn goes back as it was read, exactly: what writing these messages reported lost
+    # (a field read only, such as OpenAI Chat's cache hint) is restored with it.
+    ctx.losses[:] = [loss for loss in ctx.losses if not _within_any(loss, spans)]
     return patched
+
+
+def _within_any(loss: Loss, spans: list[str]) -> bool:
+    """Whether ``loss`` is about what one of ``spans`` holds (and not about round-trip data
+    kept for another format, which no patch restores)."""
+    if loss.code.startswith("provider_raw"):
+        return False
+    pointer = loss.pointer
+    return any(pointer == span or pointer.startswith(span + "/") for span in spans)
 
 
 def restores(fmt: str, message: dict[str, Any]) -> bool:
@@ -289,15 +304,20 @@ def apply_envelope(
         )
         return wire
     patched: dict[str, Any] = _apply(wire, entry["patch"])
-    # The patch puts back what the input had where placeholders went: nothing was invented;
-    # and the empty system prompts it was read with (the digest covers them).
+    # The patch gives back the envelope as it was read (so what writing it reported lost is
+    # there again, and placeholders hold what the input had), and the empty system prompts
+    # it was read with (the digest covers them).
     ctx.losses[:] = [loss for loss in ctx.losses if not _restored(loss, canonical, canonical_key)]
     return patched
 
 
 def _restored(loss: Loss, canonical: dict[str, Any], canonical_key: str) -> bool:
-    if loss.code == "placeholder_inserted":
-        return not loss.pointer.startswith(("/messages", "/message"))
+    if loss.code.startswith("provider_raw"):
+        return False
+    if not loss.pointer.startswith(("/messages", "/message")):
+        # The envelope goes back as it was read: a placeholder is the value it had, a field
+        # read only (a tool's cache hint in OpenAI Chat) is there again.
+        return True
     if loss.code != "message_dropped" or not loss.pointer.startswith(f"/{canonical_key}/"):
         return False
     messages = canonical.get(canonical_key)
