@@ -96,6 +96,13 @@ def test_a_read_only_variant_gets_no_encoder() -> None:
     assert "enc_tool_1(ctx, c, at)" in names and "enc_text_1(ctx, c, at)" in names
 
 
+def test_geminis_openapi_schema_field_is_read_never_written() -> None:
+    plan = plan_adapter(Mapping(Path("mappings/gemini.yaml"), mapping_data("gemini")), BUNDLE)
+    names = "\n".join(function.source for function in plan.functions)
+    assert "def dec_response_format_1(" in names
+    assert "def enc_response_format_1(" not in names
+
+
 def test_a_read_only_variant_may_come_before_the_one_written() -> None:
     """A written variant holding a subset of the read-only one's canonical fields writes what
     it reads, wherever it stands; one holding a field the read-only lacks does not."""
