@@ -160,11 +160,11 @@ def _op(op: str, arg: Json, env: Mapping[str, str]) -> str | None:
     if text is not None:
         return text
     if name == "arguments_schema":  # a tool declared without a schema (None) takes no arguments
-        return f"_schemas.or_no_arguments({wire_expr(arg, env)})"
+        return f"_or_no_arguments({wire_expr(arg, env)})"
     if name in ("object_schema", "flat_object_schema"):
         # A schema without a type gets `"type": "object"`; one the transform would rewrite
         # (reported) sends the body the two-step way (pair.py.j2, `plain_object`).
-        return f"_schemas.{name}({wire_expr(arg, env)})"
+        return f"_{name}({wire_expr(arg, env)})"
     if name == "result_object":  # [$content, $structured, $is_error, ok key, error key, ...]
         content, _structured, _error, ok_key = args[:4]
         if (variables_of(args[1]) | variables_of(args[2])) & env.keys():
@@ -197,6 +197,18 @@ def _value_op(name: str, arg: Json, args: list[Json], env: Mapping[str, str]) ->
     if name == "non_empty":  # the guard refuses an empty value (a description) before
         return wire_expr(arg, env)
     return None
+
+
+# The helpers of interlingua.conversion.transforms.schemas a pass's tool declaration calls.
+# Imported by name (`_flat_object_schema`), not called through the module: compiled, a call
+# of a function of the same build is a direct C call, where `module.f(...)` looked the name
+# up and parsed its arguments on each call (about 2,500 instructions a tool, callgrind).
+SCHEMA_HELPERS = ("flat_object_schema", "object_schema", "or_no_arguments")
+
+
+def schema_helpers(expr: str) -> list[str]:
+    """The schema helpers ``expr`` calls (`_name(`, not the tail of a longer name)."""
+    return [name for name in SCHEMA_HELPERS if re.search(rf"(?<!\w)_{name}\(", expr)]
 
 
 def written_tool(target: Json) -> Json:
@@ -953,6 +965,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_tools_path": _tools_path(target),
         "t_tools_for_history": bool(t_layout.get("tools_for_history")),
         "t_tool": tool_expr,
+        "t_schema_helpers": schema_helpers(tool_expr),
         "t_tool_bare": _tool_expr(target, described=False)[0],
         "t_tool_group": tool_group,
         "t_tool_choices": tool_choices(target),

@@ -117,7 +117,8 @@ def test_a_tool_declaration_compiles_to_what_the_writer_gives(
     """The fused declaration of a tool (absent schema: None) equals the two-step writer's, for
     every schema the shape takes: no schema, any object, one without `type`, one with."""
     expr, _group = pairs._tool_expr(mappings_by_format()[target], described=False)
-    fused = eval(expr, {"_schemas": schemas}, {"name": "f", "schema": schema, "strict": None})
+    helpers = {f"_{name}": getattr(schemas, name) for name in pairs.schema_helpers(expr)}
+    fused = eval(expr, helpers, {"name": "f", "schema": schema, "strict": None})
     tool: dict[str, Any] = {"name": "f"}
     if schema is not None:
         tool["input_schema"] = schema
@@ -736,3 +737,13 @@ def test_a_block_pairs_media_in_results_come_from_the_mappings_and_the_two_step_
     fewer["parts"]["document"] = fewer["parts"]["document"][:3]  # no document by a file id
     with pytest.raises(pairs.PairError, match="documents the block composer does not read"):
         pairs_from_blocks.pair_values(fewer, target)
+
+
+def test_the_schema_helpers_a_declaration_calls_are_named_exactly() -> None:
+    """`_object_schema(` inside `_flat_object_schema(` is not a call of `object_schema`."""
+    assert pairs.schema_helpers("_or_no_arguments(_flat_object_schema(schema))") == [
+        "flat_object_schema",
+        "or_no_arguments",
+    ]
+    assert pairs.schema_helpers("{'json': _object_schema(schema)}") == ["object_schema"]
+    assert pairs.schema_helpers("{'name': name}") == []

@@ -31,7 +31,9 @@ from interlingua.conversion.adapters.fused_checks import (
 )
 from interlingua.conversion.adapters.runtime import carries as _carries
 from interlingua.conversion.reading import InputError, read_json
-from interlingua.conversion.transforms import schemas as _schemas
+from interlingua.conversion.transforms.schemas import flat_object_schema as _flat_object_schema
+from interlingua.conversion.transforms.schemas import or_no_arguments as _or_no_arguments
+from interlingua.conversion.transforms.schemas import plain_object as _plain_object
 
 SOURCE: Final = "openai-chat"
 TARGET: Final = "anthropic"
@@ -538,7 +540,7 @@ def convert_request(
                 or (strict is not None and type(strict) is not bool)
             ):
                 return "tools: a name, schema or strict flag the fused shape does not take"
-            if not _schemas.plain_object(schema, flat=True):
+            if not _plain_object(schema, flat=True):
                 return "tools: a schema anthropic takes only rewritten"
             declared.add(name)
             declaration: dict[str, Any]
@@ -547,13 +549,13 @@ def convert_request(
                     return "tools: a null description"
                 declaration = {
                     "name": name,
-                    "input_schema": _schemas.or_no_arguments(_schemas.flat_object_schema(schema)),
+                    "input_schema": _or_no_arguments(_flat_object_schema(schema)),
                 }
             elif type(description) is str and (data_checked or _clean(description)):
                 declaration = {
                     "name": name,
                     "description": description,
-                    "input_schema": _schemas.or_no_arguments(_schemas.flat_object_schema(schema)),
+                    "input_schema": _or_no_arguments(_flat_object_schema(schema)),
                 }
             else:
                 return "tools: a description the fused shape does not take"

@@ -31,7 +31,9 @@ from interlingua.conversion.adapters.fused_checks import (
 )
 from interlingua.conversion.adapters.runtime import carries as _carries
 from interlingua.conversion.reading import InputError, read_json
-from interlingua.conversion.transforms import schemas as _schemas
+from interlingua.conversion.transforms.schemas import flat_object_schema as _flat_object_schema
+from interlingua.conversion.transforms.schemas import or_no_arguments as _or_no_arguments
+from interlingua.conversion.transforms.schemas import plain_object as _plain_object
 
 SOURCE: Final = "openai-chat"
 TARGET: Final = "bedrock"
@@ -580,7 +582,7 @@ def convert_request(
                 or (strict is not None and type(strict) is not bool)
             ):
                 return "tools: a name, schema or strict flag the fused shape does not take"
-            if not _schemas.plain_object(schema, flat=True):
+            if not _plain_object(schema, flat=True):
                 return "tools: a schema bedrock takes only rewritten"
             declared.add(name)
             declaration: dict[str, Any]
@@ -590,9 +592,7 @@ def convert_request(
                 declaration = {
                     "toolSpec": {
                         "name": name,
-                        "inputSchema": {
-                            "json": _schemas.or_no_arguments(_schemas.flat_object_schema(schema))
-                        },
+                        "inputSchema": {"json": _or_no_arguments(_flat_object_schema(schema))},
                     }
                 }
             elif type(description) is str and (data_checked or _clean(description)):
@@ -606,11 +606,7 @@ def convert_request(
                     declaration = {
                         "toolSpec": {
                             "name": name,
-                            "inputSchema": {
-                                "json": _schemas.or_no_arguments(
-                                    _schemas.flat_object_schema(schema)
-                                )
-                            },
+                            "inputSchema": {"json": _or_no_arguments(_flat_object_schema(schema))},
                         }
                     }
                 else:
@@ -618,11 +614,7 @@ def convert_request(
                         "toolSpec": {
                             "name": name,
                             "description": description,
-                            "inputSchema": {
-                                "json": _schemas.or_no_arguments(
-                                    _schemas.flat_object_schema(schema)
-                                )
-                            },
+                            "inputSchema": {"json": _or_no_arguments(_flat_object_schema(schema))},
                         }
                     }
             else:
@@ -1050,9 +1042,7 @@ def convert_request(
                 {
                     "toolSpec": {
                         "name": name,
-                        "inputSchema": {
-                            "json": _schemas.or_no_arguments(_schemas.flat_object_schema(schema))
-                        },
+                        "inputSchema": {"json": _or_no_arguments(_flat_object_schema(schema))},
                     }
                 }
             )

@@ -28,7 +28,8 @@ from interlingua.conversion.adapters.fused_checks import (
 )
 from interlingua.conversion.adapters.runtime import carries as _carries
 from interlingua.conversion.reading import InputError, read_json
-from interlingua.conversion.transforms import schemas as _schemas
+from interlingua.conversion.transforms.schemas import object_schema as _object_schema
+from interlingua.conversion.transforms.schemas import plain_object as _plain_object
 
 SOURCE: Final = "openai-chat"
 TARGET: Final = "gemini"
@@ -526,7 +527,7 @@ def convert_request(
                 or (strict is not None and type(strict) is not bool)
             ):
                 return "tools: a name, schema or strict flag the fused shape does not take"
-            if not _schemas.plain_object(schema, flat=False):
+            if not _plain_object(schema, flat=False):
                 return "tools: a schema gemini takes only rewritten"
             declared.add(name)
             declaration: dict[str, Any]
@@ -534,15 +535,11 @@ def convert_request(
                 if "description" in fn:
                     return "tools: a null description"
                 declaration = {"name": name} | (
-                    {"parametersJsonSchema": _schemas.object_schema(schema)}
-                    if schema is not None
-                    else {}
+                    {"parametersJsonSchema": _object_schema(schema)} if schema is not None else {}
                 )
             elif type(description) is str and (data_checked or _clean(description)):
                 declaration = {"name": name, "description": description} | (
-                    {"parametersJsonSchema": _schemas.object_schema(schema)}
-                    if schema is not None
-                    else {}
+                    {"parametersJsonSchema": _object_schema(schema)} if schema is not None else {}
                 )
             else:
                 return "tools: a description the fused shape does not take"
