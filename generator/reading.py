@@ -180,6 +180,9 @@ def _relax(node: Any, known: _Known) -> Any:  # noqa: C901 - one branch per sche
         # Members told apart by tags stay apart; members told apart only by being closed
         # may now both match, and a member for unknown tags may overlap an open one.
         node["anyOf"] = node.pop("oneOf")
+    if rule.get("also"):
+        # Shapes other servers send where the provider's own sends this one.
+        return {"anyOf": [node, *(_relax(copy.deepcopy(other), known) for other in rule["also"])]}
     return node
 
 

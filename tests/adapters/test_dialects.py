@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
+from interlingua.conversion import ConversionError
 from interlingua.conversion.converter import convert
 
 CHAT = "openai-chat"
@@ -129,3 +131,84 @@ def test_a_function_tool_without_its_type_reads_as_a_function() -> None:
     assert convert(convert(typed, CHAT, "canonical").output, "canonical", CHAT).output == typed
     # Written from another format, a tool has its `type`, as OpenAI requires.
     assert convert(anthropic.output, "anthropic", CHAT).output["tools"] == typed["tools"]
+
+
+MISTRAL_THINKING: dict[str, Any] = {
+    "type": "thinking",
+    "thinking": [
+        {"type": "text", "text": "Two and two make four."},
+        {"type": "text", "text": "The answer is the number alone."},
+    ],
+}
+MISTRAL: dict[str, Any] = {
+    "model": "magistral-medium-latest",
+    "messages": [
+        {"role": "user", "content": "What is 2 + 2?"},
+        {"role": "assistant", "content": [MISTRAL_THINKING, {"type": "text", "text": "4"}]},
+        {"role": "user", "content": "And 3 + 3?"},
+    ],
+}
+
+
+def test_mistrals_thinking_block_reads_as_reasoning_bound_to_the_format() -> None:
+    """Mistral's reasoning models give their reasoning as a content block of text chunks
+    (pydantic-ai's recorded bodies): a thinking part before the answer, bound to openai-chat
+    and the model, its chunks joined by a blank line; the same body comes back exactly."""
+    canonical = convert(copy.deepcopy(MISTRAL), CHAT, "canonical")
+    thinking, answer = canonical.output["messages"][1]["content"]
+    assert thinking == {
+        "type": "thinking",
+        "text": "Two and two make four.\n\nThe answer is the number alone.",
+        "origin": {"format": CHAT, "model": "magistral-medium-latest"},
+    }
+    assert answer == {"type": "text", "text": "4"}
+    assert canonical.losses == ()
+    same = convert(copy.deepcopy(MISTRAL), CHAT, CHAT)
+    assert same.output == MISTRAL and same.losses == ()
+
+
+def test_mistrals_thinking_is_written_in_the_reasoning_field_and_reported_elsewhere() -> None:
+    canonical = convert(copy.deepcopy(MISTRAL), CHAT, "canonical").output
+    del canonical["messages"][1]["provider_raw"]  # no round-trip data: written as a reader would
+    written = convert(canonical, "canonical", CHAT)
+    assert written.output["messages"][1] == {
+        "role": "assistant",
+        "content": "4",
+        "reasoning_content": "Two and two make four.\n\nThe answer is the number alone.",
+    }
+    anthropic = convert(copy.deepcopy(MISTRAL), CHAT, "anthropic")
+    codes = {(loss.pointer, loss.code) for loss in anthropic.losses}
+    assert ("/messages/1/content/0", "thinking_not_replayable") in codes
+    assert ("/messages/1/content/0/thinking", "parts_merged") in codes
+    assert anthropic.output["messages"][1] == {"role": "assistant", "content": "4"}
+
+
+def test_a_thinking_block_of_other_chunks_is_refused_with_its_place() -> None:
+    body = copy.deepcopy(MISTRAL)
+    body["messages"][1]["content"][0]["thinking"] = [{"type": "image_url", "image_url": {}}]
+    with pytest.raises(ConversionError) as err:
+        convert(body, CHAT, "anthropic")
+    assert err.value.code == "unknown_variant"
+    assert err.value.pointer == "/messages/1/content/0/thinking/0"
+
+
+def test_mistrals_response_content_blocks_read_as_reasoning_and_text() -> None:
+    """A Mistral response answers with content blocks (OpenAI's is one string): the thinking
+    block and the text read as the message's parts, and the same body comes back exactly."""
+    body = _response(
+        content=[
+            {**MISTRAL_THINKING, "closed": True},
+            {"type": "text", "text": "4"},
+        ]
+    )
+    del body["choices"][0]["message"]["refusal"]
+    canonical = convert(copy.deepcopy(body), CHAT, "canonical", "response")
+    assert [part["type"] for part in canonical.output["message"]["content"]] == ["thinking", "text"]
+    assert canonical.losses == ()
+    same = convert(copy.deepcopy(body), CHAT, CHAT, "response")
+    assert same.output == body and same.losses == ()
+    anthropic = convert(copy.deepcopy(body), CHAT, "anthropic", "response")
+    assert anthropic.output["content"] == [{"type": "text", "text": "4"}]
+    assert ("/choices/0/message/content/0/closed", "field_dropped") in [
+        (loss.pointer, loss.code) for loss in anthropic.losses
+    ]

@@ -199,3 +199,25 @@ def test_an_optional_field_may_be_null_whatever_its_schema() -> None:
     assert not _reads(schema, {"id": None})
     assert not _reads(schema, {"id": "1", "role": "c"})  # the kept enum still holds
     assert not _reads(schema, {"id": "1", "where": {}})  # and the referenced shape
+
+
+def test_another_shape_a_value_takes_on_read_is_read_and_relaxed_too() -> None:
+    """`x-read.also`: a shape other servers send (Mistral's list content where OpenAI's
+    response has a string) reads beside the node's own; the strict schema still refuses it,
+    and the other shape is relaxed like the rest (its objects open)."""
+    blocks = {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["type"],
+            "properties": {"type": {"type": "string"}},
+        },
+    }
+    content: dict[str, Any] = {"type": ["string", "null"], "x-read": {"also": [blocks]}}
+    schema = {"type": "object", "required": ["content"], "properties": {"content": content}}
+    listed = {"content": [{"type": "text", "closed": True}]}
+    assert _reads(schema, listed) and _reads(schema, {"content": "4"})
+    assert not jsonschema_rs.validator_for(schema).is_valid(listed)
+    assert not _reads(schema, {"content": 4})
+    assert "x-read" in content  # the strict schema is left as it was
