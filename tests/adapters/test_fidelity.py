@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from interlingua.conversion import Context
 from interlingua.conversion.adapters import fidelity
 from interlingua.conversion.converter import convert
 
@@ -132,3 +133,24 @@ def test_a_value_written_under_another_key_is_moved_not_copied() -> None:
     assert {"op": "add", "path": "/m", "value": True} in ops
     assert fidelity._apply(produced, ops) == original
     assert produced["reasoning_content"] == "long reasoning"  # the input is left alone
+
+
+def test_what_turns_given_back_as_read_reported_is_left_out_and_nothing_else() -> None:
+    """`drop_restored` keeps a loss of another message (`/messages/10` is not under
+    `/messages/1`), of the envelope, and about another format's round-trip data."""
+    ctx = Context("openai-chat")
+    for pointer, code in [
+        ("/messages/1", "role_changed"),
+        ("/messages/1/content/0/cache_hint", "field_dropped"),
+        ("/messages/10/content/0/cache_hint", "field_dropped"),
+        ("/messages/3", "field_dropped"),
+        ("/tools/0/cache_hint", "field_dropped"),
+        ("/messages/3/provider_raw/anthropic", "provider_raw_dropped"),
+    ]:
+        ctx.loss(pointer, code, "reason")
+    fidelity.drop_restored(ctx, {"/messages/1", "/messages/3"})
+    assert [(loss.pointer, loss.code) for loss in ctx.losses] == [
+        ("/messages/10/content/0/cache_hint", "field_dropped"),
+        ("/tools/0/cache_hint", "field_dropped"),
+        ("/messages/3/provider_raw/anthropic", "provider_raw_dropped"),
+    ]

@@ -1619,10 +1619,15 @@ def encode_messages(
         previous_role = role
     ctx.role = "system"
     hoist = _system(ctx, system, hoisted) if system or hoisted else ABSENT
+    restored: set[str] = set()  # the pointers of the messages given back as they were read
     for k, (start, end) in enumerate(groups):
         if start < end and messages[start].get("provider_raw"):
             spans = [at] if single else [f"{at}/{j}" for j in range(start, end)]
-            out[k] = fidelity.apply(ctx, FORMAT, messages[start:end], out[k], spans)
+            out[k] = fidelity.apply(
+                ctx, FORMAT, messages[start:end], out[k], spans, restored=restored
+            )
+    if restored:
+        fidelity.drop_restored(ctx, restored)
     return out, hoist
 
 

@@ -178,11 +178,17 @@ def attach(
 
 
 def apply(
-    ctx: Context, fmt: str, messages: list[dict[str, Any]], turn: Any, spans: list[str]
+    ctx: Context,
+    fmt: str,
+    messages: list[dict[str, Any]],
+    turn: Any,
+    spans: list[str],
+    *,
+    restored: set[str],
 ) -> Any:
     """``turn`` with the patch kept on ``messages[0]`` applied, if it still fits them (a wire
     turn: an object, or the list of items an item format spreads it into); ``spans``: the
-    pointers of ``messages``."""
+    pointers of ``messages``, added to ``restored`` when the patch applies."""
     raw = messages[0].get("provider_raw")
     entry = raw.get(fmt) if raw else None
     if not entry or "patch" not in entry:
@@ -196,19 +202,28 @@ def apply(
         )
         return turn
     patched: dict[str, Any] = _apply(turn, entry["patch"])
-    # The turn goes back as it was read, exactly: what writing these messages reported lost
-    # (a field read only, such as OpenAI Chat's cache hint) is restored with it.
-    ctx.losses[:] = [loss for loss in ctx.losses if not _within_any(loss, spans)]
+    restored.update(spans)
     return patched
 
 
-def _within_any(loss: Loss, spans: list[str]) -> bool:
-    """Whether ``loss`` is about what one of ``spans`` holds (and not about round-trip data
-    kept for another format, which no patch restores)."""
+def drop_restored(ctx: Context, restored: set[str]) -> None:
+    """Leave out what writing reported lost of the messages at ``restored``: each went back as
+    it was read, exactly (a field read only, such as OpenAI Chat's cache hint, is restored with
+    it). One pass over the losses, each looked up by its pointer's heads."""
+    ctx.losses[:] = [loss for loss in ctx.losses if not _within(loss, restored)]
+
+
+def _within(loss: Loss, restored: set[str]) -> bool:
+    """Whether ``loss`` is about what a message at one of ``restored`` holds (and not about
+    round-trip data kept for another format, which no patch restores)."""
     if loss.code.startswith("provider_raw"):
         return False
     pointer = loss.pointer
-    return any(pointer == span or pointer.startswith(span + "/") for span in spans)
+    while pointer not in restored:
+        if not pointer:
+            return False
+        pointer = pointer.rpartition("/")[0]
+    return True
 
 
 def restores(fmt: str, message: dict[str, Any]) -> bool:
