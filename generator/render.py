@@ -112,6 +112,11 @@ def codes(inputs: Inputs) -> Files:
             "codes": bundle["$defs"]["ErrorCode"]["x-codes"],
             "severities": bundle["$defs"]["Severity"]["enum"],
             "retryable": retryable_table(bundle),
+            "registration_only": sorted(
+                code
+                for code, about in bundle["$defs"]["ErrorCode"]["x-codes"].items()
+                if about.get("registration_only")
+            ),
             "invariant_codes": sorted(
                 {
                     code

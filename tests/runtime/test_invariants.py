@@ -196,6 +196,50 @@ def test_portable_schema_allows_keyword_named_properties() -> None:
     assert codes(tool(schema)) == []
 
 
+OPTIONAL_TITLE = {  # what pydantic writes for `title: str | None = None`, with a nested model
+    "type": "object",
+    "properties": {
+        "title": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        "author": {"$ref": "#/$defs/Author"},
+    },
+    "$defs": {"Author": {"type": "object", "properties": {"name": {"type": "string"}}}},
+}
+
+
+@pytest.mark.parametrize(
+    "target", ["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "ollama"]
+)
+def test_a_non_portable_schema_is_reported_by_validate_and_carried_by_conversion(
+    target: str,
+) -> None:
+    """Portability is a rule of registering a tool (`validate`), not of carrying one: a
+    canonical document read from a provider that took the schema converts onwards."""
+    document = tool(OPTIONAL_TITLE)
+    assert ("non_portable_tool_schema", "/tools/0/input_schema/$defs") in codes(document)
+    result = interlingua.convert(document, "canonical", target, "request")
+    assert OPTIONAL_TITLE in _schemas_in(result.output)
+    assert not [loss for loss in result.losses if "/tools" in loss.pointer]
+
+
+def _schemas_in(value: Any) -> list[Any]:
+    """Every value anywhere in ``value`` (the written tool schemas among them)."""
+    if isinstance(value, dict):
+        return [value, *(v for item in value.values() for v in _schemas_in(item))]
+    if isinstance(value, list):
+        return [v for item in value for v in _schemas_in(item)]
+    return [value]
+
+
+def test_a_body_with_a_non_portable_schema_comes_back_through_canonical() -> None:
+    body = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": [{"type": "function", "function": {"name": "t", "parameters": OPTIONAL_TITLE}}],
+    }
+    canonical = interlingua.convert(body, "openai-chat", "canonical", "request").output
+    assert interlingua.convert(canonical, "canonical", "openai-chat", "request").output == body
+
+
 def test_response_is_consistent_with_its_message() -> None:
     message = {
         "role": "assistant",
