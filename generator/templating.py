@@ -624,16 +624,27 @@ class Compiler:
         names = [var.name for var in variables(inner)]
         if not all(_each_bound(inner, name) for name in names):
             raise TemplateError("@grouped joins lists: each of its variables must be an @each's")
-        index, group, here = em.temp("n"), em.temp("g"), em.temp("p")
+        index, group, here, groups = em.temp("n"), em.temp("g"), em.temp("p"), em.temp("gs")
         joined = {name: em.temp("j") for name in names}
-        em.line(f"if type({expr}) is not list:")
+        # One group may come alone, not in a list (Gemini's API reads a single value for a
+        # repeated field): read where it stands.
+        em.line(f"{groups}: list[tuple[str, Any]]")
+        em.line(f"if type({expr}) is dict:")
+        with em.block():
+            em.line(f"{groups} = [({at}, {expr})]")
+        em.line(f"elif type({expr}) is list:")
+        with em.block():
+            em.line(
+                f'{groups} = [({at} + "/" + str({index}), {group}) '
+                f"for {index}, {group} in enumerate({expr})]"
+            )
+        em.line("else:")
         with em.block():
             em.line(f'raise ConversionError("wrong_type", {at}, "expected a list")')
         for name in names:
             em.line(f"{joined[name]}: Any = ABSENT")
-        em.line(f"for {index}, {group} in enumerate({expr}):")
+        em.line(f"for {here}, {group} in {groups}:")
         with em.block():
-            em.line(f'{here} = {at} + "/" + str({index})')
             self.pending.append([])
             self.match(em, inner, group, side, (here, ()), decode=True)
             self.flush_drops(em, decode=True)

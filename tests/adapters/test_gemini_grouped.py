@@ -71,3 +71,51 @@ def test_an_error_in_a_later_group_points_into_it(group: Any, pointer: str, vali
                 copy.deepcopy(body), "gemini", "canonical", validate_input=validate, fused=fused
             )
         assert (error.value.code, error.value.pointer) == ("wrong_type", pointer)
+
+
+# pydantic-ai's recorded Gemini traffic (tests/models/cassettes/test_openai/
+# test_multiple_agent_tool_calls.yaml), which the API answered with a call: one group alone,
+# not in a list, under the proto name. It was refused (`wrong_type` at /tools).
+ALONE = {
+    "contents": [{"parts": [{"text": "What is the capital of France?"}], "role": "user"}],
+    "tools": {
+        "function_declarations": [
+            {
+                "description": "Get the capital of a country.",
+                "name": "get_capital",
+                "parameters": {
+                    "properties": {"country": {"type": "string"}},
+                    "required": ["country"],
+                    "type": "object",
+                },
+            }
+        ]
+    },
+}
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_one_group_alone_is_read_as_a_list_of_it(fused: bool) -> None:
+    result = convert(copy.deepcopy(ALONE), "gemini", "openai-chat", fused=fused)
+    assert [t["function"]["name"] for t in result.output["tools"]] == ["get_capital"]
+    assert not result.fused  # outside the fused shape: the two-step way, visibly
+    assert [loss.pointer for loss in result.losses] == ["/model"]  # its placeholder only
+
+
+def test_one_group_alone_comes_back_alone() -> None:
+    canonical = convert(copy.deepcopy(ALONE), "gemini", "canonical").output
+    assert [tool["name"] for tool in canonical["tools"]] == ["get_capital"]
+    assert convert(canonical, "canonical", "gemini").output == ALONE
+    assert convert(copy.deepcopy(ALONE), "gemini", "gemini").output == ALONE
+
+
+@pytest.mark.parametrize("validate", [True, False])
+def test_an_error_in_a_group_alone_points_into_it(validate: bool) -> None:
+    body = {**ALONE, "tools": {"functionDeclarations": [{"name": 5}]}}
+    with pytest.raises(ConversionError) as error:
+        convert(body, "gemini", "canonical", validate_input=validate)
+    assert error.value.code == "wrong_type"
+    assert error.value.pointer.startswith("/tools/functionDeclarations/0")
+    with pytest.raises(ConversionError) as error:
+        convert({**ALONE, "tools": "x"}, "gemini", "canonical", validate_input=validate)
+    assert (error.value.code, error.value.pointer) == ("wrong_type", "/tools")

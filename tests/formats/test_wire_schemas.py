@@ -63,6 +63,7 @@ WHERE: dict[str, str] = {
     "openai-chat/request-tool-call-id-too-long": "/messages/1/tool_calls/0/id",
     "openai-chat/request-tool-without-type": "/tools/0",
     "openai-chat/request-cache-control": "/messages/0/content/0",
+    "gemini/request-tools-alone": "/tools",
     "openai-chat/request-mistral-thinking-block": "/messages/1/content/0",
     "openai-chat/response-mistral-content-blocks": "/choices/0/message/content",
     "openai-chat/response-finish-reason-tool-use": "/choices/0/finish_reason",

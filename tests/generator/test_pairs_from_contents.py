@@ -148,7 +148,9 @@ def test_a_constraint_the_content_pass_does_not_check_stops_generation(
             "more than an enum",
         ),
         (
-            lambda d: d["FunctionCall"]["properties"]["args"]["anyOf"].append({"type": "array"}),
+            lambda d: d["FunctionCall"]["properties"]["args"]["anyOf"].append(
+                {"type": "object", "required": ["x"]}
+            ),
             "more than a type",
         ),
         (lambda d: d["FunctionCall"].update(type="array"), "not of the types"),
@@ -170,6 +172,18 @@ def test_a_constraint_on_a_part_the_pass_leaves_is_no_concern(
     schema = copy.deepcopy(_gemini_schema())
     schema["$defs"]["FileData"]["properties"]["fileUri"]["pattern"] = "^https://"
     schema["$defs"]["FunctionResponse"]["properties"]["willContinue"]["enum"] = [True]
+    _with_schema(monkeypatch, schema)
+    _values()
+
+
+def test_a_member_of_a_type_the_pass_does_not_take_sends_it_two_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pass checks the type of all it reads and goes the two-step way on another: a union
+    member of another type (Gemini's one tool group alone, an object where the pass takes the
+    list) asks nothing of the pass."""
+    schema = copy.deepcopy(_gemini_schema())
+    schema["$defs"]["FunctionCall"]["properties"]["args"]["anyOf"].append({"type": "array"})
     _with_schema(monkeypatch, schema)
     _values()
 

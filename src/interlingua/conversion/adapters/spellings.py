@@ -36,7 +36,11 @@ def respelt(node: dict[str, Any], renames: dict[str, str], at: str) -> dict[str,
 
 
 def spell_each(speller: Speller, items: Any, at: str, given: dict[int, Any]) -> Any:
-    """A list of objects, each respelt (the same list when none changed)."""
+    """A list of objects, each respelt (the same list when none changed). One object where
+    the list belongs is respelt as it is: the API reads a single value for a repeated field
+    (Gemini's one tool group alone), and the schema check after says where it may be."""
+    if type(items) is dict:
+        return speller(items, at, given)
     if type(items) is not list:
         return items
     out: list[Any] | None = None
