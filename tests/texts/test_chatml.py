@@ -113,6 +113,89 @@ def test_generation_prompt_and_missing_last_newline() -> None:
     }
 
 
+def test_a_role_line_may_name_the_speaker() -> None:
+    """OpenAI's ChatML note gives few-shot examples as system turns named on the role line."""
+    text = f"{START}system\nTranslate{END}\n{START}system name=example_user\nHow are you?{END}\n"
+    turns = [
+        {"role": "system", "content": "Translate"},
+        {"role": "system", "content": "How are you?", "name": "example_user"},
+    ]
+    assert parse(text, "request") == {"messages": turns}
+    assert render(parse(text, "request"), "request") == text
+    # A tool's name is in its response, never on the role line; a name with a space is no
+    # name: the role line stays as it is, a role no schema takes.
+    from interlingua.conversion.converter import convert
+
+    for line in ("tool name=t", "user name=a b", "user name="):
+        assert parse_turns(f"{START}{line}\nx{END}\n")[0] == [{"role": line, "content": "x"}]
+        with pytest.raises(ConversionError) as caught:
+            convert(f"{START}{line}\nx{END}\n", "chatml", "canonical")
+        assert (caught.value.code, caught.value.pointer) == ("not_in_enum", "/messages/0/role")
+
+
+def test_a_named_speaker_crosses_reported_and_comes_back() -> None:
+    from interlingua.conversion.converter import convert
+
+    text = f"{START}system name=example_user\nHow are you?{END}\n{START}user\nHi{END}\n"
+    result = convert(text, "chatml", "openai-chat")
+    assert [loss.pointer for loss in result.losses if loss.code == "field_dropped"] == [
+        "/messages/0/name"
+    ]
+    assert convert(convert(text, "chatml", "canonical").output, "canonical", "chatml").output == (
+        text
+    )
+
+
+# Hugging Face's chat-template documentation shows a model's decoded generation after the
+# prompt: the assistant's body and <|im_end|>, without the role line.
+CONTINUATIONS = [
+    f"The temperature in Paris, France right now is 22°C.{END}\n",
+    f'<tool_call>\n{{"name": "get_current_temperature", "arguments": {{"unit": "celsius"}}}}'
+    f"\n</tool_call>{END}\n",
+    f"{END}",
+]
+
+
+@pytest.mark.parametrize("text", CONTINUATIONS)
+def test_a_response_may_be_the_continuation_a_model_generates(text: str) -> None:
+    from interlingua.conversion.converter import convert
+
+    turn = parse(text, "response")
+    assert turn["role"] == "assistant"
+    assert turn["continuation"] is True
+    assert render(turn, "response") == text + ("" if text.endswith("\n") else "\n")
+    canonical = convert(text, "chatml", "canonical", "response").output
+    again = convert(canonical, "canonical", "chatml", "response").output
+    assert parse(again, "response") == turn
+    crossed = convert(text, "chatml", "openai-chat", "response")
+    assert "/continuation" in [loss.pointer for loss in crossed.losses]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("no end at all", "ending with"),
+        (f"text{START}assistant\nx{END}\n", "outside a turn"),
+        (f"x{END}\nmore", "outside a turn"),
+    ],
+)
+def test_a_broken_continuation_gets_a_coded_error(text: str, words: str) -> None:
+    with pytest.raises(ConversionError) as caught:
+        parse(text, "response")
+    assert caught.value.code == "invalid_text"
+    assert words in caught.value.message
+
+
+def test_only_an_unnamed_assistant_turn_is_written_as_a_continuation() -> None:
+    for turn in (
+        {"role": "user", "content": "x", "continuation": True},
+        {"role": "assistant", "content": "x", "name": "a", "continuation": True},
+    ):
+        with pytest.raises(ConversionError) as caught:
+            render(turn, "response")
+        assert caught.value.pointer == "/continuation"
+
+
 def test_a_response_is_one_turn() -> None:
     assert parse(f"{START}assistant\nOK{END}\n", "response") == {
         "role": "assistant",
@@ -246,7 +329,7 @@ def _turns(draw: st.DrawFn) -> list[dict[str, Any]]:
         turn: dict[str, Any] = {"role": role, "content": draw(_text)}
         if role == "assistant" and draw(st.booleans()):
             turn["tool_calls"] = draw(st.lists(_call, min_size=1, max_size=3))
-        if role == "tool" and draw(st.booleans()):
+        if draw(st.booleans()):  # a tool's name, or a speaker's on the role line
             turn["name"] = draw(_text)
         out.append(turn)
     return out
@@ -363,7 +446,7 @@ def test_any_chatml_text_goes_through_canonical_and_back_unchanged() -> None:
             turn: dict[str, Any] = {"role": role, "content": draw(_text)}
             if role == "assistant" and draw(st.booleans()):
                 turn["tool_calls"] = draw(st.lists(_call, min_size=1, max_size=2))
-            if role == "tool":
+            if role == "tool" or draw(st.integers(0, 3)) == 0:  # a speaker named now and then
                 turn["name"] = draw(_text.filter(bool))
             turns.append(turn)
         try:

@@ -16,6 +16,10 @@ request ``{"messages": [turn, …]}``; a response one assistant turn); :func:`re
 shape back. A turn is ``{"role", "content"}`` with ``content`` a string; an assistant turn may add
 ``tool_calls`` (``[{"name", "arguments"}]``); a tool turn ``name``. A request may end with an open
 assistant turn, ``<|im_start|>assistant\\n`` (the generation prompt): ``"generation_prompt": true``.
+A system, user or assistant role line may name the speaker, ``system name=example_user`` (the
+few-shot examples of OpenAI's note): the turn's ``name``. A response may be the continuation a
+model generates after the generation prompt, the turn's body and ``<|im_end|>`` without its role
+line (a decoded generation): ``"continuation": true``, written back the same way.
 
 Decisions:
 
@@ -57,6 +61,8 @@ _CALLS = re.compile(
 _CALL = re.compile(rf"{re.escape(CALL_OPEN)}(?P<json>[^\n]*){re.escape(CALL_CLOSE)}")
 _RESULT = re.compile(rf"\A{re.escape(RESULT_OPEN)}(?P<json>[^\n]*){re.escape(RESULT_CLOSE)}\Z")
 RESULTS_ROLE = "user"  # whose bodies hold Qwen2.5's nameless results
+NAMED = " name="  # a role line naming the speaker: `system name=example_user`
+_NAME = re.compile(r"[^\s]+")
 _RESULTS = re.compile(rf"\A{re.escape(RESULT_OPEN)}(?P<all>[\s\S]*){re.escape(RESULT_CLOSE)}\Z")
 _BETWEEN = RESULT_CLOSE + "\n" + RESULT_OPEN  # between two results of one Qwen2.5 user turn
 
@@ -93,13 +99,42 @@ def parse_turns(text: str) -> tuple[list[dict[str, Any]], bool]:
         role, newline, body = text[begin:end].partition("\n")
         if not newline or not role:
             raise _fail(at, f"the turn at {_line(text, pos)} has no role line")
+        role, named, name = role.partition(NAMED)
+        if named and (role == RESULT_ROLE or not _NAME.fullmatch(name)):
+            role += named + name  # not a speaker's name: the role line as it is (refused)
+        elif named:
+            turns.append({**_turn(role, body, at), "name": name})
+            pos = _after(text, end, len(turns))
+            continue
         turns.extend(_turns_of(role, body, at))
-        pos = end + len(END)
-        if text.startswith("\n", pos):
-            pos += 1
-        elif pos < len(text):
-            raise _fail(f"/messages/{len(turns)}", f"text outside a turn at {_line(text, pos)}")
+        pos = _after(text, end, len(turns))
     return turns, False
+
+
+def _after(text: str, end: int, count: int) -> int:
+    """Where the next turn starts after the ``<|im_end|>`` at ``end`` (and its newline)."""
+    pos = end + len(END)
+    if text.startswith("\n", pos):
+        return pos + 1
+    if pos < len(text):
+        raise _fail(f"/messages/{count}", f"text outside a turn at {_line(text, pos)}")
+    return pos
+
+
+def _continuation(text: str) -> dict[str, Any]:
+    """A response that is what a model generates after the generation prompt: the assistant
+    turn's body and its ``<|im_end|>``, without the role line."""
+    end = text.find(END)
+    if end == -1:
+        raise _fail("", f"a response is an assistant turn, or its body ending with {END}")
+    if START in text[:end]:
+        where = _line(text, text.find(START))
+        raise _fail("", f"text outside a turn before the {START} at {where}")
+    after = _after(text, end, 1)
+    if after < len(text):
+        raise _fail("", f"text outside a turn at {_line(text, after)}")
+    turn = _turn(CALL_ROLE, text[:end], "")
+    return {**turn, "continuation": True}
 
 
 def _json(raw: str, at: str, what: str) -> dict[str, Any]:
@@ -151,6 +186,7 @@ def _turn(role: str, body: str, at: str) -> dict[str, Any]:
 
 def render_turn(turn: dict[str, Any]) -> str:
     role, body = turn["role"], turn["content"]
+    line = role + NAMED + turn["name"] if "name" in turn and role != RESULT_ROLE else role
     if role == RESULT_ROLE and "name" in turn:
         result = json.dumps({"name": turn["name"], "content": body}, ensure_ascii=False)
         body = RESULT_OPEN + result + RESULT_CLOSE
@@ -159,7 +195,7 @@ def render_turn(turn: dict[str, Any]) -> str:
             {"name": call["name"], "arguments": call["arguments"]}, ensure_ascii=False
         )
         body += ("\n" if body else "") + CALL_OPEN + spelled + CALL_CLOSE
-    return f"{START}{role}\n{body}{END}\n"
+    return f"{START}{line}\n{body}{END}\n"
 
 
 def _nameless_result(turn: dict[str, Any]) -> bool:
@@ -208,6 +244,8 @@ def render_turns(turns: list[dict[str, Any]], generation_prompt: bool = False) -
 
 def parse(text: str, kind: str) -> Any:
     """The JSON shape of a ChatML ``kind`` document (request, response or messages)."""
+    if kind == "response" and isinstance(text, str) and not text.startswith(START):
+        return _continuation(text)
     turns, prompt = parse_turns(text)
     if kind == "response":
         if prompt or len(turns) != 1:
@@ -223,6 +261,13 @@ def parse(text: str, kind: str) -> Any:
 
 def render(document: Any, kind: str) -> str:
     """The ChatML text of a ``kind`` document in the JSON shape."""
+    if kind == "response" and type(document) is dict and document.get("continuation") is True:
+        turn = {k: v for k, v in document.items() if k != "continuation"}
+        header = f"{START}{turn['role']}\n"
+        text = render_turns([turn])
+        if turn["role"] != CALL_ROLE or "name" in turn or not text.startswith(header):
+            raise _fail("/continuation", "a continuation is an assistant's, unnamed")
+        return text[len(header) :]
     if kind == "response" or (type(document) is dict and "messages" not in document):
         return render_turns([document])
     if type(document) is list:
