@@ -182,6 +182,8 @@ class _Reader:
         self.mapping = mapping
         self.plan = plan
         self.count = 0
+        # The path whose value the last action read into `a_text` (for the next action).
+        self.text_read: tuple[str | int, ...] | None = None
 
     def rules(self, name: str, rules: list[dict[str, Any]], where: str) -> None:
         em = Emitter()
@@ -191,8 +193,15 @@ class _Reader:
         for n, rule in enumerate(rules):
             em.line(f"if {' and '.join(_conditions(rule, shared)) or 'True'}:")
             with em.block():
+                # A list where a text action of the rule reads is the rule's `each` over that
+                # path (Mistral's content as typed chunks): the text action takes the rest.
+                listed = {
+                    _path(a["each"]["list"])[0]
+                    for a in rule["do"]
+                    if isinstance(a, dict) and "each" in a
+                }
                 for k, action in enumerate(rule["do"]):
-                    self.action(em, action, f"{where}/{n}/do/{k}")
+                    self.action(em, action, f"{where}/{n}/do/{k}", listed)
                 em.line("return True")
         em.line("return False")
         # The chunk as an object once (``at`` checked it at every step).
@@ -201,7 +210,24 @@ class _Reader:
         source = head + "\n".join(em.lines)
         self.plan.functions.append(source)
 
-    def action(self, em: Emitter, action: Any, where: str) -> None:
+    def action(
+        self,
+        em: Emitter,
+        action: Any,
+        where: str,
+        listed: frozenset[tuple[str | int, ...]] | set[tuple[str | int, ...]] = frozenset(),
+    ) -> None:
+        text_read, self.text_read = self.text_read, None  # valid for the next action only
+        self._action(em, action, where, listed, text_read)
+
+    def _action(
+        self,
+        em: Emitter,
+        action: Any,
+        where: str,
+        listed: frozenset[tuple[str | int, ...]] | set[tuple[str | int, ...]],
+        text_read: tuple[str | int, ...] | None,
+    ) -> None:
         if action == "complete":
             em.line("s.complete()")
             return
@@ -216,9 +242,11 @@ class _Reader:
         if kind == "each":
             self.count += 1
             name = f"_each{self.count}"
-            self.rules(name, args["rules"], f"{where}/each/rules")
             path, _ = _path(args["list"])
-            em.line(f"x = {_read(path)}")
+            # The text action just before read the same path: its value, not a second read.
+            em.line(f"x = {'a_text' if text_read == path else _read(path)}")
+            self.rules(name, args["rules"], f"{where}/each/rules")
+            self.text_read = None
             em.line("if type(x) is list:")
             with em.block():
                 em.line("for k, item in enumerate(x):")
@@ -252,6 +280,10 @@ class _Reader:
             em.line(f"a_{arg} = {_read(path)}")
             if not optional:
                 required.append(f"a_{arg} is not None")
+            if arg == "text" and path in listed:
+                required.append(f"type(a_{arg}) is not list")
+            if arg == "text":
+                self.text_read = path
         if kind in ("text", "thinking", "refusal", "signature", "block", "cite") and (
             "part" not in values
         ):

@@ -87,6 +87,40 @@ def test_nested_each_rules_compile_to_their_own_function() -> None:
     assert "a_text = c\n" in source  # `@`: the list item itself
 
 
+def _text_rule(*actions: Any) -> dict[str, Any]:
+    return {"has": ["batch"], "do": list(actions)}
+
+
+_EACH = {"each": {"list": "body", "rules": [{"do": [{"text": {"text": "text"}}]}]}}
+
+
+def test_a_list_where_a_text_action_reads_is_left_to_the_rules_each() -> None:
+    """Mistral's content: a string for `text`, a list of typed chunks for the `each` over the
+    same path; the `each` takes the value the text action read."""
+    data = _anthropic()
+    data["stream"]["read"].insert(0, _text_rule({"text": {"text": "body"}}, _EACH))
+    source = "\n".join(_plan(data).functions)
+    assert "if a_text is not None and type(a_text) is not list:" in source
+    assert "x = a_text\n" in source
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [
+        ({"text": {"text": "body"}},),  # no each: a list is the text action's to refuse
+        ({"text": {"text": "other"}}, _EACH),  # an each over another path
+        ({"text": {"text": "body"}}, {"usage": "usage"}, _EACH),  # not just before the each
+    ],
+)
+def test_the_text_action_is_guarded_only_for_an_each_over_its_path(actions: Any) -> None:
+    data = _anthropic()
+    data["stream"]["read"].insert(0, _text_rule(*actions))
+    source = "\n".join(_plan(data).functions)
+    guarded = "type(a_text) is not list" in source
+    assert guarded == (len(actions) == 3)
+    assert "x = a_text\n" not in source
+
+
 def test_an_explicit_start_needs_a_rule_that_starts() -> None:
     data = _anthropic()
     data["stream"]["read"] = [r for r in data["stream"]["read"] if "start" not in str(r["do"])]

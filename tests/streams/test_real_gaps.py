@@ -579,3 +579,55 @@ def test_a_stream_ended_by_its_marker_without_a_stop_reason_completes_as_other()
     cut = list(read_stream(payloads[:-1], "openai-chat"))
     assert cut[-1]["type"] == "error"
     assert cut[-1]["error"]["code"] == "stream_truncated"
+
+
+MISTRAL = (
+    REAL
+    / "openai-chat/stream/pydantic-ai--test-mistral-test-mistral-model-thinking-part-iter-0.sse"
+)
+
+
+def _chat_chunk(content: Any) -> dict[str, Any]:
+    return {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "magistral-medium-latest",
+        "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": None}],
+    }
+
+
+def test_mistral_streams_its_reasoning_as_typed_chunks_read_as_thinking() -> None:
+    """Regression (pydantic-ai's recorded Magistral stream): a chunk's `delta.content` is a list
+    of typed chunks, `thinking` holding the reasoning as text chunks; it was refused
+    (`wrong_type`, "expected a string")."""
+    payloads = [
+        line.removeprefix("data: ")
+        for line in MISTRAL.read_text(encoding="utf-8").splitlines()
+        if line.startswith("data: ")
+    ]
+    ctx = Context("openai-chat", kind="response", fidelity=False)
+    events = list(read_stream(payloads, "openai-chat", ctx))
+    assert ctx.losses == []
+    message = reassemble(events, "openai-chat")["message"]
+    assert [part["type"] for part in message["content"]] == ["thinking", "text"]
+    assert message["content"][0]["text"].startswith("Okay, the user is asking how to cross")
+    assert message["content"][1]["text"].startswith("To cross the street safely")
+    text, _ = _run(_lines(MISTRAL), "openai-chat", "anthropic")
+    assert '"thinking_delta"' not in text  # unsigned reasoning is not replayed to Anthropic
+    assert '"text":"To"' in text
+
+
+def test_a_typed_chunk_no_rule_reads_is_reported_and_a_number_is_refused() -> None:
+    chunks = [
+        _chat_chunk([{"type": "text", "text": "Hi"}, {"type": "image_url", "image_url": "x"}]),
+        {**_chat_chunk(""), "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+    ]
+    ctx = Context("openai-chat", kind="response", fidelity=False)
+    events = list(read_stream(chunks, "openai-chat", ctx))
+    assert reassemble(events, "openai-chat")["message"]["content"] == [
+        {"type": "text", "text": "Hi"}
+    ]
+    assert [x.pointer for x in ctx.losses] == ["/0/choices/0/delta/content/1"]
+    refused = list(read_stream([_chat_chunk(5)], "openai-chat"))
+    assert refused[-1]["error"]["code"] == "wrong_type"
