@@ -116,3 +116,49 @@ def test_an_approval_response_is_a_user_item_of_its_own() -> None:
     ]
     again = convert(wire, "openai-responses", "canonical").output
     assert again["messages"][0]["content"] == document["messages"][0]["content"]
+
+
+# pydantic-ai's recorded Bedrock request (tests/models/cassettes/test_bedrock/
+# test_bedrock_model_with_code_execution_tool.yaml, interaction 1): the history gives back the
+# model's turn as Nova answered it, its code interpreter's call and result included. The result
+# in the assistant turn was refused (`missing_field` at its `text`).
+NOVA_TURN = {
+    "role": "assistant",
+    "content": [
+        {
+            "toolUse": {
+                "toolUseId": "tooluse_1",
+                "name": "nova_code_interpreter",
+                "input": {"snippet": "1234 * 5678"},
+                "type": "server_tool_use",
+            }
+        },
+        {
+            "toolResult": {
+                "toolUseId": "tooluse_1",
+                "content": [{"json": {"stdOut": "7006652", "exitCode": 0, "isError": False}}],
+                "type": "nova_code_interpreter_result",
+                "status": "success",
+            }
+        },
+        {"text": "7006652"},
+    ],
+}
+NOVA_BODY = {
+    "messages": [
+        {"role": "user", "content": [{"text": "What is 1234 * 5678?"}]},
+        NOVA_TURN,
+        {"role": "user", "content": [{"text": "Now multiply that by 2"}]},
+    ]
+}
+
+
+def test_a_nova_system_tool_in_a_request_history_reads_as_hosted_parts() -> None:
+    canonical = convert(NOVA_BODY, "bedrock", "canonical").output
+    parts = canonical["messages"][1]["content"]
+    assert [part["type"] for part in parts] == ["hosted_tool_call", "hosted_tool_result", "text"]
+    assert parts[1]["tool"] == "nova_code_interpreter"
+    assert convert(canonical, "canonical", "bedrock").output == NOVA_BODY
+    crossed = convert(NOVA_BODY, "bedrock", "anthropic")
+    dropped = {loss.part_type for loss in crossed.losses if loss.code == "part_dropped"}
+    assert dropped == {"hosted_tool_call", "hosted_tool_result"}
