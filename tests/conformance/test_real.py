@@ -189,6 +189,24 @@ def test_judging_streams(cases: list[Case]) -> None:
     assert judge(stream, Outcome(output=gone))[1].startswith("every target: failed, ending")
 
 
+def test_a_provider_error_relayed_is_a_translation_that_did_its_job(cases: list[Case]) -> None:
+    """A recorded stream that ends with the provider's own error (Groq's `tool_use_failed`)
+    is read and translated when the error comes out as an error, in a chunk the target
+    takes; a chunk the target refuses is still a problem."""
+    read = next(c for c in cases if c.check == "read" and c.function == "translate_stream")
+    event = {"type": "error", "error": {"code": "provider_error", "path": "/9", "message": "m"}}
+    relayed = {"canonical": {"text": json.dumps(event) + "\n", "failed": True}}
+    assert judge(read, Outcome(output=relayed)) == (True, "")
+    stream = next(c for c in cases if c.check == "stream")
+    error = {"code": "provider_error", "details": {"path": "/9", "message": "m"}}
+    chunk = 'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "m"}}\n\n'
+    answer = {"anthropic": {"text": chunk, "failed": True, "error": error}}
+    assert judge(stream, Outcome(output=answer)) == (True, "")
+    bad = 'event: error\ndata: {"type": "error", "error": 5}\n\n'
+    answer = {"anthropic": {"text": bad, "failed": True, "error": error}}
+    assert judge(stream, Outcome(output=answer))[1].startswith("every target: invalid_output")
+
+
 def test_a_chunk_is_checked_by_jsonschema_rs_and_located_by_python_jsonschema() -> None:
     """Each target's chunk schema, a stream's own (Anthropic) or its response's (Gemini). The
     cached readers are cleared first: a test that ran before on this worker with coverage
