@@ -492,7 +492,7 @@ GEMINI_BAD: dict[str, Any] = {
     "allowed names holding a number": _gemini(
         ("toolConfig", "functionCallingConfig"), {"mode": "ANY", "allowedFunctionNames": ["a", 1]}
     ),
-    "tools that are an object": _gemini(("tools",), {"functionDeclarations": []}),
+    "tools that are a string": _gemini(("tools",), "get_weather"),
     "a system instruction as a string": _gemini(("systemInstruction",), "Be brief."),
     "a role that is no role": _gemini(("contents", 4, "role"), "system"),
     "a part of two kinds": _gemini(("contents", 4, "parts", 0), {"text": "a", "inlineData": {}}),
