@@ -76,13 +76,28 @@ def test_a_block_index_reused_for_another_kind_is_out_of_order() -> None:
     assert events[-1]["error"]["code"] == "stream_out_of_order"
 
 
-def test_a_call_started_twice_is_out_of_order() -> None:
-    call = {
+def _call_start(call_id: str, name: str = "f") -> dict[str, Any]:
+    return {
         "type": "content_block_start",
         "index": 0,
-        "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}},
+        "content_block": {"type": "tool_use", "id": call_id, "name": name, "input": {}},
     }
-    assert _read([_start(), call, call])[-1]["error"]["code"] == "stream_out_of_order"
+
+
+@pytest.mark.parametrize(("call_id", "name"), [("t2", "f"), ("t", "g")])
+def test_a_call_started_twice_is_out_of_order(call_id: str, name: str) -> None:
+    events = _read([_start(), _call_start("t"), _call_start(call_id, name)])
+    assert events[-1]["error"]["code"] == "stream_out_of_order"
+
+
+def test_a_call_header_repeated_as_it_was_goes_on_with_the_call() -> None:
+    """OpenRouter's Kimi K2 streams a call's index, id and name again with its arguments
+    (simonw/llm's recorded stream, conformance/real): it says nothing new, and the call goes
+    on, one call, not a refusal."""
+    events = _read([_start(), _call_start("t"), _call_start("t")])
+    assert [e["type"] for e in events].count("tool_call_start") == 1
+    # (cut after them: the only error is the stream's end, never the second header)
+    assert [e["error"]["code"] for e in events if e["type"] == "error"] == ["stream_truncated"]
 
 
 @pytest.mark.parametrize(

@@ -60,7 +60,8 @@ class StreamReader:
         self._keys: dict[tuple[str, Any], int] = {}
         self._kinds: list[str] = []  # kind of each canonical part, by index
         self._last: int | None = None  # the part text without a key continues
-        self._open_calls: dict[int, None] = {}  # insertion-ordered set
+        # The open calls in the order they opened, each with the id and name it opened with.
+        self._open_calls: dict[int, tuple[str, str]] = {}
         self._calls = 0
         self._started = False
         self._id: str | None = None
@@ -213,7 +214,12 @@ class StreamReader:
 
     def call_start(self, *, part: Any, name: Any, id: Any = None, ptr: str) -> None:
         index = self._index("call", part, "tool_call", ptr)
-        if index in self._open_calls:
+        opened = self._open_calls.get(index)
+        if opened is not None:
+            # The same header again (OpenRouter's Kimi K2 repeats a call's index, id and name
+            # with its arguments): the call goes on. Another id or name is another call.
+            if id is not None and opened == (id, name):
+                return
             raise ConversionError("stream_out_of_order", ptr, f"call {index} started twice")
         self._open(index, id, _text(name, ptr), ptr)
 
@@ -223,10 +229,9 @@ class StreamReader:
                 self.spec.format, pairing.response_seed(self._id), self._calls
             )
         self._calls += 1
-        self._open_calls[index] = None
-        self.events.append(
-            {"type": "tool_call_start", "index": index, "id": _text(id, ptr), "name": name}
-        )
+        id = _text(id, ptr)
+        self._open_calls[index] = (id, name)
+        self.events.append({"type": "tool_call_start", "index": index, "id": id, "name": name})
 
     def call(
         self,
