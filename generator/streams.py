@@ -200,6 +200,7 @@ class _Reader:
                     for a in rule["do"]
                     if isinstance(a, dict) and "each" in a
                 }
+                self.text_read = None  # (another rule's value is not this branch's)
                 for k, action in enumerate(rule["do"]):
                     self.action(em, action, f"{where}/{n}/do/{k}", listed)
                 em.line("return True")

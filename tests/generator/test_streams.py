@@ -121,6 +121,16 @@ def test_the_text_action_is_guarded_only_for_an_each_over_its_path(actions: Any)
     assert "x = a_text\n" not in source
 
 
+def test_a_value_read_in_one_rule_is_not_taken_by_the_next() -> None:
+    data = _anthropic()
+    data["stream"]["read"][:0] = [
+        _text_rule({"text": {"text": "body"}}),
+        {"has": ["other"], "do": [_EACH]},
+    ]
+    source = "\n".join(_plan(data).functions)
+    assert "x = a_text\n" not in source
+
+
 def test_an_explicit_start_needs_a_rule_that_starts() -> None:
     data = _anthropic()
     data["stream"]["read"] = [r for r in data["stream"]["read"] if "start" not in str(r["do"])]
