@@ -40,15 +40,29 @@ WORD_LISTS: dict[str, Callable[[str], str]] = {
 }
 
 
+def spellings(transform: str, listed: str) -> dict[str, Any]:
+    """Each word of a word list, as the transform writes it: a `@word_table`'s literal pairs
+    each word with its wire value (`"auto=true none=false"`), the others spell every word."""
+    if transform == "word_table":
+        from interlingua.conversion.transforms.accepted import table  # noqa: PLC0415
+
+        return table(listed)
+    return {word: WORD_LISTS[transform](word) for word in listed.split()}
+
+
+#: Every transform whose last argument lists words of a canonical setting.
+LISTED = frozenset({*WORD_LISTS, "word_table"})
+
+
 def word_lists(
     node: Json, path: tuple[str, ...] = ()
-) -> Iterator[tuple[tuple[str, ...], str, Json, list[str]]]:
+) -> Iterator[tuple[tuple[str, ...], str, Json, dict[str, Any]]]:
     """Every call of a `WORD_LISTS` transform in a wire template: its place (the wire keys
     down to it; a `@merge` and its list add none), the transform, its variable and its
     words."""
-    if isinstance(node, dict) and len(node) == 1 and next(iter(node)).lstrip("@") in WORD_LISTS:
+    if isinstance(node, dict) and len(node) == 1 and next(iter(node)).lstrip("@") in LISTED:
         ((key, args),) = node.items()
-        yield path, key.lstrip("@"), args[0], str(args[-1]).split()
+        yield path, key.lstrip("@"), args[0], spellings(key.lstrip("@"), str(args[-1]))
     elif isinstance(node, dict):
         for key, value in node.items():
             yield from word_lists(value, path if key.startswith("@") else (*path, key))
@@ -98,16 +112,16 @@ def check_only_lists(
             findings.append(Finding(at, "IL021", "violation", f"{fmt} has no such request field"))
             continue
         takes = Draft202012Validator({**leaf, "$defs": wire_schema.get("$defs", {})}).is_valid
-        spelt = WORD_LISTS[transform]
         problems = [f"{w!r} is not a canonical {name}" for w in words if w not in ladder]
         problems += [
-            f"{fmt}'s wire schema refuses {spelt(w)!r}" for w in words if not takes(spelt(w))
+            f"{fmt}'s wire schema refuses {spelt!r}" for spelt in words.values() if not takes(spelt)
         ]
-        if "enum" in leaf:
+        if "enum" in leaf and transform in WORD_LISTS:  # (a table spells words its own way)
+            spell = WORD_LISTS[transform]
             problems += [
                 f"{w!r}, which {fmt} and the canonical {name} both take, is not in the list"
                 for w in ladder
-                if spelt(w) in leaf["enum"] and w not in words
+                if spell(w) in leaf["enum"] and w not in words
             ]
         findings += [Finding(at, "IL021", "violation", problem) for problem in problems]
     return findings

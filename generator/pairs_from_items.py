@@ -191,12 +191,14 @@ def _source_choices(source: Json) -> dict[str, Any]:
 
 def _source_request(source: Json) -> dict[str, Any]:
     """The source's request fields: the parameters read as plain values ((wire key, canonical
-    name), in the canonical order), those read from an object ((key, setting, name)), and the
-    fields read otherwise (outside the pass's shape)."""
+    name), in the canonical order), those read from an object ((key, setting, name); the
+    object's other settings, read by a transform, by key), and the fields read otherwise
+    (outside the pass's shape)."""
     canonical = source["request"]["canonical"]["parameters"]
     by_var = {variable_of(v): k for k, v in canonical.items()}
     order = list(canonical)
     plain, nested, other = [], [], []
+    outside: dict[str, list[str]] = {}  # of a nested object, the settings read otherwise
     fields = {}
     for key, value in source["request"]["wire"].items():
         var = variable_of(only_of(value))  # a word from a list: checked (`only_words`)
@@ -215,13 +217,15 @@ def _source_request(source: Json) -> dict[str, Any]:
             and next(iter(value.values())) == {"@codec": ["response_format", "$response_format"]}
         ):
             fields["s_rf"] = (key, next(iter(value)))
-        elif (
-            isinstance(value, dict)
-            and len(value) == 1
-            and variable_of(only_of(next(iter(value.values())))) in by_var
-        ):
-            ((setting, inner),) = value.items()
-            nested.append((key, setting, by_var[variable_of(only_of(inner))]))
+        elif isinstance(value, dict) and [
+            s for s, inner in value.items() if variable_of(only_of(inner)) in by_var
+        ] == [next(iter(value))]:
+            # An object of settings: the pass reads its first, a plain or listed word; a body
+            # holding one of the others (read by a transform) goes the two-step way.
+            setting, *others = value
+            nested.append((key, setting, by_var[variable_of(only_of(value[setting]))]))
+            if others:
+                outside[key] = others
         else:
             other.append(key)
     if sorted(fields) != ["s_model", "s_rf", "s_tool_choice", "s_tools"]:
@@ -230,7 +234,13 @@ def _source_request(source: Json) -> dict[str, Any]:
     wire_order = list(source["request"]["wire"])
     if any(wire_order.index(key) < wire_order.index(fields["s_rf"][0]) for key, *_ in nested):
         raise PairError(f"{source['format']}: a setting read before the structured output")
-    return {**fields, "s_params": plain, "s_nested": nested, "s_other": other}
+    return {
+        **fields,
+        "s_params": plain,
+        "s_nested": nested,
+        "s_nested_outside": outside,
+        "s_other": other,
+    }
 
 
 def _response_formats(source: Json, target: Json) -> dict[str, Any]:

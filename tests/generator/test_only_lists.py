@@ -132,11 +132,35 @@ def test_the_level_lists_are_found_where_the_wire_schema_has_their_field() -> No
             (
                 ("generationConfig", "thinkingConfig", "thinkingLevel"),
                 "effort_level",
-                ["minimal", "low", "medium", "high"],
-            )
+                {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH"},
+            ),
+            (
+                ("generationConfig", "thinkingConfig", "includeThoughts"),
+                "word_table",
+                {"auto": True, "none": False},
+            ),
         ],
-        "ollama": [(("think",), "effort_or_switch", ["low", "medium", "high"])],
+        "ollama": [
+            (("think",), "effort_or_switch", {"low": "low", "medium": "medium", "high": "high"})
+        ],
     }
+
+
+@pytest.mark.parametrize(
+    ("table", "problem"),
+    [
+        ("auto=true none=false short=true", "'short' is not a canonical reasoning_summary"),
+        ("auto=yes none=false", "gemini's wire schema refuses 'yes'"),
+    ],
+)
+def test_a_word_table_is_held_to_the_canonical_words_and_the_wire_schema(
+    table: str, problem: str
+) -> None:
+    mapping = copy.deepcopy(MAPPINGS["gemini"])
+    config = mapping["request"]["wire"]["generationConfig"]["@merge"][0]["thinkingConfig"]
+    config["includeThoughts"] = {"@word_table": ["$summary", table]}
+    found = check_only_lists("gemini", mapping, _wire("gemini"), CANONICAL, "here")
+    assert [f.message for f in found] == [problem]
 
 
 @pytest.mark.parametrize(

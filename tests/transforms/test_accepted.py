@@ -81,3 +81,31 @@ def test_bytes_that_are_not_text_are_another_variants(
 def test_plain_text_reads_text_only(ctx: Context) -> None:
     with pytest.raises(ConversionError):
         PLAIN_TEXT.decode(ctx, 5, "/d")
+
+
+WORD_TABLE = TRANSFORMS["word_table"]
+SWITCH = "auto=true none=false"  # Gemini's includeThoughts
+
+
+def test_a_word_table_spells_each_word_with_its_wire_value(ctx: Context) -> None:
+    assert WORD_TABLE.encode(ctx, "/p", "auto", SWITCH) is True
+    assert WORD_TABLE.encode(ctx, "/p", "none", SWITCH) is False
+    assert WORD_TABLE.encode(ctx, "/p", ABSENT, SWITCH) is ABSENT
+    assert WORD_TABLE.decode(ctx, True, "/p", SWITCH) == ("auto", None)
+    assert WORD_TABLE.decode(ctx, False, "/p", SWITCH) == ("none", None)
+    nulls = "auto=auto none=null"  # Responses' summary: null for none
+    assert WORD_TABLE.encode(ctx, "/p", "none", nulls) is None
+    assert WORD_TABLE.decode(ctx, "auto", "/p", nulls) == ("auto", None)
+    assert ctx.losses == []
+
+
+def test_a_word_the_table_lacks_is_left_out_and_reported_both_ways() -> None:
+    ctx = Context("test", fidelity=False)  # (read for the same format, round-trip data keeps it)
+    assert WORD_TABLE.encode(ctx, "/parameters/s", "detailed", SWITCH) is ABSENT
+    # (1 is not True: a value is matched with its JSON type)
+    assert WORD_TABLE.decode(ctx, 1, "/generationConfig/x", SWITCH) == (ABSENT, None)
+    assert [(x.pointer, x.code) for x in ctx.losses] == [
+        ("/parameters/s", "parameter_dropped"),
+        ("/generationConfig/x", "parameter_dropped"),
+    ]
+    assert "takes one of auto, none; not 'detailed'" in ctx.losses[0].reason

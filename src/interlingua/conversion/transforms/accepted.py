@@ -99,6 +99,49 @@ ONLY = Transform(
 )
 
 
+def table(spelled: Any) -> dict[str, Any]:
+    """A word table's literal, `"auto=true none=false"`: each canonical word and its wire value
+    (`true`, `false` and `null` are JSON's; any other value is the word as written)."""
+    table: dict[str, Any] = {}
+    for pair in str(spelled).split():
+        word, _, value = pair.partition("=")
+        table[word] = {"true": True, "false": False, "null": None}.get(value, value)
+    return table
+
+
+def _word_table_encode(ctx: Context, at: str, value: Any, spelled: Any) -> Any:
+    words = table(spelled)
+    if value is ABSENT:
+        return value
+    if value in words:
+        return words[value]
+    listed = ", ".join(words)
+    ctx.loss(at, "parameter_dropped", f"{ctx.adapter} takes one of {listed}; not {value!r}")
+    return ABSENT
+
+
+def _word_table_decode(ctx: Context, wire: Any, at: str, spelled: Any) -> tuple[Any, None]:
+    for word, value in table(spelled).items():
+        if value == wire and type(value) is type(wire):
+            return word, None  # the word; nothing for the table
+    if not ctx.fidelity:  # as `@only` reads a value it has no word for
+        ctx.loss(at, "parameter_dropped", f"{ctx.adapter}: {wire!r} has no canonical form")
+    return ABSENT, None
+
+
+WORD_TABLE = Transform(
+    "word_table",
+    2,
+    _word_table_encode,
+    _word_table_decode,
+    "A setting of canonical words the format spells with values of its own "
+    '(`{"@word_table": [$reasoning_summary, "auto=true none=false"]}`: Gemini\'s '
+    "`includeThoughts`; `true`, `false` and `null` are JSON's): another word is left out and "
+    "reported both ways, as `@only` does.",
+    literals=True,
+)
+
+
 def _plain_text_encode(ctx: Context, at: str, media_type: Any, data: Any) -> Any:
     essence = media_type.partition(";")[0].strip().lower() if isinstance(media_type, str) else ""
     if not essence.startswith("text/"):
@@ -133,5 +176,5 @@ PLAIN_TEXT = Transform(
 )
 
 ACCEPTED_TRANSFORMS: Mapping[str, Transform] = {
-    t.name: t for t in (NON_EMPTY, WEB_URL, ONE_OF, ONLY, PLAIN_TEXT)
+    t.name: t for t in (NON_EMPTY, WEB_URL, ONE_OF, ONLY, WORD_TABLE, PLAIN_TEXT)
 }
