@@ -127,7 +127,7 @@ def schema_checks(
         fields.unread_types,
         fields.unread_checked,
         _pattern_at(defs, "ImageUrl", "url"),
-        frozenset(defs["ToolChoiceMode"]["enum"]),
+        _words(defs["ToolChoiceMode"]),
         frozenset(resolve_ref(defs, defs["JsonSchemaFormat"])["required"]),
         message_types,
         message_checked,
@@ -915,3 +915,12 @@ def _declared_type(defs: dict[str, Json], member: Json) -> str | None:
     """The one JSON type a union member declares (through a reference), else None."""
     declared = resolve_ref(defs, member).get("type")
     return declared if isinstance(declared, str) else None
+
+
+def _words(node: Json) -> frozenset[str]:
+    """The strings a schema of words takes: its `enum`, or its members' (the reading schema
+    makes a node with other shapes on read, `x-read.also`, a union of them)."""
+    members = node.get("anyOf", [node])
+    return frozenset(
+        word for m in members for word in m.get("enum", [m["const"]] if "const" in m else [])
+    )
