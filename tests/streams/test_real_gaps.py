@@ -631,3 +631,29 @@ def test_a_typed_chunk_no_rule_reads_is_reported_and_a_number_is_refused() -> No
     assert [x.pointer for x in ctx.losses] == ["/0/choices/0/delta/content/1"]
     refused = list(read_stream([_chat_chunk(5)], "openai-chat"))
     assert refused[-1]["error"]["code"] == "wrong_type"
+
+
+def test_azures_prompt_filter_chunk_is_not_the_messages_start() -> None:
+    """Regression (openllmetry's recorded Azure OpenAI stream): the first chunk holds only the
+    prompt filter's verdicts, with an empty id, model and object. It started the message, so
+    the message kept the empty id and model the later chunks corrected; its verdicts went
+    unreported. Now the next chunk starts the message and the verdicts are reported."""
+    path = (
+        REAL / "openai-chat/stream/openllmetry--openai-test-azure-test-chat-async-streaming-1.sse"
+    )
+    payloads = [
+        line.removeprefix("data: ")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith("data: ")
+    ]
+    assert json.loads(payloads[0])["id"] == ""
+    ctx = Context("openai-chat", kind="response", fidelity=False)
+    events = list(read_stream(payloads, "openai-chat", ctx))
+    assert (events[0]["id"], events[0]["model"]) == (
+        "chatcmpl-DPTBg29yUne0qG2XCotTwUgvJqaSb",
+        "gpt-4.1-mini-2025-04-14",
+    )
+    assert [(x.pointer, x.code) for x in ctx.losses] == [
+        ("/0/prompt_filter_results", "field_dropped")
+    ]
+    assert events[-1]["type"] == "message_complete"
