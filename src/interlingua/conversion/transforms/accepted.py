@@ -70,21 +70,31 @@ ONE_OF = Transform(
 )
 
 
+def _not_taken(ctx: Context, at: str, value: Any, allowed: str) -> Any:
+    """A canonical word the format does not take: left out, reported."""
+    ctx.loss(at, "parameter_dropped", f"{ctx.adapter} takes one of {allowed}; not {value!r}")
+    return ABSENT
+
+
+def _no_word(ctx: Context, at: str, wire: Any) -> tuple[Any, None]:
+    """A wire value the canonical form has no word for (a rung added after this release,
+    say): none. Round-trip data keeps it for this format; read for another, it does not
+    travel, reported."""
+    if not ctx.fidelity:
+        ctx.loss(at, "parameter_dropped", f"{ctx.adapter}: {wire!r} has no canonical form")
+    return ABSENT, None
+
+
 def _only_encode(ctx: Context, at: str, value: Any, allowed: Any) -> Any:
     if value is ABSENT or value in str(allowed).split():
         return value
-    ctx.loss(at, "parameter_dropped", f"{ctx.adapter} takes one of {allowed}; not {value!r}")
-    return ABSENT
+    return _not_taken(ctx, at, value, str(allowed))
 
 
 def _only_decode(ctx: Context, wire: Any, at: str, allowed: Any) -> tuple[Any, None]:
     if wire in str(allowed).split():
         return wire, None  # the value; nothing for the list
-    # A value the canonical form has no place for (a rung added after this release, say):
-    # none. Round-trip data keeps it for this format; read for another, it does not travel.
-    if not ctx.fidelity:
-        ctx.loss(at, "parameter_dropped", f"{ctx.adapter}: {wire!r} has no canonical form")
-    return ABSENT, None
+    return _no_word(ctx, at, wire)
 
 
 ONLY = Transform(
@@ -115,18 +125,14 @@ def _word_table_encode(ctx: Context, at: str, value: Any, spelled: Any) -> Any:
         return value
     if value in words:
         return words[value]
-    listed = ", ".join(words)
-    ctx.loss(at, "parameter_dropped", f"{ctx.adapter} takes one of {listed}; not {value!r}")
-    return ABSENT
+    return _not_taken(ctx, at, value, ", ".join(words))
 
 
 def _word_table_decode(ctx: Context, wire: Any, at: str, spelled: Any) -> tuple[Any, None]:
     for word, value in table(spelled).items():
         if value == wire and type(value) is type(wire):
             return word, None  # the word; nothing for the table
-    if not ctx.fidelity:  # as `@only` reads a value it has no word for
-        ctx.loss(at, "parameter_dropped", f"{ctx.adapter}: {wire!r} has no canonical form")
-    return ABSENT, None
+    return _no_word(ctx, at, wire)
 
 
 WORD_TABLE = Transform(
