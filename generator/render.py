@@ -428,6 +428,24 @@ def turn_facts(
     }
 
 
+def choice_beside_tools(wire: Any) -> bool:
+    """Whether a request template writes its tool choice inside the object holding its tools
+    (Converse's `toolConfig`, which requires them): a choice with no tools cannot go out."""
+
+    def calls(node: Any, name: str) -> bool:
+        return isinstance(node, dict) and any(
+            key in ("@each", "@codec") and isinstance(args, list) and args[:1] == [name]
+            for key, args in node.items()
+        )
+
+    return any(
+        isinstance(value, dict)
+        and any(calls(member, "tool") for member in value.values())
+        and any(calls(member, "tool_choice") for member in value.values())
+        for value in wire.values()
+    )
+
+
 def adapter_modules(inputs: Inputs) -> Files:
     """One adapter module per mapping file."""
     defaults = layout_defaults()
@@ -442,6 +460,7 @@ def adapter_modules(inputs: Inputs) -> Files:
             "structured_content" in variant["canonical"]
             for variant in data["parts"].get("tool_result", [])
         )
+        layout["choice_beside_tools"] = choice_beside_tools(data["request"]["wire"])
         wire = turn_facts(data["format"], layout, plan.tables, plan.slots, plan.marker)
         yield (
             {"module": plan.mapping.module},

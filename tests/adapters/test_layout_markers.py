@@ -209,6 +209,19 @@ def test_a_choice_without_tools_keeps_its_place_beside_the_declaration() -> None
     }
 
 
+def test_a_choice_with_no_tools_and_no_calls_is_left_out_and_reported() -> None:
+    """Regression (openinference's recorded Mistral request: `tool_choice: "auto"` and no
+    tools, which Mistral took): written to Converse, it gave a `toolConfig` without the
+    `tools` Converse requires. A format whose choice goes beside its tools leaves it out;
+    one whose choice stands alone (Gemini's `toolConfig`) keeps it."""
+    document = conversation(user(text("q")), tool_choice={"type": "auto"})
+    body, losses = write(document)
+    assert "toolConfig" not in body
+    assert ("/tool_choice", "field_dropped") in losses
+    gemini = convert(document, "canonical", "gemini").output
+    assert gemini["toolConfig"] == {"functionCallingConfig": {"mode": "AUTO"}}
+
+
 # --- reasoning from another wire format of the same models ---------------------------------
 
 

@@ -68,10 +68,24 @@ def _choosable(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> 
     that takes one (Bedrock requires the tools beside it)."""
     envelope = _envelope(conversation, "messages")
     tools = envelope.get("tools")
-    if tools is None or "tool_choice" not in envelope:
+    if "tool_choice" not in envelope:
         return envelope
     if fidelity.envelope_fits(adapter.format, conversation, "messages"):
         return envelope  # the body it was read from comes back, its tools with it
+    if tools is None:
+        # No tools at all: a format whose choice goes in the object holding the tools
+        # (Converse's `toolConfig`) cannot write it, unless the history's calls declare some.
+        layout = adapter.layout
+        if not layout.choice_beside_tools or (
+            layout.tools_for_history and _called_names(conversation["messages"])
+        ):
+            return envelope
+        ctx.loss(
+            "/tool_choice",
+            "field_dropped",
+            f"{ctx.adapter}: a tool choice goes beside the tools it chooses among; none is given",
+        )
+        return {k: v for k, v in envelope.items() if k != "tool_choice"}
     scratch = ctx.scratch()
     encode = adapter.encode_request_envelope
     if encode(scratch, {"tools": tools}, "") != encode(scratch, {}, ""):
@@ -406,14 +420,7 @@ def _declare_called_tools(
     """``wire`` with a declaration of every tool the history calls, for a format that refuses
     tool calls in the history of a request offering no tools: the name and an open input
     schema each, reported as placeholders."""
-    names = list(
-        dict.fromkeys(
-            part["name"]
-            for message in messages
-            for part in message.get("content", ())
-            if part.get("type") == "tool_call" and isinstance(part.get("name"), str)
-        )
-    )
+    names = _called_names(messages)
     if not names:
         return wire
     ctx.loss("/tools", "placeholder_inserted", called_tools_declared(ctx.adapter, names))
@@ -422,6 +429,18 @@ def _declare_called_tools(
         wire, adapter.encode_request_envelope(ctx, {"tools": tools}, "")
     )
     return merged
+
+
+def _called_names(messages: list[dict[str, Any]]) -> list[str]:
+    """The names of the tools a history calls, each once, in order."""
+    return list(
+        dict.fromkeys(
+            part["name"]
+            for message in messages
+            for part in message.get("content", ())
+            if part.get("type") == "tool_call" and isinstance(part.get("name"), str)
+        )
+    )
 
 
 def _deep_merge(base: Any, extra: Any) -> Any:

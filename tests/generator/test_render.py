@@ -1,0 +1,17 @@
+"""generator/render.py: facts the adapter modules take from a mapping's templates."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.render import choice_beside_tools
+from tests.generator.mappings import mapping_data
+
+FORMATS = ["anthropic", "bedrock", "gemini", "ollama", "openai-chat", "openai-responses"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_only_converse_writes_its_tool_choice_beside_its_tools(fmt: str) -> None:
+    """Converse's `toolConfig` holds the tools and the choice, and requires the tools; the
+    others write the choice on its own (Gemini nests it too, but in an object of its own)."""
+    assert choice_beside_tools(mapping_data(fmt)["request"]["wire"]) is (fmt == "bedrock")
