@@ -112,11 +112,11 @@ ONLY = Transform(
 def table(spelled: Any) -> dict[str, Any]:
     """A word table's literal, `"auto=true none=false"`: each canonical word and its wire value
     (`true`, `false` and `null` are JSON's; any other value is the word as written)."""
-    table: dict[str, Any] = {}
+    out: dict[str, Any] = {}
     for pair in str(spelled).split():
         word, _, value = pair.partition("=")
-        table[word] = {"true": True, "false": False, "null": None}.get(value, value)
-    return table
+        out[word] = {"true": True, "false": False, "null": None}.get(value, value)
+    return out
 
 
 def _word_table_encode(ctx: Context, at: str, value: Any, spelled: Any) -> Any:
