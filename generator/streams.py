@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ from generator.adapters import Mapping, _error
 from generator.templating import Emitter
 
 _VAR = re.compile(r"^\$([a-z][a-z0-9_]*)(\?)?$")
+Steps = tuple[str | int, ...]  # a path into a chunk: keys and list indexes
 
 # Variables the engine hands each template list (plus the mapping's `defaults`).
 COMMON = {"id", "model", "usage"}
@@ -183,7 +185,7 @@ class _Reader:
         self.plan = plan
         self.count = 0
         # The path whose value the last action read into `a_text` (for the next action).
-        self.text_read: tuple[str | int, ...] | None = None
+        self.text_read: Steps | None = None
 
     def rules(self, name: str, rules: list[dict[str, Any]], where: str) -> None:
         em = Emitter()
@@ -216,7 +218,7 @@ class _Reader:
         em: Emitter,
         action: Any,
         where: str,
-        listed: frozenset[tuple[str | int, ...]] | set[tuple[str | int, ...]] = frozenset(),
+        listed: Collection[Steps] = (),
     ) -> None:
         text_read, self.text_read = self.text_read, None  # valid for the next action only
         self._action(em, action, where, listed, text_read)
@@ -226,8 +228,8 @@ class _Reader:
         em: Emitter,
         action: Any,
         where: str,
-        listed: frozenset[tuple[str | int, ...]] | set[tuple[str | int, ...]],
-        text_read: tuple[str | int, ...] | None,
+        listed: Collection[Steps],
+        text_read: Steps | None,
     ) -> None:
         if action == "complete":
             em.line("s.complete()")
