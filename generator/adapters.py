@@ -393,6 +393,16 @@ class Planner:
             self.compiler.extra_known = extra_known or {}
             self.compiler.pending.append([])
             self.compiler.match(dec, wire, "w", side, ("at", ()), decode=True)
+            # An optional canonical variable the wire never holds (the id of OpenAI's
+            # deprecated `function_call`, which has none) reads as absent.
+            read = {v.name for v in variables(wire)}
+            for var in variables(canonical):
+                if var.name in read:
+                    continue
+                if not (reads_only and var.optional):
+                    raise TemplateError(f"${var.name} is not in the wire template")
+                dec.line(f"v_{var.name} = ABSENT")
+                read.add(var.name)
             # A part read is a part even when none of its optional fields came (a compaction
             # block with no summary yet): only nested optional objects may read as absent.
             self.compiler.whole = id(canonical) if whole or part_type is not None else None
@@ -495,6 +505,8 @@ class Planner:
         block_tag = self.mapping.data["layout"].get("block_tag")
         slot_decoders: dict[str, list[str]] = {}
         slot_kinds: dict[str, str] = {}
+        message_encoder = ""
+        message_decoders: list[str] = []
         for part_type, i, canonical, wire, slot in variants:
             variant = self.mapping.data["parts"][part_type][i]
             reads_only = variant.get("reads_only", False)
@@ -543,19 +555,30 @@ class Planner:
                         )
                     self.plan.decode_keyed.append((next(iter(wire)), dec))
             elif slot == "message":
-                if self.plan.tool_message is not None or part_type != "tool_result":
+                # One result message is written; others (OpenAI's deprecated `function`
+                # message) are only read.
+                if part_type != "tool_result" or (not reads_only and message_encoder):
                     raise _error(
                         self.mapping,
                         f"/parts/{part_type}/{i}",
-                        "only one tool_result variant may be a message of its own",
+                        "only one tool_result variant written as a message of its own",
                     )
-                self.plan.tool_message = (enc, dec)
+                if not reads_only:
+                    message_encoder = enc
+                message_decoders.append(dec)
             else:
                 slot_decoders.setdefault(slot, []).append(dec)
                 many = self.mapping.data["parts"][part_type][i].get("slot_list")
                 if many is None:
                     many = isinstance(wire, dict)
                 slot_kinds[slot] = "list" if many else "value"
+        if message_decoders:
+            if not message_encoder:
+                raise _error(self.mapping, "/parts/tool_result", "no result message is written")
+            decode = message_decoders[0]
+            if len(message_decoders) > 1:
+                decode = self.dispatcher("decode_result_message", message_decoders, "w")
+            self.plan.tool_message = (message_encoder, decode)
         for part_type, encs in encoders.items():
             em = Emitter()
             for slot, enc, roles, kinds in encs:
@@ -595,21 +618,25 @@ class Planner:
             names = []
             groups: dict[str, int] = {}
             parsed = [(parse(e["canonical"]), parse(e["wire"])) for e in entries]
-            for _, wire in parsed:
-                key = json.dumps(sorted(map(str, literals(wire))))
-                groups[key] = groups.get(key, 0) + 1
+            # The last written variant of its literals reports what its shape lacks; a
+            # `reads_only` spelling (OpenAI Chat's bare `{"name": …}` choice) is only tried.
+            for (_, wire), entry in zip(parsed, entries, strict=True):
+                if not entry.get("reads_only"):
+                    key = json.dumps(sorted(map(str, literals(wire))))
+                    groups[key] = groups.get(key, 0) + 1
             seen: dict[str, int] = {}
             _unwritten(self.mapping, f"/codecs/{codec}", entries)
             for i, (canonical, wire) in enumerate(parsed):
                 key = json.dumps(sorted(map(str, literals(wire))))
-                seen[key] = seen.get(key, 0) + 1
                 reads_only = entries[i].get("reads_only", False)
+                if not reads_only:
+                    seen[key] = seen.get(key, 0) + 1
                 enc, dec = self.variant_functions(
                     f"{codec}_{i}",
                     f"/codecs/{codec}/{i}",
                     canonical,
                     wire,
-                    last_of_its_kind=seen[key] == groups[key],
+                    last_of_its_kind=not reads_only and seen[key] == groups[key],
                     part_type=None,
                     drop_code="field_dropped",
                     type_name=CODEC_TYPES[codec],

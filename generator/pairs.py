@@ -375,9 +375,12 @@ def _model(target: Json) -> str:
 
 
 def tool_choices(target: Json) -> dict[str, str]:
-    """Source tool_choice values (by canonical type) to target wire expressions."""
+    """Source tool_choice values (by canonical type) to target wire expressions (never a
+    `reads_only` spelling: the target reads it, and is written the other)."""
     out: dict[str, str] = {}
     for variant in target["codecs"]["tool_choice"]:
+        if variant.get("reads_only"):
+            continue
         kind = variant["canonical"]["type"]
         text = wire_expr(variant["wire"], {"name": "name"})
         if text is not None:
@@ -867,7 +870,8 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     system_form = t_layout.get("system_form")
     if system_form not in (("string",) if items else ("string_or_blocks", "content", "blocks")):
         raise PairError(f"system form {system_form}")
-    checks = _checks(source, params, s_text, s_image, s_call["wire"])
+    aliases = param_aliases(source, params)
+    checks = _checks(source, params, aliases, s_text, s_image, s_call["wire"])
     complex_params = _complex_params(target, paths)
     implied_url_pattern(checks.image_url_pattern, _image_words(target)[1])
     _grouped_tools(target)
@@ -914,7 +918,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_tool_fn_keys": sorted(
             next(v for v in written_tool(source)["wire"].values() if isinstance(v, dict))
         ),
-        "s_aliases": source["request"].get("aliases", {}),
+        "s_aliases": aliases,
         "s_read_keys": frozenset(
             [
                 *source["request"]["wire"],
@@ -987,10 +991,19 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     }
 
 
-def _checks(source: Json, params: list[Param], *parts: Json) -> SourceChecks:
+def param_aliases(source: Json, params: list[Param]) -> dict[str, str]:
+    """The source's aliases of the parameters the pass reads. An alias of another field (OpenAI
+    Chat's deprecated `functions` for `tools`) is outside the pass: such a body goes two-step."""
+    wires = {p.wire for p in params}
+    aliases: dict[str, str] = source["request"].get("aliases", {})
+    return {alias: wire for alias, wire in aliases.items() if wire in wires}
+
+
+def _checks(
+    source: Json, params: list[Param], aliases: dict[str, str], *parts: Json
+) -> SourceChecks:
     """What the pass checks of its source in place of the reading schema (pair_checks.py)."""
-    layout, request = source["layout"], source["request"]
-    aliases: dict[str, str] = request.get("aliases", {})
+    layout = source["layout"]
     listed = {p.wire: p.listed for p in params}
     listed.update({alias: listed[wire] for alias, wire in aliases.items()})
     read = {"model", layout["messages"], "tools", "tool_choice", "response_format", *listed}

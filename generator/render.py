@@ -35,6 +35,7 @@ from generator.reading import reading_schema
 from generator.spellings import plan_spellings
 from generator.stored import stored_schema
 from generator.streams import StreamPlan, plan_stream
+from generator.templating import Var, parse
 from generator.typescript import render_typescript
 
 Json = Any
@@ -428,6 +429,22 @@ def turn_facts(
     }
 
 
+def reading_pairing(result_pairing: str, parts: dict[str, Any]) -> str:
+    """How reading pairs a format's results with their calls: as its layout says, except
+    where ids pair (`id`) but a call or a result may be read without one (OpenAI Chat's
+    deprecated `function_call` and `function` message): then `call_name`, which gives such a
+    call an id and pairs such a result with the earliest unanswered call of its name."""
+    if result_pairing != "id":
+        return result_pairing
+    ids = {"tool_call": "id", "tool_result": "tool_call_id"}
+    for part_type, field in ids.items():
+        for variant in parts.get(part_type, []):
+            value = parse(variant["canonical"]).get(field)
+            if isinstance(value, Var) and value.loose:
+                return "call_name"
+    return "id"
+
+
 def choice_beside_tools(wire: Any) -> bool:
     """Whether a request template writes its tool choice inside the object holding its tools
     (Converse's `toolConfig`, which requires them): a choice with no tools cannot go out."""
@@ -462,6 +479,7 @@ def adapter_modules(inputs: Inputs) -> Files:
         )
         layout["choice_beside_tools"] = choice_beside_tools(data["request"]["wire"])
         wire = turn_facts(data["format"], layout, plan.tables, plan.slots, plan.marker)
+        wire["pairing"] = reading_pairing(layout["result_pairing"], data["parts"])
         yield (
             {"module": plan.mapping.module},
             {

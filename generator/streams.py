@@ -283,13 +283,19 @@ class _Reader:
             em.line(f"a_{arg} = {_read(path)}")
             if not optional:
                 required.append(f"a_{arg} is not None")
+            if (kind, arg) == ("call_start", "name") or (
+                (kind, arg) == ("call_delta", "arguments") and "part" not in args
+            ):
+                # A call without a name is a server's placeholder (Snowflake fills in every
+                # field of every chunk): no call starts, and its empty arguments add nothing.
+                required.append(f'a_{arg} != ""')
             if arg == "text" and path in listed:
                 required.append(f"type(a_{arg}) is not list")
             if arg == "text":
                 self.text_read = path
-        if kind in ("text", "thinking", "refusal", "signature", "block", "cite") and (
-            "part" not in values
-        ):
+        # Without a part key: the part just read, or a new one.
+        unkeyed = ("text", "thinking", "refusal", "signature", "block", "cite")
+        if kind in (*unkeyed, "call_start", "call_delta") and "part" not in values:
             values["part"] = "None"
         if kind == "start":
             values = {"id": "None", "model": "None", **values}

@@ -66,6 +66,16 @@ def test_every_mapping_compiles_and_names_its_file() -> None:
             lambda d: d["parts"]["text"][0].update(slot="message"),
             "only one tool_result variant",
         ),
+        # A written variant must write every canonical value it holds (OpenAI Chat's
+        # `function_call` and `function` message, which have no id, are only read).
+        (
+            lambda d: d["parts"]["tool_call"][1].pop("reads_only"),
+            r"\$id is not in the wire template",
+        ),
+        (
+            lambda d: d["parts"]["tool_result"][0].update(slot="results"),
+            "no result message is written",
+        ),
         # A read-only spelling whose canonical value no written variant writes.
         (
             lambda d: d["codecs"]["tool"][1].update(reads_only=True),
@@ -169,3 +179,18 @@ def test_a_table_value_the_wire_may_leave_out_is_written_only_when_there() -> No
     assert guard in writer("mcp")  # `"$stop_reason?"`: MCP's result may leave it out
     assert "table_encode(" in writer("anthropic")
     assert guard not in writer("anthropic")  # required there: always written
+
+
+def test_a_read_only_codec_spelling_is_tried_never_insisted_on() -> None:
+    """OpenAI Chat's bare `{"name": …}` tool choice (the deprecated `function_call`) has no
+    literal of its own: read only, an object without a name is not its error but the next
+    variant's to judge (another shape, say `allowed_tools`, is then reported, not refused)."""
+    plan = plan_adapter(Mapping(Path("mappings/openai-chat.yaml"), _openai()), BUNDLE)
+    (bare,) = [
+        f.source
+        for f in plan.functions
+        if f.source.startswith("def dec_tool_choice_")
+        and "_m1 = w.get('name', ABSENT)" in f.source
+    ]
+    assert bare.count("raise ConversionError") == 1  # only the JSON type is insisted on
+    assert "if _m1 is ABSENT:\n        return MISS" in bare

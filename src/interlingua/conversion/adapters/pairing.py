@@ -58,8 +58,10 @@ class Reading:
     """The calls of one document read so far that no result answered yet.
 
     ``by_name`` (`result_pairing: name`) as the module says. Otherwise (`call_name`: ids
-    always pair) calls keep their ids, and a result only loses a name that repeats its
-    call's; a result whose call is not in the document is left as it is.
+    pair) calls keep their ids, and a result only loses a name that repeats its call's; a
+    result whose call is not in the document is left as it is. A call or a result read
+    without an id (OpenAI Chat's deprecated `function_call` and `function` message) is
+    paired as the module says either way.
     """
 
     def __init__(self, fmt: str, *, by_name: bool = True) -> None:
@@ -84,8 +86,8 @@ class Reading:
             elif kind == "tool_result":
                 wanted = part.get("tool_call_id")
                 found = next((i for i, (cid, _) in enumerate(self.open) if cid == wanted), None)
-                if found is None and not self.by_name:
-                    continue
+                if found is None and not self.by_name and wanted is not None:
+                    continue  # ids pair: a result whose call is not in the document stays
                 if found is None and "name" not in part:
                     found = 0 if self.open else None  # nameless: the earliest open call
                 elif found is None:

@@ -260,7 +260,11 @@ class StreamReader:
         if part in self._held:  # the input of a block held until its end (a server tool's)
             self._held.add_input(part, _text(arguments, ptr))
             return
-        index = self._keys.get(("call", part))
+        if part is None:  # the call just started (a format's one call a turn)
+            last = self._last
+            index = last if last is not None and last in self._open_calls else None
+        else:
+            index = self._keys.get(("call", part))
         if index is None and ("block", part) in self._keys:
             # Input for a part that arrived whole (a server tool block): the part keeps the
             # input it came with.
