@@ -227,14 +227,19 @@ def _calls(node: Any) -> list[Call]:
 
 
 def optional_variables(
-    bundle: dict[str, Json], template: Any, type_name: str, nonempty: set[str] | None = None
+    bundle: dict[str, Json],
+    template: Any,
+    type_name: str,
+    nonempty: set[str] | None = None,
+    objects: set[str] | None = None,
 ) -> set[str]:
     """Variables that sit (at any depth) in a field the canonical schema does not require.
 
     Also checks that the template names only fields the type has: a mapping cannot refer to
     a canonical field that does not exist. ``nonempty`` collects the variables that stand for
     a list the schema requires to have items or a string it requires to have characters (a
-    wire list or string that is empty reads as absent).
+    wire list or string that is empty reads as absent). ``objects`` collects the variables
+    that stand for an object.
     """
     defs = bundle["$defs"]
     optional: set[str] = set()
@@ -267,6 +272,8 @@ def optional_variables(
                 found.get("minItems", 0) >= 1 or found.get("minLength", 0) >= 1
             ):
                 nonempty.add(node.name)
+            if objects is not None and found.get("type") == "object":
+                objects.add(node.name)
             return
         if isinstance(node, dict):
             chosen = member(schema, node, where)
@@ -358,7 +365,8 @@ class Planner:
         _check_template(self.mapping, where, canonical, wire)
         try:
             nonempty: set[str] = set()
-            optional = optional_variables(self.bundle, canonical, type_name, nonempty)
+            objects: set[str] = set()
+            optional = optional_variables(self.bundle, canonical, type_name, nonempty, objects)
             self.compiler.nonempty = nonempty
         except TemplateError as exc:
             raise _error(self.mapping, f"{where}/canonical", str(exc)) from None
@@ -392,6 +400,12 @@ class Planner:
             side = _wire_side(last_of_its_kind, strict_literals)
             self.compiler.extra_known = extra_known or {}
             self.compiler.pending.append([])
+            if isinstance(wire, Var) and wire.name in objects:
+                # A variant that is its value alone (Ollama's `format` holding a schema) reads
+                # only an object: another value (`format: ""`) is no schema.
+                dec.line("if type(w) is not dict:")
+                with dec.block():
+                    dec.line("return MISS")
             self.compiler.match(dec, wire, "w", side, ("at", ()), decode=True)
             # An optional canonical variable the wire never holds (the id of OpenAI's
             # deprecated `function_call`, which has none) reads as absent.
@@ -830,7 +844,14 @@ class Planner:
             return to_c.get(w) == c or (infer_call and c == "call" and to_c.get(w) == "end")
 
         approximate = {c for c, w in from_c.items() if not reads_back(c, w)}
-        self.plan.tables["STOP_REASONS_TO_CANONICAL"] = to_c
+        read = dict[str | int, str](to_c.items())
+        for number, wire_value in table.get("numbers", {}).items():
+            if wire_value not in to_c:
+                raise _error(
+                    self.mapping, f"/stop_reasons/numbers/{number}", "not a to_canonical value"
+                )
+            read[int(number)] = to_c[wire_value]
+        self.plan.tables["STOP_REASONS_TO_CANONICAL"] = read
         self.plan.tables["STOP_REASONS_FROM_CANONICAL"] = from_c
         self.plan.tables["STOP_REASONS_APPROXIMATE"] = frozenset(approximate)
 

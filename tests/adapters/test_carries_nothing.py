@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from interlingua.conversion import ConversionError
 from interlingua.conversion.adapters.runtime import carries
 from interlingua.conversion.converter import convert
 from interlingua.generated.pairs import PAIRS
@@ -177,3 +178,33 @@ def test_a_tool_choice_no_reading_takes_is_reported_only_when_it_carries_somethi
     assert [loss.code for loss in result.losses if loss.pointer == "/tool_choice"] == [
         "field_dropped"
     ]
+
+
+OLLAMA_LEGACY = {
+    "model": "llama3.1",
+    "messages": [{"role": "user", "content": "hi"}],
+    "stream": False,
+    "format": "",
+    "options": {},
+}
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "gemini"])
+def test_ollamas_empty_format_is_no_structured_output(target: str) -> None:
+    """ollama-python before 0.4 sent `format: ""` by default, which the server takes as none:
+    read as no response format (not a schema `""`, and not refused), it carries nothing."""
+    result = convert(copy.deepcopy(OLLAMA_LEGACY), "ollama", target)
+    assert "response_format" not in result.output
+    assert "generationConfig" not in result.output or (
+        "responseMimeType" not in result.output["generationConfig"]
+    )
+    assert not [loss for loss in result.losses if loss.pointer == "/format"]
+
+
+def test_ollamas_empty_format_comes_back_from_the_round_trip() -> None:
+    assert convert(copy.deepcopy(OLLAMA_LEGACY), "ollama", "ollama").output == OLLAMA_LEGACY
+
+
+def test_ollamas_format_of_another_scalar_is_still_refused() -> None:
+    with pytest.raises(ConversionError):
+        convert({**copy.deepcopy(OLLAMA_LEGACY), "format": "xml"}, "ollama", "openai-chat")

@@ -120,7 +120,7 @@ def test_a_tool_message_whose_call_is_elsewhere_still_stands() -> None:
     assert out["input"][0]["call_id"] == "call_9"
 
 
-RESPONSE = {
+RESPONSE: dict[str, Any] = {
     "id": "chatcmpl-7QyqpwdfhqwajicIEznoc6Q47XAyW",
     "object": "chat.completion",
     "created": 1677652288,
@@ -196,7 +196,9 @@ def test_a_streamed_function_call_is_read_as_a_call() -> None:
 
 def test_a_streamed_placeholder_function_call_starts_nothing() -> None:
     chunks = [
-        _chunk({"role": "assistant", "content": "Hi", "function_call": {"name": "", "arguments": ""}}),
+        _chunk(
+            {"role": "assistant", "content": "Hi", "function_call": {"name": "", "arguments": ""}}
+        ),
         _chunk({}, "stop"),
     ]
     kinds = [e["type"] for e in read_stream(chunks, "openai-chat")]

@@ -189,8 +189,7 @@ def test_a_read_only_codec_spelling_is_tried_never_insisted_on() -> None:
     (bare,) = [
         f.source
         for f in plan.functions
-        if f.source.startswith("def dec_tool_choice_")
-        and "_m1 = w.get('name', ABSENT)" in f.source
+        if f.source.startswith("def dec_tool_choice_") and "_m1 = w.get('name', ABSENT)" in f.source
     ]
     assert bare.count("raise ConversionError") == 1  # only the JSON type is insisted on
     assert "if _m1 is ABSENT:\n        return MISS" in bare

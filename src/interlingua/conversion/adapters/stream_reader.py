@@ -461,7 +461,9 @@ class StreamReader:
             self.events.append({"type": "usage", "usage": usage})
 
     def stop(self, value: Any, ptr: str) -> None:
-        reason = self.spec.stop_to_canonical.get(value) if isinstance(value, str) else None
+        # A name, or its number in the provider's enum (`stop_reasons.numbers`: Vertex AI)
+        table = self.spec.stop_to_canonical
+        reason = table.get(value) if type(value) is str or type(value) is int else None
         if reason is None:
             reason = "other"
             self.ctx.loss(

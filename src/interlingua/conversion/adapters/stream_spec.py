@@ -99,7 +99,7 @@ class StreamSpec:
     defaults: Mapping[str, Any]
     encode_usage: Callable[[Context, Any, str], Any]
     decode_usage: Callable[[Context, Any, str], Any]
-    stop_to_canonical: Mapping[str, str]
+    stop_to_canonical: Mapping[Any, str]  # a wire name, or its number (Vertex AI)
     stop_from_canonical: Mapping[str, str]
     stop_approximate: frozenset[str]
     explicit_start: bool = False  # the stream opens with a start chunk of its own
