@@ -181,3 +181,32 @@ def test_a_gemini_files_api_uri_goes_as_file_data() -> None:
             "fileUri": "https://generativelanguage.googleapis.com/v1beta/files/v1",
         }
     }
+
+
+def _otel_file(**fields: Any) -> dict[str, Any]:
+    part = {"type": "file", "file_id": "provider_fileid_123", **fields}
+    text = {"type": "text", "content": "What is this?"}
+    return {"gen_ai.input.messages": [{"role": "user", "parts": [text, part]}]}
+
+
+def test_an_otel_file_without_its_modality_is_kept_not_refused() -> None:
+    """OpenTelemetry's own example names a file by id with no `modality`: the kind of media is
+    unknown, so the part is kept verbatim (an unknown part), given back by the round trip and
+    reported where it cannot go; it used to refuse the body (`missing_field`)."""
+    body = _otel_file()
+    assert convert(body, "otel", "otel").output == body
+    document = convert(body, "otel", "canonical").output
+    assert document["messages"][0]["content"][1]["type"] == "otel.file"
+    crossed = convert(body, "otel", "openai-chat")
+    assert [(loss.pointer, loss.code) for loss in crossed.losses][-1] == (
+        "/messages/0/content/1",
+        "part_dropped",
+    )
+
+
+def test_an_otel_file_with_its_modality_is_that_media() -> None:
+    document = convert(_otel_file(modality="image"), "otel", "canonical").output
+    assert document["messages"][0]["content"][1] == {
+        "type": "image",
+        "source": {"type": "file", "file_id": "provider_fileid_123"},
+    }

@@ -10,6 +10,7 @@ import pytest
 
 from interlingua.conversion import Context, ConversionError
 from interlingua.conversion.adapters.pairing import Reading, Writing, response_seed, synthesized
+from interlingua.conversion.converter import convert
 
 
 def call(name: str, **extra: Any) -> dict[str, Any]:
@@ -140,3 +141,22 @@ def test_writing_a_result_whose_call_is_unknown_and_unnamed_fails(ctx: Context) 
         "orphan_result",
         "/messages/4/content/0/tool_call_id",
     )
+
+
+def test_cmfs_flat_call_of_its_specification_reads_with_a_made_up_id() -> None:
+    """The CMF specification's examples write a call flat and without its id (the models wrap
+    it under `content`): read as a call with the id reading gives a call without one, its
+    result paired by name as in any format whose ids may be missing; written wrapped."""
+    messages = [
+        {"role": "user", "content": [{"content_type": "text", "text": "Admins?"}]},
+        {
+            "role": "assistant",
+            "content": [{"content_type": "tool_call", "name": "sql", "arguments": {"q": "x"}}],
+        },
+    ]
+    document = convert(messages, "cmf", "canonical", kind="messages").output
+    call = document[1]["content"][0]
+    assert (call["id"], call["name"], call["arguments"]) == ("cmf_call_1_0", "sql", {"q": "x"})
+    assert convert(messages, "cmf", "cmf", kind="messages").output == messages
+    written = convert(messages, "cmf", "openai-chat", kind="messages").output
+    assert written[1]["tool_calls"][0]["id"] == "cmf_call_1_0"
