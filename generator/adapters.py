@@ -288,6 +288,19 @@ def optional_variables(
     return optional
 
 
+def strict_variants(groups: list[list[tuple[Any, bool]]]) -> set[Any]:
+    """Of the variants in each group of the same literals (each ``(key, reads_only)``, in the
+    order they are tried), the one that reports what a value of those literals lacks rather
+    than leaving it to the next: the last written one. A `reads_only` spelling (OpenAI Chat's
+    bare `{"name": …}` choice or `function` message, CMF's flat call) is only tried, so it
+    comes before the written variant of its shape, or stands alone."""
+    return {
+        written[-1][0]
+        for group in groups
+        if (written := [variant for variant in group if not variant[1]])
+    }
+
+
 class Planner:
     def __init__(
         self,
@@ -513,7 +526,15 @@ class Planner:
                     continue  # written, never read: the block reads back as its own kind
                 key = json.dumps([slot, sorted(map(str, literals(wire)))])
                 by_literals.setdefault(key, []).append((part_type, i, canonical, wire, slot))
-        last = {id(group[-1][2]) for group in by_literals.values()}
+        last = strict_variants(
+            [
+                [
+                    (id(v[2]), bool(self.mapping.data["parts"][v[0]][v[1]].get("reads_only")))
+                    for v in group
+                ]
+                for group in by_literals.values()
+            ]
+        )
         Encoder = tuple[str, str, tuple[str, ...] | None, tuple[str, ...] | None]
         encoders: dict[str, list[Encoder]] = {}
         block_tag = self.mapping.data["layout"].get("block_tag")
@@ -579,7 +600,9 @@ class Planner:
                     )
                 if not reads_only:
                     message_encoder = enc
-                message_decoders.append(dec)
+                    message_decoders.append(dec)
+                else:  # tried first: it is never the one that refuses (`strict_variants`)
+                    message_decoders.insert(0, dec)
             else:
                 slot_decoders.setdefault(slot, []).append(dec)
                 many = self.mapping.data["parts"][part_type][i].get("slot_list")
@@ -630,27 +653,21 @@ class Planner:
             if codec not in CODEC_TYPES or codec.endswith("_envelope"):
                 raise _error(self.mapping, f"/codecs/{codec}", f"codecs are {sorted(CODEC_TYPES)}")
             names = []
-            groups: dict[str, int] = {}
             parsed = [(parse(e["canonical"]), parse(e["wire"])) for e in entries]
-            # The last written variant of its literals reports what its shape lacks; a
-            # `reads_only` spelling (OpenAI Chat's bare `{"name": …}` choice) is only tried.
-            for (_, wire), entry in zip(parsed, entries, strict=True):
-                if not entry.get("reads_only"):
-                    key = json.dumps(sorted(map(str, literals(wire))))
-                    groups[key] = groups.get(key, 0) + 1
-            seen: dict[str, int] = {}
+            by_literals: dict[str, list[tuple[int, bool]]] = {}
+            for i, ((_, wire), entry) in enumerate(zip(parsed, entries, strict=True)):
+                key = json.dumps(sorted(map(str, literals(wire))))
+                by_literals.setdefault(key, []).append((i, bool(entry.get("reads_only"))))
+            strict = strict_variants(list(by_literals.values()))
             _unwritten(self.mapping, f"/codecs/{codec}", entries)
             for i, (canonical, wire) in enumerate(parsed):
-                key = json.dumps(sorted(map(str, literals(wire))))
                 reads_only = entries[i].get("reads_only", False)
-                if not reads_only:
-                    seen[key] = seen.get(key, 0) + 1
                 enc, dec = self.variant_functions(
                     f"{codec}_{i}",
                     f"/codecs/{codec}/{i}",
                     canonical,
                     wire,
-                    last_of_its_kind=not reads_only and seen[key] == groups[key],
+                    last_of_its_kind=i in strict,
                     part_type=None,
                     drop_code="field_dropped",
                     type_name=CODEC_TYPES[codec],

@@ -422,6 +422,8 @@ def invariant_text(inv: Json, page: PurePosixPath) -> str:
             f"names in {_path(result['take'])} the {_path(call['take'])} of an earlier "
             f"item{_where(call['where'])}, once"
         )
+        if inv.get("elsewhere"):
+            rule += f" (a call not here is allowed when {_path(inv['elsewhere'])} is set)"
         codes += f" (answered twice: {code(inv['repeat_code'])})"
     elif kind == "portable_schema":
         forbidden = ", ".join(code(k) for k in inv["forbidden"])

@@ -352,6 +352,8 @@ def _invariant_paths(inv: dict[str, Json]) -> list[str]:
         return [inv["field"], inv["when"]["field"]]
     if kind in ("equals", "portable_schema"):
         return [inv["field"]]
+    if kind == "answers" and "elsewhere" in inv:
+        return [inv["path"][0], inv["elsewhere"]]
     return [inv["path"][0]]  # unique / answers: the first step must be a property
 
 

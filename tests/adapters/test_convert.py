@@ -303,16 +303,17 @@ def test_a_null_system_prompt_is_no_prompt(source: str, body: dict[str, Any], fu
 @pytest.mark.parametrize(
     ("source", "kind", "body", "pointer"),
     [
-        # OpenTelemetry's own multimodal example: a file part with no modality.
+        # A file part with no file id (its modality may be left out, as OpenTelemetry's own
+        # multimodal example leaves it: read as an unknown part).
         (
             "otel",
             "request",
             {
                 "gen_ai.input.messages": [
-                    {"role": "user", "parts": [{"type": "file", "file_id": "f"}]}
+                    {"role": "user", "parts": [{"type": "file", "modality": "image"}]}
                 ]
             },
-            "/gen_ai.input.messages/0/parts/0/modality",
+            "/gen_ai.input.messages/0/parts/0/file_id",
         ),
         # CMF's specification example: a tool call's fields beside its tag, not in `content`.
         (

@@ -153,6 +153,18 @@ def test_unions_invariants_and_references() -> None:
     assert ("reference changed from #/$defs/A to #/$defs/C", True) in messages
 
 
+def test_an_invariant_that_lets_more_documents_through_is_additive() -> None:
+    """`answers` with `elsewhere` (a result may answer a call held elsewhere) refuses fewer
+    documents than the rule without it: relaxed, not added and removed."""
+    rule = {"kind": "answers", "path": ["messages"], "code": "orphan_result"}
+    old = {"$defs": {"A": {"x-invariants": [rule]}}}
+    new = {"$defs": {"A": {"x-invariants": [{**rule, "elsewhere": "continues"}]}}}
+    found = [(c.message.split(":")[0], c.breaking) for c in changes(old, new)]
+    assert found == [("invariant relaxed", False)]
+    # The other way, the rule is tightened: breaking.
+    assert any(c.breaking for c in changes(new, old))
+
+
 def test_a_released_example_the_schema_now_refuses_is_breaking(release: Json, bundle: Json) -> None:
     def edit(defs: Json) -> None:
         defs["TextPart"]["properties"]["text"]["maxLength"] = 1

@@ -296,3 +296,30 @@ def test_dollar_anchors_only_at_the_very_end() -> None:
         ("pattern_mismatch", "/id")
     ]
     assert codes({"role": "user", "content": [text()], "id": ULID_A}) == []
+
+
+def test_a_conversation_held_elsewhere_may_answer_calls_it_does_not_hold() -> None:
+    """A Responses request going on from a stored response (`continues`) sends the results of
+    calls only the stored turns hold: not orphans. A result answered twice still is refused,
+    and without `continues` the same document breaks the rule."""
+    held = {"format": "openai-responses", "id": "resp_1"}
+    going_on = conversation({"role": "tool", "content": [result("zz")]}, continues=held)
+    assert codes(going_on) == []
+    assert interlingua.detect_document(going_on) is not None
+    interlingua.load(going_on)  # the fast path agrees
+    twice = conversation(
+        {"role": "tool", "content": [result("zz")]},
+        {"role": "tool", "content": [result("zz")]},
+        continues=held,
+    )
+    assert codes(twice) == [("duplicate_result", "/messages/1/content/0/tool_call_id")]
+    assert codes(conversation({"role": "tool", "content": [result("zz")]})) == [
+        ("orphan_result", "/messages/0/content/0/tool_call_id")
+    ]
+    assert codes(conversation(text_message(), continues={"format": "x"})) == [
+        ("missing_field", "/continues/id")
+    ]
+
+
+def text_message() -> dict[str, Any]:
+    return {"role": "user", "content": [text()]}
