@@ -447,12 +447,12 @@ def test_the_bedrock_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_tw
 
 
 def test_recorded_bedrock_requests_of_the_shape_take_the_fused_path() -> None:
-    """A floor: of the real-traffic corpus's 39 Bedrock requests, those of the pass's shape
+    """A floor: of the real-traffic corpus's 48 Bedrock requests, those of the pass's shape
     (the rest carry Claude's fields, structured output, cache points, documents or media in
     results, video, a system tool, guarded text)."""
     requests = [body for _, body, fmt, kind in real_bodies() if fmt == SOURCE and kind == "request"]
     taken = [type(PASS(copy.deepcopy(b))) is tuple for b in requests]
-    assert len(requests) == 39
+    assert len(requests) == 48
     assert sum(taken) >= 18
 
 

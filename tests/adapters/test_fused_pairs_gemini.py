@@ -534,14 +534,14 @@ def test_the_gemini_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_two
 
 
 def test_recorded_gemini_requests_of_the_shape_take_the_fused_path() -> None:
-    """A floor: of the real-traffic corpus's 54 Gemini requests, those of the pass's shape,
+    """A floor: of the real-traffic corpus's 66 Gemini requests, those of the pass's shape,
     in either spelling (the rest carry built-in tools, code execution, video by URI, media in
     function responses, a VALIDATED mode; llm's carry thinking settings, an OpenAPI-form
     responseSchema or a declaration's `description: null`). 8 before the snake_case spelling
     was read."""
     requests = [body for _, body, fmt, kind in real_bodies() if fmt == SOURCE and kind == "request"]
     taken = [type(PASS(copy.deepcopy(b))) is tuple for b in requests]
-    assert len(requests) == 54
+    assert len(requests) == 66
     assert sum(taken) >= 18
 
 
