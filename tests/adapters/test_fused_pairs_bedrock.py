@@ -453,7 +453,7 @@ def test_recorded_bedrock_requests_of_the_shape_take_the_fused_path() -> None:
     requests = [body for _, body, fmt, kind in real_bodies() if fmt == SOURCE and kind == "request"]
     taken = [type(PASS(copy.deepcopy(b))) is tuple for b in requests]
     assert len(requests) == 48
-    assert sum(taken) >= 18
+    assert sum(taken) >= 23
 
 
 def test_the_benchmark_corpora_in_bedrocks_format_take_the_fused_path() -> None:

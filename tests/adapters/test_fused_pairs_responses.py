@@ -533,14 +533,15 @@ def test_the_responses_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_
 
 
 def test_recorded_responses_requests_of_the_shape_take_the_fused_path() -> None:
-    """A floor: of the real-traffic corpus's 43 Responses requests, those of the pass's shape
+    """A floor: of the real-traffic corpus's 57 Responses requests, those of the pass's shape
     (the rest carry hosted-tool or tool-search items, files or images in a call's output, a
-    cache breakpoint, a hosted tool_choice, a reasoning summary setting or a
-    `previous_response_id`, which reads as the canonical `continues`)."""
+    cache breakpoint, a hosted tool_choice, a reasoning summary setting, a
+    `previous_response_id`, which reads as the canonical `continues`, an MCP approval or
+    apply_patch output item, or no model: a stored prompt's reference alone)."""
     requests = [body for _, body, fmt, kind in real_bodies() if fmt == SOURCE and kind == "request"]
     taken = [type(PAIR(copy.deepcopy(b))) is tuple for b in requests]
-    assert len(requests) == 43
-    assert sum(taken) >= 23
+    assert len(requests) == 57
+    assert sum(taken) >= 31
 
 
 def test_the_benchmark_corpora_in_responses_format_take_the_fused_path() -> None:
