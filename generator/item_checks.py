@@ -202,6 +202,16 @@ def _plain_list(defs: dict[str, Json], node: Json) -> tuple[str, ...] | None:
     return schema_types(defs, node["items"])
 
 
+def _members(schema: Json) -> list[Json]:
+    """The members of a union, those of a union inside it too (an optional field's reading
+    schema takes null beside its own union: `{"anyOf": [{"anyOf": [...]}, null]}`)."""
+    found: list[Json] = []
+    for member in schema.get("anyOf", []):
+        if isinstance(member, dict):
+            found += _members(member) if "anyOf" in member else [member]
+    return found
+
+
 def _definitions(
     defs: dict[str, Json], properties: dict[str, Json], source: Json, kinds: dict[str, str | None]
 ) -> dict[str, str]:
@@ -212,11 +222,7 @@ def _definitions(
     layout = source["layout"]
     tag_key = layout["block_tag"]
     by_tag: dict[str | None, str] = {}
-    node = next(
-        m["items"]
-        for m in properties[layout["messages"]].get("anyOf", [])
-        if isinstance(m, dict) and "items" in m
-    )
+    node = next(m["items"] for m in _members(properties[layout["messages"]]) if "items" in m)
     while True:
         node = resolve_ref(defs, node)
         if "if" not in node:

@@ -83,7 +83,9 @@ def wire_schema_at(schema: Json, path: tuple[str, ...]) -> Json | None:
 
     node = resolve(schema)
     for key in path:
-        members = [resolve(m) for m in node.get("oneOf", node.get("anyOf", [node]))]
+        # The node and the members of its union (a member may hold the property, or only
+        # constrain the node's own: Responses' `anyOf` of required keys).
+        members = [node, *(resolve(m) for m in node.get("oneOf", node.get("anyOf", [])))]
         found = [m["properties"][key] for m in members if key in m.get("properties", {})]
         if not found:
             return None

@@ -445,6 +445,16 @@ def reading_pairing(result_pairing: str, parts: dict[str, Any]) -> str:
     return "id"
 
 
+def turns_optional(schema: dict[str, Any], messages: str) -> bool:
+    """Whether a request may leave its turns out: its wire schema does not always require them
+    (a Converse request of a prompt Bedrock manages; a Responses request of a stored prompt's
+    reference alone, which must then hold that reference)."""
+    root = schema
+    while "$ref" in root:
+        root = schema["$defs"][root["$ref"].rsplit("/", 1)[-1]]
+    return messages not in root.get("required", [])
+
+
 def choice_beside_tools(wire: Any) -> bool:
     """Whether a request template writes its tool choice inside the object holding its tools
     (Converse's `toolConfig`, which requires them): a choice with no tools cannot go out."""
@@ -478,6 +488,10 @@ def adapter_modules(inputs: Inputs) -> Files:
             for variant in data["parts"].get("tool_result", [])
         )
         layout["choice_beside_tools"] = choice_beside_tools(data["request"]["wire"])
+        request_schema = json.loads(
+            (SCHEMAS / data["documents"]["request"]).read_text(encoding="utf-8")
+        )
+        layout["turns_optional"] = turns_optional(request_schema, layout["messages"])
         wire = turn_facts(data["format"], layout, plan.tables, plan.slots, plan.marker)
         wire["pairing"] = reading_pairing(layout["result_pairing"], data["parts"])
         yield (
@@ -497,6 +511,10 @@ def adapter_modules(inputs: Inputs) -> Files:
                 "decode_tags": plan.decode_tags,
                 "decode_keyed": plan.decode_keyed,
                 "slots": plan.slots,
+                # Whether the adapter asks whether a value carries anything (a value slot, a
+                # constant inside an envelope's object).
+                "uses_carries": any(kind == "value" for _, kind, _ in plan.slots)
+                or any("carries(" in function.source for function in plan.functions),
                 "tool_message": plan.tool_message,
                 "turn": plan.turn,
                 "marker": plan.marker,

@@ -358,6 +358,20 @@ class Compiler:
                 em.line(f"if {_neq(f'{parent}.get({key!r})', sub)}:")
                 with em.block():
                     em.line(side.miss)
+            elif decode and path[:-1]:
+                # A constant inside an envelope's object (Anthropic's `thinking.type: enabled`)
+                # is not checked, but another value there says something the variant does not
+                # read (`adaptive`): reported, as an unread field is; round-trip data keeps it.
+                found = em.temp("k")
+                em.line(f"{found} = {parent}.get({key!r})")
+                # (a value that carries nothing, Snowflake's `logprobs` of nulls, is no loss)
+                em.line(f"if {_neq(found, sub)} and carries({found}) and not ctx.fidelity:")
+                with em.block():
+                    em.line(
+                        f"ctx.loss({_pointer(base, path)}, {self.drop_code!r}, "
+                        f"ctx.adapter + ': ' + repr({found}) + ' is not ' + {repr(sub)!r} + "
+                        "'; not carried')"
+                    )
             return
         if not any(True for _ in variables(sub)) and (
             isinstance(sub, Call) or not side.strict_literals

@@ -56,3 +56,25 @@ def test_a_stored_response_of_no_calls_still_continues() -> None:
     body = {"model": "m", "previous_response_id": "resp_2", "input": "And tomorrow?"}
     out = convert(copy.deepcopy(body), "openai-responses", "openai-responses").output
     assert out == body
+
+
+def test_a_stored_prompts_reference_alone_reads_and_comes_back() -> None:
+    """A Responses request of a stored prompt's reference alone (no `input`, no `model`: the
+    prompt holds them; OpenAI documents `input` as optional) used to be refused
+    (`missing_field` at /input). It reads as no messages and comes back as it came."""
+    body = {"prompt": {"id": "pmpt_6911a8b8", "version": "1", "variables": {"word": "hat"}}}
+    document = convert(copy.deepcopy(body), "openai-responses", "canonical").output
+    assert document["messages"] == []
+    assert convert(copy.deepcopy(body), "openai-responses", "openai-responses").output == body
+    with pytest.raises(ConversionError):
+        convert({"model": "m"}, "openai-responses", "openai-chat")  # neither: not a request
+
+
+def test_a_converse_request_of_a_system_prompt_alone_reads_and_comes_back() -> None:
+    """Converse takes a request without `messages` (a prompt Bedrock manages): it reads, and
+    comes back without them; a format that needs a turn refuses it with its code."""
+    body = {"system": [{"text": "Be brief."}]}
+    assert convert(copy.deepcopy(body), "bedrock", "bedrock").output == body
+    with pytest.raises(ConversionError) as caught:
+        convert(copy.deepcopy(body), "bedrock", "anthropic")
+    assert caught.value.code == "too_few_items"

@@ -85,16 +85,17 @@ def test_settings_take_one_pass_with_the_two_step_answer(name: str) -> None:
 
 def test_what_reading_leaves_in_the_settings_is_reported_after_the_tools() -> None:
     """Spelled out once: the server tool (the tools' loss), then `output_config`'s keys, then
-    `thinking`'s, then the body's own (`stream`); the effort goes out as the target's word."""
+    `thinking`'s (its setting, then its other keys), then the body's own (`stream`); the effort goes out as the target's word."""
     body = SHAPES["a task budget, an effort, a format, adaptive thinking shown"]
     result = _convert(body)
     assert result.fused
     assert result.output["reasoning_effort"] == "high"
     assert "thinking" not in result.output
-    assert [(x.pointer, x.code) for x in result.losses][:5] == [
+    assert [(x.pointer, x.code) for x in result.losses][:6] == [
         ("/tools/1", "field_dropped"),
         ("/output_config/task_budget", "field_dropped"),
         ("/output_config/z~0~1odd", "field_dropped"),
+        ("/thinking/type", "parameter_dropped"),  # adaptive: another setting than a budget
         ("/thinking/display", "field_dropped"),
         ("/stream", "field_dropped"),
     ]

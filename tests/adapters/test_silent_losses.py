@@ -270,3 +270,50 @@ def test_a_reasoning_summary_paragraphs_other_fields_are_reported() -> None:
     back = convert(kept, source="canonical", target="openai-responses")
     assert back.output["input"][1] == body["input"][1]  # round-trip data keeps the field
     assert back.losses == ()
+
+
+@pytest.mark.parametrize("fused", [True, False])
+@pytest.mark.parametrize("setting", ["adaptive", "disabled"])
+def test_another_thinking_setting_than_a_budget_is_reported(fused: bool, setting: str) -> None:
+    """Regression: Anthropic's `thinking: {type: adaptive}` (the Claude Agent SDK sends it)
+    crossed to every format with no report: the envelope's constant `type: enabled` was never
+    checked, so another value there read as nothing. Both paths now report it."""
+    body = {
+        "model": "claude-opus-4-6",
+        "max_tokens": 100,
+        "thinking": {"type": setting},
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    result = convert(copy.deepcopy(body), "anthropic", "openai-chat", fused=fused)
+    assert result.fused is fused
+    assert [(loss.pointer, loss.code) for loss in result.losses] == [
+        ("/thinking/type", "parameter_dropped")
+    ]
+    assert repr(setting) in result.losses[0].reason
+    assert convert(copy.deepcopy(body), "anthropic", "anthropic").output == body
+
+
+def test_a_responses_log_probabilities_are_reported_when_crossing() -> None:
+    """Regression: OpenAI Chat's `choices[0].logprobs` was a constant (null) of the response
+    template, never checked: token log probabilities crossed to other formats unreported."""
+    response = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4o",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "Hi."},
+                "logprobs": {"content": [{"token": "Hi", "logprob": -0.1, "bytes": None}]},
+                "finish_reason": "stop",
+            }
+        ],
+    }
+    result = convert(copy.deepcopy(response), "openai-chat", "anthropic", kind="response")
+    assert ("/choices/0/logprobs", "parameter_dropped") in [
+        (loss.pointer, loss.code) for loss in result.losses
+    ]
+    assert convert(
+        copy.deepcopy(response), "openai-chat", "openai-chat", kind="response"
+    ).output == (response)

@@ -82,7 +82,8 @@ def test_an_item_pairs_values_come_from_the_two_mapping_files() -> None:
 def test_the_checks_come_from_the_reading_schema() -> None:
     values = pairs_from_items.pair_values(*_pair())
     checks = values["checks"]
-    assert checks.required == {"input"}
+    # `input` or a stored prompt's reference (`anyOf`): the pass asks its `input` itself.
+    assert checks.required == frozenset()
     assert checks.param_types["max_output_tokens"] == ("int", "None")
     assert checks.nested_types["reasoning"]["effort"] == ("str", "None")
     # A dropped list of plain values is checked by the pass, not the schema check.
@@ -179,7 +180,7 @@ def test_a_schema_constraint_of_a_branch_the_pass_leaves_does_not_stop_it(
         return schema
 
     monkeypatch.setattr(item_checks, "reading_schema", changed)
-    assert pairs_from_items.pair_values(*_pair())["checks"].required == {"input"}
+    assert pairs_from_items.pair_values(*_pair())["checks"].required == frozenset()
 
 
 def test_an_image_url_pattern_other_than_the_one_the_pass_checks_stops_generation(

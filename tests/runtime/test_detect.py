@@ -570,7 +570,8 @@ def test_responses_items_are_not_taken_for_openai_chat() -> None:
     request = {"model": "gpt-4.1", "input": [{"role": "user", "content": "hi"}]}
     found = detect(request)
     assert (found.status, found.format, found.kind) == ("detected", "openai-responses", "request")
-    assert "top-level `input`" in found.reason
+    # (`input` is no longer required alone: a stored prompt's reference may stand for it)
+    assert "input[]" in found.reason
     chat = detect({"model": "gpt-4.1", "messages": [{"role": "user", "content": "hi"}]})
     assert "openai-responses" not in {c.format for c in chat.candidates}
     response = {"id": "resp_1", "object": "response", "status": "completed", "output": []}

@@ -220,8 +220,16 @@ def test_recorded_responses_streams_go_to_anthropic_and_back_through_the_command
 
     def carried(response: dict[str, Any]) -> list[Any]:
         # What Anthropic has a block for: text and function calls (hosted tools' items are
-        # unknown parts there, reported as dropped).
-        return [p for p in response["message"]["content"] if p["type"] in ("text", "tool_call")]
+        # unknown parts there, reported as dropped), and of a text's citations those of web
+        # pages (a file's or a container file's has no Anthropic citation: reported).
+        return [
+            {
+                **p,
+                "citations": [c for c in p.get("citations", []) if c.get("type") == "url"],
+            }
+            for p in response["message"]["content"]
+            if p["type"] in ("text", "tool_call")
+        ]
 
     assert carried(again) == carried(expected) != []
     assert again["stop_reason"] == expected["stop_reason"]

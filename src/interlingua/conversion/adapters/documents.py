@@ -12,7 +12,7 @@ from typing import Any
 
 from interlingua.conversion import Context, ConversionError
 from interlingua.conversion.adapters import fidelity, grounding, items, pairing
-from interlingua.conversion.adapters.runtime import Adapter, escape, get
+from interlingua.conversion.adapters.runtime import Adapter, Layout, escape, get
 from interlingua.conversion.transforms.base import ABSENT
 
 SCHEMA_VERSION = 1
@@ -44,7 +44,7 @@ def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any])
     _target_model(ctx, conversation, before)
     wire: dict[str, Any] = {} if envelope is ABSENT else envelope  # ABSENT: nothing but turns
     turns, system = adapter.turns.encode_messages(ctx, conversation["messages"], "/messages", False)
-    if not turns and conversation["messages"]:
+    if not turns and _turns_expected(layout, conversation["messages"]):
         # Every turn left out (audio to a text-only format, say): a request with no turns is
         # one no provider takes, so there is nothing valid to write.
         raise ConversionError(
@@ -59,6 +59,23 @@ def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any])
         wire[layout.system_field] = system
     wire[layout.messages] = turns
     return fidelity.apply_envelope(ctx, adapter.format, conversation, wire, "messages")
+
+
+def _without_turns(wire: dict[str, Any], layout: Layout) -> dict[str, Any]:
+    """The envelope of a request: the body without its turns, but with whether it had them (a
+    request of a stored prompt's reference alone has none, and gets none back)."""
+    out = _without(wire, (layout.messages,), layout.role, layout.content)
+    if layout.messages in wire:
+        out[layout.messages] = []
+    return out
+
+
+def _turns_expected(layout: Layout, messages: list[dict[str, Any]]) -> bool:
+    """Whether some of the messages were to be turns: any, or, where the format may leave its
+    turns out, any but a system prompt it hoists (a Converse request of a system prompt alone)."""
+    if not layout.turns_optional or layout.system != "hoist":
+        return bool(messages)
+    return any(message.get("role") not in layout.hoist_roles for message in messages)
 
 
 def _choosable(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> dict[str, Any]:
@@ -125,9 +142,10 @@ def decode_request(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
         envelope = {}  # nothing but turns
     ctx.model = envelope.get("model") if isinstance(envelope.get("model"), str) else None
     messages = _hoisted_system(ctx, adapter, wire)
-    if layout.messages not in wire:
+    if layout.messages in wire:
+        messages += adapter.turns.decode_messages(ctx, wire[layout.messages], "/" + layout.messages)
+    elif not layout.turns_optional:
         raise ConversionError("missing_field", "/" + layout.messages, "a request holds turns")
-    messages += adapter.turns.decode_messages(ctx, wire[layout.messages], "/" + layout.messages)
     conversation = {"schema_version": SCHEMA_VERSION, **envelope, "messages": messages}
     if ctx.fidelity:
         fidelity.envelope(
@@ -136,9 +154,7 @@ def decode_request(ctx: Context, adapter: Adapter, wire: Any) -> dict[str, Any]:
             conversation,
             original,
             encode=lambda c, doc: encode_request(c, adapter, doc),
-            without_messages=lambda doc: _without(
-                doc, (layout.messages,), layout.role, layout.content
-            ),
+            without_messages=lambda doc: _without_turns(doc, layout),
             canonical_key="messages",
         )
     return conversation
