@@ -551,7 +551,18 @@ class Compiler:
                             em.line(f"unmatched(ctx, {expr}, {at}, part_type={kind!r})")
         elif call.name == "table":
             table, var = call.args
-            em.line(f"v_{var.name} = {table.upper()}_TO_CANONICAL.get({expr}, 'other')")
+            em.line(f"v_{var.name} = {table.upper()}_TO_CANONICAL.get({expr})")
+            em.line(f"if v_{var.name} is None:")
+            with em.block():
+                # A value the table does not know (a reason added after this release): read as
+                # `other`, reported as the stream reader reports it.
+                em.line(f"v_{var.name} = 'other'")
+                em.line(f"if not ctx.fidelity and carries({expr}):")
+                with em.block():
+                    em.line(
+                        f"ctx.loss({at}, 'stop_reason_approximated', ctx.adapter + "
+                        f"': stop reason ' + repr({expr}) + ' is not in the table; read as other')"
+                    )
         elif call.name == "parts" and len(call.args) == 2:
             # `{"@parts": [$content, <block>]}`: one more block after the parts (a structured
             # value), taken out of the list by its kind when reading.

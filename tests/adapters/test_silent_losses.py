@@ -317,3 +317,30 @@ def test_a_responses_log_probabilities_are_reported_when_crossing() -> None:
     assert convert(
         copy.deepcopy(response), "openai-chat", "openai-chat", kind="response"
     ).output == (response)
+
+
+def test_a_stop_reason_the_table_does_not_know_is_reported_when_read() -> None:
+    """Regression: a whole response's unknown finish reason read as `other` with no report (a
+    stream's was reported), so a target that has an `other` of its own (Gemini's `OTHER`)
+    carried it on unreported. Its own format still gets it back."""
+    response = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4o",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "Hi."},
+                "finish_reason": "weird",
+            }
+        ],
+    }
+    result = convert(copy.deepcopy(response), "openai-chat", "gemini", kind="response")
+    assert result.output["candidates"][0]["finishReason"] == "OTHER"
+    assert ("/choices/0/finish_reason", "stop_reason_approximated") in [
+        (loss.pointer, loss.code) for loss in result.losses
+    ]
+    back = convert(copy.deepcopy(response), "openai-chat", "openai-chat", kind="response")
+    assert back.output == response
+    assert not back.losses

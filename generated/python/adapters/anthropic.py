@@ -3208,7 +3208,15 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     _m3 = w.get("stop_reason", ABSENT)
     if _m3 is ABSENT:
         raise ConversionError("missing_field", at + "/stop_reason", "stop_reason is required here")
-    v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m3, "other")
+    v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m3)
+    if v_stop_reason is None:
+        v_stop_reason = "other"
+        if not ctx.fidelity and carries(_m3):
+            ctx.loss(
+                at + "/stop_reason",
+                "stop_reason_approximated",
+                ctx.adapter + ": stop reason " + repr(_m3) + " is not in the table; read as other",
+            )
     _m4 = w.get("usage", ABSENT)
     if _m4 is ABSENT:
         raise ConversionError("missing_field", at + "/usage", "usage is required here")

@@ -2790,7 +2790,15 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     _m1 = w.get("stopReason", ABSENT)
     if _m1 is ABSENT:
         raise ConversionError("missing_field", at + "/stopReason", "stopReason is required here")
-    v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m1, "other")
+    v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m1)
+    if v_stop_reason is None:
+        v_stop_reason = "other"
+        if not ctx.fidelity and carries(_m1):
+            ctx.loss(
+                at + "/stopReason",
+                "stop_reason_approximated",
+                ctx.adapter + ": stop reason " + repr(_m1) + " is not in the table; read as other",
+            )
     _m2 = w.get("usage", ABSENT)
     if _m2 is ABSENT:
         raise ConversionError("missing_field", at + "/usage", "usage is required here")

@@ -30,6 +30,7 @@ from interlingua.conversion.adapters.runtime import (
     Layout,
     Mismatch,
     Turns,
+    carries,
     check_count,
     codec_encode,
     dropped,
@@ -1930,7 +1931,18 @@ def dec_turn(ctx: Context, w: Any, at: str) -> Any:
                 pass
                 v_stop_reason = ABSENT
             else:
-                v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m6, "other")
+                v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m6)
+                if v_stop_reason is None:
+                    v_stop_reason = "other"
+                    if not ctx.fidelity and carries(_m6):
+                        ctx.loss(
+                            at + "/extensions/completion/stop_reason",
+                            "stop_reason_approximated",
+                            ctx.adapter
+                            + ": stop reason "
+                            + repr(_m6)
+                            + " is not in the table; read as other",
+                        )
             _m7 = _m5.get("tokens", ABSENT)
             if _m7 is None:
                 _m7 = ABSENT

@@ -30,6 +30,7 @@ from interlingua.conversion.adapters.runtime import (
     Layout,
     Mismatch,
     Turns,
+    carries,
     check_count,
     codec_encode,
     dropped,
@@ -2133,7 +2134,18 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
             pass
             v_stop_reason = ABSENT
         else:
-            v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m4, "other")
+            v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m4)
+            if v_stop_reason is None:
+                v_stop_reason = "other"
+                if not ctx.fidelity and carries(_m4):
+                    ctx.loss(
+                        at + "/candidates/0/finishReason",
+                        "stop_reason_approximated",
+                        ctx.adapter
+                        + ": stop reason "
+                        + repr(_m4)
+                        + " is not in the table; read as other",
+                    )
         if not ctx.fidelity and not KEYS_44.issuperset(_i3):
             unread(ctx, _i3, KEYS_44, at + "/candidates/0", part_type=None)
     _m5 = w.get("usageMetadata", ABSENT)

@@ -28,6 +28,7 @@ from interlingua.conversion.adapters.runtime import (
     Layout,
     Mismatch,
     Turns,
+    carries,
     check_count,
     codec_encode,
     dropped,
@@ -945,7 +946,18 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         pass
         v_stop_reason = ABSENT
     else:
-        v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m1, "other")
+        v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m1)
+        if v_stop_reason is None:
+            v_stop_reason = "other"
+            if not ctx.fidelity and carries(_m1):
+                ctx.loss(
+                    at + "/stopReason",
+                    "stop_reason_approximated",
+                    ctx.adapter
+                    + ": stop reason "
+                    + repr(_m1)
+                    + " is not in the table; read as other",
+                )
     _d2: dict[str, Any] = {"model": v_model}
     if v_stop_reason is not ABSENT:
         _d2["stop_reason"] = v_stop_reason

@@ -849,7 +849,18 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         pass
         v_stop_reason = ABSENT
     else:
-        v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m2, "other")
+        v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m2)
+        if v_stop_reason is None:
+            v_stop_reason = "other"
+            if not ctx.fidelity and carries(_m2):
+                ctx.loss(
+                    at + "/done_reason",
+                    "stop_reason_approximated",
+                    ctx.adapter
+                    + ": stop reason "
+                    + repr(_m2)
+                    + " is not in the table; read as other",
+                )
     _v3 = {k: w[k] for k in ["eval_count", "prompt_eval_count"] if k in w} if type(w) is dict else w
     v_usage = dec_usage(ctx, _v3, at)
     if v_usage is MISS:

@@ -2002,7 +2002,15 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
         raise ConversionError(
             "missing_field", at + "/choices/0/finish_reason", "finish_reason is required here"
         )
-    v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m8, "other")
+    v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m8)
+    if v_stop_reason is None:
+        v_stop_reason = "other"
+        if not ctx.fidelity and carries(_m8):
+            ctx.loss(
+                at + "/choices/0/finish_reason",
+                "stop_reason_approximated",
+                ctx.adapter + ": stop reason " + repr(_m8) + " is not in the table; read as other",
+            )
     _m9 = w.get("usage", ABSENT)
     if _m9 is None:
         _m9 = ABSENT

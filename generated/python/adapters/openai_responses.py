@@ -29,6 +29,7 @@ from interlingua.conversion.adapters.runtime import (
     Layout,
     Mismatch,
     Turns,
+    carries,
     check_count,
     codec_encode,
     dropped,
@@ -2493,7 +2494,15 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
     _m4 = _v1.get("status", ABSENT)
     if _m4 is ABSENT:
         raise ConversionError("missing_field", at + "/status", "status is required here")
-    v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m4, "other")
+    v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m4)
+    if v_stop_reason is None:
+        v_stop_reason = "other"
+        if not ctx.fidelity and carries(_m4):
+            ctx.loss(
+                at + "/status",
+                "stop_reason_approximated",
+                ctx.adapter + ": stop reason " + repr(_m4) + " is not in the table; read as other",
+            )
     v_model = _v1.get("model", ABSENT)
     if v_model is ABSENT:
         raise ConversionError("missing_field", at + "/model", "model is required here")

@@ -27,6 +27,7 @@ from interlingua.conversion.adapters.runtime import (
     Layout,
     Mismatch,
     Turns,
+    carries,
     check_count,
     codec_encode,
     dropped,
@@ -1234,7 +1235,18 @@ def dec_response_envelope(ctx: Context, w: Any, at: str) -> Any:
             pass
             v_stop_reason = ABSENT
         else:
-            v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m5, "other")
+            v_stop_reason = STOP_REASONS_TO_CANONICAL.get(_m5)
+            if v_stop_reason is None:
+                v_stop_reason = "other"
+                if not ctx.fidelity and carries(_m5):
+                    ctx.loss(
+                        at + "/gen_ai.output.messages/0/finish_reason",
+                        "stop_reason_approximated",
+                        ctx.adapter
+                        + ": stop reason "
+                        + repr(_m5)
+                        + " is not in the table; read as other",
+                    )
         if not ctx.fidelity and not KEYS_19.issuperset(_i4):
             unread(ctx, _i4, KEYS_19, at + "/gen_ai.output.messages/0", part_type=None)
     _v6 = (
