@@ -135,6 +135,7 @@ class AdapterPlan:
     tables: dict[str, Any] = field(default_factory=dict)
     marker: tuple[str, str, list[str]] | None = None  # layout marker: field, kind, part types
     turn: tuple[str, str] | None = None  # (encode, decode) of the message fields a turn carries
+    asks_carries: bool = False  # whether the module asks `carries` (a value slot, a constant)
 
 
 def known_turn_keys(layout: dict[str, Any], slots: list[tuple[str, str, str]]) -> frozenset[str]:
@@ -913,6 +914,10 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
         planner.envelope("response")
     for keys, name in planner.compiler.key_sets.items():
         planner.plan.tables[name] = keys
+    # The turn template asks it of a value slot; the compiled functions, of what they say.
+    planner.plan.asks_carries = planner.compiler.asks_carries or any(
+        kind == "value" for _, kind, _ in planner.plan.slots
+    )
     return planner.plan
 
 

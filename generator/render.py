@@ -29,6 +29,7 @@ from generator.environment import COMMAND, header, py_literal
 from generator.layout_docs import layout_page
 from generator.load import Sources
 from generator.openapi import render_openapi
+from generator.pair_checks import resolve_ref
 from generator.paths import SCHEMAS, TEMPLATES
 from generator.plan import build_plan
 from generator.reading import reading_schema
@@ -449,9 +450,7 @@ def turns_optional(schema: dict[str, Any], messages: str) -> bool:
     """Whether a request may leave its turns out: its wire schema does not always require them
     (a Converse request of a prompt Bedrock manages; a Responses request of a stored prompt's
     reference alone, which must then hold that reference)."""
-    root = schema
-    while "$ref" in root:
-        root = schema["$defs"][root["$ref"].rsplit("/", 1)[-1]]
+    root = resolve_ref(schema.get("$defs", {}), schema)
     return messages not in root.get("required", [])
 
 
@@ -511,10 +510,7 @@ def adapter_modules(inputs: Inputs) -> Files:
                 "decode_tags": plan.decode_tags,
                 "decode_keyed": plan.decode_keyed,
                 "slots": plan.slots,
-                # Whether the adapter asks whether a value carries anything (a value slot, a
-                # constant inside an envelope's object).
-                "uses_carries": any(kind == "value" for _, kind, _ in plan.slots)
-                or any("carries(" in function.source for function in plan.functions),
+                "asks_carries": plan.asks_carries,
                 "tool_message": plan.tool_message,
                 "turn": plan.turn,
                 "marker": plan.marker,

@@ -260,6 +260,7 @@ class Compiler:
         self.key_sets: dict[frozenset[str], str] = {}
         self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
         self.nonempty: set[str] = set()  # variables of lists the schema says are never empty
+        self.asks_carries = False  # a function asks `carries` (the module then imports it)
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
         self.reads_absent: set[str] = set()  # transforms whose decode reads a missing value too
         self.member_keys: set[str] = set()  # transforms whose literals name the members they read
@@ -365,6 +366,7 @@ class Compiler:
                 found = em.temp("k")
                 em.line(f"{found} = {parent}.get({key!r})")
                 # (a value that carries nothing, Snowflake's `logprobs` of nulls, is no loss)
+                self.asks_carries = True
                 em.line(f"if {_neq(found, sub)} and carries({found}) and not ctx.fidelity:")
                 with em.block():
                     em.line(
@@ -557,6 +559,7 @@ class Compiler:
                 # A value the table does not know (a reason added after this release): read as
                 # `other`, reported as the stream reader reports it.
                 em.line(f"v_{var.name} = 'other'")
+                self.asks_carries = True
                 em.line(f"if not ctx.fidelity and carries({expr}):")
                 with em.block():
                     em.line(
