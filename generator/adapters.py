@@ -815,6 +815,7 @@ class Planner:
                 first = "check_count(v, at)" if len(terms) > 1 else "v"
                 total = " + ".join([first, *(f"number_or_zero({t}, at)" for t in terms[1:])])
                 dec.line(f"out[{name!r}] = check_count({total}, at)")
+        self._usage_leftovers(dec, table)
         known = self.compiler.key_set(set(table))
         enc.line(f"if not {known}.issuperset(c):")
         with enc.block():
@@ -827,6 +828,32 @@ class Planner:
             dec.line("return out")
         self.plan.functions.append(_function("enc_usage", "ctx: Context, c: Any, at: str", enc))
         self.plan.functions.append(_function("dec_usage", "ctx: Context, w: Any, at: str", dec))
+
+    def _usage_leftovers(self, dec: Emitter, table: dict[str, Any]) -> None:
+        """What else the wire's usage holds (a breakdown by modality, a service tier) has no
+        canonical home: reported when the conversion crosses formats."""
+        read: dict[str, Any] = {}
+        for spec in table.values():
+            for path in [spec] if isinstance(spec, str) else spec:
+                *outer, last = _segments(path)
+                level = read
+                for key in outer:
+                    level = level.setdefault(key, {})
+                level.setdefault(last, None)
+        checks = [("w", read, "at")] if table else []
+        # Merged into a wider object (Ollama's response, OpenTelemetry's attributes), the
+        # usage shares its top level with other fields: the object's reading reports those.
+        if _merged_codec(self.mapping.data, "usage"):
+            checks = [
+                (f"w.get({key!r})", inner, f"at + {'/' + key!r}")
+                for key, inner in read.items()
+                if inner is not None
+            ]
+        if checks:
+            dec.line("if not ctx.fidelity:")
+            with dec.block():
+                for value, known_keys, where in checks:
+                    dec.line(f"unread_counts(ctx, {value}, {known_keys!r}, {where})")
 
     def stop_reasons(self) -> None:
         table = self.mapping.data["stop_reasons"]
@@ -919,6 +946,22 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
         kind == "value" for _, kind, _ in planner.plan.slots
     )
     return planner.plan
+
+
+def _merged_codec(data: Any, codec: str) -> bool:
+    """Whether a mapping writes the named codec as a member of a `@merge`, sharing its
+    object's top level with other fields, rather than as an object of its own."""
+    if isinstance(data, dict):
+        members = data.get("@merge")
+        if isinstance(members, list) and any(
+            isinstance(m, dict) and isinstance(m.get("@codec"), list) and m["@codec"][:1] == [codec]
+            for m in members
+        ):
+            return True
+        return any(_merged_codec(value, codec) for value in data.values())
+    if isinstance(data, list):
+        return any(_merged_codec(item, codec) for item in data)
+    return False
 
 
 def _segments(path: str) -> tuple[str, ...]:

@@ -63,3 +63,49 @@ def unread(
             f"{ctx.adapter}: `{key}` has no canonical home; not carried",
             part_type,
         )
+
+
+def unread_counts(ctx: Context, value: Any, known: Mapping[str, Any], at: str) -> None:
+    """Report what a usage object holds beyond the counts reading took (``known``: each key
+    read, with the keys read inside it, or None), as ``unread`` does. A count of zero says
+    nothing either (OpenAI's `audio_tokens: 0` on every response), so it goes unreported."""
+    # A breakdown of zeros (Anthropic's `cache_creation` of no cache) is no loss either.
+    if type(value) is not dict:
+        return
+    members: dict[str, Any] = value
+    for key in sorted(members):
+        member = members[key]
+        if key in known:
+            inner = known[key]
+            if inner is not None:
+                unread_counts(ctx, member, inner, f"{at}/{escape(key)}")
+            continue
+        if not _counts_something(member):
+            continue
+        ctx.loss(
+            f"{at}/{escape(key)}",
+            "field_dropped",
+            f"{ctx.adapter}: usage `{key}` has no canonical home; not carried",
+            None,
+        )
+
+
+def _counts_something(value: Any) -> bool:
+    """Whether a usage field says anything: as `carries`, but a zero count says nothing, and
+    neither does an object or a list of nothing but zeros."""
+    kind = type(value)
+    if kind is int:
+        return bool(value)
+    if kind is dict:
+        members: dict[Any, Any] = value
+        for member in members.values():  # noqa: SIM110  (a loop: compiled, no generator)
+            if _counts_something(member):
+                return True
+        return False
+    if kind is list:
+        items: list[Any] = value
+        for item in items:  # noqa: SIM110
+            if _counts_something(item):
+                return True
+        return False
+    return carries(value)

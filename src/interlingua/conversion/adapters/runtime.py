@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from interlingua.conversion import Context, ConversionError
-from interlingua.conversion.leftovers import carries, escape, unread
+from interlingua.conversion.leftovers import carries, escape, unread, unread_counts
 from interlingua.conversion.transforms.base import ABSENT, Mismatch
 
 
@@ -394,4 +394,5 @@ __all__ = [
     "remainder",
     "table_encode",
     "unread",
+    "unread_counts",
 ]

@@ -67,6 +67,7 @@ class StreamReader:
         self._id: str | None = None
         self._wire_usage: dict[str, Any] = {}
         self._usage: Any = None
+        self._usage_unread: set[str] = set()  # usage fields reported as not carried
         self._placeholders: set[str] = set()
         self._pieces: tuple[int, ArgumentPieces] | None = None  # a call streamed in pieces
         self._stop: str | None = None
@@ -439,7 +440,19 @@ class StreamReader:
         if self.spec.explicit_start:
             self._ensure_started()  # before anything is read of it
         _merge(self._wire_usage, value)
+        losses = self.ctx.losses
+        before = len(losses)
         usage = self.spec.decode_usage(self.ctx, self._wire_usage, ptr)
+        if len(losses) > before:
+            # The usage so far is read again on each chunk: a field it cannot carry is
+            # reported once, at the chunk that first held it.
+            fresh = losses[before:]
+            del losses[before:]
+            for loss in fresh:
+                field = loss.pointer[len(ptr) :]
+                if field not in self._usage_unread:
+                    self._usage_unread.add(field)
+                    losses.append(loss)
         if type(usage) is not dict:
             return  # no count the format maps: nothing to say yet
         missing = [k for k in USAGE_REQUIRED if k not in usage]
