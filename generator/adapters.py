@@ -702,6 +702,7 @@ class Planner:
             self.compiler.merge_refused = merge_refused(
                 self.mapping.data["format"], section["wire"]
             )
+            self.compiler.unread_defaults = unread_defaults(section.get("defaults", {}))
         self.variant_functions(
             f"{kind}_envelope",
             f"/{kind}",
@@ -714,6 +715,7 @@ class Planner:
             strict_literals=False,
             extra_known=extra,
         )
+        self.compiler.unread_defaults = {}
 
     def turn(self) -> None:
         """`turn`: the fields of a canonical message beside its role and content (a channel,
@@ -946,6 +948,16 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
         kind == "value" for _, kind, _ in planner.plan.slots
     )
     return planner.plan
+
+
+def unread_defaults(defaults: dict[str, list[Any]]) -> dict[tuple[str | int, ...], str]:
+    """A request's `defaults` (values by dotted wire path) as the Python literal each object's
+    reading passes `unread`, by the object's path."""
+    by_object: dict[tuple[str | int, ...], dict[str, tuple[Any, ...]]] = {}
+    for dotted, values in defaults.items():
+        *outer, key = dotted.split(".")
+        by_object.setdefault(tuple(outer), {})[key] = tuple(values)
+    return {path: repr(values) for path, values in by_object.items()}
 
 
 def _merged_codec(data: Any, codec: str) -> bool:

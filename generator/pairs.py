@@ -988,7 +988,25 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_id_word": word_rule(charset_rule(target.get("ids", {}).get("tool_call"))),
         "checks": checks,
         "py_types": py_types,
+        "s_defaults": unread_defaults(source),
     }
+
+
+def unread_defaults(
+    source: Json, group: str | None = None
+) -> dict[str, dict[str, tuple[Any, ...]]]:
+    """The source's request `defaults` (values never reported though nothing reads them) by
+    the object holding them: `""` the body, else ``group`` (the object of its parameters). A
+    pass reports what reading leaves of those two only, so a default anywhere else is an error
+    here rather than a report the two-step path would not give."""
+    out: dict[str, dict[str, tuple[Any, ...]]] = {}
+    for dotted, values in source["request"].get("defaults", {}).items():
+        *outer, key = dotted.split(".")
+        holder = ".".join(outer)
+        if holder not in ("", group):
+            raise PairError(f"a default in {holder}: outside what the pass reports")
+        out.setdefault(holder, {})[key] = tuple(values)
+    return out
 
 
 def param_aliases(source: Json, params: list[Param]) -> dict[str, str]:

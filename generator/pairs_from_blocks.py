@@ -67,6 +67,7 @@ from generator.pairs import (
     rule_pattern,
     target_paths,
     tool_choices,
+    unread_defaults,
     variable_of,
     variables_of,
     wire_expr,
@@ -807,6 +808,7 @@ def pair_values(
         "depth": _depths(source, blocks, parts, fields),
         "checks": checks,
         "py_types": py_types,
+        "s_defaults": unread_defaults(source),
     }
 
 

@@ -38,6 +38,7 @@ from generator.pairs import (
     part_variant,
     py_types,
     reads_blocks,
+    unread_defaults,
     variable_of,
     variables_of,
 )
@@ -356,6 +357,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "dropped": dropped,
         "checks": checks,
         "py_types": py_types,
+        "s_defaults": unread_defaults(source, values["s_params_key"]),
         "s_tag": None,  # (pair_texts.py.j2: a text part is its one key)
         # How deep in the body the pass finds what it carries without reading (the depth
         # `fused_checks.opaque` checks it at): the body, its turns, a turn, its parts, a part,

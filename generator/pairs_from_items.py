@@ -43,6 +43,7 @@ from generator.pairs import (
     part_variant,
     py_types,
     reads_items,
+    unread_defaults,
     variable_of,
     variables_of,
     wire_expr,
@@ -377,6 +378,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "only": only_words(source, target),
         "checks": checks,
         "py_types": py_types,
+        "s_defaults": unread_defaults(source),
     }
 
 

@@ -241,7 +241,10 @@ class Compiler:
         self.prefix = prefix
         self.part_type: str | None = None  # the canonical part type of the codec compiled
         self.drop_code = "field_dropped"
-        self.pending: list[list[tuple[str, str, str]]] = []
+        self.pending: list[list[tuple[str, str, str, str]]] = []
+        # Wire values a reading leaves unreported (`defaults`), by the template path of the
+        # object that holds them: each key's values as a Python literal.
+        self.unread_defaults: dict[tuple[str | int, ...], str] = {}
         # Wire keys the layout engine reads around a template (a body's turns, a turn's role),
         # by the template path of the object that holds them.
         self.extra_known: dict[tuple[str | int, ...], set[str]] = {}
@@ -302,7 +305,8 @@ class Compiler:
             keys = set(node) | self.extra_known.get(path, set())
             known = self.key_set(keys)
             if not (decode and self.quiet):
-                self.pending[-1].append((expr, known, _pointer(base, path)))
+                defaults = self.unread_defaults.get(path, "") if decode else ""
+                self.pending[-1].append((expr, known, _pointer(base, path), defaults))
             return
         if isinstance(node, list):
             em.line(f"if type({expr}) is not list or len({expr}) < {len(node)}:")
@@ -484,11 +488,14 @@ class Compiler:
         """Report fields no template member takes, once the variant has matched: canonical
         fields when writing (dropped), wire fields when reading without round-trip data
         (unread; with it, the round-trip data keeps them)."""
-        for expr, known, at in self.pending.pop():
+        for expr, known, at, defaults in self.pending.pop():
             if decode:
                 em.line(f"if not ctx.fidelity and not {known}.issuperset({expr}):")
                 with em.block():
-                    em.line(f"unread(ctx, {expr}, {known}, {at}, part_type={self.part_type!r})")
+                    given = f", defaults={defaults}" if defaults else ""
+                    em.line(
+                        f"unread(ctx, {expr}, {known}, {at}, part_type={self.part_type!r}{given})"
+                    )
                 continue
             em.line(f"if not {known}.issuperset({expr}):")
             with em.block():

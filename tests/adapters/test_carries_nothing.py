@@ -208,3 +208,52 @@ def test_ollamas_empty_format_comes_back_from_the_round_trip() -> None:
 def test_ollamas_format_of_another_scalar_is_still_refused() -> None:
     with pytest.raises(ConversionError):
         convert({**copy.deepcopy(OLLAMA_LEGACY), "format": "xml"}, "ollama", "openai-chat")
+
+
+# A value that asks for what every format does anyway (the mapping's request `defaults`): one
+# answer, text only. Reported, it was the corpus's third commonest needless loss (Gemini's
+# `responseModalities: ["TEXT"]` in 29 recorded requests, OpenAI Chat's `n: 1` in 7).
+CHAT = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+GEMINI = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {}}
+
+
+@pytest.mark.parametrize(
+    ("source", "body", "where", "value", "reported"),
+    [
+        ("openai-chat", CHAT, (), ("n", 1), False),
+        ("openai-chat", CHAT, (), ("n", 2), True),
+        ("gemini", GEMINI, ("generationConfig",), ("candidateCount", 1), False),
+        ("gemini", GEMINI, ("generationConfig",), ("candidateCount", 2), True),
+        ("gemini", GEMINI, ("generationConfig",), ("responseModalities", ["TEXT"]), False),
+        ("gemini", GEMINI, ("generationConfig",), ("responseModalities", ["TEXT", "IMAGE"]), True),
+    ],
+)
+@pytest.mark.parametrize("target", ["anthropic", "openai-chat", "gemini"])
+def test_a_default_value_is_no_loss(
+    source: str,
+    body: dict[str, Any],
+    where: tuple[str, ...],
+    value: tuple[str, Any],
+    reported: bool,
+    target: str,
+) -> None:
+    body = copy.deepcopy(body)
+    holder = body
+    for key in where:
+        holder = holder[key]
+    holder[value[0]] = value[1]
+    result = convert(copy.deepcopy(body), source, target)
+    pointer = "".join(f"/{key}" for key in (*where, value[0]))
+    if target == source:
+        assert result.output == body
+        assert not result.losses
+        return
+    assert ((pointer, "field_dropped") in {(x.pointer, x.code) for x in result.losses}) is reported
+    same(result, convert(copy.deepcopy(body), source, target, fused=False))
+
+
+def test_a_default_is_of_its_own_type() -> None:
+    # `true` is not `1`: the schema refuses it, it is not passed over as a default.
+    with pytest.raises(ConversionError) as caught:
+        convert({**CHAT, "n": True}, "openai-chat", "anthropic")
+    assert caught.value.pointer == "/n"

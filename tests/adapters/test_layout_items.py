@@ -372,3 +372,29 @@ def test_one_stored_item_is_the_message_it_belongs_to() -> None:
             validate_input=False,
         )
     assert (error.value.code, error.value.pointer) == ("missing_field", "/call_id")
+
+
+@pytest.mark.parametrize(
+    "output_type",
+    [
+        "apply_patch_call_output",
+        "shell_call_output",
+        "local_shell_call_output",
+        "computer_call_output",
+        "custom_tool_call_output",
+    ],
+)
+def test_the_output_of_a_tool_the_client_runs_is_the_users(output_type: str) -> None:
+    # Recorded by openai-dotnet's apply_patch test: the client's result of the model's patch.
+    # It read as an unknown part of the model's turn; the client sent it, so it is the user's.
+    body = {
+        "model": "gpt-5.1",
+        "input": [
+            {"type": "message", "role": "user", "content": "Patch it."},
+            {"type": output_type, "call_id": "call_1", "status": "completed"},
+        ],
+    }
+    messages = read(copy.deepcopy(body))["messages"]
+    assert [m["role"] for m in messages] == ["user"]
+    assert messages[0]["content"][-1]["type"] == output_type
+    assert convert(copy.deepcopy(body), F, F).output == body

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from generator.adapters import Mapping, load_mappings, plan_adapter
+from generator.adapters import Mapping, load_mappings, plan_adapter, unread_defaults
 from generator.load import SchemaLoadError
 from tests.generator.mappings import mapping_data, mappings
 
@@ -193,3 +193,10 @@ def test_a_read_only_codec_spelling_is_tried_never_insisted_on() -> None:
     ]
     assert bare.count("raise ConversionError") == 1  # only the JSON type is insisted on
     assert "if _m1 is ABSENT:\n        return MISS" in bare
+
+
+def test_request_defaults_become_one_literal_per_object() -> None:
+    assert unread_defaults({"n": [1], "a.b": [["X"]], "a.c": [0, False]}) == {
+        (): "{'n': (1,)}",
+        ("a",): "{'b': (['X'],), 'c': (0, False)}",
+    }

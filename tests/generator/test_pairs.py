@@ -747,3 +747,18 @@ def test_the_schema_helpers_a_declaration_calls_are_named_exactly() -> None:
     ]
     assert pairs.schema_helpers("{'json': _object_schema(schema)}") == ["object_schema"]
     assert pairs.schema_helpers("{'name': name}") == []
+
+
+def test_unread_defaults_are_grouped_by_the_object_holding_them() -> None:
+    gemini = mappings_by_format()["gemini"]
+    assert pairs.unread_defaults(gemini, "generationConfig") == {
+        "generationConfig": {"candidateCount": (1,), "responseModalities": (["TEXT"],)}
+    }
+    assert pairs.unread_defaults(mappings_by_format()["openai-chat"]) == {"": {"n": (1,)}}
+
+
+def test_a_default_a_pass_cannot_leave_unreported_is_an_error() -> None:
+    chat = copy.deepcopy(mappings_by_format()["openai-chat"])
+    chat["request"]["defaults"] = {"stream_options.include_usage": [False]}
+    with pytest.raises(pairs.PairError, match="stream_options"):
+        pairs.unread_defaults(chat)

@@ -51,11 +51,16 @@ def unread(
     at: str,
     *,
     part_type: str | None,
+    defaults: Mapping[str, tuple[Any, ...]] | None = None,
 ) -> None:
     """Report every field of a wire object that reading did not take (when no round-trip
-    data keeps it: the conversion goes to another format), unless it `carries` nothing."""
+    data keeps it: the conversion goes to another format), unless it `carries` nothing or is
+    one of the ``defaults`` the mapping names for it (a value that asks for what every format
+    does anyway: OpenAI Chat's `n: 1`)."""
     for key in sorted(value.keys() - known):
         if not carries(value[key]):
+            continue
+        if defaults is not None and key in defaults and is_default(value[key], defaults[key]):
             continue
         ctx.loss(
             f"{at}/{escape(key)}",
@@ -63,6 +68,14 @@ def unread(
             f"{ctx.adapter}: `{key}` has no canonical home; not carried",
             part_type,
         )
+
+
+def is_default(value: Any, defaults: tuple[Any, ...]) -> bool:
+    """Whether ``value`` is one of ``defaults``, type for type (`true` is not `1`)."""
+    for default in defaults:  # noqa: SIM110  (a loop: compiled, no generator)
+        if type(value) is type(default) and value == default:
+            return True
+    return False
 
 
 def unread_counts(ctx: Context, value: Any, known: Mapping[str, Any], at: str) -> None:
