@@ -366,9 +366,9 @@ def test_a_body_outside_the_shape_takes_the_two_step_path_and_says_why(
 def test_each_loss_is_logged_once_by_the_adapter_that_lost_it_as_the_two_step_path_logs_it(
     source: str, target: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    body = {**copy.deepcopy(BODY), "stream": True}  # the reader's loss comes first
+    body = {**copy.deepcopy(BODY), "user": "u-1"}  # the reader's loss comes first
     lines = [logged_alike(body, source, target, caplog)]
-    assert lines[0][0].startswith(f"{source}: field_dropped at /stream")
+    assert lines[0][0].startswith(f"{source}: field_dropped at /user")
 
 
 def test_the_environment_and_known_maps_turn_the_fused_pass_off() -> None:
@@ -1389,7 +1389,6 @@ def test_a_results_error_flag_is_reported_at_its_message_after_the_envelopes_los
     result = convert(copy.deepcopy(body), "anthropic", "openai-chat")
     assert result.fused
     assert [(x.pointer, x.code, x.part_type) for x in result.losses] == [
-        ("/stream", "field_dropped", None),
         ("/parameters/top_k", "parameter_dropped", None),
         # system, user, assistant, then the first result: the fourth message
         ("/messages/3/content/0/is_error", "field_dropped", "tool_result"),
@@ -1406,6 +1405,7 @@ def test_the_anthropic_pass_writes_what_openai_chat_keeps_apart_in_order() -> No
     out = result.output
     assert list(out) == [
         "model",
+        "stream",
         "tools",
         "tool_choice",
         "max_completion_tokens",
@@ -1431,7 +1431,6 @@ def test_the_anthropic_pass_writes_what_openai_chat_keeps_apart_in_order() -> No
     assert out["messages"][3] == {"role": "tool", "tool_call_id": "toolu_1", "content": "sunny"}
     assert out["messages"][-1] == {"role": "user", "content": "Bye."}
     assert [(x.pointer, x.code) for x in result.losses] == [
-        ("/stream", "field_dropped"),
         ("/parameters/top_k", "parameter_dropped"),
     ]
 
@@ -1645,8 +1644,9 @@ def test_metadata_is_carried_past_in_one_pass_with_the_schema_check() -> None:
 def test_a_block_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_two_steps(
     source: str, target: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    lines = [logged_alike(ANTHROPIC_BODY, source, target, caplog)]
-    assert lines[0][0].startswith(f"{source}: field_dropped at /stream")
+    body = {**ANTHROPIC_BODY, "metadata": {"user_id": "u-1"}}  # the reader's loss comes first
+    lines = [logged_alike(body, source, target, caplog)]
+    assert lines[0][0].startswith(f"{source}: field_dropped at /metadata")
     assert lines[0][1].startswith(f"{target}: parameter_dropped at /parameters/top_k")
     with pytest.raises(LossyConversionError) as fused_error:
         convert(ANTHROPIC_BODY, source, target, strict=True)
@@ -1704,7 +1704,6 @@ def test_what_the_anthropic_pass_drops_is_reported_as_the_two_step_path_reports_
         ("/tools/2/x~0new~1key", "field_dropped", None),
         ("/cache_control", "field_dropped", None),
         ("/container", "field_dropped", None),
-        ("/stream", "field_dropped", None),
         ("/parameters/top_k", "parameter_dropped", None),
         ("/messages/2/content/2", "thinking_not_replayable", "thinking"),
         ("/messages/2/content/0", "part_dropped", "hosted_tool_call"),
@@ -1717,9 +1716,8 @@ def test_what_the_anthropic_pass_drops_is_reported_as_the_two_step_path_reports_
     only_server = _anthropic(("tools",), [_SERVER_TOOL])
     result = convert(copy.deepcopy(only_server), "anthropic", "openai-chat")
     assert result.fused and "tools" not in result.output and "tool_choice" not in result.output
-    assert [(x.pointer, x.code) for x in result.losses][:3] == [
+    assert [(x.pointer, x.code) for x in result.losses][:2] == [
         ("/tools/0", "field_dropped"),
-        ("/stream", "field_dropped"),
         ("/tool_choice", "field_dropped"),
     ]
 

@@ -85,8 +85,12 @@ def test_settings_take_one_pass_with_the_two_step_answer(name: str) -> None:
 
 def test_what_reading_leaves_in_the_settings_is_reported_after_the_tools() -> None:
     """Spelled out once: the server tool (the tools' loss), then `output_config`'s keys, then
-    `thinking`'s (its setting, then its other keys), then the body's own (`stream`); the effort goes out as the target's word."""
-    body = SHAPES["a task budget, an effort, a format, adaptive thinking shown"]
+    `thinking`'s (its setting, then its other keys), then the body's own (`metadata`); the effort
+    goes out as the target's word."""
+    body = {
+        **SHAPES["a task budget, an effort, a format, adaptive thinking shown"],
+        "metadata": {"user_id": "u"},
+    }
     result = _convert(body)
     assert result.fused
     assert result.output["reasoning_effort"] == "high"
@@ -97,7 +101,7 @@ def test_what_reading_leaves_in_the_settings_is_reported_after_the_tools() -> No
         ("/output_config/z~0~1odd", "field_dropped"),
         ("/thinking/type", "parameter_dropped"),  # adaptive: another setting than a budget
         ("/thinking/display", "field_dropped"),
-        ("/stream", "field_dropped"),
+        ("/metadata", "field_dropped"),
     ]
 
 

@@ -49,7 +49,8 @@ GEMINI_BODY: dict[str, Any] = {
         "temperature": 0.2,
         "topP": 0.9,
         "stopSequences": ["END"],
-        "responseModalities": ["TEXT"],
+        # (Text alone, the default, would be no loss: the image is what reading leaves.)
+        "responseModalities": ["TEXT", "IMAGE"],
     },
     "safetySettings": [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_NONE"}],
     "tools": [

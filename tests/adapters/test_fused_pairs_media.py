@@ -164,7 +164,6 @@ def test_a_results_media_move_to_a_user_turn_after_the_results_reported_in_order
         {"type": "file", "file": {"file_data": "data:text/plain;base64,RHVtbXkgw6kK"}}
     ]
     assert [(x.pointer, x.code, x.part_type) for x in result.losses] == [
-        ("/stream", "field_dropped", None),
         ("/parameters/top_k", "parameter_dropped", None),
         ("/messages/3/content/0/content/0", "moved", "image"),
         ("/messages/3/content/0/content/1", "moved", "document"),

@@ -257,6 +257,7 @@ def test_the_responses_pass_groups_items_into_chat_messages_in_order() -> None:
     out = result.output
     assert list(out) == [
         "model",
+        "stream",
         "tools",
         "tool_choice",
         "max_completion_tokens",
@@ -303,7 +304,6 @@ def test_the_responses_pass_groups_items_into_chat_messages_in_order() -> None:
     assert [(x.pointer, x.code, x.part_type) for x in result.losses] == [
         ("/tools/1", "field_dropped", None),
         ("/include", "field_dropped", None),
-        ("/stream", "field_dropped", None),
         ("/input/2/id", "field_dropped", None),
         ("/input/3/id", "field_dropped", "tool_call"),
         ("/input/3/status", "field_dropped", "tool_call"),
