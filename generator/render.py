@@ -454,6 +454,16 @@ def turns_optional(schema: dict[str, Any], messages: str) -> bool:
     return messages not in root.get("required", [])
 
 
+def turn_needed(schema: dict[str, Any], messages: str) -> bool:
+    """Whether a request must hold a turn: its wire schema gives its turns a minimum
+    (`minItems`), which the provider enforces (OpenAI Chat, Anthropic, Gemini refuse an empty
+    list). A conversation of no messages cannot be written to such a format."""
+    defs = schema.get("$defs", {})
+    root = resolve_ref(defs, schema)
+    turns = resolve_ref(defs, root.get("properties", {}).get(messages, {}))
+    return int(turns.get("minItems", 0)) >= 1
+
+
 def choice_beside_tools(wire: Any) -> bool:
     """Whether a request template writes its tool choice inside the object holding its tools
     (Converse's `toolConfig`, which requires them): a choice with no tools cannot go out."""
@@ -491,6 +501,7 @@ def adapter_modules(inputs: Inputs) -> Files:
             (SCHEMAS / data["documents"]["request"]).read_text(encoding="utf-8")
         )
         layout["turns_optional"] = turns_optional(request_schema, layout["messages"])
+        layout["turn_needed"] = turn_needed(request_schema, layout["messages"])
         wire = turn_facts(data["format"], layout, plan.tables, plan.slots, plan.marker)
         wire["pairing"] = reading_pairing(layout["result_pairing"], data["parts"])
         yield (

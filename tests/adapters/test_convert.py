@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from interlingua.conversion import ConversionError, LossyConversionError
+from interlingua.conversion.adapters.fidelity import without_raw
 from interlingua.conversion.converter import convert, formats, from_canonical, to_canonical
 
 CHAT = {
@@ -402,3 +403,27 @@ def test_an_empty_string_where_the_canonical_field_needs_a_character_is_absent(
     canonical = convert(body, source, "canonical", "response").output
     assert field not in canonical
     assert convert(canonical, "canonical", source, "response").output[field] == ""
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "gemini", "cmf", "umf"])
+def test_a_conversation_of_no_messages_is_refused_where_a_request_needs_a_turn(
+    target: str,
+) -> None:
+    # It was written as `messages: []` (`contents: []`), which each of these providers refuses.
+    with pytest.raises(ConversionError) as caught:
+        convert({"schema_version": 1, "model": "m", "messages": []}, "canonical", target)
+    assert (caught.value.code, caught.value.pointer) == ("too_few_items", "/messages")
+
+
+@pytest.mark.parametrize("target", ["bedrock", "openai-responses", "ollama", "mcp"])
+def test_a_conversation_of_no_messages_goes_where_a_request_may_have_none(target: str) -> None:
+    convert({"schema_version": 1, "model": "m", "messages": []}, "canonical", target)
+
+
+def test_a_tolerated_empty_body_comes_back_as_it_came() -> None:
+    # UMF requires a message; reading takes a body of none all the same, and round-trip data
+    # gives it back (the writer alone would refuse the canonical document).
+    canonical = convert({"messages": []}, "umf", "canonical").output
+    assert convert(canonical, "canonical", "umf").output == {"messages": []}
+    with pytest.raises(ConversionError):
+        convert(without_raw(canonical), "canonical", "umf")

@@ -32,11 +32,6 @@ _RANGE = (
     "a tolerated input's value beyond the target's range (more stop sequences, a higher "
     "temperature) passes through: clamping or dropping it with a report is not built yet"
 )
-_NO_TURNS = (
-    "a request with no messages at all (UMF takes one) written for a target that needs a turn: "
-    "the writer should refuse it with too_few_items, which needs each target's minimum number "
-    "of turns in its mapping"
-)
 _EMPTY = (
     "a response that ended normally (`end`) with no content reads as a canonical Response "
     "the empty_content invariant refuses: only one stopped early may be empty"
@@ -53,8 +48,6 @@ KNOWN: dict[tuple[str, str], str] = {
         for out in ("", "#out")
         if not (out and fmt in ("anthropic", "bedrock"))  # folded there: a portable schema
     },
-    **{("umf.tolerated.empty_messages", t): _NO_TURNS for t in ("anthropic", "cmf", "gemini")},
-    ("umf.tolerated.empty_messages", "openai-chat"): _NO_TURNS,
     ("openai-chat/request/custom_tool_with_grammar", "canonical"): (
         "a custom (free-form input) tool call reads as an unknown part, so the result answering "
         "it answers no canonical call: tool calls with text input are issue 20's work"

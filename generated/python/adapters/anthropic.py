@@ -3832,6 +3832,7 @@ LAYOUT: Final = Layout(
     decode_tool_message=None,
     blank_text="drop",
     structured_results=False,
+    turn_needed=True,
 )
 
 ADAPTER: Final = Adapter(

@@ -2655,6 +2655,7 @@ LAYOUT: Final = Layout(
     slots=(),
     encode_tool_message=None,
     decode_tool_message=None,
+    turn_needed=True,
     replay_from=frozenset(
         [
             "openai-chat",

@@ -3365,6 +3365,7 @@ LAYOUT: Final = Layout(
     encode_tool_message=None,
     decode_tool_message=None,
     blank_text="drop",
+    turn_needed=True,
     signature_field="thoughtSignature",
     result_pairing="name",
     role_optional=True,

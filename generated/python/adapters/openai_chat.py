@@ -2716,6 +2716,7 @@ LAYOUT: Final = Layout(
     encode_tool_message=enc_tool_result_0,
     decode_tool_message=decode_result_message,
     structured_results=False,
+    turn_needed=True,
     own_reasoning=True,
     slots_first=frozenset(["reasoning_content", "reasoning"]),
     text_separator="",

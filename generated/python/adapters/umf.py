@@ -1017,6 +1017,7 @@ LAYOUT: Final = Layout(
     encode_tool_message=enc_tool_result_0,
     decode_tool_message=dec_tool_result_0,
     structured_results=False,
+    turn_needed=True,
     result_pairing="name",
 )
 

@@ -52,6 +52,14 @@ def encode_request(ctx: Context, adapter: Adapter, conversation: dict[str, Any])
             "/messages",
             f"{ctx.adapter} can carry none of these messages; a request needs a turn",
         )
+    if (
+        not conversation["messages"]
+        and layout.turn_needed
+        and not _given_back(adapter, conversation)
+    ):
+        raise ConversionError(
+            "too_few_items", "/messages", f"{ctx.adapter} requires a turn; there are no messages"
+        )
     if layout.tools_for_history and not conversation.get("tools"):
         wire = _declare_called_tools(ctx, adapter, conversation["messages"], wire)
     if system is not ABSENT:
@@ -68,6 +76,12 @@ def _without_turns(wire: dict[str, Any], layout: Layout) -> dict[str, Any]:
     if layout.messages in wire:
         out[layout.messages] = []
     return out
+
+
+def _given_back(adapter: Adapter, conversation: dict[str, Any]) -> bool:
+    """Whether an empty request goes out as it came: round-trip data gives back the body
+    read, one the provider refuses but reading tolerated (UMF's `messages: []`)."""
+    return fidelity.envelope_fits(adapter.format, conversation, "messages")
 
 
 def _turns_expected(layout: Layout, messages: list[dict[str, Any]]) -> bool:

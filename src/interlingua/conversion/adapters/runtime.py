@@ -91,6 +91,7 @@ class Layout:
     tools_for_history: bool = False  # tool calls in the history need the tools declared
     choice_beside_tools: bool = False  # the tool choice goes in the object that needs the tools
     turns_optional: bool = False  # a request may leave its turns out (a stored prompt's reference)
+    turn_needed: bool = False  # a request must hold a turn (its schema's minItems)
     replay_from: frozenset[str] = frozenset()  # other formats whose reasoning replays here
     own_reasoning: bool = False  # reasoning naming no issuer is not written (a dialect)
     signature_field: str | None = None  # a block's field holding the signature of its reasoning
