@@ -200,7 +200,9 @@ def _error(error: dict[str, Any]) -> str:
 
 
 def _convert_problem(answer: dict[str, Any], target: str, kind: str) -> str:
-    """A conversion's problem: its coded error, or an output the target's wire schema refuses."""
+    """A conversion's problem: its coded error, or an output the target's wire schema refuses
+    (the schema itself, not the reading schema's tolerance: an output is held to what the
+    provider takes)."""
     from interlingua.conversion import ConversionError  # noqa: PLC0415
     from interlingua.conversion.converter import check_wire  # noqa: PLC0415
 
@@ -209,7 +211,7 @@ def _convert_problem(answer: dict[str, Any], target: str, kind: str) -> str:
     if target == "canonical":
         return ""
     try:
-        check_wire(answer["output"], target, kind)
+        check_wire(answer["output"], target, kind, strict=True)  # what we write: its contract
     except ConversionError as exc:
         return f"invalid_output: {exc.code} at {exc.pointer or '/'} ({exc.message[:160]})"
     return ""

@@ -22,6 +22,7 @@ from referencing.jsonschema import DRAFT202012
 
 from generator.load import SchemaLoadError, read_yaml
 from generator.paths import META, SCHEMAS
+from generator.ranges import Range, narrower_ranges
 from generator.templating import (
     Call,
     Compiler,
@@ -373,6 +374,7 @@ class Planner:
         canonical_known: dict[tuple[str | int, ...], set[str]] | None = None,
         whole: bool = False,
         reads_only: bool = False,
+        clamps: list[Range] | None = None,
     ) -> tuple[str, str]:
         """Compile one variant into an encoder and a decoder; return their names (a variant
         that only reads has no encoder, a lossy one no decoder)."""
@@ -402,6 +404,7 @@ class Planner:
             self.compiler.pending.append([])
             self.compiler.match(enc, canonical, "c", CANONICAL_SIDE, ("at", ()), decode=False)
             self.compiler.extra_known = {}
+            _clamp(enc, clamps, _canon_pointers(canonical))
             expr = self.compiler.build(enc, wire, _canon_pointers(canonical), True, "at")
             self.compiler.flush_drops(enc)  # only once the variant is sure to be used
             if loss is not None:
@@ -714,6 +717,11 @@ class Planner:
             type_name=CODEC_TYPES[f"{kind}_envelope"],
             strict_literals=False,
             extra_known=extra,
+            clamps=narrower_ranges(
+                self.mapping.data, self.bundle["$defs"]["GenerationParameters"]["properties"]
+            )
+            if kind == "request"
+            else None,
         )
         self.compiler.unread_defaults = {}
 
@@ -948,6 +956,35 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
         kind == "value" for _, kind, _ in planner.plan.slots
     )
     return planner.plan
+
+
+def _clamp(em: Emitter, ranges: list[Range] | None, pointers: dict[str, str]) -> None:
+    """Bring each parameter the format takes only within a narrower range to the nearest value
+    it takes, reported: what the wire schema bounds is never written past its bound."""
+    for r in ranges or ():
+        value, at = f"v_{r.var}", pointers[r.var]
+        if r.nonempty:
+            em.line(f"if type({value}) is list and not {value}:")
+            with em.block():
+                em.line(f"{value} = ABSENT  # an empty list carries nothing")
+        if r.max_items is not None:
+            em.line(f"if type({value}) is list and len({value}) > {r.max_items}:")
+            with em.block():
+                reason = (
+                    f" takes at most {r.max_items} `{r.name}`; the first {r.max_items} went out"
+                )
+                em.line(f"ctx.loss({at}, 'parameter_clamped', ctx.adapter + {reason!r})")
+                em.line(f"{value} = {value}[:{r.max_items}]")
+        if r.max_items is not None or r.nonempty:
+            continue
+        for bound, compare, word in ((r.minimum, "<", "from"), (r.maximum, ">", "up to")):
+            if bound is None:
+                continue
+            em.line(f"if {value} is not ABSENT and {value} {compare} {bound!r}:")
+            with em.block():
+                reason = f" takes `{r.name}` {word} {bound!r}; sent {bound!r}"
+                em.line(f"ctx.loss({at}, 'parameter_clamped', ctx.adapter + {reason!r})")
+                em.line(f"{value} = {bound!r}")
 
 
 def unread_defaults(defaults: dict[str, list[Any]]) -> dict[tuple[str | int, ...], str]:

@@ -27,6 +27,7 @@ from typing import Any, cast
 from generator.adapters import known_turn_keys
 from generator.only_lists import word_lists
 from generator.pair_checks import CheckError, SourceChecks, source_checks
+from generator.ranges import ranges_by_parameter
 from generator.render import layout_defaults
 from generator.wire_variants import refused
 
@@ -988,6 +989,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "t_id_word": word_rule(charset_rule(target.get("ids", {}).get("tool_call"))),
         "checks": checks,
         "py_types": py_types,
+        "t_ranges": ranges_by_parameter(target),
         "s_defaults": unread_defaults(source),
     }
 

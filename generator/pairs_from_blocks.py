@@ -73,6 +73,7 @@ from generator.pairs import (
     wire_expr,
     written_tool,
 )
+from generator.ranges import ranges_by_parameter
 
 Json = Any
 
@@ -808,6 +809,7 @@ def pair_values(
         "depth": _depths(source, blocks, parts, fields),
         "checks": checks,
         "py_types": py_types,
+        "t_ranges": ranges_by_parameter(target),
         "s_defaults": unread_defaults(source),
     }
 

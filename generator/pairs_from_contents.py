@@ -50,6 +50,7 @@ from generator.pairs_from_blocks import (
     target_model,
     target_writes,
 )
+from generator.ranges import ranges_by_parameter
 from generator.spellings import plan_spellings
 
 Json = Any
@@ -357,6 +358,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "dropped": dropped,
         "checks": checks,
         "py_types": py_types,
+        "t_ranges": ranges_by_parameter(target),
         "s_defaults": unread_defaults(source, values["s_params_key"]),
         "s_tag": None,  # (pair_texts.py.j2: a text part is its one key)
         # How deep in the body the pass finds what it carries without reading (the depth

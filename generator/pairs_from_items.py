@@ -49,6 +49,7 @@ from generator.pairs import (
     wire_expr,
 )
 from generator.pairs_from_blocks import keys_holding, target_fields, target_writes
+from generator.ranges import ranges_by_parameter
 
 Json = Any
 
@@ -378,6 +379,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "only": only_words(source, target),
         "checks": checks,
         "py_types": py_types,
+        "t_ranges": ranges_by_parameter(target),
         "s_defaults": unread_defaults(source),
     }
 

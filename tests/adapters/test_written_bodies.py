@@ -28,10 +28,6 @@ _BYTES = (
     "field of these targets takes: writing them as a document (or dropping them, reported) "
     "is not built yet"
 )
-_RANGE = (
-    "a tolerated input's value beyond the target's range (more stop sequences, a higher "
-    "temperature) passes through: clamping or dropping it with a report is not built yet"
-)
 _EMPTY = (
     "a response that ended normally (`end`) with no content reads as a canonical Response "
     "the empty_content invariant refuses: only one stopped early may be empty"
@@ -54,8 +50,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ),
     ("anthropic.cross.response_image_left_out#out", "canonical"): _EMPTY,
     ("gemini.cross.image_as_octet_stream", "umf"): _BYTES,
-    ("bedrock.tolerated.five_stop_sequences", "openai-chat"): _RANGE,
-    ("bedrock.tolerated.temperature_above_one", "anthropic"): _RANGE,
     ("ollama.roundtrip.gif_webp_and_unknown_bytes", "umf"): _BYTES,
     ("cmf/request/resources", "mcp"): (
         "a resource's annotations pass verbatim; CMF's `classification` is not an MCP annotation"
