@@ -122,7 +122,8 @@ def test_a_tool_declaration_compiles_to_what_the_writer_gives(
     tool: dict[str, Any] = {"name": "f"}
     if schema is not None:
         tool["input_schema"] = schema
-    document = {"schema_version": 1, "messages": [], "tools": [tool]}
+    hello = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
+    document = {"schema_version": 1, "messages": [hello], "tools": [tool]}
     written: Any = convert(document, "canonical", target, "request").output
     for key in pairs._tools_path(mappings_by_format()[target]):  # Bedrock's sit in `toolConfig`
         written = written[key]
