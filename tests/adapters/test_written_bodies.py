@@ -51,12 +51,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("anthropic.cross.response_image_left_out#out", "canonical"): _EMPTY,
     ("gemini.cross.image_as_octet_stream", "umf"): _BYTES,
     ("ollama.roundtrip.gif_webp_and_unknown_bytes", "umf"): _BYTES,
-    ("cmf/request/resources", "mcp"): (
-        "a resource's annotations pass verbatim; CMF's `classification` is not an MCP annotation"
-    ),
-    ("cmf.roundtrip.resources", "mcp"): (
-        "a resource's annotations pass verbatim; CMF's `classification` is not an MCP annotation"
-    ),
 }
 
 

@@ -109,3 +109,26 @@ def test_a_word_the_table_lacks_is_left_out_and_reported_both_ways() -> None:
         ("/generationConfig/x", "parameter_dropped"),
     ]
     assert "takes one of auto, none; not 'detailed'" in ctx.losses[0].reason
+
+
+KNOWN_KEYS = TRANSFORMS["known_keys"]
+HINTS = "audience priority lastModified"
+
+
+def test_only_the_keys_the_format_closes_its_object_on_are_written(ctx: Context) -> None:
+    # CMF attaches any annotation to a resource; MCP's Annotations holds its three hints only.
+    value = {"audience": ["user"], "classification": "internal", "a/b": 1}
+    assert KNOWN_KEYS.encode(ctx, "/m/0/content/0/annotations", value, HINTS) == {
+        "audience": ["user"]
+    }
+    assert [(x.pointer, x.code) for x in ctx.losses] == [
+        ("/m/0/content/0/annotations/classification", "field_dropped"),
+        ("/m/0/content/0/annotations/a~1b", "field_dropped"),
+    ]
+
+
+def test_an_object_left_with_nothing_is_left_out_and_an_empty_one_stays(ctx: Context) -> None:
+    assert KNOWN_KEYS.encode(ctx, "/a", {"classification": "internal"}, HINTS) is ABSENT
+    assert KNOWN_KEYS.encode(ctx, "/a", {}, HINTS) == {}
+    assert KNOWN_KEYS.encode(ctx, "/a", ABSENT, HINTS) is ABSENT
+    assert KNOWN_KEYS.decode(ctx, {"priority": 0.5}, "/a", HINTS) == ({"priority": 0.5}, None)

@@ -181,6 +181,39 @@ PLAIN_TEXT = Transform(
     "`text/plain` is reported. Read back: `text/plain`, the text base64-encoded.",
 )
 
+
+def _known_keys_encode(ctx: Context, at: str, value: Any, keys: Any) -> Any:
+    if type(value) is not dict:
+        return value
+    known = str(keys).split()
+    members: dict[str, Any] = value
+    kept = {key: member for key, member in members.items() if key in known}
+    for key in members:
+        if key not in known:
+            ctx.loss(
+                f"{at}/{key.replace('~', '~0').replace('/', '~1')}",
+                "field_dropped",
+                f"{ctx.adapter} takes only {', '.join(known)} here; not carried",
+            )
+    return kept if kept or not members else ABSENT
+
+
+def _known_keys_decode(ctx: Context, wire: Any, at: str, keys: Any) -> tuple[Any, None]:
+    return wire, None  # the object as it is; nothing for the list
+
+
+KNOWN_KEYS = Transform(
+    "known_keys",
+    2,
+    _known_keys_encode,
+    _known_keys_decode,
+    'An open canonical object the format closes (`{"@known_keys": [$annotations, "audience '
+    "priority lastModified\"]}`: MCP's three hints, where other formats attach any): only the "
+    "keys listed are written, each other one is reported; an object left with none is left out.",
+    literals=True,
+)
+
+
 ACCEPTED_TRANSFORMS: Mapping[str, Transform] = {
-    t.name: t for t in (NON_EMPTY, WEB_URL, ONE_OF, ONLY, WORD_TABLE, PLAIN_TEXT)
+    t.name: t for t in (NON_EMPTY, WEB_URL, ONE_OF, ONLY, WORD_TABLE, PLAIN_TEXT, KNOWN_KEYS)
 }
