@@ -23,11 +23,6 @@ pytestmark = pytest.mark.untraced
 
 # Bodies that convert to a target into a body it refuses, and why it is not fixed yet:
 # (body label, target) -> reason. A listed pair that passes fails, so the list stays honest.
-_BYTES = (
-    "image bytes of no known image type read as application/octet-stream, which no image "
-    "field of these targets takes: writing them as a document (or dropping them, reported) "
-    "is not built yet"
-)
 _EMPTY = (
     "a response that ended normally (`end`) with no content reads as a canonical Response "
     "the empty_content invariant refuses: only one stopped early may be empty"
@@ -49,8 +44,6 @@ KNOWN: dict[tuple[str, str], str] = {
         "it answers no canonical call: tool calls with text input are issue 20's work"
     ),
     ("anthropic.cross.response_image_left_out#out", "canonical"): _EMPTY,
-    ("gemini.cross.image_as_octet_stream", "umf"): _BYTES,
-    ("ollama.roundtrip.gif_webp_and_unknown_bytes", "umf"): _BYTES,
 }
 
 

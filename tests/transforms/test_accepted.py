@@ -132,3 +132,10 @@ def test_an_object_left_with_nothing_is_left_out_and_an_empty_one_stays(ctx: Con
     assert KNOWN_KEYS.encode(ctx, "/a", {}, HINTS) == {}
     assert KNOWN_KEYS.encode(ctx, "/a", ABSENT, HINTS) is ABSENT
     assert KNOWN_KEYS.decode(ctx, {"priority": 0.5}, "/a", HINTS) == ({"priority": 0.5}, None)
+
+
+def test_a_type_wildcard_takes_every_subtype_and_nothing_else(ctx: Context) -> None:
+    # UMF takes any image type; bytes of no known type (`application/octet-stream`) are no image.
+    assert ONE_OF.encode(ctx, "/m", "image/heic", "image/*") == "image/heic"
+    with pytest.raises(Mismatch):
+        ONE_OF.encode(ctx, "/m", "application/octet-stream", "image/*")

@@ -51,9 +51,14 @@ WEB_URL = Transform(
 
 
 def _one_of_encode(ctx: Context, at: str, value: Any, allowed: Any) -> Any:
-    if not isinstance(value, str) or value.lower() not in str(allowed).split():
+    if not isinstance(value, str) or not _listed(value.lower(), str(allowed).split()):
         raise Mismatch  # a value the format does not take here: another variant's
     return value
+
+
+def _listed(value: str, allowed: list[str]) -> bool:
+    """Whether ``value`` is in the list; `image/*` in it lists every image type."""
+    return value in allowed or f"{value.partition('/')[0]}/*" in allowed
 
 
 def _one_of_decode(ctx: Context, wire: Any, at: str) -> tuple[Any, None]:
@@ -66,7 +71,8 @@ ONE_OF = Transform(
     _one_of_encode,
     _one_of_decode,
     'A value the format takes only from a list (`{"@one_of": [$media_type, "image/png '
-    "image/jpeg\"]}`, the list space-separated); any other value is another variant's.",
+    'image/jpeg"]}`, the list space-separated; `image/*` takes every image type); any other '
+    "value is another variant's.",
 )
 
 
