@@ -24,7 +24,7 @@ def test_the_flag_crosses_to_a_format_that_has_it(target: str, stream: bool) -> 
     assert result.output["stream"] is stream
     assert not [loss for loss in result.losses if "stream" in loss.pointer]
     back = convert(result.output, target, "openai-chat").output
-    assert back["stream"] is stream
+    assert back.get("stream", False) is stream  # (read back from Ollama, `false` is no stream)
 
 
 @pytest.mark.parametrize("target", ["gemini", "bedrock"])
@@ -45,3 +45,14 @@ def test_absent_stays_absent() -> None:
     body = _chat(True)
     del body["stream"]
     assert "stream" not in convert(body, "openai-chat", "anthropic").output
+
+
+def test_ollama_is_told_not_to_stream_and_its_silence_streams() -> None:
+    # Ollama streams unless told not to: a request that says nothing goes out with
+    # `stream: false`, and an Ollama body that says nothing reads as streamed.
+    body = _chat(True)
+    del body["stream"]
+    assert convert(body, "openai-chat", "ollama").output["stream"] is False
+    ollama = {"model": "llama3", "messages": [{"role": "user", "content": "hi"}]}
+    assert convert(ollama, "ollama", "anthropic").output["stream"] is True
+    assert convert(ollama, "ollama", "ollama").output == ollama
