@@ -67,6 +67,7 @@ def test_content_blocks_are_refused_when_content_is_one_string() -> None:
 def test_reasoning_reads_first_and_list_slots_keep_every_item() -> None:
     body = {
         "model": "m",
+        "stream": False,  # (left out, it reads as streamed and is written back spelled out)
         "messages": [
             {"role": "user", "content": "two", "images": [PNG, PNG]},
             {
