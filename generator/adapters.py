@@ -22,7 +22,7 @@ from referencing.jsonschema import DRAFT202012
 
 from generator.load import SchemaLoadError, read_yaml
 from generator.paths import META, SCHEMAS
-from generator.ranges import Range, narrower_ranges
+from generator.ranges import Below, Range, below_rules, narrower_ranges
 from generator.templating import (
     Call,
     Compiler,
@@ -375,6 +375,7 @@ class Planner:
         whole: bool = False,
         reads_only: bool = False,
         clamps: list[Range] | None = None,
+        below: list[Below] | None = None,
     ) -> tuple[str, str]:
         """Compile one variant into an encoder and a decoder; return their names (a variant
         that only reads has no encoder, a lossy one no decoder)."""
@@ -405,6 +406,8 @@ class Planner:
             self.compiler.match(enc, canonical, "c", CANONICAL_SIDE, ("at", ()), decode=False)
             self.compiler.extra_known = {}
             _clamp(enc, clamps, _canon_pointers(canonical))
+            if below:
+                _keep_below(enc, below, _canon_pointers(canonical))
             expr = self.compiler.build(enc, wire, _canon_pointers(canonical), True, "at")
             self.compiler.flush_drops(enc)  # only once the variant is sure to be used
             if loss is not None:
@@ -722,6 +725,7 @@ class Planner:
             )
             if kind == "request"
             else None,
+            below=below_rules(self.mapping.data) if kind == "request" else None,
         )
         self.compiler.unread_defaults = {}
 
@@ -985,6 +989,40 @@ def _clamp(em: Emitter, ranges: list[Range] | None, pointers: dict[str, str]) ->
                 reason = f" takes `{r.name}` {word} {bound!r}; sent {bound!r}"
                 em.line(f"ctx.loss({at}, 'parameter_clamped', ctx.adapter + {reason!r})")
                 em.line(f"{value} = {bound!r}")
+
+
+def _keep_below(em: Emitter, rules: list[Below], pointers: dict[str, str]) -> None:
+    """A parameter the format takes only below another (`below`): one below it, reported; or,
+    under its own minimum then, none, reported."""
+    for rule in rules:
+        value, limit, at = f"v_{rule.var}", f"_below_{rule.var}", pointers[rule.var]
+
+        def clamp(value: str = value, limit: str = limit, at: str = at, rule: Below = rule) -> None:
+            reason = f" takes `{rule.name}` only below `{rule.limit}`; sent one below it"
+            em.line(f"ctx.loss({at}, 'parameter_clamped', ctx.adapter + {reason!r})")
+            em.line(f"{value} = {limit} - 1")
+
+        em.line(f"{limit} = v_{rule.limit_var}")
+        if rule.default is not None:
+            em.line(f"if {limit} is ABSENT:")
+            with em.block():
+                em.line(f"{limit} = {rule.default!r}  # the placeholder written in its place")
+        em.line(f"if {value} is not ABSENT and {limit} is not ABSENT and {value} >= {limit}:")
+        with em.block():
+            if rule.minimum is None:
+                clamp()
+                continue
+            em.line(f"if {limit} - 1 < {rule.minimum!r}:")
+            with em.block():
+                reason = (
+                    f" takes `{rule.name}` only below `{rule.limit}` and from {rule.minimum!r}; "
+                    "left out"
+                )
+                em.line(f"ctx.loss({at}, 'parameter_dropped', ctx.adapter + {reason!r})")
+                em.line(f"{value} = ABSENT")
+            em.line("else:")
+            with em.block():
+                clamp()
 
 
 def unread_defaults(defaults: dict[str, list[Any]]) -> dict[tuple[str | int, ...], str]:

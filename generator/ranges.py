@@ -137,3 +137,62 @@ def ranges_by_parameter(mapping: Json) -> dict[str, Range]:
     envelope = json.loads((SCHEMAS / "v1" / "envelope.json").read_text(encoding="utf-8"))
     canonical = envelope["$defs"]["GenerationParameters"]["properties"]
     return {r.name: r for r in narrower_ranges(mapping, canonical)}
+
+
+@dataclass(frozen=True)
+class Below:
+    """A parameter the format takes only below another (the mapping's request `below`)."""
+
+    name: str  # the canonical parameter bounded (`thinking_budget_tokens`)
+    var: str  # its variable
+    limit: str  # the canonical parameter it must stay below (`max_output_tokens`)
+    limit_var: str
+    default: Any  # what the format writes for the limit when it is absent (its placeholder)
+    minimum: float | None  # the bounded parameter's own minimum there, if any
+
+
+def below_rules(mapping: Json) -> list[Below]:
+    """The request's `below` rules, each with the limit's placeholder and the bounded
+    parameter's minimum, as the wire schema gives it."""
+    request = mapping["request"]
+    variables = {
+        name: value[1:]
+        for name, value in request["canonical"].get("parameters", {}).items()
+        if isinstance(value, str) and value.startswith("$")
+    }
+    ranges = ranges_by_parameter(mapping)
+    rules = []
+    for name, limit in request.get("below", {}).items():
+        if name not in variables or limit not in variables:
+            raise ValueError(f"below: {name} and {limit} must both be parameters the format reads")
+        bounded = ranges.get(name)
+        rules.append(
+            Below(
+                name,
+                variables[name],
+                limit,
+                variables[limit],
+                _default_of(request["wire"], variables[limit]),
+                bounded.minimum if bounded is not None else None,
+            )
+        )
+    return rules
+
+
+def _default_of(node: Json, var: str) -> Any:
+    """The placeholder the wire template writes for ``var`` when it is absent (`@default`)."""
+    if isinstance(node, dict):
+        if list(node) == ["@default"]:
+            given, default = node["@default"]
+            if given == f"${var}":
+                return default
+        for value in node.values():
+            found = _default_of(value, var)
+            if found is not None:
+                return found
+    if isinstance(node, list):
+        for item in node:
+            found = _default_of(item, var)
+            if found is not None:
+                return found
+    return None

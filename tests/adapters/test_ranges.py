@@ -96,3 +96,31 @@ def test_an_empty_stop_list_goes_out_as_none() -> None:
     check_wire(result.output, "openai-chat", "request", strict=True)
     assert "stop" not in result.output
     assert not _clamped(result)
+
+
+def _gemini_thinking(budget: int, max_tokens: int | None) -> dict[str, Any]:
+    config: dict[str, Any] = {"thinkingConfig": {"thinkingBudget": budget}}
+    if max_tokens is not None:
+        config["maxOutputTokens"] = max_tokens
+    return {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": config}
+
+
+@pytest.mark.parametrize(
+    ("max_tokens", "budget", "sent", "code"),
+    [
+        (5000, 2000, 2000, None),  # below it: as it is
+        (None, 8000, 4095, "parameter_clamped"),  # below the placeholder of 4096 written
+        (3000, 3000, 2999, "parameter_clamped"),
+        (800, 2000, None, "parameter_dropped"),  # no budget from 1024 fits below 800
+    ],
+)
+def test_a_thinking_budget_goes_below_anthropics_max_tokens(
+    max_tokens: int | None, budget: int, sent: int | None, code: str | None
+) -> None:
+    # Gemini takes a budget past maxOutputTokens; Messages refuses one not below max_tokens.
+    result = convert(_gemini_thinking(budget, max_tokens), "gemini", "anthropic")
+    check_wire(result.output, "anthropic", "request", strict=True)
+    thinking = result.output.get("thinking")
+    assert (thinking["budget_tokens"] if thinking else None) == sent
+    codes = [x.code for x in result.losses if x.pointer == "/parameters/thinking_budget_tokens"]
+    assert codes == ([code] if code else [])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from generator.paths import SCHEMAS
-from generator.ranges import Range, narrower_ranges, ranges_by_parameter
+from generator.ranges import Below, Range, below_rules, narrower_ranges, ranges_by_parameter
 from tests.generator.mappings import mapping_data
 
 
@@ -32,3 +32,10 @@ def test_a_bound_the_canonical_schema_already_has_is_not_repeated() -> None:
     assert narrower_ranges(mapping_data("anthropic"), canonical) == [
         Range("thinking_budget_tokens", "budget", minimum=1024)
     ]
+
+
+def test_below_rules_know_the_limits_placeholder_and_the_minimum() -> None:
+    assert below_rules(mapping_data("anthropic")) == [
+        Below("thinking_budget_tokens", "budget", "max_output_tokens", "max_tokens", 4096, 1024)
+    ]
+    assert below_rules(mapping_data("openai-chat")) == []
