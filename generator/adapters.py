@@ -401,6 +401,10 @@ class Planner:
         self.compiler.decode_dispatched = block_tag
         try:
             enc = Emitter()
+            for key in self.compiler.refuses:
+                enc.line(f"if {key!r} in c:")
+                with enc.block():
+                    enc.line("return MISS  # another variant's (it pins this field)")
             self.compiler.extra_known = canonical_known or {}
             self.compiler.pending.append([])
             self.compiler.match(enc, canonical, "c", CANONICAL_SIDE, ("at", ()), decode=False)
@@ -667,8 +671,13 @@ class Planner:
                 by_literals.setdefault(key, []).append((i, bool(entry.get("reads_only"))))
             strict = strict_variants(list(by_literals.values()))
             _unwritten(self.mapping, f"/codecs/{codec}", entries)
+            pinned = self._pinned(CODEC_TYPES[codec])
             for i, (canonical, wire) in enumerate(parsed):
                 reads_only = entries[i].get("reads_only", False)
+                # A pinned field this variant does not name is another variant's (`x-pinned`:
+                # a function tool's spelling writes no hosted tool).
+                named = set(canonical) if isinstance(canonical, dict) else set()
+                self.compiler.refuses = sorted(pinned - named)
                 enc, dec = self.variant_functions(
                     f"{codec}_{i}",
                     f"/codecs/{codec}/{i}",
@@ -681,11 +690,17 @@ class Planner:
                     reads_only=reads_only,
                 )
                 names.append((None if reads_only else enc, dec))
+            self.compiler.refuses = []
             self.compiler.codec_keys[codec] = {
                 key for _, wire in parsed if isinstance(wire, dict) for key in wire
             }
             self.dispatcher(f"enc_{codec}", [e for e, _ in names if e is not None], "c")
             self.dispatcher(f"dec_{codec}", [d for _, d in names], "w")
+
+    def _pinned(self, type_name: str) -> set[str]:
+        """The fields of a canonical type only variants that name them write (`x-pinned`)."""
+        properties = self.bundle["$defs"].get(type_name, {}).get("properties", {})
+        return {name for name, schema in properties.items() if schema.get("x-pinned")}
 
     def envelope(self, kind: str) -> None:
         section = self.mapping.data[kind]

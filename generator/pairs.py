@@ -213,11 +213,26 @@ def schema_helpers(expr: str) -> list[str]:
 
 
 def written_tool(target: Json) -> Json:
-    """The target's tool declaration as its writer writes it: the one variant of its `tool`
-    codec that is not `reads_only` (a spelling the format also takes, read but never written:
-    OpenAI Chat's tool without its `type`)."""
-    (variant,) = [v for v in target["codecs"]["tool"] if not v.get("reads_only")]
+    """The target's function tool as its writer writes it: the one variant of its `tool` codec
+    that is not `reads_only` (a spelling the format also takes, read but never written: OpenAI
+    Chat's tool without its `type`) and names no hosted tool (Anthropic's web search)."""
+    (variant,) = [
+        v
+        for v in target["codecs"]["tool"]
+        if not v.get("reads_only") and "hosted" not in v["canonical"]
+    ]
     return cast(Json, variant)
+
+
+def hosted_tool_tags(mapping: Json) -> list[str]:
+    """The wire tags of the hosted tools a format reads (its `tool` variants that name one): a
+    fused pass leaves a body offering one to the two-step path."""
+    tags = []
+    for variant in mapping["codecs"]["tool"]:
+        wire = variant["wire"]
+        if "hosted" in variant["canonical"] and isinstance(wire, dict) and "type" in wire:
+            tags.append(str(wire["type"]))
+    return sorted(tags)
 
 
 def part_variant(

@@ -56,6 +56,7 @@ from generator.pairs import (
     PairError,
     charset_rule,
     described_strict_exprs,
+    hosted_tool_tags,
     mappings_by_format,
     module_name,
     one_of_types,
@@ -218,7 +219,7 @@ def _source_calls(source: Json, blocks: _Blocks) -> dict[str, Any]:
         ((structured, var),) = holder.items()
         if variable_of(var) != "structured":
             raise PairError(f"{source['format']}: a result content the composer does not read")
-    (tool,) = source["codecs"]["tool"]
+    tool = written_tool(source)
     tool_wire = tool["wire"]
     tags = [k for k, v in tool_wire.items() if isinstance(v, dict) and "@optional_tag" in v]
     tool_box = None
@@ -810,6 +811,7 @@ def pair_values(
         "checks": checks,
         "py_types": py_types,
         "t_ranges": ranges_by_parameter(target),
+        "s_hosted_tools": frozenset(hosted_tool_tags(source)),
         "s_defaults": unread_defaults(source),
     }
 
@@ -925,7 +927,7 @@ def _checks(
         "[]",
     ]
     image = part_variant(source, "image", source={"type": "base64"})["wire"]
-    tool = source["codecs"]["tool"][0]["wire"]
+    tool = written_tool(source)["wire"]
     paths = BlockPaths(
         image_data=[*user, *blocks.steps(image, "data")],
         document_data=[
@@ -1015,7 +1017,7 @@ def _dropped_parts(
 
 def _tool_template(source: Json) -> frozenset[str] | None:
     """The keys of the source's tool template (reading reports any other key dropped)."""
-    (tool,) = source["codecs"]["tool"]
+    tool = written_tool(source)
     return frozenset(tool["wire"]) if isinstance(tool["wire"], dict) else None
 
 

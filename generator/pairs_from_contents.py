@@ -41,6 +41,7 @@ from generator.pairs import (
     unread_defaults,
     variable_of,
     variables_of,
+    written_tool,
 )
 from generator.pairs_from_blocks import (
     format_expr,
@@ -139,7 +140,7 @@ def _source_tools(source: Json) -> dict[str, Any]:
     ((group_key, each),) = _op_dict(wire[tools_key], "grouped").items()
     if _op(each, "each")[0] != "tool":
         raise PairError(f"{source['format']}: tools the content composer does not read")
-    (tool,) = source["codecs"]["tool"]
+    tool = written_tool(source)
     members = _op(tool["wire"], "merge")
     plain = members[0]
     keys = keys_holding(plain, name="name", description="description")

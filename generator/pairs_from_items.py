@@ -35,6 +35,7 @@ from generator.pairs import (
     PAIRS,
     PairError,
     described_strict_exprs,
+    hosted_tool_tags,
     mappings_by_format,
     module_name,
     one_of_types,
@@ -47,6 +48,7 @@ from generator.pairs import (
     variable_of,
     variables_of,
     wire_expr,
+    written_tool,
 )
 from generator.pairs_from_blocks import keys_holding, target_fields, target_writes
 from generator.ranges import ranges_by_parameter
@@ -159,7 +161,7 @@ def _source_reasoning(source: Json) -> dict[str, Any]:
 def _source_tool(source: Json) -> dict[str, Any]:
     """The source's function tool: its tag, its keys, and the keys its strict flag is read
     from when it leaves it out (`@strict_by_schema`: decided by the schema)."""
-    (tool,) = source["codecs"]["tool"]
+    tool = written_tool(source)
     flag_key, schema_key, inner = _op_args(tool["wire"], "strict_by_schema")
     keys = keys_holding(
         inner, name="name", description="description", schema="schema", strict="strict"
@@ -380,6 +382,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "checks": checks,
         "py_types": py_types,
         "t_ranges": ranges_by_parameter(target),
+        "s_hosted_tools": frozenset(hosted_tool_tags(source)),
         "s_defaults": unread_defaults(source),
     }
 

@@ -245,6 +245,8 @@ class Compiler:
         # Wire values a reading leaves unreported (`defaults`), by the template path of the
         # object that holds them: each key's values as a Python literal.
         self.unread_defaults: dict[tuple[str | int, ...], str] = {}
+        # Canonical fields other variants of the codec compiled pin: this one refuses them.
+        self.refuses: list[str] = []
         # Wire keys the layout engine reads around a template (a body's turns, a turn's role),
         # by the template path of the object that holds them.
         self.extra_known: dict[tuple[str | int, ...], set[str]] = {}

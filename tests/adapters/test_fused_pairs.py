@@ -1191,7 +1191,9 @@ _RESULT = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "r"}
 _ASKS = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": [_TOOL_USE]}]
 
 _SCHEMA = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
-_SERVER_TOOL = {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}
+# A server tool no canonical tool stands for (web search is a canonical hosted tool, which the
+# passes leave to the two-step path: tests/adapters/test_hosted_tools.py).
+_SERVER_TOOL = {"type": "bash_20250124", "name": "bash", "max_uses": 3}
 _THINKING = {"type": "thinking", "thinking": "Hm.", "signature": "sig"}
 _REDACTED = {"type": "redacted_thinking", "data": "ENC"}
 _COMPACTION = {"type": "compaction", "content": "Earlier: weather.", "encrypted_content": "E"}
@@ -1605,7 +1607,7 @@ ANTHROPIC_BAD: dict[str, Any] = {
     "a compaction's content of the wrong type": _anthropic(
         ("messages", 1, "content", 0), {**_COMPACTION, "content": 1}
     ),
-    "a server tool without a name": _anthropic(("tools", 0), {"type": "web_search_20250305"}),
+    "a server tool without a name": _anthropic(("tools", 0), {"type": "bash_20250124"}),
     "a server tool whose name is not a string": _anthropic(
         ("tools", 0), {**_SERVER_TOOL, "name": 3}
     ),
@@ -1661,13 +1663,14 @@ def test_recorded_anthropic_requests_of_the_shape_take_the_fused_path() -> None:
     blocks, media and documents in or beside tool results included). The rest: a system turn
     amid the messages, which the two-step path reads where it stands (3), blank text before
     the model's calls (llm's `" "`, 1), a system prompt outside the pass's shape (2), a cache
-    breakpoint on an image or document in a user turn (crewAI's, 2), a call's `caller` (1)."""
+    breakpoint on an image or document in a user turn (crewAI's, 2), a call's `caller` (1), a
+    hosted tool offered (web search, web fetch, code execution: read by the two-step path, 4)."""
     requests = [
         body for _, body, fmt, kind in real_bodies() if fmt == "anthropic" and kind == "request"
     ]
     taken = [type(PAIRS["anthropic", "openai-chat"](copy.deepcopy(b))) is tuple for b in requests]
     assert len(requests) == 58
-    assert sum(taken) >= 49
+    assert sum(taken) >= 45
 
 
 def test_the_thinking_option_text_takes_the_two_step_path() -> None:
@@ -1692,7 +1695,7 @@ def test_what_the_anthropic_pass_drops_is_reported_as_the_two_step_path_reports_
             "deferred tools (keys reading leaves, reported before the fields; null and [] silent)"
         ]
     )
-    body["tools"] = [t for t in body["tools"] if t.get("type") != "web_search_20250305"]
+    body["tools"] = [t for t in body["tools"] if t.get("type") != "bash_20250124"]
     body["tools"].insert(0, _SERVER_TOOL)
     body["messages"][1]["content"][:0] = [*_HOSTED, _THINKING]
     result = convert(copy.deepcopy(body), "anthropic", "openai-chat")
@@ -1710,7 +1713,7 @@ def test_what_the_anthropic_pass_drops_is_reported_as_the_two_step_path_reports_
         ("/messages/2/content/1", "part_dropped", "hosted_tool_result"),
     ]
     assert result.losses[0].reason == (
-        "anthropic: no canonical home for this 'web_search_20250305' item; not carried"
+        "anthropic: no canonical home for this 'bash_20250124' item; not carried"
     )
     _same(result, convert(body, "anthropic", "openai-chat", fused=False))
     only_server = _anthropic(("tools",), [_SERVER_TOOL])
