@@ -719,11 +719,14 @@ class Planner:
             extra = {path[:-1]: {str(path[-1])}}
         else:
             extra = {(): {layout["role"], layout["content"]}}
+        ranges: list[Range] = []
         if kind == "request":
             self.compiler.merge_refused = merge_refused(
                 self.mapping.data["format"], section["wire"]
             )
             self.compiler.unread_defaults = unread_defaults(section.get("defaults", {}))
+            params = self.bundle["$defs"]["GenerationParameters"]["properties"]
+            ranges = narrower_ranges(self.mapping.data, params)
         self.variant_functions(
             f"{kind}_envelope",
             f"/{kind}",
@@ -735,12 +738,10 @@ class Planner:
             type_name=CODEC_TYPES[f"{kind}_envelope"],
             strict_literals=False,
             extra_known=extra,
-            clamps=narrower_ranges(
-                self.mapping.data, self.bundle["$defs"]["GenerationParameters"]["properties"]
-            )
+            clamps=ranges,
+            below=below_rules(self.mapping.data, {r.name: r for r in ranges})
             if kind == "request"
             else None,
-            below=below_rules(self.mapping.data) if kind == "request" else None,
         )
         self.compiler.unread_defaults = {}
 
@@ -1018,11 +1019,14 @@ def _keep_below(em: Emitter, rules: list[Below], pointers: dict[str, str]) -> No
             em.line(f"{value} = {limit} - 1")
 
         em.line(f"{limit} = v_{rule.limit_var}")
-        if rule.default is not None:
+        present = f"{value} is not ABSENT"
+        if rule.default is None:
+            present += f" and {limit} is not ABSENT"  # no limit given, none written
+        else:
             em.line(f"if {limit} is ABSENT:")
             with em.block():
                 em.line(f"{limit} = {rule.default!r}  # the placeholder written in its place")
-        em.line(f"if {value} is not ABSENT and {limit} is not ABSENT and {value} >= {limit}:")
+        em.line(f"if {present} and {value} >= {limit}:")
         with em.block():
             if rule.minimum is None:
                 clamp()

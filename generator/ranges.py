@@ -42,12 +42,12 @@ def narrower_ranges(mapping: Json, canonical_params: dict[str, Json]) -> list[Ra
         var = value[1:] if isinstance(value, str) and value.startswith("$") else None
         if var is None or var not in places:
             continue
-        path, listed = places[var]
-        node = _node(schema, path)
+        place = places[var]
+        node = _node(schema, place.path)
         if node is None:
             continue
         canonical = canonical_params.get(name, {})
-        if listed or canonical.get("type") == "array":
+        if place.listed or canonical.get("type") == "array":
             items = _array_of(schema, node) or {}
             limit = items.get("maxItems")
             limit = (
@@ -75,21 +75,32 @@ def _narrower(bound: Any, canonical: Any, *, above: bool) -> bool:
     return bool(bound > canonical) if above else bool(bound < canonical)
 
 
-def _places(node: Json, path: tuple[str, ...]) -> dict[str, tuple[tuple[str, ...], bool]]:
-    """Where the wire template writes each plain variable: its path, and whether it is written
-    as one value or a list (`@one_or_many`). A variable written through any other transform
-    is the transform's to bound."""
-    found: dict[str, tuple[tuple[str, ...], bool]] = {}
+@dataclass(frozen=True)
+class _Place:
+    """Where the wire template writes a variable, as what, and what in its absence."""
+
+    path: tuple[str, ...]
+    listed: bool  # written as one value or a list (`@one_or_many`)
+    default: Any = None  # the placeholder written when it is absent (`@default`)
+
+
+def _places(node: Json, path: tuple[str, ...]) -> dict[str, _Place]:
+    """Each plain variable the wire template writes, by name. A variable written through any
+    other transform is the transform's to bound."""
+    found: dict[str, _Place] = {}
     if isinstance(node, str) and node.startswith("$"):
-        found[node[1:].rstrip("?!")] = (path, False)
+        found[node[1:].rstrip("?!")] = _Place(path, False)
     elif isinstance(node, dict) and list(node) == ["@merge"]:
         for member in node["@merge"]:
             found.update(_places(member, path))
-    elif isinstance(node, dict) and list(node) in (["@one_or_many"], ["@default"]):
-        (args,) = node.values()
-        inner = args if isinstance(args, str) else args[0]
+    elif isinstance(node, dict) and list(node) == ["@one_or_many"]:
+        inner = node["@one_or_many"]
         if isinstance(inner, str) and inner.startswith("$"):
-            found[inner[1:].rstrip("?!")] = (path, "@one_or_many" in node)
+            found[inner[1:].rstrip("?!")] = _Place(path, True)
+    elif isinstance(node, dict) and list(node) == ["@default"]:
+        inner, default = node["@default"]
+        if isinstance(inner, str) and inner.startswith("$"):
+            found[inner[1:].rstrip("?!")] = _Place(path, False, default)
     elif isinstance(node, dict) and not any(key.startswith("@") for key in node):
         for key, value in node.items():
             found.update(_places(value, (*path, key)))
@@ -151,20 +162,20 @@ class Below:
     minimum: float | None  # the bounded parameter's own minimum there, if any
 
 
-def below_rules(mapping: Json) -> list[Below]:
+def below_rules(mapping: Json, ranges: dict[str, Range]) -> list[Below]:
     """The request's `below` rules, each with the limit's placeholder and the bounded
-    parameter's minimum, as the wire schema gives it."""
+    parameter's minimum (``ranges``: the format's, by parameter)."""
     request = mapping["request"]
     variables = {
         name: value[1:]
         for name, value in request["canonical"].get("parameters", {}).items()
         if isinstance(value, str) and value.startswith("$")
     }
-    ranges = ranges_by_parameter(mapping)
+    places = _places(request["wire"], ())
     rules = []
     for name, limit in request.get("below", {}).items():
-        if name not in variables or limit not in variables:
-            raise ValueError(f"below: {name} and {limit} must both be parameters the format reads")
+        if name not in variables or variables[limit] not in places:
+            raise ValueError(f"below: {name} and {limit} must both be parameters the format writes")
         bounded = ranges.get(name)
         rules.append(
             Below(
@@ -172,27 +183,8 @@ def below_rules(mapping: Json) -> list[Below]:
                 variables[name],
                 limit,
                 variables[limit],
-                _default_of(request["wire"], variables[limit]),
+                places[variables[limit]].default,
                 bounded.minimum if bounded is not None else None,
             )
         )
     return rules
-
-
-def _default_of(node: Json, var: str) -> Any:
-    """The placeholder the wire template writes for ``var`` when it is absent (`@default`)."""
-    if isinstance(node, dict):
-        if list(node) == ["@default"]:
-            given, default = node["@default"]
-            if given == f"${var}":
-                return default
-        for value in node.values():
-            found = _default_of(value, var)
-            if found is not None:
-                return found
-    if isinstance(node, list):
-        for item in node:
-            found = _default_of(item, var)
-            if found is not None:
-                return found
-    return None

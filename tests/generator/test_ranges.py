@@ -35,7 +35,9 @@ def test_a_bound_the_canonical_schema_already_has_is_not_repeated() -> None:
 
 
 def test_below_rules_know_the_limits_placeholder_and_the_minimum() -> None:
-    assert below_rules(mapping_data("anthropic")) == [
+    anthropic = mapping_data("anthropic")
+    assert below_rules(anthropic, ranges_by_parameter(anthropic)) == [
         Below("thinking_budget_tokens", "budget", "max_output_tokens", "max_tokens", 4096, 1024)
     ]
-    assert below_rules(mapping_data("openai-chat")) == []
+    chat = mapping_data("openai-chat")
+    assert below_rules(chat, ranges_by_parameter(chat)) == []

@@ -2986,7 +2986,7 @@ def enc_request_envelope(ctx: Context, c: Any, at: str) -> Any:
     _below_budget = v_max_tokens
     if _below_budget is ABSENT:
         _below_budget = 4096  # the placeholder written in its place
-    if v_budget is not ABSENT and _below_budget is not ABSENT and v_budget >= _below_budget:
+    if v_budget is not ABSENT and v_budget >= _below_budget:
         if _below_budget - 1 < 1024:
             ctx.loss(
                 at + "/parameters/thinking_budget_tokens",

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua.conversion import Context, ConversionError
+from interlingua.conversion.leftovers import escape
 from interlingua.conversion.transforms.base import ABSENT, Mismatch, Transform, read_as_is
 
 
@@ -197,7 +198,7 @@ def _known_keys_encode(ctx: Context, at: str, value: Any, keys: Any) -> Any:
     for key in members:
         if key not in known:
             ctx.loss(
-                f"{at}/{key.replace('~', '~0').replace('/', '~1')}",
+                f"{at}/{escape(key)}",
                 "field_dropped",
                 f"{ctx.adapter} takes only {', '.join(known)} here; not carried",
             )
