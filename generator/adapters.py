@@ -1044,14 +1044,20 @@ def _keep_below(em: Emitter, rules: list[Below], pointers: dict[str, str]) -> No
                 clamp()
 
 
-def unread_defaults(defaults: dict[str, list[Any]]) -> dict[tuple[str | int, ...], str]:
-    """A request's `defaults` (values by dotted wire path) as the Python literal each object's
-    reading passes `unread`, by the object's path."""
-    by_object: dict[tuple[str | int, ...], dict[str, tuple[Any, ...]]] = {}
+def defaults_by_object(defaults: dict[str, list[Any]]) -> dict[tuple[str, ...], dict[str, Any]]:
+    """A request's `defaults` (values by dotted wire path) by the path of the object holding
+    them: each key's values as a tuple."""
+    by_object: dict[tuple[str, ...], dict[str, Any]] = {}
     for dotted, values in defaults.items():
         *outer, key = dotted.split(".")
         by_object.setdefault(tuple(outer), {})[key] = tuple(values)
-    return {path: repr(values) for path, values in by_object.items()}
+    return by_object
+
+
+def unread_defaults(defaults: dict[str, list[Any]]) -> dict[tuple[str | int, ...], str]:
+    """A request's `defaults` as the Python literal each object's reading passes `unread`, by
+    the object's path."""
+    return {path: repr(values) for path, values in defaults_by_object(defaults).items()}
 
 
 def _merged_codec(data: Any, codec: str) -> bool:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from generator.adapters import known_turn_keys
+from generator.adapters import defaults_by_object, known_turn_keys
 from generator.only_lists import word_lists
 from generator.pair_checks import CheckError, SourceChecks, source_checks
 from generator.ranges import ranges_by_parameter
@@ -1017,12 +1017,11 @@ def unread_defaults(
     pass reports what reading leaves of those two only, so a default anywhere else is an error
     here rather than a report the two-step path would not give."""
     out: dict[str, dict[str, tuple[Any, ...]]] = {}
-    for dotted, values in source["request"].get("defaults", {}).items():
-        *outer, key = dotted.split(".")
+    for outer, keys in defaults_by_object(source["request"].get("defaults", {})).items():
         holder = ".".join(outer)
         if holder not in ("", group):
             raise PairError(f"a default in {holder}: outside what the pass reports")
-        out.setdefault(holder, {})[key] = tuple(values)
+        out[holder] = keys
     return out
 
 
