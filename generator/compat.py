@@ -353,12 +353,37 @@ def _compare_members(old: Json, new: Json, at: str) -> Iterator[Change]:
 RELAXING: Final = ("elsewhere",)
 
 
+def _relaxed_from(rule: Json, was: list[Json]) -> Json | None:
+    """The rule of ``was`` that ``rule`` relaxes, if it does: the same rule with a relaxing key
+    added, or a `waives` rule whose condition names more values (it waives its finding for
+    more documents and refuses none the old rule let through)."""
+    if not isinstance(rule, dict):
+        return None
+    before = {k: v for k, v in rule.items() if k not in RELAXING}
+    if before in was:
+        return before
+    when = rule.get("when")
+    if rule.get("kind") != "waives" or not isinstance(when, dict):
+        return None
+    for old in was:
+        old_when = old.get("when") if isinstance(old, dict) else None
+        if (
+            isinstance(old_when, dict)
+            and isinstance(old_when.get("in"), list)
+            and isinstance(when.get("in"), list)
+            and {**old, "when": {**old_when, "in": []}} == {**rule, "when": {**when, "in": []}}
+            and all(value in when["in"] for value in old_when["in"])
+        ):
+            return old
+    return None
+
+
 def _compare_invariants(old: dict[str, Json], new: dict[str, Json], at: str) -> Iterator[Change]:
     was, now = old.get("x-invariants", []), new.get("x-invariants", [])
     relaxed = []
     for rule in [r for r in now if r not in was]:
-        before = {k: v for k, v in rule.items() if k not in RELAXING}
-        if before in was:
+        before = _relaxed_from(rule, was)
+        if before is not None:
             relaxed.append(before)
             yield Change(at + "/x-invariants", False, f"invariant relaxed: {json.dumps(rule)}")
             continue

@@ -23,10 +23,6 @@ pytestmark = pytest.mark.untraced
 
 # Bodies that convert to a target into a body it refuses, and why it is not fixed yet:
 # (body label, target) -> reason. A listed pair that passes fails, so the list stays honest.
-_EMPTY = (
-    "a response that ended normally (`end`) with no content reads as a canonical Response "
-    "the empty_content invariant refuses: only one stopped early may be empty"
-)
 _ANY_OF = (
     "a tool schema with anyOf at its top (OpenAI Chat, MCP and Gemini take it) reads into "
     "canonical as it is, which the canonical portable_schema invariant refuses: the case is "
@@ -43,7 +39,6 @@ KNOWN: dict[tuple[str, str], str] = {
         "a custom (free-form input) tool call reads as an unknown part, so the result answering "
         "it answers no canonical call: tool calls with text input are issue 20's work"
     ),
-    ("anthropic.cross.response_image_left_out#out", "canonical"): _EMPTY,
 }
 
 

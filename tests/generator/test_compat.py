@@ -165,6 +165,27 @@ def test_an_invariant_that_lets_more_documents_through_is_additive() -> None:
     assert any(c.breaking for c in changes(new, old))
 
 
+def test_a_waiver_naming_more_values_is_additive() -> None:
+    """A `waives` rule whose condition names more values waives its finding for more
+    documents: relaxed. Naming fewer, or another field, refuses documents it let through."""
+    rule = {
+        "kind": "waives",
+        "code": "empty_content",
+        "field": "message/content",
+        "when": {"field": "stop_reason", "in": ["error"]},
+    }
+    wider = {**rule, "when": {"field": "stop_reason", "in": ["end", "error"]}}
+    elsewhere = {**wider, "when": {"field": "model", "in": ["end", "error"]}}
+
+    def schema(invariant: Json) -> Json:
+        return {"$defs": {"A": {"x-invariants": [invariant]}}}
+
+    found = [(c.message.split(":")[0], c.breaking) for c in changes(schema(rule), schema(wider))]
+    assert found == [("invariant relaxed", False)]
+    assert any(c.breaking for c in changes(schema(wider), schema(rule)))
+    assert any(c.breaking for c in changes(schema(rule), schema(elsewhere)))
+
+
 def test_a_released_example_the_schema_now_refuses_is_breaking(release: Json, bundle: Json) -> None:
     def edit(defs: Json) -> None:
         defs["TextPart"]["properties"]["text"]["maxLength"] = 1
