@@ -338,8 +338,8 @@ class Planner:
             elif call.name == "parts":
                 if len(call.args) not in (1, 2) or not isinstance(call.args[0], Var):
                     raise _error(self.mapping, where, "@parts takes $parts and maybe one block")
-            elif call.name == "merge":
-                pass
+            elif call.name in ("merge", "grouped"):
+                pass  # `@grouped`'s arguments are checked where it compiles
             elif call.name == "messages":
                 if len(call.args) != 1 or not isinstance(call.args[0], Var):
                     raise _error(self.mapping, where, "@messages takes one $variable")
@@ -971,6 +971,8 @@ def plan_adapter(mapping: Mapping, bundle: dict[str, Json]) -> AdapterPlan:
         planner.envelope("response")
     for keys, name in planner.compiler.key_sets.items():
         planner.plan.tables[name] = keys
+    for (_, pairs), name in planner.compiler.tables.items():
+        planner.plan.tables[name] = dict(pairs)
     # The turn template asks it of a value slot; the compiled functions, of what they say.
     planner.plan.asks_carries = planner.compiler.asks_carries or any(
         kind == "value" for _, kind, _ in planner.plan.slots

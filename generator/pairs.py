@@ -450,7 +450,7 @@ def _strict_inline(target: Json) -> bool:
 def _tool_group(target: Json) -> str:
     tools = target["request"]["wire"].get("tools")  # None: nested (Bedrock: `toolConfig`)
     if isinstance(tools, dict) and list(tools) == ["@grouped"]:
-        (key,) = tools["@grouped"]
+        (key,) = tools["@grouped"][0]  # the group of declarations (a pass writes no hosted tool)
         return str(key)
     return ""
 

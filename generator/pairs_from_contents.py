@@ -137,7 +137,11 @@ def _source_tools(source: Json) -> dict[str, Any]:
     if len(tools_keys) != 1:
         raise PairError(f"{source['format']}: tools the content composer does not read")
     (tools_key,) = tools_keys
-    ((group_key, each),) = _op_dict(wire[tools_key], "grouped").items()
+    # The group of declarations; a group holding a hosted tool is not the pass's shape.
+    group = _op(wire[tools_key], "grouped")[0]
+    if not isinstance(group, dict) or len(group) != 1:
+        raise PairError(f"{source['format']}: tool groups the content composer does not read")
+    ((group_key, each),) = group.items()
     if _op(each, "each")[0] != "tool":
         raise PairError(f"{source['format']}: tools the content composer does not read")
     tool = written_tool(source)
@@ -166,15 +170,6 @@ def _source_tools(source: Json) -> dict[str, Any]:
         "s_choice_inner": choice_inner,
         **_source_choices(source),
     }
-
-
-def _op_dict(node: Json, name: str) -> dict[str, Json]:
-    if not isinstance(node, dict) or list(node) != [f"@{name}"]:
-        raise PairError(f"the content composer reads no {node} here (expected @{name})")
-    found = node[f"@{name}"]
-    if not isinstance(found, dict) or len(found) != 1:
-        raise PairError(f"the content composer reads no {node} here")
-    return found
 
 
 def _source_choices(source: Json) -> dict[str, Any]:

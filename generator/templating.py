@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-BUILTINS = ("each", "codec", "table", "parts", "merge", "messages")
+BUILTINS = ("each", "codec", "table", "parts", "merge", "messages", "grouped")
 _VAR = re.compile(r"^\$([a-z][a-z0-9_]*)([!?])?$")
 
 
@@ -115,6 +115,8 @@ def required(node: Any) -> bool:
             return True  # `{"@codec": [name, $x!]}`: this variant needs a value the codec reads
         if node.name in ("each", "codec", "merge"):
             return False  # a value no variant takes is left out (and reported)
+        if node.name == "grouped":
+            return required(node.args[0])
         if node.name == "parts":
             # A result may hold no content at all (an Anthropic `tool_result` of a tool that
             # returned nothing): read as no parts; an extra block comes and goes with them.
@@ -237,6 +239,14 @@ class Compiler:
             name = self.key_sets[frozen] = f"{self.prefix}KEYS_{len(self.key_sets)}"
         return name
 
+    def table(self, stem: str, value: dict[str, str]) -> str:
+        """The name of the module constant holding ``value`` (one per distinct table)."""
+        key = (stem, tuple(value.items()))
+        name = self.tables.get(key)
+        if name is None:
+            name = self.tables[key] = f"{self.prefix}{stem}_{len(self.tables)}"
+        return name
+
     def __init__(self, prefix: str = "") -> None:
         self.prefix = prefix
         self.part_type: str | None = None  # the canonical part type of the codec compiled
@@ -263,7 +273,10 @@ class Compiler:
         self.block_tag: str | None = None  # the layout's block tag (None: member-keyed blocks)
         # Known-key sets, each a module constant (built once at import, not on every call).
         self.key_sets: dict[frozenset[str], str] = {}
+        self.tables: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
         self.each_marker: set[str] = set()  # codecs whose lists carry the layout's marker
+        # The hosted tools an `@each` passes over, by its variable: `@grouped` writes them.
+        self.apart: dict[str, str] = {}
         self.nonempty: set[str] = set()  # variables of lists the schema says are never empty
         self.asks_carries = False  # a function asks `carries` (the module then imports it)
         self.reads_literals: set[str] = set()  # transforms whose decode takes literal arguments
@@ -654,10 +667,12 @@ class Compiler:
                     self.match(em, arg, item, side, ptr, decode=decode)
 
     def _match_grouped(self, em: Emitter, call: Call, expr: str, side: Side, at: str) -> None:
-        """`{"@grouped": <template>}`: a list of groups (Gemini's tools), each read with the
-        template where it stands, so every pointer names its group and a group's member no
-        template reads is reported at it; the lists the groups give are joined in order."""
-        (inner,) = call.args
+        """`{"@grouped": [<template>, {<key>: <hosted kind>}]}`: a list of groups (Gemini's
+        tools), each read with the template where it stands, so every pointer names its group
+        and a group's member no template reads is reported at it; the lists the groups give
+        are joined in order. A member named in the second argument is a hosted tool of that
+        kind, joined where its group stands."""
+        inner, apart = _grouped_args(call)
         names = [var.name for var in variables(inner)]
         if not all(_each_bound(inner, name) for name in names):
             raise TemplateError("@grouped joins lists: each of its variables must be an @each's")
@@ -683,7 +698,10 @@ class Compiler:
         em.line(f"for {here}, {group} in {groups}:")
         with em.block():
             self.pending.append([])
+            # A group's keys are the template's and the hosted tools' (not the envelope's).
+            envelope_known, self.extra_known = self.extra_known, {(): set(apart)}
             self.match(em, inner, group, side, (here, ()), decode=True)
+            self.extra_known = envelope_known
             self.flush_drops(em, decode=True)
             for name in names:
                 em.line(f"if v_{name} is not ABSENT:")
@@ -691,6 +709,19 @@ class Compiler:
                     em.line(
                         f"{joined[name]} = v_{name} if {joined[name]} is ABSENT "
                         f"else {joined[name]} + v_{name}"
+                    )
+            if apart:
+                (name,) = names
+                offered = em.temp("h")
+                kinds = self.table("HOSTED_KINDS", apart)
+                em.line(
+                    f"{offered} = hosted_in_group(ctx, {group}, {here}, {kinds}, {joined[name]})"
+                )
+                em.line(f"if {offered}:")
+                with em.block():
+                    em.line(
+                        f"{joined[name]} = {offered} if {joined[name]} is ABSENT "
+                        f"else {joined[name]} + {offered}"
                     )
         for name in names:
             em.line(f"v_{name} = {joined[name]}")
@@ -766,6 +797,8 @@ class Compiler:
         if call.name == "each":
             codec, var = call.args
             marker = f", marker={self.prefix}MARKER" if codec in self.each_marker else ""
+            if var.name in self.apart:  # the hosted tools offered as groups of their own
+                marker += f", apart={self.apart[var.name]}"
             em.line(
                 f"{out} = ABSENT if v_{var.name} is ABSENT else "
                 f"each_encode(ctx, {self.prefix}enc_{codec}, v_{var.name}, "
@@ -797,6 +830,22 @@ class Compiler:
                 f"{out} = ABSENT if v_{var.name} is ABSENT else "
                 f"{self.prefix}encode_nested(ctx, v_{var.name}, {canon_at[var.name]})"
             )
+        elif call.name == "grouped":
+            inner, apart = _grouped_args(call)
+            by_kind = {kind: key for key, kind in apart.items()}
+            offered = "ABSENT"
+            if by_kind:
+                (var,) = variables(inner)
+                offered = em.temp("h")
+                keys = self.table("HOSTED_KEYS", by_kind)
+                em.line(
+                    f"{offered} = ABSENT if v_{var.name} is ABSENT else "
+                    f"hosted_groups(v_{var.name}, {keys})"
+                )
+                self.apart[var.name] = keys
+            declared = self.build(em, inner, canon_at, encode, at)
+            self.apart = {}
+            em.line(f"{out} = grouped({declared}, {offered})")
         elif call.name == "merge":
             # Members with variables are merged; a member without any is the base used when
             # the first one is absent but a later one is not.
@@ -816,6 +865,18 @@ class Compiler:
             with em.block():
                 em.line("return MISS")
         return out
+
+
+def _grouped_args(call: Call) -> tuple[Any, dict[str, str]]:
+    """`@grouped`'s group template, and its wire keys of hosted tools by their kinds."""
+    if len(call.args) != 2 or not isinstance(call.args[1], dict):
+        raise TemplateError("@grouped takes [<group template>, {<wire key>: <hosted kind>}]")
+    inner, apart = call.args
+    if not all(isinstance(kind, str) for kind in apart.values()):
+        raise TemplateError("@grouped names each hosted tool's kind")
+    if apart and len(list(variables(inner))) != 1:
+        raise TemplateError("@grouped joins hosted tools to the one list its template reads")
+    return inner, dict(apart)
 
 
 def _each_bound(node: Any, name: str) -> bool:

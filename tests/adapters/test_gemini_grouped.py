@@ -1,9 +1,10 @@
 """Gemini's tools come in groups (`tools: [{functionDeclarations: […]}, {googleSearch: {}}, …]`),
 read group by group (`@grouped`, generator/templating.py): every pointer names its group, every
 group's member nothing reads is reported at it, and the declarations of all groups are joined in
-order. The groups used to be merged first: pointers lost the group (`/tools/functionDeclarations/3`),
-and a later group's member of a name an earlier group had (a second `googleSearch`) was dropped
-unreported."""
+order, with the tools Gemini runs itself (search, code execution, URL context) as canonical hosted
+tools where their groups stand. The groups used to be merged first: pointers lost the group
+(`/tools/functionDeclarations/3`), and a later group's member of a name an earlier group had (a
+second `googleSearchRetrieval`) was dropped unreported."""
 
 from __future__ import annotations
 
@@ -27,9 +28,9 @@ def _body(*groups: dict[str, Any]) -> dict[str, Any]:
 
 BODY = _body(
     {"functionDeclarations": [_declaration("a"), _declaration("b")]},
-    {"googleSearch": {}},
+    {"googleSearchRetrieval": {}},
     {"functionDeclarations": [_declaration("c", x_note=1)], "x_group": True},
-    {"googleSearch": {"x": 1}},
+    {"googleSearchRetrieval": {"x": 1}},
 )
 
 
@@ -39,10 +40,10 @@ def test_each_groups_unread_members_are_reported_where_they_stand(fused: bool) -
     assert [t["function"]["name"] for t in result.output["tools"]] == ["a", "b", "c"]
     dropped = [loss.pointer for loss in result.losses if loss.code == "field_dropped"]
     assert dropped == [
-        "/tools/1/googleSearch",
+        "/tools/1/googleSearchRetrieval",
         "/tools/2/functionDeclarations/0/x_note",
         "/tools/2/x_group",
-        "/tools/3/googleSearch",  # was dropped unreported: the merge kept the first
+        "/tools/3/googleSearchRetrieval",  # was dropped unreported: the merge kept the first
     ]
     same(result, convert(copy.deepcopy(BODY), "gemini", "openai-chat", fused=not fused))
 
@@ -52,6 +53,96 @@ def test_the_groups_come_back_to_gemini_as_they_were() -> None:
     assert [tool["name"] for tool in canonical["tools"]] == ["a", "b", "c"]
     assert convert(canonical, "canonical", "gemini").output == BODY
     assert convert(copy.deepcopy(BODY), "gemini", "gemini").output == BODY
+
+
+HOSTED = _body(
+    {"googleSearch": {}},
+    {"functionDeclarations": [_declaration("a")], "codeExecution": {}},
+    {"urlContext": {}},
+    {"googleSearch": {"timeRangeFilter": {"startTime": "2026-01-01T00:00:00Z"}}},
+)
+
+
+def test_the_tools_gemini_runs_are_hosted_tools_where_their_groups_stand() -> None:
+    result = convert(copy.deepcopy(HOSTED), "gemini", "canonical")
+    assert result.output["tools"][:1] == [{"name": "web_search", "hosted": "web_search"}]
+    assert [(t["name"], t.get("hosted")) for t in result.output["tools"]] == [
+        ("web_search", "web_search"),
+        ("a", None),
+        ("code_execution", "code_execution"),
+        ("web_fetch", "web_fetch"),
+    ]
+    assert convert(result.output, "canonical", "gemini").output == HOSTED
+    # Without round-trip data: the declarations' group first, then each hosted tool's.
+    bare = {k: v for k, v in result.output.items() if k != "provider_raw"}
+    assert convert(bare, "canonical", "gemini").output["tools"] == [
+        {"functionDeclarations": [_declaration("a")]},
+        {"googleSearch": {}},
+        {"codeExecution": {}},
+        {"urlContext": {}},
+    ]
+
+
+def test_a_hosted_tools_options_and_a_second_offer_are_reported_when_crossing() -> None:
+    result = convert(copy.deepcopy(HOSTED), "gemini", "anthropic")
+    assert [tool.get("type") for tool in result.output["tools"]] == [
+        "web_search_20250305",
+        None,
+        "code_execution_20250825",
+        "web_fetch_20250910",
+    ]
+    assert [(loss.pointer, loss.code) for loss in result.losses if "tools" in loss.pointer] == [
+        ("/tools/3/googleSearch", "field_dropped")  # a second search: one canonical web_search
+    ]
+    once = _body({"googleSearch": {"timeRangeFilter": {"startTime": "2026-01-01T00:00:00Z"}}})
+    result = convert(once, "gemini", "anthropic")
+    assert [(loss.pointer, loss.code) for loss in result.losses if "tools" in loss.pointer] == [
+        ("/tools/0/googleSearch/timeRangeFilter", "field_dropped")
+    ]
+
+
+def test_a_hosted_tool_from_another_format_is_offered_as_its_group() -> None:
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 100,
+        "messages": [{"role": "user", "content": "news?"}],
+        "tools": [
+            {"type": "web_search_20250305", "name": "web_search"},
+            {"name": "f", "input_schema": {"type": "object"}},
+        ],
+    }
+    result = convert(body, "anthropic", "gemini")
+    assert result.output["tools"] == [
+        {"functionDeclarations": [{"name": "f", "parametersJsonSchema": {"type": "object"}}]},
+        {"googleSearch": {}},
+    ]
+    assert [loss.pointer for loss in result.losses if "tools" in loss.pointer] == []
+
+
+def test_a_hosted_tool_gemini_lacks_is_reported_at_its_own_index() -> None:
+    conversation = {
+        "schema_version": 1,
+        "tools": [
+            {"name": "web_search", "hosted": "web_search"},
+            {"name": "image_generation", "hosted": "image_generation"},
+            {"name": "f", "input_schema": {"type": "object"}},
+        ],
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+    }
+    result = convert(conversation, "canonical", "gemini")
+    assert result.output["tools"] == [
+        {"functionDeclarations": [{"name": "f", "parametersJsonSchema": {"type": "object"}}]},
+        {"googleSearch": {}},
+    ]
+    assert [(loss.pointer, loss.code) for loss in result.losses] == [
+        ("/tools/1", "parameter_dropped")  # the search passed over, not counted out
+    ]
+
+
+def test_a_hosted_group_that_is_not_an_object_is_refused() -> None:
+    with pytest.raises(ConversionError) as error:
+        convert(_body({"googleSearch": True}), "gemini", "canonical", validate_input=False)
+    assert (error.value.code, error.value.pointer) == ("wrong_type", "/tools/0/googleSearch")
 
 
 @pytest.mark.parametrize("validate", [True, False])

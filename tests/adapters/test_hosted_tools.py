@@ -71,7 +71,7 @@ def test_anthropic_options_are_round_trip_data_reported_elsewhere() -> None:
     } <= _pointers(result)
 
 
-@pytest.mark.parametrize("target", ["openai-chat", "gemini", "bedrock", "ollama", "mcp"])
+@pytest.mark.parametrize("target", ["openai-chat", "bedrock", "ollama", "mcp"])
 def test_a_format_without_the_tool_reports_it_and_never_writes_a_function(target: str) -> None:
     body = {**copy.deepcopy(RESPONSES), "tools": [{"type": "web_search"}, FUNCTION]}
     result = convert(body, "openai-responses", target)
@@ -79,6 +79,15 @@ def test_a_format_without_the_tool_reports_it_and_never_writes_a_function(target
     assert ("/tools/0", "parameter_dropped") in _pointers(result)
     assert "web_search" not in str(result.output)
     assert "f" in str(result.output)  # the function still goes
+
+
+def test_gemini_offers_search_and_code_execution_as_groups_of_their_own() -> None:
+    result = convert(copy.deepcopy(RESPONSES), "openai-responses", "gemini")
+    check_wire(result.output, "gemini", "request", strict=True)
+    assert result.output["tools"] == [{"googleSearch": {}}, {"codeExecution": {}}]
+    assert not [x for x in result.losses if x.pointer.startswith("/tools")]
+    back = convert(result.output, "gemini", "openai-responses").output
+    assert back["tools"] == RESPONSES["tools"]
 
 
 def test_a_hosted_kind_no_format_has_goes_nowhere() -> None:

@@ -197,10 +197,10 @@ def test_a_member_of_a_type_the_pass_does_not_take_sends_it_two_step(
             args={"@json_string": "$arguments"}
         ),
         lambda m: m["request"]["wire"].update(
-            tools={"@grouped": {"functionDeclarations": {"@each": ["other", "$tools"]}}}
+            tools={"@grouped": [{"functionDeclarations": {"@each": ["other", "$tools"]}}, {}]}
         ),
         lambda m: m["request"]["wire"].update(
-            tools={"@grouped": {"a": {"@each": ["tool", "$tools"]}, "b": 1}}
+            tools={"@grouped": [{"a": {"@each": ["tool", "$tools"]}, "b": 1}, {}]}
         ),
         lambda m: m["request"]["wire"].update(tools={"@grouped": 1}),
         lambda m: m["codecs"]["tool"][0]["wire"]["@merge"].pop(1),

@@ -1,4 +1,4 @@
-"""The shape transforms: grouped lists, one-item lists, media kinds, file references, effort
+"""The shape transforms: one-item lists, media kinds, file references, effort
 levels, automatic counts and paragraphs."""
 
 from __future__ import annotations
@@ -13,20 +13,6 @@ from interlingua.conversion.transforms.shapes import guess_media_type, kind_of
 @pytest.fixture
 def ctx() -> Context:
     return Context("test")
-
-
-def test_grouped(ctx: Context) -> None:
-    t = TRANSFORMS["grouped"]
-    assert t.encode(ctx, "/tools", {"decl": [1]}) == [{"decl": [1]}]
-    assert t.encode(ctx, "/tools", ABSENT) is ABSENT
-    groups = [{"decl": [1, 2]}, {"search": {}}, {"decl": [3], "search": {"x": 1}}]
-    assert t.decode(ctx, groups, "/tools") == {"decl": [1, 2, 3], "search": {}}
-    assert t.decode(ctx, [], "/tools") == {}
-    bad: object
-    for bad in ({"decl": []}, [1]):
-        with pytest.raises(ConversionError) as err:
-            t.decode(ctx, bad, "/tools")
-        assert (err.value.code, err.value.pointer) == ("wrong_type", "/tools")
 
 
 def test_only_item(ctx: Context) -> None:

@@ -227,11 +227,15 @@ def each_encode(
     what: str,
     *,
     marker: Marker | None = None,
+    apart: Mapping[str, str] | None = None,
 ) -> Any:
     """Each value through ``codec``; with a ``marker``, an item's marker field goes out as an
-    item of its own right after it."""
+    item of its own right after it. A hosted tool of a kind in ``apart`` is passed over: the
+    format offers it as a group of its own (`hosted_groups`)."""
     out = []
     for i, whole in enumerate(values):
+        if apart is not None and type(whole) is dict and whole.get("hosted") in apart:
+            continue
         # Typed Any: the hint is a wire value or ABSENT (compiled code checks the type).
         hint: Any = ABSENT
         value = whole
@@ -247,6 +251,53 @@ def each_encode(
             block = marker.block(ctx, hint, f"{at}/{i}/{escape(marker.field)}")
             if block is not MISS:
                 out.append(block)
+    return out if out else ABSENT
+
+
+def hosted_in_group(
+    ctx: Context, group: dict[str, Any], at: str, apart: Mapping[str, str], before: Any
+) -> list[dict[str, Any]]:
+    """The canonical hosted tools a group of a format's tool list offers, each under a key of
+    its own (``apart``: wire key → hosted kind), in the group's order. What a tool's object
+    holds (its options) has no canonical home: round-trip data, reported when crossing. A
+    tool named as one already read (``before``: the tools so far, or ABSENT) is offered again:
+    canonical tool names are unique, so it is round-trip data too."""
+    found: list[dict[str, Any]] = []
+    named = set() if before is ABSENT else {tool.get("name") for tool in before}
+    for key, options in group.items():
+        kind = apart.get(key)
+        if kind is None:
+            continue
+        here = f"{at}/{escape(key)}"
+        if type(options) is not dict:
+            raise ConversionError("wrong_type", here, "expected an object")
+        if kind in named:
+            if not ctx.fidelity:
+                ctx.loss(here, "field_dropped", f"{ctx.adapter}: a tool named {kind!r} again")
+            continue
+        named.add(kind)
+        if options and not ctx.fidelity:
+            unread(ctx, options, frozenset(), here, part_type=None)
+        found.append({"name": kind, "hosted": kind})
+    return found
+
+
+def hosted_groups(tools: list[Any], apart: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The groups a format's tool list offers the hosted tools of ``tools`` in (``apart``:
+    hosted kind → wire key), each an empty object under its key; `each_encode` passes over
+    them."""
+    return [
+        {apart[tool["hosted"]]: {}}
+        for tool in tools
+        if type(tool) is dict and tool.get("hosted") in apart
+    ]
+
+
+def grouped(declared: Any, groups: Any) -> Any:
+    """A tool list of groups: the group of declared tools first, then each hosted tool's."""
+    out = [] if declared is ABSENT else [declared]
+    if groups is not ABSENT:
+        out.extend(groups)
     return out if out else ABSENT
 
 

@@ -1,4 +1,4 @@
-"""Transforms of a value's shape around the same content: lists of groups, one-item lists,
+"""Transforms of a value's shape around the same content: one-item lists,
 media told apart by their type, levels in capitals, counts with an automatic sentinel.
 """
 
@@ -10,39 +10,6 @@ from typing import Any, Final
 from interlingua.conversion import Context, ConversionError
 from interlingua.conversion.leftovers import unread
 from interlingua.conversion.transforms.base import ABSENT, Mismatch, Transform
-
-# --- a list of groups read as one object ---------------------------------------------------
-
-
-def _grouped_encode(ctx: Context, at: str, value: Any) -> Any:
-    return ABSENT if value is ABSENT else [value]
-
-
-def _grouped_decode(ctx: Context, wire: Any, at: str) -> dict[str, Any]:
-    if type(wire) is not list:
-        raise ConversionError("wrong_type", at, "expected a list")
-    merged: dict[str, Any] = {}
-    for item in wire:
-        if type(item) is not dict:
-            raise ConversionError("wrong_type", at, "expected a list of objects")
-        for key, value in item.items():
-            if key not in merged:
-                merged[key] = value
-            elif type(merged[key]) is list and type(value) is list:
-                merged[key] = merged[key] + value
-    return merged
-
-
-GROUPED = Transform(
-    "grouped",
-    1,
-    _grouped_encode,
-    _grouped_decode,
-    "A list of objects read as one: list members of the same name are joined across the "
-    "objects, other members are the first object's (the rest is round-trip data); written as "
-    "a list of that one object (tool declarations given in groups, say).",
-)
-
 
 # --- a list of exactly one item --------------------------------------------------------------
 
@@ -380,7 +347,6 @@ PARAGRAPHS = Transform(
 SHAPE_TRANSFORMS: Mapping[str, Transform] = {
     t.name: t
     for t in (
-        GROUPED,
         ONLY_ITEM,
         MEDIA_KIND,
         FILE_REF,
