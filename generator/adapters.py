@@ -189,6 +189,10 @@ def _unwritten(mapping: Mapping, where: str, entries: list[dict[str, Any]]) -> N
     canonical template within the read-only one's): nothing read becomes unwritable."""
     written = [e["canonical"] for e in entries if not e.get("reads_only")]
     for i, entry in enumerate(entries):
+        if "needs_round_trip" in entry:
+            if not entry.get("reads_only"):
+                raise _error(mapping, f"{where}/{i}", "needs_round_trip goes with reads_only")
+            continue  # written back from round-trip data alone
         if entry.get("reads_only") and not any(_within(w, entry["canonical"]) for w in written):
             raise _error(
                 mapping,

@@ -496,6 +496,13 @@ def adapter_modules(inputs: Inputs) -> Files:
             "structured_content" in variant["canonical"]
             for variant in data["parts"].get("tool_result", [])
         )
+        # Whether the format writes a web page's citation with the span it supports: one read
+        # without a span (it supports its whole part, Anthropic's) is then given the part's.
+        layout["url_spans"] = any(
+            variant["canonical"].get("type") == "url" and "span" in variant["canonical"]
+            for variant in data.get("codecs", {}).get("citation", [])
+            if not variant.get("reads_only")
+        )
         layout["choice_beside_tools"] = choice_beside_tools(data["request"]["wire"])
         request_schema = json.loads(
             (SCHEMAS / data["documents"]["request"]).read_text(encoding="utf-8")

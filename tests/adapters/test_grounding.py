@@ -130,7 +130,7 @@ def test_a_citation_gemini_cannot_hold_is_reported_and_one_page_backs_a_segment_
         page,
         page,
         {**page, "url": "https://example.org"},
-        {"type": "url", "url": "https://example.net"},
+        {"type": "url", "url": "https://example.net"},  # no span: the whole part
         {"type": "file", "file_id": "f"},
     ]
     owner: dict[str, Any] = {}
@@ -138,9 +138,9 @@ def test_a_citation_gemini_cannot_hold_is_reported_and_one_page_backs_a_segment_
     supports = owner["groundingMetadata"]["groundingSupports"]
     assert supports == [
         {"segment": {"endIndex": 1, "text": "a"}, "groundingChunkIndices": [0, 1]},
+        {"segment": {"endIndex": 2, "text": "ab"}, "groundingChunkIndices": [2]},
     ]
     assert [(x.pointer, x.code) for x in ctx.losses] == [
-        ("/message/content/0/citations/3", "parameter_dropped"),
         ("/message/content/0/citations/4", "parameter_dropped"),
     ]
     ctx = _ctx()

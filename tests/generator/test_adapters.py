@@ -85,6 +85,11 @@ def test_every_mapping_compiles_and_names_its_file() -> None:
             lambda d: d["parts"]["text"][1].update(reads_only=True),
             "no written variant holds a subset of its canonical template",
         ),
+        # Written back from round-trip data alone: only a read-only spelling can be.
+        (
+            lambda d: d["codecs"]["tool"][1].update(needs_round_trip="an index"),
+            "needs_round_trip goes with reads_only",
+        ),
     ],
 )
 def test_mistakes_are_refused_with_their_place(edit: Any, message: str) -> None:

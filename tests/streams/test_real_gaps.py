@@ -295,10 +295,16 @@ def test_recorded_compaction_summary_arrives_whole_on_its_part() -> None:
 
 def test_server_tool_and_compaction_stream_back_to_anthropic_whole() -> None:
     for path in (WEB_SEARCH, COMPACTION):
-        text, _ = _run(_lines(path), "anthropic", "anthropic")
+        text, there = _run(_lines(path), "anthropic", "anthropic")
         back, translator = _run(text.splitlines(keepends=True), "anthropic", "canonical")
         first, _ = _run(_lines(path), "anthropic", "canonical")
-        assert reassemble(_events(back), "anthropic") == reassemble(_events(first), "anthropic")
+        whole = reassemble(_events(first), "anthropic")
+        # A web search result's citation goes back only with its encrypted index, which a
+        # stream carries no round-trip data for: each is left out, and reported.
+        cited = [p.pop("citations") for p in whole["message"]["content"] if "citations" in p]
+        dropped = [x for x in there.losses if x.pointer.endswith("/citation")]
+        assert len(dropped) == sum(len(c) for c in cited) == (7 if path == WEB_SEARCH else 0)
+        assert reassemble(_events(back), "anthropic") == whole
         assert not [x for x in translator.losses if x.code != "placeholder_inserted"]
 
 

@@ -19,11 +19,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from interlingua.conversion import Context
+from interlingua.conversion.adapters.spans import whole_part_spans
+from interlingua.conversion.leftovers import escape
 
 if TYPE_CHECKING:
     from interlingua.conversion.adapters.runtime import Adapter
 
 Part = dict[str, Any]
+# What grounding writes of a url citation: the page's address and title, and the span.
+_WRITTEN = frozenset({"type", "url", "title", "span"})
 
 
 def _byte_starts(parts: list[Part]) -> list[int | None]:
@@ -181,10 +185,11 @@ def write(
     at: str,
 ) -> dict[str, Any]:
     """``message`` without citations, their url citations written as grounding in ``owner``;
-    any other citation (or one without its span) is reported."""
+    any other citation is reported."""
     parts = message.get("content")
     if not isinstance(parts, list) or not any(p.get("citations") for p in parts):
         return message
+    parts = whole_part_spans(parts)  # a page cited by block supports the part's whole text
     starts = _byte_starts(parts)
     chunks: list[dict[str, Any]] = []
     supports: list[dict[str, Any]] = []
@@ -210,6 +215,12 @@ def write(
                     f"{ctx.adapter} cannot express this citation",
                 )
                 continue
+            for key in sorted(citation.keys() - _WRITTEN):  # the passage cited, say
+                ctx.loss(
+                    f"{at}/content/{j}/citations/{k}/{escape(key)}",
+                    "field_dropped",
+                    f"{ctx.adapter}: grounding has no place for a citation's `{key}`",
+                )
             web = {names["url"]: citation["url"]}
             if "title" in citation:
                 web[names["title"]] = citation["title"]
