@@ -464,6 +464,16 @@ def turn_needed(schema: dict[str, Any], messages: str) -> bool:
     return int(turns.get("minItems", 0)) >= 1
 
 
+def names_property(schema: dict[str, Any], field: str) -> bool:
+    """Whether any object of a wire schema has ``field`` as a property: OpenAI Chat's request
+    has no `annotations` (only its response's message does), so citations beside a turn's
+    text go out in responses alone."""
+    return any(
+        isinstance(definition, dict) and field in definition.get("properties", {})
+        for definition in [schema, *schema.get("$defs", {}).values()]
+    )
+
+
 def choice_beside_tools(wire: Any) -> bool:
     """Whether a request template writes its tool choice inside the object holding its tools
     (Converse's `toolConfig`, which requires them): a choice with no tools cannot go out."""
@@ -509,6 +519,8 @@ def adapter_modules(inputs: Inputs) -> Files:
         )
         layout["turns_optional"] = turns_optional(request_schema, layout["messages"])
         layout["turn_needed"] = turn_needed(request_schema, layout["messages"])
+        citations = layout.get("text_citations")
+        layout["request_citations"] = bool(citations) and names_property(request_schema, citations)
         wire = turn_facts(data["format"], layout, plan.tables, plan.slots, plan.marker)
         wire["pairing"] = reading_pairing(layout["result_pairing"], data["parts"])
         yield (

@@ -114,3 +114,24 @@ def test_a_span_is_given_only_where_none_is_named() -> None:
     bare = {"type": "url", "url": "https://a.org"}
     given = whole_part_spans([{"type": "text", "text": "abc", "citations": [bare, document]}])
     assert given[0]["citations"] == [{**bare, "span": {"start": 0, "end": 3}}, document]
+
+
+def test_a_chat_request_has_no_annotations_so_a_turns_citations_are_reported() -> None:
+    """OpenAI Chat takes `annotations` on a response's message only: written on a request's
+    assistant turn, the body was invalid (for Responses' url citations before these too)."""
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "Who won?"},
+            {"role": "assistant", "content": copy.deepcopy(ANSWER["content"][1:])},
+            {"role": "user", "content": "And before?"},
+        ],
+    }
+    result = convert(body, "anthropic", "openai-chat")
+    check_wire(result.output, "openai-chat", "request", strict=True)
+    assert "annotations" not in result.output["messages"][1]
+    assert ("/messages/1/content/0/citations", "field_dropped") in _losses(result)
+    responses = convert(body, "anthropic", "openai-responses").output
+    result = convert(responses, "openai-responses", "openai-chat")
+    check_wire(result.output, "openai-chat", "request", strict=True)

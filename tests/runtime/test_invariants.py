@@ -35,16 +35,21 @@ def test_empty_content_is_allowed_only_for_system() -> None:
     assert codes({"role": "user", "content": []}) == [("empty_content", "/content")]
 
 
-@pytest.mark.parametrize("stop", ["max_tokens", "content_filter", "refusal", "error"])
-def test_a_response_stopped_early_may_have_an_empty_message(stop: str) -> None:
-    """Refused, filtered, cut at its token limit or failed: the provider gave no content."""
+@pytest.mark.parametrize(
+    "stop",
+    ["end", "stop_sequence", "max_tokens", "content_filter", "refusal", "error", "other"],
+)
+def test_a_response_may_have_an_empty_message(stop: str) -> None:
+    """An answer of nothing (Anthropic's empty `end_turn` after tool results, a stop sequence
+    met at once), refused, filtered, cut at its token limit or failed: no content."""
     empty = {"role": "assistant", "content": []}
     response = {"schema_version": 1, "model": "m", "message": empty, "stop_reason": stop}
     assert codes(response) == []
-    # The waiver is the Response's: the message alone, or a Response that ended normally, or
-    # one whose message is malformed otherwise, are still held to the rule.
+    # The waiver is the Response's: the message alone, or a Response that says its message
+    # holds something (a call, a final answer, a paused tool loop), or one whose message is
+    # malformed otherwise, are still held to the rule.
     assert codes(empty) == [("empty_content", "/content")]
-    for finished in ("end", "call", "stop_sequence", "other"):
+    for finished in ("call", "return", "pause"):
         assert codes({**response, "stop_reason": finished}) == [
             ("empty_content", "/message/content")
         ]

@@ -2292,7 +2292,8 @@ def _turn(
     """One wire turn of ``parts`` (read from ``at``, or each from ``where``)."""
     parts = whole_part_spans(parts)
     cited: list[Any] = []
-    if any(p.get("citations") for p in parts):
+    # A request's turn has no such field: its parts' citations are reported where they are.
+    if ctx.kind == "response" and any(p.get("citations") for p in parts):
         where = where if where is not None else [f"{at}/{j}" for j in range(len(parts))]
         parts, cited = CITATIONS.take(ctx, parts, where)
     if ctx.kind == "response":
