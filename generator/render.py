@@ -520,7 +520,9 @@ def adapter_modules(inputs: Inputs) -> Files:
         layout["turns_optional"] = turns_optional(request_schema, layout["messages"])
         layout["turn_needed"] = turn_needed(request_schema, layout["messages"])
         citations = layout.get("text_citations")
-        layout["request_citations"] = bool(citations) and names_property(request_schema, citations)
+        layout["request_citations"] = isinstance(citations, str) and names_property(
+            request_schema, citations
+        )
         wire = turn_facts(data["format"], layout, plan.tables, plan.slots, plan.marker)
         wire["pairing"] = reading_pairing(layout["result_pairing"], data["parts"])
         yield (
