@@ -180,6 +180,8 @@ def _source_choices(source: Json) -> dict[str, Any]:
     strings, named = {}, None
     for variant in source["codecs"]["tool_choice"]:
         wire, kind = variant["wire"], variant["canonical"]["type"]
+        if variant.get("reads_only") and not variable_of(variant["canonical"].get("name")):
+            continue  # a built-in tool chosen by its type: not the pass's tag, the two-step way
         if isinstance(wire, str):
             strings[wire] = kind
         elif kind == "tool" and named is None:

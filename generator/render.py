@@ -514,6 +514,15 @@ def adapter_modules(inputs: Inputs) -> Files:
             if not variant.get("reads_only")
         )
         layout["choice_beside_tools"] = choice_beside_tools(data["request"]["wire"])
+        # Whether the format offers a hosted tool under its name (Anthropic's `web_search`), so
+        # a tool choice naming it means that tool; elsewhere such a choice names no function.
+        layout["hosted_by_name"] = any(
+            "hosted" in variant["canonical"]
+            and isinstance(variant["wire"], dict)
+            and "name" in variant["wire"]
+            for variant in data.get("codecs", {}).get("tool", [])
+            if not variant.get("reads_only")
+        )
         request_schema = json.loads(
             (SCHEMAS / data["documents"]["request"]).read_text(encoding="utf-8")
         )

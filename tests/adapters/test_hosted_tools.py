@@ -108,3 +108,39 @@ def test_a_fused_pass_leaves_a_hosted_tool_to_the_two_step_path(
     takes_two_steps(copy.deepcopy(ANTHROPIC), why, "anthropic", "openai-chat", caplog)
     body = {**copy.deepcopy(RESPONSES), "tools": [{"type": "web_search"}, FUNCTION]}
     takes_two_steps(body, why, "openai-responses", "openai-chat", caplog)
+
+
+def test_a_choice_of_a_hosted_tool_is_never_a_function_choice() -> None:
+    """Anthropic forces its web search by name. Written as a function's name elsewhere, the
+    choice named no function the body declares (Responses, Gemini's allowed names): it is left
+    out and reported where the hosted tool goes out without a name."""
+    body = {
+        **copy.deepcopy(ANTHROPIC),
+        "tools": [ANTHROPIC["tools"][0], {"name": "f", "input_schema": {"type": "object"}}],
+        "tool_choice": {"type": "tool", "name": "web_search"},
+    }
+    for target in ("openai-responses", "gemini", "openai-chat", "bedrock"):
+        result = convert(copy.deepcopy(body), "anthropic", target)
+        check_wire(result.output, target, "request", strict=True)
+        assert "web_search" not in str(result.output.get("tool_choice"))
+        assert "allowedFunctionNames" not in str(result.output)
+        assert ("/tool_choice", "parameter_dropped") in _pointers(result)
+    # A function named so is still chosen.
+    named = {**body, "tools": body["tools"][1:], "tool_choice": {"type": "tool", "name": "f"}}
+    result = convert(named, "anthropic", "openai-responses")
+    assert result.output["tool_choice"] == {"type": "function", "name": "f"}
+
+
+def test_responses_web_search_choice_is_a_choice_of_the_hosted_search() -> None:
+    for kind in ("web_search", "web_search_preview"):
+        body = {
+            **copy.deepcopy(RESPONSES),
+            "tools": [{"type": kind}],
+            "tool_choice": {"type": kind},
+        }
+        canonical = convert(copy.deepcopy(body), "openai-responses", "canonical").output
+        assert canonical["tool_choice"] == {"type": "tool", "name": "web_search"}
+        assert convert(canonical, "canonical", "openai-responses").output == body
+        result = convert(copy.deepcopy(body), "openai-responses", "anthropic")
+        assert result.output["tool_choice"] == {"type": "tool", "name": "web_search"}
+        assert not [x for x in result.losses if "tool" in x.pointer]

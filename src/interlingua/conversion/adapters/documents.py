@@ -117,12 +117,28 @@ def _choosable(ctx: Context, adapter: Adapter, conversation: dict[str, Any]) -> 
             f"{ctx.adapter}: a tool choice goes beside the tools it chooses among; none is given",
         )
         return {k: v for k, v in envelope.items() if k != "tool_choice"}
+    if _chooses_hosted(envelope["tool_choice"], tools) and not adapter.layout.hosted_by_name:
+        # Written as a function's name it would name no function the body declares.
+        ctx.loss(
+            "/tool_choice",
+            "parameter_dropped",
+            f"{ctx.adapter} cannot require a tool the provider runs itself",
+        )
+        return {k: v for k, v in envelope.items() if k != "tool_choice"}
     scratch = ctx.scratch()
     encode = adapter.encode_request_envelope
     if encode(scratch, {"tools": tools}, "") != encode(scratch, {}, ""):
         return envelope
     no_choice(ctx)
     return {k: v for k, v in envelope.items() if k != "tool_choice"}
+
+
+def _chooses_hosted(choice: Any, tools: Any) -> bool:
+    """Whether a tool choice names a hosted tool of ``tools`` (a web search to be run)."""
+    if type(choice) is not dict or choice.get("type") != "tool" or type(tools) is not list:
+        return False
+    name = choice.get("name")
+    return any(type(t) is dict and t.get("name") == name and "hosted" in t for t in tools)
 
 
 def no_choice(ctx: Context) -> None:

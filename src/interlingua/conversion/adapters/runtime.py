@@ -90,6 +90,7 @@ class Layout:
     structured_results: bool = True
     tools_for_history: bool = False  # tool calls in the history need the tools declared
     choice_beside_tools: bool = False  # the tool choice goes in the object that needs the tools
+    hosted_by_name: bool = False  # a hosted tool goes out under its name: a choice may name it
     turns_optional: bool = False  # a request may leave its turns out (a stored prompt's reference)
     turn_needed: bool = False  # a request must hold a turn (its schema's minItems)
     replay_from: frozenset[str] = frozenset()  # other formats whose reasoning replays here
