@@ -328,6 +328,11 @@ def target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, Js
                 paths[by_var[variable_of(var)]] = path
                 defaults[by_var[variable_of(var)]] = default
             return
+        if isinstance(node, dict) and list(node) == ["@explicit_default"]:
+            var = variable_of(node["@explicit_default"][0])
+            if var in by_var:  # the canonical default spelled out (`explicit_defaults`)
+                paths[by_var[var]] = path
+            return
         var = variable_of(only_of(node))  # a word from a list: the pass checks it (`only_words`)
         if var is not None:
             if var in by_var:
@@ -339,6 +344,24 @@ def target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, Js
 
     walk(target["request"]["wire"], ())
     return paths, defaults
+
+
+def explicit_defaults(target: Json) -> dict[str, bool]:
+    """The canonical parameters the target writes through `@explicit_default` whose canonical
+    default differs from the target's own (OpenAI Responses keeps an answer unless told
+    not to): left out, each is written as the canonical default."""
+    by_var = {
+        variable_of(v): k for k, v in target["request"]["canonical"].get("parameters", {}).items()
+    }
+    out: dict[str, bool] = {}
+    for node in target["request"]["wire"].values():
+        if isinstance(node, dict) and list(node) == ["@explicit_default"]:
+            var, wire_default, canonical_default = node["@explicit_default"]
+            if not isinstance(canonical_default, bool) or variable_of(var) not in by_var:
+                raise PairError("an explicit default the passes do not write")
+            if wire_default != canonical_default:
+                out[by_var[variable_of(var)]] = canonical_default
+    return out
 
 
 def only_of(node: Json) -> Json:
@@ -875,6 +898,9 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         raise PairError(f"{target['format']}: only hoisted system and user result blocks written")
     paths, defaults = target_paths(target)
     params = [Param(p.wire, p.name, p.listed, paths.get(p.name)) for p in _source_params(source)]
+    explicit = explicit_defaults(target)
+    if not explicit.keys() <= {p.name for p in params}:
+        raise PairError(f"{target['format']}: a default spelled out that the source does not read")
     s_text = part_variant(source, "text")["wire"]
     s_image = part_variant(source, "image", source={"type": "url"})["wire"]
     (image_tag,) = [k for k in s_image if k != "type"]
@@ -945,6 +971,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "s_id_rule": rule_pattern(charset_rule(source.get("ids", {}).get("tool_call"))),
         "params": params,
         "defaults": defaults,
+        "explicit": explicit,
         "complex_params": complex_params,
         "only": {k: v for k, v in only_words(source, target).items() if k not in complex_params},
         "model": _model(target),

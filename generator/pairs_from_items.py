@@ -206,11 +206,19 @@ def _source_request(source: Json) -> dict[str, Any]:
     plain, nested, other = [], [], []
     outside: dict[str, list[str]] = {}  # of a nested object, the settings read otherwise
     fields = {}
+    explicit: dict[str, tuple[Json, bool]] = {}
     for key, value in source["request"]["wire"].items():
         var = variable_of(only_of(value))  # a word from a list: checked (`only_words`)
         names = variables_of(value)
         if var in by_var:
             plain.append((key, by_var[var]))
+        elif isinstance(value, dict) and list(value) == ["@explicit_default"]:
+            # Left out, the format's own default; the canonical default reads as none.
+            inner, wire_default, canonical_default = value["@explicit_default"]
+            if variable_of(inner) not in by_var or not isinstance(canonical_default, bool):
+                raise PairError(f"{source['format']}: a default the item composer does not read")
+            plain.append((key, by_var[variable_of(inner)]))
+            explicit[key] = (wire_default, canonical_default)
         elif "model" in names:
             fields["s_model"] = key
         elif isinstance(value, dict) and value.get("@each", [""])[0] == "tool":
@@ -243,6 +251,7 @@ def _source_request(source: Json) -> dict[str, Any]:
     return {
         **fields,
         "s_params": plain,
+        "s_explicit": explicit,
         "s_nested": nested,
         "s_nested_outside": outside,
         "s_other": other,

@@ -263,6 +263,7 @@ def test_the_responses_pass_groups_items_into_chat_messages_in_order() -> None:
     assert list(out) == [
         "model",
         "stream",
+        "store",  # left out, Responses keeps the answer: Chat is asked to
         "tools",
         "tool_choice",
         "max_completion_tokens",
