@@ -724,11 +724,11 @@ class Planner:
         else:
             extra = {(): {layout["role"], layout["content"]}}
         ranges: list[Range] = []
+        self.compiler.unread_defaults = unread_defaults(section.get("defaults", {}))
         if kind == "request":
             self.compiler.merge_refused = merge_refused(
                 self.mapping.data["format"], section["wire"]
             )
-            self.compiler.unread_defaults = unread_defaults(section.get("defaults", {}))
             params = self.bundle["$defs"]["GenerationParameters"]["properties"]
             ranges = narrower_ranges(self.mapping.data, params)
         self.variant_functions(
@@ -883,11 +883,16 @@ class Planner:
                 for key, inner in read.items()
                 if inner is not None
             ]
+        # Values of the usage's other fields that tell nothing (the default service tier).
+        said = {k: tuple(v) for k, v in self.mapping.data.get("usage_defaults", {}).items()}
+        if said and len(checks) != 1:
+            raise _error(self.mapping, "/usage_defaults", "a merged usage has no defaults")
         if checks:
             dec.line("if not ctx.fidelity:")
             with dec.block():
                 for value, known_keys, where in checks:
-                    dec.line(f"unread_counts(ctx, {value}, {known_keys!r}, {where})")
+                    given = f", {said!r}" if said else ""
+                    dec.line(f"unread_counts(ctx, {value}, {known_keys!r}, {where}{given})")
 
     def stop_reasons(self) -> None:
         table = self.mapping.data["stop_reasons"]

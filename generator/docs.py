@@ -1065,6 +1065,9 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
         "request": {k: _template_text(v) for k, v in data["request"].items()},
         "turn": {k: _template_text(v) for k, v in data.get("turn", {}).items()},
         "response": {k: _template_text(v) for k, v in data.get("response", {}).items()},
+        "usage_defaults": _template_text(data["usage_defaults"])
+        if "usage_defaults" in data
+        else "",
         "stop_to": [
             {"wire": code(w), "canonical": code(c)}
             for w, c in data.get("stop_reasons", {}).get("to_canonical", {}).items()

@@ -257,3 +257,92 @@ def test_a_default_is_of_its_own_type() -> None:
     with pytest.raises(ConversionError) as caught:
         convert({**CHAT, "n": True}, "openai-chat", "anthropic")
     assert caught.value.pointer == "/n"
+
+
+# OpenAI Responses echoes the request's settings in its response: at their defaults they tell
+# nothing of the answer (about fifteen reports on every recorded response crossed elsewhere).
+RESPONSES_ECHO: dict[str, Any] = {
+    "id": "resp_1",
+    "object": "response",
+    "created_at": 1,
+    "status": "completed",
+    "model": "gpt-4.1",
+    "output": [
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "hi", "annotations": []}],
+        }
+    ],
+    "temperature": 1.0,
+    "top_p": 1,
+    "truncation": "disabled",
+    "tool_choice": "auto",
+    "parallel_tool_calls": True,
+    "store": True,
+    "background": False,
+    "service_tier": "default",
+    "top_logprobs": 0,
+    "frequency_penalty": 0.0,
+    "presence_penalty": 0,
+    "metadata": {},
+    "billing": {"payer": "developer"},
+    "text": {"format": {"type": "text"}, "verbosity": "medium"},
+    "usage": {"input_tokens": 3, "output_tokens": 1, "total_tokens": 4},
+}
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "gemini"])
+def test_a_responses_echo_of_default_settings_is_no_loss(target: str) -> None:
+    result = convert(copy.deepcopy(RESPONSES_ECHO), "openai-responses", target, "response")
+    echoed = {key for key in RESPONSES_ECHO if key not in ("id", "model", "output", "usage")}
+    assert not [x for x in result.losses if x.pointer.lstrip("/") in echoed - {"created_at"}]
+    # A setting off its default says something of how the answer was made: reported.
+    body = {**copy.deepcopy(RESPONSES_ECHO), "temperature": 0.2, "truncation": "auto"}
+    result = convert(body, "openai-responses", target, "response")
+    assert {"/temperature", "/truncation"} <= {x.pointer for x in result.losses}
+
+
+def test_a_usage_fields_default_is_no_loss_and_another_value_is() -> None:
+    answer: dict[str, Any] = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [{"type": "text", "text": "hi"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": 3,
+            "output_tokens": 1,
+            "service_tier": "standard",
+            "inference_geo": "global",
+        },
+    }
+    result = convert(copy.deepcopy(answer), "anthropic", "openai-chat", "response")
+    assert not [x for x in result.losses if x.pointer.startswith("/usage/")]
+    answer["usage"]["service_tier"] = "priority"
+    result = convert(answer, "anthropic", "openai-chat", "response")
+    assert [x.pointer for x in result.losses if x.pointer.startswith("/usage/")] == [
+        "/usage/service_tier"
+    ]
+
+
+def test_gemini_first_candidates_index_is_no_loss() -> None:
+    body: dict[str, Any] = {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [{"text": "hi"}]},
+                "finishReason": "STOP",
+                "index": 0,
+            }
+        ],
+        "modelVersion": "gemini-2.5-flash",
+    }
+    result = convert(copy.deepcopy(body), "gemini", "openai-chat", "response")
+    assert not [x for x in result.losses if "index" in x.pointer]
+    body["candidates"][0]["index"] = 1
+    result = convert(body, "gemini", "openai-chat", "response")
+    assert ("/candidates/0/index", "parameter_dropped") in [
+        (x.pointer, x.code) for x in result.losses
+    ]

@@ -28,7 +28,7 @@ def write(document: dict[str, Any], kind: str = "request") -> dict[str, Any]:
 def response(*parts: dict[str, Any], finish: str = "STOP") -> dict[str, Any]:
     return {
         "candidates": [
-            {"content": {"role": "model", "parts": list(parts)}, "finishReason": finish}
+            {"content": {"role": "model", "parts": list(parts)}, "finishReason": finish, "index": 0}
         ],
         "modelVersion": "gemini-2.5-flash",
     }

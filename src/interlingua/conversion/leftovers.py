@@ -78,10 +78,18 @@ def is_default(value: Any, defaults: tuple[Any, ...]) -> bool:
     return False
 
 
-def unread_counts(ctx: Context, value: Any, known: Mapping[str, Any], at: str) -> None:
+def unread_counts(
+    ctx: Context,
+    value: Any,
+    known: Mapping[str, Any],
+    at: str,
+    defaults: Mapping[str, tuple[Any, ...]] | None = None,
+) -> None:
     """Report what a usage object holds beyond the counts reading took (``known``: each key
     read, with the keys read inside it, or None), as ``unread`` does. A count of zero says
-    nothing either (OpenAI's `audio_tokens: 0` on every response), so it goes unreported."""
+    nothing either (OpenAI's `audio_tokens: 0` on every response), so it goes unreported, nor
+    does one of the mapping's ``defaults`` for its top level (Anthropic's `service_tier:
+    standard`)."""
     # A breakdown of zeros (Anthropic's `cache_creation` of no cache) is no loss either.
     if type(value) is not dict:
         return
@@ -94,6 +102,8 @@ def unread_counts(ctx: Context, value: Any, known: Mapping[str, Any], at: str) -
                 unread_counts(ctx, member, inner, f"{at}/{escape(key)}")
             continue
         if not _counts_something(member):
+            continue
+        if defaults is not None and key in defaults and is_default(member, defaults[key]):
             continue
         ctx.loss(
             f"{at}/{escape(key)}",
