@@ -79,6 +79,10 @@ class StreamWriter:
         self._held: str | None = None
         self._first_text: int | None = None  # the first text part written (its index)
         self._cited: dict[int, int] = {}  # the citations written, by part
+        # A web page's citation of the open text block that names no span (Anthropic's web
+        # search): it supports the whole block, whose length is known when the block closes.
+        self._spanless: list[tuple[Mapping[str, Any], str]] = []
+        self._text_length = 0  # code points written to the open text block
         self._sequence = 0
         # Bumped whenever the writer's vars or its open block change: a fused path's text
         # cache (`delta_text`) holds while it stays the same.
@@ -125,6 +129,8 @@ class StreamWriter:
                 writer = self.spec.writers.get(DELTA_KEYS[block[0]])
                 if writer is not None:
                     self._emit(writer(v), out)
+                if block[0] == "text":
+                    self._text_length += len(event["text"])
                 if self.spec.whole_blocks:
                     block[1]["text"] += event["text"]
                     self._version += 1
@@ -207,6 +213,10 @@ class StreamWriter:
     def _close(self, out: list[Any]) -> None:
         if self._open is not None:
             index, kind, block = self._open
+            held, self._spanless = self._spanless, []
+            for citation, ptr in held:  # the whole block's span, now that it is known
+                whole = {**citation, "span": {"start": 0, "end": self._text_length}}
+                self._put_citation(index, whole, ptr, out)
             self._write(f"{kind}.close", block, out)
             self._closed.add(index)
             self._open = None
@@ -239,6 +249,7 @@ class StreamWriter:
         if kind in ("thinking", "tool_call"):
             self._unhold(out)  # it cannot ride on these: its own block first
         block = {"index": self._blocks, "block_id": self._block_id(), **(extra or {})}
+        self._text_length = 0
         if self.spec.whole_blocks:
             block["arguments" if kind == "tool_call" else "text"] = ""
             if kind == "text":
@@ -270,12 +281,31 @@ class StreamWriter:
         if problem is not None or encode is None:
             self.ctx.loss(ptr, "field_dropped", f"{spec.format}: {problem}; not carried")
             return
-        wire = encode(self.ctx, event["citation"], ptr + "/citation")
+        citation = event["citation"]
+        if (
+            citation.get("type") == "url"
+            and "span" not in citation
+            and self._open is not None
+            and self._open[0] == index
+            and self._open[1] == "text"
+        ):
+            self._spanless.append((citation, ptr))  # written when the block closes
+            self._version += 1
+            return
+        self._put_citation(index, citation, ptr, out)
+
+    def _put_citation(
+        self, index: int, citation: Mapping[str, Any], ptr: str, out: list[Any]
+    ) -> None:
+        """Write a citation of part ``index`` (reported where the format cannot express it)."""
+        encode = self.spec.encode_citation
+        assert encode is not None  # `_citation` asked
+        wire = encode(self.ctx, citation, ptr + "/citation")
         if wire is MISS:
             self.ctx.loss(
                 ptr + "/citation",
                 "parameter_dropped",
-                f"{spec.format} cannot express this citation",
+                f"{self.spec.format} cannot express this citation",
             )
             return
         block = self._open[2] if self._open is not None and self._open[0] == index else {}
@@ -551,6 +581,8 @@ def delta_text(
     r._chunks += 1
     r._last = index
     w._events += 1
+    if kind == "text":
+        w._text_length += len(text)
     return _delta_text(w, block[2], "text", text, around)
 
 
