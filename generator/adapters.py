@@ -851,6 +851,13 @@ class Planner:
                 dec.line(f"out[{name!r}] = check_count({total}, at)")
         self._usage_leftovers(dec, table)
         known = self.compiler.key_set(set(table))
+        if "total_tokens" not in table:
+            # A total that is the sum of its parts says nothing a reader cannot add up.
+            enc.line(
+                "if c.get('total_tokens') == c.get('input_tokens', 0) + c.get('output_tokens', 0):"
+            )
+            with enc.block():
+                enc.line("c = {k: v for k, v in c.items() if k != 'total_tokens'}")
         enc.line(f"if not {known}.issuperset(c):")
         with enc.block():
             enc.line(f"dropped(ctx, c, {known}, at, part_type=None, code='field_dropped')")

@@ -13,7 +13,8 @@ from typing import Any
 from interlingua.conversion import Context
 from interlingua.conversion.adapters.fidelity import without_raw
 from interlingua.conversion.converter import convert
-from interlingua.streams.engine import read_stream
+from interlingua.streams.engine import StreamTranslator, read_stream
+from tests.streams.helpers import framed
 
 # Recorded by openinference's google-adk instrumentation tests (code execution), trimmed.
 GEMINI: dict[str, Any] = {
@@ -154,3 +155,39 @@ def test_a_stream_reports_each_usage_field_once() -> None:
     ]
     (last,) = [e for e in events if e["type"] == "message_complete"]
     assert last["usage"]["tool_input_tokens"] == 573
+
+
+def test_a_total_that_is_the_sum_of_its_parts_is_no_loss() -> None:
+    """A format with no total (Anthropic's usage) loses nothing of a total a reader can add
+    up; one that is not the sum of the counts says something, and is reported."""
+    chat: dict[str, Any] = {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4.1",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
+    result = convert(copy.deepcopy(chat), "openai-chat", "anthropic", "response")
+    assert not [x for x in result.losses if x.pointer.startswith("/usage")]
+    chat["usage"]["total_tokens"] = 99
+    result = convert(chat, "openai-chat", "anthropic", "response")
+    assert [(x.pointer, x.code) for x in result.losses if x.pointer.startswith("/usage")] == [
+        ("/usage/total_tokens", "field_dropped")
+    ]
+
+
+def test_a_stream_writer_reports_each_usage_field_once() -> None:
+    """Gemini gives its usage on every chunk: a count Anthropic has no place for (reasoning
+    tokens) was reported once per chunk written."""
+    first = copy.deepcopy(GEMINI)
+    first["candidates"][0].pop("finishReason")
+    chunks = [first, copy.deepcopy(first), copy.deepcopy(GEMINI)]
+    translator = StreamTranslator("gemini", "anthropic")
+    for line in framed("gemini", chunks):
+        translator.feed(line)
+    translator.close()
+    reasoning = [x.pointer for x in translator.losses if x.pointer.endswith("reasoning_tokens")]
+    assert len(reasoning) == 1

@@ -2937,6 +2937,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
         put(out, ("cache_read_input_tokens",), c["cached_input_tokens"])
     if "cache_creation_input_tokens" in c:
         put(out, ("cache_creation_input_tokens",), c["cache_creation_input_tokens"])
+    if c.get("total_tokens") == c.get("input_tokens", 0) + c.get("output_tokens", 0):
+        c = {k: v for k, v in c.items() if k != "total_tokens"}
     if not KEYS_46.issuperset(c):
         dropped(ctx, c, KEYS_46, at, part_type=None, code="field_dropped")
     return out

@@ -815,6 +815,8 @@ def dec_tool_choice(ctx: Context, w: Any, at: str) -> Any:
 
 def enc_usage(ctx: Context, c: Any, at: str) -> Any:
     out: dict[str, Any] = {}
+    if c.get("total_tokens") == c.get("input_tokens", 0) + c.get("output_tokens", 0):
+        c = {k: v for k, v in c.items() if k != "total_tokens"}
     if not KEYS_19.issuperset(c):
         dropped(ctx, c, KEYS_19, at, part_type=None, code="field_dropped")
     return out

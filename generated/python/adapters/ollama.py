@@ -520,6 +520,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
     n = c["output_tokens"] if "output_tokens" in c else 0
     if n:
         put(out, ("eval_count",), n)
+    if c.get("total_tokens") == c.get("input_tokens", 0) + c.get("output_tokens", 0):
+        c = {k: v for k, v in c.items() if k != "total_tokens"}
     if not KEYS_13.issuperset(c):
         dropped(ctx, c, KEYS_13, at, part_type=None, code="field_dropped")
     return out

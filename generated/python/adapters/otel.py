@@ -984,6 +984,8 @@ def enc_usage(ctx: Context, c: Any, at: str) -> Any:
         put(out, ("gen_ai.usage.input_tokens",), c["input_tokens"])
     if "output_tokens" in c:
         put(out, ("gen_ai.usage.output_tokens",), c["output_tokens"])
+    if c.get("total_tokens") == c.get("input_tokens", 0) + c.get("output_tokens", 0):
+        c = {k: v for k, v in c.items() if k != "total_tokens"}
     if not KEYS_14.issuperset(c):
         dropped(ctx, c, KEYS_14, at, part_type=None, code="field_dropped")
     return out

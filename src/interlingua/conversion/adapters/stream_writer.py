@@ -74,6 +74,7 @@ class StreamWriter:
         self._defaulted: set[str] = set()
         self._events = 0
         self._usage: Any = None  # the canonical usage last written
+        self._usage_dropped: set[str] = set()  # usage fields reported as having no place
         # Where signatures ride on the next block (`layout.signature_field`): the signature of
         # a signature-only thinking part, held back until that block is written.
         self._held: str | None = None
@@ -116,7 +117,7 @@ class StreamWriter:
                     self._version += 1
         elif kind == "usage":
             self._usage = event["usage"]
-            self._v["usage"] = self.spec.encode_usage(self.ctx, event["usage"], ptr + "/usage")
+            self._v["usage"] = self._encode_usage(event["usage"], ptr + "/usage")
             self._version += 1
             self._write("usage", {}, out)
         elif kind in ("text_delta", "thinking_delta", "refusal_delta"):
@@ -155,6 +156,22 @@ class StreamWriter:
         return out
 
     # --- helpers ---------------------------------------------------------------------------
+
+    def _encode_usage(self, usage: Any, ptr: str) -> Any:
+        """The target's usage. A stream gives its usage again and again (Gemini's on every
+        chunk): a field the target has no place for is reported once, where it first came."""
+        losses = self.ctx.losses
+        before = len(losses)
+        wire = self.spec.encode_usage(self.ctx, usage, ptr)
+        if len(losses) > before:
+            fresh = losses[before:]
+            del losses[before:]
+            for loss in fresh:
+                field = loss.pointer[len(ptr) :]
+                if field not in self._usage_dropped:
+                    self._usage_dropped.add(field)
+                    losses.append(loss)
+        return wire
 
     def _write(self, key: str, extra: dict[str, Any], out: list[Any]) -> None:
         writer = self.spec.writers.get(key)
@@ -513,7 +530,7 @@ class StreamWriter:
                 f"wrote {self.spec.stop_from_canonical[stop]!r}",
             )
         if "usage" in event and event["usage"] != self._usage:
-            self._v["usage"] = self.spec.encode_usage(self.ctx, event["usage"], ptr + "/usage")
+            self._v["usage"] = self._encode_usage(event["usage"], ptr + "/usage")
             self._version += 1
         elif "usage" in event:
             pass  # the last usage event said it (and reported what it could not carry)
