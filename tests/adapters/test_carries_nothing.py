@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from interlingua.conversion import ConversionError
+from interlingua.conversion.adapters.fidelity import without_raw
 from interlingua.conversion.adapters.runtime import carries
 from interlingua.conversion.converter import convert
 from interlingua.generated.pairs import PAIRS
@@ -346,3 +347,30 @@ def test_gemini_first_candidates_index_is_no_loss() -> None:
     assert ("/candidates/0/index", "parameter_dropped") in [
         (x.pointer, x.code) for x in result.losses
     ]
+
+
+def test_bedrocks_tool_use_tag_is_read_and_left_out_when_written() -> None:
+    """Converse responses recorded by crewai tag a client tool's call `type: tool_use`: it was
+    reported on every call crossed elsewhere. A server tool's call (`server_tool_use`) is
+    still a hosted call."""
+    call = {"toolUseId": "t1", "name": "f", "input": {"q": 1}, "type": "tool_use"}
+    answer: dict[str, Any] = {
+        "output": {"message": {"role": "assistant", "content": [{"toolUse": call}]}},
+        "stopReason": "tool_use",
+        "usage": {"inputTokens": 3, "outputTokens": 1, "totalTokens": 4},
+    }
+    result = convert(copy.deepcopy(answer), "bedrock", "openai-chat", "response")
+    assert not [x for x in result.losses if "toolUse" in x.pointer]
+    assert result.output["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "f"
+    assert convert(copy.deepcopy(answer), "bedrock", "bedrock", "response").output == answer
+    canonical = without_raw(
+        convert(copy.deepcopy(answer), "bedrock", "canonical", "response").output
+    )
+    written = convert(canonical, "canonical", "bedrock", "response").output
+    assert written["output"]["message"]["content"][0]["toolUse"] == {
+        k: v for k, v in call.items() if k != "type"
+    }
+    hosted = copy.deepcopy(answer)
+    hosted["output"]["message"]["content"][0]["toolUse"]["type"] = "server_tool_use"
+    parts = convert(hosted, "bedrock", "canonical", "response").output["message"]["content"]
+    assert parts[0]["type"] == "hosted_tool_call"
