@@ -48,6 +48,22 @@ def _check_key(key: Any, ptr: str) -> None:
         raise ConversionError("wrong_type", ptr, "a part's index is a number or a string")
 
 
+def once_per_field(ctx: Context, before: int, ptr: str, seen: set[str]) -> None:
+    """Keep, of the losses reported since ``before`` under ``ptr`` (a stream's usage, read or
+    written again on each chunk that repeats it), only those of a field not reported yet
+    (``seen``, by the pointer below ``ptr``): each is reported at the chunk that first held it."""
+    losses = ctx.losses
+    if len(losses) <= before:
+        return
+    fresh = losses[before:]
+    del losses[before:]
+    for loss in fresh:
+        field = loss.pointer[len(ptr) :]
+        if field not in seen:
+            seen.add(field)
+            losses.append(loss)
+
+
 class StreamReader:
     """Wire chunks in, canonical events out: `feed` each chunk, then `finish` at the end."""
 
@@ -440,19 +456,10 @@ class StreamReader:
         if self.spec.explicit_start:
             self._ensure_started()  # before anything is read of it
         _merge(self._wire_usage, value)
-        losses = self.ctx.losses
-        before = len(losses)
+        before = len(self.ctx.losses)
         usage = self.spec.decode_usage(self.ctx, self._wire_usage, ptr)
-        if len(losses) > before:
-            # The usage so far is read again on each chunk: a field it cannot carry is
-            # reported once, at the chunk that first held it.
-            fresh = losses[before:]
-            del losses[before:]
-            for loss in fresh:
-                field = loss.pointer[len(ptr) :]
-                if field not in self._usage_unread:
-                    self._usage_unread.add(field)
-                    losses.append(loss)
+        # The usage so far is read again on each chunk.
+        once_per_field(self.ctx, before, ptr, self._usage_unread)
         if type(usage) is not dict:
             return  # no count the format maps: nothing to say yet
         missing = [k for k in USAGE_REQUIRED if k not in usage]

@@ -15,7 +15,7 @@ from interlingua.conversion.adapters.runtime import MISS
 from interlingua.conversion.adapters.stream_citations import (
     unwritable_citation,
 )
-from interlingua.conversion.adapters.stream_reader import StreamReader
+from interlingua.conversion.adapters.stream_reader import StreamReader, once_per_field
 from interlingua.conversion.adapters.stream_spec import (
     DELTA_KEYS,
     DELTA_KINDS,
@@ -160,17 +160,9 @@ class StreamWriter:
     def _encode_usage(self, usage: Any, ptr: str) -> Any:
         """The target's usage. A stream gives its usage again and again (Gemini's on every
         chunk): a field the target has no place for is reported once, where it first came."""
-        losses = self.ctx.losses
-        before = len(losses)
+        before = len(self.ctx.losses)
         wire = self.spec.encode_usage(self.ctx, usage, ptr)
-        if len(losses) > before:
-            fresh = losses[before:]
-            del losses[before:]
-            for loss in fresh:
-                field = loss.pointer[len(ptr) :]
-                if field not in self._usage_dropped:
-                    self._usage_dropped.add(field)
-                    losses.append(loss)
+        once_per_field(self.ctx, before, ptr, self._usage_dropped)
         return wire
 
     def _write(self, key: str, extra: dict[str, Any], out: list[Any]) -> None:
@@ -307,7 +299,6 @@ class StreamWriter:
             and self._open[1] == "text"
         ):
             self._spanless.append((citation, ptr))  # written when the block closes
-            self._version += 1
             return
         self._put_citation(index, citation, ptr, out)
 
