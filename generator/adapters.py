@@ -285,13 +285,21 @@ def optional_variables(
             chosen = member(schema, node, where)
             props = chosen.get("properties", {})
             required = set(chosen.get("required", []))
+            # An open object (a call's arguments, a tool's input schema) takes any member:
+            # a template may name members of it (a free-form call's `input`).
+            open_object = chosen.get("additionalProperties") is True and "x-open" in chosen
             for key, sub in node.items():
-                if key not in props:
+                if key not in props and not open_object:
                     raise TemplateError(f"{where}/{key}: {chosen.get('title')} has no such field")
-                walk(sub, props[key], above or key not in required, f"{where}/{key}")
+                inner = props.get(key, _WITHIN_OPEN)
+                walk(sub, inner, above or key not in required, f"{where}/{key}")
 
     walk(template, {"$ref": f"#/$defs/{type_name}"}, False, "")
     return optional
+
+
+# What a template may name inside an open object: anything, at any depth.
+_WITHIN_OPEN: Json = {"additionalProperties": True, "x-open": "inside an open object"}
 
 
 def strict_variants(groups: list[list[tuple[Any, bool]]]) -> set[Any]:
@@ -555,7 +563,7 @@ class Planner:
         block_tag = self.mapping.data["layout"].get("block_tag")
         slot_decoders: dict[str, list[str]] = {}
         slot_kinds: dict[str, str] = {}
-        message_encoder = ""
+        message_encoders: list[str] = []
         message_decoders: list[str] = []
         for part_type, i, canonical, wire, slot in variants:
             variant = self.mapping.data["parts"][part_type][i]
@@ -605,16 +613,17 @@ class Planner:
                         )
                     self.plan.decode_keyed.append((next(iter(wire)), dec))
             elif slot == "message":
-                # One result message is written; others (OpenAI's deprecated `function`
+                # Result messages: written ones tried in order (Responses answers a free-form
+                # call otherwise than a function's); others (OpenAI's deprecated `function`
                 # message) are only read.
-                if part_type != "tool_result" or (not reads_only and message_encoder):
+                if part_type != "tool_result":
                     raise _error(
                         self.mapping,
                         f"/parts/{part_type}/{i}",
-                        "only one tool_result variant written as a message of its own",
+                        "only tool_result variants are written as a message of their own",
                     )
                 if not reads_only:
-                    message_encoder = enc
+                    message_encoders.append(enc)
                     message_decoders.append(dec)
                 else:  # tried first: it is never the one that refuses (`strict_variants`)
                     message_decoders.insert(0, dec)
@@ -625,8 +634,11 @@ class Planner:
                     many = isinstance(wire, dict)
                 slot_kinds[slot] = "list" if many else "value"
         if message_decoders:
-            if not message_encoder:
+            if not message_encoders:
                 raise _error(self.mapping, "/parts/tool_result", "no result message is written")
+            message_encoder = message_encoders[0]
+            if len(message_encoders) > 1:
+                message_encoder = self.dispatcher("encode_result_message", message_encoders, "c")
             decode = message_decoders[0]
             if len(message_decoders) > 1:
                 decode = self.dispatcher("decode_result_message", message_decoders, "w")

@@ -885,6 +885,7 @@ def _image_data(target: Json) -> tuple[str | None, bool]:
 
 def pair_values(source: Json, target: Json) -> dict[str, Any]:
     """Everything `pair.py.j2` needs for one pair."""
+    source, target = without_free_form(source), without_free_form(target)
     s_layout, t_layout = source["layout"], target["layout"]
     if (s_layout.get("system"), s_layout.get("tool_results")) != ("inline", "own_message"):
         raise PairError(f"{source['format']}: only inline system and own tool messages read")
@@ -1114,7 +1115,27 @@ def _uses(target: Json, part: str, op: str) -> bool:
 
 
 def mappings_by_format(inputs: Any) -> dict[str, Json]:
-    return {plan.mapping.data["format"]: plan.mapping.data for plan in inputs.adapter_plans}
+    """Each format's mapping as the passes see it: without its free-form tools' variants."""
+    return {
+        plan.mapping.data["format"]: without_free_form(plan.mapping.data)
+        for plan in inputs.adapter_plans
+    }
+
+
+# What marks a variant of a free-form (custom) tool, call, choice or result: a body holding one
+# is outside every pass's shape (its tag is none the pass reads), so it goes the two-step way.
+_FREE_FORM = re.compile(r"free_form|input_format")
+
+
+def without_free_form(mapping: Json) -> dict[str, Any]:
+    """``mapping`` without the variants that write or read free-form tools."""
+    out = dict(mapping)
+    for section in ("parts", "codecs"):
+        out[section] = {
+            name: [v for v in variants if not _FREE_FORM.search(repr(v))]
+            for name, variants in mapping.get(section, {}).items()
+        }
+    return out
 
 
 def _tool_fields(target: Json) -> dict[str, Any]:

@@ -72,6 +72,7 @@ from generator.pairs import (
     variable_of,
     variables_of,
     wire_expr,
+    without_free_form,
     written_tool,
 )
 from generator.ranges import ranges_by_parameter
@@ -665,6 +666,7 @@ def pair_values(
     types bound to the format that issued them (reasoning), and ``part_types``: all canonical
     part types, as generation works them out from the schemas (`pair_modules`); None: as last
     generated (generated/python/parts.py)."""
+    source, target = without_free_form(source), without_free_form(target)
     if bound is None:
         from interlingua.generated.parts import BOUND_PART_TYPES  # noqa: PLC0415
 

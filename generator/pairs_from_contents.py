@@ -41,6 +41,7 @@ from generator.pairs import (
     unread_defaults,
     variable_of,
     variables_of,
+    without_free_form,
     written_tool,
 )
 from generator.pairs_from_blocks import (
@@ -296,6 +297,7 @@ def _signature_loss(values: dict[str, Any], source: Json, target: Json) -> tuple
 
 def pair_values(source: Json, target: Json) -> dict[str, Any]:
     """Everything `pair_from_contents.py.j2` needs for one pair."""
+    source, target = without_free_form(source), without_free_form(target)
     if not reads_contents(source):
         raise PairError(f"{source['format']}: not a content source")
     layout = source["layout"]

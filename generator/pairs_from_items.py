@@ -48,6 +48,7 @@ from generator.pairs import (
     variable_of,
     variables_of,
     wire_expr,
+    without_free_form,
     written_tool,
 )
 from generator.pairs_from_blocks import keys_holding, target_fields, target_writes
@@ -329,6 +330,7 @@ def _images(target: Json) -> dict[str, Any]:
 
 def pair_values(source: Json, target: Json) -> dict[str, Any]:
     """Everything `pair_from_items.py.j2` needs for one pair."""
+    source, target = without_free_form(source), without_free_form(target)
     if not reads_items(source):
         raise PairError(f"{source['format']}: not an item source")
     layout = source["layout"]

@@ -381,7 +381,6 @@ def test_one_stored_item_is_the_message_it_belongs_to() -> None:
         "shell_call_output",
         "local_shell_call_output",
         "computer_call_output",
-        "custom_tool_call_output",
     ],
 )
 def test_the_output_of_a_tool_the_client_runs_is_the_users(output_type: str) -> None:

@@ -35,10 +35,6 @@ KNOWN: dict[tuple[str, str], str] = {
         for out in ("", "#out")
         if not (out and fmt in ("anthropic", "bedrock"))  # folded there: a portable schema
     },
-    ("openai-chat/request/custom_tool_with_grammar", "canonical"): (
-        "a custom (free-form input) tool call reads as an unknown part, so the result answering "
-        "it answers no canonical call: tool calls with text input are issue 20's work"
-    ),
 }
 
 

@@ -17,7 +17,8 @@ from tests.generator.mappings import data_by_format
 
 
 def mappings_by_format() -> dict[str, Any]:
-    return data_by_format()
+    """The mappings as the passes see them (without free-form tools: the two-step path's)."""
+    return {fmt: pairs.without_free_form(data) for fmt, data in data_by_format().items()}
 
 
 def test_each_pair_is_composed_by_the_composer_of_its_sources_layout() -> None:

@@ -112,6 +112,10 @@ class Context:
     # Tool names of the calls read so far, by id: what a format whose results name their tool
     # needs to write back a result read without its (redundant) name.
     call_names: dict[str, str] = field(default_factory=dict)
+    # The free-form tools and calls written so far (by name, by id): a format that spells a
+    # choice of such a tool, or the result of such a call, its own way (transforms/free_form.py).
+    free_form_tools: set[str] = field(default_factory=set)
+    free_form_calls: set[str] = field(default_factory=set)
     # The canonical role of the message being written: part variants may be bound to roles.
     role: str | None = None
     # Reading a body respelt to its wire schema's spelling (adapters/spellings.py): each respelt
@@ -132,6 +136,8 @@ class Context:
             fidelity=False,
             quiet=True,
             call_names=self.call_names,
+            free_form_tools=self.free_form_tools,
+            free_form_calls=self.free_form_calls,
         )
 
     quiet: bool = False  # a scratch context: losses are neither kept nor logged

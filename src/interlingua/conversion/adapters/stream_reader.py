@@ -435,7 +435,17 @@ class StreamReader:
                     {"type": "signature", "index": index, "signature": part["signature"]}
                 )
             return
-        if kind == "tool_call" and set(part) <= {"type", "id", "name", "arguments"}:
+        if kind == "tool_call" and set(part) <= {"type", "id", "name", "arguments", "free_form"}:
+            if "free_form" in part:
+                # A stream's call events hold arguments only: the text goes as the one
+                # argument `input`, as a format without free-form tools takes it.
+                self.ctx.loss(
+                    ptr,
+                    "field_dropped",
+                    "a streamed call is a function's: the free-form text goes as its one "
+                    "argument `input`",
+                    "tool_call",
+                )
             self._open(index, part.get("id"), part["name"], ptr)
             if part.get("arguments"):
                 self.events.append(

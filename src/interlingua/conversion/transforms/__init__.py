@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from interlingua.conversion.transforms.accepted import ACCEPTED_TRANSFORMS
 from interlingua.conversion.transforms.base import ABSENT, Mismatch, Transform
 from interlingua.conversion.transforms.continuations import CONTINUATION_TRANSFORMS
+from interlingua.conversion.transforms.free_form import FREE_FORM_TRANSFORMS
 from interlingua.conversion.transforms.ids import TOOL_ID, TOOL_NAME
 from interlingua.conversion.transforms.media import MEDIA_TRANSFORMS
 from interlingua.conversion.transforms.names import NAME_TRANSFORMS
@@ -34,6 +35,7 @@ TRANSFORMS: Mapping[str, Transform] = {
     **SHAPE_TRANSFORMS,
     **ACCEPTED_TRANSFORMS,
     **CONTINUATION_TRANSFORMS,
+    **FREE_FORM_TRANSFORMS,
     TOOL_ID.name: TOOL_ID,
     TOOL_NAME.name: TOOL_NAME,
     STRICT_BY_SCHEMA.name: STRICT_BY_SCHEMA,

@@ -29,7 +29,8 @@ ABSENT: Final = _Absent()
 
 class Mismatch(Exception):
     """Raised by ``decode`` when a wire value is not of this variant's shape (a URL that is
-    not a data URL, say), so the adapter tries the next variant."""
+    not a data URL, say), or by ``encode`` when a canonical value is not this variant's (the
+    choice of a function, not of a free-form tool), so the adapter tries the next variant."""
 
 
 @dataclass(frozen=True)
