@@ -200,16 +200,16 @@ def test_a_streamed_free_form_call_goes_on_as_a_call_of_its_one_argument() -> No
         "name": "shell",
     }
     response = {"id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-5"}
-    chunks = [
+    chunks: list[dict[str, Any]] = [
         {"type": "response.created", "response": {**response, "status": "in_progress"}},
         {"type": "response.output_item.added", "output_index": 0, "item": {**item, "input": ""}},
         {"type": "response.custom_tool_call_input.delta", "output_index": 0, "delta": "echo hi"},
         {"type": "response.output_item.done", "output_index": 0, "item": item},
         {"type": "response.completed", "response": {**response, "status": "completed"}},
     ]
-    chunks = [{**chunk, "sequence_number": n} for n, chunk in enumerate(chunks)]
+    numbered = [{**chunk, "sequence_number": n} for n, chunk in enumerate(chunks)]
     translator = StreamTranslator("openai-responses", "anthropic")
-    text = "".join(translator.feed(line) for line in framed("openai-responses", chunks))
+    text = "".join(translator.feed(line) for line in framed("openai-responses", numbered))
     text += translator.close()
     assert '"type":"tool_use","id":"call_1","name":"shell"' in text
     assert '{\\"input\\": \\"echo hi\\"}' in text
