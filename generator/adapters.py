@@ -906,11 +906,21 @@ class Planner:
         said = {k: tuple(v) for k, v in self.mapping.data.get("usage_defaults", {}).items()}
         if said and len(checks) != 1:
             raise _error(self.mapping, "/usage_defaults", "a merged usage has no defaults")
+        # Splits of a count that only repeat it (Gemini's prompt count, all text).
+        splits = self.mapping.data.get("usage_breakdowns")
+        if splits and len(checks) != 1:
+            raise _error(self.mapping, "/usage_breakdowns", "a merged usage has no breakdowns")
+        broken = (
+            (*(splits["entry"][k] for k in ("kind", "count", "plain")), splits["counts"])
+            if splits
+            else None
+        )
         if checks:
             dec.line("if not ctx.fidelity:")
             with dec.block():
                 for value, known_keys, where in checks:
-                    given = f", {said!r}" if said else ""
+                    given = f", defaults={said!r}" if said else ""
+                    given += f", breakdowns={broken!r}" if broken else ""
                     dec.line(f"unread_counts(ctx, {value}, {known_keys!r}, {where}{given})")
 
     def stop_reasons(self) -> None:

@@ -1068,6 +1068,9 @@ def mapping_context(fmt: str) -> dict[str, Json] | None:
         "usage_defaults": _template_text(data["usage_defaults"])
         if "usage_defaults" in data
         else "",
+        "usage_breakdowns": _template_text(data["usage_breakdowns"])
+        if "usage_breakdowns" in data
+        else "",
         "stop_to": [
             {"wire": code(w), "canonical": code(c)}
             for w, c in data.get("stop_reasons", {}).get("to_canonical", {}).items()

@@ -329,6 +329,36 @@ def test_a_usage_fields_default_is_no_loss_and_another_value_is() -> None:
     ]
 
 
+def test_a_usage_split_that_only_repeats_its_count_is_no_loss_and_another_is() -> None:
+    """Gemini's `promptTokensDetails`, all text adding up to the prompt count, says nothing
+    the count does not; a split with an image in it, or one that does not add up, does."""
+    text = [{"modality": "TEXT", "tokenCount": 7}]
+    usage = {"promptTokenCount": 7, "candidatesTokenCount": 2, "totalTokenCount": 9}
+    body: dict[str, Any] = {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}
+        ],
+        "modelVersion": "gemini-2.5-flash",
+        "usageMetadata": {**usage, "promptTokensDetails": text},
+    }
+
+    def reported(details: Any) -> list[str]:
+        given = copy.deepcopy(body)
+        given["usageMetadata"]["promptTokensDetails"] = details
+        result = convert(given, "gemini", "openai-chat", "response")
+        return [x.pointer for x in result.losses if x.pointer.startswith("/usageMetadata")]
+
+    assert reported(text) == []
+    split = [{"modality": "TEXT", "tokenCount": 4}, {"modality": "TEXT", "tokenCount": 3}]
+    assert reported(split) == []
+    for details in (
+        [{"modality": "TEXT", "tokenCount": 4}, {"modality": "IMAGE", "tokenCount": 3}],
+        [{"modality": "TEXT", "tokenCount": 6}],
+        [{"modality": "TEXT"}],
+    ):
+        assert reported(details) == ["/usageMetadata/promptTokensDetails"], details
+
+
 def test_gemini_first_candidates_index_is_no_loss() -> None:
     body: dict[str, Any] = {
         "candidates": [

@@ -78,18 +78,26 @@ def is_default(value: Any, defaults: tuple[Any, ...]) -> bool:
     return False
 
 
+# The mapping's `usage_breakdowns`: an entry's key of its kind, its key of its count, the plain
+# kind, and each split's key with the key of the count it splits.
+Breakdowns = tuple[str, str, str, Mapping[str, str]]
+
+
 def unread_counts(
     ctx: Context,
     value: Any,
     known: Mapping[str, Any],
     at: str,
+    *,
     defaults: Mapping[str, tuple[Any, ...]] | None = None,
+    breakdowns: Breakdowns | None = None,
 ) -> None:
     """Report what a usage object holds beyond the counts reading took (``known``: each key
     read, with the keys read inside it, or None), as ``unread`` does. A count of zero says
     nothing either (OpenAI's `audio_tokens: 0` on every response), so it goes unreported, nor
     does one of the mapping's ``defaults`` for its top level (Anthropic's `service_tier:
-    standard`)."""
+    standard`), nor a split of a count that only repeats it (``breakdowns``, the mapping's
+    `usage_breakdowns`: Gemini's prompt count, all of it text)."""
     # A breakdown of zeros (Anthropic's `cache_creation` of no cache) is no loss either.
     if type(value) is not dict:
         return
@@ -105,12 +113,37 @@ def unread_counts(
             continue
         if defaults is not None and key in defaults and is_default(member, defaults[key]):
             continue
+        if (
+            breakdowns is not None
+            and key in breakdowns[3]
+            and _plain(member, members.get(breakdowns[3][key]), breakdowns)
+        ):
+            continue
         ctx.loss(
             f"{at}/{escape(key)}",
             "field_dropped",
             f"{ctx.adapter}: usage `{key}` has no canonical home; not carried",
             None,
         )
+
+
+def _plain(split: Any, counted: Any, breakdowns: Breakdowns) -> bool:
+    """Whether ``split`` is of the plain kind alone and adds up to ``counted``, the count it
+    splits: then it says nothing the count does not (Gemini's `[{modality: TEXT, tokenCount:
+    n}]` of a prompt of n tokens)."""
+    kind, count, plain, _counts = breakdowns
+    if type(split) is not list or type(counted) is not int:
+        return False
+    total = 0
+    entries: list[Any] = split
+    for entry in entries:
+        if type(entry) is not dict or entry.get(kind) != plain:
+            return False
+        tokens = entry.get(count)
+        if type(tokens) is not int:
+            return False
+        total += tokens
+    return total == counted
 
 
 def _counts_something(value: Any) -> bool:
