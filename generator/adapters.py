@@ -409,6 +409,7 @@ class Planner:
         self._use_calls(where, wire)
         self.compiler.part_type = part_type
         self.compiler.drop_code = drop_code
+        self.compiler.canonical_defaults = self._defaults(type_name)
         self.compiler.dispatched = "type" if part_type is not None else None
         self.compiler.decode_dispatched = block_tag
         try:
@@ -712,6 +713,18 @@ class Planner:
             }
             self.dispatcher(f"enc_{codec}", [e for e, _ in names if e is not None], "c")
             self.dispatcher(f"dec_{codec}", [d for _, d in names], "w")
+
+    def _defaults(self, type_name: str) -> dict[tuple[str | int, ...], str]:
+        """The values of a canonical type's fields that say what their absence says
+        (`x-default`), by the template path of the object holding them: a format without
+        the field loses nothing at those values."""
+        properties = self.bundle["$defs"].get(type_name, {}).get("properties", {})
+        said = {
+            name: schema["x-default"]
+            for name, schema in properties.items()
+            if "x-default" in schema
+        }
+        return {(): repr(said)} if said else {}
 
     def _pinned(self, type_name: str) -> set[str]:
         """The fields of a canonical type only variants that name them write (`x-pinned`)."""

@@ -283,6 +283,9 @@ class Compiler:
         self.reads_absent: set[str] = set()  # transforms whose decode reads a missing value too
         self.member_keys: set[str] = set()  # transforms whose literals name the members they read
         self.merge_views: set[str] = set()  # the variables holding a `@merge` member's keys
+        # Writing: the canonical fields whose value says what their absence says (`x-default`),
+        # by the path of the object holding them: not reported where the target has no place.
+        self.canonical_defaults: dict[tuple[str | int, ...], str] = {}
         # The template object built whole even when none of its variables is there (a turn's
         # fields: its literals, a schema version, go on every turn).
         self.whole: int | None = None
@@ -320,7 +323,8 @@ class Compiler:
             keys = set(node) | self.extra_known.get(path, set())
             known = self.key_set(keys)
             if not (decode and self.quiet):
-                defaults = self.unread_defaults.get(path, "") if decode else ""
+                said = self.unread_defaults if decode else self.canonical_defaults
+                defaults = said.get(path, "")
                 self.pending[-1].append((expr, known, _pointer(base, path), defaults))
             return
         if isinstance(node, list):
@@ -514,9 +518,10 @@ class Compiler:
                 continue
             em.line(f"if not {known}.issuperset({expr}):")
             with em.block():
+                given = f", defaults={defaults}" if defaults else ""
                 em.line(
                     f"dropped(ctx, {expr}, {known}, {at}, "
-                    f"part_type={self.part_type!r}, code={self.drop_code!r})"
+                    f"part_type={self.part_type!r}, code={self.drop_code!r}{given})"
                 )
 
     def _match_call(  # noqa: C901 - one branch per way a call's result can be matched

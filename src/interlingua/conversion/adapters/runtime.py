@@ -197,11 +197,15 @@ def dropped(
     *,
     part_type: str | None,
     code: str,
+    defaults: Mapping[str, Any] | None = None,
 ) -> None:
-    """Report every field of a canonical object that the matched template does not take."""
+    """Report every field of a canonical object that the matched template does not take, but
+    one whose value says what its absence says (``defaults``: the schema's `x-default`)."""
     for key in sorted(value.keys() - known):
         if key == "provider_raw":
             continue  # round-trip data: handled (and reported) by the layout
+        if defaults is not None and key in defaults and value[key] == defaults[key]:
+            continue
         ctx.loss(
             f"{at}/{escape(key)}",
             code,
