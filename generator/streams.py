@@ -298,7 +298,13 @@ class _Reader:
         if kind in (*unkeyed, "call_start", "call_delta") and "part" not in values:
             values["part"] = "None"
         if kind == "start":
-            values = {"id": "None", "model": "None", **values}
+            values = {
+                "id": "None",
+                "model": "None",
+                "created": "None",
+                "created_at": "None",
+                **values,
+            }
         call = ", ".join(f"{k}={v}" for k, v in sorted(values.items()))
         em.line(f"if {' and '.join(required) or 'True'}:")
         with em.block():

@@ -192,9 +192,11 @@ def test_a_bedrock_tool_result_read_for_another_format_has_no_structured_value()
     ]
 
 
-def test_a_placeholder_field_read_for_another_format_is_reported() -> None:
-    # Regression: OpenAI's `created` (a placeholder field: no canonical home) vanished without
-    # a report when a response was read for another format; for its own format it round-trips.
+def test_a_creation_time_is_carried_or_reported() -> None:
+    # Regression: OpenAI's `created` (once a placeholder field, with no canonical home) vanished
+    # without a report when a response was read for another format. It is canonical now
+    # (`Response.created`): Responses writes it as its `created_at`, a format without one
+    # reports it, and for its own format it round-trips.
     body = {
         "id": "chatcmpl-1",
         "object": "chat.completion",
@@ -211,7 +213,10 @@ def test_a_placeholder_field_read_for_another_format_is_reported() -> None:
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
     elsewhere = convert(body, "openai-chat", "anthropic", "response")
-    assert ("/created", "field_dropped") in [(x.pointer, x.code) for x in elsewhere.losses]
+    assert ("/created", "parameter_dropped") in [(x.pointer, x.code) for x in elsewhere.losses]
+    responses = convert(body, "openai-chat", "openai-responses", "response")
+    assert responses.output["created_at"] == 1731000000
+    assert not [x for x in responses.losses if "created" in x.pointer]
     home = convert(
         convert(body, "openai-chat", "canonical", "response").output,
         "canonical",

@@ -97,6 +97,8 @@ class Accumulator:
     def _start(self, data: Mapping[str, Any]) -> None:
         if "id" in data:
             self._completion["response_id"] = data["id"]
+        if "created" in data:
+            self._completion["created"] = data["created"]
         self._model = data.get("model", self._model)
 
     def _delta(self, data: Mapping[str, Any], kind: str, where: str) -> None:
@@ -203,6 +205,8 @@ class Accumulator:
         }
         if "response_id" in completion:
             out["id"] = completion["response_id"]
+        if "created" in completion:
+            out["created"] = completion["created"]
         if "usage" in completion:
             out["usage"] = completion["usage"]
         content = []

@@ -22,6 +22,7 @@ from interlingua.conversion.adapters.stream_spec import (
     Event,
     StreamSpec,
 )
+from interlingua.conversion.transforms.times import UNIX_TIME
 from interlingua.generated.models import Usage
 
 # The counts a canonical Usage always has.
@@ -156,7 +157,9 @@ class StreamReader:
             ptr, "field_dropped", f"{self.spec.format}: no stream rule reads this; skipped"
         )
 
-    def start(self, *, id: Any, model: Any, ptr: str) -> None:
+    def start(
+        self, *, id: Any, model: Any, created: Any = None, created_at: Any = None, ptr: str
+    ) -> None:
         if self._started:
             return
         event: Event = {"type": "message_start"}
@@ -164,6 +167,10 @@ class StreamReader:
             event["id"] = self._id = id
         if isinstance(model, str) and model:
             event["model"] = self.ctx.model = model
+        if created is not None:  # seconds since the epoch, as a timestamp
+            event["created"] = UNIX_TIME.decode(self.ctx, created, ptr)
+        elif isinstance(created_at, str) and created_at:  # a timestamp already
+            event["created"] = created_at
         self._started = True
         self.events.append(event)
 

@@ -23,6 +23,7 @@ from interlingua.conversion.adapters.stream_spec import (
 )
 from interlingua.conversion.reading import InputError, read_json
 from interlingua.conversion.transforms import TRANSFORMS
+from interlingua.conversion.transforms.times import UNIX_TIME
 from interlingua.generated.parts import BOUND_PART_TYPES
 from interlingua.streams.accumulate import Accumulator, StreamError
 
@@ -115,6 +116,10 @@ class StreamWriter:
                 if key in event:
                     self._v[key] = event[key]
                     self._version += 1
+            if "created" in event:  # templates take seconds, or the timestamp itself
+                self._v["created"] = UNIX_TIME.encode(self.ctx, ptr + "/created", event["created"])
+                self._v["created_at"] = event["created"]
+                self._version += 1
         elif kind == "usage":
             self._usage = event["usage"]
             self._v["usage"] = self._encode_usage(event["usage"], ptr + "/usage")

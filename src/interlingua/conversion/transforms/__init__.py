@@ -23,6 +23,7 @@ from interlingua.conversion.transforms.results import RESULT_TRANSFORMS
 from interlingua.conversion.transforms.schemas import SCHEMA_TRANSFORMS
 from interlingua.conversion.transforms.shapes import SHAPE_TRANSFORMS
 from interlingua.conversion.transforms.strict import STRICT_BY_SCHEMA
+from interlingua.conversion.transforms.times import TIME_TRANSFORMS
 from interlingua.conversion.transforms.values import VALUE_TRANSFORMS
 
 TRANSFORMS: Mapping[str, Transform] = {
@@ -36,6 +37,7 @@ TRANSFORMS: Mapping[str, Transform] = {
     **ACCEPTED_TRANSFORMS,
     **CONTINUATION_TRANSFORMS,
     **FREE_FORM_TRANSFORMS,
+    **TIME_TRANSFORMS,
     TOOL_ID.name: TOOL_ID,
     TOOL_NAME.name: TOOL_NAME,
     STRICT_BY_SCHEMA.name: STRICT_BY_SCHEMA,
