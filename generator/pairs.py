@@ -1124,7 +1124,28 @@ def mappings_by_format(inputs: Any) -> dict[str, Json]:
 
 # What marks a variant of a free-form (custom) tool, call, choice or result: a body holding one
 # is outside every pass's shape (its tag is none the pass reads), so it goes the two-step way.
-_FREE_FORM = re.compile(r"free_form|input_format")
+_FREE_FORM_FIELDS = frozenset({"free_form", "input_format"})  # of the canonical template
+_FREE_FORM_TRANSFORMS = frozenset(  # of the wire template (transforms/free_form.py)
+    {"@free_form_tool", "@free_form_choice", "@free_form_call", "@free_form_answer"}
+)
+
+
+def _free_form(variant: Json) -> bool:
+    canonical = variant["canonical"]
+    if isinstance(canonical, dict) and _FREE_FORM_FIELDS & set(canonical):
+        return True
+    return bool(_FREE_FORM_TRANSFORMS & _call_names(variant["wire"]))
+
+
+def _call_names(template: Any) -> set[str]:
+    """The transforms and built-ins a template calls, at any depth."""
+    if isinstance(template, dict):
+        return {k for k in template if k.startswith("@")}.union(
+            *map(_call_names, template.values())
+        )
+    if isinstance(template, list):
+        return set().union(*map(_call_names, template))
+    return set()
 
 
 def without_free_form(mapping: Json) -> dict[str, Any]:
@@ -1132,7 +1153,7 @@ def without_free_form(mapping: Json) -> dict[str, Any]:
     out = dict(mapping)
     for section in ("parts", "codecs"):
         out[section] = {
-            name: [v for v in variants if not _FREE_FORM.search(repr(v))]
+            name: [v for v in variants if not _free_form(v)]
             for name, variants in mapping.get(section, {}).items()
         }
     return out

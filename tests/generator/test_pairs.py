@@ -764,3 +764,23 @@ def test_a_default_a_pass_cannot_leave_unreported_is_an_error() -> None:
     chat["request"]["defaults"] = {"stream_options.include_usage": [False]}
     with pytest.raises(pairs.PairError, match="stream_options"):
         pairs.unread_defaults(chat)
+
+
+def test_the_passes_see_no_free_form_variant() -> None:
+    """A free-form tool, call, choice or result is the two-step path's: the passes compose
+    the mappings without those variants (named by their canonical fields or their wire
+    transforms), and every function's variant stays."""
+    raw = data_by_format()
+    for fmt in ("openai-chat", "openai-responses"):
+        seen = pairs.without_free_form(raw[fmt])
+        for section in ("parts", "codecs"):
+            for name, variants in raw[fmt][section].items():
+                kept = [v for v in variants if v in seen[section][name]]
+                dropped = [v for v in variants if v not in kept]
+                assert all("free_form" in repr(v) or "input_format" in repr(v) for v in dropped)
+                assert not any("free_form" in repr(v) or "input_format" in repr(v) for v in kept)
+        assert len(seen["codecs"]["tool_choice"]) == len(raw[fmt]["codecs"]["tool_choice"]) - 1
+    responses = pairs.without_free_form(raw["openai-responses"])
+    assert [v["wire"]["type"] for v in responses["parts"]["tool_result"]] == [
+        "function_call_output"
+    ]
