@@ -861,7 +861,11 @@ class Compiler:
             self._merge_refused(em, out, members, canon_at)
         else:
             args = ", ".join(self.build(em, a, canon_at, encode, at) for a in call.args)
+            # Reported where its value is: its first argument's, through a transform it wraps
+            # (`{"@default": [{"@unix_time": $created}, 0]}` at `/created`).
             first = call.args[0] if call.args else None
+            while isinstance(first, Call) and first.args:
+                first = first.args[0]
             where = canon_at.get(first.name, at) if isinstance(first, Var) else at
             em.line("try:")
             with em.block():

@@ -113,7 +113,7 @@ def test_a_response_message_item_carries_the_constant_fields() -> None:
     ]
     assert body["status"] == "incomplete"
     assert body["incomplete_details"] == {"reason": "content_filter"}
-    assert ("", "placeholder_inserted") in losses  # created_at
+    assert ("/created", "placeholder_inserted") in losses  # created_at
 
 
 def test_a_refusal_stop_is_approximated_as_content_filter() -> None:

@@ -2508,7 +2508,7 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     try:
-        _c3 = T_arguments_schema.encode(ctx, at, _c4)
+        _c3 = T_arguments_schema.encode(ctx, at + "/input_schema", _c4)
     except Mismatch:
         return MISS
     _c5 = (

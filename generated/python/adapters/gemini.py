@@ -1467,7 +1467,7 @@ def enc_tool_choice_2(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     try:
-        _c1 = T_only_item.encode(ctx, at, _c2)
+        _c1 = T_only_item.encode(ctx, at + "/name", _c2)
     except Mismatch:
         return MISS
     if not KEYS_29.issuperset(c):

@@ -664,7 +664,7 @@ def enc_tool_0(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     try:
-        _c1 = T_arguments_schema.encode(ctx, at, _c2)
+        _c1 = T_arguments_schema.encode(ctx, at + "/input_schema", _c2)
     except Mismatch:
         return MISS
     try:

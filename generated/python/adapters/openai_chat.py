@@ -361,7 +361,7 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     try:
-        _c2 = T_data_url.encode(ctx, at, _c3, v_data)
+        _c2 = T_data_url.encode(ctx, at + "/source/media_type", _c3, v_data)
     except Mismatch:
         return MISS
     _d4: dict[str, Any] = {"url": _c2}
@@ -2437,7 +2437,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     try:
-        _c2 = T_default.encode(ctx, at, _c3, 0)
+        _c2 = T_default.encode(ctx, at + "/created", _c3, 0)
     except Mismatch:
         return MISS
     _c4 = table_encode(

@@ -411,7 +411,7 @@ def enc_image_0(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     try:
-        _c2 = T_data_url.encode(ctx, at, _c3, v_data)
+        _c2 = T_data_url.encode(ctx, at + "/source/media_type", _c3, v_data)
     except Mismatch:
         return MISS
     _d4: dict[str, Any] = {"type": "input_image", "image_url": _c2}
@@ -3075,7 +3075,7 @@ def enc_response_envelope(ctx: Context, c: Any, at: str) -> Any:
     except Mismatch:
         return MISS
     try:
-        _c3 = T_default.encode(ctx, at, _c4, 0)
+        _c3 = T_default.encode(ctx, at + "/created", _c4, 0)
     except Mismatch:
         return MISS
     _c5 = table_encode(
