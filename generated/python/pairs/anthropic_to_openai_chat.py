@@ -189,7 +189,11 @@ def _texts(content: Any, data_checked: bool = False) -> list[str] | None:
             return None
         fields: dict[str, Any] = part
         # A text part holds its tag and its text, nothing else (both read: counted, not looked up).
-        if fields.get("type") != "text" or len(fields) != 2:
+        tag = fields.get("type")
+        if type(tag) is not str or len(fields) != 2:
+            return None
+        kind: str = tag  # compared as a str, not as any object (compiled)
+        if kind != "text":
             return None
         value = fields.get("text")
         if type(value) is not str:

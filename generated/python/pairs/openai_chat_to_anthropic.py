@@ -18,6 +18,9 @@ from typing import Any, Final
 
 from interlingua.conversion import Loss, log
 from interlingua.conversion.adapters.fused_checks import (
+    MISSING as _MISSING,
+)
+from interlingua.conversion.adapters.fused_checks import (
     clean as _clean,
 )
 from interlingua.conversion.adapters.fused_checks import (
@@ -217,7 +220,11 @@ def _texts(content: Any, data_checked: bool = False) -> list[str] | None:
             return None
         fields: dict[str, Any] = part
         # A text part holds its tag and its text, nothing else (both read: counted, not looked up).
-        if fields.get("type") != "text" or len(fields) != 2:
+        tag = fields.get("type")
+        if type(tag) is not str or len(fields) != 2:
+            return None
+        kind: str = tag  # compared as a str, not as any object (compiled)
+        if kind != "text":
             return None
         value = fields.get("text")
         if type(value) is not str:
@@ -239,7 +246,8 @@ def _image(
     if type(found) is not dict:
         return None
     box: dict[str, Any] = found
-    if len(box) != 1 + ("detail" in box):
+    detail = box.get("detail", _MISSING)
+    if len(box) != 1 + (detail is not _MISSING):
         return None
     value = box.get("url")
     if type(value) is not str:
@@ -276,8 +284,7 @@ def _image(
         ):
             return None
         block = {"type": "image", "source": {"type": "url", "url": url}}
-    if "detail" in box:
-        detail = box["detail"]
+    if detail is not _MISSING:
         if type(detail) is not str:
             return None
         said: str = detail
@@ -312,7 +319,10 @@ def _user_parts(content: Any, i: int, losses: list[Loss], data_checked: bool) ->
         if type(part) is not dict:
             return None
         fields: dict[str, Any] = part
-        tag = fields.get("type")
+        found_tag = fields.get("type")
+        if type(found_tag) is not str:
+            return None
+        tag: str = found_tag  # compared as a str, not as any object (compiled)
         if tag == "text":
             value = fields.get("text")
             if type(value) is not str:
@@ -524,14 +534,25 @@ def convert_request(
             return "tools: not a list of functions"
         declarations = []
         for n, tool in enumerate(tools):
-            if type(tool) is not dict or tool.get("type") != "function":
+            if type(tool) is not dict:
                 return "tools: not a function"
+            tool_tag = tool.get("type")
+            if type(tool_tag) is not str:
+                return "tools: not a function"
+            tool_kind: str = tool_tag
             fn = tool.get("function")
-            if type(fn) is not dict:
+            if tool_kind != "function" or type(fn) is not dict:
                 return "tools: not a function"
+            name = fn.get("name", _MISSING)
+            schema = fn.get("parameters", _MISSING)
+            description = fn.get("description", _MISSING)
+            strict = fn.get("strict", _MISSING)
             if (
                 len(fn)
-                != ("description" in fn) + ("name" in fn) + ("parameters" in fn) + ("strict" in fn)
+                != (description is not _MISSING)
+                + (name is not _MISSING)
+                + (schema is not _MISSING)
+                + (strict is not _MISSING)
                 and _others(
                     fn,
                     "",
@@ -547,7 +568,7 @@ def convert_request(
             ):
                 return "tools: fields outside the fused shape"
             if (
-                len(tool) != 1 + ("function" in tool)
+                len(tool) != 1 + (fn is not _MISSING)
                 and _others(
                     tool,
                     "",
@@ -562,10 +583,10 @@ def convert_request(
                 < 0
             ):
                 return "tools: fields outside the fused shape"
-            name = fn.get("name")
-            schema = fn.get("parameters")
-            description = fn.get("description")
-            strict = fn.get("strict")
+            if schema is _MISSING:
+                schema = None
+            if strict is _MISSING:
+                strict = None
             if (
                 type(name) is not str
                 or not _word(name, "_-", 64)
@@ -580,13 +601,13 @@ def convert_request(
                 return "tools: a schema anthropic takes only rewritten"
             declared.add(name)
             declaration: dict[str, Any]
-            if description is None:
-                if "description" in fn:
-                    return "tools: a null description"
+            if description is _MISSING:
                 declaration = {
                     "name": name,
                     "input_schema": _or_no_arguments(_flat_object_schema(schema)),
                 }
+            elif description is None:
+                return "tools: a null description"
             elif type(description) is str and (data_checked or _clean(description)):
                 declaration = {
                     "name": name,
@@ -813,7 +834,9 @@ def convert_request(
                 return "a tool call without its result"
             if state == NONE:
                 return "an assistant turn first"
-            if len(fields) != 1 + ("content" in fields) + ("tool_calls" in fields):
+            content = fields.get("content", _MISSING)
+            calls = fields.get("tool_calls", _MISSING)
+            if len(fields) != 1 + (content is not _MISSING) + (calls is not _MISSING):
                 # The model's reasoning (reported first of what the writer says of the
                 # message), or fields the pass does not take.
                 thoughts = 0
@@ -831,9 +854,9 @@ def convert_request(
                         "thinking",
                     )
                     thoughts += 1
-                if len(fields) != 1 + ("content" in fields) + ("reasoning" in fields) + (
+                if len(fields) != 1 + (content is not _MISSING) + ("reasoning" in fields) + (
                     "reasoning_content" in fields
-                ) + ("tool_calls" in fields):
+                ) + (calls is not _MISSING):
                     extra = _others(
                         fields,
                         role,
@@ -847,6 +870,10 @@ def convert_request(
                     if extra < 0:
                         return "assistant fields outside the fused shape"
                     checked = checked and not extra
+            if content is _MISSING:
+                content = None
+            if calls is _MISSING:
+                calls = None
             if state == ASSISTANT:
                 _loss(
                     losses,
@@ -854,8 +881,6 @@ def convert_request(
                     "turns_merged",
                     "anthropic needs alternating turns; merged with the previous message",
                 )
-            content = fields.get("content")
-            calls = fields.get("tool_calls")
             if isinstance(calls, list) and not calls:
                 calls = None  # no call, as a null says (an SDK's dump of a reply)
             texts: list[str] = []
@@ -884,7 +909,11 @@ def convert_request(
                     if type(call) is not dict:
                         return "a tool call outside the fused shape"
                     call_fields: dict[str, Any] = call
-                    if call_fields.get("type") != "function" or len(call_fields) != 3:
+                    call_tag = call_fields.get("type")
+                    if type(call_tag) is not str or len(call_fields) != 3:
+                        return "a tool call outside the fused shape"
+                    call_kind: str = call_tag  # compared as a str, not as any object (compiled)
+                    if call_kind != "function":
                         return "a tool call outside the fused shape"
                     found_id = call_fields.get("id")
                     found_fn = call_fields.get("function")
@@ -952,7 +981,10 @@ def convert_request(
                     return "tool result fields outside the fused shape"
                 checked = checked and not extra
             found_id = fields.get("tool_call_id")
-            if found_id != pending[waiting]:
+            if type(found_id) is not str:
+                return "tool results out of order"
+            answered: str = found_id  # compared as a str, not as any object (compiled)
+            if answered != pending[waiting]:
                 return "tool results out of order"
             call_id = pending[waiting]
             waiting += 1
