@@ -1,6 +1,7 @@
 """conversion/_checks.c against its Python twins: the string check (`fused_checks._python_clean`),
 the word rule (`fused_checks._python_word`), the walk of a carried value
-(`fused_checks._python_plain`) and `read_json`'s repeated-key test (`reading._undoubted`).
+(`fused_checks._python_plain`), `read_json`'s repeated-key test (`reading._undoubted`) and the
+loss record (`fused_checks._python_add_loss`).
 The C file is compiled here, beside the test (skipped without a compiler), so the checkout's
 suite holds both builds to one answer; tests/packaging/test_compiled.py checks the wheel's."""
 
@@ -21,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from build_support.compiled import ROOT, compiler_missing
-from interlingua.conversion import reading
+from interlingua.conversion import Loss, reading
 from interlingua.conversion.adapters import fused_checks
 
 SOURCE = ROOT / "src" / "interlingua" / "conversion" / "_checks.c"
@@ -220,3 +221,28 @@ def test_the_repeated_key_test_sees_escapes_and_repeats(c_checks: ModuleType) ->
     assert c_checks.undoubted(reading._loads(once), once, 64) is True
     assert c_checks.undoubted(reading._loads(twice), twice, 64) is False
     assert c_checks.undoubted({"a": 1}, '{"a": 1}', 64) is True
+
+
+@given(TEXTS, st.sampled_from(["field_dropped", "turns_merged"]), TEXTS, st.none() | TEXTS)
+def test_the_loss_record_is_its_twins(
+    c_checks: ModuleType, pointer: str, code: str, reason: str, part_type: str | None
+) -> None:
+    made: list[Loss] = []
+    twin: list[Loss] = []
+    c_checks.add_loss(made, Loss, pointer, code, reason, part_type)
+    fused_checks._python_add_loss(twin, Loss, pointer, code, reason, part_type)
+    assert made == twin == [Loss(pointer, code, reason, part_type)]
+    assert type(made[0]) is Loss
+    assert made[0].part_type == part_type  # the named tuple's fields read it
+
+
+def test_the_loss_record_refuses_what_is_not_a_list_and_a_tuple_type(
+    c_checks: ModuleType,
+) -> None:
+    for args in (
+        ((), Loss, "", "c", "r", None),
+        ([], dict, "", "c", "r", None),
+        ([], Loss, "", "c", "r"),
+    ):
+        with pytest.raises(TypeError):
+            c_checks.add_loss(*args)

@@ -129,7 +129,8 @@ def test_the_c_checks_are_built_and_answer_as_their_twins(installed: Path, tmp_p
     """conversion/_checks.c in the compiled wheel: the fused passes and read_json use it, and
     each check answers as its Python twin (the pure wheel's): the string check as encoding
     to UTF-8 on strings of every width, the word rule, the walk of a carried value and the
-    repeated-key test on random values (tests/adapters/test_c_checks.py holds more cases)."""
+    repeated-key test on random values, and the loss record makes the loss its twin makes
+    (tests/adapters/test_c_checks.py holds more cases)."""
     script = (
         "import json, random\n"
         "from interlingua.conversion import _checks, reading\n"
@@ -137,6 +138,12 @@ def test_the_c_checks_are_built_and_answer_as_their_twins(installed: Path, tmp_p
         "assert fused_checks.clean is _checks.clean\n"
         "assert fused_checks.word is _checks.word and fused_checks._plain is _checks.plain\n"
         "assert reading._undoubted_check is _checks.undoubted\n"
+        "assert fused_checks.add_loss is _checks.add_loss\n"
+        "from interlingua.conversion import Loss\n"
+        "made, twin = [], []\n"
+        "_checks.add_loss(made, Loss, '/a', 'c', 'r', None)\n"
+        "fused_checks._python_add_loss(twin, Loss, '/a', 'c', 'r', None)\n"
+        "assert made == twin and type(made[0]) is Loss, made\n"
         "spans = [(0, 0x7F), (0x80, 0xFF), (0x100, 0xD7FF), (0xD800, 0xDFFF),\n"
         "         (0xE000, 0xFFFF), (0x10000, 0x10FFFF), (0x22, 0x22), (0x5C, 0x5C)]\n"
         "pick = random.Random(7)\n"

@@ -22,6 +22,9 @@ from typing import Any, Final
 
 from interlingua.conversion import Loss, log
 from interlingua.conversion.adapters.fused_checks import (
+    add_loss as _add_loss,
+)
+from interlingua.conversion.adapters.fused_checks import (
     clean as _clean,
 )
 from interlingua.conversion.adapters.fused_checks import (
@@ -159,12 +162,14 @@ CHOICES: Final[dict[str, Any]] = {
 }
 
 
+# Final: compiled, a constant of the module (the class by its plain name is a dict lookup).
+_LOSS: Final = Loss
+
+
 def _loss(
     losses: list[Loss], pointer: str, code: str, reason: str, part_type: str | None = None
 ) -> None:
-    # The tuple made as the named tuple's own `__new__` makes it, without calling that
-    # interpreted function (half the time, compiled: callgrind).
-    losses.append(tuple.__new__(Loss, (pointer, code, reason, part_type)))
+    _add_loss(losses, _LOSS, pointer, code, reason, part_type)
 
 
 def _blank(text: str) -> bool:

@@ -7,6 +7,11 @@
  *   plain(value, depth, limit)     fused_checks._plain: plain JSON with clean strings
  *   undoubted(value, data, limit)  reading._undoubted: no key given twice in the text
  *
+ * and one record the passes make of what they lose:
+ *
+ *   add_loss(losses, kind, pointer, code, reason, part_type)
+ *                                  fused_checks._python_add_loss: losses.append(kind(...))
+ *
  * Compiled Python made each a chain of generic calls (a `str.replace` per mark, a method call
  * per count, a boxed call per item of a walk): in C each is one loop (callgrind, the long
  * openai-chat -> anthropic pass).
@@ -445,6 +450,36 @@ undoubted(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(quotes(value, 0, limit - 1) == counts.quotes);
 }
 
+/* losses.append(kind(pointer, code, reason, part_type)) for `Loss`, a named tuple of four
+ * fields: the tuple allocated as its type and filled, where Python calls `tuple.__new__`
+ * through a method lookup and builds an argument tuple first (about 1,500 instructions a loss,
+ * compiled; callgrind). */
+static PyObject *
+add_loss(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !PyList_Check(args[0]) || !PyType_Check(args[1]) ||
+        !PyType_IsSubtype((PyTypeObject *)args[1], &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "add_loss() takes a list, a tuple type and the loss's four fields");
+        return NULL;
+    }
+    PyTypeObject *kind = (PyTypeObject *)args[1];
+    PyObject *loss = kind->tp_alloc(kind, 4);
+    if (loss == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < 4; i++) {
+        Py_INCREF(args[2 + i]);
+        PyTuple_SET_ITEM(loss, i, args[2 + i]);
+    }
+    int failed = PyList_Append(args[0], loss);
+    Py_DECREF(loss);
+    if (failed) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"clean", clean_str, METH_O, "Whether a str is ASCII or holds no lone UTF-16 surrogate."},
     {"word", (PyCFunction)(void (*)(void))word, METH_FASTCALL,
@@ -453,13 +488,15 @@ static PyMethodDef methods[] = {
      "Whether a value, `depth` levels down, is plain JSON with clean strings within `limit`."},
     {"undoubted", (PyCFunction)(void (*)(void))undoubted, METH_FASTCALL,
      "Whether msgspec's value of a JSON text is what the checking reader reads."},
+    {"add_loss", (PyCFunction)(void (*)(void))add_loss, METH_FASTCALL,
+     "Append kind(pointer, code, reason, part_type) to a list: a Loss, made as a tuple."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef definition = {
     PyModuleDef_HEAD_INIT,
     "interlingua.conversion._checks",
-    "The fused passes' and read_json's checks of what they read, in C.",
+    "The fused passes' and read_json's checks of what they read, and their loss record, in C.",
     0,
     methods,
 };

@@ -85,18 +85,39 @@ def _python_plain(value: Any, depth: int, limit: int) -> bool:
     return value is None or kind is bool
 
 
+def _python_add_loss(  # noqa: PLR0917 - the twin of a C function, whose arguments are positional
+    losses: list[Any],
+    kind: type[tuple[Any, ...]],
+    pointer: str,
+    code: str,
+    reason: str,
+    part_type: str | None,
+) -> None:
+    """``losses.append(kind(pointer, code, reason, part_type))`` for `Loss` (a named tuple):
+    the tuple made as the named tuple's own ``__new__`` makes it, without calling that
+    interpreted function (half the time, compiled: callgrind)."""
+    losses.append(tuple.__new__(kind, (pointer, code, reason, part_type)))
+
+
+_AddLoss = Callable[[list[Any], type[tuple[Any, ...]], str, str, str, "str | None"], None]
+
+
 def _c_checks() -> tuple[
-    Callable[[str], bool], Callable[[str, str, int], bool], Callable[[Any, int, int], bool]
+    Callable[[str], bool],
+    Callable[[str, str, int], bool],
+    Callable[[Any, int, int], bool],
+    _AddLoss,
 ]:
     """Compiled, the checks run in C (conversion/_checks.c): the string check (encoding each
     string took an eighth of a short body's pass), the word rule (a `str.replace` a mark) and
-    the walk of a carried value (a boxed call an item); callgrind, openai-chat → anthropic.
-    The pure-Python wheel, or a checkout, has the Python twins, which answer the same."""
+    the walk of a carried value (a boxed call an item), and the loss record (a method lookup
+    and an argument tuple a loss); callgrind, openai-chat → anthropic. The pure-Python wheel,
+    or a checkout, has the Python twins, which answer the same."""
     try:
-        from interlingua.conversion._checks import clean, plain, word  # noqa: PLC0415
+        from interlingua.conversion._checks import add_loss, clean, plain, word  # noqa: PLC0415
     except ImportError:
-        return _python_clean, _python_word, _python_plain
-    return clean, word, plain
+        return _python_clean, _python_word, _python_plain, _python_add_loss
+    return clean, word, plain, add_loss
 
 
 # Final: compiled, constants of the module (a plain name is a dict lookup at each call).
@@ -109,6 +130,9 @@ word: Final = _CHECKS[1]
 letter or digit or one of ``marks`` (what the regex ``[a-zA-Z0-9<marks>]{1,<most>}``
 fullmatches)."""
 _plain: Final = _CHECKS[2]
+add_loss: Final = _CHECKS[3]
+"""`add_loss(losses, kind, pointer, code, reason, part_type)`: append the loss
+``kind(pointer, code, reason, part_type)`` (`kind` is `Loss`) to ``losses``."""
 
 
 def scalar(value: Any) -> bool:
