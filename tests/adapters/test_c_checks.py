@@ -239,10 +239,11 @@ def test_the_loss_record_is_its_twins(
 def test_the_loss_record_refuses_what_is_not_a_list_and_a_tuple_type(
     c_checks: ModuleType,
 ) -> None:
-    for args in (
+    refused: tuple[tuple[Any, ...], ...] = (
         ((), Loss, "", "c", "r", None),
         ([], dict, "", "c", "r", None),
         ([], Loss, "", "c", "r"),
-    ):
+    )
+    for args in refused:
         with pytest.raises(TypeError):
             c_checks.add_loss(*args)

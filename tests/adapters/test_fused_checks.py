@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from interlingua import ConversionError, convert
 from interlingua.conversion.adapters import fused_checks
+from interlingua.generated import pairs
 
 # Code points of every string width CPython stores (1, 2 and 4 bytes a unit), surrogates too.
 CODE_POINTS = st.one_of(
@@ -63,3 +65,36 @@ def test_a_word_rule_is_told_as_its_regex_tells_it(marks: str, most: int) -> Non
     check()
     for text in ("", "a" * most, "a" * (most + 1), "_" * most, "é", "٣", "a b", "a\n"):
         assert fused_checks.word(text, marks, most) is (pattern.fullmatch(text) is not None)
+
+
+@pytest.mark.parametrize("target", ["anthropic", "bedrock", "gemini", "openai-responses"])
+@pytest.mark.parametrize("arguments", ['{"a": "\ud800"}', "\udfff", " \ud800 ", "{}\ud800"])
+def test_a_lone_surrogate_in_call_arguments_is_left_to_the_two_step_path(
+    target: str, arguments: str
+) -> None:
+    # The passes ask no string check of a call's arguments: read_json refuses the surrogate,
+    # the pass gives the body up, and the two-step path's input check names it.
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": arguments},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+        ],
+    }
+    fused = getattr(pairs, "openai_chat_to_" + target.replace("-", "_"))
+    assert isinstance(fused.convert_request(body), str)
+    with pytest.raises(ConversionError) as refused:
+        convert(body, source="openai-chat", target=target)
+    assert refused.value.code == "invalid_unicode"
+    assert refused.value.pointer == "/messages/1/tool_calls/0/function/arguments"

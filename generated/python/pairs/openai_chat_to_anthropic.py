@@ -942,9 +942,9 @@ def convert_request(
                     if type(found_text) is not str:
                         return "tool call arguments outside the fused shape"
                     arguments_text: str = found_text
-                    if not (data_checked or _clean(arguments_text)):
-                        return "tool call arguments outside the fused shape"
-                    # What `@json_string` reads (json_object_text), without its wrapping.
+                    # What `@json_string` reads (json_object_text), without its wrapping. A lone
+                    # surrogate needs no check of its own: no blank text holds one, and
+                    # read_json refuses it.
                     arguments: Any = {}
                     if not _blank(arguments_text):
                         try:
