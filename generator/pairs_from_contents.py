@@ -150,13 +150,13 @@ def _source_tools(source: Json) -> dict[str, Any]:
     plain = members[0]
     keys = keys_holding(plain, name="name", description="description")
     _op(plain[keys["name"]], "tool_name")
-    schema_key = None
+    schema_key = openapi_key = None
     for member in members[1:]:
         (args,) = [v for k, v in member.items() if k == "@schema_member"]
-        json_key, _openapi, value = args
+        json_key, openapi, value = args
         if "schema" in variables_of(value):
             _op(value, "object_schema")
-            schema_key = json_key
+            schema_key, openapi_key = json_key, openapi
     if schema_key is None or len(plain) != 2:
         raise PairError(f"{source['format']}: a tool the content composer does not read")
     (choice_key,) = [k for k, v in wire.items() if "tool_choice" in variables_of(v)]
@@ -166,7 +166,12 @@ def _source_tools(source: Json) -> dict[str, Any]:
     return {
         "s_tools": tools_key,
         "s_tools_group": group_key,
-        "s_tool": {**keys, "schema": schema_key},
+        # The schema's key, and the key of its OpenAPI form (read as JSON Schema: `json_schema`).
+        "s_tool": {
+            **keys,
+            "schema": schema_key,
+            **({"openapi": openapi_key} if openapi_key else {}),
+        },
         "s_choice_key": choice_key,
         "s_choice_inner": choice_inner,
         **_source_choices(source),

@@ -263,6 +263,23 @@ GEMINI_SHAPES: dict[str, dict[str, Any]] = {
     "an id OpenAI takes as it is": _turns(
         _ASKS[0], {"role": "model", "parts": [_call(id="a.b:c")]}
     ),
+    # Gemini's OpenAPI subset, read as JSON Schema (type names lowered, `nullable` a null type)
+    # as the two-step reader reads it: the form most recorded declarations use.
+    "an OpenAPI-subset schema": _gemini(
+        ("tools", 0, "functionDeclarations", 0),
+        {
+            "name": "weather",
+            "description": "The weather",
+            "parameters": {
+                "type": "OBJECT",
+                "properties": {
+                    "city": {"type": "STRING", "nullable": True},
+                    "days": {"type": "ARRAY", "items": {"type": "INTEGER"}},
+                },
+                "required": ["city"],
+            },
+        },
+    ),
 }
 
 
@@ -396,12 +413,11 @@ GEMINI_OUTSIDE: dict[str, tuple[dict[str, Any], str]] = {
         _gemini(("tools",), [*GEMINI_BODY["tools"], {"googleSearch": {}}]),
         "tools: not one group",
     ),
-    "an OpenAPI-subset schema": (
+    "an OpenAPI-subset schema of a string": (
         _gemini(
-            ("tools", 0, "functionDeclarations", 0),
-            {"name": "w", "parameters": {"type": "OBJECT"}},
+            ("tools", 0, "functionDeclarations", 0), {"name": "w", "parameters": {"type": "STRING"}}
         ),
-        "a tool outside the fused shape",
+        "a tool schema outside the fused shape",
     ),
     "a function without parameters": (
         _gemini(("tools", 0, "functionDeclarations", 0), {"name": "w"}),
@@ -503,6 +519,13 @@ GEMINI_BAD: dict[str, Any] = {
         _ASKS[0], {"role": "user", "parts": [_RESPONSE]}
     ),
     "a turn without parts": _gemini(("contents", 4), {"role": "user"}),
+    "a tool schema in both forms": _gemini(
+        ("tools", 0, "functionDeclarations", 0),
+        {"name": "w", "parameters": {"type": "OBJECT"}, "parametersJsonSchema": {"type": "object"}},
+    ),
+    "an OpenAPI-form tool schema that is not an object": _gemini(
+        ("tools", 0, "functionDeclarations", 0), {"name": "w", "parameters": ["x"]}
+    ),
     # Found by fuzzing: strings the pass reads past, which the two-step reader checks.
     "a lone surrogate in the system instruction's role": _gemini(
         ("systemInstruction", "role"), "a\udfffb"
@@ -536,14 +559,14 @@ def test_the_gemini_pairs_losses_are_logged_and_refused_in_strict_mode_as_in_two
 
 def test_recorded_gemini_requests_of_the_shape_take_the_fused_path() -> None:
     """A floor: of the real-traffic corpus's 66 Gemini requests, those of the pass's shape,
-    in either spelling (the rest carry built-in tools, code execution, video by URI, media in
-    function responses, a VALIDATED mode; llm's carry thinking settings, an OpenAPI-form
-    responseSchema or a declaration's `description: null`). 8 before the snake_case spelling
-    was read."""
+    in either spelling, tool schemas in either form (the rest carry built-in tools, code
+    execution, video by URI, media in function responses, a VALIDATED mode; llm's carry
+    thinking settings, an OpenAPI-form responseSchema or a declaration's `description: null`).
+    8 before the snake_case spelling was read, 22 before the OpenAPI form (`parameters`)."""
     requests = [body for _, body, fmt, kind in real_bodies() if fmt == SOURCE and kind == "request"]
     taken = [type(PASS(copy.deepcopy(b))) is tuple for b in requests]
     assert len(requests) == 66
-    assert sum(taken) >= 22
+    assert sum(taken) >= 31
 
 
 def test_the_benchmark_corpora_in_geminis_format_take_the_fused_path() -> None:

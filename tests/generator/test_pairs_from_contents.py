@@ -59,6 +59,7 @@ def test_the_composer_reads_each_key_from_the_mapping_files() -> None:
         "name": "name",
         "description": "description",
         "schema": "parametersJsonSchema",
+        "openapi": "parameters",
     }
     assert values["s_modes"] == {"AUTO": "auto", "NONE": "none", "ANY": "required"}
     assert (values["s_named_mode"], values["s_names_key"]) == ("ANY", "allowedFunctionNames")

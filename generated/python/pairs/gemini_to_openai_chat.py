@@ -37,6 +37,7 @@ from interlingua.conversion.adapters.pairing import synthesized_id as _synthesiz
 from interlingua.conversion.adapters.runtime import carries as _carries
 from interlingua.conversion.adapters.spellings import as_given as _as_given
 from interlingua.conversion.leftovers import is_default as _is_default
+from interlingua.conversion.transforms.schemas import json_schema as _json_schema
 from interlingua.conversion.transforms.values import json_text as _json_text
 from interlingua.generated.adapters.gemini import spell_GenerateContentRequest as _SPELL
 
@@ -115,7 +116,9 @@ ID_OK: Final = re.compile("[\\x21-\\x7e][\\x21-\\x7e]{0,39}").fullmatch
 SIGNATURE_OK: Final = re.compile("^[A-Za-z0-9+/_-]*={0,2}$").search
 # What the pass reads of each object of the source: any other key is another shape.
 TURN_KEYS: Final[frozenset[str]] = frozenset(["parts", "role"])
-TOOL_KEYS: Final[frozenset[str]] = frozenset(["description", "name", "parametersJsonSchema"])
+TOOL_KEYS: Final[frozenset[str]] = frozenset(
+    ["description", "name", "parameters", "parametersJsonSchema"]
+)
 CALL_KEYS: Final[frozenset[str]] = frozenset(["args", "id", "name"])
 RESULT_KEYS: Final[frozenset[str]] = frozenset(["id", "name", "response"])
 CHOICE_KEYS: Final[frozenset[str]] = frozenset(["allowedFunctionNames", "mode"])
@@ -426,11 +429,20 @@ def _declarations(tools: Any, data_checked: bool) -> list[Any] | str:
             return "a tool name the fused shape does not take"
         name: str = found_name
         schema = fields.get("parametersJsonSchema")
-        if (
-            type(schema) is not dict
-            or not (data_checked or _opaque(schema, 5))
-            or schema.get("type") != "object"
-        ):
+        if "parameters" in fields:
+            # The schema in its OpenAPI form, read as JSON Schema as the two-step reader reads
+            # it (`openapi_schema`); given in both forms, it is the reader's coded error.
+            given = fields["parameters"]
+            if (
+                "parametersJsonSchema" in fields
+                or type(given) is not dict
+                or not (data_checked or _opaque(given, 5))
+            ):
+                return "a tool schema outside the fused shape"
+            schema = _json_schema(given)
+        elif type(schema) is not dict or not (data_checked or _opaque(schema, 5)):
+            return "a tool schema outside the fused shape"
+        if type(schema) is not dict or schema.get("type") != "object":
             return "a tool schema outside the fused shape"
         description = fields.get("description")
         if "description" in fields and (
