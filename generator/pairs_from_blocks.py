@@ -36,6 +36,7 @@ two-step way, with the reason.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -75,6 +76,7 @@ from generator.pairs import (
     without_free_form,
     written_tool,
 )
+from generator.paths import SCHEMAS
 from generator.ranges import ranges_by_parameter
 
 Json = Any
@@ -246,6 +248,22 @@ def _source_calls(source: Json, blocks: _Blocks) -> dict[str, Any]:
     }
 
 
+def part_defaults(part_type: str) -> dict[str, Json]:
+    """The fields of a canonical part whose value says what their absence says
+    (`x-default`, schemas/v1/parts.json): a format without the field loses nothing at it."""
+    defs = json.loads((SCHEMAS / "v1" / "parts.json").read_text(encoding="utf-8"))["$defs"]
+    (found,) = [d for d in defs.values() if _tag_of(d) == part_type]
+    return {
+        name: field["x-default"]
+        for name, field in found["properties"].items()
+        if "x-default" in field
+    }
+
+
+def _tag_of(definition: Json) -> Json:
+    return definition.get("properties", {}).get("type", {}).get("const")
+
+
 def _result_flags(source: Json, blocks: _Blocks, target: Json) -> list[tuple[str, str, Json]]:
     """A result's fields the target has no place for, reported dropped: by key, the canonical
     field and the wire values that give it (None: any value, the field's own)."""
@@ -273,6 +291,17 @@ def _result_flags(source: Json, blocks: _Blocks, target: Json) -> list[tuple[str
                 values[value] = canonical[name]
                 flags[key] = (name, values)
     return sorted((key, name, values) for key, (name, values) in flags.items())
+
+
+def _said_by_default(name: str, values_by_wire: Json, defaults: dict[str, Json]) -> list[Json]:
+    """The wire values of a dropped result field that say its canonical default: those
+    mapped to it, or the default itself for a field written as it is; none without one."""
+    if name not in defaults:
+        return []
+    default = defaults[name]
+    if values_by_wire is None:
+        return [default]
+    return sorted(wire for wire, canonical in values_by_wire.items() if canonical == default)
 
 
 def _source_format(source: Json, target: Json) -> dict[str, Any] | None:
@@ -728,8 +757,17 @@ def pair_values(
                 unread_checked=fields_read.unread_checked - {s_format["key"]},
             ),
         )
+    # Each with what says the field's default (the writer reports no loss there): the wire
+    # values giving it, or the value itself (a field of its own); none without a default.
+    defaults = part_defaults(source["parts"]["tool_result"][0]["canonical"]["type"])
     flags = [
-        (key, name, checks.result_fields[key][0], values_by_wire)
+        (
+            key,
+            name,
+            checks.result_fields[key][0],
+            values_by_wire,
+            _said_by_default(name, values_by_wire, defaults),
+        )
         for key, name, values_by_wire in _result_flags(source, blocks, target)
     ]
     # Where the target writes what the pass reads (its envelope order: `model`, `tools`,

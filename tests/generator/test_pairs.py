@@ -503,7 +503,8 @@ def test_an_untagged_block_pairs_values_come_from_the_two_mapping_files() -> Non
         "webp": "image/webp",
     }
     assert values["s_result_dropped"] == [
-        ("status", "is_error", ("str", "None"), {"error": True, "success": False})
+        # the wire values saying `is_error`'s default (`x-default: false`) last: no loss there
+        ("status", "is_error", ("str", "None"), {"error": True, "success": False}, ["success"])
     ]
     assert values["s_result_json"] == "json"
     assert values["t_structured"][0] == "/structured_content"
@@ -784,3 +785,12 @@ def test_the_passes_see_no_free_form_variant() -> None:
     assert [v["wire"]["type"] for v in responses["parts"]["tool_result"]] == [
         "function_call_output"
     ]
+
+
+def test_a_result_flag_at_its_canonical_default_is_no_loss_to_report() -> None:
+    assert pairs_from_blocks.part_defaults("tool_result") == {"is_error": False}
+    assert pairs_from_blocks.part_defaults("text") == {}
+    mappings = mappings_by_format()
+    values = pairs_from_blocks.pair_values(mappings["anthropic"], mappings["openai-chat"])
+    # Anthropic writes the flag as it is: its default, the value itself
+    assert values["s_result_dropped"] == [("is_error", "is_error", ("bool", "None"), None, [False])]
