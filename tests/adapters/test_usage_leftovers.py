@@ -34,7 +34,8 @@ GEMINI: dict[str, Any] = {
         "toolUsePromptTokenCount": 573,
         "toolUsePromptTokensDetails": [{"modality": "TEXT", "tokenCount": 573}],
         "thoughtsTokenCount": 117,
-        "serviceTier": "standard",
+        # the default tier says nothing (`usage_defaults`); another is reported
+        "serviceTier": "flex",
     },
     "modelVersion": "gemini-2.5-flash",
 }
@@ -71,6 +72,13 @@ def test_a_crossed_gemini_usage_adds_up_and_reports_what_it_leaves() -> None:
         ("/usage/tool_input_tokens", "field_dropped"),
     } <= _pointers(result)
     assert ("/usageMetadata/toolUsePromptTokensDetails", "field_dropped") not in _pointers(result)
+
+
+def test_the_default_service_tier_is_no_loss() -> None:
+    standard = copy.deepcopy(GEMINI)
+    standard["usageMetadata"]["serviceTier"] = "standard"
+    result = convert(standard, "gemini", "openai-chat", kind="response")
+    assert ("/usageMetadata/serviceTier", "field_dropped") not in _pointers(result)
 
 
 def test_the_same_format_keeps_everything_and_reports_nothing() -> None:
