@@ -718,13 +718,22 @@ class Planner:
         """The values of a canonical type's fields that say what their absence says
         (`x-default`), by the template path of the object holding them: a format without
         the field loses nothing at those values."""
-        properties = self.bundle["$defs"].get(type_name, {}).get("properties", {})
-        said = {
-            name: schema["x-default"]
+        defs = self.bundle["$defs"]
+        properties = defs.get(type_name, {}).get("properties", {})
+        found: dict[tuple[str | int, ...], str] = {}
+        for path, fields in [((), properties)] + [
+            ((name,), defs[schema["$ref"].rsplit("/", 1)[-1]].get("properties", {}))
             for name, schema in properties.items()
-            if "x-default" in schema
-        }
-        return {(): repr(said)} if said else {}
+            if schema.get("$ref", "").startswith("#/$defs/")
+        ]:
+            said = {
+                name: schema["x-default"]
+                for name, schema in fields.items()
+                if "x-default" in schema
+            }
+            if said:
+                found[path] = repr(said)
+        return found
 
     def _pinned(self, type_name: str) -> set[str]:
         """The fields of a canonical type only variants that name them write (`x-pinned`)."""

@@ -19,6 +19,7 @@ might differ (tests/adapters/test_differential.py proves the generated pairs equ
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from typing import Any, cast
 from generator.adapters import defaults_by_object, known_turn_keys
 from generator.only_lists import word_lists
 from generator.pair_checks import CheckError, SourceChecks, source_checks
+from generator.paths import SCHEMAS
 from generator.ranges import ranges_by_parameter
 from generator.render import layout_defaults
 from generator.wire_variants import refused
@@ -883,6 +885,19 @@ def _image_data(target: Json) -> tuple[str | None, bool]:
     return expr, expr != wire_expr(wire, env | {"data": "renamed"})  # does it name the data?
 
 
+def parameter_defaults() -> dict[str, bool | None]:
+    """The canonical parameters whose value says what their absence says (`x-default`,
+    schemas/v1/envelope.json): a target without the parameter loses nothing at it. The
+    passes test them by identity, so each is a boolean or null."""
+    envelope = json.loads((SCHEMAS / "v1" / "envelope.json").read_text(encoding="utf-8"))
+    fields = envelope["$defs"]["GenerationParameters"]["properties"]
+    found = {name: field["x-default"] for name, field in fields.items() if "x-default" in field}
+    for name, value in found.items():
+        if value is not None and type(value) is not bool:
+            raise PairError(f"parameters.{name}: a default the passes do not test ({value!r})")
+    return found
+
+
 def pair_values(source: Json, target: Json) -> dict[str, Any]:
     """Everything `pair.py.j2` needs for one pair."""
     source, target = without_free_form(source), without_free_form(target)
@@ -926,6 +941,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
     return {
         "source": source["format"],
         "target": target["format"],
+        "param_defaults": parameter_defaults(),
         "s_messages": s_layout["messages"],
         "s_role": s_layout["role"],
         "s_content": s_layout["content"],

@@ -63,6 +63,7 @@ from generator.pairs import (
     one_of_types,
     only_of,
     only_words,
+    parameter_defaults,
     part_variant,
     py_types,
     reads_blocks,
@@ -792,6 +793,7 @@ def pair_values(
     )
     in_groups = {key for keys in groups.values() for key in keys}
     return {
+        "param_defaults": parameter_defaults(),
         "source": source["format"],
         "target": target["format"],
         "s_messages": layout["messages"],

@@ -35,6 +35,7 @@ from generator.pairs import (
     mappings_by_format,
     module_name,
     only_words,
+    parameter_defaults,
     part_variant,
     py_types,
     reads_blocks,
@@ -352,6 +353,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         | {values["s_params_key"]}
     )
     return {
+        "param_defaults": parameter_defaults(),
         **values,
         **written,
         **target_model(target, None),

@@ -41,6 +41,7 @@ from generator.pairs import (
     one_of_types,
     only_of,
     only_words,
+    parameter_defaults,
     part_variant,
     py_types,
     reads_items,
@@ -372,6 +373,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         # writer puts the parameters it drops among them is not worked out here.
         raise PairError(f"{target['format']}: parameters dropped beside reasoning: {dropped}")
     return {
+        "param_defaults": parameter_defaults(),
         "source": source["format"],
         "target": target["format"],
         "s_input": layout["messages"],

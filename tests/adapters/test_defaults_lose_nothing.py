@@ -1,7 +1,8 @@
-"""A tool result's error flag at its default says nothing a format without the flag loses:
-`is_error: false` (Anthropic) or `status: success` (Bedrock) crossed to OpenAI Chat is no
-loss, on the fused path and the two-step one alike (`x-default` on `ToolResultPart.is_error`);
-an error is still reported where the target cannot say it."""
+"""A canonical field at its default (`x-default`) says nothing a format without the field
+loses, on the fused path and the two-step one alike: a tool result's `is_error: false`
+(Anthropic) or `status: success` (Bedrock) crossed to OpenAI Chat, and `stream: false` crossed
+to Gemini or Bedrock (which choose streaming by the endpoint). An error, or a stream asked
+for, is still reported where the target cannot say it."""
 
 from __future__ import annotations
 
@@ -64,3 +65,18 @@ def test_an_error_flag_is_reported_only_when_it_says_an_error(
     flagged = [loss for loss in result.losses if loss.pointer.endswith("/is_error")]
     assert bool(flagged) is reported, result.losses
     assert result.output["messages"][-1] == {"role": "tool", "tool_call_id": "t1", "content": "ok"}
+
+
+@pytest.mark.parametrize("target", ["gemini", "bedrock"])
+@pytest.mark.parametrize(("stream", "reported"), [(False, False), (True, True), (None, False)])
+@pytest.mark.parametrize("fused", [True, False])
+def test_a_stream_flag_is_reported_only_when_a_stream_is_asked_for(
+    target: str, stream: bool | None, reported: bool, fused: bool
+) -> None:
+    body: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    if stream is not None:
+        body["stream"] = stream
+    result = convert(body, source="openai-chat", target=target, fused=fused)
+    assert result.fused is fused
+    flagged = [loss for loss in result.losses if loss.pointer == "/parameters/stream"]
+    assert bool(flagged) is reported, result.losses
