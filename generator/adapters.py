@@ -726,11 +726,7 @@ class Planner:
             for name, schema in properties.items()
             if schema.get("$ref", "").startswith("#/$defs/")
         ]:
-            said = {
-                name: schema["x-default"]
-                for name, schema in fields.items()
-                if "x-default" in schema
-            }
+            said = x_defaults({"properties": fields})
             if said:
                 found[path] = repr(said)
         return found
@@ -1104,6 +1100,16 @@ def _keep_below(em: Emitter, rules: list[Below], pointers: dict[str, str]) -> No
             em.line("else:")
             with em.block():
                 clamp()
+
+
+def x_defaults(definition: Json) -> dict[str, Any]:
+    """A canonical object's fields whose value says what their absence says (`x-default`): a
+    format without the field loses nothing at that value."""
+    return {
+        name: field["x-default"]
+        for name, field in definition.get("properties", {}).items()
+        if "x-default" in field
+    }
 
 
 def defaults_by_object(defaults: dict[str, list[Any]]) -> dict[tuple[str, ...], dict[str, Any]]:

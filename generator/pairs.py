@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from generator.adapters import defaults_by_object, known_turn_keys
+from generator.adapters import defaults_by_object, known_turn_keys, x_defaults
 from generator.only_lists import word_lists
 from generator.pair_checks import CheckError, SourceChecks, source_checks
 from generator.paths import SCHEMAS
@@ -885,13 +885,19 @@ def _image_data(target: Json) -> tuple[str | None, bool]:
     return expr, expr != wire_expr(wire, env | {"data": "renamed"})  # does it name the data?
 
 
+def canonical_definitions(name: str) -> dict[str, Json]:
+    """The definitions of one canonical schema file (schemas/v1/<name>.json): what a composer,
+    which is given the mapping files and not the bundle, reads of the canonical form."""
+    path = SCHEMAS / "v1" / f"{name}.json"
+    defs: dict[str, Json] = json.loads(path.read_text(encoding="utf-8"))["$defs"]
+    return defs
+
+
 def parameter_defaults() -> dict[str, bool | None]:
-    """The canonical parameters whose value says what their absence says (`x-default`,
-    schemas/v1/envelope.json): a target without the parameter loses nothing at it. The
-    passes test them by identity, so each is a boolean or null."""
-    envelope = json.loads((SCHEMAS / "v1" / "envelope.json").read_text(encoding="utf-8"))
-    fields = envelope["$defs"]["GenerationParameters"]["properties"]
-    found = {name: field["x-default"] for name, field in fields.items() if "x-default" in field}
+    """The canonical parameters whose value says what their absence says (`x-default`): a
+    target without the parameter loses nothing at it. The passes test them by identity, so
+    each is a boolean or null."""
+    found = x_defaults(canonical_definitions("envelope")["GenerationParameters"])
     for name, value in found.items():
         if value is not None and type(value) is not bool:
             raise PairError(f"parameters.{name}: a default the passes do not test ({value!r})")

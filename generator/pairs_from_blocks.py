@@ -36,11 +36,11 @@ two-step way, with the reason.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from generator.adapters import x_defaults
 from generator.pair_checks import (
     UNTAGGED,
     BlockChecks,
@@ -55,6 +55,7 @@ from generator.pair_checks import (
 from generator.pairs import (
     PAIRS,
     PairError,
+    canonical_definitions,
     charset_rule,
     described_strict_exprs,
     hosted_tool_tags,
@@ -77,7 +78,6 @@ from generator.pairs import (
     without_free_form,
     written_tool,
 )
-from generator.paths import SCHEMAS
 from generator.ranges import ranges_by_parameter
 
 Json = Any
@@ -250,15 +250,10 @@ def _source_calls(source: Json, blocks: _Blocks) -> dict[str, Any]:
 
 
 def part_defaults(part_type: str) -> dict[str, Json]:
-    """The fields of a canonical part whose value says what their absence says
-    (`x-default`, schemas/v1/parts.json): a format without the field loses nothing at it."""
-    defs = json.loads((SCHEMAS / "v1" / "parts.json").read_text(encoding="utf-8"))["$defs"]
-    (found,) = [d for d in defs.values() if _tag_of(d) == part_type]
-    return {
-        name: field["x-default"]
-        for name, field in found["properties"].items()
-        if "x-default" in field
-    }
+    """The fields of a canonical part whose value says what their absence says (`x-default`):
+    a format without the field loses nothing at it."""
+    (found,) = [d for d in canonical_definitions("parts").values() if _tag_of(d) == part_type]
+    return x_defaults(found)
 
 
 def _tag_of(definition: Json) -> Json:
