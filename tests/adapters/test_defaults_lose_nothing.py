@@ -1,8 +1,9 @@
 """A canonical field at its default (`x-default`) says nothing a format without the field
 loses, on the fused path and the two-step one alike: a tool result's `is_error: false`
-(Anthropic) or `status: success` (Bedrock) crossed to OpenAI Chat, and `stream: false` crossed
-to Gemini or Bedrock (which choose streaming by the endpoint). An error, or a stream asked
-for, is still reported where the target cannot say it."""
+(Anthropic) or `status: success` (Bedrock) crossed to OpenAI Chat, `stream: false` crossed
+to Gemini or Bedrock (which choose streaming by the endpoint), and `store: false` crossed to a
+format that keeps nothing. An error, a stream asked for, or an answer asked to be kept, is
+still reported where the target cannot say it."""
 
 from __future__ import annotations
 
@@ -80,3 +81,30 @@ def test_a_stream_flag_is_reported_only_when_a_stream_is_asked_for(
     assert result.fused is fused
     flagged = [loss for loss in result.losses if loss.pointer == "/parameters/stream"]
     assert bool(flagged) is reported, result.losses
+
+
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock"])
+@pytest.mark.parametrize(("store", "reported"), [(False, False), (True, True), (None, False)])
+@pytest.mark.parametrize("fused", [True, False])
+def test_a_store_flag_is_reported_only_when_the_answer_is_to_be_kept(
+    target: str, store: bool | None, reported: bool, fused: bool
+) -> None:
+    body: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    if store is not None:
+        body["store"] = store
+    result = convert(body, source="openai-chat", target=target, fused=fused)
+    assert result.fused is fused
+    flagged = [loss for loss in result.losses if loss.pointer == "/parameters/store"]
+    assert bool(flagged) is reported, result.losses
+
+
+@pytest.mark.parametrize("store", [False, True, None])
+def test_openai_responses_is_told_what_it_would_otherwise_keep(store: bool | None) -> None:
+    """Responses keeps an answer unless told not to: `store: false`, or no `store`, from Chat
+    is written `false`; `true` is written `true`."""
+    body: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    if store is not None:
+        body["store"] = store
+    for fused in (True, False):
+        result = convert(body, source="openai-chat", target="openai-responses", fused=fused)
+        assert result.output["store"] is bool(store) and not result.losses, result
