@@ -73,7 +73,10 @@ def word_lists(
 
 def wire_schema_at(schema: Json, path: tuple[str, ...]) -> Json | None:
     """The schema of a request field at ``path`` (object properties, local `$ref`s and the
-    members of a `oneOf`/`anyOf` followed), or None when the schema has no such field."""
+    members of a `oneOf`/`anyOf` followed), or None when the schema has no such field. Under
+    free-form JSON (`x-open` with no properties of its own: Bedrock's
+    `additionalModelRequestFields`, the model's own fields) any field is one, of any value
+    (`{}`); an object that models some of its fields and takes others is not."""
     defs = schema.get("$defs", {})
 
     def resolve(node: Json) -> Json:
@@ -88,7 +91,7 @@ def wire_schema_at(schema: Json, path: tuple[str, ...]) -> Json | None:
         members = [node, *(resolve(m) for m in node.get("oneOf", node.get("anyOf", [])))]
         found = [m["properties"][key] for m in members if key in m.get("properties", {})]
         if not found:
-            return None
+            return {} if "x-open" in node and not node.get("properties") else None
         node = resolve(found[0])
     return node
 

@@ -348,6 +348,20 @@ def target_paths(target: Json) -> tuple[dict[str, tuple[str, ...]], dict[str, Js
     return paths, defaults
 
 
+def _written_alone(target: Json, path: tuple[str, ...]) -> None:
+    """A parameter the pass writes three levels down (Bedrock's effort, in Claude's own
+    `additionalModelRequestFields.output_config`) is written into the object it makes for it:
+    refused where that object holds anything else the writer puts there (a constant, another
+    parameter), which the pass would leave out, or where the path is deeper still."""
+    if len(path) <= 2:
+        return
+    if len(path) > 3:
+        raise PairError(f"{target['format']}: a parameter four levels down ({'/'.join(path)})")
+    holder = target["request"]["wire"][path[0]][path[1]]
+    if list(holder) != [path[2]]:
+        raise PairError(f"{target['format']}: {'/'.join(path)} beside other members")
+
+
 def explicit_defaults(target: Json) -> dict[str, bool]:
     """The canonical parameters the target writes through `@explicit_default` whose canonical
     default differs from the target's own (OpenAI Responses keeps an answer unless told
@@ -920,6 +934,9 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         raise PairError(f"{target['format']}: only hoisted system and user result blocks written")
     paths, defaults = target_paths(target)
     params = [Param(p.wire, p.name, p.listed, paths.get(p.name)) for p in _source_params(source)]
+    for param in params:
+        if param.target is not None:
+            _written_alone(target, param.target)
     explicit = explicit_defaults(target)
     if not explicit.keys() <= {p.name for p in params}:
         raise PairError(f"{target['format']}: a default spelled out that the source does not read")

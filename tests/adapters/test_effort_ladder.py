@@ -21,14 +21,15 @@ from tests.adapters.strict import ROOT, problems
 LADDER = ["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 
 # The rungs each target takes (its wire schema's, or its provider's where the schema takes
-# any word), and where it writes the effort. Bedrock has no place for it at all.
+# any word), and where it writes the effort. Bedrock writes Claude's own field, in the model's
+# fields Converse passes through, so Claude's rungs.
 TAKES = {
     "openai-chat": set(LADDER),
     "openai-responses": {"none", "minimal", "low", "medium", "high", "xhigh"},
     "anthropic": {"low", "medium", "high", "xhigh", "max"},
     "gemini": {"minimal", "low", "medium", "high"},
     "ollama": {"low", "medium", "high"},
-    "bedrock": set(),
+    "bedrock": {"low", "medium", "high", "xhigh", "max"},
 }
 
 REAL = ROOT / "conformance" / "real"
@@ -43,14 +44,14 @@ def _canonical(effort: str) -> dict[str, Any]:
     }
 
 
-# Where each target writes the effort (Bedrock: nowhere).
+# Where each target writes the effort.
 WHERE: dict[str, tuple[str, ...]] = {
     "openai-chat": ("reasoning_effort",),
     "openai-responses": ("reasoning", "effort"),
     "anthropic": ("output_config", "effort"),
     "gemini": ("generationConfig", "thinkingConfig", "thinkingLevel"),
     "ollama": ("think",),
-    "bedrock": ("reasoning_effort",),
+    "bedrock": ("additionalModelRequestFields", "output_config", "effort"),
 }
 
 
@@ -192,3 +193,29 @@ def test_the_fused_pass_and_the_two_step_path_agree_on_every_rung(
     assert fused.losses == two_step.losses
     assert (fused.id_map, fused.name_map) == (two_step.id_map, two_step.name_map)
     assert problems(fused.output, target, "request") == []
+
+
+def test_bedrocks_effort_is_claudes_own_field_both_ways() -> None:
+    """Bedrock writes the effort where it writes Claude's thinking and top_k: Claude's
+    `output_config.effort` in `additionalModelRequestFields`, which Converse passes through;
+    a body recorded from traffic (pydantic-ai's adaptive-effort test) gives its effort to Chat,
+    where it was reported as dropped before."""
+    chat = {
+        "model": "m",
+        "reasoning_effort": "high",
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    fused = convert(copy.deepcopy(chat), "openai-chat", "bedrock")
+    two_step = convert(copy.deepcopy(chat), "openai-chat", "bedrock", fused=False)
+    assert fused.fused and (fused.output, fused.losses) == (two_step.output, two_step.losses)
+    assert fused.output["additionalModelRequestFields"] == {"output_config": {"effort": "high"}}
+    assert problems(fused.output, "bedrock", "request") == []
+    back = convert(fused.output, "bedrock", "openai-chat")
+    assert back.output["reasoning_effort"] == "high"
+    path = "bedrock/request/pydantic-ai--test-bedrock-test-bedrock-model-thinking-part-anthropic-adaptive-effort-1.json"
+    body = json.loads((REAL / path).read_text(encoding="utf-8"))
+    result = convert(body, "bedrock", "openai-chat")
+    assert result.output["reasoning_effort"] == "high"
+    pointers = [loss.pointer for loss in result.losses]
+    assert "/additionalModelRequestFields/output_config" not in pointers
+    assert "/additionalModelRequestFields/thinking/type" in pointers  # adaptive: not read

@@ -82,6 +82,11 @@ def test_a_list_at_a_place_the_wire_schema_lacks_fails() -> None:
     found = check_only_lists("anthropic", mapping, _wire("anthropic"), CANONICAL, "here")
     assert [f.message for f in found] == ["anthropic has no such request field"]
     assert wire_schema_at(_wire("anthropic"), ("output_config", "effort")) is not None
+    # Under free-form JSON any field is one (Bedrock's model fields); under an object that
+    # models some of its fields (Anthropic's top level takes others) an unmodelled one is not.
+    bedrock = _wire("bedrock")
+    assert wire_schema_at(bedrock, ("additionalModelRequestFields", "output_config", "x")) == {}
+    assert wire_schema_at(_wire("anthropic"), ("nowhere", "x")) is None
 
 
 def test_a_pass_carries_the_words_both_lists_name_and_writes_them_where_the_target_does() -> None:
@@ -89,11 +94,18 @@ def test_a_pass_carries_the_words_both_lists_name_and_writes_them_where_the_targ
     assert only_words(chat, anthropic) == {
         "reasoning_effort": frozenset({"low", "medium", "high", "xhigh", "max"})
     }
-    assert only_words(MAPPINGS["bedrock"]) == {}
-    assert only_words(chat, MAPPINGS["bedrock"])["reasoning_effort"] == frozenset(
+    assert only_words(MAPPINGS["ollama"]) == {}  # a target with no list: the source's words
+    assert only_words(chat, MAPPINGS["ollama"])["reasoning_effort"] == frozenset(
         CANONICAL["properties"]["reasoning_effort"]["enum"]
     )
     assert target_paths(anthropic)[0]["reasoning_effort"] == ("output_config", "effort")
+    # Bedrock: Claude's own field, in the model's fields Converse passes through.
+    assert only_words(chat, MAPPINGS["bedrock"]) == only_words(chat, anthropic)
+    assert target_paths(MAPPINGS["bedrock"])[0]["reasoning_effort"] == (
+        "additionalModelRequestFields",
+        "output_config",
+        "effort",
+    )
     assert target_paths(MAPPINGS["openai-responses"])[0]["reasoning_effort"] == (
         "reasoning",
         "effort",

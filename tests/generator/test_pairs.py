@@ -794,3 +794,24 @@ def test_a_result_flag_at_its_canonical_default_is_no_loss_to_report() -> None:
     values = pairs_from_blocks.pair_values(mappings["anthropic"], mappings["openai-chat"])
     # Anthropic writes the flag as it is: its default, the value itself
     assert values["s_result_dropped"] == [("is_error", "is_error", ("bool", "None"), None, [False])]
+
+
+def test_a_parameter_three_levels_down_is_written_in_an_object_of_its_own_or_refused() -> None:
+    """Bedrock's effort goes to Claude's `additionalModelRequestFields.output_config.effort`:
+    the pass writes `output_config` as an object holding it alone, so the composer refuses a
+    place beside a constant or another member (which the pass would leave out) and one deeper
+    still, rather than write a body the two-step writer would not."""
+    mappings = mappings_by_format()
+    values = pairs.pair_values(mappings["openai-chat"], mappings["bedrock"])
+    (effort,) = [p for p in values["params"] if p.name == "reasoning_effort"]
+    assert effort.target == ("additionalModelRequestFields", "output_config", "effort")
+    beside = copy.deepcopy(mappings["bedrock"])
+    extra = beside["request"]["wire"]["additionalModelRequestFields"]
+    extra["output_config"]["mode"] = "fast"
+    with pytest.raises(pairs.PairError, match="beside other members"):
+        pairs.pair_values(mappings["openai-chat"], beside)
+    deeper = copy.deepcopy(mappings["bedrock"])
+    extra = deeper["request"]["wire"]["additionalModelRequestFields"]
+    extra["output_config"] = {"effort": {"level": extra["output_config"]["effort"]}}
+    with pytest.raises(pairs.PairError, match="four levels down"):
+        pairs.pair_values(mappings["openai-chat"], deeper)
