@@ -357,8 +357,9 @@ def _written_alone(target: Json, path: tuple[str, ...]) -> None:
         return
     if len(path) > 3:
         raise PairError(f"{target['format']}: a parameter four levels down ({'/'.join(path)})")
-    holder = target["request"]["wire"][path[0]][path[1]]
-    if list(holder) != [path[2]]:
+    group = target["request"]["wire"].get(path[0])
+    holder = group.get(path[1]) if isinstance(group, dict) else None
+    if not isinstance(holder, dict) or list(holder) != [path[2]]:
         raise PairError(f"{target['format']}: {'/'.join(path)} beside other members")
 
 
