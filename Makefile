@@ -70,6 +70,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/validate.py
 	$(PY) benchmarks/views.py
 	$(PY) benchmarks/convert.py
+	$(PY) benchmarks/floor.py
 	$(PY) benchmarks/stream.py
 	$(PY) benchmarks/linear.py
 	$(PY) benchmarks/refuse.py
