@@ -4,6 +4,8 @@ Nothing here times anything: the ratio limit is set out of reach."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from tests.benchmarks.test_convert_bench import bench_module
@@ -16,6 +18,7 @@ def test_the_scaling_report_runs_on_small_sizes(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out.splitlines()
     rows = [line for line in out if line.startswith(("| round trip", "| rewritten"))]
     assert len(rows) == 3 * 2  # three workloads at two sizes
+    assert all(row.count("|") == 8 for row in rows)  # paused and running, each with its ratio
     assert not [line for line in out if line.startswith("NOT LINEAR")]
 
 
@@ -39,3 +42,12 @@ def test_the_long_conversations_take_the_fused_path_at_every_length() -> None:
         body = scaling.chat(messages)
         for target in ("anthropic", "gemini"):
             assert convert(body, "openai-chat", target).fused, (messages, target)
+
+
+@pytest.mark.parametrize("collector", [False, True])
+def test_each_run_is_timed_with_the_collector_as_asked_and_left_running(collector: bool) -> None:
+    scaling = bench_module("scaling")
+    seen: list[bool] = []
+    scaling._best(lambda: seen.append(gc.isenabled()), 2, collector=collector)
+    assert seen == [collector, collector]
+    assert gc.isenabled()
