@@ -888,9 +888,13 @@ class Planner:
             )
             with enc.block():
                 enc.line("c = {k: v for k, v in c.items() if k != 'total_tokens'}")
+        # A count the format has no place for loses nothing at the value its absence means
+        # (a zero part of a total the format carries: `x-default`).
+        said = x_defaults(self.bundle["$defs"]["Usage"])
+        given = f", defaults={said!r}" if said else ""
         enc.line(f"if not {known}.issuperset(c):")
         with enc.block():
-            enc.line(f"dropped(ctx, c, {known}, at, part_type=None, code='field_dropped')")
+            enc.line(f"dropped(ctx, c, {known}, at, part_type=None, code='field_dropped'{given})")
         enc.line("return out")
         if not omits_zero:
             # No count at all (OpenTelemetry's usage attributes are each optional): no usage.

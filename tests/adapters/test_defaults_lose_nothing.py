@@ -3,15 +3,21 @@ loses, on the fused path and the two-step one alike: a tool result's `is_error: 
 (Anthropic) or `status: success` (Bedrock) crossed to OpenAI Chat, `stream: false` crossed
 to Gemini or Bedrock (which choose streaming by the endpoint), and `store: false` crossed to a
 format that keeps nothing. An error, a stream asked for, or an answer asked to be kept, is
-still reported where the target cannot say it."""
+still reported where the target cannot say it. So is a count that is a part of a total at 0 (no
+cache written, no reasoning spent): it counts and prices as its absence does."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from interlingua import convert
+from interlingua.conversion.converter import formats, kinds
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 CALL = {"id": "t1", "name": "f"}
 
@@ -100,3 +106,36 @@ def test_openai_responses_is_told_what_it_would_otherwise_keep(store: bool | Non
     for fused in (True, False):
         result = convert(body, source="openai-chat", target="openai-responses", fused=fused)
         assert result.output["store"] is bool(store) and not result.losses, result
+
+
+# Each count that is a part of a total the formats carry (`input_tokens`, `output_tokens`).
+PART_COUNTS = [
+    ("cached_input_tokens", "input_tokens"),
+    ("cache_creation_input_tokens", "input_tokens"),
+    ("reasoning_tokens", "output_tokens"),
+    ("tool_input_tokens", "input_tokens"),
+]
+
+
+@pytest.mark.parametrize(("count", "whole"), PART_COUNTS)
+def test_a_zero_part_of_a_count_is_reported_nowhere_and_any_other_where_it_has_no_place(
+    count: str, whole: str
+) -> None:
+    reply = json.loads((DOCS / "examples" / "reply.json").read_text(encoding="utf-8"))
+    document = convert(reply, source="anthropic", target="canonical", kind="response").output
+    targets = [name for name in formats() if name != "canonical" and "response" in kinds(name)]
+
+    def reporting(value: int) -> list[str]:
+        usage = {**document["usage"], whole: 40, count: value}
+        given = {**document, "usage": usage}
+        return [
+            target
+            for target in targets
+            if any(
+                loss.pointer == f"/usage/{count}"
+                for loss in convert(given, "canonical", target, kind="response").losses
+            )
+        ]
+
+    assert reporting(0) == []
+    assert reporting(5) != []  # some format has no place for it: the test means something
