@@ -569,6 +569,8 @@ class Planner:
         for part_type, i, canonical, wire, slot in variants:
             variant = self.mapping.data["parts"][part_type][i]
             reads_only = variant.get("reads_only", False)
+            # The block's fields that tell nothing at these values (read, never reported).
+            self.compiler.unread_defaults = unread_defaults(variant.get("defaults", {}))
             enc, dec = self.variant_functions(
                 f"{part_type}_{i}",
                 f"/parts/{part_type}/{i}",
@@ -583,6 +585,7 @@ class Planner:
                 block_tag=block_tag if slot == "content" and id(canonical) not in lossy else None,
                 reads_only=reads_only,
             )
+            self.compiler.unread_defaults = {}
             roles, kinds = variant.get("roles"), variant.get("kinds")
             if not reads_only:
                 encoders.setdefault(part_type, []).append(

@@ -130,7 +130,15 @@ def _source_items(source: Json) -> dict[str, Any]:
         # What reading takes of each item: anything else is reported (a call's item id).
         "s_call_known": sorted(call),
         "s_result_known": sorted(result),
+        # The values of their other fields that tell nothing (never reported).
+        "s_call_defaults": _defaults(source["parts"]["tool_call"][0]),
+        "s_result_defaults": _defaults(source["parts"]["tool_result"][0]),
     }
+
+
+def _defaults(variant: Json) -> dict[str, tuple[Any, ...]]:
+    """A part variant's `defaults`: the values of its block's other fields that tell nothing."""
+    return {key: tuple(values) for key, values in variant.get("defaults", {}).items()}
 
 
 #: The keys of one paragraph of a text the `@paragraphs` transform reads (its tag, its text):
@@ -156,6 +164,7 @@ def _source_reasoning(source: Json) -> dict[str, Any]:
         "s_paragraph_keys": PARAGRAPH_KEYS,
         "s_reasoning_signature": keys_holding(wire, signature="signature")["signature"],
         "s_reasoning_known": sorted(wire),
+        "s_reasoning_defaults": _defaults(variant),
         "s_reasoning_part": variant["canonical"]["type"],
     }
 
@@ -398,7 +407,7 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "py_types": py_types,
         "t_ranges": ranges_by_parameter(target),
         "s_hosted_tools": frozenset(hosted_tool_tags(source)),
-        "s_defaults": unread_defaults(source),
+        "s_defaults": unread_defaults(source, of_parts=True),
     }
 
 

@@ -139,3 +139,33 @@ def test_a_zero_part_of_a_count_is_reported_nowhere_and_any_other_where_it_has_n
 
     assert reporting(0) == []
     assert reporting(5) != []  # some format has no place for it: the test means something
+
+
+def _responses(status: str | None) -> dict[str, Any]:
+    said = {} if status is None else {"status": status}
+    return {
+        "model": "m",
+        "input": [
+            {"role": "user", "content": "hi"},
+            {"type": "reasoning", "summary": [], "encrypted_content": "x", **said},
+            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}", **said},
+            {"type": "function_call_output", "call_id": "c1", "output": "ok", **said},
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("status", "reported"), [("completed", False), (None, False), ("incomplete", True)]
+)
+@pytest.mark.parametrize(
+    ("target", "fused"), [("openai-chat", True), ("openai-chat", False), ("anthropic", False)]
+)
+def test_an_item_status_is_reported_only_when_the_item_did_not_complete(
+    status: str | None, reported: bool, target: str, fused: bool
+) -> None:
+    result = convert(_responses(status), source="openai-responses", target=target, fused=fused)
+    assert result.fused is fused
+    flagged = [loss.pointer for loss in result.losses if loss.pointer.endswith("/status")]
+    assert flagged == (
+        ["/input/1/status", "/input/2/status", "/input/3/status"] if reported else []
+    )

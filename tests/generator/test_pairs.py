@@ -767,6 +767,15 @@ def test_a_default_a_pass_cannot_leave_unreported_is_an_error() -> None:
         pairs.unread_defaults(chat)
 
 
+def test_a_block_default_only_the_item_composer_reads_is_an_error_elsewhere() -> None:
+    chat = copy.deepcopy(mappings_by_format()["openai-chat"])
+    chat["parts"]["tool_call"][-1]["defaults"] = {"index": [0]}
+    with pytest.raises(pairs.PairError, match="tool_call block"):
+        pairs.unread_defaults(chat)
+    responses = mappings_by_format()["openai-responses"]
+    assert pairs.unread_defaults(responses, of_parts=True) == {}
+
+
 def test_the_passes_see_no_free_form_variant() -> None:
     """A free-form tool, call, choice or result is the two-step path's: the passes compose
     the mappings without those variants (named by their canonical fields or their wire
