@@ -407,3 +407,60 @@ def test_bedrocks_tool_use_tag_is_read_and_left_out_when_written() -> None:
     hosted["output"]["message"]["content"][0]["toolUse"]["type"] = "server_tool_use"
     parts = convert(hosted, "bedrock", "canonical", "response").output["message"]["content"]
     assert parts[0]["type"] == "hosted_tool_call"
+
+
+def _gemini_answer(traffic: str) -> dict[str, Any]:
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}
+        ],
+        "modelVersion": "gemini-2.5-flash",
+        "usageMetadata": {
+            "promptTokenCount": 3,
+            "candidatesTokenCount": 1,
+            "totalTokenCount": 4,
+            "trafficType": traffic,
+        },
+    }
+
+
+def _chat_answer(tier: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "llama-3.3-70b-versatile",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "hi"},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4},
+        "service_tier": tier,
+    }
+
+
+@pytest.mark.parametrize(
+    ("source", "answer", "usual", "other", "pointer"),
+    [
+        # Vertex AI's pay-as-you-go traffic, against provisioned throughput
+        (
+            "gemini",
+            _gemini_answer,
+            "ON_DEMAND",
+            "PROVISIONED_THROUGHPUT",
+            "/usageMetadata/trafficType",
+        ),
+        # Groq's default tier, against its flex tier
+        ("openai-chat", _chat_answer, "on_demand", "flex", "/service_tier"),
+    ],
+)
+def test_a_providers_default_tier_is_no_loss_and_another_is(
+    source: str, answer: Any, usual: str, other: str, pointer: str
+) -> None:
+    result = convert(answer(usual), source, "anthropic", "response")
+    assert not [x for x in result.losses if x.pointer == pointer], result.losses
+    result = convert(answer(other), source, "anthropic", "response")
+    assert [x.pointer for x in result.losses if x.pointer == pointer] == [pointer]
