@@ -791,6 +791,8 @@ class Planner:
             return
         layout = self.mapping.data["layout"]
         read = {layout["role"], layout["content"], *(field for field, _, _ in self.plan.slots)}
+        # The turn's fields that tell nothing at these values (read, never reported).
+        self.compiler.unread_defaults = unread_defaults(layout.get("turn_defaults", {}))
         self.plan.turn = self.variant_functions(
             "turn",
             "/turn",
@@ -805,6 +807,7 @@ class Planner:
             canonical_known={(): {"role", "content"}},
             whole=True,
         )
+        self.compiler.unread_defaults = {}
 
     def usage(self) -> None:
         table: dict[str, Any] = self.mapping.data.get("usage", {})

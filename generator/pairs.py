@@ -1073,22 +1073,28 @@ def pair_values(source: Json, target: Json) -> dict[str, Any]:
         "checks": checks,
         "py_types": py_types,
         "t_ranges": ranges_by_parameter(target),
-        "s_defaults": unread_defaults(source),
+        "s_defaults": unread_defaults(source, of_turns=True),
+        "s_turn_defaults": {
+            key: tuple(values) for key, values in source["layout"].get("turn_defaults", {}).items()
+        },
     }
 
 
 def unread_defaults(
-    source: Json, group: str | None = None, *, of_parts: bool = False
+    source: Json, group: str | None = None, *, of_parts: bool = False, of_turns: bool = False
 ) -> dict[str, dict[str, tuple[Any, ...]]]:
     """The source's request `defaults` (values never reported though nothing reads them) by
     the object holding them: `""` the body, else ``group`` (the object of its parameters). A
     pass reports what reading leaves of those two only, so a default anywhere else is an error
-    here rather than a report the two-step path would not give; so is a part variant's
-    `defaults` where the pass does not read them (``of_parts``: it does)."""
+    here rather than a report the two-step path would not give; so are a part variant's
+    `defaults` and the layout's `turn_defaults` where the pass does not read them (``of_parts``,
+    ``of_turns``: it does)."""
     if not of_parts:
         for part_type, variants in source["parts"].items():
             if any("defaults" in variant for variant in variants):
                 raise PairError(f"`defaults` of a {part_type} block: outside what the pass reports")
+    if not of_turns and source["layout"].get("turn_defaults"):
+        raise PairError("`turn_defaults`: outside what the pass reports")
     out: dict[str, dict[str, tuple[Any, ...]]] = {}
     for outer, keys in defaults_by_object(source["request"].get("defaults", {})).items():
         holder = ".".join(outer)

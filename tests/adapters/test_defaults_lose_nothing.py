@@ -169,3 +169,27 @@ def test_an_item_status_is_reported_only_when_the_item_did_not_complete(
     assert flagged == (
         ["/input/1/status", "/input/2/status", "/input/3/status"] if reported else []
     )
+
+
+def _mistral(prefix: bool | None) -> dict[str, Any]:
+    said = {} if prefix is None else {"prefix": prefix}
+    return {
+        "model": "mistral-large-latest",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "hello", **said},
+            {"role": "user", "content": "again"},
+        ],
+    }
+
+
+@pytest.mark.parametrize(("prefix", "reported"), [(False, False), (None, False), (True, True)])
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock", "openai-responses"])
+@pytest.mark.parametrize("fused", [True, False])
+def test_mistrals_prefix_flag_is_reported_only_when_it_asks_for_a_prefill(
+    prefix: bool | None, reported: bool, target: str, fused: bool
+) -> None:
+    result = convert(_mistral(prefix), source="openai-chat", target=target, fused=fused)
+    assert result.fused is fused
+    flagged = [loss.pointer for loss in result.losses if loss.pointer.endswith("/prefix")]
+    assert flagged == (["/messages/1/prefix"] if reported else [])

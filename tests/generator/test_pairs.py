@@ -757,14 +757,15 @@ def test_unread_defaults_are_grouped_by_the_object_holding_them() -> None:
     assert pairs.unread_defaults(gemini, "generationConfig") == {
         "generationConfig": {"candidateCount": (1,), "responseModalities": (["TEXT"],)}
     }
-    assert pairs.unread_defaults(mappings_by_format()["openai-chat"]) == {"": {"n": (1,)}}
+    chat = mappings_by_format()["openai-chat"]
+    assert pairs.unread_defaults(chat, of_turns=True) == {"": {"n": (1,)}}
 
 
 def test_a_default_a_pass_cannot_leave_unreported_is_an_error() -> None:
     chat = copy.deepcopy(mappings_by_format()["openai-chat"])
     chat["request"]["defaults"] = {"stream_options.include_usage": [False]}
     with pytest.raises(pairs.PairError, match="stream_options"):
-        pairs.unread_defaults(chat)
+        pairs.unread_defaults(chat, of_turns=True)
 
 
 def test_a_block_default_only_the_item_composer_reads_is_an_error_elsewhere() -> None:
@@ -774,6 +775,13 @@ def test_a_block_default_only_the_item_composer_reads_is_an_error_elsewhere() ->
         pairs.unread_defaults(chat)
     responses = mappings_by_format()["openai-responses"]
     assert pairs.unread_defaults(responses, of_parts=True) == {}
+
+
+def test_turn_defaults_only_the_chat_composer_reads_are_an_error_elsewhere() -> None:
+    anthropic = copy.deepcopy(mappings_by_format()["anthropic"])
+    anthropic["layout"]["turn_defaults"] = {"prefix": [False]}
+    with pytest.raises(pairs.PairError, match="turn_defaults"):
+        pairs.unread_defaults(anthropic)
 
 
 def test_the_passes_see_no_free_form_variant() -> None:
