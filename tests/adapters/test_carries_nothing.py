@@ -464,3 +464,66 @@ def test_a_providers_default_tier_is_no_loss_and_another_is(
     assert not [x for x in result.losses if x.pointer == pointer], result.losses
     result = convert(answer(other), source, "anthropic", "response")
     assert [x.pointer for x in result.losses if x.pointer == pointer] == [pointer]
+
+
+EMPTY_SYSTEMS = [
+    (
+        "bedrock",
+        {"modelId": "m", "system": [], "messages": [{"role": "user", "content": [{"text": "hi"}]}]},
+    ),
+    (
+        "anthropic",
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "system": [],
+            "messages": [{"role": "user", "content": "hi"}],
+        },
+    ),
+    (
+        "anthropic",
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "system": "",
+            "messages": [{"role": "user", "content": "hi"}],
+        },
+    ),
+    (
+        "gemini",
+        {
+            "systemInstruction": {"parts": []},
+            "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        },
+    ),
+    (
+        "gemini",
+        {
+            "systemInstruction": {"role": "user", "parts": []},
+            "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        },
+    ),
+    ("openai-responses", {"model": "m", "instructions": "", "input": "hi"}),
+]
+
+
+@pytest.mark.parametrize(("source", "body"), EMPTY_SYSTEMS)
+@pytest.mark.parametrize(
+    "target", ["openai-chat", "anthropic", "gemini", "bedrock", "openai-responses"]
+)
+def test_an_empty_system_field_is_no_prompt_written_or_reported_anywhere(
+    source: str, body: dict[str, Any], target: str
+) -> None:
+    """No block, an empty string or a system instruction of no part says nothing: no system
+    message is read, so none is written (an empty one in OpenAI Chat) or reported dropped
+    (where the target refuses an empty prompt). Round-trip data gives the source its field back."""
+    document = convert(copy.deepcopy(body), source, "canonical").output
+    assert [m["role"] for m in document["messages"]] == ["user"]
+    assert convert(document, "canonical", source).output == body
+    if target == source:
+        return
+    outputs = [convert(copy.deepcopy(body), source, target, fused=fused) for fused in (True, False)]
+    assert outputs[0].output == outputs[1].output
+    assert outputs[0].losses == outputs[1].losses
+    assert not [x for x in outputs[1].losses if x.pointer.startswith("/messages/")]
+    assert "system" not in json.dumps(outputs[1].output)

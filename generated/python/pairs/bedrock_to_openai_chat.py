@@ -609,24 +609,12 @@ def convert_request(
         return "no messages"
     written: list[Any] = []
     lost: list[Loss] = []  # what writing the messages loses (after the envelope's losses)
-    if body.get("system") is not None:  # null: no prompt
-        found_system = body["system"]
-        if found_system == []:
-            # No block: an empty prompt, written as the target writes one (its placeholder,
-            # reported).
-            written.append({"role": "system", "content": ""})
-            lost.append(
-                Loss(
-                    "/messages/0/content",
-                    "placeholder_inserted",
-                    f"{TARGET}: an empty prompt is written as an empty string",
-                )
-            )
-        else:
-            system = _texts(found_system, data_checked) if type(found_system) is list else None
-            if system is None:
-                return "a system prompt outside the fused shape"
-            written.append({"role": "system", "content": _content(system)})
+    found_system = body.get("system")
+    if found_system is not None and found_system != []:  # null or no block: no prompt
+        system = _texts(found_system, data_checked) if type(found_system) is list else None
+        if system is None:
+            return "a system prompt outside the fused shape"
+        written.append({"role": "system", "content": _content(system)})
     for message in messages:
         if type(message) is not dict:
             return "a message that is not an object"

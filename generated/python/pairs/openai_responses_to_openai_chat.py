@@ -830,7 +830,8 @@ def convert_request(
         system = body["instructions"]
         if type(system) is not str or not (data_checked or _clean(system)):
             return "a system prompt outside the fused shape"
-        written.append({"role": "system", "content": system})
+        if system:  # "": no prompt
+            written.append({"role": "system", "content": system})
     found_input = body.get("input")
     if type(found_input) is str:
         one: str = found_input

@@ -26,9 +26,12 @@ def _hoisted_system(ctx: Context, adapter: Adapter, wire: dict[str, Any]) -> lis
         return []
     assert layout.system_field is not None
     value = wire.get(layout.system_field, ABSENT)
-    if value is ABSENT or value is None:
-        return []  # null is no prompt, as for any optional field (round-trip data keeps it)
-    return [adapter.turns.decode_system(ctx, value, "/" + layout.system_field)]
+    if value is ABSENT or value is None or value in ("", []):
+        # null, an empty text or no block is no prompt: nothing to carry (round-trip data
+        # keeps it). A block of empty text is one, as any block is.
+        return []
+    system = adapter.turns.decode_system(ctx, value, "/" + layout.system_field)
+    return [system] if system["content"] else []  # Gemini's {"role": "user", "parts": []}
 
 
 def _object(value: Any, at: str = "") -> dict[str, Any]:
