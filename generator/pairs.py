@@ -1213,11 +1213,7 @@ def without_free_form(mapping: Json) -> dict[str, Any]:
 def _tool_fields(target: Json) -> dict[str, Any]:
     """How the target declares a tool's `strict` flag and an empty description: where its
     declaration holds the flag (None: it has no place for it, reported as the writer reports
-    it); the code and reason of leaving an empty description out (None: it is written as it
-    is), asked of the description's transform at generation time."""
-    from interlingua.conversion import Context  # noqa: PLC0415 (the generator runs without it otherwise)
-    from interlingua.conversion.transforms import TRANSFORMS  # noqa: PLC0415
-
+    it); whether it leaves an empty description out (`@non_empty`: it refuses one)."""
     variant = written_tool(target)
     wire = variant["wire"]
     members = wire["@merge"] if isinstance(wire, dict) and "@merge" in wire else [wire]
@@ -1227,16 +1223,12 @@ def _tool_fields(target: Json) -> dict[str, Any]:
     ]
     if len(paths) > 1:
         raise PairError("a tool's strict flag written twice")
-    empty = None
-    if "non_empty" in _ops(wire):
-        ctx = Context(adapter=target["format"])
-        TRANSFORMS["non_empty"].encode(ctx, "", "")
-        ((_, code, reason, _),) = ctx.losses
-        empty = (code, reason)
     return {
         "t_strict_path": paths[0] if paths else None,
         "t_strict_inline": inline,
-        "t_empty_description": empty,
+        # The target refuses an empty description: the pass leaves it out (it carries nothing,
+        # and the transform reports nothing either).
+        "t_empty_description": "non_empty" in _ops(wire),
     }
 
 

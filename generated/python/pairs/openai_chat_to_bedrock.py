@@ -659,13 +659,7 @@ def convert_request(
             elif description is None:
                 return "tools: a null description"
             elif type(description) is str and (data_checked or _clean(description)):
-                if not description:  # the target refuses it: left out, reported
-                    _loss(
-                        losses,
-                        f"/tools/{n}/description",
-                        "field_dropped",
-                        "bedrock refuses an empty value here; left out",
-                    )
+                if not description:  # the target refuses it, and it carries nothing: left out
                     declaration = {
                         "toolSpec": {
                             "name": name,

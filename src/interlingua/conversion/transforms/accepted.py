@@ -2,8 +2,8 @@
 
 A variant whose wire field the target constrains (an image media type Anthropic does not list,
 an `s3://` URL where only the web is fetched, an empty description Converse refuses) leaves
-the value to another variant (`Mismatch`), or leaves the field out, reported; reading takes
-the value as it is.
+the value to another variant (`Mismatch`), or leaves the field out (reported, unless it carries
+nothing); reading takes the value as it is.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from interlingua.conversion.transforms.base import ABSENT, Mismatch, Transform, 
 
 def _non_empty_encode(ctx: Context, at: str, value: Any) -> Any:
     if value == "":
-        ctx.loss(at, "field_dropped", f"{ctx.adapter} refuses an empty value here; left out")
-        return ABSENT
+        return ABSENT  # it carries nothing: left out, and nothing is lost
     return value
 
 
@@ -31,7 +30,7 @@ NON_EMPTY = Transform(
     _non_empty_encode,
     read_as_is,
     "A string the format refuses when empty (Converse's tool `description`): an empty one is "
-    "left out, reported as `field_dropped` (it carries nothing).",
+    "left out; it carries nothing, so nothing is reported.",
 )
 
 
