@@ -292,6 +292,16 @@ RESPONSES_ECHO: dict[str, Any] = {
     "metadata": {},
     "billing": {"payer": "developer"},
     "text": {"format": {"type": "text"}, "verbosity": "medium"},
+    "tool_usage": {
+        "image_gen": {
+            "input_tokens": 0,
+            "input_tokens_details": {"image_tokens": 0, "text_tokens": 0},
+            "output_tokens": 0,
+            "output_tokens_details": {"image_tokens": 0, "text_tokens": 0},
+            "total_tokens": 0,
+        },
+        "web_search": {"num_requests": 0},
+    },
     "usage": {"input_tokens": 3, "output_tokens": 1, "total_tokens": 4},
 }
 
@@ -303,8 +313,9 @@ def test_a_responses_echo_of_default_settings_is_no_loss(target: str) -> None:
     assert not [x for x in result.losses if x.pointer.lstrip("/") in echoed - {"created_at"}]
     # A setting off its default says something of how the answer was made: reported.
     body = {**copy.deepcopy(RESPONSES_ECHO), "temperature": 0.2, "truncation": "auto"}
+    body["tool_usage"]["web_search"]["num_requests"] = 2  # a tool ran: its usage tells of it
     result = convert(body, "openai-responses", target, "response")
-    assert {"/temperature", "/truncation"} <= {x.pointer for x in result.losses}
+    assert {"/temperature", "/truncation", "/tool_usage"} <= {x.pointer for x in result.losses}
 
 
 def test_a_usage_fields_default_is_no_loss_and_another_value_is() -> None:
