@@ -943,12 +943,20 @@ class Planner:
             if splits
             else None
         )
+        # Counts that repeat another under another name (Converse's `…TokenCount`).
+        repeats: dict[str, str] = self.mapping.data.get("usage_repeats", {})
+        if repeats and len(checks) != 1:
+            raise _error(self.mapping, "/usage_repeats", "a merged usage has no repeats")
+        for key, repeated in repeats.items():
+            if repeated not in table.values():
+                raise _error(self.mapping, f"/usage_repeats/{key}", "repeats no count read")
         if checks:
             dec.line("if not ctx.fidelity:")
             with dec.block():
                 for value, known_keys, where in checks:
                     given = f", defaults={said!r}" if said else ""
                     given += f", breakdowns={broken!r}" if broken else ""
+                    given += f", repeats={repeats!r}" if repeats else ""
                     dec.line(f"unread_counts(ctx, {value}, {known_keys!r}, {where}{given})")
 
     def stop_reasons(self) -> None:

@@ -192,8 +192,9 @@ def test_a_total_that_is_the_sum_of_its_parts_is_no_loss() -> None:
 
 
 def test_a_stream_writer_reports_each_usage_field_once() -> None:
-    """Gemini gives its usage on every chunk: a count Anthropic has no place for (reasoning
-    tokens) was reported once per chunk written."""
+    """Gemini gives its usage on every chunk: a count Anthropic has no place for (the tool
+    prompts' tokens; reasoning tokens until Anthropic counted them apart) was reported once per
+    chunk written."""
     first = copy.deepcopy(GEMINI)
     first["candidates"][0].pop("finishReason")
     chunks = [first, copy.deepcopy(first), copy.deepcopy(GEMINI)]
@@ -201,5 +202,40 @@ def test_a_stream_writer_reports_each_usage_field_once() -> None:
     for line in framed("gemini", chunks):
         translator.feed(line)
     translator.close()
-    reasoning = [x.pointer for x in translator.losses if x.pointer.endswith("reasoning_tokens")]
-    assert len(reasoning) == 1
+    tools = [x.pointer for x in translator.losses if x.pointer.endswith("tool_input_tokens")]
+    assert len(tools) == 1
+
+
+# Recorded from Converse by CrewAI's and botocore's cassettes: each cache count comes twice.
+CONVERSE_USAGE: dict[str, Any] = {
+    "cacheReadInputTokenCount": 2752,
+    "cacheReadInputTokens": 2752,
+    "cacheWriteInputTokenCount": 0,
+    "cacheWriteInputTokens": 0,
+    "inputTokens": 386,
+    "outputTokens": 78,
+    "totalTokens": 3216,
+}
+
+
+def _converse(usage: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "output": {"message": {"role": "assistant", "content": [{"text": "hi"}]}},
+        "stopReason": "end_turn",
+        "usage": usage,
+        "metrics": {"latencyMs": 10},
+    }
+
+
+def test_a_count_that_repeats_another_under_another_name_is_no_loss() -> None:
+    result = convert(_converse(dict(CONVERSE_USAGE)), "bedrock", "openai-chat", kind="response")
+    assert not [p for p, _ in _pointers(result) if p.startswith("/usage/")], result.losses
+    assert result.output["usage"]["prompt_tokens_details"] == {"cached_tokens": 2752}
+    # another number than the count it repeats says something: reported
+    odd = {**CONVERSE_USAGE, "cacheReadInputTokenCount": 2700}
+    result = convert(_converse(odd), "bedrock", "openai-chat", kind="response")
+    assert ("/usage/cacheReadInputTokenCount", "field_dropped") in _pointers(result)
+    # and the round trip keeps both spellings
+    canonical = convert(_converse(dict(CONVERSE_USAGE)), "bedrock", "canonical", kind="response")
+    back = convert(canonical.output, "canonical", "bedrock", kind="response").output
+    assert back["usage"] == CONVERSE_USAGE

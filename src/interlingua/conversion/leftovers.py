@@ -91,13 +91,16 @@ def unread_counts(
     *,
     defaults: Mapping[str, tuple[Any, ...]] | None = None,
     breakdowns: Breakdowns | None = None,
+    repeats: Mapping[str, str] | None = None,
 ) -> None:
     """Report what a usage object holds beyond the counts reading took (``known``: each key
     read, with the keys read inside it, or None), as ``unread`` does. A count of zero says
     nothing either (OpenAI's `audio_tokens: 0` on every response), so it goes unreported, nor
     does one of the mapping's ``defaults`` for its top level (Anthropic's `service_tier:
     standard`), nor a split of a count that only repeats it (``breakdowns``, the mapping's
-    `usage_breakdowns`: Gemini's prompt count, all of it text)."""
+    `usage_breakdowns`: Gemini's prompt count, all of it text), nor a count that holds the
+    same number as the count it repeats under another name (``repeats``, the mapping's
+    `usage_repeats`: Converse's `cacheReadInputTokenCount` beside `cacheReadInputTokens`)."""
     # A breakdown of zeros (Anthropic's `cache_creation` of no cache) is no loss either.
     if type(value) is not dict:
         return
@@ -119,12 +122,23 @@ def unread_counts(
             and _plain(member, members.get(breakdowns[3][key]), breakdowns)
         ):
             continue
+        if (
+            repeats is not None
+            and key in repeats
+            and _same_count(member, members.get(repeats[key]))
+        ):
+            continue
         ctx.loss(
             f"{at}/{escape(key)}",
             "field_dropped",
             f"{ctx.adapter}: usage `{key}` has no canonical home; not carried",
             None,
         )
+
+
+def _same_count(count: Any, repeated: Any) -> bool:
+    """Whether ``count`` is the integer ``repeated`` is (not a bool, not a float)."""
+    return type(count) is int and type(repeated) is int and count == repeated
 
 
 def _plain(split: Any, counted: Any, breakdowns: Breakdowns) -> bool:
