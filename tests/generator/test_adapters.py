@@ -59,6 +59,7 @@ def test_every_mapping_compiles_and_names_its_file() -> None:
         (lambda d: d["roles"].pop("developer"), "every canonical role"),
         (lambda d: d["usage"].update(tokens="x"), "not a field of Usage"),
         (lambda d: d["usage"].update(total_tokens=["total", "missing"]), "must also map"),
+        (lambda d: d.update(usage_repeats={"prompt_count": "prompt"}), "repeats no count read"),
         (lambda d: d["request"]["wire"].update(tools={"@each": ["gadget", "$tools"]}), "no codec"),
         (lambda d: d["codecs"].update(gadget=d["codecs"]["tool"]), "codecs are"),
         (
@@ -208,3 +209,12 @@ def test_request_defaults_become_one_literal_per_object() -> None:
         (): "{'n': (1,)}",
         ("a",): "{'b': (['X'],), 'c': (0, False)}",
     }
+
+
+def test_a_usage_merged_into_a_wider_object_takes_no_repeats() -> None:
+    """Ollama's counts share the response's top level: its reading reports the other fields,
+    so a count repeated under another name has no usage object of its own to be passed over in."""
+    data = mapping_data("ollama")
+    data["usage_repeats"] = {"prompt_count": "prompt_eval_count"}
+    with pytest.raises(SchemaLoadError, match="a merged usage has no repeats"):
+        plan_adapter(Mapping(Path("mappings/ollama.yaml"), data), BUNDLE)
