@@ -944,12 +944,16 @@ class Planner:
             else None
         )
         # Counts that repeat another under another name (Converse's `…TokenCount`).
-        repeats: dict[str, str] = self.mapping.data.get("usage_repeats", {})
-        if repeats and len(checks) != 1:
+        said_repeats: dict[str, str] = self.mapping.data.get("usage_repeats", {})
+        if said_repeats and len(checks) != 1:
             raise _error(self.mapping, "/usage_repeats", "a merged usage has no repeats")
-        for key, repeated in repeats.items():
-            if repeated not in table.values():
+        read_paths = {
+            p for spec in table.values() for p in ([spec] if isinstance(spec, str) else spec)
+        }
+        for key, repeated in said_repeats.items():
+            if repeated not in read_paths:
                 raise _error(self.mapping, f"/usage_repeats/{key}", "repeats no count read")
+        repeats = {key: _segments(path) for key, path in said_repeats.items()}
         if checks:
             dec.line("if not ctx.fidelity:")
             with dec.block():

@@ -538,3 +538,43 @@ def test_an_empty_system_field_is_no_prompt_written_or_reported_anywhere(
     assert outputs[0].losses == outputs[1].losses
     assert not [x for x in outputs[1].losses if x.pointer.startswith("/messages/")]
     assert "system" not in json.dumps(outputs[1].output)
+
+
+@pytest.mark.parametrize(("include", "reported"), [(True, False), (False, True)])
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock", "openai-responses"])
+@pytest.mark.parametrize("fused", [True, False])
+def test_a_streams_usage_asked_for_is_no_loss(
+    include: bool, reported: bool, target: str, fused: bool
+) -> None:
+    """`stream_options: {include_usage: true}` asks for what every other format's stream gives
+    anyway; `false` asks for a stream without usage, which none of them can leave out."""
+    body = {
+        "model": "m",
+        "stream": True,
+        "stream_options": {"include_usage": include},
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    result = convert(body, "openai-chat", target, fused=fused)
+    assert result.fused is fused
+    flagged = [x.pointer for x in result.losses if x.pointer.startswith("/stream_options")]
+    assert flagged == (["/stream_options"] if reported else [])
+
+
+def test_deepseeks_second_cache_count_is_no_loss_when_it_repeats_the_first() -> None:
+    """DeepSeek gives its cache hits twice (recorded by pydantic-ai): as OpenAI's
+    `prompt_tokens_details.cached_tokens` and as `prompt_cache_hit_tokens`."""
+    answer = _chat_answer("default")
+    answer["usage"] = {
+        "prompt_tokens": 495,
+        "completion_tokens": 1,
+        "total_tokens": 496,
+        "prompt_tokens_details": {"cached_tokens": 320},
+        "prompt_cache_hit_tokens": 320,
+    }
+    result = convert(copy.deepcopy(answer), "openai-chat", "anthropic", "response")
+    assert not [x for x in result.losses if "prompt_cache_hit_tokens" in x.pointer]
+    answer["usage"]["prompt_cache_hit_tokens"] = 300
+    result = convert(answer, "openai-chat", "anthropic", "response")
+    assert [x.pointer for x in result.losses if "prompt_cache_hit_tokens" in x.pointer] == [
+        "/usage/prompt_cache_hit_tokens"
+    ]

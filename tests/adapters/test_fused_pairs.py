@@ -325,6 +325,8 @@ def test_reasoning_alone_takes_two_steps_and_reasoning_of_another_type_is_refuse
         {"response_format": {"type": "json_object"}, "parallel_tool_calls": False},
         {"response_format": {"type": "text"}, "parallel_tool_calls": True, "tool_choice": "none"},
         {"stream": True, "n": 1, "seed": 7, "presence_penalty": 0.5, "user": None},
+        {"stream": True, "stream_options": {"include_usage": True}},
+        {"stream": True, "stream_options": {"include_usage": False}},
     ],
 )
 @pytest.mark.parametrize(("source", "target"), FROM_CHAT)

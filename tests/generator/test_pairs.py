@@ -758,7 +758,9 @@ def test_unread_defaults_are_grouped_by_the_object_holding_them() -> None:
         "generationConfig": {"candidateCount": (1,), "responseModalities": (["TEXT"],)}
     }
     chat = mappings_by_format()["openai-chat"]
-    assert pairs.unread_defaults(chat, of_turns=True) == {"": {"n": (1,)}}
+    assert pairs.unread_defaults(chat, of_turns=True) == {
+        "": {"n": (1,), "stream_options": ({"include_usage": True},)}
+    }
 
 
 def test_a_default_a_pass_cannot_leave_unreported_is_an_error() -> None:

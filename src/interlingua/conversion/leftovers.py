@@ -91,7 +91,7 @@ def unread_counts(
     *,
     defaults: Mapping[str, tuple[Any, ...]] | None = None,
     breakdowns: Breakdowns | None = None,
-    repeats: Mapping[str, str] | None = None,
+    repeats: Mapping[str, tuple[str, ...]] | None = None,
 ) -> None:
     """Report what a usage object holds beyond the counts reading took (``known``: each key
     read, with the keys read inside it, or None), as ``unread`` does. A count of zero says
@@ -99,8 +99,10 @@ def unread_counts(
     does one of the mapping's ``defaults`` for its top level (Anthropic's `service_tier:
     standard`), nor a split of a count that only repeats it (``breakdowns``, the mapping's
     `usage_breakdowns`: Gemini's prompt count, all of it text), nor a count that holds the
-    same number as the count it repeats under another name (``repeats``, the mapping's
-    `usage_repeats`: Converse's `cacheReadInputTokenCount` beside `cacheReadInputTokens`)."""
+    same number as the count it repeats under another name (``repeats``: the path of that count
+    in the object, the mapping's `usage_repeats`: Converse's `cacheReadInputTokenCount` beside
+    `cacheReadInputTokens`, DeepSeek's `prompt_cache_hit_tokens` beside
+    `prompt_tokens_details.cached_tokens`)."""
     # A breakdown of zeros (Anthropic's `cache_creation` of no cache) is no loss either.
     if type(value) is not dict:
         return
@@ -125,7 +127,7 @@ def unread_counts(
         if (
             repeats is not None
             and key in repeats
-            and _same_count(member, members.get(repeats[key]))
+            and _same_count(member, _at(members, repeats[key]))
         ):
             continue
         ctx.loss(
@@ -134,6 +136,16 @@ def unread_counts(
             f"{ctx.adapter}: usage `{key}` has no canonical home; not carried",
             None,
         )
+
+
+def _at(members: dict[str, Any], path: tuple[str, ...]) -> Any:
+    """The value at ``path`` inside a usage object, or None."""
+    value: Any = members
+    for key in path:
+        if type(value) is not dict:
+            return None
+        value = value.get(key)
+    return value
 
 
 def _same_count(count: Any, repeated: Any) -> bool:
