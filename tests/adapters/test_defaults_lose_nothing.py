@@ -16,6 +16,7 @@ import pytest
 
 from interlingua import convert
 from interlingua.conversion.converter import formats, kinds
+from interlingua.generated.pairs import PAIRS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -154,23 +155,6 @@ def _responses(status: str | None) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize(
-    ("status", "reported"), [("completed", False), (None, False), ("incomplete", True)]
-)
-@pytest.mark.parametrize(
-    ("target", "fused"), [("openai-chat", True), ("openai-chat", False), ("anthropic", False)]
-)
-def test_an_item_status_is_reported_only_when_the_item_did_not_complete(
-    status: str | None, reported: bool, target: str, fused: bool
-) -> None:
-    result = convert(_responses(status), source="openai-responses", target=target, fused=fused)
-    assert result.fused is fused
-    flagged = [loss.pointer for loss in result.losses if loss.pointer.endswith("/status")]
-    assert flagged == (
-        ["/input/1/status", "/input/2/status", "/input/3/status"] if reported else []
-    )
-
-
 def _mistral(prefix: bool | None) -> dict[str, Any]:
     said = {} if prefix is None else {"prefix": prefix}
     return {
@@ -183,13 +167,36 @@ def _mistral(prefix: bool | None) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize(("prefix", "reported"), [(False, False), (None, False), (True, True)])
-@pytest.mark.parametrize("target", ["anthropic", "gemini", "bedrock", "openai-responses"])
+# Wire fields a mapping names as telling nothing at one value (a block's `defaults`, the
+# layout's `turn_defaults`): the source, its body with the field at a value (None: left out),
+# the value that tells nothing, another, and the pointers that other value is reported at.
+SAID_NOTHING = [
+    (
+        "openai-responses",
+        _responses,
+        "completed",
+        "incomplete",
+        ["/input/1/status", "/input/2/status", "/input/3/status"],
+    ),
+    ("openai-chat", _mistral, False, True, ["/messages/1/prefix"]),
+]
+TARGETS = ["openai-chat", "anthropic", "gemini", "bedrock", "openai-responses"]
+
+
+@pytest.mark.parametrize(("source", "body", "nothing", "something", "pointers"), SAID_NOTHING)
 @pytest.mark.parametrize("fused", [True, False])
-def test_mistrals_prefix_flag_is_reported_only_when_it_asks_for_a_prefill(
-    prefix: bool | None, reported: bool, target: str, fused: bool
+def test_a_field_that_tells_nothing_at_its_value_is_reported_only_at_another(
+    source: str, body: Any, nothing: Any, something: Any, pointers: list[str], fused: bool
 ) -> None:
-    result = convert(_mistral(prefix), source="openai-chat", target=target, fused=fused)
-    assert result.fused is fused
-    flagged = [loss.pointer for loss in result.losses if loss.pointer.endswith("/prefix")]
-    assert flagged == (["/messages/1/prefix"] if reported else [])
+    """Responses' item `status: completed` (every item of a finished history has it) and
+    Mistral's `prefix: false` (its SDK writes it on every assistant message; `true` asks for a
+    prefill, which has no canonical home), on the fused path where a pass takes the pair."""
+    field = pointers[0].rsplit("/", 1)[-1]
+    for target in TARGETS:
+        if target == source or (fused and (source, target) not in PAIRS):
+            continue
+        for value, expected in [(nothing, []), (None, []), (something, pointers)]:
+            result = convert(body(value), source=source, target=target, fused=fused)
+            assert result.fused is fused, (target, value)
+            flagged = [loss.pointer for loss in result.losses if loss.pointer.endswith(f"/{field}")]
+            assert flagged == expected, (target, value)
