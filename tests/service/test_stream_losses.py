@@ -67,11 +67,11 @@ def _post(base: str, path: str, body: bytes) -> str:
 
 
 def test_a_lossy_stream_reaches_the_client_with_its_losses_over_http() -> None:
-    # A Gemini stream read into Anthropic's: what Anthropic cannot carry (Gemini's reasoning,
-    # its count of reasoning tokens) reaches the client as SSE comments.
+    # A Gemini stream read into Anthropic's: what Anthropic cannot carry (Gemini's reasoning;
+    # its count of reasoning tokens Anthropic now carries) reaches the client as SSE comments.
     lines = _lines("gemini", "usage_thoughts")
     expected = _expected("gemini", "usage_thoughts", "anthropic")
-    assert len(expected) >= 2
+    assert [loss["code"] for loss in expected] == ["thinking_not_replayable"]
     with running_service() as (base, _):
         text = _post(base, "/v1/stream?from=gemini&to=anthropic", "".join(lines).encode())
     assert _comments(text) == expected

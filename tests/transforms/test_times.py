@@ -51,3 +51,11 @@ def test_what_is_no_count_of_seconds_is_refused(wire: object) -> None:
     with pytest.raises(ConversionError) as err:
         UNIX_TIME.decode(Context("openai-chat"), wire, "/created")
     assert err.value.code == "wrong_type"
+
+
+@pytest.mark.parametrize("wire", [253402300800, 10**20, 1e300])
+def test_a_time_past_the_year_9999_is_refused_with_its_code(wire: float) -> None:
+    """Regression (fuzzing): a `created` of 10**20 seconds raised OverflowError, uncoded."""
+    with pytest.raises(ConversionError) as err:
+        UNIX_TIME.decode(Context("openai-chat"), wire, "/created")
+    assert (err.value.code, err.value.pointer) == ("above_maximum", "/created")

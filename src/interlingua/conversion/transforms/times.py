@@ -26,7 +26,12 @@ def _decode(ctx: Context, wire: Any, at: str) -> str:
     if (kind is not int and kind is not float) or not math.isfinite(wire) or wire < 0:
         raise ConversionError("wrong_type", at, "a time is a count of seconds since 1970")
     whole = math.floor(wire)
-    stamp = datetime.fromtimestamp(whole, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    try:
+        stamp = datetime.fromtimestamp(whole, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    except (OverflowError, OSError, ValueError):  # past the year 9999, or the platform's time_t
+        raise ConversionError(
+            "above_maximum", at, "a time past the year 9999 has no timestamp"
+        ) from None
     if kind is float and wire != whole:
         stamp += f"{wire - whole:.6f}"[1:].rstrip("0")
     return stamp + "Z"
