@@ -43,3 +43,21 @@ def test_ollama_writes_it_as_its_timestamp() -> None:
     lines, _ = _translate(CHAT, "ollama")
     stamps = {json.loads(line)["created_at"] for line in lines if line.startswith("{")}
     assert stamps == {"2024-11-07T17:20:00Z"}
+
+
+def test_a_timestamp_that_is_no_time_ends_the_stream_with_a_coded_error() -> None:
+    """Regression (fuzzing): an Ollama chunk's `created_at` of "llama3" passed into the
+    canonical stream, and the target's writer raised ValueError turning it into seconds."""
+    chunk = {
+        "model": "llama3.1",
+        "created_at": "llama3",
+        "message": {"role": "assistant", "content": "Hel"},
+        "done": False,
+    }
+    (event,) = read_stream([chunk], "ollama")
+    assert event["type"] == "error"
+    assert (event["error"]["code"], event["error"]["path"]) == ("pattern_mismatch", "/0")
+    translator = StreamTranslator("ollama", "anthropic")
+    text = "".join(translator.feed(line) for line in framed("ollama", [chunk]))
+    text += translator.close()
+    assert '"type":"pattern_mismatch"' in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from interlingua.conversion import Context, ConversionError
 from interlingua.conversion.adapters import pairing
@@ -24,6 +24,10 @@ from interlingua.conversion.adapters.stream_spec import (
 )
 from interlingua.conversion.transforms.times import UNIX_TIME
 from interlingua.generated.models import Usage
+from interlingua.generated.validators import VALIDATORS
+
+# Whether a string is a canonical Timestamp (RFC 3339 with an offset), as the schema says.
+_IS_TIMESTAMP: Final = VALIDATORS["Timestamp"][0]
 
 # The counts a canonical Usage always has.
 USAGE_REQUIRED = tuple(name for name, f in Usage.model_fields.items() if f.is_required())
@@ -170,6 +174,8 @@ class StreamReader:
         if created is not None:  # seconds since the epoch, as a timestamp
             event["created"] = UNIX_TIME.decode(self.ctx, created, ptr)
         elif isinstance(created_at, str) and created_at:  # a timestamp already
+            if not _IS_TIMESTAMP(created_at):
+                raise ConversionError("pattern_mismatch", ptr, "a time is an RFC 3339 timestamp")
             event["created"] = created_at
         self._started = True
         self.events.append(event)
