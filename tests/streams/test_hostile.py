@@ -361,3 +361,24 @@ def test_the_command_refuses_an_endless_line_and_stops_reading() -> None:
     assert b"Traceback" not in err
     assert _events(out.decode())[-1]["error"]["code"] == "input_too_large"
     assert sent < 64 * 1024 * 1024  # it stopped reading long before the bound
+
+
+def test_a_signed_text_of_no_string_ends_the_stream_with_a_coded_error() -> None:
+    """Regression (fuzzing at 12,000 examples): a Gemini part read whole (a text with its
+    signature) put `text: true` into a canonical text delta, and the target's writer raised
+    TypeError; a chunk is not held to the wire schema first, as a body is."""
+    part: dict[str, Any] = {"text": True, "thoughtSignature": "Tsig2"}
+    chunk = {
+        "candidates": [
+            {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+        ],
+        "modelVersion": "gemini-2.5-flash",
+    }
+    (*_, last) = read_stream([chunk], "gemini")
+    assert last["type"] == "error"
+    assert (last["error"]["code"], last["error"]["path"]) == (
+        "wrong_type",
+        "/0/candidates/0/content/parts/0",
+    )
+    text, _ = _translate(framed("gemini", [chunk]), "gemini", "anthropic")
+    assert "wrong_type" in text

@@ -29,6 +29,7 @@ from interlingua.generated.validators import VALIDATORS
 # Whether a string is a canonical Timestamp (RFC 3339 with an offset), as the schema says.
 _IS_TIMESTAMP: Final = VALIDATORS["Timestamp"][0]
 
+
 # The counts a canonical Usage always has.
 USAGE_REQUIRED = tuple(name for name, f in Usage.model_fields.items() if f.is_required())
 
@@ -439,14 +440,16 @@ class StreamReader:
             "signature",
             "origin",
         }:
-            if part["text"]:
-                self.events.append({"type": f"{kind}_delta", "index": index, "text": part["text"]})
+            # A chunk is not held to the wire schema first, as a body is: a text that is no
+            # string is refused here, where it would become an event.
+            text = _text(part["text"], ptr)
+            if text:
+                self.events.append({"type": f"{kind}_delta", "index": index, "text": text})
                 if self._texts is not None and kind == "text":
-                    self._texts.setdefault(index, []).append(part["text"])
+                    self._texts.setdefault(index, []).append(text)
             if "signature" in part:
-                self.events.append(
-                    {"type": "signature", "index": index, "signature": part["signature"]}
-                )
+                signature = _text(part["signature"], ptr)
+                self.events.append({"type": "signature", "index": index, "signature": signature})
             return
         if kind == "tool_call" and set(part) <= {"type", "id", "name", "arguments", "free_form"}:
             if "free_form" in part:
