@@ -35,7 +35,6 @@ import importlib
 import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -43,7 +42,7 @@ from typing import Any
 
 import msgspec
 import orjson
-from convert import ConvertResult, load_interlingua, load_litellm
+from convert import ConvertResult, load_interlingua, load_litellm, seconds
 from openai_corpus import long_corpus
 
 Json = dict[str, Any]
@@ -93,12 +92,9 @@ def new_leaves(body: Json) -> tuple[list[str], list[tuple[str, int]]]:
 
 
 def timed(fn: Callable[[Any], object], inputs: list[Any]) -> float:
-    """Seconds a body: ``fn`` over ``inputs``, started collected."""
+    """Seconds a body: ``fn`` over ``inputs``, started collected (as `convert.py` times)."""
     gc.collect()
-    start = time.perf_counter()
-    for item in inputs:
-        fn(item)
-    return (time.perf_counter() - start) / len(inputs)
+    return seconds(fn, inputs) / len(inputs)
 
 
 def blocks_of(output: Json) -> list[Json]:

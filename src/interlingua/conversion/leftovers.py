@@ -139,7 +139,8 @@ def unread_counts(
 
 
 def _at(members: dict[str, Any], path: tuple[str, ...]) -> Any:
-    """The value at ``path`` inside a usage object, or None."""
+    """The value at ``path`` inside a usage object, or None. (`adapters.runtime.get`'s walk:
+    runtime imports this module, so this one cannot import it.)"""
     value: Any = members
     for key in path:
         if type(value) is not dict:
